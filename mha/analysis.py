@@ -1,0 +1,80 @@
+"""What the post argues about the layer: who depends on whom, and what the KV cache saves."""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attention import Weights, forward
+from .config import AttentionConfig
+
+
+def dependency(x, w: Weights) -> np.ndarray:
+    """(n, n): D[i, j] = ‖∂Y_i/∂X_j‖_F, the Frobenius norm of that d_model × d_model Jacobian block.
+
+    Exact (closed form, no finite differences). Zero above the diagonal: Y_i = f_i(X_1..X_i).
+    With A = QKᵀ/√d_k and S = softmax(A) per row, for a nudge u of X_j (a row vector):
+      dA_im = [i=j] u·W_Q k_m/√d_k + [m=j] u·W_K q_i/√d_k,  dS_im = S_im (dA_im − Σ_l S_il dA_il),
+      dH_i  = Σ_m dS_im V_m + S_ij u W_V,                    dY_i = Σ_heads dH_i W_O(head rows).
+    Cost O(h · n² · d_model²) time, O(n · d_model²) memory.
+    """
+    tr = forward(x, w)
+    n, d_model = tr.x.shape
+    d_v, root = w.d_v, np.sqrt(w.d_k)
+    w_o = w.w_o.reshape(w.n_heads, d_v, d_model)  # head i's block of W_O rows
+    p = w.w_v @ w_o  # (h, d_model, d_v) @ (h, d_v, d_model) -> (h, d_model, d_model)
+    out = np.zeros((n, n))
+    for i in range(n):
+        jac = np.zeros((i + 1, d_model, d_model))  # ∂Y_i/∂X_j for j = 0..i
+        for h in range(w.n_heads):
+            s = tr.probs[h, i, : i + 1]  # (i+1,)
+            k, v, hi = tr.k[h, : i + 1], tr.v[h, : i + 1], tr.heads[h, i]
+            b = w.w_k[h] @ tr.q[h, i] / root  # (d_model,)   how X_j moves A_ij through k_j
+            r = (v - hi) @ w_o[h]  # (i+1, d_model)                     (V_j − H_i) W_O
+            jac += s[:, None, None] * (b[None, :, None] * r[:, None, :] + p[h])
+            a = w.w_q[h] @ k.T / root  # (d_model, i+1): how X_i moves A_im through q_i
+            diag = (a * s) @ v - np.outer(a @ s, hi)  # (d_model, d_v)
+            jac[i] += diag @ w_o[h]
+        out[i, : i + 1] = np.sqrt(np.sum(jac**2, axis=(1, 2)))
+    return out
+
+
+@dataclass(frozen=True)
+class Cost:
+    """FLOPs (a multiply-add counts 2, matrix products only) and bytes (float64 values touched)."""
+
+    t: int  # tokens in the sequence after this step
+    step_flops_cached: int  # produce Y_t from X_t and a cache of t-1 tokens
+    step_flops_recompute: int  # produce Y_t by running forward on all t tokens
+    step_bytes_cached: int
+    step_bytes_recompute: int
+    gen_flops_cached: int  # generate tokens 1..t, one cached step each
+    gen_flops_recompute: int  # generate tokens 1..t, a full forward each time
+    cache_bytes: int  # K and V of t tokens
+
+
+def cost(cfg: AttentionConfig, t: int | None = None, itemsize: int = 8) -> Cost:
+    """Cost of step t (default cfg.n_tokens) and of generating t tokens, with and without the cache.
+
+    Per token, with P = 2·d_model·h·(2d_k + d_v) (q, k, v) and O = 2·h·d_v·d_model (Concat·W_O):
+      cached step t:    P + 2·h·t·(d_k + d_v) + O          (one score row, one row of S·V)
+      recompute t:      t·P + 2·h·t²·(d_k + d_v) + t·O     (all t rows, the full t×t QKᵀ and S·V)
+    Bytes: every weight once, plus
+      cached:    X_t, the K and V rows of t tokens, one score row per head, Y_t
+      recompute: X, Q, K, V, the h·t² scores, H and Y of all t tokens.
+    Generation sums the steps for 1..t: Σt = t(t+1)/2, Σt² = t(t+1)(2t+1)/6.
+    """
+    t = cfg.n_tokens if t is None else int(t)
+    h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
+    p, o, a = 2 * d * h * (2 * dk + dv), 2 * h * dv * d, 2 * h * (dk + dv)
+    s1, s2 = t * (t + 1) // 2, t * (t + 1) * (2 * t + 1) // 6
+    weights = d * h * (2 * dk + dv) + h * dv * d
+    return Cost(
+        t=t,
+        step_flops_cached=p + a * t + o,
+        step_flops_recompute=t * (p + o) + a * t * t,
+        step_bytes_cached=itemsize * (weights + d + h * t * (dk + dv) + h * t + d),
+        step_bytes_recompute=itemsize * (weights + t * d + h * t * (2 * dk + dv) + h * t * t + h * t * dv + t * d),
+        gen_flops_cached=t * (p + o) + a * s1,
+        gen_flops_recompute=s1 * (p + o) + a * s2,
+        cache_bytes=itemsize * h * t * (dk + dv),
+    )

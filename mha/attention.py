@@ -1,0 +1,165 @@
+"""The post's walk from X to Y, every intermediate kept: Q, K, V, QKᵀ, ÷√d_k, mask, S, H, Concat, Y.
+
+Shapes use the post's names: n = n_tokens, h = n_heads.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .config import AttentionConfig
+from .errors import InputError
+
+_WEIGHTS, _INPUT = 0, 1  # independent random streams per seed
+
+
+@dataclass(frozen=True, eq=False)
+class Weights:
+    w_q: np.ndarray  # (h, d_model, d_k)
+    w_k: np.ndarray  # (h, d_model, d_k)
+    w_v: np.ndarray  # (h, d_model, d_v)
+    w_o: np.ndarray  # (h * d_v, d_model)
+
+    def __post_init__(self):
+        for name in ("w_q", "w_k", "w_v", "w_o"):
+            a = np.asarray(getattr(self, name), dtype=np.float64)
+            if not np.all(np.isfinite(a)):
+                raise InputError(f"{name} holds NaN or infinite values; every weight must be finite.")
+            object.__setattr__(self, name, a)
+        if self.w_q.ndim != 3 or self.w_v.ndim != 3 or self.w_o.ndim != 2:
+            raise InputError(
+                "w_q, w_k, w_v must be 3-D (h, d_model, d·) and w_o 2-D (h*d_v, d_model); got "
+                f"{self.w_q.shape}, {self.w_k.shape}, {self.w_v.shape}, {self.w_o.shape}."
+            )
+        h, d_model, _ = self.w_q.shape
+        d_v = self.w_v.shape[2]
+        if self.w_k.shape != self.w_q.shape:
+            raise InputError(f"w_k must have w_q's shape {self.w_q.shape}; got {self.w_k.shape}.")
+        if self.w_v.shape[:2] != (h, d_model):
+            raise InputError(f"w_v must be ({h}, {d_model}, d_v) like w_q; got {self.w_v.shape}.")
+        if self.w_o.shape != (h * d_v, d_model):
+            raise InputError(f"w_o must be (h*d_v, d_model) = {(h * d_v, d_model)}; got {self.w_o.shape}.")
+
+    n_heads = property(lambda self: self.w_q.shape[0])
+    d_model = property(lambda self: self.w_q.shape[1])
+    d_k = property(lambda self: self.w_q.shape[2])
+    d_v = property(lambda self: self.w_v.shape[2])
+
+
+def init_weights(cfg: AttentionConfig) -> Weights:
+    """Weights fixed by cfg.seed. Head i's W_Q, W_K, W_V do not change when n_heads grows.
+
+    gaussian: N(0, 1/fan_in), so q·k/√d_k is O(1) and softmax rows are neither one-hot nor flat.
+    integers: whole numbers in -1..1, so products can be checked on paper.
+    """
+    heads = [
+        _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, i]), cfg.d_model, 2 * cfg.d_k + cfg.d_v)
+        for i in range(cfg.n_heads)
+    ]
+    w_qkv = np.stack(heads)  # (h, d_model, 2 d_k + d_v)
+    w_o = _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, cfg.n_heads, cfg.d_v]),
+                cfg.n_heads * cfg.d_v, cfg.d_model)
+    d_k = cfg.d_k
+    return Weights(w_qkv[..., :d_k], w_qkv[..., d_k:2 * d_k], w_qkv[..., 2 * d_k:], w_o)
+
+
+def _draw(cfg: AttentionConfig, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+    if cfg.init == "integers":
+        return rng.integers(-1, 2, size=(rows, cols)).astype(np.float64)
+    return rng.standard_normal((rows, cols)) / np.sqrt(rows)
+
+
+def init_input(cfg: AttentionConfig) -> np.ndarray:
+    """X (n_tokens, d_model), fixed by cfg.seed; row i is the same whatever n_tokens is.
+
+    gaussian: N(0, 1) rounded to 2 decimals (easy to read and edit); integers: -2..2.
+    """
+    rows = [_token_row(cfg, i) for i in range(cfg.n_tokens)]
+    return np.stack(rows) if rows else np.zeros((0, cfg.d_model))
+
+
+def _token_row(cfg: AttentionConfig, i: int) -> np.ndarray:
+    rng = np.random.default_rng([cfg.seed, _INPUT, i])
+    if cfg.init == "integers":
+        return rng.integers(-2, 3, size=cfg.d_model).astype(np.float64)
+    return np.round(rng.standard_normal(cfg.d_model), 2)
+
+
+def next_token(cfg: AttentionConfig, position: int) -> np.ndarray:
+    """The seeded embedding of token `position` (0-based): what init_input would put in that row."""
+    return _token_row(cfg, position)
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """(n, n) additive mask: 0 on and below the diagonal, -inf above (token i may not see j > i)."""
+    return np.triu(np.full((n, n), -np.inf), k=1)
+
+
+def softmax(a: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax: exp(a - max) never overflows; exp(-inf) is exactly 0."""
+    top = np.max(a, axis=axis, keepdims=True)
+    e = np.exp(a - np.where(np.isfinite(top), top, 0.0))
+    return e / np.sum(e, axis=axis, keepdims=True)
+
+
+@dataclass(frozen=True, eq=False)
+class Trace:
+    """Every intermediate of one forward pass, named as in the post."""
+
+    x: np.ndarray  # (n, d_model)          X
+    q: np.ndarray  # (h, n, d_k)           Q_i = X W_Qi
+    k: np.ndarray  # (h, n, d_k)           K_i = X W_Ki
+    v: np.ndarray  # (h, n, d_v)           V_i = X W_Vi
+    scores: np.ndarray  # (h, n, n)        Q Kᵀ
+    scaled: np.ndarray  # (h, n, n)        Q Kᵀ / √d_k
+    masked: np.ndarray  # (h, n, n)        scaled + causal mask (-inf above the diagonal)
+    probs: np.ndarray  # (h, n, n)         S = softmax(masked) per row (0 above the diagonal)
+    heads: np.ndarray  # (h, n, d_v)       H_i = S_i V_i
+    concat: np.ndarray  # (n, h d_v)       Concat(H_1..H_h)
+    y: np.ndarray  # (n, d_model)          Y = Concat W_O
+
+
+def check_input(x, d_model: int) -> np.ndarray:
+    """x as a float64 (n, d_model) array of finite numbers, or InputError saying what is wrong."""
+    try:
+        a = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise InputError(f"X must hold numbers only; could not read it as numbers ({e}).") from None
+    if a.ndim != 2 or a.shape[1] != d_model:
+        raise InputError(f"X must be a matrix n_tokens × d_model = n × {d_model}; got shape {a.shape}.")
+    if a.shape[0] == 0:
+        raise InputError("X is empty: it needs at least one token row.")
+    bad = np.argwhere(~np.isfinite(a))
+    if bad.size:
+        r, c = bad[0]
+        raise InputError(
+            f"X[{r + 1}, {c + 1}] is {a[r, c]}; every entry must be a finite number "
+            f"({len(bad)} such cell(s))."
+        )
+    return a
+
+
+def _finite(name: str, a: np.ndarray) -> np.ndarray:
+    if not np.all(np.isfinite(a)):
+        raise InputError(
+            f"{name} overflows float64 (values beyond ±1.8e308): scale X down, e.g. keep |X| below 1e100."
+        )
+    return a
+
+
+def forward(x, w: Weights) -> Trace:
+    """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace."""
+    x = check_input(x, w.d_model)
+    n = x.shape[0]
+    with np.errstate(over="ignore", invalid="ignore"):
+        q = _finite("Q", x @ w.w_q)  # (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
+        k = _finite("K", x @ w.w_k)  # (h, n, d_k)
+        v = _finite("V", x @ w.w_v)  # (h, n, d_v)
+        scores = _finite("QKᵀ", q @ k.transpose(0, 2, 1))  # (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
+        scaled = scores / np.sqrt(w.d_k)
+        masked = scaled + causal_mask(n)  # -inf above the diagonal: no looking ahead
+        probs = softmax(masked)  # rows sum to 1, exact 0 above the diagonal
+        heads = _finite("H", probs @ v)  # (h, n, n) @ (h, n, d_v) -> (h, n, d_v)
+        concat = heads.transpose(1, 0, 2).reshape(n, -1)  # (n, h d_v), head blocks side by side
+        y = _finite("Y", concat @ w.w_o)  # (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
+    return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
