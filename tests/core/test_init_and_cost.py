@@ -1,0 +1,80 @@
+"""Seeded initialisation, the cache's memory behaviour, and the cost formulas against a direct count."""
+
+import numpy as np
+import pytest
+
+import mha
+
+
+def test_same_seed_same_numbers_other_seed_other_numbers():
+    a, b = mha.AttentionConfig(seed=1), mha.AttentionConfig(seed=2)
+    np.testing.assert_array_equal(mha.init_input(a), mha.init_input(mha.AttentionConfig(seed=1)))
+    np.testing.assert_array_equal(mha.init_weights(a).w_o, mha.init_weights(mha.AttentionConfig(seed=1)).w_o)
+    assert not np.allclose(mha.init_input(a), mha.init_input(b))
+    assert not np.allclose(mha.init_weights(a).w_q, mha.init_weights(b).w_q)
+
+
+def test_growing_sizes_keep_what_was_there():
+    """More tokens keep earlier rows of X; more heads keep earlier heads' W_Q, W_K, W_V."""
+    small, big = mha.AttentionConfig(), mha.AttentionConfig(n_tokens=6, n_heads=4)
+    np.testing.assert_array_equal(mha.init_input(big)[:3], mha.init_input(small))
+    ws, wb = mha.init_weights(small), mha.init_weights(big)
+    for name in ("w_q", "w_k", "w_v"):
+        np.testing.assert_array_equal(getattr(wb, name)[:2], getattr(ws, name))
+    np.testing.assert_array_equal(mha.next_token(small, 3), mha.init_input(big)[3])
+
+
+def test_integer_mode_gives_small_whole_numbers():
+    cfg = mha.AttentionConfig(init="integers")
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    for a in (x, w.w_q, w.w_k, w.w_v, w.w_o):
+        assert np.array_equal(a, np.round(a)) and np.abs(a).max() <= 2
+    t = mha.forward(x, w)
+    assert np.array_equal(t.scores, np.round(t.scores))  # QKᵀ is checkable on paper
+
+
+def test_cache_append_is_amortised_constant():
+    """Buffers double: 1000 appends reallocate about log2(1000) times, not 1000."""
+    cfg = mha.AttentionConfig(n_tokens=1000, d_model=4, d_k=3, d_v=2, n_heads=1)
+    cache = mha.KVCache(mha.init_weights(cfg), capacity=1)
+    buffers = set()
+    for row in mha.init_input(cfg):
+        cache.append(row)
+        buffers.add(id(cache._k))
+    assert len(buffers) <= 12
+    assert cache.nbytes == 1000 * (3 + 2) * 8
+
+
+def _count_step(cfg, t, cached):
+    """Multiply-adds of step t counted product by product (2 FLOPs each)."""
+    h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
+    rows = 1 if cached else t  # rows of X pushed through the layer
+    products = [
+        (rows, d, h * dk), (rows, d, h * dk), (rows, d, h * dv),  # X·W_Q, X·W_K, X·W_V (m, inner, cols)
+        (h * rows, dk, t),  # q·Kᵀ
+        (h * rows, t, dv),  # S·V
+        (rows, h * dv, d),  # Concat·W_O
+    ]
+    return sum(2 * m * inner * cols for m, inner, cols in products)
+
+
+@pytest.mark.parametrize("cfg", [mha.AttentionConfig(), mha.AttentionConfig(d_model=768, d_k=64, d_v=64, n_heads=12)])
+@pytest.mark.parametrize("t", [1, 2, 3, 17, 512])
+def test_cost_matches_a_direct_count(cfg, t):
+    c = mha.cost(cfg, t)
+    assert c.step_flops_cached == _count_step(cfg, t, cached=True)
+    assert c.step_flops_recompute == _count_step(cfg, t, cached=False)
+    assert c.gen_flops_cached == sum(_count_step(cfg, s, True) for s in range(1, t + 1))
+    assert c.gen_flops_recompute == sum(_count_step(cfg, s, False) for s in range(1, t + 1))
+    assert c.cache_bytes == 8 * cfg.n_heads * t * (cfg.d_k + cfg.d_v)
+    if t > 1:
+        assert c.step_flops_cached < c.step_flops_recompute
+        assert c.step_bytes_cached < c.step_bytes_recompute
+
+
+def test_cache_memory_equals_what_the_cache_holds():
+    cfg = mha.AttentionConfig()
+    cache = mha.KVCache(mha.init_weights(cfg))
+    for row in mha.init_input(cfg):
+        cache.append(row)
+    assert mha.cost(cfg).cache_bytes == cache.nbytes == cache.k.nbytes + cache.v.nbytes
