@@ -14,11 +14,13 @@ import plotly.graph_objects as go
 
 SIGNED = "RdBu_r"  # blue < 0 < red
 PROBS = "Oranges"  # 0 .. 1
+MAGNITUDE = "Purples"  # 0 .. max, for sizes (norms)
 HIGHLIGHT = "#111827"
 MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
 FONT = "Noto Sans CJK SC, Noto Sans, Arial, sans-serif"
 MAX_TEXT_SIDE = 16  # no numbers in cells when a matrix is larger than this on either side
 MAX_SIDE = 48  # a longer axis is windowed to its first MAX_SIDE entries, with a note
+MIN_TEXT_CELL = 26  # pixels: smaller cells get no numbers (hover still gives them)
 GAP = 0.04  # space between panels, as a fraction of the figure
 MARGIN = dict(l=36, r=16, t=56, b=24)
 
@@ -29,7 +31,7 @@ class Mat:
 
     values: np.ndarray
     name: str  # e.g. "Q₁"
-    kind: str = "signed"  # "signed" or "probs"
+    kind: str = "signed"  # "signed" (centred at 0), "probs" (0..1) or "magnitude" (0..max)
     row_label: str = "row"  # hover text: what a row index means ("token", "feature")
     col_label: str = "col"
 
@@ -59,6 +61,11 @@ def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
     return m[:limit, :limit]
 
 
+def wants_text(text: bool, m: np.ndarray, cell: int) -> bool:
+    """Numbers in the cells of `m`: asked for, at most MAX_TEXT_SIDE a side, cells big enough to read."""
+    return text and max(m.shape) <= MAX_TEXT_SIDE and cell >= MIN_TEXT_CELL
+
+
 def cell_size(rows: int, cols: int, target: int = 44, max_w: int = 860, max_h: int = 640) -> int:
     """Pixels per (square) cell so that a grid of rows × cols fits the budget."""
     return int(max(6, min(target, max_w / max(cols, 1), max_h / max(rows, 1))))
@@ -78,15 +85,15 @@ def _limit(values: np.ndarray) -> float:
 def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, scale=True, colorbar=None):
     """One heatmap trace for `m` (windowed), cell text when small, hover naming row and column."""
     z = shown(m.values) if z is None else z
-    probs = m.kind == "probs"
     lim = zlim if zlim is not None else _limit(np.asarray(z, float))
+    scale_, low, high = {"probs": (PROBS, 0.0, 1.0), "magnitude": (MAGNITUDE, 0.0, lim)}.get(m.kind, (SIGNED, -lim, lim))
     return go.Heatmap(
         z=_clean(np.asarray(z, float)),
         xaxis=xaxis,
         yaxis=yaxis,
-        colorscale=PROBS if probs else SIGNED,
-        zmin=0.0 if probs else -lim,
-        zmax=1.0 if probs else lim,
+        colorscale=scale_,
+        zmin=low,
+        zmax=high,
         showscale=scale and colorbar is not None,
         colorbar=colorbar,
         texttemplate="%{z:.3~g}" if text else None,
@@ -192,14 +199,19 @@ def product_layout(a: np.ndarray, b: np.ndarray) -> ProductLayout:
 
 
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
-                   selected: tuple[int, int] | None = None, note: str = "") -> go.Figure:
-    """A·B = C. Trace 3 is the click layer over C; `selected` (0-based) outlines row, column, cell."""
+                   selected: tuple[int, int] | None = None, note: str = "", blocks: int = 0,
+                   block_names: Sequence[str] = ()) -> go.Figure:
+    """A·B = C. Trace 3 is the click layer over C; `selected` (0-based) outlines row, column, cell.
+
+    `blocks` > 0 splits the inner dimension into blocks of that size (one per head): lines between
+    the column blocks of A and the row blocks of B, labelled with `block_names`.
+    """
     geo = product_layout(a.values, b.values)
-    show_text = text and max(a.values.shape + b.values.shape) <= MAX_TEXT_SIDE
     traces = [
-        heatmap(a, "x", "y", show_text),
-        heatmap(b, "x2", "y2", show_text),
-        heatmap(c, "x2", "y", show_text, colorbar=dict(thickness=10, len=geo.split_y, y=0, yanchor="bottom")),
+        heatmap(a, "x", "y", wants_text(text, a.values, geo.cell)),
+        heatmap(b, "x2", "y2", wants_text(text, b.values, geo.cell)),
+        heatmap(c, "x2", "y", wants_text(text, c.values, geo.cell),
+                colorbar=dict(thickness=10, len=geo.split_y, y=0, yanchor="bottom")),
         click_layer(*shown(c.values).shape, "x2", "y"),
     ]
     fig = go.Figure(traces)
@@ -217,15 +229,26 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
     if selected is not None:
         i, j = selected[0] + 1, selected[1] + 1
         shapes = [box("x", "y", 1, geo.k, i, i), box("x2", "y2", j, j, 1, geo.k), box("x2", "y", j, j, i, i)]
+    for edge in range(blocks, geo.k, blocks) if blocks else ():
+        line = dict(color=HIGHLIGHT, width=2, dash="dot")
+        shapes.append(dict(type="line", xref="x", yref="y", x0=edge + 0.5, x1=edge + 0.5, y0=0.5, y1=geo.n + 0.5,
+                           line=line))
+        shapes.append(dict(type="line", xref="x2", yref="y2", x0=0.5, x1=geo.m + 0.5, y0=edge + 0.5,
+                           y1=edge + 0.5, line=line))
+    for b_idx, label in enumerate(block_names):
+        mid = b_idx * blocks + (blocks + 1) / 2
+        if blocks and mid <= geo.k:
+            titles.append(dict(text=label, xref="paper", yref="y2", x=1.0, y=mid, xanchor="left", showarrow=False,
+                               font=dict(size=11)))
     w, h = geo.size
     fig.update_layout(
         width=w, height=h, margin=dict(MARGIN, b=MARGIN["b"] + 22), annotations=titles, shapes=shapes,
-        plot_bgcolor=MASKED_BG, font=dict(family=FONT), dragmode=False, **geo.axes(),
+        plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False, **geo.axes(),
     )
     return fig
 
 
-def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None, title: str = "",
+def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
                 block_cols: int = 0, block_names: Sequence[str] = ()) -> go.Figure:
     """Matrices side by side (small multiples), same cell size. `block_cols` marks column blocks."""
     cols = cols or len(mats)
@@ -234,7 +257,6 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None, tit
     widths = [s[1] for s in shapes_]
     total_w = sum(widths[:cols]) + 2 * (cols - 1)
     cell = cell_size(max_r, total_w, max_w=900, max_h=420)
-    show_text = text and all(max(m.values.shape) <= MAX_TEXT_SIDE for m in mats)
     fig = go.Figure()
     layout, annotations, shapes, x = {}, [], [], 0.0
     for idx, (m, (r, c)) in enumerate(zip(mats, shapes_)):
@@ -242,7 +264,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None, tit
         x0, x1 = x / total_w, (x + c) / total_w
         x += c + 2
         y_top = r / max_r
-        fig.add_trace(heatmap(m, f"x{ax}", f"y{ax}", show_text))
+        fig.add_trace(heatmap(m, f"x{ax}", f"y{ax}", wants_text(text, m.values, cell)))
         layout[f"xaxis{ax}"] = _axis(c, (x0, x1), f"y{ax}")
         layout[f"yaxis{ax}"] = _axis(r, (1 - y_top, 1), f"x{ax}", reverse=True)
         annotations.append(_title(f"<b>{m.name}</b> · {m.shape_text}", (x0 + x1) / 2, 1.02))
@@ -252,12 +274,10 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None, tit
         for b, label in enumerate(block_names[: (c // block_cols) if block_cols else 0]):
             annotations.append(dict(text=label, xref=f"x{ax}", yref="paper", x=b * block_cols + (block_cols + 1) / 2,
                                     y=-0.02, yanchor="top", showarrow=False, font=dict(size=12)))
-    if title:
-        annotations.append(_title(title, 0, 1.12, xanchor="left", size=14))
     width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 20)
     height = int(cell * max_r + MARGIN["t"] + MARGIN["b"] + 40)
     fig.update_layout(width=max(width, 360), height=max(height, 200), margin=MARGIN, annotations=annotations,
-                      shapes=shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT), dragmode=False, **layout)
+                      shapes=shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False, **layout)
     return fig
 
 
@@ -290,7 +310,7 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
     n, d_k = st_.q.shape
     geo = product_layout(st_.q, st_.k.T)
     nn, kk = geo.n, geo.k
-    show_text = text and max(n, d_k) <= MAX_TEXT_SIDE
+    show_text = wants_text(text, st_.q, geo.cell)
     lim = _limit(st_.scores)
     nan = np.full((nn, nn), np.nan)
     upper = np.triu(np.ones((nn, nn), bool), k=1)
@@ -361,6 +381,8 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
     titles = [
         _title(f"<b>{names['q']}</b> · {geo.n}×{st_.q.shape[1]}", sx / 2, sy + 0.005),
         _title(f"<b>{names['kt']}</b> · {st_.q.shape[1]}×{geo.n}", (sx + GAP + 1) / 2, 1.06),
+        _title(f"<b>{names['scores']} → {names['probs']}</b> · {geo.n}×{geo.n}", (sx + GAP + 1) / 2, -0.02)
+        | dict(yanchor="top"),
     ]
 
     def caption(text_and_sums):
@@ -376,7 +398,7 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
     w, h = geo.size
     fig.update_layout(
         width=w + 40, height=h + 70, margin=dict(MARGIN, b=90), annotations=caption(first_caption),
-        shapes=first_shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT), dragmode=False,
+        shapes=first_shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
         updatemenus=[dict(type="buttons", direction="left", x=0, y=1.0, xanchor="left", yanchor="bottom",
                           pad=dict(t=0, r=6), showactive=False, buttons=[
                               dict(label=words["play"], method="animate", args=[None, play]),

@@ -1,0 +1,44 @@
+"""Stage 8: Y_i = f_i(X_1..X_i). The exact dependency map, and a nudge that shows which rows of Y move."""
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+
+from ..views import CHART_CONFIG, View, fmt, header, subscript
+
+EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
+
+
+def render(v: View) -> None:
+    t, cfg, tr = v.t, v.cfg, v.trace
+    header(t, "dependency")
+    n, d = v.x.shape
+    st.latex(r"Y_i = f_i(X_1,\dots,X_i;\,W),\qquad D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}"
+             r"\right\rVert_F = 0 \ \text{ for } j > i")
+    cost = cfg.n_heads * n * n * d * d
+    left, right = st.columns(2)
+    with left:
+        if cost <= EXACT_BUDGET:
+            dep = F.Mat(mha.dependency(v.x, v.w), "D", "magnitude", t("y_row"), t("x_row"))
+            st.markdown(f"**{t('dependency_map')}**")
+            st.plotly_chart(F.grid_figure([dep], text=v.text), key="dependency_map",
+                            width="content", config=CHART_CONFIG)
+        else:
+            st.info(t("dependency_skip", flops=int(cost), limit=int(EXACT_BUDGET)))
+    with right:
+        j = st.number_input(t("nudge_token"), 1, n, min(2, n), key="nudge_j")
+        eps = st.number_input(t("nudge_size"), -10.0, 10.0, 0.5, 0.1, key="nudge_eps")
+        moved = v.x.copy()
+        moved[j - 1] += eps
+        delta = mha.forward(moved, v.w).y - tr.y  # raises InputError like any X would
+        st.markdown(f"**{t('nudge_result', eps=fmt(eps), j=subscript(j))}**")
+        st.plotly_chart(F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))],
+                                      text=v.text), key="dependency_nudge", width="content",
+                        config=CHART_CONFIG)
+        if j > 1:
+            st.success(t("nudge_rows_same", last=j - 1, delta=fmt(float(np.abs(delta[: j - 1]).max()))))
+        else:
+            st.caption(t("nudge_none_before"))
+        st.warning(t("nudge_rows_moved", first=j, n=n, delta=fmt(float(np.abs(delta[j - 1:]).max()))))

@@ -1,0 +1,19 @@
+"""Stage 2: X, one row per token, edited in a grid; Y's shape is the goal."""
+
+import streamlit as st
+
+from ..session import matrix_editor, reset_x
+from ..views import View, header, subscript
+
+
+def render(v: View) -> None:
+    t = v.t
+    header(t, "input")
+    n, d = v.x.shape
+    tokens = [f"X{subscript(i + 1)}" for i in range(n)]
+    matrix_editor("x_editor", "x_base", v.x, tokens, t, st.session_state.get("x_generation", 0),
+                  help=t("input_editor_help"))
+    st.button(t("input_reset"), on_click=reset_x, key="reset_x")
+    st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
+    st.info(t("input_goal", shape=f"{n}×{d}"))
+

@@ -1,0 +1,27 @@
+"""Stage 1: the refresher. (a×b)·(b×c) = a×c, one dot product per cell, on a small editable example."""
+
+import numpy as np
+import streamlit as st
+
+from ..session import matrix_editor
+from ..views import Operand, View, header, name, product_view
+
+A = np.array([[1.0, 2.0, 0.0], [-1.0, 3.0, 1.0]])  # 2×3
+B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0, 3.0, 1.0, -1.0]])  # 3×5
+
+
+def render(v: View) -> None:
+    t, ss = v.t, st.session_state
+    header(t, "matmul")
+    left, right = st.columns([3, 5])
+    with left:
+        st.markdown(t("matmul_a"))
+        a = matrix_editor("mm_a", "mm_a_base", ss.get("mm_a_base", A), ["1", "2"], t)
+    with right:
+        st.markdown(t("matmul_b"))
+        b = matrix_editor("mm_b", "mm_b_base", ss.get("mm_b_base", B), ["1", "2", "3"], t)
+    st.latex(r"R = A\,B:\quad (2\times 3)\cdot(3\times 5) \to 2\times 5,"
+             r"\qquad R_{xy} = \sum_{k=1}^{3} A_{xk}\,B_{ky}")
+    row, col = t("rows_of"), t("cols_of")
+    product_view("mm", v, Operand(a, name("A"), row, col), Operand(b, name("B"), row, col),
+                 Operand(a @ b, name("R"), row, col), "R = A · B")

@@ -1,0 +1,29 @@
+"""Stage 7: Y = Concat·W_O, each head's block of W_O rows marked, and Y split into per-head terms."""
+
+import streamlit as st
+
+from mha import figures as F
+
+from ..views import CHART_CONFIG, Operand, View, header, name, product_view
+
+
+def render(v: View) -> None:
+    t, tr, w, cfg = v.t, v.trace, v.w, v.cfg
+    header(t, "output")
+    n, h, dv, d = cfg.n_tokens, cfg.n_heads, cfg.d_v, cfg.d_model
+    st.latex(rf"Y = \operatorname{{Concat}}(H_1,\dots,H_{{{h}}})\,W_O:\ ({n}\times {h * dv})\cdot({h * dv}\times {d})"
+             rf" \to {n}\times {d} \;=\; \sum_{{i=1}}^{{{h}}} H_i\,W_O^{{(i)}}")
+    token, col = t("token"), t("cols_of")
+    concat = Operand(tr.concat, name("Concat"), token, col)
+    w_o, y = Operand(w.w_o, name("W", "O"), col, t("feature")), Operand(tr.y, name("Y"), token, t("feature"))
+    product_view("output_y", v, concat, w_o, y, "Y = Concat · W<sub>O</sub>",
+                 blocks=dv, block_names=[t("head_word", h=i + 1) for i in range(h)])
+    blocks = w.w_o.reshape(h, dv, d)
+    parts = [F.Mat(tr.heads[i] @ blocks[i], f"H<sub>{i + 1}</sub>W<sub>O</sub><sup>({i + 1})</sup>", row_label=token,
+                   col_label=t("feature")) for i in range(h)]
+    per_row = min(h + 1, 7)
+    st.markdown(f"**{t('output_parts')}**")
+    mats = [*parts, F.Mat(tr.y, "Y = Σ", row_label=token, col_label=t("feature"))]
+    for start in range(0, len(mats), per_row):
+        st.plotly_chart(F.grid_figure(mats[start:start + per_row], text=v.text),
+                        key=f"output_parts_{start}", width="content", config=CHART_CONFIG)

@@ -1,0 +1,19 @@
+"""Stage 3: Q = X·W_Q and K = X·W_K for the chosen head, each laid out as a product."""
+
+import streamlit as st
+
+from ..views import Operand, View, header, name, product_view
+
+
+def render(v: View) -> None:
+    t, h, tr = v.t, v.head, v.trace
+    header(t, "qk", h=h + 1)
+    n, d = v.x.shape
+    k = v.cfg.d_k
+    st.latex(rf"Q_{{{h + 1}}} = X\,W_{{Q{h + 1}}},\quad K_{{{h + 1}}} = X\,W_{{K{h + 1}}}:"
+             rf"\quad ({n}\times {d})\cdot({d}\times {k}) \to {n}\times {k}")
+    x = Operand(v.x, name("X"), t("token"), t("feature"))
+    for letter, w, out in (("Q", v.w.w_q, tr.q), ("K", v.w.w_k, tr.k)):
+        wn, on = v.weight_name(letter), v.head_name(letter)
+        product_view(f"qk_{letter.lower()}", v, x, Operand(w[h], wn, t("feature"), t("cols_of")),
+                     Operand(out[h], on, t("token"), t("cols_of")), f"{on.html} = X · {wn.html}")

@@ -1,0 +1,152 @@
+"""Pieces every stage uses: the stage header, a clickable product A·B = C, and the dot-product breakdown."""
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+
+from .strings import Text
+
+CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d"]}
+MAX_TERMS = 8  # dot products longer than this are written out in part
+
+
+@dataclass(frozen=True)
+class Name:
+    """One matrix name in the three places it is written: chart (HTML), formula (LaTeX), prose."""
+
+    html: str
+    tex: str
+    plain: str
+
+
+DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def subscript(i: int) -> str:
+    return str(i).translate(DIGITS)
+
+
+def name(letter: str, sub: str = "", sup: str = "") -> Name:
+    html = letter + (f"<sub>{sub}</sub>" if sub else "") + (f"<sup>{sup}</sup>" if sup else "")
+    tex = letter + (f"_{{{sub}}}" if sub else "") + (f"^{{{sup}}}" if sup else "")
+    plain = letter + (sub.translate(DIGITS) if sub.isdigit() else (f"_{sub}" if sub else "")) + sup
+    return Name(html, tex, plain)
+
+
+@dataclass(frozen=True)
+class Operand:
+    values: np.ndarray
+    name: Name
+    rows: str  # what a row index counts, for hover text ("token", "feature")
+    cols: str
+    kind: str = "signed"
+
+    def mat(self) -> F.Mat:
+        return F.Mat(self.values, self.name.html, self.kind, self.rows, self.cols)
+
+
+@dataclass(frozen=True)
+class View:
+    """What a stage needs: words, sizes, weights, X, the chosen head and display options."""
+
+    t: Text
+    cfg: mha.AttentionConfig
+    w: mha.Weights
+    x: np.ndarray
+    head: int  # 0-based
+    text: bool  # numbers in cells
+
+    @cached_property
+    def trace(self) -> mha.Trace:
+        return mha.forward(self.x, self.w)
+
+    def head_name(self, letter: str) -> Name:
+        """Q₁, K₂, … for the chosen head."""
+        return name(letter, str(self.head + 1))
+
+    def weight_name(self, letter: str) -> Name:
+        """W_Q1, W_K2, … for the chosen head."""
+        return name("W", f"{letter}{self.head + 1}")
+
+
+def header(t: Text, stage: str, **fields) -> None:
+    st.subheader(t(f"{stage}_title", **fields))
+    st.markdown(t(f"{stage}_text"))
+
+
+def selected(key: str) -> tuple[int, int] | None:
+    return st.session_state.get(f"sel_{key}")
+
+
+def _remember(key: str) -> None:
+    """on_select: keep the clicked cell in our own key, so it survives the chart being redrawn."""
+    points = st.session_state[key].selection.points
+    cell = points[0].get("customdata") if points else None
+    st.session_state[f"sel_{key}"] = tuple(int(v) for v in cell) if cell else None
+
+
+def clickable_chart(fig, key: str) -> None:
+    st.plotly_chart(fig, key=key, on_select=lambda: _remember(key), selection_mode="points", width="content",
+                    config=CHART_CONFIG | {"toImageButtonOptions": {"filename": f"mha-{key}"}})
+
+
+def window_note(t: Text, *arrays: np.ndarray) -> str:
+    for a in arrays:
+        win = F.window(a)
+        if win.clipped:
+            return t("window_note", rows=win.rows, cols=win.cols, full_rows=a.shape[0], full_cols=a.shape[1])
+    return ""
+
+
+def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, **blocks) -> None:
+    """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term."""
+    cell = selected(key)
+    if cell and not (cell[0] < min(c.values.shape[0], F.MAX_SIDE) and cell[1] < min(c.values.shape[1], F.MAX_SIDE)):
+        cell = None
+    note = window_note(v.t, a.values, b.values, c.values)
+    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, selected=cell, note=note,
+                           **blocks)
+    clickable_chart(fig, key)
+    if cell is None:
+        st.caption(v.t("click_hint", name=c.name.plain))
+    else:
+        i, j = cell
+        breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j)
+
+
+def fmt(x: float) -> str:
+    return f"{x:.4g}".replace("e+", "e").replace("-", "−")
+
+
+def tex_num(x: float) -> str:
+    text = f"{x:.4g}"
+    if "e" in text:
+        mant, exp = text.split("e")
+        text = rf"{mant}\times 10^{{{int(exp)}}}"
+    return f"({text})" if x < 0 else text
+
+
+def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, float]]:
+    """The products a_k·b_k that a cell of A·B adds up, in order."""
+    return [(float(p), float(q), float(p * q)) for p, q in zip(a_row, b_col)]
+
+
+def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int) -> float:
+    """Write C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers; returns the sum of the terms."""
+    terms = dot_terms(a_row, b_col)
+    total = float(np.sum([p for _, _, p in terms]))
+    st.markdown(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1))
+    shown_terms = terms if len(terms) <= MAX_TERMS else terms[: MAX_TERMS - 2]
+    parts = [rf"{tex_num(p)}\cdot{tex_num(q)}" for p, q, _ in shown_terms]
+    if len(terms) > len(shown_terms):
+        parts.append(r"\cdots")
+    st.latex(rf"{c.tex}[{i + 1},{j + 1}] = " + " + ".join(parts) + rf" = {tex_num(total)}")
+    if len(terms) > len(shown_terms):
+        st.caption(t("breakdown_more", more=len(terms) - len(shown_terms)))
+    st.caption(t("breakdown_check", total=fmt(total), value=fmt(value)))
+    return total

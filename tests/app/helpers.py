@@ -1,0 +1,45 @@
+"""Drive app.py with Streamlit's AppTest and read what the page shows."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def run(**params) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in params.items():
+        at.query_params[key] = str(value)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def rerun(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+def chart_text(at: AppTest) -> str:
+    """Every annotation of every chart on the page, as one string."""
+    return " ".join(a.get("text", "") for spec in charts(at) for a in spec["layout"].get("annotations", []))
+
+
+def page_text(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [m.value for m in at.latex] + [m.value for m in at.caption]
+    parts += [e.value for e in (*at.info, *at.success, *at.warning, *at.error)]
+    parts += [h.value for h in (*at.title, *at.subheader)]
+    return " ".join(map(str, parts)) + " " + chart_text(at)
+
+
+def z(trace: dict) -> np.ndarray:
+    """A heatmap's z as floats (None, a gap, becomes NaN)."""
+    return np.array([[np.nan if v is None else v for v in row] for row in trace["z"]], dtype=float)

@@ -1,0 +1,129 @@
+"""The explorer in AppTest: every stage, the post's shapes, the animation's frames, edits and clicks."""
+
+import numpy as np
+import pytest
+
+import mha
+from mha.ui.settings import STAGES
+from mha.ui.strings import EN, ZH
+
+from .helpers import chart_text, charts, page_text, rerun, run, z
+
+RESIZED = dict(n_tokens=4, d_model=6, d_k=13, d_v=17, n_heads=3)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_stage_renders_at_the_defaults_and_resized(stage):
+    run(stage=stage)
+    at = run(stage=stage, **RESIZED)
+    assert at.session_state["n_heads"] == 3 and at.session_state["d_k"] == 13
+
+
+def _shapes_across_stages(**params) -> str:
+    return " ".join(page_text(run(stage=s, **params)) for s in STAGES)
+
+
+def test_the_posts_shapes_are_printed():
+    text = _shapes_across_stages()
+    for shape in ("3×5", "3×7", "3×11", "3×3", "3×22", "22×5", "5×7", "5×11"):
+        assert shape in text, shape
+
+
+def test_resized_shapes_are_printed():
+    text = _shapes_across_stages(**RESIZED)
+    for shape in ("4×6", "4×13", "4×17", "4×51", "51×6", "6×13", "6×17", "4×4"):
+        assert shape in text, shape
+    assert "3×7" not in text
+
+
+def _post_trace():
+    cfg = mha.AttentionConfig()
+    return mha.forward(mha.init_input(cfg), mha.init_weights(cfg))
+
+
+def test_scores_frames_walk_from_qkt_through_the_mask_to_s():
+    spec = charts(run(stage="scores"))[0]
+    tr = _post_trace()
+    frames = spec["frames"]
+    signed = [z(f["data"][0]) for f in frames]  # trace 2 of the figure: the signed scores
+    probs = [z(f["data"][1]) for f in frames]  # trace 3: S
+    minus_inf = [f["data"][2] for f in frames]  # trace 4: the "−∞" labels
+    full = next(i for i, a in enumerate(signed) if np.allclose(a, tr.scores[0], atol=1e-12, rtol=0))
+    masked = next(i for i, a in enumerate(signed) if np.isnan(a).sum() == 3 and i > full)
+    upper = np.triu(np.ones((3, 3), bool), k=1)
+    np.testing.assert_allclose(signed[masked][~upper], tr.masked[0][~upper], atol=1e-12, rtol=0)
+    assert np.all(np.isnan(signed[masked][upper]))  # −∞ drawn as gaps …
+    labelled = set(zip(minus_inf[masked]["y"], minus_inf[masked]["x"]))
+    assert labelled == {(1, 2), (1, 3), (2, 3)} and set(minus_inf[masked]["text"]) == {"−∞"}  # … labelled −∞
+    np.testing.assert_allclose(probs[-1], tr.probs[0], atol=1e-12, rtol=0)  # ends on S
+    assert np.all(np.isnan(signed[-1]))
+    assert [b["label"] for b in spec["layout"]["updatemenus"][0]["buttons"]] == [EN["play"], EN["pause"]]
+    assert len(spec["layout"]["sliders"][0]["steps"]) == len(frames)
+
+
+def test_an_edited_cell_of_x_changes_q():
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {0: {"c0": 1.5}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    at.session_state["stage"] = "qk"
+    rerun(at)
+    q_chart = charts(at)[0]
+    x_shown = z(q_chart["data"][0])
+    assert x_shown[0, 0] == 1.5
+    cfg = mha.AttentionConfig()
+    x = mha.init_input(cfg)
+    x[0, 0] = 1.5
+    expected = mha.forward(x, mha.init_weights(cfg)).q[0]
+    np.testing.assert_allclose(z(q_chart["data"][2]), expected, atol=1e-12, rtol=0)
+    assert not np.allclose(expected, _post_trace().q[0])
+    assert at.query_params["x"] == "1.1~1.5"  # the edit travels in the link
+
+
+@pytest.mark.parametrize("stage, key, name", [("qk", "qk_q", "Q₁"), ("values", "values_h", "H₁"),
+                                              ("output", "output_y", "Y"), ("matmul", "mm", "R")])
+def test_a_clicked_cell_is_written_out_as_a_dot_product_that_sums_to_it(stage, key, name):
+    at = run(stage=stage)
+    at.session_state[f"sel_{key}"] = (1, 2)
+    rerun(at)
+    text = page_text(at)
+    assert f"{name}[2, 3]" in text
+    check = next(c.value for c in at.caption if c.value.startswith("The terms add up to"))
+    total, value = (part.split()[-1].rstrip(".;") for part in check.split(";"))
+    assert total == value
+
+
+def test_the_scores_breakdown_goes_from_dot_product_to_softmax():
+    at = run(stage="scores")
+    at.session_state["sel_scores"] = (2, 1)
+    rerun(at)
+    text = page_text(at)
+    tr = _post_trace()
+    assert "S[3, 2]" in text and f"{tr.probs[0, 2, 1]:.4g}" in text
+    at.session_state["sel_scores"] = (0, 2)
+    rerun(at)
+    assert "S[1, 3] = 0" in page_text(at)
+
+
+@pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_stage_is_reachable_by_link_in_either_language(stage, lang, table):
+    at = run(stage=stage, lang=lang)
+    assert at.radio(key="stage").value == stage
+    title_key = "kv_title" if stage == "kv_cache" else f"{stage}_title"
+    assert at.subheader[0].value == table[title_key].format(h=1)
+
+
+def test_figures_are_not_rebuilt_differently_on_a_rerun():
+    """Deterministic payloads: a rerun with nothing changed sends the same chart JSON."""
+    at = run(stage="scores")
+    before = [c.proto.spec for c in at.get("plotly_chart")]
+    rerun(at)
+    assert before == [c.proto.spec for c in at.get("plotly_chart")]
+
+
+def test_large_sizes_hide_cell_numbers_and_window_long_axes():
+    at = run(stage="qk", n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12)
+    spec = charts(at)[0]
+    assert all(t.get("texttemplate") is None for t in spec["data"][:3])
+    assert z(spec["data"][0]).shape == (8, 48)  # X windowed to its first 48 features
+    assert "Showing the first 8×48 of 8×768" in chart_text(at)
