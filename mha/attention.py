@@ -98,8 +98,10 @@ def causal_mask(n: int) -> np.ndarray:
 def softmax(a: np.ndarray, axis: int = -1) -> np.ndarray:
     """Numerically stable softmax: exp(a - max) never overflows; exp(-inf) is exactly 0."""
     top = np.max(a, axis=axis, keepdims=True)
-    e = np.exp(a - np.where(np.isfinite(top), top, 0.0))
-    return e / np.sum(e, axis=axis, keepdims=True)
+    e = np.subtract(a, np.where(np.isfinite(top), top, 0.0))  # the one array of a's size allocated here
+    np.exp(e, out=e)  # in place: no second and third (h, n, n) temporary
+    e /= np.sum(e, axis=axis, keepdims=True)
+    return e
 
 
 @dataclass(frozen=True, eq=False)
@@ -155,7 +157,8 @@ def forward(x, w: Weights) -> Trace:
         q = _finite("Q", x @ w.w_q)  # (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
         k = _finite("K", x @ w.w_k)  # (h, n, d_k)
         v = _finite("V", x @ w.w_v)  # (h, n, d_v)
-        scores = _finite("QKᵀ", q @ k.transpose(0, 2, 1))  # (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
+        k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, n): a strided Kᵀ slows some BLAS kernels
+        scores = _finite("QKᵀ", q @ k_t)  # (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
         scaled = scores / np.sqrt(w.d_k)
         masked = scaled + causal_mask(n)  # -inf above the diagonal: no looking ahead
         probs = softmax(masked)  # rows sum to 1, exact 0 above the diagonal
