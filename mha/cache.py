@@ -37,6 +37,10 @@ class KVCache:
         self._t = 0
         self._k = np.empty((w.n_heads, max(1, capacity), w.d_k))
         self._v = np.empty((w.n_heads, max(1, capacity), w.d_v))
+        # [W_Q | W_K | W_V] of every head side by side, (d_model, h (2 d_k + d_v)), contiguous: one
+        # vector-matrix product per token instead of 3 h small strided ones (about twice as fast).
+        # A copy made here, so w's arrays must not be changed in place while the cache is in use.
+        self._w_qkv = np.concatenate([w.w_q, w.w_k, w.w_v], axis=2).transpose(1, 0, 2).reshape(w.d_model, -1)
 
     def __len__(self) -> int:
         return self._t
@@ -61,9 +65,8 @@ class KVCache:
         w = self.w
         x = check_input(np.reshape(_numbers(x_row), (1, -1)), w.d_model)[0]
         with np.errstate(over="ignore", invalid="ignore"):
-            q = x @ w.w_q  # (d_model,) @ (h, d_model, d_k) -> (h, d_k)
-            k = x @ w.w_k  # (h, d_k)
-            v = x @ w.w_v  # (h, d_v)
+            qkv = (x @ self._w_qkv).reshape(w.n_heads, -1)  # (d_model,) @ (d_model, h (2d_k+d_v)) -> (h, ·)
+            q, k, v = np.split(qkv, [w.d_k, 2 * w.d_k], axis=1)  # (h, d_k), (h, d_k), (h, d_v)
             self._grow()
             self._k[:, self._t], self._v[:, self._t] = k, v
             self._t += 1
