@@ -109,18 +109,26 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
     )
 
 
-def click_layer(rows: int, cols: int, xaxis: str, yaxis: str) -> go.Scatter:
-    """Near-transparent square markers on every cell centre: Streamlit returns these on click."""
+def click_layer(m: Mat, xaxis: str, yaxis: str) -> go.Scatter:
+    """Near-transparent square markers on every cell centre of `m`: Streamlit returns these on click.
+
+    A heatmap click returns nothing in Streamlit 1.67, and a trace with hoverinfo "skip" sends no
+    clicks, so this layer also carries the cell's hover text (it sits on top of the heatmap).
+    """
+    values = shown(m.values)
+    rows, cols = values.shape
     ii, jj = np.mgrid[1 : rows + 1, 1 : cols + 1]
     return go.Scatter(
         x=jj.ravel().tolist(),
         y=ii.ravel().tolist(),
         customdata=np.stack([ii.ravel() - 1, jj.ravel() - 1], axis=1).tolist(),
+        text=[f"{v:.6g}" for v in values.ravel()],
         mode="markers",
         marker=dict(symbol="square", size=14, opacity=0.003, color="#000", line=dict(width=0)),
         xaxis=xaxis,
         yaxis=yaxis,
-        hoverinfo="skip",
+        hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{text}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
+        "<extra></extra>",
         showlegend=False,
         name="click",
     )
@@ -212,7 +220,7 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
         heatmap(b, "x2", "y2", wants_text(text, b.values, geo.cell)),
         heatmap(c, "x2", "y", wants_text(text, c.values, geo.cell),
                 colorbar=dict(thickness=10, len=geo.split_y, y=0, yanchor="bottom")),
-        click_layer(*shown(c.values).shape, "x2", "y"),
+        click_layer(c, "x2", "y"),
     ]
     fig = go.Figure(traces)
     sx, sy = geo.split_x, geo.split_y
@@ -376,7 +384,7 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
         heatmap(Mat(st_.q, names["q"]), "x", "y", show_text),
         heatmap(Mat(st_.k.T, names["kt"]), "x2", "y2", show_text),
         *first_data,
-        click_layer(geo.n, geo.n, "x2", "y"),
+        click_layer(Mat(st_.probs, names["probs"], "probs"), "x2", "y"),
     ]
     titles = [
         _title(f"<b>{names['q']}</b> · {geo.n}×{st_.q.shape[1]}", sx / 2, sy + 0.005),

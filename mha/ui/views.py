@@ -13,6 +13,7 @@ from .strings import Text
 
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d"]}
 MAX_TERMS = 8  # dot products longer than this are written out in part
+TERMS_PER_LINE = 4
 
 
 @dataclass(frozen=True)
@@ -123,12 +124,13 @@ def fmt(x: float) -> str:
     return f"{x:.4g}".replace("e+", "e").replace("-", "−")
 
 
-def tex_num(x: float) -> str:
-    text = f"{x:.4g}"
+def tex_num(x: float, digits: int = 4, paren: bool = True) -> str:
+    """x for LaTeX: `digits` significant digits, powers of ten written out, negatives in brackets."""
+    text = f"{x:.{digits}g}"
     if "e" in text:
         mant, exp = text.split("e")
         text = rf"{mant}\times 10^{{{int(exp)}}}"
-    return f"({text})" if x < 0 else text
+    return f"({text})" if x < 0 and paren else text
 
 
 def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, float]]:
@@ -142,10 +144,12 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     total = float(np.sum([p for _, _, p in terms]))
     st.markdown(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1))
     shown_terms = terms if len(terms) <= MAX_TERMS else terms[: MAX_TERMS - 2]
-    parts = [rf"{tex_num(p)}\cdot{tex_num(q)}" for p, q, _ in shown_terms]
+    parts = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
     if len(terms) > len(shown_terms):
         parts.append(r"\cdots")
-    st.latex(rf"{c.tex}[{i + 1},{j + 1}] = " + " + ".join(parts) + rf" = {tex_num(total)}")
+    lines = [" + ".join(parts[k : k + TERMS_PER_LINE]) for k in range(0, len(parts), TERMS_PER_LINE)]
+    body = r" \\ &\quad + ".join(lines)
+    st.latex(rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {tex_num(total, paren=False)} \end{{aligned}}")
     if len(terms) > len(shown_terms):
         st.caption(t("breakdown_more", more=len(terms) - len(shown_terms)))
     st.caption(t("breakdown_check", total=fmt(total), value=fmt(value)))

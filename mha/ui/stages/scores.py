@@ -36,4 +36,4 @@ def render(v: View) -> None:
     st.latex(rf"a_{{{i + 1},{j + 1}}} = {tex_num(tr.scores[h, i, j])}/\sqrt{{{d_k}}} = {tex_num(a[j])},\quad "
              rf"S_{{{i + 1},{j + 1}}} = \frac{{e^{{{tex_num(a[j])}}}}}{{"
              + " + ".join(f"e^{{{tex_num(x)}}}" for x in a[:8]) + (r" + \cdots" if a.size > 8 else "")
-             + rf"}} = {tex_num(e[j] / e.sum())}")
+             + rf"}} = {tex_num(e[j] / e.sum(), paren=False)}")

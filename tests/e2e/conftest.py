@@ -1,0 +1,99 @@
+"""Start the app with `streamlit run` and drive it in headless Chromium.
+
+Debian's /usr/bin/chromium is used where it is installed; elsewhere Playwright's own browser
+(`python -m playwright install chromium`). Screenshots go to test-artifacts/screenshots/.
+"""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SHOTS = ROOT / "test-artifacts" / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, app: Path = ROOT / "app.py") -> subprocess.Popen:
+    cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1", "--global.developmentMode", "false",
+           "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=1)
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError(proc.stderr.read().decode()) from None
+            time.sleep(0.3)
+    proc.kill()
+    raise RuntimeError("streamlit did not answer on /_stcore/health within 60 s")
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    port = _free_port()
+    proc = start_server(port)
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+def launch(playwright):
+    if os.path.exists(CHROMIUM):
+        return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    return playwright.chromium.launch(args=ARGS)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+def settle(page, timeout: float = 30_000) -> None:
+    """Wait until the script run is over, nothing is stale or loading, and charts are drawn."""
+    page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
+    page.wait_for_function(
+        """() => !document.querySelector('[data-stale="true"]')
+                 && !document.querySelector('[data-testid="stSkeleton"]')
+                 && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                        .every(c => c.querySelector('.main-svg'))""",
+        timeout=timeout,
+    )
+    page.wait_for_timeout(300)
+
+
+def shoot(page, name: str) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    print(f"screenshot: {path}")
+    return path

@@ -1,0 +1,80 @@
+"""The explorer in a real browser: every stage, Play, an edit in the grid, a clicked cell."""
+
+import pytest
+
+from mha.ui.settings import STAGES
+from mha.ui.strings import EN
+
+from .conftest import settle, shoot
+
+pytestmark = pytest.mark.e2e
+
+
+def open_stage(page, url, stage, **params):
+    query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, **params).items())
+    page.goto(f"{url}/?{query}")
+    settle(page)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_stage_shows_without_an_exception(page, app_url, lang):
+    for stage in STAGES:
+        open_stage(page, app_url, stage, lang=lang)
+        assert page.locator('[data-testid="stException"]').count() == 0, stage
+        shoot(page, f"{stage}-{lang}")
+
+
+def test_every_stage_at_a_large_size(page, app_url):
+    for stage in STAGES:
+        open_stage(page, app_url, stage, preset="gpt2")
+        assert page.locator('[data-testid="stException"]').count() == 0, stage
+        shoot(page, f"{stage}-gpt2")
+
+
+def _active_frame(page) -> int:
+    return page.evaluate("() => document.querySelector('.st-key-scores .js-plotly-plot')._fullLayout.sliders[0].active")
+
+
+def test_play_advances_the_scores_animation(page, app_url):
+    open_stage(page, app_url, "scores")
+    assert _active_frame(page) == 0
+    page.locator(".st-key-scores .updatemenu-button").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-scores .js-plotly-plot')._fullLayout.sliders[0].active >= 2",
+        timeout=15_000,
+    )
+    shoot(page, "scores-playing")
+    page.locator(".st-key-scores .updatemenu-button").nth(1).click()  # pause
+    assert _active_frame(page) >= 2
+
+
+def test_an_edit_in_the_grid_reaches_q(page, app_url):
+    open_stage(page, app_url, "input")
+    grid = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]')
+    box = grid.bounding_box()
+    page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 + 17)  # row 1, last column
+    page.locator("input.gdg-input").wait_for()  # the cell editor is open, its text selected
+    page.keyboard.type("3.25", delay=50)  # React drops keys typed faster than it renders
+    page.keyboard.press("Enter")
+    settle(page)
+    assert "3.25" in page.url  # the edit travels in the link
+    shoot(page, "input-edited")
+    page.locator(".st-key-stage label").filter(has_text=EN["stage_qk"]).click()
+    settle(page)
+    x_row1 = page.evaluate("() => document.querySelector('.st-key-qk_q .js-plotly-plot').data[0].z[0]")
+    assert x_row1[-1] == 3.25
+
+
+def test_a_clicked_cell_shows_its_dot_product(page, app_url):
+    open_stage(page, app_url, "qk")
+    point = page.locator(".st-key-qk_q .scatterlayer .point").nth(9)  # row 2, column 3 of Q₁
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+    settle(page)
+    assert page.get_by_text("Q₁[2, 3] is row 2 of X times column 3 of W_Q1").count() == 1
+    check = page.get_by_text("The terms add up to").inner_text()
+    total, value = (part.split()[-1].rstrip(".") for part in check.split(";"))
+    assert total == value
+    shoot(page, "qk-clicked")
