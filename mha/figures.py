@@ -86,7 +86,8 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
     """One heatmap trace for `m` (windowed), cell text when small, hover naming row and column."""
     z = shown(m.values) if z is None else z
     lim = zlim if zlim is not None else _limit(np.asarray(z, float))
-    scale_, low, high = {"probs": (PROBS, 0.0, 1.0), "magnitude": (MAGNITUDE, 0.0, lim)}.get(m.kind, (SIGNED, -lim, lim))
+    ranges = {"probs": (PROBS, 0.0, 1.0), "magnitude": (MAGNITUDE, 0.0, lim)}
+    scale_, low, high = ranges.get(m.kind, (SIGNED, -lim, lim))
     return go.Heatmap(
         z=_clean(np.asarray(z, float)),
         xaxis=xaxis,
@@ -207,7 +208,7 @@ def product_layout(a: np.ndarray, b: np.ndarray) -> ProductLayout:
 
 
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
-                   selected: tuple[int, int] | None = None, note: str = "", blocks: int = 0,
+                   selected: tuple[int, int] | None = None, blocks: int = 0,
                    block_names: Sequence[str] = ()) -> go.Figure:
     """A·B = C. Trace 3 is the click layer over C; `selected` (0-based) outlines row, column, cell.
 
@@ -231,8 +232,6 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
         _title(formula, sx / 2, (sy + GAP + 1) / 2, size=16),
     ]
     titles[2].update(yanchor="top", y=-0.02)
-    if note:
-        titles.append(_title(note, 0, -0.02, xanchor="left", size=11) | dict(yanchor="top"))
     shapes = []
     if selected is not None:
         i, j = selected[0] + 1, selected[1] + 1
@@ -285,7 +284,8 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
     width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 20)
     height = int(cell * max_r + MARGIN["t"] + MARGIN["b"] + 40)
     fig.update_layout(width=max(width, 360), height=max(height, 200), margin=MARGIN, annotations=annotations,
-                      shapes=shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False, **layout)
+                      shapes=shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
+                      **layout)
     return fig
 
 

@@ -109,10 +109,11 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
     cell = selected(key)
     if cell and not (cell[0] < min(c.values.shape[0], F.MAX_SIDE) and cell[1] < min(c.values.shape[1], F.MAX_SIDE)):
         cell = None
-    note = window_note(v.t, a.values, b.values, c.values)
-    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, selected=cell, note=note,
-                           **blocks)
+    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, selected=cell, **blocks)
     clickable_chart(fig, key)
+    note = window_note(v.t, a.values, b.values, c.values)
+    if note:
+        st.caption(note)
     if cell is None:
         st.caption(v.t("click_hint", name=c.name.plain))
     else:
@@ -149,7 +150,8 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
         parts.append(r"\cdots")
     lines = [" + ".join(parts[k : k + TERMS_PER_LINE]) for k in range(0, len(parts), TERMS_PER_LINE)]
     body = r" \\ &\quad + ".join(lines)
-    st.latex(rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {tex_num(total, paren=False)} \end{{aligned}}")
+    result = tex_num(total, paren=False)
+    st.latex(rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
     if len(terms) > len(shown_terms):
         st.caption(t("breakdown_more", more=len(terms) - len(shown_terms)))
     st.caption(t("breakdown_check", total=fmt(total), value=fmt(value)))

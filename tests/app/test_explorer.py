@@ -7,7 +7,7 @@ import mha
 from mha.ui.settings import STAGES
 from mha.ui.strings import EN, ZH
 
-from .helpers import chart_text, charts, page_text, rerun, run, z
+from .helpers import charts, page_text, rerun, run, z
 
 RESIZED = dict(n_tokens=4, d_model=6, d_k=13, d_v=17, n_heads=3)
 
@@ -126,4 +126,4 @@ def test_large_sizes_hide_cell_numbers_and_window_long_axes():
     spec = charts(at)[0]
     assert all(t.get("texttemplate") is None for t in spec["data"][:3])
     assert z(spec["data"][0]).shape == (8, 48)  # X windowed to its first 48 features
-    assert "Showing the first 8×48 of 8×768" in chart_text(at)
+    assert "Showing the first 8×48 of 8×768" in page_text(at)

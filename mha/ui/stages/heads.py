@@ -18,7 +18,7 @@ def render(v: View) -> None:
     for start in range(0, h, per_row):
         st.plotly_chart(F.grid_figure(probs[start:start + per_row], text=v.text),
                         key=f"heads_s_{start}", width="content", config=CHART_CONFIG)
-    concat = F.Mat(tr.concat, "Concat(H<sub>1</sub>…H<sub>%d</sub>)" % h, row_label=t("token"), col_label=t("cols_of"))
+    concat = F.Mat(tr.concat, f"Concat(H<sub>1</sub>…H<sub>{h}</sub>)", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
     st.markdown(f"**{t('heads_concat')}**")
     st.plotly_chart(F.grid_figure([concat], text=v.text, block_cols=dv, block_names=labels),
