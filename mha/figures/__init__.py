@@ -1,0 +1,14 @@
+"""Plotly builders: arrays and labels in, go.Figure out. No Streamlit here.
+
+Matrices are drawn the way the post writes them: row 1 at the top, columns left to right, square
+cells, one colour scale per quantity (diverging and centred at 0 for signed values, 0..1 for S).
+A product A·B = C is laid out with B above C and A left of C, so the row of A and the column of B
+that make a cell of C meet at that cell.
+"""
+
+from .base import MAX_SIDE, MAX_TEXT_SIDE, Mat, Window, shown, window
+from .products import grid_figure, product_figure
+from .scores import ScoreSteps, scores_animation
+
+__all__ = ["MAX_SIDE", "MAX_TEXT_SIDE", "Mat", "ScoreSteps", "Window", "grid_figure", "product_figure",
+           "scores_animation", "shown", "window"]

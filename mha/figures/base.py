@@ -1,0 +1,161 @@
+"""Shared drawing pieces: a matrix (Mat), one heatmap trace, axes, boxes, titles, windowing, the click layer."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import plotly.graph_objects as go
+
+SIGNED = "RdBu_r"  # blue < 0 < red
+PROBS = "Oranges"  # 0 .. 1
+MAGNITUDE = "Purples"  # 0 .. max, for sizes (norms)
+HIGHLIGHT = "#111827"
+MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
+FONT = "Noto Sans CJK SC, Noto Sans, Arial, sans-serif"
+MAX_TEXT_SIDE = 16  # no numbers in cells when a matrix is larger than this on either side
+MAX_SIDE = 48  # a longer axis is windowed to its first MAX_SIDE entries, with a note
+MIN_TEXT_CELL = 26  # pixels: smaller cells get no numbers (hover still gives them)
+GAP = 0.04  # space between panels, as a fraction of the figure
+MARGIN = dict(l=36, r=16, t=56, b=24)
+
+
+@dataclass(frozen=True)
+class Mat:
+    """A matrix to draw: its values, the post's name, what its rows and columns count."""
+
+    values: np.ndarray
+    name: str  # e.g. "Q₁"
+    kind: str = "signed"  # "signed" (centred at 0), "probs" (0..1) or "magnitude" (0..max)
+    row_label: str = "row"  # hover text: what a row index means ("token", "feature")
+    col_label: str = "col"
+
+    @property
+    def shape_text(self) -> str:
+        return "×".join(str(s) for s in self.values.shape)
+
+
+@dataclass(frozen=True)
+class Window:
+    """Which leading part of each axis is drawn (all of it unless longer than MAX_SIDE)."""
+
+    rows: int
+    cols: int
+    full: tuple[int, int] = field(default=(0, 0))
+
+    @property
+    def clipped(self) -> bool:
+        return (self.rows, self.cols) != self.full
+
+
+def window(m: np.ndarray, limit: int = MAX_SIDE) -> Window:
+    return Window(min(m.shape[0], limit), min(m.shape[1], limit), tuple(m.shape))
+
+
+def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
+    return m[:limit, :limit]
+
+
+def wants_text(text: bool, m: np.ndarray, cell: int) -> bool:
+    """Numbers in the cells of `m`: asked for, at most MAX_TEXT_SIDE a side, cells big enough to read."""
+    return text and max(m.shape) <= MAX_TEXT_SIDE and cell >= MIN_TEXT_CELL
+
+
+def cell_size(rows: int, cols: int, target: int = 44, max_w: int = 860, max_h: int = 640) -> int:
+    """Pixels per (square) cell so that a grid of rows × cols fits the budget."""
+    return int(max(6, min(target, max_w / max(cols, 1), max_h / max(rows, 1))))
+
+
+def as_gaps(z: np.ndarray) -> list:
+    """−∞/NaN become None: Plotly leaves those cells empty (a gap)."""
+    return np.where(np.isfinite(z), z, np.nan).tolist()
+
+
+def abs_limit(values: np.ndarray) -> float:
+    finite = values[np.isfinite(values)]
+    top = float(np.max(np.abs(finite))) if finite.size else 1.0
+    return top if top > 0 else 1.0
+
+
+def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, scale=True, colorbar=None):
+    """One heatmap trace for `m` (windowed), cell text when small, hover naming row and column."""
+    z = shown(m.values) if z is None else z
+    lim = zlim if zlim is not None else abs_limit(np.asarray(z, float))
+    ranges = {"probs": (PROBS, 0.0, 1.0), "magnitude": (MAGNITUDE, 0.0, lim)}
+    scale_, low, high = ranges.get(m.kind, (SIGNED, -lim, lim))
+    return go.Heatmap(
+        z=as_gaps(np.asarray(z, float)),
+        xaxis=xaxis,
+        yaxis=yaxis,
+        colorscale=scale_,
+        zmin=low,
+        zmax=high,
+        showscale=scale and colorbar is not None,
+        colorbar=colorbar,
+        texttemplate="%{z:.3~g}" if text else None,
+        textfont=dict(size=11),
+        hoverongaps=False,
+        hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{z:.6g}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
+        "<extra></extra>",
+        x0=1,
+        y0=1,
+        xgap=1,
+        ygap=1,
+        name=m.name,
+    )
+
+
+def click_layer(m: Mat, xaxis: str, yaxis: str) -> go.Scatter:
+    """Near-transparent square markers on every cell centre of `m`: Streamlit returns these on click.
+
+    A heatmap click returns nothing in Streamlit 1.67, and a trace with hoverinfo "skip" sends no
+    clicks, so this layer also carries the cell's hover text (it sits on top of the heatmap).
+    """
+    values = shown(m.values)
+    rows, cols = values.shape
+    ii, jj = np.mgrid[1 : rows + 1, 1 : cols + 1]
+    return go.Scatter(
+        x=jj.ravel().tolist(),
+        y=ii.ravel().tolist(),
+        customdata=np.stack([ii.ravel() - 1, jj.ravel() - 1], axis=1).tolist(),
+        text=[f"{v:.6g}" for v in values.ravel()],
+        mode="markers",
+        marker=dict(symbol="square", size=14, opacity=0.003, color="#000", line=dict(width=0)),
+        xaxis=xaxis,
+        yaxis=yaxis,
+        hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{text}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
+        "<extra></extra>",
+        showlegend=False,
+        name="click",
+    )
+
+
+def axis_spec(n: int, domain, anchor: str, reverse: bool = False, side: str | None = None, title=None) -> dict:
+    step = 1 if n <= 16 else (2 if n <= 32 else 8)
+    ax = dict(
+        domain=list(domain),
+        anchor=anchor,
+        range=[n + 0.5, 0.5] if reverse else [0.5, n + 0.5],
+        tickmode="array",
+        tickvals=list(range(1, n + 1, step)),
+        showgrid=False,
+        zeroline=False,
+        ticks="",
+        tickfont=dict(size=10),
+        fixedrange=True,
+        constrain="domain",
+    )
+    if side:
+        ax["side"] = side
+    if title:
+        ax["title"] = dict(text=title, font=dict(size=11), standoff=2)
+    return ax
+
+
+def label(text: str, x: float, y: float, xanchor="center", size=13) -> dict:
+    return dict(text=text, x=x, y=y, xref="paper", yref="paper", xanchor=xanchor, yanchor="bottom",
+                showarrow=False, font=dict(size=size))
+
+
+def box(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash=None) -> dict:
+    """A rectangle around cells x0..x1, y0..y1 (1-based, inclusive) of one panel."""
+    return dict(type="rect", xref=axis_x, yref=axis_y, x0=x0 - 0.5, x1=x1 + 0.5, y0=y0 - 0.5, y1=y1 + 0.5,
+                line=dict(color=color, width=width, dash=dash), fillcolor="rgba(0,0,0,0)")
