@@ -152,45 +152,17 @@ def _finite(name: str, a: np.ndarray) -> np.ndarray:
 def forward(x, w: Weights) -> Trace:
     """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace."""
     x = check_input(x, w.d_model)
-    n, h = x.shape[0], w.n_heads
+    n = x.shape[0]
     with np.errstate(over="ignore", invalid="ignore"):
         q = _finite("Q", x @ w.w_q)  # (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
         k = _finite("K", x @ w.w_k)  # (h, n, d_k)
         v = _finite("V", x @ w.w_v)  # (h, n, d_v)
         k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, n): a strided Kᵀ slows some BLAS kernels
-        mask = causal_mask(n)
-        scores, scaled, masked, probs = (np.empty((h, n, n)) for _ in range(4))
-        heads = np.empty((h, n, w.d_v))
-        # The whole-array steps below, done block by block (some heads, some rows: about 1 MB of each
-        # (h, n, n) array), so each step reads what the previous one wrote while it is still in cache.
-        for hs, rs in _blocks(h, n):
-            np.matmul(q[hs, rs], k_t[hs], out=scores[hs, rs])  # (·, b, d_k) @ (·, d_k, n) -> (·, b, n)  QKᵀ
-            _finite("QKᵀ", scores[hs, rs])
-            np.divide(scores[hs, rs], np.sqrt(w.d_k), out=scaled[hs, rs])
-            np.add(scaled[hs, rs], mask[rs], out=masked[hs, rs])  # -inf above the diagonal: no looking ahead
-            _softmax_into(masked[hs, rs], probs[hs, rs])  # rows sum to 1, exact 0 above the diagonal
-            np.matmul(probs[hs, rs], v[hs], out=heads[hs, rs])  # (·, b, n) @ (·, n, d_v) -> (·, b, d_v)
-        _finite("H", heads)
+        scores = _finite("QKᵀ", q @ k_t)  # (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
+        scaled = scores / np.sqrt(w.d_k)
+        masked = scaled + causal_mask(n)  # -inf above the diagonal: no looking ahead
+        probs = softmax(masked)  # rows sum to 1, exact 0 above the diagonal
+        heads = _finite("H", probs @ v)  # (h, n, n) @ (h, n, d_v) -> (h, n, d_v)
         concat = heads.transpose(1, 0, 2).reshape(n, -1)  # (n, h d_v), head blocks side by side
         y = _finite("Y", concat @ w.w_o)  # (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
     return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
-
-
-_BLOCK = 2**17  # float64 values per block of one (h, n, n) array: 1 MB
-
-
-def _blocks(h: int, n: int):
-    """(heads, rows) slice pairs covering (h, n): whole heads at a time if one fits a block, else row bands."""
-    rows = max(1, min(n, _BLOCK // n))
-    per = max(1, _BLOCK // (n * n)) if rows == n else 1
-    for i in range(0, h, per):
-        for r in range(0, n, rows):
-            yield slice(i, i + per), slice(r, r + rows)
-
-
-def _softmax_into(a: np.ndarray, out: np.ndarray) -> None:
-    """softmax(a) along the last axis, written into out (float64, a's shape): the same steps as softmax."""
-    top = np.max(a, axis=-1, keepdims=True)
-    np.subtract(a, np.where(np.isfinite(top), top, 0.0), out=out)
-    np.exp(out, out=out)
-    out /= np.sum(out, axis=-1, keepdims=True)
