@@ -11,6 +11,7 @@ from .config import AttentionConfig
 from .errors import InputError
 
 _WEIGHTS, _INPUT = 0, 1  # independent random streams per seed
+BLOCK = 64  # forward computes tokens in blocks of this many rows (see forward)
 
 
 @dataclass(frozen=True, eq=False)
@@ -150,19 +151,32 @@ def _finite(name: str, a: np.ndarray) -> np.ndarray:
 
 
 def forward(x, w: Weights) -> Trace:
-    """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace."""
+    """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace.
+
+    Tokens are computed in blocks of BLOCK rows, the last block padded with zero rows that the mask hides
+    from every real token. The matrix products then have the same shapes for n and n + 1 tokens, so BLAS
+    adds up each real row in the same order and appending a token leaves Y_1..n bit-for-bit unchanged
+    (the post's claim, exactly, while n + 1 stays within the same number of blocks).
+    """
     x = check_input(x, w.d_model)
     n = x.shape[0]
+    rows = -(-n // BLOCK) * BLOCK
+    padded = np.zeros((rows, w.d_model))
+    padded[:n] = x
     with np.errstate(over="ignore", invalid="ignore"):
-        q = _finite("Q", x @ w.w_q)  # (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
-        k = _finite("K", x @ w.w_k)  # (h, n, d_k)
-        v = _finite("V", x @ w.w_v)  # (h, n, d_v)
-        k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, n): a strided Kᵀ slows some BLAS kernels
-        scores = _finite("QKᵀ", q @ k_t)  # (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
+        q = _finite("Q", padded @ w.w_q)  # (N, d_model) @ (h, d_model, d_k) -> (h, N, d_k)
+        k = _finite("K", padded @ w.w_k)  # (h, N, d_k)
+        v = _finite("V", padded @ w.w_v)  # (h, N, d_v)
+        k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, N): a strided Kᵀ slows some BLAS kernels
+        scores = _finite("QKᵀ", q @ k_t)  # (h, N, d_k) @ (h, d_k, N) -> (h, N, N)
         scaled = scores / np.sqrt(w.d_k)
-        masked = scaled + causal_mask(n)  # -inf above the diagonal: no looking ahead
+        masked = scaled + causal_mask(rows)  # -inf above the diagonal: no looking ahead (nor at padding)
         probs = softmax(masked)  # rows sum to 1, exact 0 above the diagonal
-        heads = _finite("H", probs @ v)  # (h, n, n) @ (h, n, d_v) -> (h, n, d_v)
-        concat = heads.transpose(1, 0, 2).reshape(n, -1)  # (n, h d_v), head blocks side by side
-        y = _finite("Y", concat @ w.w_o)  # (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
-    return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
+        heads = _finite("H", probs @ v)  # (h, N, N) @ (h, N, d_v) -> (h, N, d_v)
+        concat = heads.transpose(1, 0, 2).reshape(rows, -1)  # (N, h d_v), head blocks side by side
+        y = _finite("Y", concat @ w.w_o)  # (N, h d_v) @ (h d_v, d_model) -> (N, d_model)
+    if rows == n:
+        return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
+    cut = [np.ascontiguousarray(a[..., :n, :n]) for a in (scores, scaled, masked, probs)]
+    return Trace(x, q[:, :n].copy(), k[:, :n].copy(), v[:, :n].copy(), *cut, heads[:, :n].copy(), concat[:n].copy(),
+                 y[:n].copy())

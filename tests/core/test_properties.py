@@ -35,6 +35,16 @@ def test_rows_of_y_ignore_later_rows_of_x(cfg, data):
     np.testing.assert_array_equal(mha.forward(changed, w).y[: i + 1], mha.forward(x, w).y[: i + 1])
 
 
+@given(configs(max_tokens=mha.attention.BLOCK - 1))
+def test_appending_a_token_leaves_earlier_rows_bit_for_bit(cfg):
+    """forward pads to blocks of BLOCK rows, so n and n + 1 tokens run the same products."""
+    w, x = _layer(cfg)
+    longer = np.vstack([x, mha.next_token(cfg, cfg.n_tokens)])
+    before, after = mha.forward(x, w), mha.forward(longer, w)
+    np.testing.assert_array_equal(after.y[:-1], before.y)
+    np.testing.assert_array_equal(after.probs[:, :-1, :-1], before.probs)
+
+
 @given(configs(max_tokens=12))
 def test_token_by_token_cache_equals_forward(cfg):
     w, x = _layer(cfg)
