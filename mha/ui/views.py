@@ -134,6 +134,11 @@ def tex_num(x: float, digits: int = 4, paren: bool = True) -> str:
     return f"({text})" if x < 0 and paren else text
 
 
+def tex_int(n: int) -> str:
+    """12,345 for LaTeX: braces keep KaTeX from spacing the comma like punctuation."""
+    return f"{n:,}".replace(",", "{,}")
+
+
 def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, float]]:
     """The products a_k·b_k that a cell of A·B adds up, in order."""
     return [(float(p), float(q), float(p * q)) for p, q in zip(a_row, b_col)]

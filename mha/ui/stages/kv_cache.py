@@ -1,10 +1,171 @@
-"""Stage 9: the KV cache (its own issue builds the live step; the stage id works already)."""
+"""Stage 9: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
+import time
+
+import numpy as np
 import streamlit as st
 
-from ..views import View, header
+import mha
+from mha.figures.cache import CacheStep, cache_animation, cost_figure
+
+from ..session import matrix_editor
+from ..views import CHART_CONFIG, View, header, subscript, tex_int
+
+GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
+MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
+LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 
 def render(v: View) -> None:
+    t_, ss = v.t, st.session_state
     header(v.t, "kv")
-    st.latex(r"Y_{n+1} = f_{n+1}(X_1,\dots,X_{n+1};W):\quad \text{keep } K, V;\ \text{drop } Q")
+    rows = _rows(v)
+    t = len(rows)
+    next_row = _next_token_editor(v, t)
+    left, right = st.columns(2)
+    left.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,))
+    if t > len(v.x):
+        right.button(t_("kv_reset", n=len(v.x)), key="kv_reset", on_click=_reset)
+    cache = mha.KVCache(v.w, capacity=t)
+    steps = [cache.append(r) for r in rows]
+    full = mha.forward(rows, v.w)
+    st.markdown(t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes)))
+    if t == len(v.x):
+        st.caption(t_("kv_hint"))
+    st.plotly_chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation",
+                    width="content", config=CHART_CONFIG)
+    with st.expander(t_("kv_why_q_title"), expanded=True):
+        st.markdown(t_("kv_why_q"))
+    if t > 1:
+        _proof(v, rows, steps[-1], full)
+    _cost(v, t, cache.nbytes)
+    _measure(v)
+    ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
+
+
+def _rows(v: View) -> np.ndarray:
+    """X followed by the tokens added so far (those that still fit d_model)."""
+    added = [np.asarray(r, float) for r in st.session_state.get("kv_added", [])]
+    kept = [r for r in added if r.shape == (v.cfg.d_model,)]
+    if len(kept) < len(added):
+        st.warning(v.t("kv_dropped_rows", d=v.cfg.d_model))
+    return np.vstack([v.x, *kept]) if kept else v.x
+
+
+def _next_token_editor(v: View, t: int) -> np.ndarray:
+    ss = st.session_state
+    if ss.get("kv_next_for") != (t, v.cfg):
+        ss["kv_next_base"] = mha.next_token(v.cfg, t)[None]
+        ss["kv_next_for"] = (t, v.cfg)
+    st.markdown(v.t("kv_next", t=subscript(t + 1)))
+    row = matrix_editor("kv_next", "kv_next_base", ss["kv_next_base"], [f"X{subscript(t + 1)}"], v.t, generation=t)
+    return row[0]
+
+
+def _add(row: np.ndarray) -> None:
+    st.session_state.setdefault("kv_added", []).append(list(map(float, row)))
+
+
+def _reset() -> None:
+    st.session_state["kv_added"] = []
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes:,} B" if nbytes < 10_000 else f"{nbytes / 1024:,.1f} KiB"
+
+
+def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace) -> CacheStep:
+    h, t = v.head, len(cache)
+    sub, p, ps = subscript(t), t - 1, subscript(t - 1)
+    names = dict(q=v.head_name("Q").html, k=f"K cache ({v.head_name('K').html})",
+                 v=f"V cache ({v.head_name('V').html})", y="Y", s=f"S<sub>{t}</sub> (q<sub>{t}</sub>)",
+                 h=f"H<sub>{t}</sub>")
+    wt = v.t
+    words = dict(arrive=wt("kv_arrive", t=sub, p=p), append=wt("kv_append", t=sub),
+                 scores=wt("kv_scores", t=sub, d_k=v.cfg.d_k), softmax=wt("kv_softmax", t=sub),
+                 drop_q=wt("kv_drop_q", p=p), output=wt("kv_output", t=sub, ps=ps), play=wt("play"),
+                 pause=wt("pause"), cached=wt("kv_cached"), unchanged=wt("kv_unchanged", p=p))
+    y = full.y.copy()
+    y[-1] = step.y  # the last row as the cache made it; rows before are the full recompute's
+    return CacheStep(full.q[h], cache.k[h], cache.v[h], step.scaled[h], step.probs[h], step.heads[h], y, names, words)
+
+
+def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace) -> None:
+    t_, t = v.t, len(rows)
+    before = mha.forward(rows[:-1], v.w)
+    prefix = float(np.max(np.abs(before.y - full.y[:-1])))
+    last = float(np.max(np.abs(step.y - full.y[-1])))
+    s_row = float(np.max(np.abs(step.probs - full.probs[:, -1, :])))
+    sub = subscript(t)
+    st.markdown(f"**{t_('kv_proof_title')}**")
+    table = [(t_("kv_proof_prefix", t=sub, ps=subscript(t - 1)), t_("kv_exact") if prefix == 0 else f"{prefix:.3g}"),
+             (t_("kv_proof_last", t=sub), f"{last:.3g}"), (t_("kv_proof_s", t=t), f"{s_row:.3g}")]
+    st.table({t_("kv_proof_what"): [a for a, _ in table], t_("kv_proof_delta"): [b for _, b in table]},
+             hide_index=True)
+
+
+def _cost(v: View, t: int, cache_bytes: int) -> None:
+    t_, cfg = v.t, v.cfg
+    st.markdown(f"**{t_('kv_cost_title')}**")
+    c = mha.cost(cfg, t)
+    h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
+    st.latex(rf"P = 2\,d_{{model}}\,h\,(2d_k + d_v) = {tex_int(2 * d * h * (2 * dk + dv))},\quad "
+             rf"O = 2\,h\,d_v\,d_{{model}} = {tex_int(2 * h * dv * d)}")
+    st.latex(rf"\text{{cached}}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O = {tex_int(c.step_flops_cached)}\qquad "
+             rf"\text{{recompute}}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v) = {tex_int(c.step_flops_recompute)}")
+    st.table({"": [t_("kv_with"), t_("kv_without", t=t)],
+              t_("kv_cost_flops"): [f"{c.step_flops_cached:,}", f"{c.step_flops_recompute:,}"],
+              t_("kv_cost_bytes"): [f"{c.step_bytes_cached:,}", f"{c.step_bytes_recompute:,}"]}, hide_index=True)
+    st.caption(t_("kv_cost_note"))
+    series = {}
+    for sizes, conf in ((t_("kv_sizes_now"), cfg), (t_("kv_sizes_gpt2"), GPT2)):
+        costs = [mha.cost(conf, int(n)) for n in LENGTHS]
+        series[t_("kv_series_cached", sizes=sizes)] = (np.array([x.gen_flops_cached for x in costs]), "solid")
+        series[t_("kv_series_full", sizes=sizes)] = (np.array([x.gen_flops_recompute for x in costs]), "dash")
+    st.markdown(f"**{t_('kv_cost_chart')}**")
+    st.plotly_chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops")),
+                    key="kv_cost", config=CHART_CONFIG)
+
+
+def _measure(v: View) -> None:
+    t_, cfg, ss = v.t, v.cfg, st.session_state
+    st.markdown(f"**{t_('kv_measure_title')}**")
+    cap = _measure_cap(cfg)
+    tokens = st.number_input(t_("kv_measure_tokens"), 2, cap, min(128, cap), key="kv_measure_T")
+    if cap < 512:
+        st.caption(t_("kv_measure_cap", T=cap))
+    if st.button(t_("kv_measure"), key="kv_measure"):
+        ss["kv_timing"] = (cfg, _time_decoding(v, int(tokens)))
+    timing = ss.get("kv_timing")
+    if timing and timing[0] == cfg:
+        cached, full = timing[1]
+        st.markdown(t_("kv_measure_result", cached=cached.sum(), full=full.sum(), ratio=full.sum() / cached.sum()))
+        steps = np.arange(1, len(cached) + 1)
+        series = {t_("kv_series_ms_cached"): (cached, "solid"), t_("kv_series_ms_full"): (full, "dash")}
+        st.plotly_chart(cost_figure(steps, series, x_title="t", y_title=t_("kv_measure_axis")), key="kv_timing",
+                        config=CHART_CONFIG)
+
+
+def _measure_cap(cfg: mha.AttentionConfig, most: int = 512) -> int:
+    """The longest generation (2..most tokens) whose recompute stays within MEASURE_BUDGET FLOPs."""
+    fits = [t for t in range(2, most + 1) if mha.cost(cfg, t).gen_flops_recompute <= MEASURE_BUDGET]
+    return fits[-1] if fits else 2
+
+
+def _time_decoding(v: View, tokens: int) -> tuple[np.ndarray, np.ndarray]:
+    """Milliseconds per generated token, with a cache and by recomputing forward on 1..t tokens."""
+    rows = np.stack([mha.next_token(v.cfg, i) for i in range(tokens)])
+    bar = st.progress(0.0)
+    cache, cached, full = mha.KVCache(v.w, capacity=tokens), [], []
+    for t in range(1, tokens + 1):
+        start = time.perf_counter()
+        cache.append(rows[t - 1])
+        cached.append(time.perf_counter() - start)
+        start = time.perf_counter()
+        mha.forward(rows[:t], v.w)
+        full.append(time.perf_counter() - start)
+        if t % 8 == 0 or t == tokens:
+            bar.progress(t / tokens, text=v.t("kv_measure_progress", t=t, total=tokens))
+    bar.empty()
+    return np.array(cached) * 1e3, np.array(full) * 1e3
+

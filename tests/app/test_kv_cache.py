@@ -1,0 +1,78 @@
+"""The KV-cache stage: two additions from the post's 3 tokens, the animated step, the live proof, the cost."""
+
+import numpy as np
+
+import mha
+
+from .helpers import charts, page_text, rerun, run, z
+
+
+def _add_twice():
+    at = run(stage="kv_cache")
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    return at
+
+
+def _proof(at) -> dict:
+    table = next(t for t in at.table if "max |Δ|" in t.value.columns)
+    return dict(zip(table.value.iloc[:, 0], table.value.iloc[:, 1]))
+
+
+def test_two_additions_show_the_caches_the_animation_and_the_proof():
+    at = _add_twice()
+    text = page_text(at)
+    assert "K cache (K<sub>1</sub>)</b> · 5×7" in text and "V cache (V<sub>1</sub>)</b> · 5×11" in text
+    animation = next(c for c in charts(at) if c.get("frames"))
+    assert len(animation["frames"]) == 6 and animation["layout"]["sliders"][0]["steps"]
+    proof = _proof(at)
+    assert proof["Y₁…Y₄ before X₅ arrived vs. after (full recompute)"] == "0 — exactly"
+    assert float(proof["Y₅ from the cache vs. the last row of a full recompute"]) <= 1e-12
+    assert float(proof["S row 5 from the cache vs. the last row of the full S (every head)"]) <= 1e-12
+
+
+def test_the_cache_holds_the_seeded_tokens_and_the_frames_end_on_the_cached_row():
+    at = _add_twice()
+    cfg = mha.AttentionConfig()
+    w = mha.init_weights(cfg)
+    rows = np.stack([mha.next_token(cfg, i) for i in range(5)])  # X, then the two seeded additions
+    cache = mha.KVCache(w)
+    steps = [cache.append(r) for r in rows]
+    animation = next(c for c in charts(at) if c.get("frames"))
+    first, last = animation["frames"][0]["data"], animation["frames"][-1]["data"]
+    k_first, k_last = z(first[2]), z(last[2])
+    assert np.isnan(k_first[-1]).all()  # k_5 not yet appended …
+    np.testing.assert_allclose(k_last, cache.k[0], atol=1e-12, rtol=0)  # … then the whole K cache
+    np.testing.assert_allclose(z(last[4])[-1], steps[-1].y, atol=1e-12, rtol=0)  # Y_5 from the cache
+    np.testing.assert_allclose(z(last[6])[0], steps[-1].probs[0], atol=1e-12, rtol=0)  # S_5
+    assert last[0]["opacity"] < 0.5 and first[0]["opacity"] == 1  # earlier Q rows fade out
+
+
+def test_reset_returns_to_the_tokens_of_x_and_costs_are_shown():
+    at = _add_twice()
+    at.button(key="kv_reset").click()
+    rerun(at)
+    assert "The cache holds 3 tokens" in page_text(at)
+    assert any("with the cache" in str(t.value) for t in at.table)
+    assert "recompute" in page_text(at)
+
+
+def test_an_edited_next_token_is_the_one_added():
+    at = run(stage="kv_cache")
+    at.session_state["kv_next"] = {"edited_rows": {0: {"c2": 4.5}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    at.button(key="add_token").click()
+    rerun(at)
+    assert at.session_state["kv_added"][0][2] == 4.5
+    assert "The cache holds 4 tokens" in page_text(at)
+
+
+def test_measuring_times_both_ways():
+    at = run(stage="kv_cache")
+    at.number_input(key="kv_measure_T").set_value(16)
+    at.button(key="kv_measure").click()
+    rerun(at)
+    cfg, (cached, full) = at.session_state["kv_timing"]
+    assert len(cached) == len(full) == 16 and np.all(cached > 0)
+    assert "ms with the cache" in page_text(at)
