@@ -75,8 +75,12 @@ def abs_limit(values: np.ndarray) -> float:
     return top if top > 0 else 1.0
 
 
-def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, scale=True, colorbar=None):
-    """One heatmap trace for `m` (windowed), cell text when small, hover naming row and column."""
+def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, scale=True, colorbar=None,
+            cell: int = 44):
+    """One heatmap trace for `m` (windowed), cell text when small, hover naming row and column.
+
+    Cells under 38 px get two significant digits in a smaller font, so "-0.0454" never spills over.
+    """
     z = shown(m.values) if z is None else z
     lim = zlim if zlim is not None else abs_limit(np.asarray(z, float))
     ranges = {"probs": (PROBS, 0.0, 1.0), "magnitude": (MAGNITUDE, 0.0, lim)}
@@ -90,8 +94,8 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
         zmax=high,
         showscale=scale and colorbar is not None,
         colorbar=colorbar,
-        texttemplate="%{z:.3~g}" if text else None,
-        textfont=dict(size=11),
+        texttemplate=("%{z:.3~g}" if cell >= 38 else "%{z:.2~g}") if text else None,
+        textfont=dict(size=11 if cell >= 38 else 9),
         hoverongaps=False,
         hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{z:.6g}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
         "<extra></extra>",

@@ -35,17 +35,14 @@ class _Panel:
 
 
 def _panels(s: CacheStep) -> list[_Panel]:
-    """Top: Q, K cache, V cache, Y (t rows each); below: S_t and H_t (one row each)."""
+    """Top: Q, K cache, V cache (t rows each). Below: Y (t rows), then S_t and H_t (one row each)."""
     t = min(s.k.shape[0], MAX_SIDE)
-    widths = [min(a.shape[1], MAX_SIDE) for a in (s.q, s.k, s.v, s.y)]
-    panels, x = [], 0.0
-    for key, w in zip(("q", "k", "v", "y"), widths):
-        panels.append(_Panel(key, t, w, x, 0.0))
-        x += w + 2
-    below = t + 2.5
-    panels.append(_Panel("s", 1, t, widths[0] + 2, below))  # S_t sits under the K cache
-    panels.append(_Panel("h", 1, widths[2], panels[2].x0, below + 2.5))  # H_t under the V cache
-    return panels
+    q, k, v, y = (min(a.shape[1], MAX_SIDE) for a in (s.q, s.k, s.v, s.y))
+    below = t + 3
+    return [
+        _Panel("q", t, q, 0, 0), _Panel("k", t, k, q + 2, 0), _Panel("v", t, v, q + k + 4, 0),
+        _Panel("y", t, y, 0, below), _Panel("s", 1, t, y + 2, below), _Panel("h", 1, v, y + t + 4, below),
+    ]
 
 
 def _last_rows(a: np.ndarray) -> np.ndarray:
@@ -60,8 +57,8 @@ def cache_animation(s: CacheStep, *, text: bool) -> go.Figure:
     first = max(t_full - MAX_SIDE, 0)  # token index of the first drawn row
     panels = {p.key: p for p in _panels(s)}
     total_w = max(p.x0 + p.cols for p in panels.values())
-    total_h = panels["h"].y0 + 1
-    cell = int(max(8, min(40, 1000 / total_w, 520 / total_h)))
+    total_h = panels["y"].y0 + panels["y"].rows
+    cell = int(max(6, min(40, 820 / total_w, 640 / total_h)))
     axes, ax_of = _axes(panels, total_w, total_h, first)
     q, k, v, y = (_last_rows(a) for a in (s.q, s.k, s.v, s.y))
     t = k.shape[0]
@@ -89,7 +86,7 @@ def cache_animation(s: CacheStep, *, text: bool) -> go.Figure:
         """Traces in a fixed order: Q old, q_t, K, V, Y, score row (signed), S_t, H_t."""
         def trace(key, z, kind_key=None, opacity=1.0, zlim=None):
             m = mats[kind_key or key]
-            hm = heatmap(m, *ax_of[key], tx[key], z=z, zlim=zlim if zlim is not None else lims.get(key))
+            hm = heatmap(m, *ax_of[key], tx[key], z=z, zlim=zlim if zlim is not None else lims.get(key), cell=cell)
             hm.update(opacity=opacity, y0=first + 1)
             return hm
 
@@ -119,7 +116,7 @@ def cache_animation(s: CacheStep, *, text: bool) -> go.Figure:
     ])
     width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 40)
     height = int(cell * total_h + MARGIN["t"] + 120)
-    fig.update_layout(width=max(width, 560), height=max(height, 320), margin=dict(MARGIN, t=90, b=70),
+    fig.update_layout(width=max(width, 560), height=max(height, 320), margin=dict(MARGIN, t=100, b=70),
                       annotations=notes[0] + [_caption(captions[0])], shapes=shapes[0], plot_bgcolor=MASKED_BG,
                       font=dict(family=FONT, color="#1f2937"), dragmode=False, **axes,
                       **_controls(len(captions), s.words))
@@ -160,32 +157,32 @@ def _note(axes: tuple[str, str], text: str, above: bool, color: str = "#1f2937",
 
 
 def _notes(step: int, ax_of: dict, s: CacheStep) -> list[dict]:
-    """Panel titles with shapes, "cached" under K and V, and the words for Q and Y once they apply."""
+    """Panel titles with shapes, and the words for Q and Y once they apply."""
     w, n, t = s.words, s.names, s.k.shape[0]
     shapes = dict(q=s.q.shape[1], k=s.k.shape[1], v=s.v.shape[1], y=s.y.shape[1])
     notes = [_note(ax_of[key], f"<b>{n[key]}</b> · {t}×{cols}", True) for key, cols in shapes.items()]
     notes.append(_note(ax_of["s"], f"<b>{n['s']}</b> · 1×{t}", True))
     notes.append(_note(ax_of["h"], f"<b>{n['h']}</b> · 1×{s.v.shape[1]}", True))
     grey, orange = "#6b7280", "#9a3412"
-    notes += [_note(ax_of[key], w["cached"], False, grey, 11) for key in ("k", "v")]
     notes.append(_note(ax_of["q"], w["drop_q"] if step >= 4 else "", False, orange, 11))
     notes.append(_note(ax_of["y"], w["unchanged"] if step >= 5 else "", False, grey, 11))
     return notes
 
 
 def _caption(text: str) -> dict:
-    return label(text, 0.22, 1.0, xanchor="left", size=14) | dict(yanchor="bottom", y=1.09)
+    """The frame's sentence, above the panels and right of the Play/Pause buttons."""
+    return label(text, 0.0, 1.0, xanchor="left", size=14) | dict(yanchor="bottom", yshift=34, xshift=170)
 
 
 def _controls(frames: int, words: dict) -> dict:
     play = dict(frame=dict(duration=1100, redraw=True), fromcurrent=True, transition=dict(duration=0))
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
     step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
+    buttons = [dict(label=words["play"], method="animate", args=[None, play]),
+               dict(label=words["pause"], method="animate", args=[[None], pause])]
     return dict(
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=1.09, xanchor="left", yanchor="bottom",
-                          showactive=False, buttons=[dict(label=words["play"], method="animate", args=[None, play]),
-                                                     dict(label=words["pause"], method="animate",
-                                                          args=[[None], pause])])],
+        updatemenus=[dict(type="buttons", direction="left", x=0, y=1.0, xanchor="left", yanchor="bottom",
+                          pad=dict(b=28), showactive=False, buttons=buttons)],
         sliders=[dict(active=0, x=0.0, y=-0.02, len=1.0, yanchor="top", pad=dict(t=40),
                       currentvalue=dict(visible=False),
                       steps=[dict(label=str(i + 1), method="animate", args=[[str(i)], step]) for i in range(frames)])],

@@ -73,9 +73,9 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
     """
     geo = product_layout(a.values, b.values)
     traces = [
-        heatmap(a, "x", "y", wants_text(text, a.values, geo.cell)),
-        heatmap(b, "x2", "y2", wants_text(text, b.values, geo.cell)),
-        heatmap(c, "x2", "y", wants_text(text, c.values, geo.cell),
+        heatmap(a, "x", "y", wants_text(text, a.values, geo.cell), cell=geo.cell),
+        heatmap(b, "x2", "y2", wants_text(text, b.values, geo.cell), cell=geo.cell),
+        heatmap(c, "x2", "y", wants_text(text, c.values, geo.cell), cell=geo.cell,
                 colorbar=dict(thickness=10, len=geo.split_y, y=0, yanchor="bottom")),
         click_layer(c, "x2", "y"),
     ]
@@ -127,7 +127,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
         x0, x1 = x / total_w, (x + c) / total_w
         x += c + 2
         y_top = r / max_r
-        fig.add_trace(heatmap(m, f"x{ax}", f"y{ax}", wants_text(text, m.values, cell)))
+        fig.add_trace(heatmap(m, f"x{ax}", f"y{ax}", wants_text(text, m.values, cell), cell=cell))
         layout[f"xaxis{ax}"] = axis_spec(c, (x0, x1), f"y{ax}")
         layout[f"yaxis{ax}"] = axis_spec(r, (1 - y_top, 1), f"x{ax}", reverse=True)
         annotations.append(label(f"<b>{m.name}</b> · {m.shape_text}", (x0 + x1) / 2, 1.02))

@@ -53,8 +53,8 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
         ii, jj = np.nonzero(upper[inf_from:])
         ii = ii + inf_from
         data = [
-            heatmap(signed, "x2", "y", show_text, z=z_signed, zlim=lim, colorbar=cb),
-            heatmap(probs_m, "x2", "y", show_text, z=z_probs, colorbar=cb_p),
+            heatmap(signed, "x2", "y", show_text, z=z_signed, zlim=lim, colorbar=cb, cell=geo.cell),
+            heatmap(probs_m, "x2", "y", show_text, z=z_probs, colorbar=cb_p, cell=geo.cell),
             go.Scatter(x=(jj + 1).tolist(), y=(ii + 1).tolist(), mode="text",
                        text=["−∞"] * len(ii), textfont=dict(size=13 if show_text else 9, color="#374151"),
                        xaxis="x2", yaxis="y", hoverinfo="skip", showlegend=False),
@@ -101,8 +101,8 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
     sx, sy = geo.split_x, geo.split_y
     first_data, first_shapes, first_caption = frames[0]
     base = [
-        heatmap(Mat(st_.q, names["q"]), "x", "y", show_text),
-        heatmap(Mat(st_.k.T, names["kt"]), "x2", "y2", show_text),
+        heatmap(Mat(st_.q, names["q"]), "x", "y", show_text, cell=geo.cell),
+        heatmap(Mat(st_.k.T, names["kt"]), "x2", "y2", show_text, cell=geo.cell),
         *first_data,
         click_layer(Mat(st_.probs, names["probs"], "probs"), "x2", "y"),
     ]
