@@ -94,7 +94,7 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
         zmax=high,
         showscale=scale and colorbar is not None,
         colorbar=colorbar,
-        texttemplate=("%{z:.3~g}" if cell >= 38 else "%{z:.2~g}") if text else None,
+        texttemplate=("%{z:.3~g}" if cell >= 38 else "%{z:.2~g}") if text else "",  # "" (not None) clears it in a frame
         textfont=dict(size=11 if cell >= 38 else 9),
         hoverongaps=False,
         hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{z:.6g}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
@@ -163,3 +163,10 @@ def box(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash
     """A rectangle around cells x0..x1, y0..y1 (1-based, inclusive) of one panel."""
     return dict(type="rect", xref=axis_x, yref=axis_y, x0=x0 - 0.5, x1=x1 + 0.5, y0=y0 - 0.5, y1=y1 + 0.5,
                 line=dict(color=color, width=width, dash=dash), fillcolor="rgba(0,0,0,0)")
+
+
+def outline(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash=None, show=True) -> go.Scatter:
+    """A rectangle around cells x0..x1, y0..y1 as a trace: Plotly frames redraw traces, not layout shapes."""
+    xs, ys = [x0 - 0.5, x1 + 0.5, x1 + 0.5, x0 - 0.5, x0 - 0.5], [y0 - 0.5, y0 - 0.5, y1 + 0.5, y1 + 0.5, y0 - 0.5]
+    return go.Scatter(x=xs if show else [None], y=ys if show else [None], xaxis=axis_x, yaxis=axis_y, mode="lines",
+                      line=dict(color=color, width=width, dash=dash), hoverinfo="skip", showlegend=False)

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import FONT, MARGIN, MASKED_BG, MAX_SIDE, Mat, abs_limit, axis_spec, box, heatmap, label, wants_text
+from .base import FONT, MARGIN, MASKED_BG, MAX_SIDE, Mat, abs_limit, axis_spec, heatmap, label, outline, wants_text
 
 FADED = 0.12  # opacity of Q rows once they are no longer needed
 
@@ -86,7 +86,8 @@ def cache_animation(s: CacheStep, *, text: bool) -> go.Figure:
         """Traces in a fixed order: Q old, q_t, K, V, Y, score row (signed), S_t, H_t."""
         def trace(key, z, kind_key=None, opacity=1.0, zlim=None):
             m = mats[kind_key or key]
-            hm = heatmap(m, *ax_of[key], tx[key], z=z, zlim=zlim if zlim is not None else lims.get(key), cell=cell)
+            text_on = tx[key] and opacity == 1.0  # a faded row loses its numbers too
+            hm = heatmap(m, *ax_of[key], text_on, z=z, zlim=zlim if zlim is not None else lims.get(key), cell=cell)
             hm.update(opacity=opacity, y0=first + 1)
             return hm
 
@@ -105,19 +106,18 @@ def cache_animation(s: CacheStep, *, text: bool) -> go.Figure:
             tr.update(y0=1)
         traces[7].update(y0=1)
         traces[5].update(colorscale="RdBu_r", zmin=-lims["a"], zmax=lims["a"])
-        return traces
+        return traces + _outlines(step, panels, ax_of, t, first)
 
     captions = [s.words[key] for key in ("arrive", "append", "scores", "softmax", "drop_q", "output")]
-    shapes = [_shapes(step, panels, ax_of, t, first) for step in range(6)]
     notes = [_notes(step, ax_of, s) for step in range(6)]
     fig = go.Figure(frame(0), frames=[
-        go.Frame(data=frame(i), name=str(i), layout=dict(shapes=shapes[i], annotations=notes[i] + [_caption(c)]))
+        go.Frame(data=frame(i), name=str(i), layout=dict(annotations=notes[i] + [_caption(c)]))
         for i, c in enumerate(captions)
     ])
     width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 40)
     height = int(cell * total_h + MARGIN["t"] + 120)
     fig.update_layout(width=max(width, 560), height=max(height, 320), margin=dict(MARGIN, t=100, b=70),
-                      annotations=notes[0] + [_caption(captions[0])], shapes=shapes[0], plot_bgcolor=MASKED_BG,
+                      annotations=notes[0] + [_caption(captions[0])], plot_bgcolor=MASKED_BG,
                       font=dict(family=FONT, color="#1f2937"), dragmode=False, **axes,
                       **_controls(len(captions), s.words))
     return fig
@@ -138,22 +138,23 @@ def _axes(panels: dict, total_w: float, total_h: float, first: int) -> tuple[dic
     return layout, ax_of
 
 
-def _shapes(step: int, panels: dict, ax_of: dict, t: int, first: int) -> list[dict]:
+def _outlines(step: int, panels: dict, ax_of: dict, t: int, first: int) -> list[go.Scatter]:
     """Boxes (in token positions): the new row of K and V once appended, Y_1..t-1 unchanged, Y_t once it appears."""
     last = first + t  # position of the new token
-    hidden = dict(box("x", "y", 1, 1, 1, 1), visible=False)
-    k_new, v_new = (box(*ax_of[key], 1, panels[key].cols, last, last) for key in ("k", "v"))
     y_cols = panels["y"].cols
-    unchanged = box(*ax_of["y"], 1, y_cols, first + 1, last - 1, dash="dot", width=2)
-    y_new = box(*ax_of["y"], 1, y_cols, last, last)
-    return [k_new if step >= 1 else hidden, v_new if step >= 1 else hidden,
-            unchanged if step >= 5 and t > 1 else hidden, y_new if step >= 5 else hidden]
+    return [
+        outline(*ax_of["k"], 1, panels["k"].cols, last, last, show=step >= 1),
+        outline(*ax_of["v"], 1, panels["v"].cols, last, last, show=step >= 1),
+        outline(*ax_of["y"], 1, y_cols, first + 1, last - 1, dash="dot", width=2, show=step >= 5 and t > 1),
+        outline(*ax_of["y"], 1, y_cols, last, last, show=step >= 5),
+    ]
 
 
 def _note(axes: tuple[str, str], text: str, above: bool, color: str = "#1f2937", size: int = 13) -> dict:
-    """Text centred above or below one panel."""
-    return dict(text=text, xref=f"{axes[0]} domain", yref=f"{axes[1]} domain", x=0.5, y=1.0 if above else -0.02,
-                yanchor="bottom" if above else "top", showarrow=False, font=dict(size=size, color=color))
+    """Text centred above one panel, or below it under the tick labels."""
+    return dict(text=text, xref=f"{axes[0]} domain", yref=f"{axes[1]} domain", x=0.5, y=1.0 if above else 0.0,
+                yanchor="bottom" if above else "top", yshift=0 if above else -18, showarrow=False,
+                font=dict(size=size, color=color))
 
 
 def _notes(step: int, ax_of: dict, s: CacheStep) -> list[dict]:

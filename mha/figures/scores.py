@@ -5,7 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import FONT, GAP, MARGIN, MASKED_BG, Mat, abs_limit, box, click_layer, heatmap, label, shown, wants_text
+from .base import FONT, GAP, MARGIN, MASKED_BG, Mat, abs_limit, click_layer, heatmap, label, outline, shown, wants_text
 from .products import ProductLayout, product_layout
 
 
@@ -33,7 +33,7 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
     """Q·Kᵀ filling in, ÷√d_k, the mask falling, softmax row by row — as Plotly frames.
 
     Traces: 0 Q, 1 Kᵀ, 2 signed scores (one fixed diverging scale), 3 S (0..1), 4 "−∞" labels,
-    5 click layer. Frames redraw traces 2-4, the highlight boxes and the row sums (annotations).
+    5-7 highlight boxes, 8 click layer. Frames redraw traces 2-7 and the row sums (annotations).
     """
     n, d_k = st_.q.shape
     geo = product_layout(st_.q, st_.k.T)
@@ -59,17 +59,16 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
                        text=["−∞"] * len(ii), textfont=dict(size=13 if show_text else 9, color="#374151"),
                        xaxis="x2", yaxis="y", hoverinfo="skip", showlegend=False),
         ]
-        hidden = dict(box("x", "y", 1, 1, 1, 1), visible=False)  # every frame has 3 shapes, or old ones linger
         rows_ = box_rows or [0]
         cols_ = box_cols or [0]
-        shapes = [
-            box("x", "y", 1, kk, rows_[0] + 1, rows_[-1] + 1) if box_rows else hidden,
-            box("x2", "y", 1, nn, rows_[0] + 1, rows_[-1] + 1, width=2, dash="dot") if box_rows else hidden,
-            box("x2", "y2", cols_[0] + 1, cols_[-1] + 1, 1, kk) if box_cols else hidden,
+        data += [
+            outline("x", "y", 1, kk, rows_[0] + 1, rows_[-1] + 1, show=bool(box_rows)),
+            outline("x2", "y", 1, nn, rows_[0] + 1, rows_[-1] + 1, width=2, dash="dot", show=bool(box_rows)),
+            outline("x2", "y2", cols_[0] + 1, cols_[-1] + 1, 1, kk, show=bool(box_cols)),
         ]
         sums_ = [dict(text="Σ=1", x=1.005, y=i + 1, xref="paper", yref="y", xanchor="left", showarrow=False,
                       font=dict(size=11, color="#9a3412"), visible=i < sums) for i in range(nn)]
-        return data, shapes, (caption, sums_)
+        return data, (caption, sums_)
 
     sc, sl, mk, pr = (shown(a) for a in (st_.scores, st_.scaled, st_.masked, st_.probs))
     frames = []
@@ -99,7 +98,7 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
 def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, words: dict) -> go.Figure:
     names = st_.names
     sx, sy = geo.split_x, geo.split_y
-    first_data, first_shapes, first_caption = frames[0]
+    first_data, first_caption = frames[0]
     base = [
         heatmap(Mat(st_.q, names["q"]), "x", "y", show_text, cell=geo.cell),
         heatmap(Mat(st_.k.T, names["kt"]), "x2", "y2", show_text, cell=geo.cell),
@@ -118,15 +117,15 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
         return [*titles, label(text, sx / 2, (sy + GAP + 1) / 2, size=14), *sums]
 
     fig = go.Figure(base, frames=[
-        go.Frame(data=data, traces=[2, 3, 4], name=str(i), layout=dict(shapes=shapes, annotations=caption(cap)))
-        for i, (data, shapes, cap) in enumerate(frames)
+        go.Frame(data=data, traces=list(range(2, 2 + len(data))), name=str(i), layout=dict(annotations=caption(cap)))
+        for i, (data, cap) in enumerate(frames)
     ])
     play = dict(frame=dict(duration=900, redraw=True), fromcurrent=True, transition=dict(duration=0))
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
     w, h = geo.size
     fig.update_layout(
         width=w + 40, height=h + 70, margin=dict(MARGIN, b=90), annotations=caption(first_caption),
-        shapes=first_shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
+        plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
         updatemenus=[dict(type="buttons", direction="left", x=0, y=1.0, xanchor="left", yanchor="bottom",
                           pad=dict(t=0, r=6), showactive=False, buttons=[
                               dict(label=words["play"], method="animate", args=[None, play]),

@@ -124,6 +124,6 @@ def test_figures_are_not_rebuilt_differently_on_a_rerun():
 def test_large_sizes_hide_cell_numbers_and_window_long_axes():
     at = run(stage="qk", n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12)
     spec = charts(at)[0]
-    assert all(t.get("texttemplate") is None for t in spec["data"][:3])
+    assert all(not t.get("texttemplate") for t in spec["data"][:3])
     assert z(spec["data"][0]).shape == (8, 48)  # X windowed to its first 48 features
     assert "Showing the first 8×48 of 8×768" in page_text(at)

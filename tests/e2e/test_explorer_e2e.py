@@ -78,3 +78,18 @@ def test_a_clicked_cell_shows_its_dot_product(page, app_url):
     total, value = (part.split()[-1].rstrip(".") for part in check.split(";"))
     assert total == value
     shoot(page, "qk-clicked")
+
+
+def test_kv_cache_add_twice_and_play(page, app_url):
+    open_stage(page, app_url, "kv_cache")
+    for _ in range(2):
+        page.locator(".st-key-add_token button").click()
+        settle(page)
+    assert page.get_by_text("The cache holds 5 tokens").count() == 1
+    assert page.get_by_text("0 — exactly").count() == 1
+    plot = ".st-key-kv_animation .js-plotly-plot"
+    assert page.evaluate(f"() => document.querySelector('{plot}')._fullLayout.sliders[0].active") == 0
+    page.locator(".st-key-kv_animation .updatemenu-button").first.click()
+    page.wait_for_function(f"() => document.querySelector('{plot}')._fullLayout.sliders[0].active >= 2",
+                           timeout=15_000)
+    shoot(page, "kv_cache-playing")
