@@ -91,6 +91,20 @@ def settle(page, timeout: float = 30_000) -> None:
     page.wait_for_timeout(300)
 
 
+def rerun_after(page, action) -> None:
+    """Do `action` (a click, a key press), wait for the rerun it starts, then for the page to settle.
+
+    Right after a click the app can still read "notRunning" from the previous run, so wait to see the
+    run start (or give up after 2 s: a fast rerun may be over already) before settling.
+    """
+    action()
+    try:
+        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="running"]', timeout=2_000)
+    except Exception:  # noqa: BLE001 - Playwright's TimeoutError: the rerun already ended
+        pass
+    settle(page)
+
+
 def shoot(page, name: str) -> Path:
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}.png"

@@ -5,7 +5,7 @@ import pytest
 from mha.ui.settings import STAGES
 from mha.ui.strings import EN
 
-from .conftest import settle, shoot
+from .conftest import rerun_after, settle, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -55,12 +55,10 @@ def test_an_edit_in_the_grid_reaches_q(page, app_url):
     page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 + 17)  # row 1, last column
     page.locator("input.gdg-input").wait_for()  # the cell editor is open, its text selected
     page.keyboard.type("3.25", delay=50)  # React drops keys typed faster than it renders
-    page.keyboard.press("Enter")
-    settle(page)
+    rerun_after(page, lambda: page.keyboard.press("Enter"))
     assert "3.25" in page.url  # the edit travels in the link
     shoot(page, "input-edited")
-    page.locator(".st-key-stage label").filter(has_text=EN["stage_qk"]).click()
-    settle(page)
+    rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_qk"]).click)
     x_row1 = page.evaluate("() => document.querySelector('.st-key-qk_q .js-plotly-plot').data[0].z[0]")
     assert x_row1[-1] == 3.25
 
@@ -71,8 +69,7 @@ def test_a_clicked_cell_shows_its_dot_product(page, app_url):
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
-    page.mouse.click(x, y)
-    settle(page)
+    rerun_after(page, lambda: page.mouse.click(x, y))
     assert page.get_by_text("Q₁[2, 3] is row 2 of X times column 3 of W_Q1").count() == 1
     check = page.get_by_text("The terms add up to").inner_text()
     total, value = (part.split()[-1].rstrip(".") for part in check.split(";"))
@@ -83,8 +80,7 @@ def test_a_clicked_cell_shows_its_dot_product(page, app_url):
 def test_kv_cache_add_twice_and_play(page, app_url):
     open_stage(page, app_url, "kv_cache")
     for _ in range(2):
-        page.locator(".st-key-add_token button").click()
-        settle(page)
+        rerun_after(page, page.locator(".st-key-add_token button").click)
     assert page.get_by_text("The cache holds 5 tokens").count() == 1
     assert page.get_by_text("0 — exactly").count() == 1
     plot = ".st-key-kv_animation .js-plotly-plot"
