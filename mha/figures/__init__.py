@@ -8,7 +8,7 @@ that make a cell of C meet at that cell.
 
 from .base import MAX_SIDE, MAX_TEXT_SIDE, Mat, Window, shown, window
 from .products import grid_figure, product_figure
-from .scores import ScoreSteps, scores_animation
+from .scores import ScoreSteps, inner_window, scores_animation
 
 __all__ = ["MAX_SIDE", "MAX_TEXT_SIDE", "Mat", "ScoreSteps", "Window", "grid_figure", "product_figure",
-           "scores_animation", "shown", "window"]
+           "inner_window", "scores_animation", "shown", "window"]

@@ -5,7 +5,21 @@ from dataclasses import dataclass
 import numpy as np
 import plotly.graph_objects as go
 
-from .base import FONT, GAP, MARGIN, MASKED_BG, Mat, abs_limit, click_layer, heatmap, label, outline, shown, wants_text
+from .base import (
+    FONT,
+    GAP,
+    MARGIN,
+    MASKED_BG,
+    MAX_SIDE,
+    Mat,
+    abs_limit,
+    click_layer,
+    heatmap,
+    label,
+    outline,
+    shown,
+    wants_text,
+)
 from .products import ProductLayout, product_layout
 
 
@@ -23,6 +37,12 @@ class ScoreSteps:
     words: dict  # fill, scale, mask, softmax, play, pause -> frame captions
 
 
+def inner_window(n: int, d_k: int) -> int:
+    """How many of the d_k columns of Q (rows of Kᵀ) to draw: enough to see the pattern, never so many
+    that Q and Kᵀ dwarf the n×n scores this figure is about."""
+    return min(d_k, max(12, n), MAX_SIDE)
+
+
 def _chunks(n: int, most: int = 10) -> list[range]:
     """Rows 0..n-1 in at most `most` consecutive groups (one frame each)."""
     step = -(-n // most)
@@ -36,7 +56,8 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
     5-7 highlight boxes, 8 click layer. Frames redraw traces 2-7 and the row sums (annotations).
     """
     n, d_k = st_.q.shape
-    geo = product_layout(st_.q, st_.k.T)
+    inner = inner_window(n, d_k)
+    geo = product_layout(st_.q[:, :inner], st_.k[:, :inner].T)
     nn, kk = geo.n, geo.k
     show_text = wants_text(text, st_.q, geo.cell)
     lim = abs_limit(st_.scores)
@@ -45,8 +66,8 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
     names, words = st_.names, st_.words
     signed = Mat(st_.scores, names["scores"])
     probs_m = Mat(st_.probs, names["probs"], kind="probs")
-    cb = dict(thickness=10, len=geo.split_y * 0.48, y=0, yanchor="bottom", x=1.0, xpad=44)
-    cb_p = dict(cb, y=geo.split_y * 0.52, title=dict(text="S", side="top"))
+    cb = dict(thickness=10, len=max(geo.split_y, 0.3), y=0, yanchor="bottom", x=1.0, xpad=44)
+    cb_p = dict(cb, x=1.0, xpad=96, title=dict(text="S", side="top"))
 
     def state(z_signed, z_probs, inf_from: int, sums: int, box_rows=None, box_cols=None, caption=""):
         """One frame; "−∞" is written on the masked cells of rows inf_from.. (none when inf_from = nn)."""
@@ -100,14 +121,14 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
     sx, sy = geo.split_x, geo.split_y
     first_data, first_caption = frames[0]
     base = [
-        heatmap(Mat(st_.q, names["q"]), "x", "y", show_text, cell=geo.cell),
-        heatmap(Mat(st_.k.T, names["kt"]), "x2", "y2", show_text, cell=geo.cell),
+        heatmap(Mat(st_.q[:, :geo.k], names["q"]), "x", "y", show_text, cell=geo.cell),
+        heatmap(Mat(st_.k[:, :geo.k].T, names["kt"]), "x2", "y2", show_text, cell=geo.cell),
         *first_data,
         click_layer(Mat(st_.probs, names["probs"], "probs"), "x2", "y"),
     ]
     titles = [
         label(f"<b>{names['q']}</b> · {geo.n}×{st_.q.shape[1]}", sx / 2, sy + 0.005),
-        label(f"<b>{names['kt']}</b> · {st_.q.shape[1]}×{geo.n}", (sx + GAP + 1) / 2, 1.06),
+        label(f"<b>{names['kt']}</b> · {st_.q.shape[1]}×{geo.n}", (sx + GAP + 1) / 2, 1.0) | dict(yshift=4),
         label(f"<b>{names['scores']} → {names['probs']}</b> · {geo.n}×{geo.n}", (sx + GAP + 1) / 2, -0.02)
         | dict(yanchor="top"),
     ]

@@ -97,6 +97,7 @@ EN = {
         "moderate as d_k grows. The causal mask writes −∞ above the diagonal so no token can look "
         "ahead, and softmax turns each row into weights that are ≥ 0 and add up to 1 (−∞ becomes 0)."
     ),
+    "inner_note": "Q and Kᵀ show the first {shown} of their {d_k} columns; every score uses all {d_k}.",
     "scores_play_hint": "Press ▶ Play, or drag the slider under the chart, to step through the four steps.",
     "anim_fill": "q{i} · k{j}",
     "anim_fill_rows": "QKᵀ rows {a}–{b}",
@@ -293,6 +294,7 @@ ZH = {
         "QKᵀ 的第 i 行，是第 i 个词元的查询和每一个键逐一比较的结果。除以 √d_k，是为了 d_k 变大时这些数不至于太大。"
         "因果掩码把对角线以上写成 −∞，让词元无法偷看后面的词元；softmax 再把每一行变成非负、加起来等于 1 的权重（−∞ 变成 0）。"
     ),
+    "inner_note": "Q 和 Kᵀ 只画出 {d_k} 列中的前 {shown} 列；每个分数都用到了全部 {d_k} 列。",
     "scores_play_hint": "按 ▶ 播放，或拖动图下方的滑块，逐步查看这四个步骤。",
     "anim_fill": "q{i} · k{j}",
     "anim_fill_rows": "QKᵀ 第 {a}–{b} 行",

@@ -21,6 +21,9 @@ def render(v: View) -> None:
     words |= dict(play=t("play"), pause=t("pause"))
     steps = F.ScoreSteps(tr.q[h], tr.k[h], tr.scores[h], tr.scaled[h], tr.masked[h], tr.probs[h], names, words)
     clickable_chart(F.scores_animation(steps, text=v.text), "scores")
+    inner = F.inner_window(v.cfg.n_tokens, d_k)
+    if inner < d_k:
+        st.caption(t("inner_note", shown=inner, d_k=d_k))
     cell = selected("scores")
     if cell is None or max(cell) >= tr.probs.shape[1]:
         st.caption(t("click_hint", name=f"{s.plain}"))
