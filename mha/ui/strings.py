@@ -407,6 +407,6 @@ class Text:
         self.lang = lang if lang in TABLES else "en"
         self.table = TABLES[self.lang]
 
-    def __call__(self, key: str, **fields) -> str:
+    def __call__(self, key: str, /, **fields) -> str:
         text = self.table[key]
         return text.format(**fields) if fields else text

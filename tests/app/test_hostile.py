@@ -1,0 +1,76 @@
+"""Hostile links and editor cells never crash the page; every refused value gets a visible message."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mha.ui import settings as S
+
+from .helpers import page_text, rerun, run
+
+HOSTILE = ["1e309", "-3", "0", "99999999999999999999", "9" * 5000, "NaN", "nan", "inf", "１２", "<script>alert(1)</script>",
+           "", " ", "3.5", "0x10", "٣"]
+
+
+@pytest.mark.parametrize("value", HOSTILE)
+@pytest.mark.parametrize("key", ["n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "head"])
+def test_hostile_size_parameters(key, value):
+    at = run(**{key: value, "stage": "scores"})
+    for size in S.SIZES:
+        assert 1 <= at.session_state[size] <= S.LIMITS[size]
+    values, notices = S.parse_params({key: value})
+    if notices:  # whatever was refused is said on the page
+        assert any(w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("params", [
+    {"stage": "attention"}, {"lang": "klingon"}, {"preset": "gpt5"}, {"x": "not-an-x"}, {"x": "1.1~1e400_2.2~2"},
+    {"x": "~" * 5000}, {"stage": "kv_cache", "n_tokens": "64", "d_model": "1024", "n_heads": "16", "d_k": "128"},
+])
+def test_hostile_other_parameters(params):
+    at = run(**params)
+    assert at.session_state["stage"] in S.STAGES
+    if params.keys() - {"stage", "n_tokens", "d_model", "n_heads", "d_k"} or params.get("stage") == "attention":
+        assert at.warning, params
+
+
+@pytest.mark.parametrize("cell", [None, float("nan"), float("inf"), -float("inf")])
+def test_bad_editor_cells_keep_the_last_good_value_and_say_so(cell):
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {1: {"c2": cell}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    assert at.session_state["x_base"][1, 2] == 2.0  # the seeded value stays
+    assert "Cell 2,3 of X" in page_text(at)
+
+
+@pytest.mark.parametrize("value", [1e308, -1e308, 1e200])
+def test_overflowing_cells_are_refused_with_a_message_on_every_stage(value):
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {0: {"c0": value}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    for stage in S.STAGES[2:]:
+        at.session_state["stage"] = stage
+        rerun(at)
+        assert "overflows float64" in page_text(at) or "too large" in page_text(at), stage
+    assert at.session_state["x_base"][0, 0] == value  # the user's edit is kept, to be fixed
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from([*S.SIZES, "seed", "head", "lang", "stage", "preset", "integers", "x", "junk"]),
+                       st.text(max_size=60)))
+def test_any_link_gives_valid_settings_or_notices(params):
+    values, notices = S.parse_params(params)
+    for key, value in values.items():
+        if key in S.SIZES:
+            assert 1 <= value <= S.LIMITS[key]
+    assert values.get("stage", "matmul") in S.STAGES and values.get("lang", "en") in S.LANGS
+    assert all(n.key.startswith("notice_") for n in notices)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_any_x_text_decodes_to_a_finite_x_or_a_notice(text):
+    base = np.zeros((3, 5))
+    x, notices = S.decode_x(text, base)
+    assert x.shape == (3, 5) and np.all(np.isfinite(x)) and np.all(np.abs(x) <= S.X_VALUE_MAX)
