@@ -9,8 +9,8 @@ from mha.ui import settings as S
 
 from .helpers import page_text, rerun, run
 
-HOSTILE = ["1e309", "-3", "0", "99999999999999999999", "9" * 5000, "NaN", "nan", "inf", "１２", "<script>alert(1)</script>",
-           "", " ", "3.5", "0x10", "٣"]
+HOSTILE = ["1e309", "-3", "0", "99999999999999999999", "9" * 5000, "NaN", "nan", "inf", "１２",
+           "<script>alert(1)</script>", "", " ", "3.5", "0x10", "٣"]
 
 
 @pytest.mark.parametrize("value", HOSTILE)
