@@ -4,6 +4,7 @@ import streamlit as st
 
 import mha
 from mha.ui import session
+from mha.ui.code import snippet
 from mha.ui import settings as S
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
@@ -56,6 +57,9 @@ try:
     RENDER[ss["stage"]](view)
 except mha.InputError as e:
     st.error(t("error_overflow") if "overflow" in str(e) else t("error_input", message=e))
+if code := snippet(ss["stage"]):
+    with st.expander(t("code_title")):
+        st.code(code, language="python")
 
 i = S.STAGES.index(ss["stage"])
 prev_col, _, next_col = st.columns([1, 4, 1])

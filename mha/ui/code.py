@@ -1,0 +1,41 @@
+"""The numpy lines of `mha` behind each stage, read from the source at run time, so they cannot drift."""
+
+import inspect
+import textwrap
+from functools import cache
+
+import mha
+from mha import analysis, attention
+from mha import cache as kv
+
+# stage -> what to show: a whole function, or the lines of forward() that assign these names
+PIECES = {
+    "input": [attention.check_input],
+    "qk": [("q", "k")],
+    "scores": [("k_t", "scores", "scaled", "masked", "probs"), attention.causal_mask, attention.softmax],
+    "values": [("v", "heads")],
+    "heads": [("concat",)],
+    "output": [("y",)],
+    "dependency": [analysis.dependency],
+    "kv_cache": [kv.KVCache.append],
+}
+
+
+@cache
+def snippet(stage: str) -> str:
+    """Python source for `stage`, joined with a comment naming where each piece lives ("" if none)."""
+    parts = []
+    for piece in PIECES.get(stage, []):
+        if callable(piece):
+            source, where = inspect.getsource(piece), f"{piece.__module__}.{piece.__qualname__}"
+        else:
+            source, where = _assignments(piece), "mha.attention.forward"
+        parts.append(f"# {where}\n{textwrap.dedent(source).rstrip()}")
+    return "\n\n".join(parts)
+
+
+def _assignments(names: tuple[str, ...]) -> str:
+    """The lines of forward() that assign one of `names` (first statement of a line), dedented."""
+    lines = inspect.getsource(mha.forward).splitlines()
+    picked = [line.strip() for line in lines if line.strip().split(" = ")[0] in names]
+    return "\n".join(picked)
