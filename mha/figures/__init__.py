@@ -1,4 +1,4 @@
-"""Plotly builders: arrays and labels in, go.Figure out. No Streamlit here.
+"""Plotly builders: arrays and labels in, a figure out (plain dicts in a go.Figure). No Streamlit here.
 
 Matrices are drawn the way the post writes them: row 1 at the top, columns left to right, square
 cells, one colour scale per quantity (diverging and centred at 0 for signed values, 0..1 for S).

@@ -4,10 +4,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import plotly.graph_objects as go
+from plotly.colors import get_colorscale
 
-SIGNED = "RdBu_r"  # blue < 0 < red
-PROBS = "Oranges"  # 0 .. 1
-MAGNITUDE = "Purples"  # 0 .. max, for sizes (norms)
+# Colour scales written out: Plotly.js knows neither the "_r" suffix nor these sequential names.
+SIGNED = get_colorscale("RdBu_r")  # blue < 0 < red
+PROBS = get_colorscale("Oranges")  # 0 .. 1
+MAGNITUDE = get_colorscale("Purples")  # 0 .. max, for sizes (norms)
 HIGHLIGHT = "#111827"
 MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
 FONT = "Noto Sans CJK SC, Noto Sans, Arial, sans-serif"
@@ -85,7 +87,8 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
     lim = zlim if zlim is not None else abs_limit(np.asarray(z, float))
     ranges = {"probs": (PROBS, 0.0, 1.0), "magnitude": (MAGNITUDE, 0.0, lim)}
     scale_, low, high = ranges.get(m.kind, (SIGNED, -lim, lim))
-    return go.Heatmap(
+    return dict(
+        type="heatmap",
         z=as_gaps(np.asarray(z, float)),
         xaxis=xaxis,
         yaxis=yaxis,
@@ -107,7 +110,7 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
     )
 
 
-def click_layer(m: Mat, xaxis: str, yaxis: str) -> go.Scatter:
+def click_layer(m: Mat, xaxis: str, yaxis: str) -> dict:
     """Near-transparent square markers on every cell centre of `m`: Streamlit returns these on click.
 
     A heatmap click returns nothing in Streamlit 1.67, and a trace with hoverinfo "skip" sends no
@@ -116,7 +119,8 @@ def click_layer(m: Mat, xaxis: str, yaxis: str) -> go.Scatter:
     values = shown(m.values)
     rows, cols = values.shape
     ii, jj = np.mgrid[1 : rows + 1, 1 : cols + 1]
-    return go.Scatter(
+    return dict(
+        type="scatter",
         x=jj.ravel().tolist(),
         y=ii.ravel().tolist(),
         customdata=np.stack([ii.ravel() - 1, jj.ravel() - 1], axis=1).tolist(),
@@ -165,8 +169,33 @@ def box(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash
                 line=dict(color=color, width=width, dash=dash), fillcolor="rgba(0,0,0,0)")
 
 
-def outline(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash=None, show=True) -> go.Scatter:
+def outline(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash=None, show=True) -> dict:
     """A rectangle around cells x0..x1, y0..y1 as a trace: Plotly frames redraw traces, not layout shapes."""
     xs, ys = [x0 - 0.5, x1 + 0.5, x1 + 0.5, x0 - 0.5, x0 - 0.5], [y0 - 0.5, y0 - 0.5, y1 + 0.5, y1 + 0.5, y0 - 0.5]
-    return go.Scatter(x=xs if show else [None], y=ys if show else [None], xaxis=axis_x, yaxis=axis_y, mode="lines",
-                      line=dict(color=color, width=width, dash=dash), hoverinfo="skip", showlegend=False)
+    return dict(type="scatter", x=xs if show else [None], y=ys if show else [None], xaxis=axis_x, yaxis=axis_y,
+                mode="lines", line=dict(color=color, width=width, dash=dash), hoverinfo="skip", showlegend=False)
+
+
+class Spec(go.Figure):
+    """A figure held as the plain dict Plotly.js reads, handed over as it is.
+
+    go.Figure validates every property of every trace and frame: ~250 ms for an animation of a few
+    dozen frames, most of a rerun. The builders here write only properties Plotly knows (the tests
+    render every figure in Chromium), so the dict is passed through; `to_dict` is what Streamlit and
+    plotly.io call to serialise a figure.
+    """
+
+    def __init__(self, spec: dict):
+        super().__init__()
+        self._spec = spec
+
+    def to_dict(self) -> dict:
+        return self._spec
+
+    def to_plotly_json(self) -> dict:
+        return self._spec
+
+
+def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> Spec:
+    """Data, layout and frames (plain dicts) as one figure."""
+    return Spec(dict(data=data, layout=layout, frames=frames or []))

@@ -3,9 +3,23 @@
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 
-from .base import FONT, MARGIN, MASKED_BG, MAX_SIDE, Mat, abs_limit, axis_spec, heatmap, label, outline, wants_text
+from .base import (
+    FONT,
+    MARGIN,
+    MASKED_BG,
+    MAX_SIDE,
+    SIGNED,
+    Mat,
+    Spec,
+    abs_limit,
+    axis_spec,
+    figure,
+    heatmap,
+    label,
+    outline,
+    wants_text,
+)
 
 FADED = 0.12  # opacity of Q rows once they are no longer needed
 
@@ -50,7 +64,7 @@ def _last_rows(a: np.ndarray) -> np.ndarray:
     return a[-MAX_SIDE:, :MAX_SIDE]
 
 
-def cache_animation(s: CacheStep, *, text: bool) -> go.Figure:
+def cache_animation(s: CacheStep, *, text: bool) -> Spec:
     """Frames: X_t arrives; q_t, k_t, v_t computed and k_t, v_t appended; the score row against the cache;
     softmax; earlier Q rows dropped; H_t and Y_t appear while Y_1..t-1 stay as they were."""
     t_full = s.k.shape[0]
@@ -105,22 +119,19 @@ def cache_animation(s: CacheStep, *, text: bool) -> go.Figure:
         for tr in traces[5:7]:
             tr.update(y0=1)
         traces[7].update(y0=1)
-        traces[5].update(colorscale="RdBu_r", zmin=-lims["a"], zmax=lims["a"])
+        traces[5].update(colorscale=SIGNED, zmin=-lims["a"], zmax=lims["a"])
         return traces + _outlines(step, panels, ax_of, t, first)
 
     captions = [s.words[key] for key in ("arrive", "append", "scores", "softmax", "drop_q", "output")]
     notes = [_notes(step, ax_of, s) for step in range(6)]
-    fig = go.Figure(frame(0), frames=[
-        go.Frame(data=frame(i), name=str(i), layout=dict(annotations=notes[i] + [_caption(c)]))
-        for i, c in enumerate(captions)
-    ])
+    frames = [dict(data=frame(i), name=str(i), layout=dict(annotations=notes[i] + [_caption(c)]))
+              for i, c in enumerate(captions)]
     width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 40)
     height = int(cell * total_h + MARGIN["t"] + 120)
-    fig.update_layout(width=max(width, 560), height=max(height, 320), margin=dict(MARGIN, t=100, b=70),
-                      annotations=notes[0] + [_caption(captions[0])], plot_bgcolor=MASKED_BG,
-                      font=dict(family=FONT, color="#1f2937"), dragmode=False, **axes,
-                      **_controls(len(captions), s.words))
-    return fig
+    layout = dict(width=max(width, 560), height=max(height, 320), margin=dict(MARGIN, t=100, b=70),
+                  annotations=notes[0] + [_caption(captions[0])], plot_bgcolor=MASKED_BG,
+                  font=dict(family=FONT, color="#1f2937"), dragmode=False, **axes, **_controls(len(captions), s.words))
+    return figure(frame(0), layout, frames)
 
 
 def _axes(panels: dict, total_w: float, total_h: float, first: int) -> tuple[dict, dict]:
@@ -138,7 +149,7 @@ def _axes(panels: dict, total_w: float, total_h: float, first: int) -> tuple[dic
     return layout, ax_of
 
 
-def _outlines(step: int, panels: dict, ax_of: dict, t: int, first: int) -> list[go.Scatter]:
+def _outlines(step: int, panels: dict, ax_of: dict, t: int, first: int) -> list[dict]:
     """Boxes (in token positions): the new row of K and V once appended, Y_1..t-1 unchanged, Y_t once it appears."""
     last = first + t  # position of the new token
     y_cols = panels["y"].cols
@@ -190,12 +201,12 @@ def _controls(frames: int, words: dict) -> dict:
     )
 
 
-def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str) -> go.Figure:
+def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str) -> Spec:
     """Cumulative cost against sequence length, log-log; `series` maps a legend name to (values, dash)."""
-    fig = go.Figure()
-    for name, (values, dash) in series.items():
-        fig.add_trace(go.Scatter(x=lengths, y=values, name=name, mode="lines", line=dict(dash=dash, width=2.5)))
-    fig.update_layout(height=380, margin=dict(l=60, r=20, t=20, b=50), font=dict(family=FONT, color="#1f2937"),
-                      xaxis=dict(type="log", title=x_title), yaxis=dict(type="log", title=y_title, exponentformat="SI"),
-                      legend=dict(orientation="h", y=-0.25), hovermode="x unified")
-    return fig
+    data = [dict(type="scatter", x=np.asarray(lengths).tolist(), y=np.asarray(values).tolist(), name=name,
+                 mode="lines", line=dict(dash=dash, width=2.5)) for name, (values, dash) in series.items()]
+    layout = dict(height=380, margin=dict(l=60, r=20, t=20, b=50), font=dict(family=FONT, color="#1f2937"),
+                  xaxis=dict(type="log", title=dict(text=x_title)),
+                  yaxis=dict(type="log", title=dict(text=y_title), exponentformat="SI"),
+                  legend=dict(orientation="h", y=-0.25), hovermode="x unified")
+    return figure(data, layout)

@@ -4,7 +4,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 
 from .base import (
     FONT,
@@ -13,10 +12,12 @@ from .base import (
     MARGIN,
     MASKED_BG,
     Mat,
+    Spec,
     axis_spec,
     box,
     cell_size,
     click_layer,
+    figure,
     heatmap,
     label,
     shown,
@@ -65,7 +66,7 @@ def product_layout(a: np.ndarray, b: np.ndarray) -> ProductLayout:
 
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
                    selected: tuple[int, int] | None = None, blocks: int = 0,
-                   block_names: Sequence[str] = ()) -> go.Figure:
+                   block_names: Sequence[str] = ()) -> Spec:
     """A·B = C. Trace 3 is the click layer over C; `selected` (0-based) outlines row, column, cell.
 
     `blocks` > 0 splits the inner dimension into blocks of that size (one per head): lines between
@@ -79,7 +80,6 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
                 colorbar=dict(thickness=10, len=geo.split_y, y=0, yanchor="bottom")),
         click_layer(c, "x2", "y"),
     ]
-    fig = go.Figure(traces)
     sx, sy = geo.split_x, geo.split_y
     titles = [
         label(f"<b>{a.name}</b> · {a.shape_text}", sx / 2, sy + 0.005),
@@ -104,15 +104,14 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
             titles.append(dict(text=block_name, xref="paper", yref="y2", x=1.0, y=mid, xanchor="left", showarrow=False,
                                font=dict(size=11)))
     w, h = geo.size
-    fig.update_layout(
+    return figure(traces, dict(
         width=w, height=h, margin=dict(MARGIN, b=MARGIN["b"] + 22), annotations=titles, shapes=shapes,
         plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False, **geo.axes(),
-    )
-    return fig
+    ))
 
 
 def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
-                block_cols: int = 0, block_names: Sequence[str] = ()) -> go.Figure:
+                block_cols: int = 0, block_names: Sequence[str] = ()) -> Spec:
     """Matrices side by side (small multiples), same cell size. `block_cols` marks column blocks."""
     cols = cols or len(mats)
     shapes_ = [shown(m.values).shape for m in mats]
@@ -120,14 +119,13 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
     widths = [s[1] for s in shapes_]
     total_w = sum(widths[:cols]) + 2 * (cols - 1)
     cell = cell_size(max_r, total_w, max_w=900, max_h=420)
-    fig = go.Figure()
-    layout, annotations, shapes, x = {}, [], [], 0.0
+    traces, layout, annotations, shapes, x = [], {}, [], [], 0.0
     for idx, (m, (r, c)) in enumerate(zip(mats, shapes_)):
         ax = "" if idx == 0 else str(idx + 1)
         x0, x1 = x / total_w, (x + c) / total_w
         x += c + 2
         y_top = r / max_r
-        fig.add_trace(heatmap(m, f"x{ax}", f"y{ax}", wants_text(text, m.values, cell), cell=cell))
+        traces.append(heatmap(m, f"x{ax}", f"y{ax}", wants_text(text, m.values, cell), cell=cell))
         layout[f"xaxis{ax}"] = axis_spec(c, (x0, x1), f"y{ax}")
         layout[f"yaxis{ax}"] = axis_spec(r, (1 - y_top, 1), f"x{ax}", reverse=True)
         annotations.append(label(f"<b>{m.name}</b> · {m.shape_text}", (x0 + x1) / 2, 1.02))
@@ -140,7 +138,6 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
                                     showarrow=False, font=dict(size=12)))
     width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 20)
     height = int(cell * max_r + MARGIN["t"] + MARGIN["b"] + 40)
-    fig.update_layout(width=max(width, 360), height=max(height, 200), margin=MARGIN, annotations=annotations,
+    return figure(traces, dict(width=max(width, 360), height=max(height, 200), margin=MARGIN, annotations=annotations,
                       shapes=shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
-                      **layout)
-    return fig
+                      **layout))

@@ -3,7 +3,6 @@
 from dataclasses import dataclass
 
 import numpy as np
-import plotly.graph_objects as go
 
 from .base import (
     FONT,
@@ -12,8 +11,10 @@ from .base import (
     MASKED_BG,
     MAX_SIDE,
     Mat,
+    Spec,
     abs_limit,
     click_layer,
+    figure,
     heatmap,
     label,
     outline,
@@ -49,7 +50,7 @@ def _chunks(n: int, most: int = 10) -> list[range]:
     return [range(s, min(s + step, n)) for s in range(0, n, step)]
 
 
-def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
+def scores_animation(st_: ScoreSteps, *, text: bool) -> Spec:
     """Q·Kᵀ filling in, ÷√d_k, the mask falling, softmax row by row — as Plotly frames.
 
     Traces: 0 Q, 1 Kᵀ, 2 signed scores (one fixed diverging scale), 3 S (0..1), 4 "−∞" labels,
@@ -76,9 +77,9 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
         data = [
             heatmap(signed, "x2", "y", show_text, z=z_signed, zlim=lim, colorbar=cb, cell=geo.cell),
             heatmap(probs_m, "x2", "y", show_text, z=z_probs, colorbar=cb_p, cell=geo.cell),
-            go.Scatter(x=(jj + 1).tolist(), y=(ii + 1).tolist(), mode="text",
-                       text=["−∞"] * len(ii), textfont=dict(size=13 if show_text else 9, color="#374151"),
-                       xaxis="x2", yaxis="y", hoverinfo="skip", showlegend=False),
+            dict(type="scatter", x=(jj + 1).tolist(), y=(ii + 1).tolist(), mode="text",
+                 text=["−∞"] * len(ii), textfont=dict(size=13 if show_text else 9, color="#374151"),
+                 xaxis="x2", yaxis="y", hoverinfo="skip", showlegend=False),
         ]
         rows_ = box_rows or [0]
         cols_ = box_cols or [0]
@@ -116,7 +117,7 @@ def scores_animation(st_: ScoreSteps, *, text: bool) -> go.Figure:
     return _animated(frames, geo, st_, show_text, words)
 
 
-def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, words: dict) -> go.Figure:
+def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, words: dict) -> Spec:
     names = st_.names
     sx, sy = geo.split_x, geo.split_y
     first_data, first_caption = frames[0]
@@ -137,14 +138,12 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
         text, sums = text_and_sums
         return [*titles, label(text, sx / 2, (sy + GAP + 1) / 2, size=14), *sums]
 
-    fig = go.Figure(base, frames=[
-        go.Frame(data=data, traces=list(range(2, 2 + len(data))), name=str(i), layout=dict(annotations=caption(cap)))
-        for i, (data, cap) in enumerate(frames)
-    ])
+    frames_ = [dict(data=data, traces=list(range(2, 2 + len(data))), name=str(i), layout=dict(annotations=caption(cap)))
+               for i, (data, cap) in enumerate(frames)]
     play = dict(frame=dict(duration=900, redraw=True), fromcurrent=True, transition=dict(duration=0))
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
     w, h = geo.size
-    fig.update_layout(
+    return figure(base, dict(
         width=w + 40, height=h + 70, margin=dict(MARGIN, b=90), annotations=caption(first_caption),
         plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
         updatemenus=[dict(type="buttons", direction="left", x=0, y=1.0, xanchor="left", yanchor="bottom",
@@ -158,5 +157,4 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
                                                     transition=dict(duration=0))])
                           for i in range(len(frames))])],
         **geo.axes(),
-    )
-    return fig
+    ), frames_)

@@ -91,9 +91,21 @@ def _remember(key: str) -> None:
     st.session_state[f"sel_{key}"] = tuple(int(v) for v in cell) if cell else None
 
 
+def chart_config(key: str) -> dict:
+    """Plotly toolbar: PNG export named after the chart and the sizes, e.g. mha-qk_q-3x5x7x11x2-seed0."""
+    ss = st.session_state
+    sizes = "x".join(str(ss.get(k, "")) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads"))
+    return CHART_CONFIG | {"toImageButtonOptions": {"filename": f"mha-{key}-{sizes}-seed{ss.get('seed', 0)}",
+                                                    "scale": 2}}
+
+
+def chart(fig, key: str, width: str = "content") -> None:
+    st.plotly_chart(fig, key=key, width=width, config=chart_config(key))
+
+
 def clickable_chart(fig, key: str) -> None:
     st.plotly_chart(fig, key=key, on_select=lambda: _remember(key), selection_mode="points", width="content",
-                    config=CHART_CONFIG | {"toImageButtonOptions": {"filename": f"mha-{key}"}})
+                    config=chart_config(key))
 
 
 def window_note(t: Text, *arrays: np.ndarray) -> str:

@@ -6,7 +6,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from ..views import CHART_CONFIG, View, fmt, header, subscript
+from ..views import View, chart, fmt, header, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 
@@ -23,8 +23,7 @@ def render(v: View) -> None:
         if cost <= EXACT_BUDGET:
             dep = F.Mat(mha.dependency(v.x, v.w), "D", "magnitude", t("y_row"), t("x_row"))
             st.markdown(f"**{t('dependency_map')}**")
-            st.plotly_chart(F.grid_figure([dep], text=v.text), key="dependency_map",
-                            width="content", config=CHART_CONFIG)
+            chart(F.grid_figure([dep], text=v.text), key="dependency_map")
         else:
             st.info(t("dependency_skip", flops=int(cost), limit=int(EXACT_BUDGET)))
     with right:
@@ -34,9 +33,8 @@ def render(v: View) -> None:
         moved[j - 1] += eps
         delta = mha.forward(moved, v.w).y - tr.y  # raises InputError like any X would
         st.markdown(f"**{t('nudge_result', eps=fmt(eps), j=subscript(j))}**")
-        st.plotly_chart(F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))],
-                                      text=v.text), key="dependency_nudge", width="content",
-                        config=CHART_CONFIG)
+        chart(F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))],
+                                      text=v.text), key="dependency_nudge")
         if j > 1:
             st.success(t("nudge_rows_same", last=j - 1, delta=fmt(float(np.abs(delta[: j - 1]).max()))))
         else:

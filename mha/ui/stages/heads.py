@@ -4,7 +4,7 @@ import streamlit as st
 
 from mha import figures as F
 
-from ..views import CHART_CONFIG, View, header, name
+from ..views import View, chart, header, name
 
 
 def render(v: View) -> None:
@@ -16,10 +16,10 @@ def render(v: View) -> None:
     st.markdown(f"**{t('heads_s')}**")
     probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos")) for i in range(h)]
     for start in range(0, h, per_row):
-        st.plotly_chart(F.grid_figure(probs[start:start + per_row], text=v.text),
-                        key=f"heads_s_{start}", width="content", config=CHART_CONFIG)
+        chart(F.grid_figure(probs[start:start + per_row], text=v.text),
+                        key=f"heads_s_{start}")
     concat = F.Mat(tr.concat, f"Concat(H<sub>1</sub>…H<sub>{h}</sub>)", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
     st.markdown(f"**{t('heads_concat')}**")
-    st.plotly_chart(F.grid_figure([concat], text=v.text, block_cols=dv, block_names=labels),
-                    key="heads_concat", width="content", config=CHART_CONFIG)
+    chart(F.grid_figure([concat], text=v.text, block_cols=dv, block_names=labels),
+                    key="heads_concat")

@@ -9,7 +9,7 @@ import mha
 from mha.figures.cache import CacheStep, cache_animation, cost_figure
 
 from ..session import matrix_editor
-from ..views import CHART_CONFIG, View, header, subscript, tex_int
+from ..views import View, chart, header, subscript, tex_int
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
@@ -32,8 +32,7 @@ def render(v: View) -> None:
     st.markdown(t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes)))
     if t == len(v.x):
         st.caption(t_("kv_hint"))
-    st.plotly_chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation",
-                    width="content", config=CHART_CONFIG)
+    chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
     with st.expander(t_("kv_why_q_title"), expanded=True):
         st.markdown(t_("kv_why_q"))
     if t > 1:
@@ -123,8 +122,8 @@ def _cost(v: View, t: int, cache_bytes: int) -> None:
         series[t_("kv_series_cached", sizes=sizes)] = (np.array([x.gen_flops_cached for x in costs]), "solid")
         series[t_("kv_series_full", sizes=sizes)] = (np.array([x.gen_flops_recompute for x in costs]), "dash")
     st.markdown(f"**{t_('kv_cost_chart')}**")
-    st.plotly_chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops")),
-                    key="kv_cost", config=CHART_CONFIG)
+    chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops")),
+                    key="kv_cost", width="stretch")
 
 
 def _measure(v: View) -> None:
@@ -142,8 +141,7 @@ def _measure(v: View) -> None:
         st.markdown(t_("kv_measure_result", cached=cached.sum(), full=full.sum(), ratio=full.sum() / cached.sum()))
         steps = np.arange(1, len(cached) + 1)
         series = {t_("kv_series_ms_cached"): (cached, "solid"), t_("kv_series_ms_full"): (full, "dash")}
-        st.plotly_chart(cost_figure(steps, series, x_title="t", y_title=t_("kv_measure_axis")), key="kv_timing",
-                        config=CHART_CONFIG)
+        chart(cost_figure(steps, series, x_title="t", y_title=t_("kv_measure_axis")), key="kv_timing", width="stretch")
 
 
 def _measure_cap(cfg: mha.AttentionConfig, most: int = 512) -> int:

@@ -4,7 +4,7 @@ import streamlit as st
 
 from mha import figures as F
 
-from ..views import CHART_CONFIG, Operand, View, header, name, product_view
+from ..views import Operand, View, chart, header, name, product_view
 
 
 def render(v: View) -> None:
@@ -25,5 +25,5 @@ def render(v: View) -> None:
     st.markdown(f"**{t('output_parts')}**")
     mats = [*parts, F.Mat(tr.y, "Y = Σ", row_label=token, col_label=t("feature"))]
     for start in range(0, len(mats), per_row):
-        st.plotly_chart(F.grid_figure(mats[start:start + per_row], text=v.text),
-                        key=f"output_parts_{start}", width="content", config=CHART_CONFIG)
+        chart(F.grid_figure(mats[start:start + per_row], text=v.text),
+                        key=f"output_parts_{start}")

@@ -1,0 +1,65 @@
+"""Every builder's figure passes Plotly's own validation (the app skips it for speed) and draws what it says."""
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+import mha
+from mha import figures as F
+from mha.figures.cache import CacheStep, cache_animation, cost_figure
+
+CFG = mha.AttentionConfig(n_tokens=5)
+W = mha.init_weights(CFG)
+TR = mha.forward(mha.init_input(CFG), W)
+NAMES = dict(q="Q", kt="Kᵀ", scores="QKᵀ", probs="S")
+WORDS = dict(fill="{i}{j}", fill_rows="{a}{b}", scale="{d_k}", mask="m", softmax="{a}{b}", play="▶", pause="❚❚")
+
+
+def _scores():
+    h = 0
+    return F.scores_animation(F.ScoreSteps(TR.q[h], TR.k[h], TR.scores[h], TR.scaled[h], TR.masked[h],
+                                           TR.probs[h], NAMES, WORDS), text=True)
+
+
+def _cache():
+    cache = mha.KVCache(W)
+    step = [cache.append(r) for r in TR.x][-1]
+    words = dict(arrive="a", append="a", scores="s", softmax="s", drop_q="d", output="o", play="p", pause="p",
+                 unchanged="u")
+    return cache_animation(CacheStep(TR.q[0], cache.k[0], cache.v[0], step.scaled[0], step.probs[0], step.heads[0],
+                                     TR.y, dict(q="Q", k="K", v="V", y="Y", s="S", h="H"), words), text=True)
+
+
+BUILDERS = {
+    "product": lambda: F.product_figure(F.Mat(TR.x, "X"), F.Mat(W.w_q[0], "W"), F.Mat(TR.q[0], "Q"), text=True,
+                                        formula="Q = XW", selected=(1, 2)),
+    "product_blocks": lambda: F.product_figure(F.Mat(TR.concat, "C"), F.Mat(W.w_o, "W"), F.Mat(TR.y, "Y"),
+                                               text=True, formula="Y", blocks=11, block_names=["h1", "h2"]),
+    "grid": lambda: F.grid_figure([F.Mat(TR.probs[0], "S", "probs"), F.Mat(TR.probs[1], "S", "magnitude")], text=True),
+    "scores": _scores,
+    "cache": _cache,
+    "cost": lambda: cost_figure(np.arange(1, 10), {"a": (np.arange(1, 10), "solid")}, x_title="t", y_title="f"),
+}
+
+
+@pytest.mark.parametrize("name", BUILDERS)
+def test_plotly_accepts_every_property(name):
+    spec = BUILDERS[name]().to_dict()
+    go.Figure(spec)  # raises ValueError on any property Plotly does not know
+
+
+def test_product_rows_run_top_down_and_cells_are_square():
+    spec = BUILDERS["product"]().to_dict()
+    lay = spec["layout"]
+    assert lay["yaxis"]["range"][0] > lay["yaxis"]["range"][1]  # row 1 at the top
+    w = lay["width"] - lay["margin"]["l"] - lay["margin"]["r"]
+    h = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
+    x_cell = w * (lay["xaxis2"]["domain"][1] - lay["xaxis2"]["domain"][0]) / 7
+    y_cell = h * (lay["yaxis"]["domain"][1] - lay["yaxis"]["domain"][0]) / 5
+    assert abs(x_cell - y_cell) / x_cell < 0.2
+
+
+def test_large_matrices_have_no_cell_numbers():
+    big = np.random.default_rng(0).standard_normal((30, 30))
+    spec = F.grid_figure([F.Mat(big, "B")], text=True).to_dict()
+    assert not spec["data"][0]["texttemplate"]
