@@ -3,9 +3,9 @@
 import streamlit as st
 
 import mha
-from mha.ui import session
-from mha.ui.code import snippet
+from mha.ui import exports, session
 from mha.ui import settings as S
+from mha.ui.code import snippet
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
 from mha.ui.views import View
@@ -42,6 +42,7 @@ with st.sidebar:
     ss["head"] = min(ss["head"], ss["n_heads"])
     st.segmented_control(t("head"), list(range(1, ss["n_heads"] + 1)), key="head", required=True)
     st.toggle(t("cell_values"), key="cell_values", help=t("cell_values_help"))
+    downloads = st.container()
     st.caption(t("credit"))
 
 st.title(t("app_title"))
@@ -57,6 +58,15 @@ try:
     RENDER[ss["stage"]](view)
 except mha.InputError as e:
     st.error(t("error_overflow") if "overflow" in str(e) else t("error_input", message=e))
+with downloads:
+    st.markdown(f"**{t('sidebar_export')}**")
+    w, xb, name = view.w, ss["x_base"], exports.stem(cfg)
+    st.download_button(".npz", lambda: exports.to_npz(xb, w), f"{name}.npz", "application/octet-stream",
+                       key="download_npz", icon=":material/download:")
+    st.download_button(".json", lambda: exports.to_json(xb, w, cfg), f"{name}.json", "application/json",
+                       key="download_json", icon=":material/download:")
+    st.download_button(".csv (.zip)", lambda: exports.to_csv_zip(xb, w), f"{name}-csv.zip", "application/zip",
+                       key="download_csv", icon=":material/download:")
 if code := snippet(ss["stage"]):
     with st.expander(t("code_title")):
         st.code(code, language="python")

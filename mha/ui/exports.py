@@ -1,0 +1,57 @@
+"""The current view's whole trace as .npz, .json, or a .zip of one .csv per matrix (built on click)."""
+
+import io
+import json
+import zipfile
+
+import numpy as np
+
+import mha
+
+
+def arrays(x: np.ndarray, w: mha.Weights) -> dict[str, np.ndarray]:
+    """Every matrix of the walk, named as in the post; per-head ones keep the head axis first."""
+    t = mha.forward(x, w)
+    return {"X": t.x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "W_O": w.w_o, "Q": t.q, "K": t.k, "V": t.v,
+            "QK^T": t.scores, "QK^T_scaled": t.scaled, "QK^T_masked": t.masked, "S": t.probs, "H": t.heads,
+            "Concat": t.concat, "Y": t.y}
+
+
+def stem(cfg: mha.AttentionConfig) -> str:
+    return f"mha-trace-{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}-seed{cfg.seed}"
+
+
+def to_npz(x: np.ndarray, w: mha.Weights) -> bytes:
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays(x, w))
+    return buffer.getvalue()
+
+
+def to_json(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> str:
+    """JSON has no −∞: masked cells are written as null, as the note in the file says."""
+    matrices = {name: {"shape": list(a.shape), "values": np.where(np.isfinite(a), a, np.nan).tolist()}
+                for name, a in arrays(x, w).items()}
+    body = {"config": {k: getattr(cfg, k) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")},
+            "note": "QK^T_masked holds -inf above the diagonal, written here as null.", "matrices": matrices}
+    return json.dumps(body, allow_nan=True).replace("NaN", "null")
+
+
+def to_csv_zip(x: np.ndarray, w: mha.Weights) -> bytes:
+    """One .csv per matrix; a per-head array gives one file per head (Q_head1.csv, …); −∞ is written -inf."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, a in arrays(x, w).items():
+            safe = name.replace("^", "")
+            for label, m in _matrices(safe, a):
+                text = io.StringIO()
+                np.savetxt(text, m, delimiter=",", fmt="%.17g")
+                archive.writestr(f"{label}.csv", text.getvalue())
+    return buffer.getvalue()
+
+
+def _matrices(name: str, a: np.ndarray):
+    if a.ndim == 2:
+        yield name, a
+    else:
+        for h, m in enumerate(a, start=1):
+            yield f"{name}_head{h}", m
