@@ -176,6 +176,14 @@ def outline(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, 
                 mode="lines", line=dict(color=color, width=width, dash=dash), hoverinfo="skip", showlegend=False)
 
 
+FRAME_KEYS = ("type", "z", "opacity", "texttemplate", "x", "y", "text")  # what a frame changes; the rest stays
+
+
+def patch(trace: dict) -> dict:
+    """A trace as a frame carries it: only what changes between frames (Plotly merges it into the trace)."""
+    return {k: trace[k] for k in FRAME_KEYS if k in trace}
+
+
 class Spec(go.Figure):
     """A figure held as the plain dict Plotly.js reads, handed over as it is.
 

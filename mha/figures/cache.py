@@ -18,6 +18,7 @@ from .base import (
     heatmap,
     label,
     outline,
+    patch,
     wants_text,
 )
 
@@ -36,7 +37,7 @@ class CacheStep:
     head: np.ndarray  # (d_v,) H_t
     y: np.ndarray  # (t, d_model): rows 1..t-1 before the step, row t from the cache
     names: dict  # q, k, v, s, h, y -> display names (HTML)
-    words: dict  # arrive, append, scores, softmax, drop_q, output, play, pause, cached, new, unchanged
+    words: dict  # arrive, append, scores, softmax, drop_q, output, play, pause, unchanged
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ def cache_animation(s: CacheStep, *, text: bool) -> Spec:
 
     captions = [s.words[key] for key in ("arrive", "append", "scores", "softmax", "drop_q", "output")]
     notes = [_notes(step, ax_of, s) for step in range(6)]
-    frames = [dict(data=frame(i), name=str(i), layout=dict(annotations=notes[i] + [_caption(c)]))
+    frames = [dict(data=[patch(tr) for tr in frame(i)], name=str(i), layout=dict(annotations=notes[i] + [_caption(c)]))
               for i, c in enumerate(captions)]
     width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 40)
     height = int(cell * total_h + MARGIN["t"] + 120)

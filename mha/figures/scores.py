@@ -18,6 +18,7 @@ from .base import (
     heatmap,
     label,
     outline,
+    patch,
     shown,
     wants_text,
 )
@@ -138,8 +139,8 @@ def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, word
         text, sums = text_and_sums
         return [*titles, label(text, sx / 2, (sy + GAP + 1) / 2, size=14), *sums]
 
-    frames_ = [dict(data=data, traces=list(range(2, 2 + len(data))), name=str(i), layout=dict(annotations=caption(cap)))
-               for i, (data, cap) in enumerate(frames)]
+    frames_ = [dict(data=[patch(tr) for tr in data], traces=list(range(2, 2 + len(data))), name=str(i),
+                    layout=dict(annotations=caption(cap))) for i, (data, cap) in enumerate(frames)]
     play = dict(frame=dict(duration=900, redraw=True), fromcurrent=True, transition=dict(duration=0))
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
     w, h = geo.size

@@ -16,7 +16,7 @@ STAGES = ("matmul", "input", "qk", "scores", "values", "heads", "output", "depen
 SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
 LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
-                stage="matmul", head=1, integers=False)
+                stage="input", head=1, integers=False)
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
 LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1)
 PRESETS = {

@@ -167,7 +167,8 @@ EN = {
     "kv_softmax": "softmax of that row → S{t}",
     "kv_drop_q": "Q rows 1..{p} are never needed",
     "kv_output": "H{t} = S{t}·V, then Y{t}; Y₁…Y{ps} stay as they were",
-    "kv_cached": "cached",
+    "kv_tab_step": "The step, checked",
+    "kv_tab_cost": "What it saves",
     "kv_unchanged": "rows 1..{p} untouched",
     "kv_why_q_title": "Why Q is not cached",
     "kv_why_q": (
@@ -357,7 +358,8 @@ ZH = {
     "kv_softmax": "对这一行做 softmax → S{t}",
     "kv_drop_q": "Q 的第 1..{p} 行再也用不上",
     "kv_output": "H{t} = S{t}·V，再得到 Y{t}；Y₁…Y{ps} 保持原样",
-    "kv_cached": "已缓存",
+    "kv_tab_step": "这一步，及其验证",
+    "kv_tab_cost": "省下了什么",
     "kv_unchanged": "第 1..{p} 行没有变",
     "kv_why_q_title": "为什么不缓存 Q",
     "kv_why_q": (

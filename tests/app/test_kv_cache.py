@@ -3,6 +3,7 @@
 import numpy as np
 
 import mha
+from mha.ui.strings import EN
 
 from .helpers import charts, page_text, rerun, run, z
 
@@ -49,13 +50,22 @@ def test_the_cache_holds_the_seeded_tokens_and_the_frames_end_on_the_cached_row(
     assert last[0]["opacity"] < 0.5 and first[0]["opacity"] == 1  # earlier Q rows fade out
 
 
+def _open_cost_tab(at):
+    at.session_state["kv_tab"] = EN["kv_tab_cost"]
+    return rerun(at)
+
+
 def test_reset_returns_to_the_tokens_of_x_and_costs_are_shown():
     at = _add_twice()
     at.button(key="kv_reset").click()
     rerun(at)
     assert "The cache holds 3 tokens" in page_text(at)
-    assert any("with the cache" in str(t.value) for t in at.table)
-    assert "recompute" in page_text(at)
+    assert not any("with the cache" in str(t.value) for t in at.table)  # the cost tab is not built until opened
+    _open_cost_tab(at)
+    table = next(t.value for t in at.table if "FLOPs" in t.value.columns)
+    c = mha.cost(mha.AttentionConfig(), 3)
+    assert list(table["FLOPs"]) == [f"{c.step_flops_cached:,}", f"{c.step_flops_recompute:,}"]
+    assert any(c.get("data") and c["layout"]["xaxis"].get("type") == "log" for c in charts(at))
 
 
 def test_an_edited_next_token_is_the_one_added():
@@ -69,7 +79,7 @@ def test_an_edited_next_token_is_the_one_added():
 
 
 def test_measuring_times_both_ways():
-    at = run(stage="kv_cache")
+    at = _open_cost_tab(run(stage="kv_cache"))
     at.number_input(key="kv_measure_T").set_value(16)
     at.button(key="kv_measure").click()
     rerun(at)

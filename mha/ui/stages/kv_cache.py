@@ -32,13 +32,18 @@ def render(v: View) -> None:
     st.markdown(t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes)))
     if t == len(v.x):
         st.caption(t_("kv_hint"))
-    chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
-    with st.expander(t_("kv_why_q_title"), expanded=True):
-        st.markdown(t_("kv_why_q"))
-    if t > 1:
-        _proof(v, rows, steps[-1], full)
-    _cost(v, t, cache.nbytes)
-    _measure(v)
+    step_tab, cost_tab = st.tabs([t_("kv_tab_step"), t_("kv_tab_cost")], key="kv_tab", on_change="rerun")
+    if step_tab.open is not False:  # only the open tab is built and drawn
+        with step_tab:
+            chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
+            with st.expander(t_("kv_why_q_title"), expanded=True):
+                st.markdown(t_("kv_why_q"))
+            if t > 1:
+                _proof(v, rows, steps[-1], full)
+    if cost_tab.open:
+        with cost_tab:
+            _cost(v, t)
+            _measure(v)
     ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
 
 
@@ -83,7 +88,7 @@ def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace) ->
     words = dict(arrive=wt("kv_arrive", t=sub, p=p), append=wt("kv_append", t=sub),
                  scores=wt("kv_scores", t=sub, d_k=v.cfg.d_k), softmax=wt("kv_softmax", t=sub),
                  drop_q=wt("kv_drop_q", p=p), output=wt("kv_output", t=sub, ps=ps), play=wt("play"),
-                 pause=wt("pause"), cached=wt("kv_cached"), unchanged=wt("kv_unchanged", p=p))
+                 pause=wt("pause"), unchanged=wt("kv_unchanged", p=p))
     y = full.y.copy()
     y[-1] = step.y  # the last row as the cache made it; rows before are the full recompute's
     return CacheStep(full.q[h], cache.k[h], cache.v[h], step.scaled[h], step.probs[h], step.heads[h], y, names, words)
@@ -103,7 +108,7 @@ def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace) -> 
              hide_index=True)
 
 
-def _cost(v: View, t: int, cache_bytes: int) -> None:
+def _cost(v: View, t: int) -> None:
     t_, cfg = v.t, v.cfg
     st.markdown(f"**{t_('kv_cost_title')}**")
     c = mha.cost(cfg, t)
