@@ -68,8 +68,9 @@ with downloads:
     st.download_button(".csv (.zip)", lambda: exports.to_csv_zip(xb, w), f"{name}-csv.zip", "application/zip",
                        key="download_csv", icon=":material/download:")
 if code := snippet(ss["stage"]):
-    with st.expander(t("code_title")):
-        st.code(code, language="python")
+    code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
+    if code_view.open:  # built only when opened
+        code_view.code(code, language="python")
 
 i = S.STAGES.index(ss["stage"])
 prev_col, _, next_col = st.columns([1, 4, 1])

@@ -4,7 +4,7 @@ import pytest
 
 from mha.ui.code import snippet
 
-from .helpers import run
+from .helpers import rerun, run
 
 EXPECTED = {
     "input": ["def check_input"],
@@ -26,6 +26,9 @@ def test_snippets_hold_the_stages_lines(stage, needles):
     compile(code, stage, "exec")  # shown as valid Python, not a mangled excerpt
 
 
-def test_the_page_shows_the_code():
+def test_the_page_shows_the_code_once_opened():
     at = run(stage="scores")
+    assert not at.code  # not built while closed
+    at.session_state["code_view"] = True
+    rerun(at)
     assert any("def softmax" in c.value for c in at.code)

@@ -70,6 +70,8 @@ def test_reset_returns_to_the_tokens_of_x_and_costs_are_shown():
 
 def test_an_edited_next_token_is_the_one_added():
     at = run(stage="kv_cache")
+    at.session_state["kv_next_open"] = True
+    rerun(at)
     at.session_state["kv_next"] = {"edited_rows": {0: {"c2": 4.5}}, "added_rows": [], "deleted_rows": []}
     rerun(at)
     at.button(key="add_token").click()

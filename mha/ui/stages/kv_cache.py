@@ -57,13 +57,17 @@ def _rows(v: View) -> np.ndarray:
 
 
 def _next_token_editor(v: View, t: int) -> np.ndarray:
+    """The next token: seeded, editable in an expander (its grid is built only while it is open)."""
     ss = st.session_state
     if ss.get("kv_next_for") != (t, v.cfg):
         ss["kv_next_base"] = mha.next_token(v.cfg, t)[None]
         ss["kv_next_for"] = (t, v.cfg)
-    st.markdown(v.t("kv_next", t=subscript(t + 1)))
-    row = matrix_editor("kv_next", "kv_next_base", ss["kv_next_base"], [f"X{subscript(t + 1)}"], v.t, generation=t)
-    return row[0]
+    panel = st.expander(v.t("kv_next", t=subscript(t + 1)), key="kv_next_open", on_change="rerun")
+    if panel.open:
+        with panel:
+            matrix_editor("kv_next", "kv_next_base", ss["kv_next_base"], [f"X{subscript(t + 1)}"], v.t,
+                          generation=t)
+    return ss["kv_next_base"][0]
 
 
 def _add(row: np.ndarray) -> None:
