@@ -65,14 +65,19 @@ def product_layout(a: np.ndarray, b: np.ndarray) -> ProductLayout:
 
 
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
-                   selected: tuple[int, int] | None = None, blocks: int = 0,
+                   selected: tuple[int, int] | None = None, hidden: tuple[int, int] | None = None, blocks: int = 0,
                    block_names: Sequence[str] = ()) -> Spec:
     """A·B = C. Trace 3 is the click layer over C; `selected` (0-based) outlines row, column, cell.
 
+    `hidden` (0-based) blanks one cell of C and writes "?" there, for a quiz.
     `blocks` > 0 splits the inner dimension into blocks of that size (one per head): lines between
     the column blocks of A and the row blocks of B, labelled with `block_names`.
     """
     geo = product_layout(a.values, b.values)
+    if hidden is not None:
+        blank = np.array(c.values, dtype=float)
+        blank[hidden] = np.nan
+        c = Mat(blank, c.name, c.kind, c.row_label, c.col_label)
     traces = [
         heatmap(a, "x", "y", wants_text(text, a.values, geo.cell), cell=geo.cell),
         heatmap(b, "x2", "y2", wants_text(text, b.values, geo.cell), cell=geo.cell),
@@ -80,6 +85,10 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
                 colorbar=dict(thickness=10, len=geo.split_y, y=0, yanchor="bottom")),
         click_layer(c, "x2", "y"),
     ]
+    if hidden is not None:
+        traces.append(dict(type="scatter", x=[hidden[1] + 1], y=[hidden[0] + 1], mode="text", text=["?"],
+                           textfont=dict(size=20, color=HIGHLIGHT), xaxis="x2", yaxis="y", hoverinfo="skip",
+                           showlegend=False))
     sx, sy = geo.split_x, geo.split_y
     titles = [
         label(f"<b>{a.name}</b> · {a.shape_text}", sx / 2, sy + 0.005),

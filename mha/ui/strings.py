@@ -66,6 +66,15 @@ EN = {
     "breakdown_more": "… and {more} more terms",
     "breakdown_check": "The terms add up to {total}; the cell holds {value}.",
     "head_word": "head {h}",
+    "quiz_start": "Quiz me",
+    "quiz_ask": "One cell is hidden: what is {name}[{i}, {j}]? Row {i} of {a} times column {j} of {b}.",
+    "quiz_answer": "Your value",
+    "quiz_check": "Check",
+    "quiz_again": "Another cell",
+    "quiz_stop": "Show every cell",
+    "quiz_empty": "Type a value first.",
+    "quiz_right": "Right: {answer} matches {value} (within 1%).",
+    "quiz_wrong": "Not quite: you said {answer}, the cell holds {value}. Here is how it adds up:",
     # matmul
     "matmul_title": "A matrix product, cell by cell",
     "matmul_text": (
@@ -274,6 +283,15 @@ ZH = {
     "breakdown_more": "……还有 {more} 项",
     "breakdown_check": "各项加起来是 {total}；这一格的值是 {value}。",
     "head_word": "第 {h} 个头",
+    "quiz_start": "考考我",
+    "quiz_ask": "有一格被藏起来了：{name}[{i}, {j}] 是多少？它等于 {a} 的第 {i} 行乘以 {b} 的第 {j} 列。",
+    "quiz_answer": "你的答案",
+    "quiz_check": "核对",
+    "quiz_again": "换一格",
+    "quiz_stop": "显示所有格子",
+    "quiz_empty": "请先填一个数。",
+    "quiz_right": "答对了：{answer} 与 {value} 一致（误差在 1% 以内）。",
+    "quiz_wrong": "差一点：你填的是 {answer}，这一格其实是 {value}。下面是它的计算过程：",
     "matmul_title": "矩阵乘法：一格一格地算",
     "matmul_text": (
         "a×b 矩阵乘 b×c 矩阵得到 a×c 矩阵：中间的维度必须相同，乘完就消失了。结果里的每一格都是一次内积——"

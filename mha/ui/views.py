@@ -117,20 +117,71 @@ def window_note(t: Text, *arrays: np.ndarray) -> str:
 
 
 def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, **blocks) -> None:
-    """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term."""
-    cell = selected(key)
+    """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz."""
+    quiz = st.session_state.get(f"quiz_{key}")
+    cell = quiz or selected(key)
     if cell and not (cell[0] < min(c.values.shape[0], F.MAX_SIDE) and cell[1] < min(c.values.shape[1], F.MAX_SIDE)):
-        cell = None
-    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, selected=cell, **blocks)
+        cell = quiz = None
+    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, selected=cell, hidden=quiz,
+                           **blocks)
     clickable_chart(fig, key)
     note = window_note(v.t, a.values, b.values, c.values)
     if note:
         st.caption(note)
+    if quiz:
+        _quiz(key, v.t, a, b, c, quiz)
+        return
+    hint, button = st.columns([4, 1])
+    button.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_start_quiz, args=(key, c.values.shape))
     if cell is None:
-        st.caption(v.t("click_hint", name=c.name.plain))
+        hint.caption(v.t("click_hint", name=c.name.plain))
     else:
         i, j = cell
-        breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j)
+        with hint:
+            breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j)
+
+
+QUIZ_TOLERANCE = 0.01  # an answer counts as right within 1% of the value (or 0.01 absolute near 0)
+
+
+def quiz_right(answer: float, value: float) -> bool:
+    return abs(answer - value) <= QUIZ_TOLERANCE * max(1.0, abs(value))
+
+
+def _start_quiz(key: str, shape: tuple[int, int]) -> None:
+    """Hide a random cell of C (within what is drawn) and clear the previous answer."""
+    rows, cols = (min(n, F.MAX_SIDE) for n in shape)
+    rng = np.random.default_rng()
+    st.session_state[f"quiz_{key}"] = (int(rng.integers(rows)), int(rng.integers(cols)))
+    st.session_state.pop(f"quiz_answer_{key}", None)
+    st.session_state[f"quiz_checked_{key}"] = False
+
+
+def _stop_quiz(key: str) -> None:
+    st.session_state[f"quiz_{key}"] = None
+
+
+def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int, int]) -> None:
+    """Ask for the hidden cell; once checked, say right or wrong and show the dot product."""
+    i, j = cell
+    value = float(c.values[i, j])
+    st.markdown(t("quiz_ask", name=c.name.plain, i=i + 1, j=j + 1, a=a.name.plain, b=b.name.plain))
+    answer = st.number_input(t("quiz_answer"), value=None, step=0.01, format="%.4f", key=f"quiz_answer_{key}")
+    check, again, stop = st.columns(3)
+    if check.button(t("quiz_check"), key=f"quiz_check_{key}", type="primary"):
+        st.session_state[f"quiz_checked_{key}"] = True
+    again.button(t("quiz_again"), key=f"quiz_again_{key}", on_click=_start_quiz, args=(key, c.values.shape))
+    stop.button(t("quiz_stop"), key=f"quiz_stop_{key}", on_click=_stop_quiz, args=(key,))
+    if not st.session_state.get(f"quiz_checked_{key}"):
+        return
+    if answer is None:
+        st.warning(t("quiz_empty"))
+    elif quiz_right(answer, value):
+        st.success(t("quiz_right", answer=fmt(answer), value=fmt(value)))
+    else:
+        st.error(t("quiz_wrong", answer=fmt(answer), value=fmt(value)))
+    if answer is not None:
+        breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j)
 
 
 def fmt(x: float) -> str:
