@@ -10,10 +10,19 @@ from mha.ui.stages import RENDER
 from mha.ui.strings import Text
 from mha.ui.views import View
 
-st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide")
+presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded
+st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide",
+                   initial_sidebar_state="collapsed" if presenting else "auto")
 session.start()
 ss = st.session_state
 t = Text(ss["lang"])
+
+
+PRESENTER_CSS = """<style>
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p { font-size: 1.4rem; line-height: 1.55; }
+[data-testid="stMain"] h3 { font-size: 2.3rem; }
+[data-testid="stMain"] .katex { font-size: 1.5em; }
+</style>"""
 
 
 @st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
@@ -42,9 +51,12 @@ with st.sidebar:
     ss["head"] = min(ss["head"], ss["n_heads"])
     st.segmented_control(t("head"), list(range(1, ss["n_heads"] + 1)), key="head", required=True)
     st.toggle(t("cell_values"), key="cell_values", help=t("cell_values_help"))
+    st.toggle(t("present"), key="present", help=t("present_help"))
     downloads = st.container()
     st.caption(t("credit"))
 
+if ss["present"]:
+    st.html(PRESENTER_CSS)
 st.title(t("app_title"))
 st.caption(t("app_tagline"))
 for notice in ss.get("notices", []):

@@ -23,7 +23,8 @@ def start() -> None:
         return
     values, notices = S.parse_params(st.query_params.to_dict())
     locale = (st.context.locale or "").lower()
-    state = dict(S.DEFAULTS, lang="zh" if locale.startswith("zh") else "en", cell_values=True)
+    state = dict(S.DEFAULTS, lang="zh" if locale.startswith("zh") else "en", cell_values=True,
+                 present=st.query_params.get("present") == "1")
     state.update(values)
     if "preset" in values and values["preset"] != "custom" and not set(S.SIZES) & set(values):
         state.update(S.PRESETS[values["preset"]])
@@ -125,6 +126,8 @@ def write_url(cfg: mha.AttentionConfig, x: np.ndarray) -> None:
     params = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head") if ss[k] != S.DEFAULTS[k]}
     if ss["integers"]:
         params["integers"] = "1"
+    if ss["present"]:
+        params["present"] = "1"
     params.update(lang=ss["lang"], stage=ss["stage"])
     if ss["preset"] != "custom":
         params["preset"] = ss["preset"]
