@@ -2,8 +2,9 @@
 
 import re
 
-import mha
 import pytest
+
+import mha
 
 from .conftest import rerun_after, settle, shoot
 
