@@ -23,9 +23,10 @@ class Weights:
 
     def __post_init__(self):
         for name in ("w_q", "w_k", "w_v", "w_o"):
-            a = np.asarray(getattr(self, name), dtype=np.float64)
+            a = np.array(getattr(self, name), dtype=np.float64)  # an own, contiguous copy …
             if not np.all(np.isfinite(a)):
                 raise InputError(f"{name} holds NaN or infinite values; every weight must be finite.")
+            a.flags.writeable = False  # … that nobody can change: caches and sessions share it
             object.__setattr__(self, name, a)
         if self.w_q.ndim != 3 or self.w_v.ndim != 3 or self.w_o.ndim != 2:
             raise InputError(

@@ -90,3 +90,12 @@ def test_weights_check_their_shapes(w, change, words):
         mha.Weights(**parts)
     for word in words:
         assert word in str(e.value), str(e.value)
+
+
+def test_weights_are_read_only_copies(w):
+    source = np.ones((1, 2, 2))
+    weights = mha.Weights(source, source, source, np.ones((2, 2)))
+    source[0, 0, 0] = 5.0
+    assert weights.w_q[0, 0, 0] == 1.0
+    with pytest.raises(ValueError):
+        w.w_o[0, 0] = 1.0
