@@ -9,7 +9,7 @@ import mha
 from mha.figures.cache import CacheStep, cache_animation, cost_figure
 
 from ..session import matrix_editor
-from ..views import View, chart, header, subscript, tex_int
+from ..views import View, chart, header, markdown_table, subscript, tex_int
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
@@ -36,8 +36,7 @@ def render(v: View) -> None:
     if step_tab.open is not False:  # only the open tab is built and drawn
         with step_tab:
             chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
-            with st.expander(t_("kv_why_q_title"), expanded=True):
-                st.markdown(t_("kv_why_q"))
+            st.markdown(f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}")
             if t > 1:
                 _proof(v, rows, steps[-1], full)
     if cost_tab.open:
@@ -108,8 +107,7 @@ def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace) -> 
     st.markdown(f"**{t_('kv_proof_title')}**")
     table = [(t_("kv_proof_prefix", t=sub, ps=subscript(t - 1)), t_("kv_exact") if prefix == 0 else f"{prefix:.3g}"),
              (t_("kv_proof_last", t=sub), f"{last:.3g}"), (t_("kv_proof_s", t=t), f"{s_row:.3g}")]
-    st.table({t_("kv_proof_what"): [a for a, _ in table], t_("kv_proof_delta"): [b for _, b in table]},
-             hide_index=True)
+    st.markdown(markdown_table([t_("kv_proof_what"), t_("kv_proof_delta")], table))
 
 
 def _cost(v: View, t: int) -> None:
@@ -121,9 +119,9 @@ def _cost(v: View, t: int) -> None:
              rf"O = 2\,h\,d_v\,d_{{model}} = {tex_int(2 * h * dv * d)}")
     st.latex(rf"\text{{cached}}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O = {tex_int(c.step_flops_cached)}\qquad "
              rf"\text{{recompute}}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v) = {tex_int(c.step_flops_recompute)}")
-    st.table({"": [t_("kv_with"), t_("kv_without", t=t)],
-              t_("kv_cost_flops"): [f"{c.step_flops_cached:,}", f"{c.step_flops_recompute:,}"],
-              t_("kv_cost_bytes"): [f"{c.step_bytes_cached:,}", f"{c.step_bytes_recompute:,}"]}, hide_index=True)
+    st.markdown(markdown_table(["", t_("kv_cost_flops"), t_("kv_cost_bytes")],
+                               [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
+                                (t_("kv_without", t=t), f"{c.step_flops_recompute:,}", f"{c.step_bytes_recompute:,}")]))
     st.caption(t_("kv_cost_note"))
     series = {}
     for sizes, conf in ((t_("kv_sizes_now"), cfg), (t_("kv_sizes_gpt2"), GPT2)):
