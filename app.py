@@ -1,5 +1,7 @@
 """MHA Explorer: `streamlit run app.py`. Sidebar, then the one stage on screen, in the post's order."""
 
+from urllib.parse import urlencode
+
 import streamlit as st
 
 import mha
@@ -52,7 +54,7 @@ with st.sidebar:
     st.segmented_control(t("head"), list(range(1, ss["n_heads"] + 1)), key="head", required=True)
     st.toggle(t("cell_values"), key="cell_values", help=t("cell_values_help"))
     st.toggle(t("present"), key="present", help=t("present_help"))
-    downloads = st.container()
+    share, downloads = st.container(), st.container()
     st.caption(t("credit"))
 
 if ss["present"]:
@@ -90,4 +92,10 @@ if i > 0:
     prev_col.button(t("prev"), on_click=session.go_to, args=(S.STAGES[i - 1],), key="prev_stage")
 if i < len(S.STAGES) - 1:
     next_col.button(t("next"), on_click=session.go_to, args=(S.STAGES[i + 1],), key="next_stage")
-session.write_url(cfg, ss["x_base"])
+params = session.link_params(cfg, ss["x_base"])
+session.write_url(params)
+with share:
+    panel = st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")
+    if panel.open:
+        panel.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
+        panel.caption(t("share_help"))

@@ -23,8 +23,8 @@ def start() -> None:
         return
     values, notices = S.parse_params(st.query_params.to_dict())
     locale = (st.context.locale or "").lower()
-    state = dict(S.DEFAULTS, lang="zh" if locale.startswith("zh") else "en", cell_values=True,
-                 present=st.query_params.get("present") == "1")
+    state = dict(S.DEFAULTS, lang="zh" if locale.startswith("zh") else "en",
+                 cell_values=st.query_params.get("cells") != "0", present=st.query_params.get("present") == "1")
     state.update(values)
     if "preset" in values and values["preset"] != "custom" and not set(S.SIZES) & set(values):
         state.update(S.PRESETS[values["preset"]])
@@ -120,19 +120,22 @@ def _word(v: float) -> str:
     return "∞" if v == np.inf else "−∞" if v == -np.inf else "—"
 
 
-def write_url(cfg: mha.AttentionConfig, x: np.ndarray) -> None:
-    """Put the view into the URL: settings that differ from the defaults, the stage, the language, X's edits."""
+def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
+    """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits."""
     ss = st.session_state
     params = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head") if ss[k] != S.DEFAULTS[k]}
-    if ss["integers"]:
-        params["integers"] = "1"
-    if ss["present"]:
-        params["present"] = "1"
+    flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
+    params.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
     params.update(lang=ss["lang"], stage=ss["stage"])
     if ss["preset"] != "custom":
         params["preset"] = ss["preset"]
     diff = S.encode_x(x, mha.init_input(cfg))
     if diff and len(diff) <= S.X_PARAM_MAX:
         params["x"] = diff
+    return params
+
+
+def write_url(params: dict[str, str]) -> None:
+    """Keep the address bar equal to the view, so the page's own URL is always a working link."""
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)

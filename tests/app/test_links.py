@@ -41,3 +41,19 @@ def test_a_preset_in_the_link_sets_its_sizes():
     assert (at.session_state["d_model"], at.session_state["n_heads"]) == (768, 12)
     labels = at.selectbox(key="preset").options
     assert [EN[f"preset_{p}"] for p in ("post", "tiny", "hand", "gpt2", "custom")] == labels
+
+
+def test_the_share_panel_writes_the_link_of_this_view():
+    at = run(stage="scores", n_tokens=4, lang="zh")
+    at.session_state["share_open"] = True
+    rerun(at)
+    link = next(c.value for c in at.code if "stage=scores" in c.value)
+    query = dict(part.split("=", 1) for part in link.split("?", 1)[1].split("&"))
+    assert query == dict(at.query_params)
+    assert query["n_tokens"] == "4" and query["lang"] == "zh"
+
+
+def test_numbers_in_cells_off_travels_in_the_link():
+    at = run(stage="qk", cells="0")
+    assert at.session_state["cell_values"] is False
+    assert at.query_params["cells"] == "0"
