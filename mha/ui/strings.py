@@ -51,6 +51,7 @@ EN = {
     "next": "Next →",
     "credit": "Built on the blog post “计算多头注意力” (Computing multi-head attention) by Mistivia.",
     # notices
+    "notices_dismiss": "Dismiss these notes",
     "notice_not_whole": "Link parameter {key}={value} is not a whole number; the default was used.",
     "notice_clamped": "Link parameter {key}={value} is outside what this demo allows; {used} was used.",
     "notice_unknown": "Link parameter {key}={value} is not one of the known values; the default was used.",
@@ -273,6 +274,7 @@ ZH = {
     "prev": "← 上一步",
     "next": "下一步 →",
     "credit": "本工具依据 Mistivia 的博客文章《计算多头注意力》制作。",
+    "notices_dismiss": "关闭这些提示",
     "notice_not_whole": "链接参数 {key}={value} 不是整数，已改用默认值。",
     "notice_clamped": "链接参数 {key}={value} 超出了本演示允许的范围，已改用 {used}。",
     "notice_unknown": "链接参数 {key}={value} 不是可选的值，已改用默认值。",

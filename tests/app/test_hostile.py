@@ -74,3 +74,11 @@ def test_any_x_text_decodes_to_a_finite_x_or_a_notice(text):
     base = np.zeros((3, 5))
     x, notices = S.decode_x(text, base)
     assert x.shape == (3, 5) and np.all(np.isfinite(x)) and np.all(np.abs(x) <= S.X_VALUE_MAX)
+
+
+def test_link_notices_can_be_dismissed():
+    at = run(n_tokens="1e309", stage="qk")
+    assert any("n_tokens=1e309" in w.value for w in at.warning)
+    at.button(key="dismiss_notices").click()
+    rerun(at)
+    assert not any("n_tokens" in w.value for w in at.warning)
