@@ -23,6 +23,7 @@ from .base import (
 )
 
 FADED = 0.12  # opacity of Q rows once they are no longer needed
+MAX_COLS = 16  # columns drawn of Q, K, V, H and Y: four panels share one row of the figure
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,8 @@ class _Panel:
 def _panels(s: CacheStep) -> list[_Panel]:
     """Top: Q, K cache, V cache (t rows each). Below: Y (t rows), then S_t and H_t (one row each)."""
     t = min(s.k.shape[0], MAX_SIDE)
-    q, k, v, y = (min(a.shape[1], MAX_SIDE) for a in (s.q, s.k, s.v, s.y))
-    below = t + 3
+    q, k, v, y = (min(a.shape[1], MAX_COLS) for a in (s.q, s.k, s.v, s.y))
+    below = t + 3.6
     return [
         _Panel("q", t, q, 0, 0), _Panel("k", t, k, q + 2, 0), _Panel("v", t, v, q + k + 4, 0),
         _Panel("y", t, y, 0, below), _Panel("s", 1, t, y + 2, below), _Panel("h", 1, v, y + t + 4, below),
@@ -61,8 +62,8 @@ def _panels(s: CacheStep) -> list[_Panel]:
 
 
 def _last_rows(a: np.ndarray) -> np.ndarray:
-    """The last MAX_SIDE rows (the new token is the last row) and the first MAX_SIDE columns."""
-    return a[-MAX_SIDE:, :MAX_SIDE]
+    """The last MAX_SIDE rows (the new token is the last row) and the first MAX_COLS columns."""
+    return a[-MAX_SIDE:, :MAX_COLS]
 
 
 def cache_animation(s: CacheStep, *, text: bool) -> Spec:
@@ -115,7 +116,7 @@ def cache_animation(s: CacheStep, *, text: bool) -> Spec:
             trace("y", y if step >= 5 else without_last(y)),
             trace("s", scaled_row if step == 2 else np.full_like(scaled_row, np.nan), zlim=lims["a"]),
             trace("s", probs_row if step >= 3 else np.full_like(probs_row, np.nan)),
-            trace("h", s.head[None, :MAX_SIDE] if step >= 5 else np.full((1, v.shape[1]), np.nan)),
+            trace("h", s.head[None, :MAX_COLS] if step >= 5 else np.full((1, v.shape[1]), np.nan)),
         ]
         for tr in traces[5:7]:
             tr.update(y0=1)

@@ -24,6 +24,8 @@ from .base import (
     wants_text,
 )
 
+GRID_GAP = 40  # px between small multiples
+
 
 @dataclass(frozen=True)
 class ProductLayout:
@@ -119,20 +121,22 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
     ))
 
 
-def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
-                block_cols: int = 0, block_names: Sequence[str] = ()) -> Spec:
-    """Matrices side by side (small multiples), same cell size. `block_cols` marks column blocks."""
-    cols = cols or len(mats)
+def grid_figure(mats: Sequence[Mat], *, text: bool, block_cols: int = 0, block_names: Sequence[str] = ()) -> Spec:
+    """Matrices side by side (small multiples), same cell size. `block_cols` marks column blocks.
+
+    Panels are at least GRID_GAP px apart, room for the next panel's row numbers.
+    """
     shapes_ = [shown(m.values).shape for m in mats]
     max_r = max(s[0] for s in shapes_)
     widths = [s[1] for s in shapes_]
-    total_w = sum(widths[:cols]) + 2 * (cols - 1)
-    cell = cell_size(max_r, total_w, max_w=900, max_h=420)
+    gaps = GRID_GAP * (len(mats) - 1)
+    cell = int(max(4, min(44, (900 - gaps) / sum(widths), 420 / max_r)))
+    total_px = cell * sum(widths) + gaps
     traces, layout, annotations, shapes, x = [], {}, [], [], 0.0
     for idx, (m, (r, c)) in enumerate(zip(mats, shapes_)):
         ax = "" if idx == 0 else str(idx + 1)
-        x0, x1 = x / total_w, (x + c) / total_w
-        x += c + 2
+        x0, x1 = x / total_px, (x + c * cell) / total_px
+        x += c * cell + GRID_GAP
         y_top = r / max_r
         traces.append(heatmap(m, f"x{ax}", f"y{ax}", wants_text(text, m.values, cell), cell=cell))
         layout[f"xaxis{ax}"] = axis_spec(c, (x0, x1), f"y{ax}")
@@ -145,7 +149,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, cols: int | None = None,
             middle = b * block_cols + (block_cols + 1) / 2
             annotations.append(dict(text=block_name, xref=f"x{ax}", yref="paper", x=middle, y=-0.02, yanchor="top",
                                     showarrow=False, font=dict(size=12)))
-    width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 20)
+    width = int(total_px + MARGIN["l"] + MARGIN["r"] + 20)
     height = int(cell * max_r + MARGIN["t"] + MARGIN["b"] + 40)
     return figure(traces, dict(width=max(width, 360), height=max(height, 200), margin=MARGIN, annotations=annotations,
                       shapes=shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,

@@ -12,7 +12,7 @@ def render(v: View) -> None:
     header(t, "heads")
     n, h, dv = cfg.n_tokens, cfg.n_heads, cfg.d_v
     st.latex(rf"\operatorname{{Concat}}(H_1,\dots,H_{{{h}}}):\ {h}\times({n}\times {dv}) \to {n}\times {h * dv}")
-    per_row = min(h, 6)
+    per_row = min(h, 6 if cfg.n_tokens <= 16 else 4)
     st.markdown(f"**{t('heads_s')}**")
     probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos")) for i in range(h)]
     for start in range(0, h, per_row):

@@ -6,7 +6,8 @@ import numpy as np
 import streamlit as st
 
 import mha
-from mha.figures.cache import CacheStep, cache_animation, cost_figure
+from mha.figures import MAX_SIDE
+from mha.figures.cache import MAX_COLS, CacheStep, cache_animation, cost_figure
 
 from ..session import matrix_editor
 from ..views import View, chart, header, markdown_table, subscript, tex_int
@@ -36,6 +37,9 @@ def render(v: View) -> None:
     if step_tab.open is not False:  # only the open tab is built and drawn
         with step_tab:
             chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
+            widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
+            if widest > MAX_COLS or t > MAX_SIDE:
+                st.caption(t_("kv_window_note", cols=MAX_COLS, rows=MAX_SIDE))
             st.markdown(f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}")
             if t > 1:
                 _proof(v, rows, steps[-1], full)

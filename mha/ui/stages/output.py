@@ -21,7 +21,7 @@ def render(v: View) -> None:
     blocks = w.w_o.reshape(h, dv, d)
     parts = [F.Mat(tr.heads[i] @ blocks[i], f"H<sub>{i + 1}</sub>W<sub>O</sub><sup>({i + 1})</sup>", row_label=token,
                    col_label=t("feature")) for i in range(h)]
-    per_row = min(h + 1, 7)
+    per_row = min(h + 1, 7 if cfg.d_model <= 16 else 4)
     st.markdown(f"**{t('output_parts')}**")
     mats = [*parts, F.Mat(tr.y, "Y = Σ", row_label=token, col_label=t("feature"))]
     for start in range(0, len(mats), per_row):
