@@ -24,7 +24,7 @@ ss = st.session_state
 t = Text(ss["lang"])
 
 
-@st.cache_resource(max_entries=8, ttl=3600, show_spinner=False)
+@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)  # at the limits one set is 67 MB
 def weights(d_model: int, d_k: int, d_v: int, n_heads: int, seed: int, init: str) -> mha.Weights:
     """Read-only weights shared by every session with the same sizes and seed."""
     return mha.init_weights(mha.AttentionConfig(1, d_model, d_k, d_v, n_heads, seed, init))

@@ -8,6 +8,16 @@ import numpy as np
 
 import mha
 
+MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
+
+
+def size(cfg: mha.AttentionConfig) -> int:
+    """How many numbers an export of this view holds."""
+    n, d, k, v, h = cfg.n_tokens, cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads
+    weights = h * d * (2 * k + v) + h * v * d
+    trace = n * d * 2 + h * n * (2 * k + v) + 4 * h * n * n + h * n * v + n * h * v
+    return weights + trace
+
 
 def arrays(x: np.ndarray, w: mha.Weights) -> dict[str, np.ndarray]:
     """Every matrix of the walk, named as in the post; per-head ones keep the head axis first."""

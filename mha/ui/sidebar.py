@@ -50,8 +50,12 @@ def share(t: Text, params: dict[str, str]) -> None:
 
 
 def downloads(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
-    """The view's every matrix; each file is built only when its button is clicked."""
+    """The view's every matrix; each file is built only when its button is clicked, and only up to a size."""
     st.markdown(f"**{t('sidebar_export')}**")
+    values = exports.size(cfg)
+    if values > exports.MAX_VALUES:
+        st.caption(t("export_too_big", values=values, limit=exports.MAX_VALUES))
+        return
     name = exports.stem(cfg)
     st.download_button(".npz", lambda: exports.to_npz(x, w), f"{name}.npz", "application/octet-stream",
                        key="download_npz", icon=":material/download:")

@@ -43,3 +43,13 @@ def test_the_sidebar_offers_the_downloads():
     at = run(stage="qk")
     keys = {b.key for b in at.get("download_button")}
     assert {"download_npz", "download_json", "download_csv"} <= keys
+
+
+def test_export_size_counts_every_number():
+    assert exports.size(CFG) == sum(a.size for a in exports.arrays(X, W).values())
+
+
+def test_huge_views_offer_no_downloads_and_say_why():
+    at = run(stage="qk", n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
+    assert not at.get("download_button")
+    assert any("downloads stop at" in c.value for c in at.caption)
