@@ -3,7 +3,6 @@
 import numpy as np
 
 import mha
-from mha.ui.strings import EN
 
 from .helpers import charts, page_text, rerun, run, z
 
@@ -57,7 +56,7 @@ def test_the_cache_holds_the_seeded_tokens_and_the_frames_end_on_the_cached_row(
 
 
 def _open_cost_tab(at):
-    at.session_state["kv_tab"] = EN["kv_tab_cost"]
+    at.session_state["kv_part"] = "cost"
     return rerun(at)
 
 

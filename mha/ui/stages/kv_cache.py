@@ -33,20 +33,21 @@ def render(v: View) -> None:
     st.markdown(t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes)))
     if t == len(v.x):
         st.caption(t_("kv_hint"))
-    step_tab, cost_tab = st.tabs([t_("kv_tab_step"), t_("kv_tab_cost")], key="kv_tab", on_change="rerun")
-    if step_tab.open is not False:  # only the open tab is built and drawn
-        with step_tab:
-            chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
-            widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
-            if widest > MAX_COLS or t > MAX_SIDE:
-                st.caption(t_("kv_window_note", cols=MAX_COLS, rows=MAX_SIDE))
-            st.markdown(f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}")
-            if t > 1:
-                _proof(v, rows, steps[-1], full)
-    if cost_tab.open:
-        with cost_tab:
-            _cost(v, t)
-            _measure(v)
+    # A segmented control rather than st.tabs: only the chosen part is built, and a rerun stays light
+    # (tabs that rerun on change added ~80 ms to every rerun of this page in bench/ui_latency.py).
+    part = st.segmented_control(t_("kv_part"), ("step", "cost"), format_func=lambda p: t_(f"kv_tab_{p}"),
+                                key="kv_part", default="step", required=True, label_visibility="collapsed")
+    if part == "step":
+        chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
+        widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
+        if widest > MAX_COLS or t > MAX_SIDE:
+            st.caption(t_("kv_window_note", cols=MAX_COLS, rows=MAX_SIDE))
+        st.markdown(f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}")
+        if t > 1:
+            _proof(v, rows, steps[-1], full)
+    else:
+        _cost(v, t)
+        _measure(v)
     ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
 
 
