@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# MHA Explorer on K Streamlit processes behind nginx, all on loopback (see deploy/README.md).
+#
+#   deploy/run.sh            start, wait for health, then stay in the foreground; Ctrl-C (or exit) stops all
+#   deploy/run.sh start      start in the background and return (pids in $RUN_DIR)
+#   deploy/run.sh stop       stop what `start` started
+#   deploy/run.sh status     pids, ports and health
+#
+# Settings (environment): K=2 processes on ports BASE_PORT.. (8501..), nginx on NGINX_PORT (8500),
+# STICKY=cookie (or ip), PYTHON (python3 with streamlit), RUN_DIR (/tmp/mha-deploy), NGINX_BIN (nginx).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+K=${K:-2}
+BASE_PORT=${BASE_PORT:-8501}
+NGINX_PORT=${NGINX_PORT:-8500}
+STICKY=${STICKY:-cookie}
+PYTHON=${PYTHON:-python3}
+RUN_DIR=${RUN_DIR:-/tmp/mha-deploy}
+NGINX_BIN=${NGINX_BIN:-$(command -v nginx || echo /usr/sbin/nginx)}
+unset NGINX  # nginx reads $NGINX as sockets handed over by a binary upgrade, and then stays in the foreground
+
+log() { printf '%s\n' "$*" >&2; }
+
+ensure_nginx() {
+  [ -x "$NGINX_BIN" ] && return 0
+  log "nginx not found: installing it (apt-get install nginx-light, else nginx)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null ||
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+  NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
+}
+
+# The repository's nginx.conf with this run's listen port, upstream servers and sticky method.
+render_conf() {
+  local servers="" i
+  for ((i = 0; i < K; i++)); do
+    servers+="        server 127.0.0.1:$((BASE_PORT + i)) max_fails=1 fail_timeout=10s;"$'\n'
+  done
+  awk -v servers="$servers" -v port="$NGINX_PORT" -v sticky="$STICKY" '
+    /# servers: run.sh rewrites/ { print; printf "%s", servers; skip = 1; next }
+    /# servers end/ { skip = 0 }
+    skip { next }
+    /^ *listen 127\.0\.0\.1:[0-9]+;/ { sub(/:[0-9]+;/, ":" port ";") }
+    sticky == "ip" && /^ *hash \$mha_route consistent;/ { $0 = "        ip_hash;  # STICKY=ip: by client address" }
+    { print }' "$HERE/nginx.conf" >"$RUN_DIR/nginx.conf"
+}
+
+healthy() {
+  curl -fsS --max-time 2 -o /dev/null "http://127.0.0.1:$1/_stcore/health" 2>/dev/null
+}
+
+wait_healthy() {
+  local port=$1 tries=0
+  until healthy "$port"; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 120 ]; then
+      log "no answer on 127.0.0.1:$port/_stcore/health after 60 s"
+      return 1
+    fi
+    sleep 0.5
+  done
+}
+
+start_streamlit() {
+  local port=$1
+  # cwd = repository root, so .streamlit/config.toml applies; one cookie secret for all processes.
+  (cd "$ROOT" && exec "$PYTHON" -m streamlit run app.py --server.headless true \
+    --server.port "$port" --server.address 127.0.0.1 --global.developmentMode false \
+    --server.fileWatcherType none --browser.gatherUsageStats false) \
+    >"$RUN_DIR/streamlit-$port.log" 2>&1 &
+  echo $! >"$RUN_DIR/streamlit-$port.pid"
+}
+
+refuse_if_running() {
+  if [ -f "$RUN_DIR/nginx.pid" ] || compgen -G "$RUN_DIR/streamlit-*.pid" >/dev/null; then
+    log "$RUN_DIR holds pids of a running deployment: run '$0 stop' first"
+    exit 1
+  fi
+}
+
+start_all() {
+  ensure_nginx
+  mkdir -p "$RUN_DIR"
+  rm -f "$RUN_DIR"/*.log  # logs of the last run (kept by stop for a look)
+  chmod 755 "$RUN_DIR"  # nginx's workers (nobody, when started as root) use the temp dirs inside it
+  STREAMLIT_SERVER_COOKIE_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
+  export STREAMLIT_SERVER_COOKIE_SECRET
+  local i
+  for ((i = 0; i < K; i++)); do start_streamlit $((BASE_PORT + i)); done
+  for ((i = 0; i < K; i++)); do wait_healthy $((BASE_PORT + i)); done
+  render_conf
+  echo "$NGINX_PORT" >"$RUN_DIR/nginx.port"
+  "$NGINX_BIN" -t -q -p "$RUN_DIR/" -c "$RUN_DIR/nginx.conf" -e "$RUN_DIR/error.log"
+  "$NGINX_BIN" -p "$RUN_DIR/" -c "$RUN_DIR/nginx.conf" -e "$RUN_DIR/error.log"
+  wait_healthy "$NGINX_PORT"
+  status
+}
+
+any_alive() {
+  local pid
+  for pid in "$@"; do kill -0 "$pid" 2>/dev/null && return 0; done
+  return 1
+}
+
+stop_all() {
+  local file pid pids=()
+  for file in "$RUN_DIR/nginx.pid" "$RUN_DIR"/streamlit-*.pid; do
+    [ -f "$file" ] || continue
+    pid=$(cat "$file")
+    kill "$pid" 2>/dev/null && pids+=("$pid")  # TERM: nginx's master stops its workers, Streamlit shuts down
+  done
+  local tries=0
+  while any_alive "${pids[@]}" && [ "$tries" -lt 50 ]; do  # up to 10 s, then KILL what is left
+    sleep 0.2
+    tries=$((tries + 1))
+  done
+  for pid in "${pids[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
+  done
+  rm -f "$RUN_DIR"/streamlit-*.pid "$RUN_DIR/nginx.pid" "$RUN_DIR/nginx.port"
+  log "stopped (logs stay in $RUN_DIR)"
+}
+
+all_alive() {
+  local file
+  for file in "$RUN_DIR"/streamlit-*.pid "$RUN_DIR/nginx.pid"; do
+    kill -0 "$(cat "$file" 2>/dev/null)" 2>/dev/null || return 1
+  done
+}
+
+status() {
+  local file port state
+  for file in "$RUN_DIR"/streamlit-*.pid; do
+    [ -f "$file" ] || continue
+    port=${file##*streamlit-}
+    port=${port%.pid}
+    state=$(healthy "$port" && echo healthy || echo down)
+    echo "streamlit pid $(cat "$file") on 127.0.0.1:$port: $state"
+  done
+  if [ -f "$RUN_DIR/nginx.pid" ]; then
+    port=$(cat "$RUN_DIR/nginx.port" 2>/dev/null || echo "$NGINX_PORT")
+    state=$(healthy "$port" && echo healthy || echo down)
+    echo "nginx pid $(cat "$RUN_DIR/nginx.pid") on http://127.0.0.1:$port: $state"
+  fi
+}
+
+case "${1:-run}" in
+  start)
+    refuse_if_running
+    trap stop_all EXIT  # a start that fails half-way leaves nothing running
+    start_all
+    trap - EXIT
+    ;;
+  stop) stop_all ;;
+  status) status ;;
+  run)
+    refuse_if_running
+    trap stop_all EXIT
+    trap 'exit 130' INT TERM
+    start_all
+    log "serving on http://127.0.0.1:$NGINX_PORT; Ctrl-C stops everything"
+    while all_alive; do
+      sleep 5 &
+      wait $!  # a signal ends the wait at once (a plain `sleep` would hold the trap back)
+    done
+    log "a process has exited: stopping the rest"
+    exit 1
+    ;;
+  *)
+    log "usage: $0 [run|start|stop|status]"
+    exit 2
+    ;;
+esac
