@@ -30,8 +30,8 @@ def start() -> None:
         state.update(S.PRESETS[values["preset"]])
     state["preset"] = S.preset_of(state)
     state["head"] = min(state["head"], state["n_heads"])
-    for key, value in state.items():
-        st.session_state[key] = value
+    for key, value in state.items():  # a widget value the browser already sent (a reconnect) wins
+        st.session_state.setdefault(key, value)
     cfg = config()
     x = mha.init_input(cfg)
     if "x" in st.query_params:

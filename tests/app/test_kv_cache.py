@@ -93,3 +93,14 @@ def test_measuring_times_both_ways():
     cfg, (cached, full) = at.session_state["kv_timing"]
     assert len(cached) == len(full) == 16 and np.all(cached > 0)
     assert "ms with the cache" in page_text(at)
+
+
+def test_adding_stops_at_the_cap():
+    from mha.ui.stages.kv_cache import MAX_ADDED
+
+    at = run(stage="kv_cache")
+    at.session_state["kv_added"] = [list(map(float, mha.next_token(mha.AttentionConfig(), 3 + i)))
+                                    for i in range(MAX_ADDED)]
+    rerun(at)
+    assert at.button(key="add_token").disabled
+    assert f"at most {MAX_ADDED} tokens" in page_text(at)

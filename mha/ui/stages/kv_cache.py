@@ -13,6 +13,7 @@ from ..session import matrix_editor
 from ..views import View, chart, header, markdown_table, subscript, tex_int
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
+MAX_ADDED = 64  # tokens a session may add (each is kept in its session state)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
@@ -24,7 +25,11 @@ def render(v: View) -> None:
     t = len(rows)
     next_row = _next_token_editor(v, t)
     left, right = st.columns(2)
-    left.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,))
+    full_cache = t - len(v.x) >= MAX_ADDED
+    left.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
+                disabled=full_cache)
+    if full_cache:
+        left.caption(t_("kv_added_cap", most=MAX_ADDED))
     if t > len(v.x):
         right.button(t_("kv_reset", n=len(v.x)), key="kv_reset", on_click=_reset)
     cache = mha.KVCache(v.w, capacity=t)
