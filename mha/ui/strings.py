@@ -50,7 +50,7 @@ EN = {
     "code_title": "The numpy behind this stage (read from mha's source)",
     "prev": "← Previous",
     "next": "Next →",
-    "credit": "Built on the blog post “计算多头注意力” (Computing multi-head attention) by Mistivia.",
+    "credit": "Built on Mistivia's blog post “Computing multi-head attention” (in Chinese).",
     # notices
     "notices_dismiss": "Dismiss these notes",
     "notice_not_whole": "Link parameter {key}={value} is not a whole number; the default was used.",

@@ -1,5 +1,7 @@
 """The explorer in AppTest: every stage, the post's shapes, the animation's frames, edits and clicks."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -111,6 +113,13 @@ def test_every_stage_is_reachable_by_link_in_either_language(stage, lang, table)
     assert at.radio(key="stage").value == stage
     title_key = "kv_title" if stage == "kv_cache" else f"{stage}_title"
     assert at.subheader[0].value == table[title_key].format(h=1)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_chinese_on_every_zh_page_and_none_on_en_pages(stage):
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    assert cjk.search(page_text(run(stage=stage, lang="zh")))
+    assert not cjk.search(page_text(run(stage=stage, lang="en")))
 
 
 def test_figures_are_not_rebuilt_differently_on_a_rerun():
