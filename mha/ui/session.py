@@ -5,6 +5,8 @@ with bind="query-params", so ids (not translated labels) travel in links and eve
 checked before a widget is built.
 """
 
+from functools import lru_cache
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -33,13 +35,21 @@ def start() -> None:
     for key, value in state.items():  # a widget value the browser already sent (a reconnect) wins
         st.session_state.setdefault(key, value)
     cfg = config()
-    x = mha.init_input(cfg)
+    x = seeded_x(cfg)
     if "x" in st.query_params:
         x, more = S.decode_x(st.query_params["x"], x)
         notices += more
     st.session_state["x_base"] = x
     st.session_state["notices"] = notices
     st.session_state[STARTED] = True
+
+
+@lru_cache(maxsize=16)
+def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
+    """The seeded X for these sizes, made once (every rerun needs it twice: to fit X and to diff it for the link)."""
+    x = mha.init_input(cfg)
+    x.flags.writeable = False  # shared: callers copy before changing it
+    return x
 
 
 def config() -> mha.AttentionConfig:
@@ -80,7 +90,7 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
     a Streamlit 1.67 data editor re-applies its edits to new data of the same shape.
     """
     ss = st.session_state
-    seeded, source = mha.init_input(cfg), (cfg.seed, cfg.init)
+    seeded, source = seeded_x(cfg), (cfg.seed, cfg.init)
     old = ss.get("x_base")
     if old is None or ss.setdefault("x_source", source) != source:
         x = seeded
@@ -129,7 +139,7 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     params.update(lang=ss["lang"], stage=ss["stage"])
     if ss["preset"] != "custom":
         params["preset"] = ss["preset"]
-    diff = S.encode_x(x, mha.init_input(cfg))
+    diff = S.encode_x(x, seeded_x(cfg))
     if diff and len(diff) <= S.X_PARAM_MAX:
         params["x"] = diff
     return params
