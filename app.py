@@ -3,6 +3,7 @@
 import streamlit as st
 
 import mha
+from mha import figures as F
 from mha.ui import session, sidebar
 from mha.ui import settings as S
 from mha.ui.code import snippet
@@ -42,7 +43,7 @@ if ss.get("notices"):
 
 cfg = session.config()
 view = View(t, cfg, weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init), session.current_x(cfg),
-            ss["head"] - 1, ss["cell_values"])
+            ss["head"] - 1, ss["cell_values"], F.PRESENT if ss["present"] else F.DESK)
 try:
     RENDER[ss["stage"]](view)
 except mha.InputError as e:

@@ -21,6 +21,30 @@ MARGIN = dict(l=36, r=16, t=56, b=24)
 
 
 @dataclass(frozen=True)
+class Look:
+    """How large a figure is drawn: type sizes in px and the pixel box its panels must fit in.
+
+    One per screen: DESK (a laptop or desktop window), PRESENT (a projector, `present=1`: larger type,
+    the main figure fits a 1280×720 screen), PHONE (about 360 px wide: panels stacked, fewer numbers).
+    """
+
+    cell_text: int = 11  # numbers in cells (cells under 38 px get cell_text - 2)
+    tick: int = 10  # tick labels
+    title: int = 13  # panel titles
+    caption: int = 14  # a frame's sentence, a formula on a figure
+    max_w: int = 860  # px the panels may take across
+    max_h: int = 640  # px the panels may take down
+    min_text_cell: int = 26  # px: smaller cells get no numbers
+    narrow: bool = False  # stack panels vertically instead of side by side
+
+
+DESK = Look()
+PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1180, max_h=430, min_text_cell=40)
+PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=330, max_h=520, min_text_cell=30, narrow=True)
+LOOKS = {"desk": DESK, "present": PRESENT, "phone": PHONE}
+
+
+@dataclass(frozen=True)
 class Mat:
     """A matrix to draw: its values, the post's name, what its rows and columns count."""
 
@@ -56,9 +80,9 @@ def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
     return m[:limit, :limit]
 
 
-def wants_text(text: bool, m: np.ndarray, cell: int) -> bool:
+def wants_text(text: bool, m: np.ndarray, cell: int, look: Look = DESK) -> bool:
     """Numbers in the cells of `m`: asked for, at most MAX_TEXT_SIDE a side, cells big enough to read."""
-    return text and max(m.shape) <= MAX_TEXT_SIDE and cell >= MIN_TEXT_CELL
+    return text and max(m.shape) <= MAX_TEXT_SIDE and cell >= max(MIN_TEXT_CELL, look.min_text_cell)
 
 
 def cell_size(rows: int, cols: int, target: int = 44, max_w: int = 860, max_h: int = 640) -> int:
@@ -78,7 +102,7 @@ def abs_limit(values: np.ndarray) -> float:
 
 
 def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, scale=True, colorbar=None,
-            cell: int = 44):
+            cell: int = 44, look: Look = DESK):
     """One heatmap trace for `m` (windowed), cell text when small, hover naming row and column.
 
     Cells under 38 px get two significant digits in a smaller font, so "-0.0454" never spills over.
@@ -98,7 +122,7 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
         showscale=scale and colorbar is not None,
         colorbar=colorbar,
         texttemplate=("%{z:.3~g}" if cell >= 38 else "%{z:.2~g}") if text else "",  # "" (not None) clears it in a frame
-        textfont=dict(size=11 if cell >= 38 else 9),
+        textfont=dict(size=look.cell_text if cell >= 38 else look.cell_text - 2),
         hoverongaps=False,
         hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{z:.6g}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
         "<extra></extra>",
@@ -136,7 +160,8 @@ def click_layer(m: Mat, xaxis: str, yaxis: str) -> dict:
     )
 
 
-def axis_spec(n: int, domain, anchor: str, reverse: bool = False, side: str | None = None, title=None) -> dict:
+def axis_spec(n: int, domain, anchor: str, reverse: bool = False, side: str | None = None, title=None,
+              look: Look = DESK) -> dict:
     step = 1 if n <= 16 else (2 if n <= 32 else 8)
     ax = dict(
         domain=list(domain),
@@ -147,14 +172,14 @@ def axis_spec(n: int, domain, anchor: str, reverse: bool = False, side: str | No
         showgrid=False,
         zeroline=False,
         ticks="",
-        tickfont=dict(size=10),
+        tickfont=dict(size=look.tick),
         fixedrange=True,
         constrain="domain",
     )
     if side:
         ax["side"] = side
     if title:
-        ax["title"] = dict(text=title, font=dict(size=11), standoff=2)
+        ax["title"] = dict(text=title, font=dict(size=look.tick + 1), standoff=2)
     return ax
 
 

@@ -61,6 +61,7 @@ class View:
     x: np.ndarray
     head: int  # 0-based
     text: bool  # numbers in cells
+    look: F.Look = F.DESK  # type sizes and pixel budget of this screen (desk, projector, phone)
 
     @cached_property
     def trace(self) -> mha.Trace:
