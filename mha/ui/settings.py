@@ -4,11 +4,13 @@ Every value read from a link is checked here before any widget sees it: a bad on
 safe value and leaves a Notice (a strings-table key plus its fields) for the page to show.
 """
 
+import itertools
 import math
 import re
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -124,13 +126,43 @@ def distinct_primes(sizes: Mapping) -> bool:
     return all(map(is_prime, values)) and len(set(values)) == len(values)
 
 
+@lru_cache(maxsize=1)
+def _primes_upto(n: int) -> tuple[int, ...]:
+    return tuple(p for p in range(2, n + 1) if is_prime(p))
+
+
+def _prime_window(n: int) -> tuple[int, int]:
+    """The primes a size n may move to without passing one: from the prime below n (2 if none) to the prime above."""
+    below = next((p for p in range(n - 1, 1, -1) if is_prime(p)), 2)
+    above = next(p for p in range(n + 1, 2 * n + 3) if is_prime(p))  # Bertrand: there is one below 2n
+    return below, above
+
+
+def _move_cost(n: int, p: int, window: tuple[int, int]) -> tuple[int, int, int]:
+    """Moving n to p: how far past its window, then how far, then 1 if it goes down (ties go up)."""
+    return max(0, window[0] - p, p - window[1]), abs(p - n), int(p < n)
+
+
 def nearest_distinct_primes(sizes: Mapping) -> dict:
-    """Each size moved to the closest prime not taken by an earlier one (ties go up), within limits."""
-    taken, out = set(), {}
+    """The distinct primes (within LIMITS) closest to the sizes, chosen for all five sizes together.
+
+    No size passes the prime just above or below it when some choice avoids that (else as little as
+    possible); among those choices, the one that moves the sizes least in total. Sizes that already are
+    distinct primes stay. (A size at 1 becomes 2, or 3 if 2 is taken.)
+    """
+    best, best_cost = None, None
+    options = []
     for key in SIZES:
-        n, limit = sizes[key], LIMITS[key]
-        candidates = sorted((p for p in range(2, limit + 1) if is_prime(p) and p not in taken),
-                            key=lambda p: (abs(p - n), -p))
-        out[key] = candidates[0] if candidates else n
-        taken.add(out[key])
-    return out
+        n = int(sizes[key])
+        window = _prime_window(n)
+        primes = (p for p in _primes_upto(max(LIMITS[k] for k in SIZES)) if p <= LIMITS[key])
+        # An optimal choice only ever needs a size's len(SIZES) best primes: one of them is always free.
+        options.append(sorted((_move_cost(n, p, window), p) for p in primes)[: len(SIZES)])
+    for choice in itertools.product(*options):
+        values = [p for _, p in choice]
+        if len(set(values)) < len(values):
+            continue
+        cost = tuple(map(sum, zip(*(c for c, _ in choice))))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = values, cost
+    return dict(zip(SIZES, best))
