@@ -40,6 +40,10 @@ def start() -> None:
         x, more = S.decode_x(st.query_params["x"], x)
         notices += more
     st.session_state["x_base"] = x
+    if "kv" in st.query_params:
+        rows, more = S.decode_kv(st.query_params["kv"], lambda count: seeded_added(cfg, count))
+        st.session_state["kv_added"] = rows.tolist()
+        notices += more
     st.session_state["notices"] = notices
     st.session_state[STARTED] = True
 
@@ -50,6 +54,11 @@ def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
     x = mha.init_input(cfg)
     x.flags.writeable = False  # shared: callers copy before changing it
     return x
+
+
+def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:
+    """The seeded tokens the KV-cache stage offers after X, (count, d_model): what a link's `kv` edits."""
+    return np.array([mha.next_token(cfg, cfg.n_tokens + i) for i in range(count)]).reshape(count, cfg.d_model)
 
 
 def config() -> mha.AttentionConfig:
@@ -131,7 +140,8 @@ def _word(v: float) -> str:
 
 
 def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
-    """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits."""
+    """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits,
+    the tokens added on the KV-cache stage (those that fit d_model, as the stage keeps them)."""
     ss = st.session_state
     params = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head") if ss[k] != S.DEFAULTS[k]}
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
@@ -142,6 +152,10 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     diff = S.encode_x(x, seeded_x(cfg))
     if diff and len(diff) <= S.X_PARAM_MAX:
         params["x"] = diff
+    added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model]).reshape(-1, cfg.d_model)
+    kv = S.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else ""
+    if kv and len(kv) <= S.X_PARAM_MAX:
+        params["kv"] = kv
     return params
 
 

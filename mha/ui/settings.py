@@ -8,7 +8,7 @@ import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,6 +29,7 @@ PRESETS = {
 }
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
 X_VALUE_MAX = 1e6  # |cell| accepted from a link
+KV_MAX_ADDED = 64  # tokens a session may add on the KV-cache stage (each is kept in its session state)
 
 
 @dataclass(frozen=True)
@@ -97,10 +98,15 @@ def encode_x(x: np.ndarray, base: np.ndarray) -> str:
 
 def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
     """Apply an encoded X to `base`; unusable items are skipped with a notice, the rest kept."""
-    x, notices = base.copy(), []
     if len(text) > X_PARAM_MAX:
-        return x, [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
-    bad = []
+        return base.copy(), [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
+    x, bad = _apply_cells(text, base)
+    return x, [Notice("notice_x_items", dict(count=len(bad), example=_shorten(bad[0])))] if bad else []
+
+
+def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """`base` with the `row.col~value` items of text applied, and the items that could not be."""
+    x, bad = base.copy(), []
     for item in filter(None, text.split("_")):
         m = re.fullmatch(r"(\d{1,4})\.(\d{1,4})~([-+0-9.eE]{1,32})", item)
         try:
@@ -112,9 +118,33 @@ def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
             bad.append(item)
             continue
         x[r, c] = v
+    return x, bad
+
+
+def encode_kv(rows: np.ndarray, seeded: np.ndarray) -> str:
+    """Tokens added to the KV cache: their count, then the cells that differ from the seeded next tokens
+    as X's items (`2` is two seeded tokens, `2_1.3~0.5` the same with cell 3 of the first one edited)."""
+    return "_".join(filter(None, [str(len(rows)), encode_x(rows, seeded)]))
+
+
+def decode_kv(text: str, seeded: Callable[[int], np.ndarray]) -> tuple[np.ndarray, list[Notice]]:
+    """Added tokens from a link, given `seeded(count)`, the seeded next tokens (count, d_model).
+
+    At most KV_MAX_ADDED tokens; unusable cells keep their seeded value, each refusal with a notice."""
+    if len(text) > X_PARAM_MAX:
+        return seeded(0), [Notice("notice_kv_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
+    head, _, items = text.partition("_")
+    count = _whole(head)
+    if count is None or count < 0:
+        return seeded(0), [Notice("notice_kv_count", dict(value=_shorten(text), most=KV_MAX_ADDED))]
+    notices = []
+    if count > KV_MAX_ADDED:
+        notices.append(Notice("notice_kv_clamped", dict(count=count, most=KV_MAX_ADDED)))
+        count = KV_MAX_ADDED
+    rows, bad = _apply_cells(items, seeded(count))
     if bad:
-        notices.append(Notice("notice_x_items", dict(count=len(bad), example=_shorten(bad[0]))))
-    return x, notices
+        notices.append(Notice("notice_kv_items", dict(count=len(bad), example=_shorten(bad[0]))))
+    return rows, notices
 
 
 def is_prime(n: int) -> bool:

@@ -47,6 +47,21 @@ def test_x_round_trips_through_a_link(edits):
     assert notices == []
 
 
+@given(st.integers(0, S.KV_MAX_ADDED).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.tuples(st.integers(0, max(n - 1, 0)), st.integers(0, 4), st.floats(-1e6, 1e6)),
+                         max_size=15 if n else 0))))
+def test_added_tokens_round_trip_through_a_link(case):
+    count, edits = case
+    seeded = lambda n: np.round(np.random.default_rng(1).standard_normal((n, 5)), 2)
+    rows = seeded(count)
+    for r, c, v in edits:
+        rows[r, c] = v
+    text = S.encode_kv(rows, seeded(count))
+    decoded, notices = S.decode_kv(text, seeded)
+    np.testing.assert_array_equal(decoded, rows)
+    assert notices == [] and text.split("_")[0] == str(count)
+
+
 def test_bad_x_items_are_skipped_and_counted():
     base = np.zeros((3, 5))
     x, notices = S.decode_x("1.1~2_9.9~1_2.2~nan_2.3~1e400_3.5~-4_junk", base)

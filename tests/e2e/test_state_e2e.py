@@ -5,6 +5,7 @@ import pytest
 from .conftest import rerun_after, settle
 
 pytestmark = pytest.mark.e2e
+LOAD = 90_000  # ms a first load may take on a busy machine (Plotly's script is 4.7 MB)
 
 
 def _alerts(page) -> list[str]:
@@ -14,7 +15,7 @@ def _alerts(page) -> list[str]:
 @pytest.mark.parametrize("commit", ["enter", "typed only"])
 def test_another_cell_empties_the_answer_box(page, app_url, commit):
     page.goto(f"{app_url}/?stage=qk")
-    settle(page)
+    settle(page, LOAD)
     rerun_after(page, page.locator(".st-key-quiz_start_qk_q button").click)
     box = page.locator(".st-key-quiz_answer_qk_q input")
     box.fill("1.234")
@@ -30,3 +31,28 @@ def test_another_cell_empties_the_answer_box(page, app_url, commit):
     rerun_after(page, page.locator(".st-key-quiz_check_qk_q button").click)
     assert box.input_value() == ""
     assert _alerts(page) == ["Type a value first."]
+
+
+def _k_cache(page) -> list:
+    """The K cache the KV animation's last frame draws."""
+    return page.evaluate("""() => { const p = document.querySelector('.st-key-kv_animation .js-plotly-plot');
+                                    const f = p._transitionData._frames; return f[f.length - 1].data[2].z; }""")
+
+
+def test_a_reload_and_a_fresh_browser_keep_the_added_tokens(browser, page, app_url):
+    page.goto(f"{app_url}/?stage=kv_cache&seed=5")
+    settle(page, LOAD)
+    for _ in range(2):
+        rerun_after(page, page.locator(".st-key-add_token button").click)
+    assert "kv=2" in page.url
+    before = _k_cache(page)
+    assert len(before) == 5
+    page.reload()
+    settle(page, LOAD)
+    assert page.get_by_text("The cache holds 5 tokens").count() == 1 and _k_cache(page) == before
+    other = browser.new_context(viewport={"width": 1400, "height": 1600})
+    fresh = other.new_page()
+    fresh.goto(page.url)
+    settle(fresh, LOAD)
+    assert fresh.get_by_text("The cache holds 5 tokens").count() == 1 and _k_cache(fresh) == before
+    other.close()
