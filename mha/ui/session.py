@@ -95,19 +95,39 @@ def go_to(stage: str) -> None:
 def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
     """X for these sizes: the user's X where the shape allows, seeded cells elsewhere.
 
-    A reset or a new seed starts again from the seeded X and gives the editor a new identity, since
-    a Streamlit 1.67 data editor re-applies its edits to new data of the same shape.
+    A new seed (or kind of numbers) draws X anew but keeps the cells the user edited, and says so.
+    A reset, or a new seed, gives the editor a new identity, since a Streamlit 1.67 data editor
+    re-applies its edits to new data of the same shape.
     """
     ss = st.session_state
     seeded, source = seeded_x(cfg), (cfg.seed, cfg.init)
     old = ss.get("x_base")
-    if old is None or ss.setdefault("x_source", source) != source:
+    if old is None:
         x = seeded
         ss["x_generation"] = ss.get("x_generation", 0) + 1
+    elif ss.setdefault("x_source", source) != source:
+        x, kept = _keep_edits(old, seeded, ss["x_source"])
+        ss["x_generation"] = ss.get("x_generation", 0) + 1
+        if kept:
+            t = Text(ss["lang"])
+            st.info(t("input_kept", seed=cfg.seed, count=kept), icon=":material/edit_note:")
+            if ss["stage"] != "input":  # the input stage has this button under X
+                st.button(t("input_reset"), key="reset_x_kept", on_click=reset_x)
     else:
         x = _fit(old, seeded)
     ss["x_base"], ss["x_source"] = x, source
     return x
+
+
+def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple[int, str]) -> tuple[np.ndarray, int]:
+    """The new seeded X with the cells where `old` differed from its own seeded X; how many those are."""
+    seed, init = old_source
+    was = seeded_x(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init))
+    x = seeded.copy()
+    r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
+    edited = old[:r, :c] != was[:r, :c]
+    x[:r, :c][edited] = old[:r, :c][edited]
+    return x, int(edited.sum())
 
 
 def _fit(old: np.ndarray, seeded: np.ndarray) -> np.ndarray:

@@ -103,6 +103,7 @@ EN = {
     ),
     "input_goal": "Goal: Y has the same shape as X · {shape}",
     "input_reset": "Reset X to the seed",
+    "input_kept": "Seed {seed}: the weights and X were drawn anew, but your {count} edited cell(s) of X were kept.",
     "input_editor_help": "Numbers only. Rows are tokens, columns are features.",
     # qk
     "qk_title": "Queries and keys for head {h}",
@@ -329,6 +330,7 @@ ZH = {
     ),
     "input_goal": "目标：Y 与 X 形状相同 · {shape}",
     "input_reset": "把 X 恢复为种子生成的值",
+    "input_kept": "随机种子 {seed}：权重和 X 都已重新生成，但你改过的 {count} 个 X 的格子保留了原来的值。",
     "input_editor_help": "只能填数字。每行是一个词元，每列是一个特征。",
     "qk_title": "第 {h} 个头的查询与键",
     "qk_text": (
