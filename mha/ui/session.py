@@ -5,6 +5,8 @@ with bind="query-params", so ids (not translated labels) travel in links and eve
 checked before a widget is built.
 """
 
+import math
+import unicodedata
 from functools import lru_cache
 
 import numpy as np
@@ -141,22 +143,57 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
                   **column) -> np.ndarray:
     """An editable grid over `base`; finite edits are kept in session_state[base_key], others refused
     with a message naming the cell. Columns are c0, c1, … (labelled 1, 2, …). A new `generation`
-    (its parity, in an invisible index name) gives the editor a new identity: its edits are dropped."""
+    (its parity, in an invisible index name) gives the editor a new identity: its edits are dropped.
+
+    Cells are text, read here: the grid's number editor (react-number-format) drops every key but
+    digits, '.' and '-', so a typed 1e200 would arrive as 1200. Each number is shown in its shortest
+    form that reads back exactly (repr), so an untouched cell keeps its value to the last bit."""
     cols = [f"c{j}" for j in range(base.shape[1])]
-    frame = pd.DataFrame(base.astype(np.float64), index=pd.Index(rows, name=" " * (generation % 2)), columns=cols)
-    config = {c: st.column_config.NumberColumn(str(j + 1), **column) for j, c in enumerate(cols)}
+    shown = [[_shortest(float(v)) for v in row] for row in base]
+    frame = pd.DataFrame(shown, index=pd.Index(rows, name=" " * (generation % 2)), columns=cols, dtype=object)
+    config = {c: st.column_config.TextColumn(str(j + 1), alignment="right", **column) for j, c in enumerate(cols)}
     edited = st.data_editor(frame, key=key, column_config=config, num_rows="fixed", width="content")
-    values = np.array(edited.to_numpy(dtype=np.float64, na_value=np.nan))
-    bad = ~np.isfinite(values)
-    for r, c in zip(*np.nonzero(bad)):
-        st.warning(t("notice_cells", cell=f"{r + 1},{c + 1}", value=_word(values[r, c]), kept=f"{base[r, c]:g}"))
-    values[bad] = base[bad]
+    values = base.astype(np.float64)
+    for r, row in enumerate(edited.itertuples(index=False)):
+        for c, cell in enumerate(row):
+            v = _number(cell)
+            if v is not None and math.isfinite(v):
+                values[r, c] = v
+            else:
+                st.warning(t("notice_cells", cell=f"{r + 1},{c + 1}", value=_word(cell, v), kept=f"{base[r, c]:g}"))
     st.session_state[base_key] = values
     return values
 
 
-def _word(v: float) -> str:
-    return "∞" if v == np.inf else "−∞" if v == -np.inf else "—"
+def _shortest(v: float) -> str:
+    """The shortest text that reads back as v: 0.53, -1.5, 2 (not 2.0), 1e+200."""
+    text = repr(v)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _blank(cell) -> bool:
+    if isinstance(cell, str):
+        return not cell.strip()
+    return cell is None or (isinstance(cell, float) and math.isnan(cell))
+
+
+def _number(cell) -> float | None:
+    """A grid cell as a number: None when empty or not a number. Full-width digits and − are read too."""
+    if _blank(cell):
+        return None
+    if isinstance(cell, (int, float)):
+        return float(cell)
+    try:
+        return float(unicodedata.normalize("NFKC", str(cell)).strip().replace("−", "-"))
+    except ValueError:
+        return None
+
+
+def _word(cell, v: float | None) -> str:
+    """How a refused cell is named in the message: ∞, −∞, — when empty, else what was typed."""
+    if v is not None and math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    return "—" if _blank(cell) else f"“{S.shorten(str(cell).strip())}”"
 
 
 def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:

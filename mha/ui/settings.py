@@ -67,10 +67,10 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         n = _whole(raw)
         low, high = (0 if key == "seed" else 1), LIMITS.get(key, LIMITS["n_heads"])
         if n is None:
-            notices.append(Notice("notice_not_whole", dict(key=key, value=_shorten(raw))))
+            notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
         elif not low <= n <= high:
             out[key] = min(max(n, low), high)
-            notices.append(Notice("notice_clamped", dict(key=key, value=_shorten(raw), used=out[key])))
+            notices.append(Notice("notice_clamped", dict(key=key, value=shorten(raw), used=out[key])))
         else:
             out[key] = n
     for key, allowed in (("lang", LANGS), ("stage", STAGES), ("preset", (*PRESETS, "custom"))):
@@ -79,13 +79,13 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
             if raw in allowed:
                 out[key] = raw
             else:
-                notices.append(Notice("notice_unknown", dict(key=key, value=_shorten(raw))))
+                notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
     if "integers" in params:
         out["integers"] = _first(params["integers"]).strip() in ("1", "true")
     return out, notices
 
 
-def _shorten(raw: str) -> str:
+def shorten(raw: str) -> str:
     text = "".join(ch for ch in raw if ch.isprintable())
     return text if len(text) <= 24 else text[:20] + "…"
 
@@ -101,7 +101,7 @@ def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
     if len(text) > X_PARAM_MAX:
         return base.copy(), [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
     x, bad = _apply_cells(text, base)
-    return x, [Notice("notice_x_items", dict(count=len(bad), example=_shorten(bad[0])))] if bad else []
+    return x, [Notice("notice_x_items", dict(count=len(bad), example=shorten(bad[0])))] if bad else []
 
 
 def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -136,14 +136,14 @@ def decode_kv(text: str, seeded: Callable[[int], np.ndarray]) -> tuple[np.ndarra
     head, _, items = text.partition("_")
     count = _whole(head)
     if count is None or count < 0:
-        return seeded(0), [Notice("notice_kv_count", dict(value=_shorten(text), most=KV_MAX_ADDED))]
+        return seeded(0), [Notice("notice_kv_count", dict(value=shorten(text), most=KV_MAX_ADDED))]
     notices = []
     if count > KV_MAX_ADDED:
         notices.append(Notice("notice_kv_clamped", dict(count=count, most=KV_MAX_ADDED)))
         count = KV_MAX_ADDED
     rows, bad = _apply_cells(items, seeded(count))
     if bad:
-        notices.append(Notice("notice_kv_items", dict(count=len(bad), example=_shorten(bad[0]))))
+        notices.append(Notice("notice_kv_items", dict(count=len(bad), example=shorten(bad[0]))))
     return rows, notices
 
 

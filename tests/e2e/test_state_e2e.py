@@ -56,3 +56,21 @@ def test_a_reload_and_a_fresh_browser_keep_the_added_tokens(browser, page, app_u
     settle(fresh, LOAD)
     assert fresh.get_by_text("The cache holds 5 tokens").count() == 1 and _k_cache(fresh) == before
     other.close()
+
+
+def _type_in_x(page, row: int, text: str) -> None:
+    """Type into the last column of X's row `row` (1-based) in the grid, as a user does, and press Enter."""
+    box = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
+    page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 * row + 17)
+    page.locator(".gdg-input").wait_for()  # the cell editor is open, its text selected
+    page.keyboard.type(text, delay=50)  # React drops keys typed faster than it renders
+    rerun_after(page, lambda: page.keyboard.press("Enter"))
+
+
+def test_a_typed_1e200_is_stored_as_1e200(page, app_url):
+    page.goto(f"{app_url}/?stage=input")
+    settle(page, LOAD)
+    _type_in_x(page, 1, "1e200")
+    assert "1.5~1e%2B200" in page.url or "1.5~1e+200" in page.url  # X[1, 5] = 1e200 travels in the link
+    rerun_after(page, page.locator(".st-key-next_stage button").click)  # on to Q and K: refused, with the reason
+    assert page.get_by_text("overflows float64").count() >= 1
