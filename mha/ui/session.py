@@ -19,10 +19,12 @@ from . import settings as S
 from .strings import Text
 
 STARTED = "_started"
+RECONNECT_TIMER = "1h"  # the timed fragment below ticks once an hour: cheap, and under JavaScript's timer limit
 
 
 def start() -> None:
     """On a session's first run: settings from the URL, else defaults; language from the browser."""
+    _run_on_reconnect()
     if st.session_state.get(STARTED):
         return
     values, notices = S.parse_params(st.query_params.to_dict())
@@ -34,8 +36,8 @@ def start() -> None:
         state.update(S.PRESETS[values["preset"]])
     state["preset"] = S.preset_of(state)
     state["head"] = min(state["head"], state["n_heads"])
-    for key, value in state.items():  # a widget value the browser already sent (a reconnect) wins
-        st.session_state.setdefault(key, value)
+    for key, value in state.items():  # the browser's widget values are not visible yet: see _run_on_reconnect
+        st.session_state[key] = value
     cfg = config()
     x = seeded_x(cfg)
     if "x" in st.query_params:
@@ -48,6 +50,16 @@ def start() -> None:
         notices += more
     st.session_state["notices"] = notices
     st.session_state[STARTED] = True
+
+
+@st.fragment(run_every=RECONNECT_TIMER)
+def _run_on_reconnect() -> None:
+    """Draws nothing. A page with a timed fragment asks for a full run as soon as it reconnects to a
+    restarted server (Streamlit 1.67's frontend does so for pages with auto-rerun fragments, and for
+    no others). Without that run, the new session's first run is the user's next click: its widget
+    value arrives keyed by element id, unseen by start(), which puts the link's value back over it,
+    and the callbacks it should fire are unknown to the new session. With it, the page is started
+    from its link (the URL always equals the view) before the user can click."""
 
 
 @lru_cache(maxsize=16)

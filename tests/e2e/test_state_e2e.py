@@ -2,10 +2,11 @@
 
 import pytest
 
-from .conftest import rerun_after, settle
+from .conftest import _free_port, rerun_after, settle, start_server
 
 pytestmark = pytest.mark.e2e
 LOAD = 90_000  # ms a first load may take on a busy machine (Plotly's script is 4.7 MB)
+APP = '[data-testid="stApp"]'
 
 
 def _alerts(page) -> list[str]:
@@ -74,3 +75,28 @@ def test_a_typed_1e200_is_stored_as_1e200(page, app_url):
     assert "1.5~1e%2B200" in page.url or "1.5~1e+200" in page.url  # X[1, 5] = 1e200 travels in the link
     rerun_after(page, page.locator(".st-key-next_stage button").click)  # on to Q and K: refused, with the reason
     assert page.get_by_text("overflows float64").count() >= 1
+
+
+@pytest.mark.parametrize("click, expect", [
+    (".st-key-n_tokens button >> nth=-1", lambda page: page.locator(".st-key-n_tokens input").input_value() == "5"),
+    (".st-key-next_stage button", lambda page: "stage=qk" in page.url),  # a button whose callback moves on
+])
+def test_the_first_click_after_a_server_restart_counts(page, click, expect):
+    port = _free_port()
+    server = start_server(port)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?stage=input&n_tokens=4")
+        settle(page, LOAD)
+        server.terminate()
+        server.wait(timeout=30)
+        page.wait_for_selector(f"{APP}:not([data-test-connection-state='CONNECTED'])", timeout=LOAD)  # cut off
+        server = start_server(port)  # a redeploy, or a hosted app waking up, on the same address
+        page.wait_for_selector(f"{APP}[data-test-connection-state='CONNECTED']", timeout=LOAD)
+        settle(page, LOAD)
+        assert page.locator(".st-key-n_tokens input").input_value() == "4" and "n_tokens=4" in page.url
+        rerun_after(page, page.locator(click).click)
+        assert expect(page), page.url
+        assert "n_tokens=5" in page.url if "n_tokens" in click else "n_tokens=4" in page.url
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
