@@ -5,6 +5,8 @@ with bind="query-params", so ids (not translated labels) travel in links and eve
 checked before a widget is built.
 """
 
+import math
+import unicodedata
 from functools import lru_cache
 
 import numpy as np
@@ -17,10 +19,12 @@ from . import settings as S
 from .strings import Text
 
 STARTED = "_started"
+RECONNECT_TIMER = "1h"  # the timed fragment below ticks once an hour: cheap, and under JavaScript's timer limit
 
 
 def start() -> None:
     """On a session's first run: settings from the URL, else defaults; language from the browser."""
+    _run_on_reconnect()
     if st.session_state.get(STARTED):
         return
     values, notices = S.parse_params(st.query_params.to_dict())
@@ -32,16 +36,30 @@ def start() -> None:
         state.update(S.PRESETS[values["preset"]])
     state["preset"] = S.preset_of(state)
     state["head"] = min(state["head"], state["n_heads"])
-    for key, value in state.items():  # a widget value the browser already sent (a reconnect) wins
-        st.session_state.setdefault(key, value)
+    for key, value in state.items():  # the browser's widget values are not visible yet: see _run_on_reconnect
+        st.session_state[key] = value
     cfg = config()
     x = seeded_x(cfg)
     if "x" in st.query_params:
         x, more = S.decode_x(st.query_params["x"], x)
         notices += more
     st.session_state["x_base"] = x
+    if "kv" in st.query_params:
+        rows, more = S.decode_kv(st.query_params["kv"], lambda count: seeded_added(cfg, count))
+        st.session_state["kv_added"] = rows.tolist()
+        notices += more
     st.session_state["notices"] = notices
     st.session_state[STARTED] = True
+
+
+@st.fragment(run_every=RECONNECT_TIMER)
+def _run_on_reconnect() -> None:
+    """Draws nothing. A page with a timed fragment asks for a full run as soon as it reconnects to a
+    restarted server (Streamlit 1.67's frontend does so for pages with auto-rerun fragments, and for
+    no others). Without that run, the new session's first run is the user's next click: its widget
+    value arrives keyed by element id, unseen by start(), which puts the link's value back over it,
+    and the callbacks it should fire are unknown to the new session. With it, the page is started
+    from its link (the URL always equals the view) before the user can click."""
 
 
 @lru_cache(maxsize=16)
@@ -50,6 +68,11 @@ def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
     x = mha.init_input(cfg)
     x.flags.writeable = False  # shared: callers copy before changing it
     return x
+
+
+def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:
+    """The seeded tokens the KV-cache stage offers after X, (count, d_model): what a link's `kv` edits."""
+    return np.array([mha.next_token(cfg, cfg.n_tokens + i) for i in range(count)]).reshape(count, cfg.d_model)
 
 
 def config() -> mha.AttentionConfig:
@@ -86,19 +109,39 @@ def go_to(stage: str) -> None:
 def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
     """X for these sizes: the user's X where the shape allows, seeded cells elsewhere.
 
-    A reset or a new seed starts again from the seeded X and gives the editor a new identity, since
-    a Streamlit 1.67 data editor re-applies its edits to new data of the same shape.
+    A new seed (or kind of numbers) draws X anew but keeps the cells the user edited, and says so.
+    A reset, or a new seed, gives the editor a new identity, since a Streamlit 1.67 data editor
+    re-applies its edits to new data of the same shape.
     """
     ss = st.session_state
     seeded, source = seeded_x(cfg), (cfg.seed, cfg.init)
     old = ss.get("x_base")
-    if old is None or ss.setdefault("x_source", source) != source:
+    if old is None:
         x = seeded
         ss["x_generation"] = ss.get("x_generation", 0) + 1
+    elif ss.setdefault("x_source", source) != source:
+        x, kept = _keep_edits(old, seeded, ss["x_source"])
+        ss["x_generation"] = ss.get("x_generation", 0) + 1
+        if kept:
+            t = Text(ss["lang"])
+            st.info(t("input_kept", seed=cfg.seed, count=kept), icon=":material/edit_note:")
+            if ss["stage"] != "input":  # the input stage has this button under X
+                st.button(t("input_reset"), key="reset_x_kept", on_click=reset_x)
     else:
         x = _fit(old, seeded)
     ss["x_base"], ss["x_source"] = x, source
     return x
+
+
+def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple[int, str]) -> tuple[np.ndarray, int]:
+    """The new seeded X with the cells where `old` differed from its own seeded X; how many those are."""
+    seed, init = old_source
+    was = seeded_x(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init))
+    x = seeded.copy()
+    r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
+    edited = old[:r, :c] != was[:r, :c]
+    x[:r, :c][edited] = old[:r, :c][edited]
+    return x, int(edited.sum())
 
 
 def _fit(old: np.ndarray, seeded: np.ndarray) -> np.ndarray:
@@ -112,26 +155,62 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
                   **column) -> np.ndarray:
     """An editable grid over `base`; finite edits are kept in session_state[base_key], others refused
     with a message naming the cell. Columns are c0, c1, … (labelled 1, 2, …). A new `generation`
-    (its parity, in an invisible index name) gives the editor a new identity: its edits are dropped."""
+    (its parity, in an invisible index name) gives the editor a new identity: its edits are dropped.
+
+    Cells are text, read here: the grid's number editor (react-number-format) drops every key but
+    digits, '.' and '-', so a typed 1e200 would arrive as 1200. Each number is shown in its shortest
+    form that reads back exactly (repr), so an untouched cell keeps its value to the last bit."""
     cols = [f"c{j}" for j in range(base.shape[1])]
-    frame = pd.DataFrame(base.astype(np.float64), index=pd.Index(rows, name=" " * (generation % 2)), columns=cols)
-    config = {c: st.column_config.NumberColumn(str(j + 1), **column) for j, c in enumerate(cols)}
+    shown = [[_shortest(float(v)) for v in row] for row in base]
+    frame = pd.DataFrame(shown, index=pd.Index(rows, name=" " * (generation % 2)), columns=cols, dtype=object)
+    config = {c: st.column_config.TextColumn(str(j + 1), alignment="right", **column) for j, c in enumerate(cols)}
     edited = st.data_editor(frame, key=key, column_config=config, num_rows="fixed", width="content")
-    values = np.array(edited.to_numpy(dtype=np.float64, na_value=np.nan))
-    bad = ~np.isfinite(values)
-    for r, c in zip(*np.nonzero(bad)):
-        st.warning(t("notice_cells", cell=f"{r + 1},{c + 1}", value=_word(values[r, c]), kept=f"{base[r, c]:g}"))
-    values[bad] = base[bad]
+    values = base.astype(np.float64)
+    for r, row in enumerate(edited.itertuples(index=False)):
+        for c, cell in enumerate(row):
+            v = _number(cell)
+            if v is not None and math.isfinite(v):
+                values[r, c] = v
+            else:
+                st.warning(t("notice_cells", cell=f"{r + 1},{c + 1}", value=_word(cell, v), kept=f"{base[r, c]:g}"))
     st.session_state[base_key] = values
     return values
 
 
-def _word(v: float) -> str:
-    return "∞" if v == np.inf else "−∞" if v == -np.inf else "—"
+def _shortest(v: float) -> str:
+    """The shortest text that reads back as v: 0.53, -1.5, 2 (not 2.0), 1e+200."""
+    text = repr(v)
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _blank(cell) -> bool:
+    if isinstance(cell, str):
+        return not cell.strip()
+    return cell is None or (isinstance(cell, float) and math.isnan(cell))
+
+
+def _number(cell) -> float | None:
+    """A grid cell as a number: None when empty or not a number. Full-width digits and − are read too."""
+    if _blank(cell):
+        return None
+    if isinstance(cell, (int, float)):
+        return float(cell)
+    try:
+        return float(unicodedata.normalize("NFKC", str(cell)).strip().replace("−", "-"))
+    except ValueError:
+        return None
+
+
+def _word(cell, v: float | None) -> str:
+    """How a refused cell is named in the message: ∞, −∞, — when empty, else what was typed."""
+    if v is not None and math.isinf(v):
+        return "∞" if v > 0 else "−∞"
+    return "—" if _blank(cell) else f"“{S.shorten(str(cell).strip())}”"
 
 
 def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
-    """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits."""
+    """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits,
+    the tokens added on the KV-cache stage (those that fit d_model, as the stage keeps them)."""
     ss = st.session_state
     params = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head") if ss[k] != S.DEFAULTS[k]}
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
@@ -142,6 +221,10 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     diff = S.encode_x(x, seeded_x(cfg))
     if diff and len(diff) <= S.X_PARAM_MAX:
         params["x"] = diff
+    added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model]).reshape(-1, cfg.d_model)
+    kv = S.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else ""
+    if kv and len(kv) <= S.X_PARAM_MAX:
+        params["kv"] = kv
     return params
 
 

@@ -4,11 +4,13 @@ Every value read from a link is checked here before any widget sees it: a bad on
 safe value and leaves a Notice (a strings-table key plus its fields) for the page to show.
 """
 
+import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -27,6 +29,7 @@ PRESETS = {
 }
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
 X_VALUE_MAX = 1e6  # |cell| accepted from a link
+KV_MAX_ADDED = 64  # tokens a session may add on the KV-cache stage (each is kept in its session state)
 
 
 @dataclass(frozen=True)
@@ -64,10 +67,10 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         n = _whole(raw)
         low, high = (0 if key == "seed" else 1), LIMITS.get(key, LIMITS["n_heads"])
         if n is None:
-            notices.append(Notice("notice_not_whole", dict(key=key, value=_shorten(raw))))
+            notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
         elif not low <= n <= high:
             out[key] = min(max(n, low), high)
-            notices.append(Notice("notice_clamped", dict(key=key, value=_shorten(raw), used=out[key])))
+            notices.append(Notice("notice_clamped", dict(key=key, value=shorten(raw), used=out[key])))
         else:
             out[key] = n
     for key, allowed in (("lang", LANGS), ("stage", STAGES), ("preset", (*PRESETS, "custom"))):
@@ -76,13 +79,13 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
             if raw in allowed:
                 out[key] = raw
             else:
-                notices.append(Notice("notice_unknown", dict(key=key, value=_shorten(raw))))
+                notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
     if "integers" in params:
         out["integers"] = _first(params["integers"]).strip() in ("1", "true")
     return out, notices
 
 
-def _shorten(raw: str) -> str:
+def shorten(raw: str) -> str:
     text = "".join(ch for ch in raw if ch.isprintable())
     return text if len(text) <= 24 else text[:20] + "…"
 
@@ -95,10 +98,15 @@ def encode_x(x: np.ndarray, base: np.ndarray) -> str:
 
 def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
     """Apply an encoded X to `base`; unusable items are skipped with a notice, the rest kept."""
-    x, notices = base.copy(), []
     if len(text) > X_PARAM_MAX:
-        return x, [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
-    bad = []
+        return base.copy(), [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
+    x, bad = _apply_cells(text, base)
+    return x, [Notice("notice_x_items", dict(count=len(bad), example=shorten(bad[0])))] if bad else []
+
+
+def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[str]]:
+    """`base` with the `row.col~value` items of text applied, and the items that could not be."""
+    x, bad = base.copy(), []
     for item in filter(None, text.split("_")):
         m = re.fullmatch(r"(\d{1,4})\.(\d{1,4})~([-+0-9.eE]{1,32})", item)
         try:
@@ -110,9 +118,33 @@ def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
             bad.append(item)
             continue
         x[r, c] = v
+    return x, bad
+
+
+def encode_kv(rows: np.ndarray, seeded: np.ndarray) -> str:
+    """Tokens added to the KV cache: their count, then the cells that differ from the seeded next tokens
+    as X's items (`2` is two seeded tokens, `2_1.3~0.5` the same with cell 3 of the first one edited)."""
+    return "_".join(filter(None, [str(len(rows)), encode_x(rows, seeded)]))
+
+
+def decode_kv(text: str, seeded: Callable[[int], np.ndarray]) -> tuple[np.ndarray, list[Notice]]:
+    """Added tokens from a link, given `seeded(count)`, the seeded next tokens (count, d_model).
+
+    At most KV_MAX_ADDED tokens; unusable cells keep their seeded value, each refusal with a notice."""
+    if len(text) > X_PARAM_MAX:
+        return seeded(0), [Notice("notice_kv_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
+    head, _, items = text.partition("_")
+    count = _whole(head)
+    if count is None or count < 0:
+        return seeded(0), [Notice("notice_kv_count", dict(value=shorten(text), most=KV_MAX_ADDED))]
+    notices = []
+    if count > KV_MAX_ADDED:
+        notices.append(Notice("notice_kv_clamped", dict(count=count, most=KV_MAX_ADDED)))
+        count = KV_MAX_ADDED
+    rows, bad = _apply_cells(items, seeded(count))
     if bad:
-        notices.append(Notice("notice_x_items", dict(count=len(bad), example=_shorten(bad[0]))))
-    return x, notices
+        notices.append(Notice("notice_kv_items", dict(count=len(bad), example=shorten(bad[0]))))
+    return rows, notices
 
 
 def is_prime(n: int) -> bool:
@@ -124,13 +156,43 @@ def distinct_primes(sizes: Mapping) -> bool:
     return all(map(is_prime, values)) and len(set(values)) == len(values)
 
 
+@lru_cache(maxsize=1)
+def _primes_upto(n: int) -> tuple[int, ...]:
+    return tuple(p for p in range(2, n + 1) if is_prime(p))
+
+
+def _prime_window(n: int) -> tuple[int, int]:
+    """The primes a size n may move to without passing one: from the prime below n (2 if none) to the prime above."""
+    below = next((p for p in range(n - 1, 1, -1) if is_prime(p)), 2)
+    above = next(p for p in range(n + 1, 2 * n + 3) if is_prime(p))  # Bertrand: there is one below 2n
+    return below, above
+
+
+def _move_cost(n: int, p: int, window: tuple[int, int]) -> tuple[int, int, int]:
+    """Moving n to p: how far past its window, then how far, then 1 if it goes down (ties go up)."""
+    return max(0, window[0] - p, p - window[1]), abs(p - n), int(p < n)
+
+
 def nearest_distinct_primes(sizes: Mapping) -> dict:
-    """Each size moved to the closest prime not taken by an earlier one (ties go up), within limits."""
-    taken, out = set(), {}
+    """The distinct primes (within LIMITS) closest to the sizes, chosen for all five sizes together.
+
+    No size passes the prime just above or below it when some choice avoids that (else as little as
+    possible); among those choices, the one that moves the sizes least in total. Sizes that already are
+    distinct primes stay. (A size at 1 becomes 2, or 3 if 2 is taken.)
+    """
+    best, best_cost = None, None
+    options = []
     for key in SIZES:
-        n, limit = sizes[key], LIMITS[key]
-        candidates = sorted((p for p in range(2, limit + 1) if is_prime(p) and p not in taken),
-                            key=lambda p: (abs(p - n), -p))
-        out[key] = candidates[0] if candidates else n
-        taken.add(out[key])
-    return out
+        n = int(sizes[key])
+        window = _prime_window(n)
+        primes = (p for p in _primes_upto(max(LIMITS[k] for k in SIZES)) if p <= LIMITS[key])
+        # An optimal choice only ever needs a size's len(SIZES) best primes: one of them is always free.
+        options.append(sorted((_move_cost(n, p, window), p) for p in primes)[: len(SIZES)])
+    for choice in itertools.product(*options):
+        values = [p for _, p in choice]
+        if len(set(values)) < len(values):
+            continue
+        cost = tuple(map(sum, zip(*(c for c, _ in choice))))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = values, cost
+    return dict(zip(SIZES, best))

@@ -150,11 +150,14 @@ def quiz_right(answer: float, value: float) -> bool:
 
 
 def _start_quiz(key: str, shape: tuple[int, int]) -> None:
-    """Hide a random cell of C (within what is drawn) and clear the previous answer."""
+    """Hide a random cell of C (within what is drawn) and empty the answer box.
+
+    The box is emptied by setting its value to None: Streamlit 1.67 then tells the browser to clear it.
+    Popping the key is not enough, as the browser keeps showing (and sending) the old answer."""
     rows, cols = (min(n, F.MAX_SIDE) for n in shape)
     rng = np.random.default_rng()
     st.session_state[f"quiz_{key}"] = (int(rng.integers(rows)), int(rng.integers(cols)))
-    st.session_state.pop(f"quiz_answer_{key}", None)
+    st.session_state[f"quiz_answer_{key}"] = None
     st.session_state[f"quiz_checked_{key}"] = False
 
 

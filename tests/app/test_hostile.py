@@ -26,7 +26,8 @@ def test_hostile_size_parameters(key, value):
 
 @pytest.mark.parametrize("params", [
     {"stage": "attention"}, {"lang": "klingon"}, {"preset": "gpt5"}, {"x": "not-an-x"}, {"x": "1.1~1e400_2.2~2"},
-    {"x": "~" * 5000}, {"stage": "kv_cache", "n_tokens": "64", "d_model": "1024", "n_heads": "16", "d_k": "128"},
+    {"x": "~" * 5000}, {"kv": "1e9"}, {"kv": "3_<script>"},
+    {"stage": "kv_cache", "n_tokens": "64", "d_model": "1024", "n_heads": "16", "d_k": "128"},
 ])
 def test_hostile_other_parameters(params):
     at = run(**params)
@@ -74,6 +75,15 @@ def test_any_x_text_decodes_to_a_finite_x_or_a_notice(text):
     base = np.zeros((3, 5))
     x, notices = S.decode_x(text, base)
     assert x.shape == (3, 5) and np.all(np.isfinite(x)) and np.all(np.abs(x) <= S.X_VALUE_MAX)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(max_size=300), st.from_regex(r"\A[0-9]{1,3}(_[0-9]{1,2}\.[0-9]{1,2}~[-+0-9.eE]{1,8}){0,6}\Z")))
+def test_any_kv_text_decodes_to_at_most_the_cap_of_finite_tokens_or_a_notice(text):
+    rows, notices = S.decode_kv(text, lambda count: np.ones((count, 5)))
+    assert rows.ndim == 2 and rows.shape[1] == 5 and len(rows) <= S.KV_MAX_ADDED
+    assert np.all(np.isfinite(rows)) and np.all(np.abs(rows) <= S.X_VALUE_MAX)
+    assert notices or len(rows) == int(text.split("_")[0])  # a usable count is kept as it is
 
 
 def test_link_notices_can_be_dismissed():

@@ -1,6 +1,7 @@
 """The KV-cache stage: two additions from the post's 3 tokens, the animated step, the live proof, the cost."""
 
 import numpy as np
+import pytest
 
 import mha
 
@@ -104,3 +105,53 @@ def test_adding_stops_at_the_cap():
     rerun(at)
     assert at.button(key="add_token").disabled
     assert f"at most {MAX_ADDED} tokens" in page_text(at)
+
+
+def test_added_tokens_travel_in_the_link_and_a_fresh_session_shows_the_same_cache():
+    at = run(stage="kv_cache", n_tokens=4, d_model=7, d_k=5, seed=3)
+    at.session_state["kv_next_open"] = True
+    rerun(at)
+    at.session_state["kv_next"] = {"edited_rows": {0: {"c2": 4.5}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    for _ in range(3):  # the edited token, then two seeded ones
+        at.button(key="add_token").click()
+        rerun(at)
+    link = dict(at.query_params)
+    assert link["kv"] == "3_1.3~4.5"  # three tokens; cell 3 of the first differs from its seeded value
+    cfg = mha.AttentionConfig(n_tokens=4, d_model=7, d_k=5, seed=3)
+    expected = np.stack([mha.next_token(cfg, i) for i in range(7)])
+    expected[4, 2] = 4.5
+    fresh = run(**link)  # a reload, or the link opened in another browser
+    np.testing.assert_array_equal(np.array(fresh.session_state["kv_added"]), expected[4:])
+    assert "The cache holds 7 tokens" in page_text(fresh) and not fresh.warning
+    animation = next(c for c in charts(fresh) if c.get("frames"))
+    cache = mha.KVCache(mha.init_weights(cfg))
+    for row in expected:
+        cache.append(row)
+    np.testing.assert_allclose(z(animation["frames"][-1]["data"][2]), cache.k[0], atol=1e-12, rtol=0)
+    assert charts(fresh) == charts(at)
+
+
+def test_added_tokens_stay_in_the_link_on_other_stages_and_leave_it_on_reset():
+    at = _add_twice()
+    at.session_state["stage"] = "scores"
+    rerun(at)
+    assert at.query_params["kv"] == "2"
+    at.session_state["stage"] = "kv_cache"
+    rerun(at)
+    at.button(key="kv_reset").click()
+    rerun(at)
+    assert "kv" not in at.query_params
+
+
+@pytest.mark.parametrize("kv, tokens, notice", [
+    ("2", 5, None), ("0", 3, None), ("abc", 3, "kv=abc does not start with a number"),
+    ("-1", 3, "does not start with a number"), ("999_1.1~2", 3 + 64, "adds 999 tokens"),
+    ("2_1.1~nan_3.1~1_1.9~1_1.2~1e400_x", 5, "5 cell(s) of the tokens added"),
+    ("1_" + "1.1~1_" * 800, 3, "characters (limit 4000)"),
+])
+def test_a_link_with_unusable_added_tokens_says_so(kv, tokens, notice):
+    at = run(stage="kv_cache", kv=kv)
+    assert f"The cache holds {tokens} tokens" in page_text(at)
+    warnings = " ".join(w.value for w in at.warning)
+    assert (notice in warnings) if notice else not warnings

@@ -40,3 +40,19 @@ def test_tolerance(answer, value, right):
     from mha.ui.views import quiz_right
 
     assert quiz_right(answer, value) is right
+
+
+@pytest.mark.parametrize("restart", ["quiz_again_qk_q", "quiz_stop_qk_q"])
+def test_a_new_cell_starts_with_an_empty_box_and_no_verdict(restart):
+    at, _ = _quiz(0.5)
+    assert at.error
+    at.button(key=restart).click()
+    rerun(at)
+    if restart == "quiz_stop_qk_q":  # every cell shown, then "Quiz me" again
+        at.button(key="quiz_start_qk_q").click()
+        rerun(at)
+    assert at.number_input(key="quiz_answer_qk_q").value is None
+    assert not at.error and not at.success and not at.warning
+    at.button(key="quiz_check_qk_q").click()
+    rerun(at)
+    assert [w.value for w in at.warning] == ["Type a value first."] and not at.error and not at.success

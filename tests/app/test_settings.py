@@ -1,11 +1,16 @@
 """Link parsing and X encoding (pure functions), and the distinct-primes helper."""
 
+import itertools
+from functools import lru_cache
+
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha.ui import settings as S
+
+from .helpers import rerun, run
 
 
 def test_good_parameters_are_taken():
@@ -42,6 +47,21 @@ def test_x_round_trips_through_a_link(edits):
     assert notices == []
 
 
+@given(st.integers(0, S.KV_MAX_ADDED).flatmap(lambda n: st.tuples(
+    st.just(n), st.lists(st.tuples(st.integers(0, max(n - 1, 0)), st.integers(0, 4), st.floats(-1e6, 1e6)),
+                         max_size=15 if n else 0))))
+def test_added_tokens_round_trip_through_a_link(case):
+    count, edits = case
+    seeded = lambda n: np.round(np.random.default_rng(1).standard_normal((n, 5)), 2)
+    rows = seeded(count)
+    for r, c, v in edits:
+        rows[r, c] = v
+    text = S.encode_kv(rows, seeded(count))
+    decoded, notices = S.decode_kv(text, seeded)
+    np.testing.assert_array_equal(decoded, rows)
+    assert notices == [] and text.split("_")[0] == str(count)
+
+
 def test_bad_x_items_are_skipped_and_counted():
     base = np.zeros((3, 5))
     x, notices = S.decode_x("1.1~2_9.9~1_2.2~nan_2.3~1e400_3.5~-4_junk", base)
@@ -55,3 +75,87 @@ def test_the_post_sizes_are_distinct_primes_and_others_are_mended():
     mended = S.nearest_distinct_primes(S.PRESETS["gpt2"])
     assert S.distinct_primes(mended)
     assert mended == {"n_tokens": 7, "d_model": 769, "d_k": 67, "d_v": 61, "n_heads": 13}
+
+
+@lru_cache
+def _primes(upto: int) -> tuple[int, ...]:
+    return tuple(p for p in range(2, upto + 1) if all(p % q for q in range(2, p)))
+
+
+@lru_cache
+def _window(n: int) -> tuple[int, int]:
+    """Independent of the app: the prime just below n (2 if none) and the prime just above."""
+    below = max(_primes(n - 1), default=2)
+    above = min(p for p in _primes(2 * n + 2) if p > n)
+    return below, above
+
+
+def _cost(n: int, p: int) -> tuple[int, int]:
+    lo, hi = _window(n)
+    return max(0, lo - p, p - hi), abs(p - n)
+
+
+SIZE_TUPLES = st.fixed_dictionaries({k: st.one_of(st.integers(1, 16), st.integers(1, S.LIMITS[k]))
+                                     for k in S.SIZES})
+
+
+def test_tiny_with_d_k_8_keeps_every_size_small():
+    mended = S.nearest_distinct_primes(dict(S.PRESETS["tiny"], d_k=8))
+    assert S.distinct_primes(mended)
+    assert mended["n_heads"] == 2 and mended["d_k"] in (7, 11) and max(mended.values()) == 11
+    assert S.nearest_distinct_primes(S.PRESETS["tiny"]) == {k: S.PRESETS["post"][k] for k in S.SIZES}
+
+
+def test_the_sidebar_button_mends_tiny_with_d_k_8_in_place():
+    at = run(**dict(S.PRESETS["tiny"], d_k=8, integers=0))
+    at.button(key="make_primes").click()
+    rerun(at)
+    sizes = {k: at.number_input(key=k).value for k in S.SIZES}
+    assert sizes == S.nearest_distinct_primes(dict(S.PRESETS["tiny"], d_k=8)) and sizes["n_heads"] == 2
+    assert "make_primes" not in {b.key for b in at.button}  # they are distinct primes now
+
+
+@pytest.mark.parametrize("n, moves_to", [(1, {2}), (2, {2}), (4, {3, 5}), (8, {7}), (9, {7, 11}), (12, {11, 13})])
+def test_a_lone_size_moves_to_a_neighbouring_prime(n, moves_to):
+    sizes = dict(n_tokens=n, d_model=101, d_k=103, d_v=107, n_heads=13)
+    assert S.nearest_distinct_primes(sizes)["n_tokens"] in moves_to
+
+
+@settings(max_examples=300, deadline=None)
+@given(SIZE_TUPLES)
+def test_primes_are_distinct_near_and_within_each_sizes_window(sizes):
+    mended = S.nearest_distinct_primes(sizes)
+    assert S.distinct_primes(mended) and all(2 <= mended[k] <= S.LIMITS[k] for k in S.SIZES)
+    if S.distinct_primes(sizes):
+        assert mended == sizes
+    for key in S.SIZES:  # no free prime would have been nearer (first: inside the window, then: closer)
+        others = {mended[k] for k in S.SIZES if k != key}
+        free = [p for p in _primes(S.LIMITS[key]) if p not in others]
+        assert _cost(sizes[key], mended[key]) == min(_cost(sizes[key], p) for p in free), key
+    windows = {k: [p for p in _primes(S.LIMITS[k]) if _window(sizes[k])[0] <= p <= _window(sizes[k])[1]]
+               for k in S.SIZES}
+    if any(len(set(c)) == len(c) for c in itertools.product(*windows.values())):
+        assert all(mended[k] in windows[k] for k in S.SIZES), (sizes, mended)
+
+
+PERMUTATIONS = np.array(list(itertools.permutations(_primes(43), len(S.SIZES))))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.fixed_dictionaries({k: st.integers(1, 20) for k in S.SIZES}))
+def test_small_sizes_move_least_in_total(sizes):
+    """Brute force over every assignment of distinct primes up to 43: nothing moves the sizes less."""
+    def total(values):
+        costs = [_cost(sizes[k], v) for k, v in zip(S.SIZES, values)]
+        return tuple(map(sum, zip(*costs)))
+
+    allowed = np.all([PERMUTATIONS[:, i] <= S.LIMITS[k] for i, k in enumerate(S.SIZES)], axis=0)
+    excess = np.zeros(len(PERMUTATIONS), int)
+    moved = np.zeros(len(PERMUTATIONS), int)
+    for i, k in enumerate(S.SIZES):
+        lo, hi = _window(sizes[k])
+        col = PERMUTATIONS[:, i]
+        excess += np.maximum(0, np.maximum(lo - col, col - hi))
+        moved += np.abs(col - sizes[k])
+    best = np.min((excess * 1000 + moved)[allowed])  # moved < 1000: compares (excess, moved) in order
+    assert total(S.nearest_distinct_primes(sizes).values()) == divmod(int(best), 1000)

@@ -53,7 +53,7 @@ def test_an_edit_in_the_grid_reaches_q(page, app_url):
     grid = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]')
     box = grid.bounding_box()
     page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 + 17)  # row 1, last column
-    page.locator("input.gdg-input").wait_for()  # the cell editor is open, its text selected
+    page.locator(".gdg-input").wait_for()  # the cell editor is open, its text selected
     page.keyboard.type("3.25", delay=50)  # React drops keys typed faster than it renders
     rerun_after(page, lambda: page.keyboard.press("Enter"))
     assert "3.25" in page.url  # the edit travels in the link

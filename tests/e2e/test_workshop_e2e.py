@@ -21,7 +21,7 @@ def test_a_copied_link_shows_the_same_values_in_a_fresh_browser(browser, page, a
     settle(page)
     grid = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
     page.mouse.dblclick(grid["x"] + grid["width"] - 20, grid["y"] + 35 + 17)
-    page.locator("input.gdg-input").wait_for()
+    page.locator(".gdg-input").wait_for()
     page.keyboard.type("-2.5", delay=50)
     rerun_after(page, lambda: page.keyboard.press("Enter"))
     rerun_after(page, page.locator(".st-key-next_stage button").click)  # on to Q and K

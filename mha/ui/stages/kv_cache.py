@@ -10,10 +10,10 @@ from mha.figures import MAX_SIDE
 from mha.figures.cache import MAX_COLS, CacheStep, cache_animation, cost_figure
 
 from ..session import matrix_editor
+from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..views import View, chart, header, markdown_table, subscript, tex_int
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
-MAX_ADDED = 64  # tokens a session may add (each is kept in its session state)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 

@@ -1,0 +1,101 @@
+"""Edited cells of X are the user's: a new seed or kind of numbers draws the rest anew, keeps them, and says so."""
+
+import numpy as np
+import pytest
+
+import mha
+
+from .helpers import page_text, rerun, run
+
+EDITS = {"edited_rows": {0: {"c4": 3.25}, 2: {"c0": -1.5}}, "added_rows": [], "deleted_rows": []}
+
+
+def _edited(**params):
+    at = run(stage="input", **params)
+    at.session_state["x_editor"] = EDITS
+    return rerun(at)
+
+
+@pytest.mark.parametrize("change, cfg", [("seed", mha.AttentionConfig(seed=4)),
+                                         ("integers", mha.AttentionConfig(init="integers"))])
+def test_a_new_seed_or_kind_of_numbers_keeps_the_edited_cells_and_says_how_many(change, cfg):
+    at = _edited()
+    if change == "seed":
+        at.number_input(key="seed").set_value(4)
+    else:
+        at.toggle(key="integers").set_value(True)
+    rerun(at)
+    expected = mha.init_input(cfg)
+    expected[0, 4], expected[2, 0] = 3.25, -1.5
+    np.testing.assert_array_equal(at.session_state["x_base"], expected)
+    assert "your 2 edited cell(s) of X were kept" in page_text(at)
+    assert at.query_params["x"] == "1.5~3.25_3.1~-1.5"  # the link carries them over the new seed
+    rerun(at)  # the editor starts afresh on the new X: the edits are not applied twice or lost
+    np.testing.assert_array_equal(at.session_state["x_base"], expected)
+    assert "were kept" not in page_text(at)  # said once, where it happened
+
+
+def test_the_note_offers_a_reset_to_the_new_seed():
+    at = _edited()
+    at.session_state["stage"] = "qk"
+    rerun(at)
+    at.number_input(key="seed").set_value(4)
+    rerun(at)
+    at.button(key="reset_x_kept").click()
+    rerun(at)
+    np.testing.assert_array_equal(at.session_state["x_base"], mha.init_input(mha.AttentionConfig(seed=4)))
+    assert "x" not in at.query_params
+
+
+def test_a_new_seed_without_edits_says_nothing():
+    at = run(stage="qk")
+    at.number_input(key="seed").set_value(4)
+    rerun(at)
+    np.testing.assert_array_equal(at.session_state["x_base"], mha.init_input(mha.AttentionConfig(seed=4)))
+    assert "were kept" not in page_text(at)
+
+
+def test_edits_from_a_link_are_kept_on_another_stage_in_chinese():
+    at = run(stage="scores", lang="zh", x="2.2~9.5")
+    at.number_input(key="seed").set_value(1)
+    rerun(at)
+    assert at.session_state["x_base"][1, 1] == 9.5
+    assert "你改过的 1 个 X 的格子保留了原来的值" in page_text(at)
+
+
+@pytest.mark.parametrize("typed, stored", [("1e200", 1e200), ("-2.5E-3", -0.0025), ("１．５", 1.5), ("−2", -2.0),
+                                           (" 7 ", 7.0), ("0.30000000000000004", 0.30000000000000004)])
+def test_what_is_typed_in_the_grid_is_the_number_stored(typed, stored):
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {1: {"c3": typed}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    assert at.session_state["x_base"][1, 3] == stored
+    assert not at.warning
+
+
+def test_a_typed_1e200_overflows_with_the_reason_on_the_next_stage():
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {0: {"c4": "1e200"}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    at.session_state["stage"] = "qk"
+    rerun(at)
+    assert at.session_state["x_base"][0, 4] == 1e200 and "overflows float64" in page_text(at)
+
+
+@pytest.mark.parametrize("typed, word", [("abc", "“abc”"), ("1,5", "“1,5”"), ("", "—"), ("inf", "∞")])
+def test_text_that_is_not_a_finite_number_is_refused_by_name(typed, word):
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {1: {"c3": typed}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    assert at.session_state["x_base"][1, 3] == mha.init_input(mha.AttentionConfig())[1, 3]
+    assert f"Cell 2,4 of X is {word}: only finite numbers work" in page_text(at)
+
+
+def test_the_grid_shows_each_number_in_full_so_untouched_cells_keep_every_bit():
+    at = run(stage="input", x="1.1~0.30000000000000004_2.2~1e-300")
+    shown = at.dataframe[0].value
+    assert shown.iloc[0, 0] == "0.30000000000000004" and shown.iloc[1, 1] == "1e-300"
+    at.session_state["x_editor"] = {"edited_rows": {2: {"c0": "4"}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    x = at.session_state["x_base"]
+    assert (x[0, 0], x[1, 1], x[2, 0]) == (0.30000000000000004, 1e-300, 4.0)
