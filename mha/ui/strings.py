@@ -1,7 +1,12 @@
 """Every word the page shows, in English and Chinese, one table per language.
 
-A test fails when a key exists in one table and not the other. Fields in braces are filled by
-`Text.__call__`; HTML in chart titles (<sub>) is Plotly's, LaTeX in formulas is st.latex's.
+A test fails when a key exists in one table and not the other. Every value is a format string:
+fields in braces are filled by `Text.__call__` (or, for a template a figure fills, by the figure),
+so a literal brace, as in LaTeX, is doubled. How a value may be written depends on what draws it
+(tests/app/test_strings.py knows which key goes where): text that Streamlit renders as Markdown
+(st.markdown, captions, alerts, labels) writes math as inline LaTeX, `$\\sqrt{{d_k}}$`, never as
+`d_k` or `q_{t}` outside dollars; text inside a Plotly chart uses Unicode and Plotly's HTML
+(<sub>, <b>) and no dollars; text inside st.latex is LaTeX.
 """
 
 EN = {
@@ -22,9 +27,9 @@ EN = {
     "preset_gpt2": "GPT-2-small widths · 8·768·64·64·12",
     "preset_custom": "Custom",
     "n_tokens": "Tokens n",
-    "d_model": "Embedding size d_model",
-    "d_k": "Query/key size d_k",
-    "d_v": "Value size d_v",
+    "d_model": r"Embedding size $d_{{\text{{model}}}}$",
+    "d_k": "Query/key size $d_k$",
+    "d_v": "Value size $d_v$",
     "n_heads": "Heads h",
     "seed": "Seed",
     "integers": "Whole numbers (for paper)",
@@ -93,9 +98,10 @@ EN = {
     # input
     "input_title": "The input X: one row per token",
     "input_text": (
-        "Each token (with its position) is already a vector of d_model numbers, so n tokens make an "
-        "n×d_model matrix X. The layer must hand back a matrix Y of the very same shape. Edit any cell: "
-        "every later stage recomputes from your numbers."
+        r"Each token (with its position) is already a vector of $d_{{\text{{model}}}}$ "
+        r"numbers, so n tokens make an $n\times d_{{\text{{model}}}}$ matrix X. "
+        "The layer must hand back a matrix Y of the very same shape. Edit any "
+        "cell: every later stage recomputes from your numbers."
     ),
     "input_goal": "Goal: Y has the same shape as X · {shape}",
     "input_reset": "Reset X to the seed",
@@ -103,16 +109,18 @@ EN = {
     # qk
     "qk_title": "Queries and keys for head {h}",
     "qk_text": (
-        "Each head owns two d_model×d_k matrices. Multiplying X by W_Q turns every token into a query "
-        "(what it looks for); multiplying by W_K turns it into a key (what it offers). Same rows in, "
-        "same tokens out: row i of Q and of K both belong to token i."
+        r"Each head owns two $d_{{\text{{model}}}}\times d_k$ matrices. Multiplying "
+        "X by $W_Q$ turns every token into a query (what it looks for); multiplying "
+        "by $W_K$ turns it into a key (what it offers). Same rows in, same tokens "
+        "out: row i of Q and of K both belong to token i."
     ),
     # scores
     "scores_title": "From QKᵀ to S for head {h}",
     "scores_text": (
-        "Row i of QKᵀ compares token i's query with every key. Dividing by √d_k keeps these numbers "
-        "moderate as d_k grows. The causal mask writes −∞ above the diagonal so no token can look "
-        "ahead, and softmax turns each row into weights that are ≥ 0 and add up to 1 (−∞ becomes 0)."
+        r"Row i of QKᵀ compares token i's query with every key. Dividing by $\sqrt{{d_k}}$ "
+        "keeps these numbers moderate as $d_k$ grows. The causal mask writes "
+        "−∞ above the diagonal so no token can look ahead, and softmax turns "
+        "each row into weights that are ≥ 0 and add up to 1 (−∞ becomes 0)."
     ),
     "inner_note": "Q and Kᵀ show the first {shown} of their {d_k} columns; every score uses all {d_k}.",
     "scores_play_hint": "Press ▶ Play, or drag the slider under the chart, to step through the four steps.",
@@ -128,34 +136,38 @@ EN = {
     # values
     "values_title": "Values and the head's output for head {h}",
     "values_text": (
-        "W_V (d_model×d_v) turns each token into a value: what it hands over when attended to. "
-        "H = S·V then mixes the value rows with the weights in S, so row i of H is a weighted average of "
-        "the values of tokens 1..i."
+        r"$W_V$ ($d_{{\text{{model}}}}\times d_v$) turns each token into a value: "
+        "what it hands over when attended to. H = S·V then mixes the value rows "
+        "with the weights in S, so row i of H is a weighted average of the values "
+        "of tokens 1..i."
     ),
     # heads
     "heads_title": "Every head at once",
     "heads_text": (
-        "Each head has its own W_Q, W_K, W_V, so each finds its own pattern of attention. Their outputs "
-        "H₁…H_h, each n×d_v, are laid side by side into one n×(h·d_v) matrix."
+        "Each head has its own $W_Q$, $W_K$, $W_V$, so each finds its own pattern "
+        r"of attention. Their outputs $H_1,\dots,H_h$, each $n\times d_v$, are "
+        r"laid side by side into one $n\times(h\cdot d_v)$ matrix."
     ),
     "heads_s": "S of every head",
-    "heads_concat": "Concat(H₁…H_h): one block of d_v columns per head",
+    "heads_concat": r"$\operatorname{{Concat}}(H_1,\dots,H_h)$: one block of $d_v$ columns per head",
     # output
-    "output_title": "Back to d_model: the output Y",
+    "output_title": r"Back to $d_{{\text{{model}}}}$: the output Y",
     "output_text": (
-        "W_O is (h·d_v)×d_model, so Concat·W_O is n×d_model again: Y has X's shape. Each head's block of "
-        "d_v rows in W_O only ever meets that head's columns of Concat, so Y is a sum with one term per "
-        "head."
+        r"$W_O$ is $(h\cdot d_v)\times d_{{\text{{model}}}}$, so $\operatorname{{Concat}}\cdot "
+        r"W_O$ is $n\times d_{{\text{{model}}}}$ again: Y has X's shape. Each "
+        "head's block of $d_v$ rows in $W_O$ only ever meets that head's columns "
+        "of Concat, so Y is a sum with one term per head."
     ),
-    "output_parts": "Y as a sum over heads: H_i · (head i's rows of W_O)",
+    "output_parts": "Y as a sum over heads: $H_i$ · (head i's rows of $W_O$)",
     # dependency
     "dependency_title": "Row i of Y depends only on rows 1..i of X",
     "dependency_text": (
-        "Cell (i, j) measures how strongly Y_i reacts to a change in X_j: the size of the Jacobian block "
-        "∂Y_i/∂X_j. Everything above the diagonal is exactly zero: a token's output never sees later "
+        "Cell (i, j) measures how strongly $Y_i$ reacts to a change in $X_j$: "
+        r"the size of the Jacobian block $\partial Y_i/\partial X_j$. Everything "
+        "above the diagonal is exactly zero: a token's output never sees later "
         "tokens. Nudge a token below and see which rows of Y move."
     ),
-    "dependency_map": "‖∂Y_i/∂X_j‖ (Frobenius norm, exact)",
+    "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$ (Frobenius norm, exact)",
     "dependency_skip": "The exact map costs about {flops:,} operations at these sizes; it is drawn up to {limit:,}.",
     "nudge_token": "Nudge token j",
     "nudge_size": "by adding",
@@ -190,9 +202,10 @@ EN = {
     "kv_unchanged": "rows 1..{p} untouched",
     "kv_why_q_title": "Why Q is not cached",
     "kv_why_q": (
-        "Row t of S is softmax(q_t·Kᵀ/√d_k) and row t of H is that row times V. Only q_t appears; "
-        "q_1…q_{t−1} were used for their own rows, which are finished. K and V, in contrast, are read "
-        "again by every later token."
+        r"Row t of S is $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$ and "
+        r"row t of H is that row times V. Only $q_t$ appears; $q_1,\dots,q_{{t-1}}$ "
+        "were used for their own rows, which are finished. K and V, in contrast, "
+        "are read again by every later token."
     ),
     "kv_proof_title": "Checked live on these numbers",
     "kv_proof_what": "what is compared",
@@ -224,7 +237,7 @@ EN = {
     "kv_measure_cap": "At these sizes the recompute is capped at {T} tokens to keep the page responsive.",
     "kv_series_ms_cached": "with the cache",
     "kv_series_ms_full": "recompute",
-    "kv_dropped_rows": "Added tokens no longer fit d_model = {d} and were removed.",
+    "kv_dropped_rows": r"Added tokens no longer fit $d_{{\text{{model}}}} = {d}$ and were removed.",
     # axis words in hover
     "y_row": "row of Y",
     "x_row": "row of X",
@@ -250,9 +263,9 @@ ZH = {
     "preset_gpt2": "GPT-2 small 宽度 · 8·768·64·64·12",
     "preset_custom": "自定义",
     "n_tokens": "词元数 n",
-    "d_model": "嵌入维度 d_model",
-    "d_k": "查询/键维度 d_k",
-    "d_v": "值维度 d_v",
+    "d_model": r"嵌入维度 $d_{{\text{{model}}}}$",
+    "d_k": "查询/键维度 $d_k$",
+    "d_v": "值维度 $d_v$",
     "n_heads": "头数 h",
     "seed": "随机种子",
     "integers": "整数模式（方便手算）",
@@ -316,21 +329,24 @@ ZH = {
     "matmul_b": "B (3×5)",
     "input_title": "输入 X：每个词元占一行",
     "input_text": (
-        "每个词元（加上位置信息后）已经是一个 d_model 维的向量，n 个词元就排成 n×d_model 的矩阵 X。"
-        "这一层最后要交出一个形状完全相同的矩阵 Y。随便改一格，后面每一步都会用你的数字重新计算。"
+        r"每个词元（加上位置信息后）已经是一个 $d_{{\text{{model}}}}$ 维的向量，"
+        r"n 个词元就排成 $n\times d_{{\text{{model}}}}$ 的矩阵 X。这一层最后要交出一个形状完全相同的矩阵 "
+        "Y。随便改一格，后面每一步都会用你的数字重新计算。"
     ),
     "input_goal": "目标：Y 与 X 形状相同 · {shape}",
     "input_reset": "把 X 恢复为种子生成的值",
     "input_editor_help": "只能填数字。每行是一个词元，每列是一个特征。",
     "qk_title": "第 {h} 个头的查询与键",
     "qk_text": (
-        "每个头有两个 d_model×d_k 的矩阵。X 乘 W_Q，每个词元变成一个查询（它要找什么）；"
-        "X 乘 W_K，每个词元变成一个键（它能提供什么）。输入几行，输出就几行：Q 和 K 的第 i 行都属于第 i 个词元。"
+        r"每个头有两个 $d_{{\text{{model}}}}\times d_k$ 的矩阵。X 乘 $W_Q$，每个词元变成一个查询（它要找什么"
+        "）；X 乘 $W_K$，每个词元变成一个键（它能提供什么）。输入几行，输出就几行："
+        "Q 和 K 的第 i 行都属于第 i 个词元。"
     ),
     "scores_title": "第 {h} 个头：从 QKᵀ 到 S",
     "scores_text": (
-        "QKᵀ 的第 i 行，是第 i 个词元的查询和每一个键逐一比较的结果。除以 √d_k，是为了 d_k 变大时这些数不至于太大。"
-        "因果掩码把对角线以上写成 −∞，让词元无法偷看后面的词元；softmax 再把每一行变成非负、加起来等于 1 的权重（−∞ 变成 0）。"
+        r"QKᵀ 的第 i 行，是第 i 个词元的查询和每一个键逐一比较的结果。除以 $\sqrt{{d_k}}$，"
+        "是为了 $d_k$ 变大时这些数不至于太大。因果掩码把对角线以上写成 −∞，让词元无法偷看后面的词元；"
+        "softmax 再把每一行变成非负、加起来等于 1 的权重（−∞ 变成 0）。"
     ),
     "inner_note": "Q 和 Kᵀ 只画出 {d_k} 列中的前 {shown} 列；每个分数都用到了全部 {d_k} 列。",
     "scores_play_hint": "按 ▶ 播放，或拖动图下方的滑块，逐步查看这四个步骤。",
@@ -345,28 +361,31 @@ ZH = {
     "softmax_masked": "S[{i}, {j}] = 0：第 {j} 个键排在第 {i} 个词元之后，掩码把它变成 −∞，softmax 又把它变成 0。",
     "values_title": "第 {h} 个头的值与输出",
     "values_text": (
-        "W_V（d_model×d_v）把每个词元变成一个值：被关注时它交出去的内容。H = S·V 用 S 里的权重混合这些值，"
-        "所以 H 的第 i 行是第 1..i 个词元的值的加权平均。"
+        r"$W_V$（$d_{{\text{{model}}}}\times d_v$）把每个词元变成一个值：被关注时它交出去的内容。"
+        "H = S·V 用 S 里的权重混合这些值，所以 H 的第 i 行是第 1..i 个词元的值的加权平均。"
     ),
     "heads_title": "所有的头一起看",
     "heads_text": (
-        "每个头都有自己的 W_Q、W_K、W_V，所以各自学出自己的注意力模式。它们的输出 H₁…H_h 都是 n×d_v，"
-        "左右拼在一起就成了一个 n×(h·d_v) 的矩阵。"
+        "每个头都有自己的 $W_Q$、$W_K$、$W_V$，所以各自学出自己的注意力模式。"
+        r"它们的输出 $H_1,\dots,H_h$ 都是 $n\times d_v$，左右拼在一起就成了一个 "
+        r"$n\times(h\cdot d_v)$ 的矩阵。"
     ),
     "heads_s": "每个头的 S",
-    "heads_concat": "Concat(H₁…H_h)：每个头占 d_v 列",
-    "output_title": "回到 d_model：输出 Y",
+    "heads_concat": r"$\operatorname{{Concat}}(H_1,\dots,H_h)$：每个头占 $d_v$ 列",
+    "output_title": r"回到 $d_{{\text{{model}}}}$：输出 Y",
     "output_text": (
-        "W_O 是 (h·d_v)×d_model，所以 Concat·W_O 又是 n×d_model：Y 和 X 形状一样。W_O 中每个头的那 d_v 行"
-        "只会和 Concat 里这个头的列相乘，所以 Y 可以写成每个头各贡献一项的和。"
+        r"$W_O$ 是 $(h\cdot d_v)\times d_{{\text{{model}}}}$，所以 $\operatorname{{Concat}}\cdot "
+        r"W_O$ 又是 $n\times d_{{\text{{model}}}}$：Y 和 X 形状一样。$W_O$ 中每个头的那 "
+        "$d_v$ 行只会和 Concat 里这个头的列相乘，所以 Y 可以写成每个头各贡献一项的和。"
     ),
-    "output_parts": "把 Y 拆成各头之和：H_i ·（W_O 中第 i 个头的那些行）",
+    "output_parts": "把 Y 拆成各头之和：$H_i$ ·（$W_O$ 中第 i 个头的那些行）",
     "dependency_title": "Y 的第 i 行只取决于 X 的第 1..i 行",
     "dependency_text": (
-        "第 (i, j) 格衡量 X_j 变化时 Y_i 反应有多强：也就是雅可比块 ∂Y_i/∂X_j 的大小。"
-        "对角线以上全都精确为零：一个词元的输出看不到后面的词元。在下面推一推某个词元，看看 Y 的哪些行会动。"
+        r"第 (i, j) 格衡量 $X_j$ 变化时 $Y_i$ 反应有多强：也就是雅可比块 $\partial "
+        r"Y_i/\partial X_j$ 的大小。对角线以上全都精确为零：一个词元的输出看不到后面的词元。"
+        "在下面推一推某个词元，看看 Y 的哪些行会动。"
     ),
-    "dependency_map": "‖∂Y_i/∂X_j‖（Frobenius 范数，精确值）",
+    "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$（Frobenius 范数，精确值）",
     "dependency_skip": "在这些维度下精确计算约需 {flops:,} 次运算；只在 {limit:,} 次以内时才画出来。",
     "nudge_token": "推动第 j 个词元",
     "nudge_size": "每个特征加上",
@@ -399,8 +418,9 @@ ZH = {
     "kv_unchanged": "第 1..{p} 行没有变",
     "kv_why_q_title": "为什么不缓存 Q",
     "kv_why_q": (
-        "S 的第 t 行是 softmax(q_t·Kᵀ/√d_k)，H 的第 t 行是这一行乘以 V。式子里只出现 q_t；"
-        "q_1…q_{t−1} 早就用来算它们自己那几行了，而那几行已经算完。K 和 V 则不同，之后的每个词元都要再读一遍。"
+        r"S 的第 t 行是 $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$，H "
+        r"的第 t 行是这一行乘以 V。式子里只出现 $q_t$；$q_1,\dots,q_{{t-1}}$ 早就用来算它们自己那几行了，"
+        "而那几行已经算完。K 和 V 则不同，之后的每个词元都要再读一遍。"
     ),
     "kv_proof_title": "用这些数字现场验证",
     "kv_proof_what": "比较的内容",
@@ -432,7 +452,7 @@ ZH = {
     "kv_measure_cap": "在这些维度下，为了让页面保持流畅，重算最多只做 {T} 个词元。",
     "kv_series_ms_cached": "使用缓存",
     "kv_series_ms_full": "整体重算",
-    "kv_dropped_rows": "追加的词元与 d_model = {d} 不再匹配，已被移除。",
+    "kv_dropped_rows": r"追加的词元与 $d_{{\text{{model}}}} = {d}$ 不再匹配，已被移除。",
     "y_row": "Y 的行",
     "x_row": "X 的行",
     "rows_of": "行",
@@ -450,5 +470,8 @@ class Text:
         self.table = TABLES[self.lang]
 
     def __call__(self, key: str, /, **fields) -> str:
-        text = self.table[key]
-        return text.format(**fields) if fields else text
+        return self.table[key].format(**fields)
+
+    def template(self, key: str) -> str:
+        """The value unformatted, for a figure that fills its fields itself (frame by frame)."""
+        return self.table[key]

@@ -1,4 +1,5 @@
-"""The strings tables: same keys in both languages, same fields, Chinese where Chinese is meant."""
+"""The strings tables: same keys in both languages, same fields, Chinese where Chinese is meant, and
+every value written in the markup of whatever draws it."""
 
 import re
 import string
@@ -9,9 +10,71 @@ from mha.ui.strings import EN, TABLES, ZH, Text
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
+# What draws each value. Streamlit renders Markdown (with $…$ as KaTeX) in st.markdown, captions,
+# alerts, titles, widget labels, help tooltips, radio and segmented-control options and buttons:
+# that is every key not listed below.
+PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover labels, legend names
+    "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
+    "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause",
+    "kv_arrive", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q", "kv_output", "kv_unchanged",
+    "kv_axis_t", "kv_axis_flops", "kv_series_cached", "kv_series_full", "kv_sizes_now", "kv_sizes_gpt2",
+    "kv_measure_axis", "kv_series_ms_cached", "kv_series_ms_full",
+}
+PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom"}  # st.selectbox options
+LATEX: set[str] = set()  # pieces of an st.latex formula
+
+
+def renderer(key: str) -> str:
+    return "plotly" if key in PLOTLY else "plain" if key in PLAIN else "latex" if key in LATEX else "markdown"
+
+
+class _Any(dict):
+    """Fills any field with a plausible value: 7 for numbers and words alike."""
+
+    def __missing__(self, key):
+        return 7
+
 
 def _fields(text: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def fed(text: str) -> str:
+    """The value as its renderer receives it: formatted, fields filled."""
+    return text.format_map(_Any())
+
+
+MATH = re.compile(r"\$([^$]*)\$")
+LATEX_BRACE = re.compile(r"(\\[A-Za-z]+|[_^]){(?!{)")  # \sqrt{, _{, ^{ with a single brace
+
+
+def markup_problems(text: str, kind: str) -> list[str]:
+    """What the renderer would show raw or mangle in `text` (already formatted)."""
+    problems = []
+    if kind == "markdown":
+        if text.count("$") % 2:
+            problems.append("an unpaired $ (KaTeX would swallow the rest of the line)")
+        outside = MATH.sub(" ", text)
+        for math in MATH.findall(text):
+            if math.count("{") != math.count("}") or not math.strip():
+                problems.append(f"broken LaTeX ${math}$")
+            if CJK.search(math):
+                problems.append(f"Chinese inside math ${math}$")
+        for mark, why in (("_", "_ outside $…$ is shown raw or starts italics"),
+                          ("^", "^ outside $…$ is shown raw"), ("\\", "a backslash outside $…$ is shown raw"),
+                          ("*", "* starts bold or italics"), ("~~", "~~ strikes through"), ("`", "` starts code"),
+                          ("<", "HTML is not rendered by st.markdown")):
+            if mark in outside:
+                problems.append(why)
+    else:
+        allowed_tags = {"b", "/b", "i", "/i", "sub", "/sub", "sup", "/sup", "br"}
+        for tag in re.findall(r"<\s*(/?\w+)", text):
+            if kind == "plain" or tag not in allowed_tags:
+                problems.append(f"<{tag}> is shown raw here")
+        for mark in ("$", "_", "\\", "**", "%", "{", "}"):
+            if mark in text:
+                problems.append(f"{mark!r} is shown raw in a {kind} string")
+    return problems
 
 
 def test_both_languages_have_the_same_keys():
@@ -22,12 +85,31 @@ def test_both_languages_have_the_same_keys():
 @pytest.mark.parametrize("key", sorted(EN))
 def test_both_languages_fill_the_same_fields(key):
     assert _fields(EN[key]) == _fields(ZH[key])
+    for text in (EN[key], ZH[key]):  # a single brace of LaTeX would be taken for a field
+        assert all(f.isidentifier() for f in _fields(text)), f"{key}: double a literal brace"
+        assert not LATEX_BRACE.search(text), f"{key}: double the braces of {LATEX_BRACE.search(text)[0]}"
 
 
 @pytest.mark.parametrize("key", sorted(EN))
 def test_english_has_no_chinese_and_chinese_has_some(key):
     assert not CJK.search(EN[key]), key
     assert CJK.search(ZH[key]) or ZH[key] == EN[key], key  # only language-neutral strings are shared
+
+
+@pytest.mark.parametrize("lang", sorted(TABLES))
+@pytest.mark.parametrize("key", sorted(EN))
+def test_every_value_is_written_in_its_renderers_markup(key, lang):
+    text = fed(TABLES[lang][key])
+    assert markup_problems(text, renderer(key)) == [], (key, lang, text)
+
+
+def test_the_markup_check_catches_what_the_page_showed_raw():
+    assert markup_problems("Row t of S is softmax(q_t·Kᵀ/√d_k); q_1…q_{t−1} were used", "markdown")
+    assert markup_problems(r"$q_1,\dots,q_{t-1}$ and K<sub>1</sub>", "markdown")
+    assert markup_problems("costs $5", "markdown")
+    assert markup_problems("$d_k$ columns", "plotly")
+    assert not markup_problems(r"$\operatorname{softmax}(q_t K^\top/\sqrt{d_k})$ and Kᵀ", "markdown")
+    assert not markup_problems("K cache (K<sub>1</sub>)", "plotly")
 
 
 def test_unknown_language_falls_back_to_english():
