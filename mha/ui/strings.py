@@ -33,7 +33,10 @@ EN = {
     "n_heads": "Heads h",
     "seed": "Seed",
     "integers": "Whole numbers (for paper)",
-    "integers_help": "X in −2..2 and every weight in −1..1, so products can be checked by hand.",
+    "integers_help": (
+        "X holds whole numbers from −2 to 2 and every weight one from −1 to 1, "
+        "so products can be checked by hand."
+    ),
     "head": "Head shown",
     "cell_values": "Numbers in cells",
     "present": "Presenter mode",
@@ -71,6 +74,10 @@ EN = {
     "token": "token",
     "feature": "feature",
     "key_pos": "key",
+    "span_row": "row {a}",
+    "span_rows": "rows {a}–{b}",
+    "span_token": "token {a}",
+    "span_tokens": "tokens {a}–{b}",
     "click_hint": "Click any cell of {name} to see the dot product that made it.",
     "window_note": "Showing the first {rows}×{cols} of {full_rows}×{full_cols}; hover for values.",
     "breakdown_title": "{name}[{i}, {j}] is row {i} of {a} times column {j} of {b}:",
@@ -125,10 +132,10 @@ EN = {
     "inner_note": "Q and Kᵀ show the first {shown} of their {d_k} columns; every score uses all {d_k}.",
     "scores_play_hint": "Press ▶ Play, or drag the slider under the chart, to step through the four steps.",
     "anim_fill": "q{i} · k{j}",
-    "anim_fill_rows": "QKᵀ rows {a}–{b}",
+    "anim_fill_rows": "QKᵀ, {rows}",
     "anim_scale": "÷ √{d_k}",
     "anim_mask": "mask: −∞ above the diagonal",
-    "anim_softmax": "softmax, rows {a}–{b}",
+    "anim_softmax": "softmax, {rows}",
     "play": "▶ Play",
     "pause": "❚❚ Pause",
     "softmax_breakdown": "S[{i}, {j}] = exp(a{i}{j}) ÷ Σ exp(a{i}·) over the {count} visible keys, with a = QKᵀ/√{d_k}:",
@@ -139,7 +146,7 @@ EN = {
         r"$W_V$ ($d_{{\text{{model}}}}\times d_v$) turns each token into a value: "
         "what it hands over when attended to. H = S·V then mixes the value rows "
         "with the weights in S, so row i of H is a weighted average of the values "
-        "of tokens 1..i."
+        "of tokens 1 to i."
     ),
     # heads
     "heads_title": "Every head at once",
@@ -160,28 +167,30 @@ EN = {
     ),
     "output_parts": "Y as a sum over heads: $H_i$ · (head i's rows of $W_O$)",
     # dependency
-    "dependency_title": "Row i of Y depends only on rows 1..i of X",
+    "dependency_title": "Row i of Y depends only on rows 1 to i of X",
     "dependency_text": (
         "Cell (i, j) measures how strongly $Y_i$ reacts to a change in $X_j$: "
         r"the size of the Jacobian block $\partial Y_i/\partial X_j$. Everything "
         "above the diagonal is exactly zero: a token's output never sees later "
         "tokens. Nudge a token below and see which rows of Y move."
     ),
+    "dependency_zero_when": r"\text{{for }} j > i",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$ (Frobenius norm, exact)",
     "dependency_skip": "The exact map costs about {flops:,} operations at these sizes; it is drawn up to {limit:,}.",
     "nudge_token": "Nudge token j",
     "nudge_size": "by adding",
     "nudge_result": "ΔY: the change in Y after adding {eps} to every feature of X{j}",
-    "nudge_rows_same": "Rows 1..{last} of Y: largest change {delta} — untouched.",
-    "nudge_rows_moved": "Rows {first}..{n} of Y moved (largest change {delta}).",
+    "nudge_rows_same": "Untouched: {rows} of Y (largest change {delta}).",
+    "nudge_rows_moved": "Moved: {rows} of Y (largest change {delta}).",
     "nudge_none_before": "Every row of Y may move: token 1 is seen by all.",
     # kv cache
     "kv_title": "The KV cache: add a token, keep K and V, drop Q",
     "kv_text": (
-        "Generating text appends one token at a time. Because row i of Y only depends on rows 1..i of X, "
-        "the rows already computed never change: only the new token's row is work. That row needs the new "
-        "token's query and the keys and values of every token so far, so K and V are worth keeping, while "
-        "old queries are never used again."
+        "Generating text appends one token at a time. Because row i of Y only "
+        "depends on rows 1 to i of X, the rows already computed never change: "
+        "only the new token's row is work. That row needs the new token's query "
+        "and the keys and values of every token so far, so K and V are worth "
+        "keeping, while old queries are never used again."
     ),
     "kv_next": "Next token X{t} (seeded; edit it before adding if you like)",
     "kv_add": "Add token X{t}",
@@ -189,17 +198,22 @@ EN = {
     "kv_added_cap": "This demo adds at most {most} tokens; go back to X to start again.",
     "kv_state": "The cache holds {t} tokens: per head K is {t}×{d_k} and V is {t}×{d_v}, {size} in all.",
     "kv_hint": "These are the rows of X. Add a token to watch one cached step.",
-    "kv_arrive": "X{t} arrives; K and V of tokens 1..{p} are already cached",
+    "kv_arrive": "X{t} arrives; the cache already holds K and V of {tokens}",
+    "kv_arrive_empty": "X{t} arrives; the cache is still empty",
     "kv_append": "q{t}, k{t}, v{t} = X{t}·W: k{t} and v{t} are appended to the cache",
     "kv_scores": "one new score row: q{t}·Kᵀ/√{d_k} against every cached key",
     "kv_softmax": "softmax of that row → S{t}",
-    "kv_drop_q": "Q rows 1..{p} are never needed",
-    "kv_output": "H{t} = S{t}·V, then Y{t}; Y₁…Y{ps} stay as they were",
+    "kv_drop_q": "{rows} of Q: never needed again",
+    "kv_drop_q_empty": "Q is not cached: q{t} serves this row only",
+    "kv_output": "H{t} = S{t}·V, then Y{t}; {rows} of Y unchanged",
+    "kv_output_empty": "H{t} = S{t}·V, then Y{t}",
     "kv_part": "Show",
     "kv_tab_step": "The step, checked",
     "kv_window_note": "Drawn: the first {cols} columns of each matrix and the last {rows} tokens; every number uses all of them.",
     "kv_tab_cost": "What it saves",
-    "kv_unchanged": "rows 1..{p} untouched",
+    "kv_unchanged": "{rows} unchanged",
+    "kv_name_k": "K cache ({k})",
+    "kv_name_v": "V cache ({v})",
     "kv_why_q_title": "Why Q is not cached",
     "kv_why_q": (
         r"Row t of S is $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$ and "
@@ -210,7 +224,7 @@ EN = {
     "kv_proof_title": "Checked live on these numbers",
     "kv_proof_what": "what is compared",
     "kv_proof_delta": "max |Δ|",
-    "kv_proof_prefix": "Y₁…Y{ps} before X{t} arrived vs. after (full recompute)",
+    "kv_proof_prefix": "{rows} of Y before X{t} arrived vs. after (full recompute)",
     "kv_proof_last": "Y{t} from the cache vs. the last row of a full recompute",
     "kv_proof_s": "S row {t} from the cache vs. the last row of the full S (every head)",
     "kv_exact": "0 — exactly",
@@ -269,7 +283,7 @@ ZH = {
     "n_heads": "头数 h",
     "seed": "随机种子",
     "integers": "整数模式（方便手算）",
-    "integers_help": "X 取 −2..2 的整数，所有权重取 −1..1 的整数，乘积可以在纸上验算。",
+    "integers_help": "X 取 −2 到 2 之间的整数，所有权重取 −1 到 1 之间的整数，乘积可以在纸上验算。",
     "head": "显示第几个头",
     "cell_values": "格内显示数值",
     "present": "演示模式",
@@ -305,6 +319,10 @@ ZH = {
     "token": "词元",
     "feature": "特征",
     "key_pos": "键",
+    "span_row": "第 {a} 行",
+    "span_rows": "第 {a}–{b} 行",
+    "span_token": "第 {a} 个词元",
+    "span_tokens": "第 {a} 至 {b} 个词元",
     "click_hint": "点击 {name} 的任意一格，看看它是由哪一次内积算出来的。",
     "window_note": "只画出 {full_rows}×{full_cols} 中前 {rows}×{cols} 的部分；鼠标悬停可看数值。",
     "breakdown_title": "{name}[{i}, {j}] 等于 {a} 的第 {i} 行乘以 {b} 的第 {j} 列：",
@@ -351,10 +369,10 @@ ZH = {
     "inner_note": "Q 和 Kᵀ 只画出 {d_k} 列中的前 {shown} 列；每个分数都用到了全部 {d_k} 列。",
     "scores_play_hint": "按 ▶ 播放，或拖动图下方的滑块，逐步查看这四个步骤。",
     "anim_fill": "q{i} · k{j}",
-    "anim_fill_rows": "QKᵀ 第 {a}–{b} 行",
+    "anim_fill_rows": "QKᵀ 的{rows}",
     "anim_scale": "÷ √{d_k}",
     "anim_mask": "掩码：对角线以上变成 −∞",
-    "anim_softmax": "softmax：第 {a}–{b} 行",
+    "anim_softmax": "对{rows}做 softmax",
     "play": "▶ 播放",
     "pause": "❚❚ 暂停",
     "softmax_breakdown": "S[{i}, {j}] = exp(a{i}{j}) ÷ 第 {i} 行 {count} 个可见键的 exp 之和，其中 a = QKᵀ/√{d_k}：",
@@ -362,7 +380,7 @@ ZH = {
     "values_title": "第 {h} 个头的值与输出",
     "values_text": (
         r"$W_V$（$d_{{\text{{model}}}}\times d_v$）把每个词元变成一个值：被关注时它交出去的内容。"
-        "H = S·V 用 S 里的权重混合这些值，所以 H 的第 i 行是第 1..i 个词元的值的加权平均。"
+        "H = S·V 用 S 里的权重混合这些值，所以 H 的第 i 行是第 1 至 i 个词元的值的加权平均。"
     ),
     "heads_title": "所有的头一起看",
     "heads_text": (
@@ -379,25 +397,26 @@ ZH = {
         "$d_v$ 行只会和 Concat 里这个头的列相乘，所以 Y 可以写成每个头各贡献一项的和。"
     ),
     "output_parts": "把 Y 拆成各头之和：$H_i$ ·（$W_O$ 中第 i 个头的那些行）",
-    "dependency_title": "Y 的第 i 行只取决于 X 的第 1..i 行",
+    "dependency_title": "Y 的第 i 行只取决于 X 的第 1 至 i 行",
     "dependency_text": (
         r"第 (i, j) 格衡量 $X_j$ 变化时 $Y_i$ 反应有多强：也就是雅可比块 $\partial "
         r"Y_i/\partial X_j$ 的大小。对角线以上全都精确为零：一个词元的输出看不到后面的词元。"
         "在下面推一推某个词元，看看 Y 的哪些行会动。"
     ),
+    "dependency_zero_when": r"\text{{当 }} j > i \text{{ 时}}",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$（Frobenius 范数，精确值）",
     "dependency_skip": "在这些维度下精确计算约需 {flops:,} 次运算；只在 {limit:,} 次以内时才画出来。",
     "nudge_token": "推动第 j 个词元",
     "nudge_size": "每个特征加上",
     "nudge_result": "ΔY：给 X{j} 的每个特征加上 {eps} 之后 Y 的变化",
-    "nudge_rows_same": "Y 的第 1..{last} 行：最大变化 {delta}——纹丝不动。",
-    "nudge_rows_moved": "Y 的第 {first}..{n} 行变了（最大变化 {delta}）。",
+    "nudge_rows_same": "Y 的{rows}纹丝不动（最大变化 {delta}）。",
+    "nudge_rows_moved": "Y 的{rows}变了（最大变化 {delta}）。",
     "nudge_none_before": "Y 的每一行都可能变化：第 1 个词元被所有词元看到。",
     "kv_title": "KV 缓存：追加一个词元，留下 K 和 V，丢掉 Q",
     "kv_text": (
-        "生成文本时，词元是一个一个追加上去的。Y 的第 i 行只取决于 X 的第 1..i 行，所以已经算好的行永远不会变，"
-        "真正要算的只有新词元那一行。这一行需要新词元的查询，以及到目前为止所有词元的键和值——所以 K 和 V 值得留着，"
-        "而旧的查询再也用不上了。"
+        "生成文本时，词元是一个一个追加上去的。Y 的第 i 行只取决于 X 的第 1 至 "
+        "i 行，所以已经算好的行永远不会变，真正要算的只有新词元那一行。这一行需要新词元的查询，"
+        "以及到目前为止所有词元的键和值——所以 K 和 V 值得留着，而旧的查询再也用不上了。"
     ),
     "kv_next": "下一个词元 X{t}（由种子生成；追加前可以先改）",
     "kv_add": "追加词元 X{t}",
@@ -405,17 +424,22 @@ ZH = {
     "kv_added_cap": "本演示最多追加 {most} 个词元；回到 X 即可重新开始。",
     "kv_state": "缓存里有 {t} 个词元：每个头的 K 是 {t}×{d_k}，V 是 {t}×{d_v}，共 {size}。",
     "kv_hint": "现在只有 X 的这些行。追加一个词元，看看一次带缓存的计算。",
-    "kv_arrive": "X{t} 到来；第 1..{p} 个词元的 K 和 V 已在缓存里",
+    "kv_arrive": "X{t} 到来；缓存里已有{tokens}的 K 和 V",
+    "kv_arrive_empty": "X{t} 到来；缓存还是空的",
     "kv_append": "q{t}、k{t}、v{t} = X{t}·W：k{t} 和 v{t} 追加进缓存",
     "kv_scores": "只算一行新的分数：q{t}·Kᵀ/√{d_k}，与缓存里的每个键相乘",
     "kv_softmax": "对这一行做 softmax → S{t}",
-    "kv_drop_q": "Q 的第 1..{p} 行再也用不上",
-    "kv_output": "H{t} = S{t}·V，再得到 Y{t}；Y₁…Y{ps} 保持原样",
+    "kv_drop_q": "Q 的{rows}再也用不上",
+    "kv_drop_q_empty": "Q 不进缓存：q{t} 只为这一行所用",
+    "kv_output": "H{t} = S{t}·V，再得到 Y{t}；Y 的{rows}不变",
+    "kv_output_empty": "H{t} = S{t}·V，再得到 Y{t}",
     "kv_part": "显示",
     "kv_tab_step": "这一步，及其验证",
     "kv_window_note": "图中只画出每个矩阵的前 {cols} 列和最后 {rows} 个词元；所有数字都是用全部数据算出来的。",
     "kv_tab_cost": "省下了什么",
-    "kv_unchanged": "第 1..{p} 行没有变",
+    "kv_unchanged": "{rows}没有变",
+    "kv_name_k": "K 缓存（{k}）",
+    "kv_name_v": "V 缓存（{v}）",
     "kv_why_q_title": "为什么不缓存 Q",
     "kv_why_q": (
         r"S 的第 t 行是 $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$，H "
@@ -425,7 +449,7 @@ ZH = {
     "kv_proof_title": "用这些数字现场验证",
     "kv_proof_what": "比较的内容",
     "kv_proof_delta": "最大 |Δ|",
-    "kv_proof_prefix": "X{t} 到来之前与之后（整体重算）的 Y₁…Y{ps}",
+    "kv_proof_prefix": "X{t} 到来之前与之后（整体重算）Y 的{rows}",
     "kv_proof_last": "用缓存算出的 Y{t} 与整体重算的最后一行",
     "kv_proof_s": "用缓存算出的 S 第 {t} 行与完整 S 的最后一行（所有头）",
     "kv_exact": "0——完全相同",
@@ -463,7 +487,8 @@ TABLES = {"en": EN, "zh": ZH}
 
 
 class Text:
-    """t("key", field=value) in one language."""
+    """t("key", field=value) in one language; t.rows(1, 3) and t.tokens(1, 3) say a range of rows or
+    tokens the way the language does ("row 1", "rows 1–3", "第 1 行", "第 1 至 3 个词元")."""
 
     def __init__(self, lang: str):
         self.lang = lang if lang in TABLES else "en"
@@ -475,3 +500,33 @@ class Text:
     def template(self, key: str) -> str:
         """The value unformatted, for a figure that fills its fields itself (frame by frame)."""
         return self.table[key]
+
+    def ranged(self, key: str, kind: str = "row") -> str:
+        """A template with a {rows} (or {tokens}) field that a figure fills as .format(a=first, b=last)."""
+        return _Ranged(self.template(key), lambda a, b: self.span(kind, a, b), f"{kind}s")
+
+    def rows(self, first: int, last: int) -> str:
+        return self.span("row", first, last)
+
+    def tokens(self, first: int, last: int) -> str:
+        return self.span("token", first, last)
+
+    def span(self, kind: str, first: int, last: int) -> str:
+        """Rows (kind "row") or tokens (kind "token") first..last, 1-based; one of them is said as one."""
+        if last < first:
+            raise ValueError(f"an empty range: {first}..{last}")
+        if first == last:
+            return self(f"span_{kind}", a=first)
+        return self(f"span_{kind}s", a=first, b=last)
+
+
+class _Ranged(str):
+    """A template whose range field is filled from the first and last index: .format(a=1, b=1, **fields)."""
+
+    def __new__(cls, template: str, say, field: str):
+        obj = super().__new__(cls, template)
+        obj.say, obj.field = say, field
+        return obj
+
+    def format(self, *args, a: int, b: int, **fields) -> str:
+        return str.format(self, *args, **{self.field: self.say(a, b)}, **fields)

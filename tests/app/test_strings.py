@@ -16,16 +16,20 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover labels, legend names
     "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
     "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause",
-    "kv_arrive", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q", "kv_output", "kv_unchanged",
+    "kv_arrive", "kv_arrive_empty", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q", "kv_drop_q_empty",
+    "kv_output", "kv_output_empty", "kv_unchanged", "kv_name_k", "kv_name_v",
     "kv_axis_t", "kv_axis_flops", "kv_series_cached", "kv_series_full", "kv_sizes_now", "kv_sizes_gpt2",
     "kv_measure_axis", "kv_series_ms_cached", "kv_series_ms_full",
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom"}  # st.selectbox options
-LATEX: set[str] = set()  # pieces of an st.latex formula
+LATEX = {"dependency_zero_when"}  # pieces of an st.latex formula
+SPANS = {"span_row", "span_rows", "span_token", "span_tokens"}  # ranges put into Markdown and chart text alike
 
 
-def renderer(key: str) -> str:
-    return "plotly" if key in PLOTLY else "plain" if key in PLAIN else "latex" if key in LATEX else "markdown"
+def renderers(key: str) -> set[str]:
+    if key in SPANS:
+        return {"markdown", "plotly"}
+    return {"plotly" if key in PLOTLY else "plain" if key in PLAIN else "latex" if key in LATEX else "markdown"}
 
 
 class _Any(dict):
@@ -66,6 +70,11 @@ def markup_problems(text: str, kind: str) -> list[str]:
                           ("<", "HTML is not rendered by st.markdown")):
             if mark in outside:
                 problems.append(why)
+    elif kind == "latex":
+        if text.count("{") != text.count("}") or "$" in text:
+            problems.append("broken LaTeX")
+        if CJK.search(re.sub(r"\\text\{[^{}]*\}", "", text)):
+            problems.append("Chinese outside \\text{…} (KaTeX drops it or warns)")
     else:
         allowed_tags = {"b", "/b", "i", "/i", "sub", "/sub", "sup", "/sup", "br"}
         for tag in re.findall(r"<\s*(/?\w+)", text):
@@ -100,7 +109,8 @@ def test_english_has_no_chinese_and_chinese_has_some(key):
 @pytest.mark.parametrize("key", sorted(EN))
 def test_every_value_is_written_in_its_renderers_markup(key, lang):
     text = fed(TABLES[lang][key])
-    assert markup_problems(text, renderer(key)) == [], (key, lang, text)
+    for kind in renderers(key):
+        assert markup_problems(text, kind) == [], (key, lang, kind, text)
 
 
 def test_the_markup_check_catches_what_the_page_showed_raw():
@@ -110,6 +120,35 @@ def test_the_markup_check_catches_what_the_page_showed_raw():
     assert markup_problems("$d_k$ columns", "plotly")
     assert not markup_problems(r"$\operatorname{softmax}(q_t K^\top/\sqrt{d_k})$ and Kᵀ", "markdown")
     assert not markup_problems("K cache (K<sub>1</sub>)", "plotly")
+    assert markup_problems(r"= 0 当 j > i", "latex") and not markup_problems(r"\text{当 } j > i", "latex")
+
+
+SAID = {
+    "en": {(1, 1): ("row 1", "token 1"), (1, 3): ("rows 1–3", "tokens 1–3"), (4, 4): ("row 4", "token 4")},
+    "zh": {(1, 1): ("第 1 行", "第 1 个词元"), (1, 3): ("第 1–3 行", "第 1 至 3 个词元"),
+           (4, 4): ("第 4 行", "第 4 个词元")},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TABLES))
+def test_a_range_of_one_row_is_said_as_one_row(lang):
+    t = Text(lang)
+    for (first, last), (rows, tokens) in SAID[lang].items():
+        assert (t.rows(first, last), t.tokens(first, last)) == (rows, tokens)
+    assert t.ranged("anim_softmax").format(a=2, b=2) == t("anim_softmax", rows=t.rows(2, 2))  # a figure's frame
+    with pytest.raises(ValueError):
+        t.rows(3, 2)
+
+
+RANGE_OF_FIELDS = re.compile(r"([\d₀-₉]|\{\w*\})\s*(–|-|\.\.|…|至)\s*[A-Za-z]?\{")
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_ranges_are_built_by_the_range_helper_only(key):
+    """"Rows 1..{last}" or "{a}–{b}" in a value would print "rows 1–1" for a one-row range."""
+    for text in (EN[key], ZH[key]):
+        assert key in SPANS or not RANGE_OF_FIELDS.search(text), text
+        assert ".." not in text, text
 
 
 def test_unknown_language_falls_back_to_english():
