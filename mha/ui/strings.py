@@ -261,20 +261,20 @@ EN = {
 
 ZH = {
     "app_title": "MHA Explorer · 多头注意力",
-    "app_tagline": "一步一步计算多头因果自注意力：真实的数字，每个矩阵的形状都看得见。",
+    "app_tagline": "用真实的数字一步一步计算多头因果自注意力，每个矩阵的形状都看得见。",
     "sidebar_walk": "步骤",
     "sidebar_sizes": "维度",
     "sidebar_view": "显示",
     "sidebar_export": "下载这一页的全部矩阵",
-    "export_too_big": "这一页共有 {values:,} 个数，下载上限是 {limit:,}。维度小一些就可以下载。",
+    "export_too_big": "这一页共有 {values:,} 个数，下载上限是 {limit:,} 个。把维度调小一些就可以下载。",
     "share": "本页链接",
-    "share_help": "点复制按钮即可复制。在任何地方打开，都会显示同样的维度、同样的 X 和同样的步骤。",
+    "share_help": "点右上角的按钮即可复制。打开这个链接，会看到同样的维度、同样的 X 和同一个步骤。",
     "lang": "语言",
     "preset": "预设",
     "preset_post": "原文例子 · 3·5·7·11·2",
     "preset_tiny": "最小例子 · 2·3·2·2·1",
     "preset_hand": "手算练习 · 全是整数",
-    "preset_gpt2": "GPT-2 small 宽度 · 8·768·64·64·12",
+    "preset_gpt2": "GPT-2 small 的维度 · 8·768·64·64·12",
     "preset_custom": "自定义",
     "n_tokens": "词元数 n",
     "d_model": r"嵌入维度 $d_{{\text{{model}}}}$",
@@ -288,7 +288,7 @@ ZH = {
     "cell_values": "格内显示数值",
     "present": "演示模式",
     "present_help": "字号更大，适合投影。带 present=1 的链接打开时会收起侧边栏。",
-    "cell_values_help": "矩阵任一边超过 16 时总是隐藏；把鼠标移到格子上可看数值。",
+    "cell_values_help": "行数或列数超过 16、或者格子太小的矩阵不显示数值；把鼠标移到格子上可以看到。",
     "primes_yes": "✓ 各维度是互不相同的质数：看形状就知道它从哪来。",
     "primes_no": "这些维度不是互不相同的质数，不同来历的形状可能看起来一样。",
     "primes_fix": "换成互不相同的质数",
@@ -296,7 +296,7 @@ ZH = {
     "stage_matmul": "1 · 矩阵乘法",
     "stage_input": "2 · 输入 X",
     "stage_qk": "3 · Q 和 K",
-    "stage_scores": "4 · 分数 → S",
+    "stage_scores": "4 · 注意力分数 → S",
     "stage_values": "5 · V 和 H",
     "stage_heads": "6 · 所有的头",
     "stage_output": "7 · 输出 Y",
@@ -309,10 +309,10 @@ ZH = {
     "notices_dismiss": "关闭这些提示",
     "notice_not_whole": "链接参数 {key}={value} 不是整数，已改用默认值。",
     "notice_clamped": "链接参数 {key}={value} 超出了本演示允许的范围，已改用 {used}。",
-    "notice_unknown": "链接参数 {key}={value} 不是可选的值，已改用默认值。",
+    "notice_unknown": "链接参数 {key}={value} 不在可选的值之中，已改用默认值。",
     "notice_x_too_long": "链接里的 X 有 {length} 个字符（上限 {limit}），已改用随机种子生成的 X。",
-    "notice_x_items": "链接里有 {count} 个 X 的格子无法使用（例如“{example}”），其余的已采用。",
-    "notice_cells": "X 的第 {cell} 格是 {value}：只接受有限的数字，已保留原来的值 {kept}。",
+    "notice_x_items": "链接里的 X 有 {count} 格无法使用（例如“{example}”），其余各格已采用。",
+    "notice_cells": "({cell}) 这一格是 {value}：只能填有限的数，已保留原来的值 {kept}。",
     "error_input": "这些数字无法计算：{message}",
     "error_overflow": "X 太大了：某个乘积超出了 float64 的范围（±1.8e308）。请把 X 缩小，例如让 |X| 小于 1e100。",
     "shape": "形状",
@@ -325,67 +325,79 @@ ZH = {
     "span_tokens": "第 {a} 至 {b} 个词元",
     "click_hint": "点击 {name} 的任意一格，看看它是由哪一次内积算出来的。",
     "window_note": "只画出 {full_rows}×{full_cols} 中前 {rows}×{cols} 的部分；鼠标悬停可看数值。",
-    "breakdown_title": "{name}[{i}, {j}] 等于 {a} 的第 {i} 行乘以 {b} 的第 {j} 列：",
-    "breakdown_more": "……还有 {more} 项",
+    "breakdown_title": "{name}[{i}, {j}] 是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积：",
+    "breakdown_more": "……另外还有 {more} 项",
     "breakdown_check": "各项加起来是 {total}；这一格的值是 {value}。",
     "head_word": "第 {h} 个头",
     "quiz_start": "考考我",
-    "quiz_ask": "有一格被藏起来了：{name}[{i}, {j}] 是多少？它等于 {a} 的第 {i} 行乘以 {b} 的第 {j} 列。",
+    "quiz_ask": "有一格被藏起来了：{name}[{i}, {j}] 是多少？它是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积。",
     "quiz_answer": "你的答案",
     "quiz_check": "核对",
     "quiz_again": "换一格",
     "quiz_stop": "显示所有格子",
     "quiz_empty": "请先填一个数。",
     "quiz_right": "答对了：{answer} 与 {value} 一致（误差在 1% 以内）。",
-    "quiz_wrong": "差一点：你填的是 {answer}，这一格其实是 {value}。下面是它的计算过程：",
+    "quiz_wrong": "不对：你填的是 {answer}，这一格其实是 {value}。下面是它的计算过程：",
     "matmul_title": "矩阵乘法：一格一格地算",
     "matmul_text": (
-        "a×b 矩阵乘 b×c 矩阵得到 a×c 矩阵：中间的维度必须相同，乘完就消失了。结果里的每一格都是一次内积——"
-        "左边矩阵的一行对上右边矩阵的一列。改一改 A 或 B，再点 R 的某一格，看对应的行和列在哪里相遇。"
+        "a×b 矩阵乘以 b×c 矩阵得到 a×c 矩阵：中间的维度必须相同，相乘之后就消失了。"
+        "结果的每一格都是一次内积：左边矩阵的一行与右边矩阵的一列。改一改 A 或 "
+        "B，再点击 R 的任意一格，看看是哪一行和哪一列算出了它。"
     ),
     "matmul_a": "A (2×3)",
     "matmul_b": "B (3×5)",
     "input_title": "输入 X：每个词元占一行",
     "input_text": (
-        r"每个词元（加上位置信息后）已经是一个 $d_{{\text{{model}}}}$ 维的向量，"
+        r"每个词元加上位置编码之后，已经嵌入成一个 $d_{{\text{{model}}}}$ 维的行向量，"
         r"n 个词元就排成 $n\times d_{{\text{{model}}}}$ 的矩阵 X。这一层最后要交出一个形状完全相同的矩阵 "
-        "Y。随便改一格，后面每一步都会用你的数字重新计算。"
+        "Y。随便改一格，后面的每一步都会用你的数字重新计算。"
     ),
     "input_goal": "目标：Y 与 X 形状相同 · {shape}",
-    "input_reset": "把 X 恢复为种子生成的值",
+    "input_reset": "把 X 恢复为随机种子生成的值",
     "input_editor_help": "只能填数字。每行是一个词元，每列是一个特征。",
     "qk_title": "第 {h} 个头的查询与键",
     "qk_text": (
-        r"每个头有两个 $d_{{\text{{model}}}}\times d_k$ 的矩阵。X 乘 $W_Q$，每个词元变成一个查询（它要找什么"
-        "）；X 乘 $W_K$，每个词元变成一个键（它能提供什么）。输入几行，输出就几行："
-        "Q 和 K 的第 i 行都属于第 i 个词元。"
+        r"每个头有两个 $d_{{\text{{model}}}}\times d_k$ 的矩阵 $W_Q$ 和 $W_K$。"
+        "X 乘以 $W_Q$，每个词元得到一个查询向量（它要找什么）；X 乘以 $W_K$，"
+        "每个词元得到一个键向量（它能提供什么）。输入几行，输出就几行：Q 的第 "
+        "i 行和 K 的第 i 行都属于第 i 个词元。"
     ),
     "scores_title": "第 {h} 个头：从 QKᵀ 到 S",
     "scores_text": (
-        r"QKᵀ 的第 i 行，是第 i 个词元的查询和每一个键逐一比较的结果。除以 $\sqrt{{d_k}}$，"
-        "是为了 $d_k$ 变大时这些数不至于太大。因果掩码把对角线以上写成 −∞，让词元无法偷看后面的词元；"
+        r"QKᵀ 的第 i 行，是第 i 个词元的查询向量与每一个键向量的内积。除以 $\sqrt{{d_k}}$，"
+        "是为了 $d_k$ 变大时这些数不至于太大。因果掩码把对角线以上改成 −∞，让词元看不到排在它后面的词元；"
         "softmax 再把每一行变成非负、加起来等于 1 的权重（−∞ 变成 0）。"
     ),
-    "inner_note": "Q 和 Kᵀ 只画出 {d_k} 列中的前 {shown} 列；每个分数都用到了全部 {d_k} 列。",
-    "scores_play_hint": "按 ▶ 播放，或拖动图下方的滑块，逐步查看这四个步骤。",
+    "inner_note": (
+        "图中 Q 只画出 {d_k} 列中的前 {shown} 列，Kᵀ 只画出 {d_k} 行中的前 {shown} "
+        "行；每个注意力分数都是全部 {d_k} 项乘积之和。"
+    ),
+    "scores_play_hint": "按 ▶ 播放，或拖动图下方的滑块，一步一步看完这四步。",
     "anim_fill": "q{i} · k{j}",
-    "anim_fill_rows": "QKᵀ 的{rows}",
+    "anim_fill_rows": "计算 QKᵀ 的{rows}",
     "anim_scale": "÷ √{d_k}",
-    "anim_mask": "掩码：对角线以上变成 −∞",
+    "anim_mask": "掩码：对角线以上改成 −∞",
     "anim_softmax": "对{rows}做 softmax",
     "play": "▶ 播放",
     "pause": "❚❚ 暂停",
-    "softmax_breakdown": "S[{i}, {j}] = exp(a{i}{j}) ÷ 第 {i} 行 {count} 个可见键的 exp 之和，其中 a = QKᵀ/√{d_k}：",
-    "softmax_masked": "S[{i}, {j}] = 0：第 {j} 个键排在第 {i} 个词元之后，掩码把它变成 −∞，softmax 又把它变成 0。",
+    "softmax_breakdown": (
+        r"$S_{{{i},{j}}} = \exp(a_{{{i},{j}}}) \,/\, \sum_{{k \le {i}}} \exp(a_{{{i},k}})$，"
+        r"分母对第 {i} 行中没被掩码的 {count} 个键求和，其中 $a = QK^\top/\sqrt{{{d_k}}}$："
+    ),
+    "softmax_masked": (
+        "S[{i}, {j}] = 0：第 {j} 个词元排在第 {i} 个词元之后，掩码把这个注意力分数改成 "
+        "−∞，softmax 再把它变成 0。"
+    ),
     "values_title": "第 {h} 个头的值与输出",
     "values_text": (
-        r"$W_V$（$d_{{\text{{model}}}}\times d_v$）把每个词元变成一个值：被关注时它交出去的内容。"
-        "H = S·V 用 S 里的权重混合这些值，所以 H 的第 i 行是第 1 至 i 个词元的值的加权平均。"
+        r"$W_V$（$d_{{\text{{model}}}}\times d_v$）把每个词元变成一个 $d_v$ 维的值向量："
+        "这个词元被关注时交出去的内容。H = S·V 用 S 里的权重把 V 的各行加权混合，"
+        "所以 H 的第 i 行是第 1 至 i 个词元的值向量的加权平均。"
     ),
     "heads_title": "所有的头一起看",
     "heads_text": (
-        "每个头都有自己的 $W_Q$、$W_K$、$W_V$，所以各自学出自己的注意力模式。"
-        r"它们的输出 $H_1,\dots,H_h$ 都是 $n\times d_v$，左右拼在一起就成了一个 "
+        "每个头都有自己的 $W_Q$、$W_K$、$W_V$，所以每个头的注意力分布各不相同。"
+        r"它们的输出 $H_1,\dots,H_h$ 都是 $n\times d_v$，左右拼接起来，就得到一个 "
         r"$n\times(h\cdot d_v)$ 的矩阵。"
     ),
     "heads_s": "每个头的 S",
@@ -393,49 +405,49 @@ ZH = {
     "output_title": r"回到 $d_{{\text{{model}}}}$：输出 Y",
     "output_text": (
         r"$W_O$ 是 $(h\cdot d_v)\times d_{{\text{{model}}}}$，所以 $\operatorname{{Concat}}\cdot "
-        r"W_O$ 又是 $n\times d_{{\text{{model}}}}$：Y 和 X 形状一样。$W_O$ 中每个头的那 "
-        "$d_v$ 行只会和 Concat 里这个头的列相乘，所以 Y 可以写成每个头各贡献一项的和。"
+        r"W_O$ 又是 $n\times d_{{\text{{model}}}}$：Y 和 X 形状相同。$W_O$ 中属于某个头的那 "
+        "$d_v$ 行，只会和 Concat 里这个头的那些列相乘，所以 Y 可以写成每个头各贡献一项的和。"
     ),
-    "output_parts": "把 Y 拆成各头之和：$H_i$ ·（$W_O$ 中第 i 个头的那些行）",
+    "output_parts": "把 Y 拆成各个头的贡献之和：$H_i$ ·（$W_O$ 中属于第 i 个头的那些行）",
     "dependency_title": "Y 的第 i 行只取决于 X 的第 1 至 i 行",
     "dependency_text": (
-        r"第 (i, j) 格衡量 $X_j$ 变化时 $Y_i$ 反应有多强：也就是雅可比块 $\partial "
-        r"Y_i/\partial X_j$ 的大小。对角线以上全都精确为零：一个词元的输出看不到后面的词元。"
-        "在下面推一推某个词元，看看 Y 的哪些行会动。"
+        "第 (i, j) 格衡量 $X_j$ 变化时 $Y_i$ 跟着变化的程度，也就是雅可比矩阵中 "
+        r"$\partial Y_i/\partial X_j$ 这一块的大小。对角线以上全都精确为零：一个词元的输出看不到排在它后面的"
+        "词元。扰动一个词元（给它的每个特征加上同一个数），看看 Y 的哪些行会随之变化。"
     ),
     "dependency_zero_when": r"\text{{当 }} j > i \text{{ 时}}",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$（Frobenius 范数，精确值）",
-    "dependency_skip": "在这些维度下精确计算约需 {flops:,} 次运算；只在 {limit:,} 次以内时才画出来。",
-    "nudge_token": "推动第 j 个词元",
+    "dependency_skip": "在这些维度下，精确计算约需 {flops:,} 次运算；只有不超过 {limit:,} 次时才画出来。",
+    "nudge_token": "扰动第 j 个词元",
     "nudge_size": "每个特征加上",
-    "nudge_result": "ΔY：给 X{j} 的每个特征加上 {eps} 之后 Y 的变化",
+    "nudge_result": "ΔY：给 X{j} 的每个特征加上 {eps} 之后，Y 的变化",
     "nudge_rows_same": "Y 的{rows}纹丝不动（最大变化 {delta}）。",
-    "nudge_rows_moved": "Y 的{rows}变了（最大变化 {delta}）。",
-    "nudge_none_before": "Y 的每一行都可能变化：第 1 个词元被所有词元看到。",
+    "nudge_rows_moved": "Y 的{rows}随之变化（最大变化 {delta}）。",
+    "nudge_none_before": "Y 的每一行都可能变化：所有词元都看得到第 1 个词元。",
     "kv_title": "KV 缓存：追加一个词元，留下 K 和 V，丢掉 Q",
     "kv_text": (
         "生成文本时，词元是一个一个追加上去的。Y 的第 i 行只取决于 X 的第 1 至 "
-        "i 行，所以已经算好的行永远不会变，真正要算的只有新词元那一行。这一行需要新词元的查询，"
-        "以及到目前为止所有词元的键和值——所以 K 和 V 值得留着，而旧的查询再也用不上了。"
+        "i 行，所以已经算好的行永远不会变，真正要算的只有新词元那一行。这一行需要新词元的查询向量，"
+        "以及到目前为止所有词元的键和值，所以 K 和 V 值得缓存，而旧的查询向量再也用不上了。"
     ),
     "kv_next": "下一个词元 X{t}（由种子生成；追加前可以先改）",
     "kv_add": "追加词元 X{t}",
     "kv_reset": "回到 X 的 {n} 个词元",
     "kv_added_cap": "本演示最多追加 {most} 个词元；回到 X 即可重新开始。",
-    "kv_state": "缓存里有 {t} 个词元：每个头的 K 是 {t}×{d_k}，V 是 {t}×{d_v}，共 {size}。",
-    "kv_hint": "现在只有 X 的这些行。追加一个词元，看看一次带缓存的计算。",
+    "kv_state": "缓存里存着 {t} 个词元的 K 和 V：每个头的 K 是 {t}×{d_k}，V 是 {t}×{d_v}，一共 {size}。",
+    "kv_hint": "还没有追加词元：图中演示的是 X 的最后一行进入缓存的那一步。追加一个词元，就能往后走一步。",
     "kv_arrive": "X{t} 到来；缓存里已有{tokens}的 K 和 V",
     "kv_arrive_empty": "X{t} 到来；缓存还是空的",
-    "kv_append": "q{t}、k{t}、v{t} = X{t}·W：k{t} 和 v{t} 追加进缓存",
-    "kv_scores": "只算一行新的分数：q{t}·Kᵀ/√{d_k}，与缓存里的每个键相乘",
+    "kv_append": "q{t}、k{t}、v{t} = X{t}·W：k{t} 和 v{t} 追加到缓存末尾",
+    "kv_scores": "只算一行新的注意力分数：q{t}·Kᵀ/√{d_k}，即 q{t} 与缓存里每个键的内积",
     "kv_softmax": "对这一行做 softmax → S{t}",
     "kv_drop_q": "Q 的{rows}再也用不上",
     "kv_drop_q_empty": "Q 不进缓存：q{t} 只为这一行所用",
     "kv_output": "H{t} = S{t}·V，再得到 Y{t}；Y 的{rows}不变",
     "kv_output_empty": "H{t} = S{t}·V，再得到 Y{t}",
     "kv_part": "显示",
-    "kv_tab_step": "这一步，及其验证",
-    "kv_window_note": "图中只画出每个矩阵的前 {cols} 列和最后 {rows} 个词元；所有数字都是用全部数据算出来的。",
+    "kv_tab_step": "单步解码与验证",
+    "kv_window_note": "图中每个矩阵只画出前 {cols} 列和最后 {rows} 个词元；所有数字都是用完整的矩阵算出来的。",
     "kv_tab_cost": "省下了什么",
     "kv_unchanged": "{rows}没有变",
     "kv_name_k": "K 缓存（{k}）",
@@ -443,8 +455,8 @@ ZH = {
     "kv_why_q_title": "为什么不缓存 Q",
     "kv_why_q": (
         r"S 的第 t 行是 $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$，H "
-        r"的第 t 行是这一行乘以 V。式子里只出现 $q_t$；$q_1,\dots,q_{{t-1}}$ 早就用来算它们自己那几行了，"
-        "而那几行已经算完。K 和 V 则不同，之后的每个词元都要再读一遍。"
+        r"的第 t 行是这一行乘以 V。式子里只出现 $q_t$；$q_1,\dots,q_{{t-1}}$ 已经在算它们各自那一行时用过，"
+        "那些行也早已算完。K 和 V 则不同，之后的每个词元都要再读一遍。"
     ),
     "kv_proof_title": "用这些数字现场验证",
     "kv_proof_what": "比较的内容",
@@ -456,10 +468,10 @@ ZH = {
     "kv_cost_title": "缓存省下了什么",
     "kv_cost_step": "生成第 {t} 个词元",
     "kv_cost_flops": "浮点运算次数",
-    "kv_cost_bytes": "读写字节数",
+    "kv_cost_bytes": "读写的字节数",
     "kv_with": "使用缓存",
     "kv_without": "把 {t} 个词元全部重算",
-    "kv_cost_note": "只计矩阵乘法（一次乘加算 2 次浮点运算），float64。权重、X 和缓存各读一次。",
+    "kv_cost_note": "只计矩阵乘法（一次乘加算 2 次浮点运算），float64。权重、X 和缓存都按只读一次计算。",
     "kv_cost_chart": "生成 T 个词元：累计浮点运算次数",
     "kv_axis_t": "已生成的词元数 T",
     "kv_axis_flops": "浮点运算次数",
@@ -469,14 +481,14 @@ ZH = {
     "kv_sizes_gpt2": "GPT-2 small 的形状",
     "kv_measure_title": "在这里实测",
     "kv_measure_tokens": "要生成的词元数",
-    "kv_measure": "分别计时两种解码方式",
+    "kv_measure": "给两种解码方式分别计时",
     "kv_measure_progress": "正在解码第 {t} 个词元，共 {total} 个……",
     "kv_measure_result": "使用缓存共 {cached:.1f} 毫秒，整体重算共 {full:.1f} 毫秒（慢 {ratio:.1f} 倍）。",
     "kv_measure_axis": "每个词元的毫秒数",
     "kv_measure_cap": "在这些维度下，为了让页面保持流畅，重算最多只做 {T} 个词元。",
     "kv_series_ms_cached": "使用缓存",
     "kv_series_ms_full": "整体重算",
-    "kv_dropped_rows": r"追加的词元与 $d_{{\text{{model}}}} = {d}$ 不再匹配，已被移除。",
+    "kv_dropped_rows": r"追加的词元与 $d_{{\text{{model}}}} = {d}$ 对不上，已被移除。",
     "y_row": "Y 的行",
     "x_row": "X 的行",
     "rows_of": "行",
