@@ -41,7 +41,10 @@ EN = {
     "cell_values": "Numbers in cells",
     "present": "Presenter mode",
     "present_help": "Larger type for a projector. A link with present=1 also opens with the sidebar folded.",
-    "cell_values_help": "Hidden anyway on matrices larger than 16 on a side; hover a cell for its value.",
+    "cell_values_help": (
+        "Left out anyway where a matrix is more than 16 on a side or its cells "
+        "are too small to read; hover a cell for its value."
+    ),
     "primes_yes": "✓ Distinct primes: every shape says where it came from.",
     "primes_no": "These sizes are not distinct primes, so two shapes can look alike.",
     "primes_fix": "Make them distinct primes",
@@ -66,7 +69,7 @@ EN = {
     "notice_unknown": "Link parameter {key}={value} is not one of the known values; the default was used.",
     "notice_x_too_long": "The X in this link is {length} characters long (limit {limit}); the seeded X was used.",
     "notice_x_items": "{count} cell(s) of X in this link could not be used (e.g. “{example}”); the rest were.",
-    "notice_cells": "Cell {cell} of X is {value}: only finite numbers work. The previous value {kept} was kept.",
+    "notice_cells": "Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
     "error_input": "These numbers cannot be computed: {message}",
     "error_overflow": "X is too large: a product overflows float64 (beyond ±1.8e308). Scale X down, e.g. keep |X| below 1e100.",
     # shared
@@ -111,49 +114,64 @@ EN = {
         "cell: every later stage recomputes from your numbers."
     ),
     "input_goal": "Goal: Y has the same shape as X · {shape}",
-    "input_reset": "Reset X to the seed",
+    "input_reset": "Reset X to its seeded values",
     "input_editor_help": "Numbers only. Rows are tokens, columns are features.",
     # qk
     "qk_title": "Queries and keys for head {h}",
     "qk_text": (
-        r"Each head owns two $d_{{\text{{model}}}}\times d_k$ matrices. Multiplying "
-        "X by $W_Q$ turns every token into a query (what it looks for); multiplying "
-        "by $W_K$ turns it into a key (what it offers). Same rows in, same tokens "
-        "out: row i of Q and of K both belong to token i."
+        r"Each head owns two $d_{{\text{{model}}}}\times d_k$ matrices, $W_Q$ "
+        "and $W_K$. Multiplying X by $W_Q$ turns every token into a query vector "
+        "(what it looks for); multiplying by $W_K$ turns it into a key vector "
+        "(what it offers). Same rows in, same tokens out: row i of Q and row "
+        "i of K both belong to token i."
     ),
     # scores
     "scores_title": "From QKᵀ to S for head {h}",
     "scores_text": (
-        r"Row i of QKᵀ compares token i's query with every key. Dividing by $\sqrt{{d_k}}$ "
-        "keeps these numbers moderate as $d_k$ grows. The causal mask writes "
-        "−∞ above the diagonal so no token can look ahead, and softmax turns "
-        "each row into weights that are ≥ 0 and add up to 1 (−∞ becomes 0)."
+        "Row i of QKᵀ holds the dot products of token i's query with every key. "
+        r"Dividing by $\sqrt{{d_k}}$ keeps these numbers moderate as $d_k$ grows. "
+        "The causal mask writes −∞ above the diagonal so no token can look ahead, "
+        "and softmax turns each row into weights that are ≥ 0 and add up to 1 "
+        "(−∞ becomes 0)."
     ),
-    "inner_note": "Q and Kᵀ show the first {shown} of their {d_k} columns; every score uses all {d_k}.",
-    "scores_play_hint": "Press ▶ Play, or drag the slider under the chart, to step through the four steps.",
-    "anim_fill": "q{i} · k{j}",
+    "inner_note": (
+        "Drawn: Q's first {shown} of {d_k} columns and Kᵀ's first {shown} of "
+        "{d_k} rows; every score sums all {d_k} products."
+    ),
+    "scores_play_hint": (
+        "Press ▶ Play, or drag the slider under the chart, to go through the "
+        r"four steps: QKᵀ, $\div\sqrt{{d_k}}$, the mask, softmax."
+    ),
+    "anim_fill": "q<sub>{i}</sub> · k<sub>{j}</sub>",
     "anim_fill_rows": "QKᵀ, {rows}",
     "anim_scale": "÷ √{d_k}",
     "anim_mask": "mask: −∞ above the diagonal",
     "anim_softmax": "softmax, {rows}",
     "play": "▶ Play",
     "pause": "❚❚ Pause",
-    "softmax_breakdown": "S[{i}, {j}] = exp(a{i}{j}) ÷ Σ exp(a{i}·) over the {count} visible keys, with a = QKᵀ/√{d_k}:",
-    "softmax_masked": "S[{i}, {j}] = 0: key {j} comes after token {i}, so the mask made it −∞ and softmax made it 0.",
+    "softmax_breakdown": (
+        r"$S_{{{i},{j}}} = \exp(a_{{{i},{j}}}) \,/\, \sum_{{k \le {i}}} \exp(a_{{{i},k}})$, "
+        "the sum running over the {count} keys that row {i} may see, with $a "
+        r"= QK^\top/\sqrt{{{d_k}}}$:"
+    ),
+    "softmax_masked": (
+        "S[{i}, {j}] = 0: token {j} comes after token {i}, so the mask set this "
+        "score to −∞ and softmax turned it into 0."
+    ),
     # values
     "values_title": "Values and the head's output for head {h}",
     "values_text": (
-        r"$W_V$ ($d_{{\text{{model}}}}\times d_v$) turns each token into a value: "
-        "what it hands over when attended to. H = S·V then mixes the value rows "
-        "with the weights in S, so row i of H is a weighted average of the values "
-        "of tokens 1 to i."
+        r"$W_V$ ($d_{{\text{{model}}}}\times d_v$) turns each token into a value "
+        "vector of $d_v$ numbers: what the token hands over when attended to. "
+        "H = S·V then mixes the rows of V with the weights in S, so row i of "
+        "H is a weighted average of the value vectors of tokens 1 to i."
     ),
     # heads
     "heads_title": "Every head at once",
     "heads_text": (
-        "Each head has its own $W_Q$, $W_K$, $W_V$, so each finds its own pattern "
-        r"of attention. Their outputs $H_1,\dots,H_h$, each $n\times d_v$, are "
-        r"laid side by side into one $n\times(h\cdot d_v)$ matrix."
+        "Each head has its own $W_Q$, $W_K$, $W_V$, so each spreads its attention "
+        r"in its own way. Their outputs $H_1,\dots,H_h$, each $n\times d_v$, are "
+        r"concatenated side by side into one $n\times(h\cdot d_v)$ matrix."
     ),
     "heads_s": "S of every head",
     "heads_concat": r"$\operatorname{{Concat}}(H_1,\dots,H_h)$: one block of $d_v$ columns per head",
@@ -170,9 +188,10 @@ EN = {
     "dependency_title": "Row i of Y depends only on rows 1 to i of X",
     "dependency_text": (
         "Cell (i, j) measures how strongly $Y_i$ reacts to a change in $X_j$: "
-        r"the size of the Jacobian block $\partial Y_i/\partial X_j$. Everything "
+        r"the size of the block $\partial Y_i/\partial X_j$ of the Jacobian. Everything "
         "above the diagonal is exactly zero: a token's output never sees later "
-        "tokens. Nudge a token below and see which rows of Y move."
+        "tokens. Nudge one token (add the same number to each of its features) "
+        "and see which rows of Y move."
     ),
     "dependency_zero_when": r"\text{{for }} j > i",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$ (Frobenius norm, exact)",
@@ -188,16 +207,22 @@ EN = {
     "kv_text": (
         "Generating text appends one token at a time. Because row i of Y only "
         "depends on rows 1 to i of X, the rows already computed never change: "
-        "only the new token's row is work. That row needs the new token's query "
-        "and the keys and values of every token so far, so K and V are worth "
-        "keeping, while old queries are never used again."
+        "only the new token's row is new work. That row needs the new token's "
+        "query and the keys and values of every token so far, so K and V are "
+        "worth keeping, while old queries are never used again."
     ),
     "kv_next": "Next token X{t} (seeded; edit it before adding if you like)",
     "kv_add": "Add token X{t}",
     "kv_reset": "Back to the {n} tokens of X",
     "kv_added_cap": "This demo adds at most {most} tokens; go back to X to start again.",
-    "kv_state": "The cache holds {t} tokens: per head K is {t}×{d_k} and V is {t}×{d_v}, {size} in all.",
-    "kv_hint": "These are the rows of X. Add a token to watch one cached step.",
+    "kv_state": (
+        "The cache holds {t} tokens' K and V: per head, K is {t}×{d_k} and V "
+        "is {t}×{d_v}; {size} in all."
+    ),
+    "kv_hint": (
+        "Nothing added yet: the chart replays the step in which the last row "
+        "of X entered the cache. Add a token to take the next step."
+    ),
     "kv_arrive": "X{t} arrives; the cache already holds K and V of {tokens}",
     "kv_arrive_empty": "X{t} arrives; the cache is still empty",
     "kv_append": "q{t}, k{t}, v{t} = X{t}·W: k{t} and v{t} are appended to the cache",
@@ -209,7 +234,10 @@ EN = {
     "kv_output_empty": "H{t} = S{t}·V, then Y{t}",
     "kv_part": "Show",
     "kv_tab_step": "The step, checked",
-    "kv_window_note": "Drawn: the first {cols} columns of each matrix and the last {rows} tokens; every number uses all of them.",
+    "kv_window_note": (
+        "Drawn: the first {cols} columns of each matrix and the last {rows} tokens; "
+        "every number is computed from the whole matrices."
+    ),
     "kv_tab_cost": "What it saves",
     "kv_unchanged": "{rows} unchanged",
     "kv_name_k": "K cache ({k})",
@@ -372,8 +400,8 @@ ZH = {
         "图中 Q 只画出 {d_k} 列中的前 {shown} 列，Kᵀ 只画出 {d_k} 行中的前 {shown} "
         "行；每个注意力分数都是全部 {d_k} 项乘积之和。"
     ),
-    "scores_play_hint": "按 ▶ 播放，或拖动图下方的滑块，一步一步看完这四步。",
-    "anim_fill": "q{i} · k{j}",
+    "scores_play_hint": r"按 ▶ 播放，或拖动图下方的滑块，依次看完四步：QKᵀ、$\div\sqrt{{d_k}}$、掩码、softmax。",
+    "anim_fill": "q<sub>{i}</sub> · k<sub>{j}</sub>",
     "anim_fill_rows": "计算 QKᵀ 的{rows}",
     "anim_scale": "÷ √{d_k}",
     "anim_mask": "掩码：对角线以上改成 −∞",
