@@ -121,7 +121,7 @@ EN = {
     "qk_text": (
         r"Each head owns two $d_{{\text{{model}}}}\times d_k$ matrices, $W_Q$ "
         "and $W_K$. Multiplying X by $W_Q$ turns every token into a query vector "
-        "(what it looks for); multiplying by $W_K$ turns it into a key vector "
+        "(what it looks for); multiplying X by $W_K$ turns it into a key vector "
         "(what it offers). Same rows in, same tokens out: row i of Q and row "
         "i of K both belong to token i."
     ),

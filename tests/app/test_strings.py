@@ -3,6 +3,7 @@ every value written in the markup of whatever draws it."""
 
 import re
 import string
+from collections import Counter
 
 import pytest
 
@@ -99,10 +100,60 @@ def test_both_languages_fill_the_same_fields(key):
         assert not LATEX_BRACE.search(text), f"{key}: double the braces of {LATEX_BRACE.search(text)[0]}"
 
 
+SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "anim_scale"}  # symbols only: "A (2×3)", "÷ √{d_k}"
+NAMES = {  # Latin words a Chinese value may keep: names, functions, code
+    "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
+    "present",
+}
+MATRICES = set("QKVSHXYW")
+
+
+def latin_words(text: str) -> list[str]:
+    """Words of two or more Latin letters a reader sees in `text` (formatted): \\text{…} counts, the rest of
+    the math, HTML tags and LaTeX commands do not."""
+    text = re.sub(r"\\text\{([^{}]*)\}", r" \1 ", text)
+    text = re.sub(r"<[^>]*>", " ", MATH.sub(" ", text))
+    return re.findall(r"[A-Za-z]{2,}", re.sub(r"\\[A-Za-z]+", " ", text))
+
+
+def english_left_in(text: str) -> list[str]:
+    return [w for w in latin_words(text) if w not in NAMES and not set(w) <= MATRICES]
+
+
+def matrix_letters(text: str) -> Counter:
+    """Q K V S H X Y W as the value names them: "QKᵀ" is Q and K, "W_V" is W and V, "KV" is K and V."""
+    text = re.sub(r"\{\w*(?::[^}]*)?\}", " ", text)  # fields: "X{t}" is X
+    text = re.sub(r"<[^>]*>", " ", text)
+    return Counter(c for run in re.findall(r"[A-Za-z]+", text) if set(run) <= MATRICES for c in run)
+
+
 @pytest.mark.parametrize("key", sorted(EN))
 def test_english_has_no_chinese_and_chinese_has_some(key):
     assert not CJK.search(EN[key]), key
-    assert CJK.search(ZH[key]) or ZH[key] == EN[key], key  # only language-neutral strings are shared
+    if key in SAME_IN_BOTH:
+        assert not latin_words(fed(ZH[key])), key
+    else:
+        assert CJK.search(ZH[key]) and ZH[key] != EN[key], f"{key} is not translated"
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_chinese_leaves_no_english_words(key):
+    """"K cache (K₁)" or "\\text{ for }" in a Chinese value: only names and symbols may stay in Latin letters."""
+    assert english_left_in(fed(ZH[key])) == [], (key, ZH[key])
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_chinese_names_the_same_matrices_as_english(key):
+    """A Chinese value that says V where the English says K (or drops a Q) fails."""
+    assert matrix_letters(ZH[key]) == matrix_letters(EN[key]), (key, EN[key], ZH[key])
+
+
+def test_the_language_checks_catch_a_swap_and_english_left_behind():
+    assert english_left_in("K cache (K<sub>1</sub>)") == ["cache"]
+    assert english_left_in(r"\text{ for } j > i") == ["for"]
+    assert english_left_in(r"QKᵀ 的第 7 行，$\operatorname{softmax}(q_t K^\top)$，KV 缓存") == []
+    assert matrix_letters("K 缓存（{k}）") != matrix_letters("V cache ({v})")
+    assert matrix_letters(r"$W_V$ 把每个词元变成值向量") == matrix_letters(r"$W_V$ turns each token into a value")
 
 
 @pytest.mark.parametrize("lang", sorted(TABLES))
