@@ -150,9 +150,8 @@ EN = {
     "play": "▶ Play",
     "pause": "❚❚ Pause",
     "softmax_breakdown": (
-        r"$S_{{{i},{j}}} = \exp(a_{{{i},{j}}}) \,/\, \sum_{{k \le {i}}} \exp(a_{{{i},k}})$, "
-        "the sum running over the {count} keys that row {i} may see, with $a "
-        r"= QK^\top/\sqrt{{{d_k}}}$:"
+        r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
+        r"over the {count} keys k that row {i} may see, with $a = QK^\top/\sqrt{{{d_k}}}$:"
     ),
     "softmax_masked": (
         "S[{i}, {j}] = 0: token {j} comes after token {i}, so the mask set this "
@@ -409,8 +408,8 @@ ZH = {
     "play": "▶ 播放",
     "pause": "❚❚ 暂停",
     "softmax_breakdown": (
-        r"$S_{{{i},{j}}} = \exp(a_{{{i},{j}}}) \,/\, \sum_{{k \le {i}}} \exp(a_{{{i},k}})$，"
-        r"分母对第 {i} 行中没被掩码的 {count} 个键求和，其中 $a = QK^\top/\sqrt{{{d_k}}}$："
+        r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
+        r"个键 k 的 $\exp(a_{{{i},k}})$ 之和，其中 $a = QK^\top/\sqrt{{{d_k}}}$："
     ),
     "softmax_masked": (
         "S[{i}, {j}] = 0：第 {j} 个词元排在第 {i} 个词元之后，掩码把这个注意力分数改成 "
