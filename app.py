@@ -14,7 +14,7 @@ from mha.ui.views import View
 PRESENTER_CSS = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p { font-size: 1.4rem; line-height: 1.55; }
 [data-testid="stMain"] h3 { font-size: 2.3rem; }
-[data-testid="stMain"] .katex { font-size: 1.5em; }
+[data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
 </style>"""
 
 presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded

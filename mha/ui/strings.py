@@ -1,7 +1,12 @@
 """Every word the page shows, in English and Chinese, one table per language.
 
-A test fails when a key exists in one table and not the other. Fields in braces are filled by
-`Text.__call__`; HTML in chart titles (<sub>) is Plotly's, LaTeX in formulas is st.latex's.
+A test fails when a key exists in one table and not the other. Every value is a format string:
+fields in braces are filled by `Text.__call__` (or, for a template a figure fills, by the figure),
+so a literal brace, as in LaTeX, is doubled. How a value may be written depends on what draws it
+(tests/app/test_strings.py knows which key goes where): text that Streamlit renders as Markdown
+(st.markdown, captions, alerts, labels) writes math as inline LaTeX, `$\\sqrt{{d_k}}$`, never as
+`d_k` or `q_{t}` outside dollars; text inside a Plotly chart uses Unicode and Plotly's HTML
+(<sub>, <b>) and no dollars; text inside st.latex is LaTeX.
 """
 
 EN = {
@@ -22,18 +27,24 @@ EN = {
     "preset_gpt2": "GPT-2-small widths · 8·768·64·64·12",
     "preset_custom": "Custom",
     "n_tokens": "Tokens n",
-    "d_model": "Embedding size d_model",
-    "d_k": "Query/key size d_k",
-    "d_v": "Value size d_v",
+    "d_model": r"Embedding size $d_{{\text{{model}}}}$",
+    "d_k": "Query/key size $d_k$",
+    "d_v": "Value size $d_v$",
     "n_heads": "Heads h",
     "seed": "Seed",
     "integers": "Whole numbers (for paper)",
-    "integers_help": "X in −2..2 and every weight in −1..1, so products can be checked by hand.",
+    "integers_help": (
+        "X holds whole numbers from −2 to 2 and every weight one from −1 to 1, "
+        "so products can be checked by hand."
+    ),
     "head": "Head shown",
     "cell_values": "Numbers in cells",
     "present": "Presenter mode",
     "present_help": "Larger type for a projector. A link with present=1 also opens with the sidebar folded.",
-    "cell_values_help": "Hidden anyway on matrices larger than 16 on a side; hover a cell for its value.",
+    "cell_values_help": (
+        "Left out anyway where a matrix is more than 16 on a side or its cells "
+        "are too small to read; hover a cell for its value."
+    ),
     "primes_yes": "✓ Distinct primes: every shape says where it came from.",
     "primes_no": "These sizes are not distinct primes, so two shapes can look alike.",
     "primes_fix": "Make them distinct primes",
@@ -62,7 +73,7 @@ EN = {
     "notice_kv_count": "Link parameter kv={value} does not start with a number of added tokens (0 to {most}); none were added.",
     "notice_kv_clamped": "This link adds {count} tokens to the KV cache; this demo adds at most {most}, so the first {most} were used.",
     "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”); those cells keep their seeded values.",
-    "notice_cells": "Cell {cell} of X is {value}: only finite numbers work. The previous value {kept} was kept.",
+    "notice_cells": "Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
     "error_input": "These numbers cannot be computed: {message}",
     "error_overflow": "X is too large: a product overflows float64 (beyond ±1.8e308). Scale X down, e.g. keep |X| below 1e100.",
     # shared
@@ -70,6 +81,10 @@ EN = {
     "token": "token",
     "feature": "feature",
     "key_pos": "key",
+    "span_row": "row {a}",
+    "span_rows": "rows {a}–{b}",
+    "span_token": "token {a}",
+    "span_tokens": "tokens {a}–{b}",
     "click_hint": "Click any cell of {name} to see the dot product that made it.",
     "window_note": "Showing the first {rows}×{cols} of {full_rows}×{full_cols}; hover for values.",
     "breakdown_title": "{name}[{i}, {j}] is row {i} of {a} times column {j} of {b}:",
@@ -97,112 +112,151 @@ EN = {
     # input
     "input_title": "The input X: one row per token",
     "input_text": (
-        "Each token (with its position) is already a vector of d_model numbers, so n tokens make an "
-        "n×d_model matrix X. The layer must hand back a matrix Y of the very same shape. Edit any cell: "
-        "every later stage recomputes from your numbers."
+        r"Each token (with its position) is already a vector of $d_{{\text{{model}}}}$ "
+        r"numbers, so n tokens make an $n\times d_{{\text{{model}}}}$ matrix X. "
+        "The layer must hand back a matrix Y of the very same shape. Edit any "
+        "cell: every later stage recomputes from your numbers."
     ),
     "input_goal": "Goal: Y has the same shape as X · {shape}",
-    "input_reset": "Reset X to the seed",
+    "input_reset": "Reset X to its seeded values",
     "input_kept": "Seed {seed}: the weights and X were drawn anew, but your {count} edited cell(s) of X were kept.",
     "input_editor_help": "Numbers only. Rows are tokens, columns are features.",
     # qk
     "qk_title": "Queries and keys for head {h}",
     "qk_text": (
-        "Each head owns two d_model×d_k matrices. Multiplying X by W_Q turns every token into a query "
-        "(what it looks for); multiplying by W_K turns it into a key (what it offers). Same rows in, "
-        "same tokens out: row i of Q and of K both belong to token i."
+        r"Each head owns two $d_{{\text{{model}}}}\times d_k$ matrices, $W_Q$ "
+        "and $W_K$. Multiplying X by $W_Q$ turns every token into a query vector "
+        "(what it looks for); multiplying X by $W_K$ turns it into a key vector "
+        "(what it offers). Same rows in, same tokens out: row i of Q and row "
+        "i of K both belong to token i."
     ),
     # scores
     "scores_title": "From QKᵀ to S for head {h}",
     "scores_text": (
-        "Row i of QKᵀ compares token i's query with every key. Dividing by √d_k keeps these numbers "
-        "moderate as d_k grows. The causal mask writes −∞ above the diagonal so no token can look "
-        "ahead, and softmax turns each row into weights that are ≥ 0 and add up to 1 (−∞ becomes 0)."
+        "Row i of QKᵀ holds the dot products of token i's query with every key. "
+        r"Dividing by $\sqrt{{d_k}}$ keeps these numbers moderate as $d_k$ grows. "
+        "The causal mask writes −∞ above the diagonal so no token can look ahead, "
+        "and softmax turns each row into weights that are ≥ 0 and add up to 1 "
+        "(−∞ becomes 0)."
     ),
-    "inner_note": "Q and Kᵀ show the first {shown} of their {d_k} columns; every score uses all {d_k}.",
-    "scores_play_hint": "Press ▶ Play, or drag the slider under the chart, to step through the four steps.",
-    "anim_fill": "q{i} · k{j}",
-    "anim_fill_rows": "QKᵀ rows {a}–{b}",
+    "inner_note": (
+        "Drawn: Q's first {shown} of {d_k} columns and Kᵀ's first {shown} of "
+        "{d_k} rows; every score sums all {d_k} products."
+    ),
+    "scores_play_hint": (
+        "Press ▶ Play, or drag the slider under the chart, to go through the "
+        r"four steps: QKᵀ, $\div\sqrt{{d_k}}$, the mask, softmax."
+    ),
+    "anim_fill": "q<sub>{i}</sub> · k<sub>{j}</sub>",
+    "anim_fill_rows": "QKᵀ, {rows}",
     "anim_scale": "÷ √{d_k}",
     "anim_mask": "mask: −∞ above the diagonal",
-    "anim_softmax": "softmax, rows {a}–{b}",
+    "anim_softmax": "softmax, {rows}",
     "play": "▶ Play",
     "pause": "❚❚ Pause",
-    "softmax_breakdown": "S[{i}, {j}] = exp(a{i}{j}) ÷ Σ exp(a{i}·) over the {count} visible keys, with a = QKᵀ/√{d_k}:",
-    "softmax_masked": "S[{i}, {j}] = 0: key {j} comes after token {i}, so the mask made it −∞ and softmax made it 0.",
+    "softmax_breakdown": (
+        r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
+        r"over the {count} keys k that row {i} may see, with $a = QK^\top/\sqrt{{{d_k}}}$:"
+    ),
+    "softmax_masked": (
+        "S[{i}, {j}] = 0: token {j} comes after token {i}, so the mask set this "
+        "score to −∞ and softmax turned it into 0."
+    ),
     # values
     "values_title": "Values and the head's output for head {h}",
     "values_text": (
-        "W_V (d_model×d_v) turns each token into a value: what it hands over when attended to. "
-        "H = S·V then mixes the value rows with the weights in S, so row i of H is a weighted average of "
-        "the values of tokens 1..i."
+        r"$W_V$ ($d_{{\text{{model}}}}\times d_v$) turns each token into a value "
+        "vector of $d_v$ numbers: what the token hands over when attended to. "
+        "H = S·V then mixes the rows of V with the weights in S, so row i of "
+        "H is a weighted average of the value vectors of tokens 1 to i."
     ),
     # heads
     "heads_title": "Every head at once",
     "heads_text": (
-        "Each head has its own W_Q, W_K, W_V, so each finds its own pattern of attention. Their outputs "
-        "H₁…H_h, each n×d_v, are laid side by side into one n×(h·d_v) matrix."
+        "Each head has its own $W_Q$, $W_K$, $W_V$, so each spreads its attention "
+        r"in its own way. Their outputs $H_1,\dots,H_h$, each $n\times d_v$, are "
+        r"concatenated side by side into one $n\times(h\cdot d_v)$ matrix."
     ),
     "heads_s": "S of every head",
-    "heads_concat": "Concat(H₁…H_h): one block of d_v columns per head",
+    "heads_concat": r"$\operatorname{{Concat}}(H_1,\dots,H_h)$: one block of $d_v$ columns per head",
     # output
-    "output_title": "Back to d_model: the output Y",
+    "output_title": r"Back to $d_{{\text{{model}}}}$: the output Y",
     "output_text": (
-        "W_O is (h·d_v)×d_model, so Concat·W_O is n×d_model again: Y has X's shape. Each head's block of "
-        "d_v rows in W_O only ever meets that head's columns of Concat, so Y is a sum with one term per "
-        "head."
+        r"$W_O$ is $(h\cdot d_v)\times d_{{\text{{model}}}}$, so $\operatorname{{Concat}}\cdot "
+        r"W_O$ is $n\times d_{{\text{{model}}}}$ again: Y has X's shape. Each "
+        "head's block of $d_v$ rows in $W_O$ only ever meets that head's columns "
+        "of Concat, so Y is a sum with one term per head."
     ),
-    "output_parts": "Y as a sum over heads: H_i · (head i's rows of W_O)",
+    "output_parts": "Y as a sum over heads: $H_i$ · (head i's rows of $W_O$)",
     # dependency
-    "dependency_title": "Row i of Y depends only on rows 1..i of X",
+    "dependency_title": "Row i of Y depends only on rows 1 to i of X",
     "dependency_text": (
-        "Cell (i, j) measures how strongly Y_i reacts to a change in X_j: the size of the Jacobian block "
-        "∂Y_i/∂X_j. Everything above the diagonal is exactly zero: a token's output never sees later "
-        "tokens. Nudge a token below and see which rows of Y move."
+        "Cell (i, j) measures how strongly $Y_i$ reacts to a change in $X_j$: "
+        r"the size of the block $\partial Y_i/\partial X_j$ of the Jacobian. Everything "
+        "above the diagonal is exactly zero: a token's output never sees later "
+        "tokens. Nudge one token (add the same number to each of its features) "
+        "and see which rows of Y move."
     ),
-    "dependency_map": "‖∂Y_i/∂X_j‖ (Frobenius norm, exact)",
+    "dependency_zero_when": r"\text{{for }} j > i",
+    "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$ (Frobenius norm, exact)",
     "dependency_skip": "The exact map costs about {flops:,} operations at these sizes; it is drawn up to {limit:,}.",
     "nudge_token": "Nudge token j",
     "nudge_size": "by adding",
     "nudge_result": "ΔY: the change in Y after adding {eps} to every feature of X{j}",
-    "nudge_rows_same": "Rows 1..{last} of Y: largest change {delta} — untouched.",
-    "nudge_rows_moved": "Rows {first}..{n} of Y moved (largest change {delta}).",
+    "nudge_rows_same": "Untouched: {rows} of Y (largest change {delta}).",
+    "nudge_rows_moved": "Moved: {rows} of Y (largest change {delta}).",
     "nudge_none_before": "Every row of Y may move: token 1 is seen by all.",
     # kv cache
     "kv_title": "The KV cache: add a token, keep K and V, drop Q",
     "kv_text": (
-        "Generating text appends one token at a time. Because row i of Y only depends on rows 1..i of X, "
-        "the rows already computed never change: only the new token's row is work. That row needs the new "
-        "token's query and the keys and values of every token so far, so K and V are worth keeping, while "
-        "old queries are never used again."
+        "Generating text appends one token at a time. Because row i of Y only "
+        "depends on rows 1 to i of X, the rows already computed never change: "
+        "only the new token's row is new work. That row needs the new token's "
+        "query and the keys and values of every token so far, so K and V are "
+        "worth keeping, while old queries are never used again."
     ),
     "kv_next": "Next token X{t} (seeded; edit it before adding if you like)",
     "kv_add": "Add token X{t}",
     "kv_reset": "Back to the {n} tokens of X",
     "kv_added_cap": "This demo adds at most {most} tokens; go back to X to start again.",
-    "kv_state": "The cache holds {t} tokens: per head K is {t}×{d_k} and V is {t}×{d_v}, {size} in all.",
-    "kv_hint": "These are the rows of X. Add a token to watch one cached step.",
-    "kv_arrive": "X{t} arrives; K and V of tokens 1..{p} are already cached",
+    "kv_state": (
+        "The cache holds {t} tokens' K and V: per head, K is {t}×{d_k} and V "
+        "is {t}×{d_v}; {size} in all."
+    ),
+    "kv_hint": (
+        "Nothing added yet: the chart replays the step in which the last row "
+        "of X entered the cache. Add a token to take the next step."
+    ),
+    "kv_arrive": "X{t} arrives; the cache already holds K and V of {tokens}",
+    "kv_arrive_empty": "X{t} arrives; the cache is still empty",
     "kv_append": "q{t}, k{t}, v{t} = X{t}·W: k{t} and v{t} are appended to the cache",
     "kv_scores": "one new score row: q{t}·Kᵀ/√{d_k} against every cached key",
     "kv_softmax": "softmax of that row → S{t}",
-    "kv_drop_q": "Q rows 1..{p} are never needed",
-    "kv_output": "H{t} = S{t}·V, then Y{t}; Y₁…Y{ps} stay as they were",
+    "kv_drop_q": "{rows} of Q: never needed again",
+    "kv_drop_q_empty": "Q is not cached: q{t} serves this row only",
+    "kv_output": "H{t} = S{t}·V, then Y{t}; {rows} of Y unchanged",
+    "kv_output_empty": "H{t} = S{t}·V, then Y{t}",
     "kv_part": "Show",
     "kv_tab_step": "The step, checked",
-    "kv_window_note": "Drawn: the first {cols} columns of each matrix and the last {rows} tokens; every number uses all of them.",
+    "kv_window_note": (
+        "Drawn: the first {cols} columns of each matrix and the last {rows} tokens; "
+        "every number is computed from the whole matrices."
+    ),
     "kv_tab_cost": "What it saves",
-    "kv_unchanged": "rows 1..{p} untouched",
+    "kv_unchanged": "{rows} unchanged",
+    "kv_name_k": "K cache ({k})",
+    "kv_name_v": "V cache ({v})",
     "kv_why_q_title": "Why Q is not cached",
     "kv_why_q": (
-        "Row t of S is softmax(q_t·Kᵀ/√d_k) and row t of H is that row times V. Only q_t appears; "
-        "q_1…q_{t−1} were used for their own rows, which are finished. K and V, in contrast, are read "
-        "again by every later token."
+        r"Row t of S is $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$ and "
+        r"row t of H is that row times V. Only $q_t$ appears; $q_1,\dots,q_{{t-1}}$ "
+        "were used for their own rows, which are finished. K and V, in contrast, "
+        "are read again by every later token."
     ),
     "kv_proof_title": "Checked live on these numbers",
     "kv_proof_what": "what is compared",
     "kv_proof_delta": "max |Δ|",
-    "kv_proof_prefix": "Y₁…Y{ps} before X{t} arrived vs. after (full recompute)",
+    "kv_proof_prefix": "{rows} of Y before X{t} arrived vs. after (full recompute)",
     "kv_proof_last": "Y{t} from the cache vs. the last row of a full recompute",
     "kv_proof_s": "S row {t} from the cache vs. the last row of the full S (every head)",
     "kv_exact": "0 — exactly",
@@ -229,7 +283,7 @@ EN = {
     "kv_measure_cap": "At these sizes the recompute is capped at {T} tokens to keep the page responsive.",
     "kv_series_ms_cached": "with the cache",
     "kv_series_ms_full": "recompute",
-    "kv_dropped_rows": "Added tokens no longer fit d_model = {d} and were removed.",
+    "kv_dropped_rows": r"Added tokens no longer fit $d_{{\text{{model}}}} = {d}$ and were removed.",
     # axis words in hover
     "y_row": "row of Y",
     "x_row": "row of X",
@@ -239,34 +293,34 @@ EN = {
 
 ZH = {
     "app_title": "MHA Explorer · 多头注意力",
-    "app_tagline": "一步一步计算多头因果自注意力：真实的数字，每个矩阵的形状都看得见。",
+    "app_tagline": "用真实的数字一步一步计算多头因果自注意力，每个矩阵的形状都看得见。",
     "sidebar_walk": "步骤",
     "sidebar_sizes": "维度",
     "sidebar_view": "显示",
     "sidebar_export": "下载这一页的全部矩阵",
-    "export_too_big": "这一页共有 {values:,} 个数，下载上限是 {limit:,}。维度小一些就可以下载。",
+    "export_too_big": "这一页共有 {values:,} 个数，下载上限是 {limit:,} 个。把维度调小一些就可以下载。",
     "share": "本页链接",
-    "share_help": "点复制按钮即可复制。在任何地方打开，都会显示同样的维度、同样的 X 和同样的步骤。",
+    "share_help": "点右上角的按钮即可复制。打开这个链接，会看到同样的维度、同样的 X 和同一个步骤。",
     "lang": "语言",
     "preset": "预设",
     "preset_post": "原文例子 · 3·5·7·11·2",
     "preset_tiny": "最小例子 · 2·3·2·2·1",
     "preset_hand": "手算练习 · 全是整数",
-    "preset_gpt2": "GPT-2 small 宽度 · 8·768·64·64·12",
+    "preset_gpt2": "GPT-2 small 的维度 · 8·768·64·64·12",
     "preset_custom": "自定义",
     "n_tokens": "词元数 n",
-    "d_model": "嵌入维度 d_model",
-    "d_k": "查询/键维度 d_k",
-    "d_v": "值维度 d_v",
+    "d_model": r"嵌入维度 $d_{{\text{{model}}}}$",
+    "d_k": "查询/键维度 $d_k$",
+    "d_v": "值维度 $d_v$",
     "n_heads": "头数 h",
     "seed": "随机种子",
     "integers": "整数模式（方便手算）",
-    "integers_help": "X 取 −2..2 的整数，所有权重取 −1..1 的整数，乘积可以在纸上验算。",
+    "integers_help": "X 取 −2 到 2 之间的整数，所有权重取 −1 到 1 之间的整数，乘积可以在纸上验算。",
     "head": "显示第几个头",
     "cell_values": "格内显示数值",
     "present": "演示模式",
     "present_help": "字号更大，适合投影。带 present=1 的链接打开时会收起侧边栏。",
-    "cell_values_help": "矩阵任一边超过 16 时总是隐藏；把鼠标移到格子上可看数值。",
+    "cell_values_help": "行数或列数超过 16、或者格子太小的矩阵不显示数值；把鼠标移到格子上可以看到。",
     "primes_yes": "✓ 各维度是互不相同的质数：看形状就知道它从哪来。",
     "primes_no": "这些维度不是互不相同的质数，不同来历的形状可能看起来一样。",
     "primes_fix": "换成互不相同的质数",
@@ -274,7 +328,7 @@ ZH = {
     "stage_matmul": "1 · 矩阵乘法",
     "stage_input": "2 · 输入 X",
     "stage_qk": "3 · Q 和 K",
-    "stage_scores": "4 · 分数 → S",
+    "stage_scores": "4 · 注意力分数 → S",
     "stage_values": "5 · V 和 H",
     "stage_heads": "6 · 所有的头",
     "stage_output": "7 · 输出 Y",
@@ -287,145 +341,174 @@ ZH = {
     "notices_dismiss": "关闭这些提示",
     "notice_not_whole": "链接参数 {key}={value} 不是整数，已改用默认值。",
     "notice_clamped": "链接参数 {key}={value} 超出了本演示允许的范围，已改用 {used}。",
-    "notice_unknown": "链接参数 {key}={value} 不是可选的值，已改用默认值。",
+    "notice_unknown": "链接参数 {key}={value} 不在可选的值之中，已改用默认值。",
     "notice_x_too_long": "链接里的 X 有 {length} 个字符（上限 {limit}），已改用随机种子生成的 X。",
-    "notice_x_items": "链接里有 {count} 个 X 的格子无法使用（例如“{example}”），其余的已采用。",
+    "notice_x_items": "链接里的 X 有 {count} 格无法使用（例如“{example}”），其余各格已采用。",
     "notice_kv_too_long": "链接里追加到 KV 缓存的词元共有 {length} 个字符（上限 {limit}），因此一个也没有追加。",
     "notice_kv_count": "链接参数 kv={value} 开头不是追加词元的个数（0 到 {most}），因此一个也没有追加。",
     "notice_kv_clamped": "这个链接向 KV 缓存追加了 {count} 个词元；本演示最多追加 {most} 个，已采用前 {most} 个。",
     "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 个格子无法使用（例如“{example}”），这些格子保留由种子生成的值。",
-    "notice_cells": "X 的第 {cell} 格是 {value}：只接受有限的数字，已保留原来的值 {kept}。",
+    "notice_cells": "({cell}) 这一格是 {value}：只能填有限的数，已保留原来的值 {kept}。",
     "error_input": "这些数字无法计算：{message}",
     "error_overflow": "X 太大了：某个乘积超出了 float64 的范围（±1.8e308）。请把 X 缩小，例如让 |X| 小于 1e100。",
     "shape": "形状",
     "token": "词元",
     "feature": "特征",
     "key_pos": "键",
+    "span_row": "第 {a} 行",
+    "span_rows": "第 {a}–{b} 行",
+    "span_token": "第 {a} 个词元",
+    "span_tokens": "第 {a} 至 {b} 个词元",
     "click_hint": "点击 {name} 的任意一格，看看它是由哪一次内积算出来的。",
     "window_note": "只画出 {full_rows}×{full_cols} 中前 {rows}×{cols} 的部分；鼠标悬停可看数值。",
-    "breakdown_title": "{name}[{i}, {j}] 等于 {a} 的第 {i} 行乘以 {b} 的第 {j} 列：",
-    "breakdown_more": "……还有 {more} 项",
+    "breakdown_title": "{name}[{i}, {j}] 是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积：",
+    "breakdown_more": "……另外还有 {more} 项",
     "breakdown_check": "各项加起来是 {total}；这一格的值是 {value}。",
     "head_word": "第 {h} 个头",
     "quiz_start": "考考我",
-    "quiz_ask": "有一格被藏起来了：{name}[{i}, {j}] 是多少？它等于 {a} 的第 {i} 行乘以 {b} 的第 {j} 列。",
+    "quiz_ask": "有一格被藏起来了：{name}[{i}, {j}] 是多少？它是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积。",
     "quiz_answer": "你的答案",
     "quiz_check": "核对",
     "quiz_again": "换一格",
     "quiz_stop": "显示所有格子",
     "quiz_empty": "请先填一个数。",
     "quiz_right": "答对了：{answer} 与 {value} 一致（误差在 1% 以内）。",
-    "quiz_wrong": "差一点：你填的是 {answer}，这一格其实是 {value}。下面是它的计算过程：",
+    "quiz_wrong": "不对：你填的是 {answer}，这一格其实是 {value}。下面是它的计算过程：",
     "matmul_title": "矩阵乘法：一格一格地算",
     "matmul_text": (
-        "a×b 矩阵乘 b×c 矩阵得到 a×c 矩阵：中间的维度必须相同，乘完就消失了。结果里的每一格都是一次内积——"
-        "左边矩阵的一行对上右边矩阵的一列。改一改 A 或 B，再点 R 的某一格，看对应的行和列在哪里相遇。"
+        "a×b 矩阵乘以 b×c 矩阵得到 a×c 矩阵：中间的维度必须相同，相乘之后就消失了。"
+        "结果的每一格都是一次内积：左边矩阵的一行与右边矩阵的一列。改一改 A 或 "
+        "B，再点击 R 的任意一格，看看是哪一行和哪一列算出了它。"
     ),
     "matmul_a": "A (2×3)",
     "matmul_b": "B (3×5)",
     "input_title": "输入 X：每个词元占一行",
     "input_text": (
-        "每个词元（加上位置信息后）已经是一个 d_model 维的向量，n 个词元就排成 n×d_model 的矩阵 X。"
-        "这一层最后要交出一个形状完全相同的矩阵 Y。随便改一格，后面每一步都会用你的数字重新计算。"
+        r"每个词元加上位置编码之后，已经嵌入成一个 $d_{{\text{{model}}}}$ 维的行向量，"
+        r"n 个词元就排成 $n\times d_{{\text{{model}}}}$ 的矩阵 X。这一层最后要交出一个形状完全相同的矩阵 "
+        "Y。随便改一格，后面的每一步都会用你的数字重新计算。"
     ),
     "input_goal": "目标：Y 与 X 形状相同 · {shape}",
-    "input_reset": "把 X 恢复为种子生成的值",
+    "input_reset": "把 X 恢复为随机种子生成的值",
     "input_kept": "随机种子 {seed}：权重和 X 都已重新生成，但你改过的 {count} 个 X 的格子保留了原来的值。",
     "input_editor_help": "只能填数字。每行是一个词元，每列是一个特征。",
     "qk_title": "第 {h} 个头的查询与键",
     "qk_text": (
-        "每个头有两个 d_model×d_k 的矩阵。X 乘 W_Q，每个词元变成一个查询（它要找什么）；"
-        "X 乘 W_K，每个词元变成一个键（它能提供什么）。输入几行，输出就几行：Q 和 K 的第 i 行都属于第 i 个词元。"
+        r"每个头有两个 $d_{{\text{{model}}}}\times d_k$ 的矩阵 $W_Q$ 和 $W_K$。"
+        "X 乘以 $W_Q$，每个词元得到一个查询向量（它要找什么）；X 乘以 $W_K$，"
+        "每个词元得到一个键向量（它能提供什么）。输入几行，输出就几行：Q 的第 "
+        "i 行和 K 的第 i 行都属于第 i 个词元。"
     ),
     "scores_title": "第 {h} 个头：从 QKᵀ 到 S",
     "scores_text": (
-        "QKᵀ 的第 i 行，是第 i 个词元的查询和每一个键逐一比较的结果。除以 √d_k，是为了 d_k 变大时这些数不至于太大。"
-        "因果掩码把对角线以上写成 −∞，让词元无法偷看后面的词元；softmax 再把每一行变成非负、加起来等于 1 的权重（−∞ 变成 0）。"
+        r"QKᵀ 的第 i 行，是第 i 个词元的查询向量与每一个键向量的内积。除以 $\sqrt{{d_k}}$，"
+        "是为了 $d_k$ 变大时这些数不至于太大。因果掩码把对角线以上改成 −∞，让词元看不到排在它后面的词元；"
+        "softmax 再把每一行变成非负、加起来等于 1 的权重（−∞ 变成 0）。"
     ),
-    "inner_note": "Q 和 Kᵀ 只画出 {d_k} 列中的前 {shown} 列；每个分数都用到了全部 {d_k} 列。",
-    "scores_play_hint": "按 ▶ 播放，或拖动图下方的滑块，逐步查看这四个步骤。",
-    "anim_fill": "q{i} · k{j}",
-    "anim_fill_rows": "QKᵀ 第 {a}–{b} 行",
+    "inner_note": (
+        "图中 Q 只画出 {d_k} 列中的前 {shown} 列，Kᵀ 只画出 {d_k} 行中的前 {shown} "
+        "行；每个注意力分数都是全部 {d_k} 项乘积之和。"
+    ),
+    "scores_play_hint": r"按 ▶ 播放，或拖动图下方的滑块，依次看完四步：QKᵀ、$\div\sqrt{{d_k}}$、掩码、softmax。",
+    "anim_fill": "q<sub>{i}</sub> · k<sub>{j}</sub>",
+    "anim_fill_rows": "计算 QKᵀ 的{rows}",
     "anim_scale": "÷ √{d_k}",
-    "anim_mask": "掩码：对角线以上变成 −∞",
-    "anim_softmax": "softmax：第 {a}–{b} 行",
+    "anim_mask": "掩码：对角线以上改成 −∞",
+    "anim_softmax": "对{rows}做 softmax",
     "play": "▶ 播放",
     "pause": "❚❚ 暂停",
-    "softmax_breakdown": "S[{i}, {j}] = exp(a{i}{j}) ÷ 第 {i} 行 {count} 个可见键的 exp 之和，其中 a = QKᵀ/√{d_k}：",
-    "softmax_masked": "S[{i}, {j}] = 0：第 {j} 个键排在第 {i} 个词元之后，掩码把它变成 −∞，softmax 又把它变成 0。",
+    "softmax_breakdown": (
+        r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
+        r"个键 k 的 $\exp(a_{{{i},k}})$ 之和，其中 $a = QK^\top/\sqrt{{{d_k}}}$："
+    ),
+    "softmax_masked": (
+        "S[{i}, {j}] = 0：第 {j} 个词元排在第 {i} 个词元之后，掩码把这个注意力分数改成 "
+        "−∞，softmax 再把它变成 0。"
+    ),
     "values_title": "第 {h} 个头的值与输出",
     "values_text": (
-        "W_V（d_model×d_v）把每个词元变成一个值：被关注时它交出去的内容。H = S·V 用 S 里的权重混合这些值，"
-        "所以 H 的第 i 行是第 1..i 个词元的值的加权平均。"
+        r"$W_V$（$d_{{\text{{model}}}}\times d_v$）把每个词元变成一个 $d_v$ 维的值向量："
+        "这个词元被关注时交出去的内容。H = S·V 用 S 里的权重把 V 的各行加权混合，"
+        "所以 H 的第 i 行是第 1 至 i 个词元的值向量的加权平均。"
     ),
     "heads_title": "所有的头一起看",
     "heads_text": (
-        "每个头都有自己的 W_Q、W_K、W_V，所以各自学出自己的注意力模式。它们的输出 H₁…H_h 都是 n×d_v，"
-        "左右拼在一起就成了一个 n×(h·d_v) 的矩阵。"
+        "每个头都有自己的 $W_Q$、$W_K$、$W_V$，所以每个头的注意力分布各不相同。"
+        r"它们的输出 $H_1,\dots,H_h$ 都是 $n\times d_v$，左右拼接起来，就得到一个 "
+        r"$n\times(h\cdot d_v)$ 的矩阵。"
     ),
     "heads_s": "每个头的 S",
-    "heads_concat": "Concat(H₁…H_h)：每个头占 d_v 列",
-    "output_title": "回到 d_model：输出 Y",
+    "heads_concat": r"$\operatorname{{Concat}}(H_1,\dots,H_h)$：每个头占 $d_v$ 列",
+    "output_title": r"回到 $d_{{\text{{model}}}}$：输出 Y",
     "output_text": (
-        "W_O 是 (h·d_v)×d_model，所以 Concat·W_O 又是 n×d_model：Y 和 X 形状一样。W_O 中每个头的那 d_v 行"
-        "只会和 Concat 里这个头的列相乘，所以 Y 可以写成每个头各贡献一项的和。"
+        r"$W_O$ 是 $(h\cdot d_v)\times d_{{\text{{model}}}}$，所以 $\operatorname{{Concat}}\cdot "
+        r"W_O$ 又是 $n\times d_{{\text{{model}}}}$：Y 和 X 形状相同。$W_O$ 中属于某个头的那 "
+        "$d_v$ 行，只会和 Concat 里这个头的那些列相乘，所以 Y 可以写成每个头各贡献一项的和。"
     ),
-    "output_parts": "把 Y 拆成各头之和：H_i ·（W_O 中第 i 个头的那些行）",
-    "dependency_title": "Y 的第 i 行只取决于 X 的第 1..i 行",
+    "output_parts": "把 Y 拆成各个头的贡献之和：$H_i$ ·（$W_O$ 中属于第 i 个头的那些行）",
+    "dependency_title": "Y 的第 i 行只取决于 X 的第 1 至 i 行",
     "dependency_text": (
-        "第 (i, j) 格衡量 X_j 变化时 Y_i 反应有多强：也就是雅可比块 ∂Y_i/∂X_j 的大小。"
-        "对角线以上全都精确为零：一个词元的输出看不到后面的词元。在下面推一推某个词元，看看 Y 的哪些行会动。"
+        "第 (i, j) 格衡量 $X_j$ 变化时 $Y_i$ 跟着变化的程度，也就是雅可比矩阵中 "
+        r"$\partial Y_i/\partial X_j$ 这一块的大小。对角线以上全都精确为零：一个词元的输出看不到排在它后面的"
+        "词元。扰动一个词元（给它的每个特征加上同一个数），看看 Y 的哪些行会随之变化。"
     ),
-    "dependency_map": "‖∂Y_i/∂X_j‖（Frobenius 范数，精确值）",
-    "dependency_skip": "在这些维度下精确计算约需 {flops:,} 次运算；只在 {limit:,} 次以内时才画出来。",
-    "nudge_token": "推动第 j 个词元",
+    "dependency_zero_when": r"\text{{当 }} j > i \text{{ 时}}",
+    "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$（Frobenius 范数，精确值）",
+    "dependency_skip": "在这些维度下，精确计算约需 {flops:,} 次运算；只有不超过 {limit:,} 次时才画出来。",
+    "nudge_token": "扰动第 j 个词元",
     "nudge_size": "每个特征加上",
-    "nudge_result": "ΔY：给 X{j} 的每个特征加上 {eps} 之后 Y 的变化",
-    "nudge_rows_same": "Y 的第 1..{last} 行：最大变化 {delta}——纹丝不动。",
-    "nudge_rows_moved": "Y 的第 {first}..{n} 行变了（最大变化 {delta}）。",
-    "nudge_none_before": "Y 的每一行都可能变化：第 1 个词元被所有词元看到。",
+    "nudge_result": "ΔY：给 X{j} 的每个特征加上 {eps} 之后，Y 的变化",
+    "nudge_rows_same": "Y 的{rows}纹丝不动（最大变化 {delta}）。",
+    "nudge_rows_moved": "Y 的{rows}随之变化（最大变化 {delta}）。",
+    "nudge_none_before": "Y 的每一行都可能变化：所有词元都看得到第 1 个词元。",
     "kv_title": "KV 缓存：追加一个词元，留下 K 和 V，丢掉 Q",
     "kv_text": (
-        "生成文本时，词元是一个一个追加上去的。Y 的第 i 行只取决于 X 的第 1..i 行，所以已经算好的行永远不会变，"
-        "真正要算的只有新词元那一行。这一行需要新词元的查询，以及到目前为止所有词元的键和值——所以 K 和 V 值得留着，"
-        "而旧的查询再也用不上了。"
+        "生成文本时，词元是一个一个追加上去的。Y 的第 i 行只取决于 X 的第 1 至 "
+        "i 行，所以已经算好的行永远不会变，真正要算的只有新词元那一行。这一行需要新词元的查询向量，"
+        "以及到目前为止所有词元的键和值，所以 K 和 V 值得缓存，而旧的查询向量再也用不上了。"
     ),
     "kv_next": "下一个词元 X{t}（由种子生成；追加前可以先改）",
     "kv_add": "追加词元 X{t}",
     "kv_reset": "回到 X 的 {n} 个词元",
     "kv_added_cap": "本演示最多追加 {most} 个词元；回到 X 即可重新开始。",
-    "kv_state": "缓存里有 {t} 个词元：每个头的 K 是 {t}×{d_k}，V 是 {t}×{d_v}，共 {size}。",
-    "kv_hint": "现在只有 X 的这些行。追加一个词元，看看一次带缓存的计算。",
-    "kv_arrive": "X{t} 到来；第 1..{p} 个词元的 K 和 V 已在缓存里",
-    "kv_append": "q{t}、k{t}、v{t} = X{t}·W：k{t} 和 v{t} 追加进缓存",
-    "kv_scores": "只算一行新的分数：q{t}·Kᵀ/√{d_k}，与缓存里的每个键相乘",
+    "kv_state": "缓存里存着 {t} 个词元的 K 和 V：每个头的 K 是 {t}×{d_k}，V 是 {t}×{d_v}，一共 {size}。",
+    "kv_hint": "还没有追加词元：图中演示的是 X 的最后一行进入缓存的那一步。追加一个词元，就能往后走一步。",
+    "kv_arrive": "X{t} 到来；缓存里已有{tokens}的 K 和 V",
+    "kv_arrive_empty": "X{t} 到来；缓存还是空的",
+    "kv_append": "q{t}、k{t}、v{t} = X{t}·W：k{t} 和 v{t} 追加到缓存末尾",
+    "kv_scores": "只算一行新的注意力分数：q{t}·Kᵀ/√{d_k}，即 q{t} 与缓存里每个键的内积",
     "kv_softmax": "对这一行做 softmax → S{t}",
-    "kv_drop_q": "Q 的第 1..{p} 行再也用不上",
-    "kv_output": "H{t} = S{t}·V，再得到 Y{t}；Y₁…Y{ps} 保持原样",
+    "kv_drop_q": "Q 的{rows}再也用不上",
+    "kv_drop_q_empty": "Q 不进缓存：q{t} 只为这一行所用",
+    "kv_output": "H{t} = S{t}·V，再得到 Y{t}；Y 的{rows}不变",
+    "kv_output_empty": "H{t} = S{t}·V，再得到 Y{t}",
     "kv_part": "显示",
-    "kv_tab_step": "这一步，及其验证",
-    "kv_window_note": "图中只画出每个矩阵的前 {cols} 列和最后 {rows} 个词元；所有数字都是用全部数据算出来的。",
+    "kv_tab_step": "单步解码与验证",
+    "kv_window_note": "图中每个矩阵只画出前 {cols} 列和最后 {rows} 个词元；所有数字都是用完整的矩阵算出来的。",
     "kv_tab_cost": "省下了什么",
-    "kv_unchanged": "第 1..{p} 行没有变",
+    "kv_unchanged": "{rows}没有变",
+    "kv_name_k": "K 缓存（{k}）",
+    "kv_name_v": "V 缓存（{v}）",
     "kv_why_q_title": "为什么不缓存 Q",
     "kv_why_q": (
-        "S 的第 t 行是 softmax(q_t·Kᵀ/√d_k)，H 的第 t 行是这一行乘以 V。式子里只出现 q_t；"
-        "q_1…q_{t−1} 早就用来算它们自己那几行了，而那几行已经算完。K 和 V 则不同，之后的每个词元都要再读一遍。"
+        r"S 的第 t 行是 $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$，H "
+        r"的第 t 行是这一行乘以 V。式子里只出现 $q_t$；$q_1,\dots,q_{{t-1}}$ 已经在算它们各自那一行时用过，"
+        "那些行也早已算完。K 和 V 则不同，之后的每个词元都要再读一遍。"
     ),
     "kv_proof_title": "用这些数字现场验证",
     "kv_proof_what": "比较的内容",
     "kv_proof_delta": "最大 |Δ|",
-    "kv_proof_prefix": "X{t} 到来之前与之后（整体重算）的 Y₁…Y{ps}",
+    "kv_proof_prefix": "X{t} 到来之前与之后（整体重算）Y 的{rows}",
     "kv_proof_last": "用缓存算出的 Y{t} 与整体重算的最后一行",
     "kv_proof_s": "用缓存算出的 S 第 {t} 行与完整 S 的最后一行（所有头）",
     "kv_exact": "0——完全相同",
     "kv_cost_title": "缓存省下了什么",
     "kv_cost_step": "生成第 {t} 个词元",
     "kv_cost_flops": "浮点运算次数",
-    "kv_cost_bytes": "读写字节数",
+    "kv_cost_bytes": "读写的字节数",
     "kv_with": "使用缓存",
     "kv_without": "把 {t} 个词元全部重算",
-    "kv_cost_note": "只计矩阵乘法（一次乘加算 2 次浮点运算），float64。权重、X 和缓存各读一次。",
+    "kv_cost_note": "只计矩阵乘法（一次乘加算 2 次浮点运算），float64。权重、X 和缓存都按只读一次计算。",
     "kv_cost_chart": "生成 T 个词元：累计浮点运算次数",
     "kv_axis_t": "已生成的词元数 T",
     "kv_axis_flops": "浮点运算次数",
@@ -435,14 +518,14 @@ ZH = {
     "kv_sizes_gpt2": "GPT-2 small 的形状",
     "kv_measure_title": "在这里实测",
     "kv_measure_tokens": "要生成的词元数",
-    "kv_measure": "分别计时两种解码方式",
+    "kv_measure": "给两种解码方式分别计时",
     "kv_measure_progress": "正在解码第 {t} 个词元，共 {total} 个……",
     "kv_measure_result": "使用缓存共 {cached:.1f} 毫秒，整体重算共 {full:.1f} 毫秒（慢 {ratio:.1f} 倍）。",
     "kv_measure_axis": "每个词元的毫秒数",
     "kv_measure_cap": "在这些维度下，为了让页面保持流畅，重算最多只做 {T} 个词元。",
     "kv_series_ms_cached": "使用缓存",
     "kv_series_ms_full": "整体重算",
-    "kv_dropped_rows": "追加的词元与 d_model = {d} 不再匹配，已被移除。",
+    "kv_dropped_rows": r"追加的词元与 $d_{{\text{{model}}}} = {d}$ 对不上，已被移除。",
     "y_row": "Y 的行",
     "x_row": "X 的行",
     "rows_of": "行",
@@ -453,12 +536,46 @@ TABLES = {"en": EN, "zh": ZH}
 
 
 class Text:
-    """t("key", field=value) in one language."""
+    """t("key", field=value) in one language; t.rows(1, 3) and t.tokens(1, 3) say a range of rows or
+    tokens the way the language does ("row 1", "rows 1–3", "第 1 行", "第 1 至 3 个词元")."""
 
     def __init__(self, lang: str):
         self.lang = lang if lang in TABLES else "en"
         self.table = TABLES[self.lang]
 
     def __call__(self, key: str, /, **fields) -> str:
-        text = self.table[key]
-        return text.format(**fields) if fields else text
+        return self.table[key].format(**fields)
+
+    def template(self, key: str) -> str:
+        """The value unformatted, for a figure that fills its fields itself (frame by frame)."""
+        return self.table[key]
+
+    def ranged(self, key: str, kind: str = "row") -> str:
+        """A template with a {rows} (or {tokens}) field that a figure fills as .format(a=first, b=last)."""
+        return _Ranged(self.template(key), lambda a, b: self.span(kind, a, b), f"{kind}s")
+
+    def rows(self, first: int, last: int) -> str:
+        return self.span("row", first, last)
+
+    def tokens(self, first: int, last: int) -> str:
+        return self.span("token", first, last)
+
+    def span(self, kind: str, first: int, last: int) -> str:
+        """Rows (kind "row") or tokens (kind "token") first..last, 1-based; one of them is said as one."""
+        if last < first:
+            raise ValueError(f"an empty range: {first}..{last}")
+        if first == last:
+            return self(f"span_{kind}", a=first)
+        return self(f"span_{kind}s", a=first, b=last)
+
+
+class _Ranged(str):
+    """A template whose range field is filled from the first and last index: .format(a=1, b=1, **fields)."""
+
+    def __new__(cls, template: str, say, field: str):
+        obj = super().__new__(cls, template)
+        obj.say, obj.field = say, field
+        return obj
+
+    def format(self, *args, a: int, b: int, **fields) -> str:
+        return str.format(self, *args, **{self.field: self.say(a, b)}, **fields)

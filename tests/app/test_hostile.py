@@ -42,7 +42,7 @@ def test_bad_editor_cells_keep_the_last_good_value_and_say_so(cell):
     at.session_state["x_editor"] = {"edited_rows": {1: {"c2": cell}}, "added_rows": [], "deleted_rows": []}
     rerun(at)
     assert at.session_state["x_base"][1, 2] == 2.0  # the seeded value stays
-    assert "Cell 2,3 of X" in page_text(at)
+    assert "Cell (2,3) is" in page_text(at)
 
 
 @pytest.mark.parametrize("value", [1e308, -1e308, 1e200])

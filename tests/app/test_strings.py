@@ -1,7 +1,9 @@
-"""The strings tables: same keys in both languages, same fields, Chinese where Chinese is meant."""
+"""The strings tables: same keys in both languages, same fields, Chinese where Chinese is meant, and
+every value written in the markup of whatever draws it."""
 
 import re
 import string
+from collections import Counter
 
 import pytest
 
@@ -9,9 +11,80 @@ from mha.ui.strings import EN, TABLES, ZH, Text
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
+# What draws each value. Streamlit renders Markdown (with $…$ as KaTeX) in st.markdown, captions,
+# alerts, titles, widget labels, help tooltips, radio and segmented-control options and buttons:
+# that is every key not listed below.
+PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover labels, legend names
+    "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
+    "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause",
+    "kv_arrive", "kv_arrive_empty", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q", "kv_drop_q_empty",
+    "kv_output", "kv_output_empty", "kv_unchanged", "kv_name_k", "kv_name_v",
+    "kv_axis_t", "kv_axis_flops", "kv_series_cached", "kv_series_full", "kv_sizes_now", "kv_sizes_gpt2",
+    "kv_measure_axis", "kv_series_ms_cached", "kv_series_ms_full",
+}
+PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom"}  # st.selectbox options
+LATEX = {"dependency_zero_when"}  # pieces of an st.latex formula
+SPANS = {"span_row", "span_rows", "span_token", "span_tokens"}  # ranges put into Markdown and chart text alike
+
+
+def renderers(key: str) -> set[str]:
+    if key in SPANS:
+        return {"markdown", "plotly"}
+    return {"plotly" if key in PLOTLY else "plain" if key in PLAIN else "latex" if key in LATEX else "markdown"}
+
+
+class _Any(dict):
+    """Fills any field with a plausible value: 7 for numbers and words alike."""
+
+    def __missing__(self, key):
+        return 7
+
 
 def _fields(text: str) -> set[str]:
     return {f for _, f, _, _ in string.Formatter().parse(text) if f}
+
+
+def fed(text: str) -> str:
+    """The value as its renderer receives it: formatted, fields filled."""
+    return text.format_map(_Any())
+
+
+MATH = re.compile(r"\$([^$]*)\$")
+LATEX_BRACE = re.compile(r"(\\[A-Za-z]+|[_^]){(?!{)")  # \sqrt{, _{, ^{ with a single brace
+
+
+def markup_problems(text: str, kind: str) -> list[str]:
+    """What the renderer would show raw or mangle in `text` (already formatted)."""
+    problems = []
+    if kind == "markdown":
+        if text.count("$") % 2:
+            problems.append("an unpaired $ (KaTeX would swallow the rest of the line)")
+        outside = MATH.sub(" ", text)
+        for math in MATH.findall(text):
+            if math.count("{") != math.count("}") or not math.strip():
+                problems.append(f"broken LaTeX ${math}$")
+            if CJK.search(math):
+                problems.append(f"Chinese inside math ${math}$")
+        for mark, why in (("_", "_ outside $…$ is shown raw or starts italics"),
+                          ("^", "^ outside $…$ is shown raw"), ("\\", "a backslash outside $…$ is shown raw"),
+                          ("*", "* starts bold or italics"), ("~~", "~~ strikes through"), ("`", "` starts code"),
+                          ("<", "HTML is not rendered by st.markdown")):
+            if mark in outside:
+                problems.append(why)
+    elif kind == "latex":
+        if text.count("{") != text.count("}") or "$" in text:
+            problems.append("broken LaTeX")
+        if CJK.search(re.sub(r"\\text\{[^{}]*\}", "", text)):
+            problems.append("Chinese outside \\text{…} (KaTeX drops it or warns)")
+    else:
+        allowed_tags = {"b", "/b", "i", "/i", "sub", "/sub", "sup", "/sup", "br"}
+        for tag in re.findall(r"<\s*(/?\w+)", text):
+            if kind == "plain" or tag not in allowed_tags:
+                problems.append(f"<{tag}> is shown raw here")
+        for mark in ("$", "_", "\\", "**", "%", "{", "}"):
+            if mark in text:
+                problems.append(f"{mark!r} is shown raw in a {kind} string")
+    return problems
 
 
 def test_both_languages_have_the_same_keys():
@@ -22,12 +95,111 @@ def test_both_languages_have_the_same_keys():
 @pytest.mark.parametrize("key", sorted(EN))
 def test_both_languages_fill_the_same_fields(key):
     assert _fields(EN[key]) == _fields(ZH[key])
+    for text in (EN[key], ZH[key]):  # a single brace of LaTeX would be taken for a field
+        assert all(f.isidentifier() for f in _fields(text)), f"{key}: double a literal brace"
+        assert not LATEX_BRACE.search(text), f"{key}: double the braces of {LATEX_BRACE.search(text)[0]}"
+
+
+SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "anim_scale"}  # symbols only: "A (2×3)", "÷ √{d_k}"
+NAMES = {  # Latin words a Chinese value may keep: names, functions, code
+    "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
+    "present",
+}
+MATRICES = set("QKVSHXYW")
+
+
+def latin_words(text: str) -> list[str]:
+    """Words of two or more Latin letters a reader sees in `text` (formatted): \\text{…} counts, the rest of
+    the math, HTML tags and LaTeX commands do not."""
+    text = re.sub(r"\\text\{([^{}]*)\}", r" \1 ", text)
+    text = re.sub(r"<[^>]*>", " ", MATH.sub(" ", text))
+    return re.findall(r"[A-Za-z]{2,}", re.sub(r"\\[A-Za-z]+", " ", text))
+
+
+def english_left_in(text: str) -> list[str]:
+    return [w for w in latin_words(text) if w not in NAMES and not set(w) <= MATRICES]
+
+
+def matrix_letters(text: str) -> Counter:
+    """Q K V S H X Y W as the value names them: "QKᵀ" is Q and K, "W_V" is W and V, "KV" is K and V."""
+    text = re.sub(r"\{\w*(?::[^}]*)?\}", " ", text)  # fields: "X{t}" is X
+    text = re.sub(r"<[^>]*>", " ", text)
+    return Counter(c for run in re.findall(r"[A-Za-z]+", text) if set(run) <= MATRICES for c in run)
 
 
 @pytest.mark.parametrize("key", sorted(EN))
 def test_english_has_no_chinese_and_chinese_has_some(key):
     assert not CJK.search(EN[key]), key
-    assert CJK.search(ZH[key]) or ZH[key] == EN[key], key  # only language-neutral strings are shared
+    if key in SAME_IN_BOTH:
+        assert not latin_words(fed(ZH[key])), key
+    else:
+        assert CJK.search(ZH[key]) and ZH[key] != EN[key], f"{key} is not translated"
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_chinese_leaves_no_english_words(key):
+    """"K cache (K₁)" or "\\text{ for }" in a Chinese value: only names and symbols may stay in Latin letters."""
+    assert english_left_in(fed(ZH[key])) == [], (key, ZH[key])
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_chinese_names_the_same_matrices_as_english(key):
+    """A Chinese value that says V where the English says K (or drops a Q) fails."""
+    assert matrix_letters(ZH[key]) == matrix_letters(EN[key]), (key, EN[key], ZH[key])
+
+
+def test_the_language_checks_catch_a_swap_and_english_left_behind():
+    assert english_left_in("K cache (K<sub>1</sub>)") == ["cache"]
+    assert english_left_in(r"\text{ for } j > i") == ["for"]
+    assert english_left_in(r"QKᵀ 的第 7 行，$\operatorname{softmax}(q_t K^\top)$，KV 缓存") == []
+    assert matrix_letters("K 缓存（{k}）") != matrix_letters("V cache ({v})")
+    assert matrix_letters(r"$W_V$ 把每个词元变成值向量") == matrix_letters(r"$W_V$ turns each token into a value")
+
+
+@pytest.mark.parametrize("lang", sorted(TABLES))
+@pytest.mark.parametrize("key", sorted(EN))
+def test_every_value_is_written_in_its_renderers_markup(key, lang):
+    text = fed(TABLES[lang][key])
+    for kind in renderers(key):
+        assert markup_problems(text, kind) == [], (key, lang, kind, text)
+
+
+def test_the_markup_check_catches_what_the_page_showed_raw():
+    assert markup_problems("Row t of S is softmax(q_t·Kᵀ/√d_k); q_1…q_{t−1} were used", "markdown")
+    assert markup_problems(r"$q_1,\dots,q_{t-1}$ and K<sub>1</sub>", "markdown")
+    assert markup_problems("costs $5", "markdown")
+    assert markup_problems("$d_k$ columns", "plotly")
+    assert not markup_problems(r"$\operatorname{softmax}(q_t K^\top/\sqrt{d_k})$ and Kᵀ", "markdown")
+    assert not markup_problems("K cache (K<sub>1</sub>)", "plotly")
+    assert markup_problems(r"= 0 当 j > i", "latex") and not markup_problems(r"\text{当 } j > i", "latex")
+
+
+SAID = {
+    "en": {(1, 1): ("row 1", "token 1"), (1, 3): ("rows 1–3", "tokens 1–3"), (4, 4): ("row 4", "token 4")},
+    "zh": {(1, 1): ("第 1 行", "第 1 个词元"), (1, 3): ("第 1–3 行", "第 1 至 3 个词元"),
+           (4, 4): ("第 4 行", "第 4 个词元")},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TABLES))
+def test_a_range_of_one_row_is_said_as_one_row(lang):
+    t = Text(lang)
+    for (first, last), (rows, tokens) in SAID[lang].items():
+        assert (t.rows(first, last), t.tokens(first, last)) == (rows, tokens)
+    assert t.ranged("anim_softmax").format(a=2, b=2) == t("anim_softmax", rows=t.rows(2, 2))  # a figure's frame
+    with pytest.raises(ValueError):
+        t.rows(3, 2)
+
+
+RANGE_OF_FIELDS = re.compile(r"([\d₀-₉]|\{\w*\})\s*(–|-|\.\.|…|至)\s*[A-Za-z]?\{")
+
+
+@pytest.mark.parametrize("key", sorted(EN))
+def test_ranges_are_built_by_the_range_helper_only(key):
+    """"Rows 1..{last}" or "{a}–{b}" in a value would print "rows 1–1" for a one-row range."""
+    for text in (EN[key], ZH[key]):
+        assert key in SPANS or not RANGE_OF_FIELDS.search(text), text
+        assert ".." not in text, text
 
 
 def test_unknown_language_falls_back_to_english():

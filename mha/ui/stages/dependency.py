@@ -16,7 +16,7 @@ def render(v: View) -> None:
     header(t, "dependency")
     n, d = v.x.shape
     st.latex(r"Y_i = f_i(X_1,\dots,X_i;\,W),\qquad D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}"
-             r"\right\rVert_F = 0 \ \text{ for } j > i")
+             r"\right\rVert_F = 0 \quad " + t("dependency_zero_when"))
     cost = cfg.n_heads * n * n * d * d
     left, right = st.columns(2)
     with left:
@@ -36,7 +36,7 @@ def render(v: View) -> None:
         chart(F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))],
                                       text=v.text), key="dependency_nudge")
         if j > 1:
-            st.success(t("nudge_rows_same", last=j - 1, delta=fmt(float(np.abs(delta[: j - 1]).max()))))
+            st.success(t("nudge_rows_same", rows=t.rows(1, j - 1), delta=fmt(float(np.abs(delta[: j - 1]).max()))))
         else:
             st.caption(t("nudge_none_before"))
-        st.warning(t("nudge_rows_moved", first=j, n=n, delta=fmt(float(np.abs(delta[j - 1:]).max()))))
+        st.warning(t("nudge_rows_moved", rows=t.rows(j, n), delta=fmt(float(np.abs(delta[j - 1:]).max()))))

@@ -93,15 +93,19 @@ def _size(nbytes: int) -> str:
 
 def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace) -> CacheStep:
     h, t = v.head, len(cache)
-    sub, p, ps = subscript(t), t - 1, subscript(t - 1)
-    names = dict(q=v.head_name("Q").html, k=f"K cache ({v.head_name('K').html})",
-                 v=f"V cache ({v.head_name('V').html})", y="Y", s=f"S<sub>{t}</sub> (q<sub>{t}</sub>)",
+    sub, p, wt = subscript(t), t - 1, v.t
+    names = dict(q=v.head_name("Q").html, k=wt("kv_name_k", k=v.head_name("K").html),
+                 v=wt("kv_name_v", v=v.head_name("V").html), y="Y", s=f"S<sub>{t}</sub> (q<sub>{t}</sub>)",
                  h=f"H<sub>{t}</sub>")
-    wt = v.t
-    words = dict(arrive=wt("kv_arrive", t=sub, p=p), append=wt("kv_append", t=sub),
-                 scores=wt("kv_scores", t=sub, d_k=v.cfg.d_k), softmax=wt("kv_softmax", t=sub),
-                 drop_q=wt("kv_drop_q", p=p), output=wt("kv_output", t=sub, ps=ps), play=wt("play"),
-                 pause=wt("pause"), unchanged=wt("kv_unchanged", p=p))
+    if p:  # tokens 1..p are cached already
+        rows = wt.rows(1, p)
+        before = dict(arrive=wt("kv_arrive", t=sub, tokens=wt.tokens(1, p)), drop_q=wt("kv_drop_q", rows=rows),
+                      output=wt("kv_output", t=sub, rows=rows), unchanged=wt("kv_unchanged", rows=rows))
+    else:  # the first token finds the cache empty
+        before = dict(arrive=wt("kv_arrive_empty", t=sub), drop_q=wt("kv_drop_q_empty", t=sub),
+                      output=wt("kv_output_empty", t=sub), unchanged="")
+    words = dict(append=wt("kv_append", t=sub), scores=wt("kv_scores", t=sub, d_k=v.cfg.d_k),
+                 softmax=wt("kv_softmax", t=sub), play=wt("play"), pause=wt("pause"), **before)
     y = full.y.copy()
     y[-1] = step.y  # the last row as the cache made it; rows before are the full recompute's
     return CacheStep(full.q[h], cache.k[h], cache.v[h], step.scaled[h], step.probs[h], step.heads[h], y, names, words)
@@ -115,7 +119,7 @@ def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace) -> 
     s_row = float(np.max(np.abs(step.probs - full.probs[:, -1, :])))
     sub = subscript(t)
     st.markdown(f"**{t_('kv_proof_title')}**")
-    table = [(t_("kv_proof_prefix", t=sub, ps=subscript(t - 1)), t_("kv_exact") if prefix == 0 else f"{prefix:.3g}"),
+    table = [(t_("kv_proof_prefix", t=sub, rows=t_.rows(1, t - 1)), t_("kv_exact") if prefix == 0 else f"{prefix:.3g}"),
              (t_("kv_proof_last", t=sub), f"{last:.3g}"), (t_("kv_proof_s", t=t), f"{s_row:.3g}")]
     st.markdown(markdown_table([t_("kv_proof_what"), t_("kv_proof_delta")], table))
 

@@ -17,7 +17,8 @@ def render(v: View) -> None:
     st.caption(t("scores_play_hint"))
     q, k, s = v.head_name("Q"), name("K", str(i1), "T"), v.head_name("S")
     names = dict(q=q.html, kt=k.html, scores=f"{q.html}{k.html}", probs=s.html)
-    words = {key: t(f"anim_{key}") for key in ("fill", "fill_rows", "scale", "mask", "softmax")}
+    words = {key: t.template(f"anim_{key}") for key in ("fill", "scale", "mask")}
+    words |= {key: t.ranged(f"anim_{key}") for key in ("fill_rows", "softmax")}  # format(a=, b=) says "row 1"
     words |= dict(play=t("play"), pause=t("pause"))
     steps = F.ScoreSteps(tr.q[h], tr.k[h], tr.scores[h], tr.scaled[h], tr.masked[h], tr.probs[h], names, words)
     clickable_chart(F.scores_animation(steps, text=v.text), "scores")

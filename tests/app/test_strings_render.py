@@ -1,0 +1,142 @@
+"""The words as the page shows them. Every string is tagged with its key, the app is driven through
+every stage in AppTest, and each tag is found in the element that shows it: the markup rules of
+test_strings.py are only as good as its PLOTLY / PLAIN / LATEX lists, and this keeps those lists
+true. The same walk reads every range the page prints."""
+
+import json
+import re
+
+import pytest
+from google.protobuf.json_format import MessageToDict
+
+from mha.ui import settings as S
+from mha.ui.strings import EN, Text
+
+from .helpers import rerun, run
+from .test_strings import LATEX, PLAIN, PLOTLY, renderers
+
+TAG = "@@{}@@"
+
+
+def _walk():
+    """Every stage, then the states that show more words: scores for 6 tokens, a clicked score, a quiz,
+    a nudge of token 1, a first token into an empty cache, an added token, the cost tab and a timing,
+    a link with bad parameters, sizes drawn in part."""
+    for stage in S.STAGES:
+        yield run(stage=stage)
+    yield run(stage="scores", n_tokens=6)  # rows of scores fill in groups from 5 tokens on
+    at = run(stage="scores")
+    at.session_state["sel_scores"] = (2, 1)
+    yield rerun(at)
+    at.session_state["sel_scores"] = (0, 2)
+    yield rerun(at)
+    at = run(stage="matmul")
+    at.button(key="quiz_start_mm").click()
+    rerun(at)
+    at.number_input(key="quiz_answer_mm").set_value(1e6)
+    at.button(key="quiz_check_mm").click()
+    yield rerun(at)
+    at = run(stage="dependency")
+    at.number_input(key="nudge_j").set_value(1)
+    yield rerun(at)
+    yield run(stage="kv_cache", n_tokens=1)
+    at = run(stage="kv_cache")
+    at.button(key="add_token").click()
+    yield rerun(at)
+    at.session_state["kv_part"] = "cost"
+    yield rerun(at)
+    at.number_input(key="kv_measure_T").set_value(2)
+    at.button(key="kv_measure").click()
+    yield rerun(at)
+    yield run(stage="input", n_tokens="lots", d_k=999, preset="huge")
+    big = dict(n_tokens=20, d_model=1024, d_k=64, d_v=64, n_heads=16)  # drawn in part, costly, too big to export
+    for stage in ("scores", "dependency"):
+        yield run(stage=stage, **big)
+    at = run(stage="qk", **big)
+    at.session_state["sel_qk_q"] = (0, 0)
+    yield rerun(at)
+    at = run(stage="kv_cache", **big)
+    yield at
+    at.session_state["kv_part"] = "cost"
+    yield rerun(at)
+
+
+def _parts(node) -> dict[str, list]:
+    """An element's words by renderer: a chart's texts and labels, a formula, a select box's options
+    (plain text), and Markdown for everything else."""
+    fields = MessageToDict(node.proto)
+    if node.type == "plotly_chart":
+        return {"plotly": _chart_words(json.loads(fields.get("spec", "{}")))}
+    if node.type == "latex":
+        return {"latex": [fields.get("body", "")]}
+    if node.type == "selectbox":
+        return {"plain": [*fields.pop("options", []), fields.pop("rawValue", "")], "markdown": _strings(fields)}
+    return {"markdown": _strings(fields)}
+
+
+def _strings(value) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _chart_words(spec) -> list[str]:
+    """Every string a chart shows: titles, annotations (frames' too), button and slider labels, names,
+    hover templates. Cell values and base64 arrays are not words."""
+    if isinstance(spec, dict):
+        return [s for k, v in spec.items() if k not in ("z", "x", "y", "customdata", "bdata")
+                for s in (_chart_words(v) if not isinstance(v, str) else [v])]
+    if isinstance(spec, list):
+        return [s for v in spec for s in _chart_words(v)]
+    return []
+
+
+@pytest.fixture(scope="module")
+def pages():
+    """[(renderer, text)] of every element of every page of the walk, each string tagged with its key."""
+    call, template = Text.__call__, Text.template
+    shown = []
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
+        mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
+        for at in _walk():
+            for node in at._tree:
+                if getattr(node, "proto", None) is not None:
+                    shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]
+    return shown
+
+
+def test_each_string_is_drawn_by_a_renderer_its_markup_is_checked_for(pages):
+    found: dict[str, set[str]] = {}
+    for kind, text in pages:
+        for key in re.findall(r"@@(\w+)@@", text):
+            found.setdefault(key, set()).add(kind)
+    wrong = {key: kinds for key, kinds in found.items() if not kinds <= renderers(key)}
+    assert wrong == {}, "declare these keys' renderers in test_strings.py"
+    lists = {"plotly": PLOTLY, "plain": PLAIN, "latex": LATEX}
+    for kind, keys in lists.items():
+        assert keys <= set(found), f"{kind} keys never seen on a page: {sorted(keys - set(found))}"
+    assert len(found) >= 0.9 * len(EN), sorted(set(EN) - set(found))
+
+
+SUB = str.maketrans("₀₁₂₃₄₅₆₇₈₉", "0123456789")
+ONE_ROW_RANGE = re.compile(r"(?<![\d.])(\d+)\s*(?:–|-|\.\.|…|至)\s*[A-Za-z]?(\1)(?![\d.])")
+
+
+def test_no_range_on_any_page_starts_and_ends_at_the_same_row(pages):
+    """"rows 5–5", "Rows 1..1", "Y₁…Y₁", "第 1..1 行": one row is said as one row, and ".." is not prose."""
+    for _, text in pages:
+        words = re.sub(r"@@\w+@@", "", text).translate(SUB)
+        assert not ONE_ROW_RANGE.search(words), words
+        assert not re.search(r"\d\.\.\d|\.\.[a-z]\b", words), words
+
+
+def test_the_range_check_reads_ranges_the_way_the_page_printed_them():
+    for bad in ("rows 5–5", "Rows 1..1 of Y", "Y₁…Y₁ stay", "第 1..1 行", "第 3 至 3 个词元"):
+        assert ONE_ROW_RANGE.search(bad.translate(SUB)), bad
+    for fine in ("rows 1–3", "row 1", "3×3", "1.5–1.55", "0.11–1.1"):
+        assert not ONE_ROW_RANGE.search(fine), fine
