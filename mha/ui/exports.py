@@ -46,17 +46,34 @@ def to_json(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> str:
     return json.dumps(body, allow_nan=True).replace("NaN", "null")
 
 
+# What the rows and the columns of each matrix count: the row-label column's header, then the labels' prefix.
+AXES = {"token": "t", "feature": "f", "query": "q", "key": "k", "d_k": "dk", "d_v": "dv", "concat": "c"}
+LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature", "d_k"), "W_V": ("feature", "d_v"),
+          "W_O": ("concat", "feature"), "Q": ("token", "d_k"), "K": ("token", "d_k"), "V": ("token", "d_v"),
+          "QK^T": ("query", "key"), "QK^T_scaled": ("query", "key"), "QK^T_masked": ("query", "key"),
+          "S": ("query", "key"), "H": ("token", "d_v"), "Concat": ("token", "concat"), "Y": ("token", "feature")}
+
+
 def to_csv_zip(x: np.ndarray, w: mha.Weights) -> bytes:
-    """One .csv per matrix; a per-head array gives one file per head (Q_head1.csv, …); −∞ is written -inf."""
+    """One .csv per matrix; a per-head array gives one file per head (Q_head1.csv, …).
+
+    Each file has a header row (the rows' axis, then column labels: f1… for features, k1… for keys, …) and
+    a row-label column (t1… for tokens, q1… for queries, …). Numbers are written in their shortest form
+    that reads back exactly (0.43, not 0.42999999999999999); −∞ is written -inf."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, a in arrays(x, w).items():
-            safe = name.replace("^", "")
-            for label, m in _matrices(safe, a):
-                text = io.StringIO()
-                np.savetxt(text, m, delimiter=",", fmt="%.17g")
-                archive.writestr(f"{label}.csv", text.getvalue())
+            rows, cols = LABELS[name]
+            for label, m in _matrices(name.replace("^", ""), a):
+                archive.writestr(f"{label}.csv", csv_text(m, rows, cols))
     return buffer.getvalue()
+
+
+def csv_text(m: np.ndarray, rows: str, cols: str) -> str:
+    """A matrix as CSV with a header row and a row-label column, each number as repr(float)."""
+    header = ",".join([rows, *(f"{AXES[cols]}{j}" for j in range(1, m.shape[1] + 1))])
+    lines = [",".join([f"{AXES[rows]}{i}", *map(repr, row)]) for i, row in enumerate(m.tolist(), start=1)]
+    return "\n".join([header, *lines]) + "\n"
 
 
 def _matrices(name: str, a: np.ndarray):

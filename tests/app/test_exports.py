@@ -1,10 +1,12 @@
 """Exports hold every matrix of the current view, equal to the trace, in .npz, .json and .csv."""
 
+import csv
 import io
 import json
 import zipfile
 
 import numpy as np
+import pytest
 
 import mha
 from mha.ui import exports
@@ -31,12 +33,46 @@ def test_json_writes_minus_infinity_as_null():
     assert body["config"]["d_v"] == 11
 
 
+def _csv(name: str, x=X, w=W) -> list[list[str]]:
+    archive = zipfile.ZipFile(io.BytesIO(exports.to_csv_zip(x, w)))
+    return list(csv.reader(io.StringIO(archive.read(name).decode())))
+
+
 def test_csv_zip_has_one_file_per_matrix_and_head():
     archive = zipfile.ZipFile(io.BytesIO(exports.to_csv_zip(X, W)))
     names = set(archive.namelist())
     assert {"X.csv", "Y.csv", "W_O.csv", "Q_head1.csv", "Q_head2.csv", "S_head2.csv"} <= names
-    y = np.loadtxt(io.StringIO(archive.read("Y.csv").decode()), delimiter=",")
+    y = np.array([row[1:] for row in _csv("Y.csv")[1:]], dtype=float)
     np.testing.assert_array_equal(y, mha.forward(X, W).y)
+
+
+@pytest.mark.parametrize("name, header, labels, matrix", [
+    ("X.csv", ["token", "f1", "f2", "f3", "f4", "f5"], ["t1", "t2", "t3"], lambda t: t.x),
+    ("QKT_head2.csv", ["query", "k1", "k2", "k3"], ["q1", "q2", "q3"], lambda t: t.scores[1]),
+    ("QKT_masked_head1.csv", ["query", "k1", "k2", "k3"], ["q1", "q2", "q3"], lambda t: t.masked[0]),
+    ("W_Q_head1.csv", ["feature", *(f"dk{j}" for j in range(1, 8))], [f"f{i}" for i in range(1, 6)],
+     lambda t: W.w_q[0]),
+    ("V_head1.csv", ["token", *(f"dv{j}" for j in range(1, 12))], ["t1", "t2", "t3"], lambda t: t.v[0]),
+    ("W_O.csv", ["concat", "f1", "f2", "f3", "f4", "f5"], [f"c{i}" for i in range(1, 23)], lambda t: W.w_o),
+    ("Concat.csv", ["token", *(f"c{j}" for j in range(1, 23))], ["t1", "t2", "t3"], lambda t: t.concat),
+])
+def test_each_csv_has_a_header_row_row_labels_and_the_shortest_exact_numbers(name, header, labels, matrix):
+    rows = _csv(name)
+    expected = matrix(mha.forward(X, W))
+    assert rows[0] == header and [r[0] for r in rows[1:]] == labels
+    cells = [r[1:] for r in rows[1:]]
+    assert cells == [[repr(float(v)) for v in row] for row in expected]  # 0.43, never 0.42999999999999999
+    np.testing.assert_array_equal(np.array(cells, dtype=float), expected)  # and each reads back exactly
+
+
+def test_csv_writes_the_masked_cells_as_minus_inf_and_decimals_as_typed():
+    x = X.copy()
+    x[0, 0] = 0.43
+    rows = _csv("X.csv", x)
+    assert rows[1][1] == "0.43"
+    masked = _csv("QKT_masked_head1.csv", x)
+    assert [r[2:] for r in masked[1:]][0] == ["-inf", "-inf"] and masked[2][3] == "-inf"
+    assert "-inf" not in masked[3]
 
 
 def test_the_sidebar_offers_the_downloads():
