@@ -3,7 +3,8 @@
 `chart_geometry` reads one chart's boxes (CSS pixels); `frame_geometries` steps an animated chart through
 every frame and reads them after each; `problems` lists what a reader would see as broken: a plot area
 that moved between frames, a colour bar or a label over a plot area, labels on top of each other, tick
-labels of one panel over another panel, cell numbers wider than their cell.
+labels of one panel over another panel, cell numbers wider than their cell, text a trace writes at a point
+(marks, a frame's sentence) spilling out of its panel.
 """
 
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ READ = """(gd) => {
     ticks: [...gd.querySelectorAll('.xtick text, .ytick text')].filter(visible)
              .map(t => [host(t), t.textContent, box(t)]),
     cell_text: [...gd.querySelectorAll('.heatmap-label')].filter(visible).map(t => [host(t), t.textContent, box(t)]),
+    point_text: [...gd.querySelectorAll('.textpoint text')].filter(visible).map(t => [host(t), t.textContent, box(t)]),
     controls: [...gd.querySelectorAll('.slider-container, .updatemenu-container')].map(box),
     frame: fl.sliders && fl.sliders.length ? fl.sliders[0].active : null,
   };
@@ -57,6 +59,7 @@ class Geometry:
     annotations: list  # [text, box]
     ticks: list  # [subplot, text, box]
     cell_text: list  # [subplot, text, box]
+    point_text: list  # [subplot, text, box]: text drawn by a trace (marks, sentences) at a point of a subplot
     controls: list
     frame: int | None
 
@@ -87,6 +90,10 @@ def overlap(a, b, margin: float = OVERLAP) -> bool:
     return min(a[2], b[2]) - max(a[0], b[0]) > margin and min(a[3], b[3]) - max(a[1], b[1]) > margin
 
 
+def inside(a, b, margin: float = OVERLAP) -> bool:
+    return a[0] >= b[0] - margin and a[1] >= b[1] - margin and a[2] <= b[2] + margin and a[3] <= b[3] + margin
+
+
 def problems(g: Geometry) -> list[str]:
     """Everything on one drawn frame that a reader would see as broken."""
     out = []
@@ -104,6 +111,10 @@ def problems(g: Geometry) -> list[str]:
         width = g.cells.get(host, [0, 0])[0]
         if box[2] - box[0] > width + OVERLAP:
             out.append(f"cell number {text!r} in {host} is {box[2] - box[0]:.0f} px wide, its cell {width:.0f} px")
+    for host, text, box in g.point_text:
+        area = g.plots.get(host)
+        if area and not inside(box, area):
+            out.append(f"text {text!r} spills out of its plot {host}")
     for i, c in enumerate(g.controls):
         out += [f"control {i} over plot {p}" for p, box in plots if overlap(c, box)]
     return out
