@@ -36,6 +36,7 @@ GIVEN_PHASES = PHASES[1:]  # a given matrix (the post's mask example) starts alr
 MASK_GREY = "#c4c8cf"  # a masked (−∞) cell
 BG = "#ffffff"  # an empty cell (not computed yet) and the gaps between cells
 CELL_PAD = 6  # px a cell number keeps clear of its cell's edges
+FIGURE_EXTRA = 160  # px the titles, Play/Pause and the slider may add to the look's panel budget (max_h)
 
 
 @dataclass(frozen=True)
@@ -298,14 +299,11 @@ PROB_TICKS = ([0.0, 0.5, 1.0], ["0", "0.5", "1"])
 
 def board(n: int, k: int, look: Look, cb_titles: tuple[str, str], signed_ticks: list[str], words: dict,
           captions: list[str], titles: tuple[str, str]) -> Board:
-    """The largest square cell (up to the look's target) at which the panels fit the look's budget; then
-    where the controls go and how many lines the titles (Q's, the S panel's) and the sentences need."""
+    """The largest square cell (up to the look's target) at which the panels fit the look's budget (max_w,
+    max_h) and the whole figure its height plus FIGURE_EXTRA; the controls placed where they fit."""
     def cb_width(title: str, ticks: list[str]) -> float:
         bar = max(8, look.tick) + 6 + max(text_px(t, look.tick) for t in ticks)
         return max(bar, text_px(title, look.tick + 1)) + 6
-
-    def lines(texts: list[str], size: int, width: float) -> int:
-        return max(len(wrap(text, size, width)) for text in texts)
 
     cb_w = (cb_width(cb_titles[0], signed_ticks), cb_width(cb_titles[1], PROB_TICKS[1]))
     buttons_w = sum(text_px(words[w], look.tick + 1) + 26 for w in ("play", "pause"))
@@ -314,6 +312,17 @@ def board(n: int, k: int, look: Look, cb_titles: tuple[str, str], signed_ticks: 
     across = (look.max_w - probe.width) / (n + k)
     down = (look.max_h - (probe.s_y - probe.kt_y)) / (n + k)
     b = Board(n, k, int(max(3, min(target, across, down))), look, cb_w, buttons_w)
+    while b.cell > 3 and _placed(b, titles, captions).height > look.max_h + FIGURE_EXTRA:
+        b = Board(n, k, b.cell - 1, look, cb_w, buttons_w)
+    return _placed(b, titles, captions)
+
+
+def _placed(b: Board, titles: tuple[str, str], captions: list[str]) -> Board:
+    """`b` with the controls where they fit and the titles' and sentences' line counts at its width."""
+    def lines(texts: list[str], size: int, width: float) -> int:
+        return max(len(wrap(text, size, width)) for text in texts)
+
+    n, k, look, cb_w, buttons_w = b.n, b.k, b.look, b.cb_w, b.buttons_w
     q_lines = lines([titles[0]], look.title, b.corner_w - 2) if k else 0
     s_lines = lines([titles[1]], look.title, b.width - 8)
     for place in ("top", "beside", "below"):
