@@ -36,6 +36,7 @@ GIVEN_PHASES = PHASES[1:]  # a given matrix (the post's mask example) starts alr
 MASK_GREY = "#c4c8cf"  # a masked (−∞) cell
 BG = "#ffffff"  # an empty cell (not computed yet) and the gaps between cells
 CELL_PAD = 6  # px a cell number keeps clear of its cell's edges
+LINE = 1.5  # em: the height a line of text needs (measured 1.4 em in Chromium)
 FIGURE_EXTRA = 160  # px the titles, Play/Pause and the slider may add to the look's panel budget (max_h)
 
 
@@ -182,8 +183,8 @@ class Board:
         return self.s_x + self.n * self.cell + 6
 
     @property
-    def sigma_size(self) -> int:
-        return self.look.tick + 1
+    def sigma_size(self) -> int:  # a line of text is about 1.4 em tall: Σ=1 must fit its row
+        return max(8, min(self.look.tick + 1, int(self.cell / LINE)))
 
     @property
     def sigma_w(self) -> float:
@@ -464,11 +465,11 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     signed = [shown(a) for a in (s.scores, s.scaled) if a is not None]
     dec_signed = fit_decimals(signed, c, cell_font) if small else None
     dec_probs = fit_decimals([shown(s.probs)], c, cell_font) if small else None
-    mark_size = cell_font if c >= text_px("−∞", cell_font) + CELL_PAD and c >= cell_font + 4 else 0
+    mark_size = cell_font if c >= text_px("−∞", cell_font) + CELL_PAD and c >= cell_font * LINE else 0
     upper = np.triu(np.ones((n, n), bool), k=1)
     grey = np.where(upper, 1.0, np.nan)
     blank = np.full((n, n), np.nan)
-    sigma_rows = c >= b.sigma_size + 2
+    sigma_rows = c >= b.sigma_size * LINE
 
     def cell_text(trace: dict, z: np.ndarray, decimals: int | None) -> dict:
         trace.update(texttemplate="%{text}" if decimals is not None else "", text=strings(z, decimals),

@@ -22,6 +22,20 @@ SIZES = {"post": {}, "resized": dict(n_tokens=5, d_k=13, d_v=17, n_heads=3)}
 ANIMATIONS = {"scores": "scores", "kv_cache": "kv_animation"}
 
 
+def drawn_for_this_window(page, key: str) -> None:
+    """Wait until the chart is the one drawn for this window, then for the page to settle.
+
+    A phone's first run draws the desk figure; the page's screen probe then reports the narrow window and a
+    rerun replaces it. Until then the chart is wider than the window (a figure that never fits fails here).
+    """
+    page.wait_for_function(
+        """(key) => { const gds = document.querySelectorAll(`.st-key-${key} .js-plotly-plot`);
+                      return gds.length === 1 && gds[0]._fullLayout
+                             && gds[0]._fullLayout.width <= window.innerWidth; }""",
+        arg=key, timeout=60_000)
+    settle(page)
+
+
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("screen", SCREENS)
@@ -34,6 +48,7 @@ def test_every_frame_keeps_its_layout_and_stays_readable(browser, app_url, stage
         query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **SIZES[size], **extra).items())
         page.goto(f"{app_url}/?{query}")
         settle(page)
+        drawn_for_this_window(page, ANIMATIONS[stage])
         frames = frame_geometries(page, ANIMATIONS[stage])
         assert len(frames) >= 4
         found = moved(frames) + [f"frame {k}: {p}" for k, g in enumerate(frames, 1) for p in problems(g)]
