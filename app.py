@@ -3,8 +3,7 @@
 import streamlit as st
 
 import mha
-from mha import figures as F
-from mha.ui import session, sidebar
+from mha.ui import screen, session, sidebar
 from mha.ui import settings as S
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER
@@ -42,8 +41,9 @@ if ss.get("notices"):
     st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
 
 cfg = session.config()
+look = screen.look(ss["present"])
 view = View(t, cfg, weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init), session.current_x(cfg),
-            ss["head"] - 1, ss["cell_values"], F.PRESENT if ss["present"] else F.DESK)
+            ss["head"] - 1, ss["cell_values"], look)
 try:
     RENDER[ss["stage"]](view)
 except mha.InputError as e:

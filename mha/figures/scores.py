@@ -1,48 +1,359 @@
-"""QKᵀ → ÷√d_k → mask → softmax as Plotly frames."""
+"""QKᵀ → ÷√d_k → mask → softmax as Plotly frames, on one board that no frame changes.
 
+Every element has a place fixed in pixels before any frame is drawn (margins do not auto-expand):
+Kᵀ top right, Q bottom left, the scores/S panel bottom right where a row of Q meets a column of Kᵀ,
+a Σ column right of it, then the two colour bars (signed scores; S in 0..1), and below: the panel
+title, Play/Pause with the frame's sentence beside them, and the slider naming each phase. Frames
+change trace data only: which cells are filled, the −∞ marks, the Σ=1 marks, outlines and the sentence.
+"""
+
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from .base import (
+    DESK,
     FONT,
-    GAP,
-    MARGIN,
-    MASKED_BG,
     MAX_SIDE,
+    MAX_TEXT_SIDE,
+    PROBS,
+    SIGNED,
+    Look,
     Mat,
     Spec,
     abs_limit,
-    click_layer,
+    axis_spec,
     figure,
     heatmap,
-    label,
     outline,
     patch,
     shown,
-    wants_text,
 )
-from .products import ProductLayout, product_layout
+
+PHASES = ("qkt", "scaled", "masked", "s")  # QKᵀ, ÷√d_k, masked, S: ids used in links
+GIVEN_PHASES = PHASES[1:]  # a given matrix (the post's mask example) starts already scaled
+MASK_GREY = "#c4c8cf"  # a masked (−∞) cell
+BG = "#ffffff"  # an empty cell (not computed yet) and the gaps between cells
+CELL_PAD = 6  # px a cell number keeps clear of its cell's edges
+LINE = 1.5  # em: the height a line of text needs (measured 1.4 em in Chromium)
+FIGURE_EXTRA = 160  # px the titles, Play/Pause and the slider may add to the look's panel budget (max_h)
 
 
 @dataclass(frozen=True)
 class ScoreSteps:
-    """The arrays of the QKᵀ → ÷√d_k → mask → softmax walk for one head, and its words."""
+    """The arrays of the QKᵀ → ÷√d_k → mask → softmax walk for one head, and its words.
 
-    q: np.ndarray  # (n, d_k)
-    k: np.ndarray  # (n, d_k)
-    scores: np.ndarray  # (n, n)
-    scaled: np.ndarray
+    For a given matrix (the post's mask example) q, k and scores are None: the walk starts at `scaled`.
+    """
+
+    scaled: np.ndarray  # (n, n) QKᵀ/√d_k, or the given matrix
     masked: np.ndarray  # −inf above the diagonal
     probs: np.ndarray  # S
-    names: dict  # q, kt, scores, scaled, masked, probs -> display names
-    words: dict  # fill, scale, mask, softmax, play, pause -> frame captions
+    names: dict  # q, kt, scores, probs -> display names (HTML); scores names the signed panel
+    words: dict  # see WORDS
+    q: np.ndarray | None = None  # (n, d_k)
+    k: np.ndarray | None = None  # (n, d_k): drawn transposed, as Kᵀ
+    scores: np.ndarray | None = None  # (n, n) QKᵀ
+
+    @property
+    def phases(self) -> tuple[str, ...]:
+        return PHASES if self.q is not None else GIVEN_PHASES
+
+
+# What `words` holds: play, pause; step_<phase> (short slider labels) and cap_<phase> (the sentence at
+# rest); fill {i} {j}, fill_row {a}, fill_rows {a} {b}, softmax_row {a}, softmax_rows {a} {b} (frame
+# sentences); shown {rows} {cols} (a windowed matrix's title).
+WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_row",
+         "fill_rows", "softmax_row", "softmax_rows", "shown")
 
 
 def inner_window(n: int, d_k: int) -> int:
-    """How many of the d_k columns of Q (rows of Kᵀ) to draw: enough to see the pattern, never so many
-    that Q and Kᵀ dwarf the n×n scores this figure is about."""
-    return min(d_k, max(12, n), MAX_SIDE)
+    """How many of the d_k columns of Q (rows of Kᵀ) to draw: all of a small d_k; otherwise enough to see
+    the pattern, never so many that Q and Kᵀ dwarf the n×n scores this figure is about."""
+    return d_k if d_k <= max(MAX_TEXT_SIDE, n) and d_k <= MAX_SIDE else min(max(12, n), MAX_SIDE)
+
+
+# ---------------------------------------------------------------------------------------------- text sizes
+
+WIDE = set("∞√÷▶❚")
+NARROW = set(".,:;'|! ")
+DIGIT = set("0123456789−+-")
+
+
+def text_px(text: str, size: float) -> float:
+    """A one-line text's width in px, a little generous (HTML tags dropped, sub/superscripts smaller).
+
+    Measured in Chromium with the app's font at 100 px: digits and "−" 0.555 em, "." 0.278 em, "∞" 1 em,
+    CJK 1 em, lower-case letters 0.49 em on average, capitals up to 0.74 em.
+    """
+    small = sum(len(s) for s in re.findall(r"<su[bp]>(.*?)</su[bp]>", text))
+    plain = re.sub(r"<[^>]+>", "", text)
+    width = 0.0
+    for ch in plain:
+        if ch in WIDE or "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
+            width += 1.0
+        elif ch in NARROW:
+            width += 0.3
+        elif ch in DIGIT or ch.islower():
+            width += 0.56
+        else:
+            width += 0.72
+    return (width - 0.2 * small) * size * 1.04
+
+
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """Break a sentence into lines no wider than `width` px: at spaces, or between CJK characters."""
+    tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+", text)
+    lines, line = [], ""
+    for token in tokens:
+        if line and text_px((line + token).rstrip(), size) > width:
+            lines.append(line.rstrip())
+            line = token.lstrip()
+        else:
+            line += token
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
+def number(v: float, decimals: int) -> str:
+    """v with at most `decimals` decimals, trailing zeros dropped, a true minus sign; "" for a gap."""
+    if not np.isfinite(v):
+        return ""
+    s = f"{v:.{decimals}f}"
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s.replace("-", "−")
+
+
+def strings(z: np.ndarray, decimals: int | None) -> list[list[str]]:
+    if decimals is None:
+        return []
+    return [[number(v, decimals) for v in row] for row in np.asarray(z, float)]
+
+
+def fit_decimals(values: list[np.ndarray], cell: int, size: int) -> int | None:
+    """The most decimals (2, else 1) at which every number of `values` fits its cell; None if none does."""
+    for decimals in (2, 1):
+        widest = max((text_px(number(v, decimals), size) for a in values for v in np.ravel(a) if np.isfinite(v)),
+                     default=0.0)
+        if widest + CELL_PAD <= cell:
+            return decimals
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- the board
+# ---------------------------------------------------------------------------------------------- the board
+
+@dataclass(frozen=True)
+class Board:
+    """Pixel geometry of the figure, from its top-left corner. Panels: Q (n × k), Kᵀ (k × n), the scores/S
+    panel (n × n); k = 0 leaves Q and Kᵀ out (a phone, or a given matrix).
+
+    Play/Pause and the frame's sentence go where there is room: in the empty corner above Q ("top"), else
+    under the panel title, the sentence beside the buttons ("beside") or on a row of its own ("below").
+    The slider runs along the bottom.
+    """
+
+    n: int
+    k: int
+    cell: int
+    look: Look
+    cb_w: tuple[float, float]  # the two colour bars with their labels and titles
+    buttons_w: float
+    q_title_lines: int = 1
+    s_title_lines: int = 1
+    caption_lines: int = 1
+    place: str = "beside"  # where Play/Pause and the sentence go: "top", "beside" or "below"
+
+    # across
+    @property
+    def left(self) -> float:  # row numbers of Q (or of the S panel) sit left of this
+        return text_px("9" * len(str(self.n)), self.look.tick) + 10
+
+    @property
+    def gap_x(self) -> float:  # between Q and the S panel: room for Kᵀ's row numbers
+        return max(text_px("9" * len(str(self.k)), self.look.tick) + 12, 14) if self.k else 0
+
+    @property
+    def s_x(self) -> float:
+        return self.left + self.k * self.cell + self.gap_x
+
+    @property
+    def sigma_x(self) -> float:
+        return self.s_x + self.n * self.cell + 6
+
+    @property
+    def sigma_size(self) -> int:  # a line of text is about 1.4 em tall: Σ=1 must fit its row
+        return max(8, min(self.look.tick + 1, int(self.cell / LINE)))
+
+    @property
+    def sigma_w(self) -> float:
+        return text_px("Σ=1", self.sigma_size) + 8
+
+    @property
+    def cb_x(self) -> tuple[float, float]:
+        first = self.sigma_x + self.sigma_w + 10
+        return first, first + self.cb_w[0] + 10
+
+    @property
+    def width(self) -> int:
+        return int(np.ceil(self.cb_x[1] + self.cb_w[1] + 4))
+
+    @property
+    def corner_w(self) -> float:  # the empty corner above Q, left of Kᵀ's row numbers
+        return self.s_x - self.gap_x - 4
+
+    @property
+    def caption_x(self) -> float:
+        return self.left + self.buttons_w + 12 if self.place == "beside" else self.left
+
+    @property
+    def caption_w(self) -> float:
+        return (self.corner_w if self.place == "top" else self.width - 4) - self.caption_x
+
+    # down
+    def lines_h(self, lines: int, size: int) -> float:
+        """Height of a text of `lines` lines (measured: a line is 1.3 em; sub- and superscripts make it taller)."""
+        return lines * size * 1.35 + 6
+
+    def titles_h(self, lines: int) -> float:
+        """A bold title with sub- and superscripts (Q₁, K₁ᵀ): about 2 em a line at 13 px, 1.8 em at 18 px."""
+        return lines * (self.look.title * 1.6 + 5) + 4
+
+    @property
+    def title_h(self) -> float:
+        return self.titles_h(1)
+
+    @property
+    def kt_y(self) -> float:
+        return self.title_h if self.k else 4
+
+    @property
+    def gap_y(self) -> float:  # above the S panel: its column numbers and the colour bars' titles (Q's title
+        return self.look.tick + 14  # sits in the empty corner above Q, clear of Kᵀ and its row numbers)
+
+    @property
+    def s_y(self) -> float:
+        return self.kt_y + self.k * self.cell + self.gap_y
+
+    @property
+    def corner_h(self) -> float:  # from the top down to Q's title
+        return self.s_y - self.titles_h(self.q_title_lines) - 4
+
+    @property
+    def s_title_y(self) -> float:  # under Q's column numbers
+        return self.s_y + self.n * self.cell + (self.look.tick + 8 if self.k else 4)
+
+    @property
+    def buttons_y(self) -> float:
+        return 4 if self.place == "top" else self.s_title_y + self.titles_h(self.s_title_lines)
+
+    @property
+    def buttons_h(self) -> float:
+        return self.look.tick + 26  # a button is about its font size (tick + 1) + 22 px tall
+
+    @property
+    def caption_y(self) -> float:
+        return self.buttons_y + (0 if self.place == "beside" else self.buttons_h + 4)
+
+    @property
+    def caption_h(self) -> float:
+        return max(self.lines_h(self.caption_lines, self.look.caption), self.buttons_h if self.place == "beside" else 0)
+
+    @property
+    def slider_y(self) -> float:
+        if self.place == "top":
+            return self.s_title_y + self.titles_h(self.s_title_lines) + 2
+        return self.caption_y + self.caption_h + 2
+
+    @property
+    def slider_w(self) -> float:
+        return self.width - 4 - self.left
+
+    @property
+    def height(self) -> int:
+        return int(np.ceil(self.slider_y + 2 * self.look.tick + 34))
+
+    # paper fractions (no margins: the paper is the figure)
+    def fx(self, px: float) -> float:
+        return round(px / self.width, 5)
+
+    def fy(self, px: float) -> float:
+        return round(1 - px / self.height, 5)
+
+    def span_x(self, x0: float, w: float) -> list[float]:
+        return [self.fx(x0), self.fx(x0 + w)]
+
+    def span_y(self, y0: float, h: float) -> list[float]:
+        return [self.fy(y0 + h), self.fy(y0)]
+
+
+def colourbar_labels(lim: float) -> tuple[list[float], list[str]]:
+    """Ticks of the signed colour bar: −L, 0, L with L = the limit cut to two significant digits."""
+    top = float(f"{lim:.2g}")
+    top = top if top <= lim else float(f"{lim * 0.95:.2g}")
+    return [-top, 0.0, top], [number(-top, 2), "0", number(top, 2)]
+
+
+PROB_TICKS = ([0.0, 0.5, 1.0], ["0", "0.5", "1"])
+
+
+def board(n: int, k: int, look: Look, cb_titles: tuple[str, str], signed_ticks: list[str], words: dict,
+          captions: list[str], titles: tuple[str, str]) -> Board:
+    """The largest square cell (up to the look's target) at which the panels fit the look's budget (max_w,
+    max_h) and the whole figure its height plus FIGURE_EXTRA; the controls placed where they fit."""
+    def cb_width(title: str, ticks: list[str]) -> float:
+        bar = max(8, look.tick) + 6 + max(text_px(t, look.tick) for t in ticks)
+        return max(bar, text_px(title, look.tick + 1)) + 6
+
+    cb_w = (cb_width(cb_titles[0], signed_ticks), cb_width(cb_titles[1], PROB_TICKS[1]))
+    buttons_w = sum(text_px(words[w], look.tick + 1) + 26 for w in ("play", "pause"))
+    probe = Board(n, k, 0, look, cb_w, buttons_w)
+    target = 56 if look.narrow else look.cell_text * 4
+    across = (look.max_w - probe.width) / (n + k)
+    down = (look.max_h - (probe.s_y - probe.kt_y)) / (n + k)
+    b = Board(n, k, int(max(3, min(target, across, down))), look, cb_w, buttons_w)
+    while b.cell > 3 and _placed(b, titles, captions).height > look.max_h + FIGURE_EXTRA:
+        b = Board(n, k, b.cell - 1, look, cb_w, buttons_w)
+    return _placed(b, titles, captions)
+
+
+def _placed(b: Board, titles: tuple[str, str], captions: list[str]) -> Board:
+    """`b` with the controls where they fit and the titles' and sentences' line counts at its width."""
+    def lines(texts: list[str], size: int, width: float) -> int:
+        return max(len(wrap(text, size, width)) for text in texts)
+
+    n, k, look, cb_w, buttons_w = b.n, b.k, b.look, b.cb_w, b.buttons_w
+    q_lines = lines([titles[0]], look.title, b.corner_w - 2) if k else 0
+    s_lines = lines([titles[1]], look.title, b.width - 8)
+    for place in ("top", "beside", "below"):
+        b = Board(n, k, b.cell, look, cb_w, buttons_w, q_lines, s_lines, 1, place)
+        c_lines = lines(captions, look.caption, b.caption_w)
+        b = Board(n, k, b.cell, look, cb_w, buttons_w, q_lines, s_lines, c_lines, place)
+        if place == "top" and k and b.caption_w > 40 and b.buttons_w <= b.corner_w - b.left \
+                and b.caption_y + b.caption_h <= b.corner_h:
+            return b
+        if place == "beside" and c_lines <= 2:
+            return b
+    return b
+
+
+# ---------------------------------------------------------------------------------------------- frames
+
+@dataclass(frozen=True)
+class Frame:
+    """What one frame shows on the scores/S panel, and what it outlines."""
+
+    phase: str
+    caption: str
+    signed: np.ndarray  # (n, n), NaN where no signed value is drawn
+    probs: np.ndarray  # (n, n), NaN where no probability is drawn (masked cells stay grey)
+    masked: bool  # the mask is down: grey cells above the diagonal
+    softmaxed: int  # rows 1..softmaxed hold S: their masked cells read "0", the rest "−∞"
+    q_rows: tuple[int, int] | None = None  # 0-based inclusive ranges to outline
+    kt_col: int | None = None
+    s_rows: tuple[int, int] | None = None
+    s_col: int | None = None
 
 
 def _chunks(n: int, most: int = 10) -> list[range]:
@@ -51,111 +362,284 @@ def _chunks(n: int, most: int = 10) -> list[range]:
     return [range(s, min(s + step, n)) for s in range(0, n, step)]
 
 
-def scores_animation(st_: ScoreSteps, *, text: bool) -> Spec:
-    """Q·Kᵀ filling in, ÷√d_k, the mask falling, softmax row by row — as Plotly frames.
+def _rows_caption(words: dict, key: str, rows: range) -> str:
+    a, b = rows[0] + 1, rows[-1] + 1
+    return words[f"{key}_row"].format(a=a) if a == b else words[f"{key}_rows"].format(a=a, b=b)
 
-    Traces: 0 Q, 1 Kᵀ, 2 signed scores (one fixed diverging scale), 3 S (0..1), 4 "−∞" labels,
-    5-7 highlight boxes, 8 click layer. Frames redraw traces 2-7 and the row sums (annotations).
-    """
-    n, d_k = st_.q.shape
-    inner = inner_window(n, d_k)
-    geo = product_layout(st_.q[:, :inner], st_.k[:, :inner].T)
-    nn, kk = geo.n, geo.k
-    show_text = wants_text(text, st_.q, geo.cell)
-    lim = abs_limit(st_.scores)
-    nan = np.full((nn, nn), np.nan)
-    upper = np.triu(np.ones((nn, nn), bool), k=1)
-    names, words = st_.names, st_.words
-    signed = Mat(st_.scores, names["scores"])
-    probs_m = Mat(st_.probs, names["probs"], kind="probs")
-    cb = dict(thickness=10, len=max(geo.split_y, 0.3), y=0, yanchor="bottom", x=1.0, xpad=44)
-    cb_p = dict(cb, x=1.0, xpad=96, title=dict(text="S", side="top"))
 
-    def state(z_signed, z_probs, inf_from: int, sums: int, box_rows=None, box_cols=None, caption=""):
-        """One frame; "−∞" is written on the masked cells of rows inf_from.. (none when inf_from = nn)."""
-        ii, jj = np.nonzero(upper[inf_from:])
-        ii = ii + inf_from
-        data = [
-            heatmap(signed, "x2", "y", show_text, z=z_signed, zlim=lim, colorbar=cb, cell=geo.cell),
-            heatmap(probs_m, "x2", "y", show_text, z=z_probs, colorbar=cb_p, cell=geo.cell),
-            dict(type="scatter", x=(jj + 1).tolist(), y=(ii + 1).tolist(), mode="text",
-                 text=["−∞"] * len(ii), textfont=dict(size=13 if show_text else 9, color="#374151"),
-                 xaxis="x2", yaxis="y", hoverinfo="skip", showlegend=False),
-        ]
-        rows_ = box_rows or [0]
-        cols_ = box_cols or [0]
-        data += [
-            outline("x", "y", 1, kk, rows_[0] + 1, rows_[-1] + 1, show=bool(box_rows)),
-            outline("x2", "y", 1, nn, rows_[0] + 1, rows_[-1] + 1, width=2, dash="dot", show=bool(box_rows)),
-            outline("x2", "y2", cols_[0] + 1, cols_[-1] + 1, 1, kk, show=bool(box_cols)),
-        ]
-        sums_ = [dict(text="Σ=1", x=1.005, y=i + 1, xref="paper", yref="y", xanchor="left", showarrow=False,
-                      font=dict(size=11, color="#9a3412"), visible=i < sums) for i in range(nn)]
-        return data, (caption, sums_)
-
-    sc, sl, mk, pr = (shown(a) for a in (st_.scores, st_.scaled, st_.masked, st_.probs))
+def score_frames(s: ScoreSteps, n: int, by_cell: bool, most: int = 10) -> list[Frame]:
+    """Fill QKᵀ (cell by cell, or in at most `most` groups of rows), ÷√d_k, the mask, softmax by rows."""
+    words = s.words
+    nan = np.full((n, n), np.nan)
+    upper = np.triu(np.ones((n, n), bool), k=1)
+    scaled, masked, probs = (shown(a)[:n, :n] for a in (s.scaled, s.masked, s.probs))
+    probs = np.where(upper, np.nan, probs)  # exact zeros, drawn as the grey of the mask and labelled 0
     frames = []
-    cells = [(i, j) for i in range(nn) for j in range(nn)] if nn <= 4 else None
-    if cells:  # small: one frame per cell, q_i and k_j outlined
-        for f, (i, j) in enumerate(cells):
-            z = nan.copy()
-            z.flat[: f + 1] = sc.flat[: f + 1]
-            frames.append(state(z, nan, nn, 0, [i], [j], words["fill"].format(i=i + 1, j=j + 1)))
-    else:  # larger: a group of rows per frame, those q rows and all of Kᵀ outlined
-        for rows in _chunks(nn):
-            z = nan.copy()
-            z[: rows[-1] + 1] = sc[: rows[-1] + 1]
-            frames.append(state(z, nan, nn, 0, list(rows), None,
-                                words["fill_rows"].format(a=rows[0] + 1, b=rows[-1] + 1)))
-    frames.append(state(sl, nan, nn, 0, caption=words["scale"].format(d_k=d_k)))
-    frames.append(state(mk, nan, 0, 0, caption=words["mask"]))
-    for rows in _chunks(nn):
+    if s.scores is not None:
+        scores = shown(s.scores)[:n, :n]
+        if by_cell:
+            for f in range(n * n):
+                i, j = divmod(f, n)
+                z = nan.copy()
+                z.flat[: f + 1] = scores.flat[: f + 1]
+                frames.append(Frame("qkt", words["fill"].format(i=i + 1, j=j + 1), z, nan, False, 0,
+                                    (i, i), j, (i, i), j))
+        else:
+            for rows in _chunks(n, most):
+                z = nan.copy()
+                z[: rows[-1] + 1] = scores[: rows[-1] + 1]
+                frames.append(Frame("qkt", _rows_caption(words, "fill", rows), z, nan, False, 0,
+                                    (rows[0], rows[-1]), None, (rows[0], rows[-1])))
+    frames.append(Frame("scaled", words["cap_scaled"], scaled, nan, False, 0))
+    frames.append(Frame("masked", words["cap_masked"], masked, nan, True, 0))
+    for rows in _chunks(n, most):
         done = rows[-1] + 1
-        z_s, z_p = mk.copy(), nan.copy()
-        z_s[:done], z_p[:done] = np.nan, pr[:done]
-        frames.append(state(z_s, z_p, done, done, list(rows), None,
-                            words["softmax"].format(a=rows[0] + 1, b=done)))
-    return _animated(frames, geo, st_, show_text, words)
+        z_s, z_p = masked.copy(), nan.copy()
+        z_s[:done], z_p[:done] = np.nan, probs[:done]
+        frames.append(Frame("s", _rows_caption(words, "softmax", rows), z_s, z_p, True, done,
+                            s_rows=(rows[0], rows[-1])))
+    return frames
 
 
-def _animated(frames, geo: ProductLayout, st_: ScoreSteps, show_text: bool, words: dict) -> Spec:
-    names = st_.names
-    sx, sy = geo.split_x, geo.split_y
-    first_data, first_caption = frames[0]
-    base = [
-        heatmap(Mat(st_.q[:, :geo.k], names["q"]), "x", "y", show_text, cell=geo.cell),
-        heatmap(Mat(st_.k[:, :geo.k].T, names["kt"]), "x2", "y2", show_text, cell=geo.cell),
-        *first_data,
-        click_layer(Mat(st_.probs, names["probs"], "probs"), "x2", "y"),
+def rest_index(frames: list[Frame], phase: str) -> int:
+    """The frame a phase rests on: its last (the phase complete)."""
+    return max(i for i, f in enumerate(frames) if f.phase == phase)
+
+
+# ---------------------------------------------------------------------------------------------- traces
+
+def _text_trace(xaxis: str, yaxis: str, x: list, y: list, text: list, size: int, color="#374151",
+                position="middle center") -> dict:
+    return dict(type="scatter", x=x, y=y, text=text, mode="text", textposition=position,
+                textfont=dict(size=size, color=color, family=FONT), xaxis=xaxis, yaxis=yaxis, hoverinfo="skip",
+                showlegend=False, cliponaxis=False)
+
+
+def _shape_title(name: str, full: tuple[int, int], drawn: tuple[int, int], words: dict) -> str:
+    """"<b>Q₁</b> · 3×7", and what is drawn when that is less than the whole matrix."""
+    text = f"<b>{name}</b> · {full[0]}×{full[1]}"
+    if tuple(drawn) != tuple(full):
+        text += " · " + words["shown"].format(rows=drawn[0], cols=drawn[1])
+    return text
+
+
+def _title(b: Board, text: str, centre: float, lo: float, hi: float, y: float, yanchor: str = "bottom") -> dict:
+    """A title centred on `centre` px, kept within lo..hi px (moved, and broken into lines if it must)."""
+    size = b.look.title
+    lines = wrap(text, size, hi - lo)
+    width = max(text_px(line, size) for line in lines)
+    x = min(max(centre, lo + width / 2), hi - width / 2)
+    return dict(text="<br>".join(lines), x=b.fx(x), y=b.fy(y), xref="paper", yref="paper", xanchor="center",
+                yanchor=yanchor, showarrow=False, font=dict(size=size))
+
+
+def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str = "s",
+                     selected: tuple[int, int] | None = None) -> Spec:
+    """The walk as frames on one fixed board, resting on `phase` (its last frame), `selected` outlined.
+
+    Traces (operands drawn): 0 Q, 1 Kᵀ, 2 mask (grey), 3 signed scores, 4 S, 5 "−∞"/"0" marks, 6 Σ=1, 7 the
+    frame's sentence, 8-10 outlines (Q rows, S cells, a Kᵀ column), 11-12 colour bars, 13 click layer.
+    Without operands (a phone, or a given matrix) Q, Kᵀ and their outlines are left out. Frames carry the
+    traces from the mask to the outlines.
+    """
+    words, names = s.words, s.names
+    phase = phase if phase in s.phases else s.phases[-1]
+    operands = s.q is not None and not look.narrow
+    n_full = s.scaled.shape[0]
+    n = min(n_full, MAX_SIDE)
+    k = inner_window(n_full, s.q.shape[1]) if operands else 0
+    lim = abs_limit(shown(s.scores if s.scores is not None else s.scaled))
+    ticks, tick_text = colourbar_labels(lim)
+    captions = [f.caption for f in score_frames(s, n, by_cell=operands and n <= 4)]
+    captions += [words[f"cap_{p}"] for p in s.phases] + [words[f"{key}_rows"].format(a=n, b=n)
+                                                         for key in ("fill", "softmax")]
+    s_title = _shape_title(f"{names['scores']} → {names['probs']}", (n_full, n_full), (n, n), words)
+    q_title = _shape_title(names["q"], (n_full, s.q.shape[1]), (n, k), words) if k else ""
+    b = board(n, k, look, (names["scores"], names["probs"]), tick_text, words, captions, (q_title, s_title))
+    c = b.cell
+    frames, label_size = _frames_for_slider(s, n, operands, b)
+    rest = rest_index(frames, phase)
+
+    cell_font = look.cell_text if c >= 38 else look.cell_text - 2
+    small = text and max(n, k) <= MAX_TEXT_SIDE and c >= look.min_text_cell
+    signed = [shown(a) for a in (s.scores, s.scaled) if a is not None]
+    dec_signed = fit_decimals(signed, c, cell_font) if small else None
+    dec_probs = fit_decimals([shown(s.probs)], c, cell_font) if small else None
+    mark_size = cell_font if c >= text_px("−∞", cell_font) + CELL_PAD and c >= cell_font * LINE else 0
+    upper = np.triu(np.ones((n, n), bool), k=1)
+    grey = np.where(upper, 1.0, np.nan)
+    blank = np.full((n, n), np.nan)
+    sigma_rows = c >= b.sigma_size * LINE
+
+    def cell_text(trace: dict, z: np.ndarray, decimals: int | None) -> dict:
+        trace.update(texttemplate="%{text}" if decimals is not None else "", text=strings(z, decimals),
+                     textfont=dict(size=cell_font))
+        return trace
+
+    def dynamic(f: Frame, marks: Frame) -> list[dict]:
+        """The traces a frame changes; `marks` gives the outlines (the frame's own, or a clicked cell's)."""
+        ii, jj = np.nonzero(upper) if f.masked and mark_size else (np.zeros(0, int), np.zeros(0, int))
+        if sigma_rows:
+            sigma = ["Σ=1" if i < f.softmaxed else "" for i in range(n)]
+        else:  # rows too thin for a mark each: one mark, in the middle of the rows done
+            sigma = ["Σ=1" if f.softmaxed and i == (f.softmaxed - 1) // 2 else "" for i in range(n)]
+        traces = [
+            heatmap(Mat(grey, "mask"), "x2", "y", False, z=grey if f.masked else blank, zlim=1.0, cell=c, look=look)
+            | dict(colorscale=[[0, MASK_GREY], [1, MASK_GREY]], hoverinfo="skip", hovertemplate=None),
+            cell_text(heatmap(Mat(s.scaled, names["scores"]), "x2", "y", False, z=f.signed, zlim=lim, cell=c,
+                              look=look), f.signed, dec_signed),
+            cell_text(heatmap(Mat(s.probs, names["probs"], kind="probs"), "x2", "y", False, z=f.probs, cell=c,
+                              look=look), f.probs, dec_probs),
+            _text_trace("x2", "y", (jj + 1).tolist(), (ii + 1).tolist(),
+                        ["0" if i < f.softmaxed else "−∞" for i in ii], mark_size or 1),
+            _text_trace("x3", "y", [0] * n, list(range(1, n + 1)), sigma, b.sigma_size, color="#9a3412",
+                        position="middle right"),
+            _text_trace("x4", "y4", [0], [0.5], ["<br>".join(wrap(f.caption, look.caption, b.caption_w))],
+                        look.caption, color="#1f2937", position="middle right"),
+        ]
+        s_cols = (marks.s_col, marks.s_col) if marks.s_col is not None else (0, n - 1)
+        s_rows = marks.s_rows or (0, 0)
+        s_box = outline("x2", "y", s_cols[0] + 1, s_cols[1] + 1, s_rows[0] + 1, s_rows[1] + 1,
+                        width=3 if marks.s_col is not None else 2, dash=None if marks.s_col is not None else "dot",
+                        show=marks.s_rows is not None)
+        if not operands:
+            return [*traces, s_box]
+        q_rows, col = marks.q_rows or (0, 0), marks.kt_col or 0
+        return [*traces, outline("x", "y", 1, k, q_rows[0] + 1, q_rows[1] + 1, show=marks.q_rows is not None), s_box,
+                outline("x2", "y2", col + 1, col + 1, 1, k, show=marks.kt_col is not None)]
+
+    still = frames[rest]
+    picked = Frame("", "", still.signed, still.probs, False, 0)
+    if selected is not None and selected[0] < n and selected[1] < n:
+        i, j = selected
+        picked = Frame("", "", still.signed, still.probs, False, 0, (i, i), j, (i, i), j)
+    at_rest = dynamic(still, picked)
+    at_rest[5]["text"] = ["<br>".join(wrap(words[f"cap_{phase}"], look.caption, b.caption_w))]
+
+    static = []
+    if operands:
+        q_drawn, kt_drawn = shown(s.q)[:n, :k], shown(s.k)[:n, :k].T
+        dec_q = fit_decimals([q_drawn, kt_drawn], c, cell_font) if small else None
+        static = [
+            cell_text(heatmap(Mat(q_drawn, names["q"], row_label="token", col_label="feature"), "x", "y", False,
+                              cell=c, look=look), q_drawn, dec_q),
+            cell_text(heatmap(Mat(kt_drawn, names["kt"], row_label="feature", col_label="token"), "x2", "y2", False,
+                              cell=c, look=look), kt_drawn, dec_q),
+        ]
+    bar = dict(thickness=max(8, look.tick), lenmode="pixels", len=n * c, y=b.fy(b.s_y + n * c), yanchor="bottom",
+               xanchor="left", xpad=3, ypad=0, outlinewidth=0, ticks="", tickfont=dict(size=look.tick),
+               tickmode="array")
+    bars = [
+        _colour_bar(SIGNED, -lim, lim, bar | dict(x=b.fx(b.cb_x[0]), tickvals=ticks, ticktext=tick_text,
+                                                  title=dict(text=names["scores"], side="top",
+                                                             font=dict(size=look.tick + 1)))),
+        _colour_bar(PROBS, 0.0, 1.0, bar | dict(x=b.fx(b.cb_x[1]), tickvals=PROB_TICKS[0], ticktext=PROB_TICKS[1],
+                                                title=dict(text=names["probs"], side="top",
+                                                           font=dict(size=look.tick + 1)))),
     ]
-    titles = [
-        label(f"<b>{names['q']}</b> · {geo.n}×{st_.q.shape[1]}", sx / 2, sy + 0.005),
-        label(f"<b>{names['kt']}</b> · {st_.q.shape[1]}×{geo.n}", (sx + GAP + 1) / 2, 1.0) | dict(yshift=4),
-        label(f"<b>{names['scores']} → {names['probs']}</b> · {geo.n}×{geo.n}", (sx + GAP + 1) / 2, -0.02)
-        | dict(yanchor="top"),
-    ]
+    data = [*static, *at_rest, *bars, _click_layer(s, n, c, names)]
+    first = len(static)
+    frame_specs = [dict(name=str(idx), data=[patch(tr) for tr in dynamic(f, f)],
+                        traces=list(range(first, first + len(at_rest)))) for idx, f in enumerate(frames)]
+    return figure(data, _layout(b, s, n_full, (q_title, s_title), frames, rest, label_size), frame_specs)
 
-    def caption(text_and_sums):
-        text, sums = text_and_sums
-        return [*titles, label(text, sx / 2, (sy + GAP + 1) / 2, size=14), *sums]
 
-    frames_ = [dict(data=[patch(tr) for tr in data], traces=list(range(2, 2 + len(data))), name=str(i),
-                    layout=dict(annotations=caption(cap))) for i, (data, cap) in enumerate(frames)]
-    play = dict(frame=dict(duration=900, redraw=True), fromcurrent=True, transition=dict(duration=0))
+def _colour_bar(scale: list, low: float, high: float, bar: dict) -> dict:
+    """A colour bar on a trace with no points: it stays where it is in every frame, whatever the cells hold
+    (a heatmap whose cells are all empty draws no colour bar)."""
+    return dict(type="scatter", x=[None, None], y=[None, None], xaxis="x3", yaxis="y", mode="markers",
+                marker=dict(color=[low, high], colorscale=scale, cmin=low, cmax=high, showscale=True, colorbar=bar),
+                hoverinfo="skip", showlegend=False)
+
+
+def _click_layer(s: ScoreSteps, n: int, c: int, names: dict) -> dict:
+    """Near-transparent squares over every cell of the scores/S panel: Streamlit returns these on a click
+    (a heatmap click returns nothing in Streamlit 1.67). Hover names every value the cell goes through."""
+    ii, jj = np.mgrid[0:n, 0:n]
+    text = []
+    for i, j in zip(ii.ravel(), jj.ravel()):
+        parts = [f"{names['scores']} = {s.scores[i, j]:.4g}", f"÷√d<sub>k</sub> = {s.scaled[i, j]:.4g}"] \
+            if s.scores is not None else [f"{names['scores']} = {s.scaled[i, j]:.4g}"]
+        parts += ["→ −∞"] if j > i else []
+        parts.append(f"{names['probs']} = {s.probs[i, j]:.4g}")
+        text.append("<br>".join(parts))
+    return dict(
+        type="scatter", x=(jj.ravel() + 1).tolist(), y=(ii.ravel() + 1).tolist(),
+        customdata=np.stack([ii.ravel(), jj.ravel()], axis=1).tolist(), text=text, mode="markers",
+        marker=dict(symbol="square", size=max(4, c - 2), opacity=0.003, color="#000", line=dict(width=0)),
+        xaxis="x2", yaxis="y", hovertemplate="[%{y}, %{x}]<br>%{text}<extra></extra>", showlegend=False,
+        name="click",
+    )
+
+
+def slider_labels(s: ScoreSteps, frames: list[Frame]) -> list[str]:
+    """Each phase named under the frame it rests on; the other steps unlabelled."""
+    labels = [""] * len(frames)
+    for p in s.phases:
+        labels[rest_index(frames, p)] = s.words[f"step_{p}"]
+    return labels
+
+
+def _frames_for_slider(s: ScoreSteps, n: int, operands: bool, b: Board) -> tuple[list[Frame], int]:
+    """The finest frames whose slider still shows every phase's name (and the label size that does it).
+
+    Plotly draws only every k-th step label once labels are wider than the steps are apart (its `labelStride`:
+    k = ⌈(widest label + 8 px) / step spacing⌉), so a phase name could silently vanish.
+    """
+    options = [(True, 10)] if operands and n <= 4 else []
+    options += [(False, most) for most in (10, 5, 3, 2, 1)]
+    for by_cell, most in options:
+        frames = score_frames(s, n, by_cell, most)
+        spacing = (b.slider_w - 20) / (len(frames) - 1)
+        labels = slider_labels(s, frames)
+        for size in (b.look.tick, b.look.tick - 1, b.look.tick - 2):
+            if max(text_px(label, size) for label in labels) + 12 <= spacing:
+                return frames, size
+    return frames, b.look.tick - 2
+
+
+def _layout(b: Board, s: ScoreSteps, n_full: int, titles_: tuple[str, str], frames: list[Frame], rest: int,
+            label_size: int) -> dict:
+    look, c, n, k, words, names = b.look, b.cell, b.n, b.k, s.words, s.names
+    s_dom_x, s_dom_y = b.span_x(b.s_x, n * c), b.span_y(b.s_y, n * c)
+    hidden = dict(range=[0, 1], visible=False, fixedrange=True)
+    axes = dict(
+        xaxis2=axis_spec(n, s_dom_x, "y", side="top", look=look),
+        yaxis=axis_spec(n, s_dom_y, "x" if k else "x2", reverse=True, look=look),
+        xaxis3=dict(domain=b.span_x(b.sigma_x, b.sigma_w), anchor="y", **hidden),
+        xaxis4=dict(domain=b.span_x(b.caption_x, b.caption_w), anchor="y4", **hidden),
+        yaxis4=dict(domain=b.span_y(b.caption_y, b.caption_h), anchor="x4", **hidden),
+    )
+    s_centre = b.s_x + n * c / 2
+    q_title, s_title = titles_
+    titles = [_title(b, s_title, s_centre, 4, b.width - 4, b.s_title_y, yanchor="top")]
+    if k:
+        d_k = s.q.shape[1]
+        axes.update(xaxis=axis_spec(k, b.span_x(b.left, k * c), "y", look=look),
+                    yaxis2=axis_spec(k, b.span_y(b.kt_y, k * c), "x2", reverse=True, look=look))
+        titles += [
+            _title(b, q_title, b.left + k * c / 2, 2, b.corner_w, b.s_y - 4),
+            _title(b, _shape_title(names["kt"], (d_k, n_full), (k, n), words), s_centre, b.s_x - b.gap_x,
+                   b.width - 4, b.kt_y - 4),
+        ]
+    play = dict(frame=dict(duration=900, redraw=True), fromcurrent=False, mode="immediate",
+                transition=dict(duration=0))
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
-    w, h = geo.size
-    return figure(base, dict(
-        width=w + 40, height=h + 70, margin=dict(MARGIN, b=90), annotations=caption(first_caption),
-        plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=1.0, xanchor="left", yanchor="bottom",
-                          pad=dict(t=0, r=6), showactive=False, buttons=[
+    step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
+    labels = slider_labels(s, frames)
+    return dict(
+        width=b.width, height=b.height, margin=dict(l=0, r=0, t=0, b=0, pad=0, autoexpand=False),
+        annotations=titles, plot_bgcolor=BG, paper_bgcolor=BG, font=dict(family=FONT, color="#1f2937"),
+        dragmode=False, hovermode="closest",
+        updatemenus=[dict(type="buttons", direction="left", x=b.fx(b.left), y=b.fy(b.buttons_y + 2),
+                          xanchor="left", yanchor="top", pad=dict(t=0, r=0, l=0, b=0), showactive=False,
+                          font=dict(size=look.tick + 1), buttons=[
                               dict(label=words["play"], method="animate", args=[None, play]),
                               dict(label=words["pause"], method="animate", args=[[None], pause])])],
-        sliders=[dict(active=0, x=0.0, y=-0.02, len=1.0, yanchor="top", pad=dict(t=30),
-                      currentvalue=dict(visible=False), steps=[
-                          dict(label=str(i + 1), method="animate",
-                               args=[[str(i)], dict(mode="immediate", frame=dict(duration=0, redraw=True),
-                                                    transition=dict(duration=0))])
-                          for i in range(len(frames))])],
-        **geo.axes(),
-    ), frames_)
+        sliders=[dict(active=rest, x=b.fx(b.left), len=round(b.slider_w / b.width, 5),
+                      y=b.fy(b.slider_y), xanchor="left", yanchor="top", pad=dict(t=0, b=0, l=0, r=0), ticklen=4,
+                      font=dict(size=label_size), currentvalue=dict(visible=False),
+                      steps=[dict(label=label, method="animate", args=[[str(i)], step])
+                             for i, label in enumerate(labels)])],
+        **axes,
+    )

@@ -216,6 +216,10 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
     params.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
     params.update(lang=ss["lang"], stage=ss["stage"])
+    if ss["stage"] == "scores" and ss.get("phase", S.DEFAULTS["phase"]) != S.DEFAULTS["phase"]:
+        params["phase"] = ss["phase"]
+    if ss.get("example"):
+        params["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":
         params["preset"] = ss["preset"]
     diff = S.encode_x(x, seeded_x(cfg))

@@ -14,18 +14,24 @@ from functools import lru_cache
 
 import numpy as np
 
+from mha.figures.scores import PHASES
+
 STAGES = ("matmul", "input", "qk", "scores", "values", "heads", "output", "dependency", "kv_cache")
 SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
 LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
-                stage="input", head=1, integers=False)
+                stage="input", head=1, integers=False, phase="s", example=False)
+# The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
+# post's own 3×3 matrix in as the scaled scores.
+EXAMPLES = ("mask",)
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
 LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1)
 PRESETS = {
-    "post": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=False),
-    "tiny": dict(n_tokens=2, d_model=3, d_k=2, d_v=2, n_heads=1, integers=False),
-    "hand": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=True),
-    "gpt2": dict(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12, integers=False),
+    "post": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=False, example=False),
+    "mask": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=False, example=True),
+    "tiny": dict(n_tokens=2, d_model=3, d_k=2, d_v=2, n_heads=1, integers=False, example=False),
+    "hand": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=True, example=False),
+    "gpt2": dict(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12, integers=False, example=False),
 }
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
 X_VALUE_MAX = 1e6  # |cell| accepted from a link
@@ -39,9 +45,9 @@ class Notice:
 
 
 def preset_of(values: Mapping) -> str:
-    """The preset these sizes match, or "custom"."""
+    """The preset these sizes match, or "custom" (a setting not given counts as its default)."""
     for name, preset in PRESETS.items():
-        if all(values.get(k) == v for k, v in preset.items()):
+        if all(values.get(k, DEFAULTS.get(k)) == v for k, v in preset.items()):
             return name
     return "custom"
 
@@ -78,6 +84,13 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
             raw = _first(params[key]).strip()
             if raw in allowed:
                 out[key] = raw
+            else:
+                notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
+    for key, allowed in (("phase", PHASES), ("example", EXAMPLES)):
+        if key in params:
+            raw = _first(params[key]).strip()
+            if raw in allowed:
+                out[key] = raw if key == "phase" else True
             else:
                 notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
     if "integers" in params:

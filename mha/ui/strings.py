@@ -22,6 +22,7 @@ EN = {
     "lang": "Language",
     "preset": "Preset",
     "preset_post": "The post · 3·5·7·11·2",
+    "preset_mask": "The post's mask example · 3×3",
     "preset_tiny": "Tiny · 2·3·2·2·1",
     "preset_hand": "Hand calculation · whole numbers",
     "preset_gpt2": "GPT-2-small widths · 8·768·64·64·12",
@@ -143,15 +144,29 @@ EN = {
         "Drawn: Q's first {shown} of {d_k} columns and Kᵀ's first {shown} of "
         "{d_k} rows; every score sums all {d_k} products."
     ),
-    "scores_play_hint": (
-        "Press ▶ Play, or drag the slider under the chart, to go through the "
-        r"four steps: QKᵀ, $\div\sqrt{{d_k}}$, the mask, softmax."
-    ),
+    "scores_play_hint": "Pick a step above the chart to see it, or press ▶ Play to watch all four frame by frame; the slider under the chart names each step.",
+    "phase": "Step",
+    "phase_qkt": "QKᵀ",
+    "phase_scaled": "÷ √{d_k}",
+    "phase_given": "given",
+    "phase_masked": "masked",
+    "phase_s": "S = softmax",
+    "step_masked": "mask",
+    "anim_qkt": "QKᵀ: cell (i, j) is row i of Q times column j of Kᵀ",
     "anim_fill": "q<sub>{i}</sub> · k<sub>{j}</sub>",
-    "anim_fill_rows": "QKᵀ, {rows}",
-    "anim_scale": "÷ √{d_k}",
+    "anim_fill_row": "QKᵀ row {a}",
+    "anim_fill_rows": "QKᵀ rows {a}–{b}",
+    "anim_scale": "÷ √{d_k}: every score divided by {root}",
+    "anim_given": "the post's 3×3 example, already divided by √d_k",
     "anim_mask": "mask: −∞ above the diagonal",
-    "anim_softmax": "softmax, {rows}",
+    "anim_softmax_row": "softmax, row {a}",
+    "anim_softmax": "softmax, rows {a}–{b}",
+    "anim_s": "S: softmax of each row; −∞ became 0, each row sums to 1",
+    "drawn_part": "first {rows}×{cols} drawn",
+    "mask_example": "The post's mask example",
+    "mask_example_help": "Put the post's own 3×3 matrix [[1, 2, 3], [4, 5, 6], [7, 8, 9]] in as the scaled scores and watch the mask and softmax act on it.",
+    "mask_example_note": "A is the post's example: given, not computed from tokens, so Q and Kᵀ do not apply here. Read it as QKᵀ already divided by √d_k. The mask turns it into the matrix in the middle, and softmax, row by row, into S.",
+    "phone_operands": "On a narrow screen the chart leaves Q and Kᵀ out: click a cell to see the row of Q and the column of Kᵀ that made it.",
     "play": "▶ Play",
     "pause": "❚❚ Pause",
     "softmax_breakdown": (
@@ -161,6 +176,10 @@ EN = {
     "softmax_masked": (
         "S[{i}, {j}] = 0: token {j} comes after token {i}, so the mask set this "
         "score to −∞ and softmax turned it into 0."
+    ),
+    "softmax_breakdown_given": (
+        r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
+        r"over the {count} keys k that row {i} may see, with $a = A$, the post's matrix:"
     ),
     # values
     "values_title": "Values and the head's output for head {h}",
@@ -304,6 +323,7 @@ ZH = {
     "lang": "语言",
     "preset": "预设",
     "preset_post": "原文例子 · 3·5·7·11·2",
+    "preset_mask": "原文的掩码例子 · 3×3",
     "preset_tiny": "最小例子 · 2·3·2·2·1",
     "preset_hand": "手算练习 · 全是整数",
     "preset_gpt2": "GPT-2 small 的维度 · 8·768·64·64·12",
@@ -409,12 +429,29 @@ ZH = {
         "图中 Q 只画出 {d_k} 列中的前 {shown} 列，Kᵀ 只画出 {d_k} 行中的前 {shown} "
         "行；每个注意力分数都是全部 {d_k} 项乘积之和。"
     ),
-    "scores_play_hint": r"按 ▶ 播放，或拖动图下方的滑块，依次看完四步：QKᵀ、$\div\sqrt{{d_k}}$、掩码、softmax。",
+    "scores_play_hint": "在图上方选一个步骤就能看到它；按 ▶ 播放则逐帧看完全部四步。图下方的滑块标出了每一步。",
+    "phase": "步骤",
+    "phase_qkt": "QKᵀ",
+    "phase_scaled": "÷ √{d_k}",
+    "phase_given": "给定",
+    "phase_masked": "加掩码",
+    "phase_s": "S = softmax",
+    "step_masked": "掩码",
+    "anim_qkt": "QKᵀ：第 (i, j) 格 = Q 的第 i 行 · Kᵀ 的第 j 列",
     "anim_fill": "q<sub>{i}</sub> · k<sub>{j}</sub>",
-    "anim_fill_rows": "计算 QKᵀ 的{rows}",
-    "anim_scale": "÷ √{d_k}",
+    "anim_fill_row": "QKᵀ 第 {a} 行",
+    "anim_fill_rows": "QKᵀ 第 {a}–{b} 行",
+    "anim_scale": "÷ √{d_k}：每个注意力分数都除以 {root}",
+    "anim_given": "原文的 3×3 例子，当作已经除以 √d_k",
     "anim_mask": "掩码：对角线以上改成 −∞",
-    "anim_softmax": "对{rows}做 softmax",
+    "anim_softmax_row": "softmax：第 {a} 行",
+    "anim_softmax": "softmax：第 {a}–{b} 行",
+    "anim_s": "S：逐行 softmax；−∞ 变成 0，每行加起来等于 1",
+    "drawn_part": "只画出前 {rows}×{cols}",
+    "mask_example": "原文的掩码例子",
+    "mask_example_help": "把原文自己举的 3×3 矩阵 [[1, 2, 3], [4, 5, 6], [7, 8, 9]] 当作缩放后的注意力分数，看掩码和 softmax 怎样作用在它上面。",
+    "mask_example_note": "A 是原文举的例子：它是直接给定的，不是由词元算出来的，所以这里没有 Q 和 Kᵀ。把它看作已经除以 √d_k 的 QKᵀ。加上掩码，它变成中间那个矩阵；再逐行做 softmax，就得到 S。",
+    "phone_operands": "屏幕较窄时图里不画 Q 和 Kᵀ：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。",
     "play": "▶ 播放",
     "pause": "❚❚ 暂停",
     "softmax_breakdown": (
@@ -424,6 +461,10 @@ ZH = {
     "softmax_masked": (
         "S[{i}, {j}] = 0：第 {j} 个词元排在第 {i} 个词元之后，掩码把这个注意力分数改成 "
         "−∞，softmax 再把它变成 0。"
+    ),
+    "softmax_breakdown_given": (
+        r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
+        r"个键 k 的 $\exp(a_{{{i},k}})$ 之和，其中 $a = A$，即原文的矩阵："
     ),
     "values_title": "第 {h} 个头的值与输出",
     "values_text": (

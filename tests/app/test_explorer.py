@@ -47,17 +47,18 @@ def test_scores_frames_walk_from_qkt_through_the_mask_to_s():
     spec = charts(run(stage="scores"))[0]
     tr = _post_trace()
     frames = spec["frames"]
-    signed = [z(f["data"][0]) for f in frames]  # trace 2 of the figure: the signed scores
-    probs = [z(f["data"][1]) for f in frames]  # trace 3: S
-    minus_inf = [f["data"][2] for f in frames]  # trace 4: the "−∞" labels
+    signed = [z(f["data"][1]) for f in frames]  # trace 3 of the figure: the signed scores
+    probs = [z(f["data"][2]) for f in frames]  # trace 4: S
+    marks = [f["data"][3] for f in frames]  # trace 5: "−∞" (and "0" once softmax has run) on masked cells
     full = next(i for i, a in enumerate(signed) if np.allclose(a, tr.scores[0], atol=1e-12, rtol=0))
     masked = next(i for i, a in enumerate(signed) if np.isnan(a).sum() == 3 and i > full)
     upper = np.triu(np.ones((3, 3), bool), k=1)
     np.testing.assert_allclose(signed[masked][~upper], tr.masked[0][~upper], atol=1e-12, rtol=0)
     assert np.all(np.isnan(signed[masked][upper]))  # −∞ drawn as gaps …
-    labelled = set(zip(minus_inf[masked]["y"], minus_inf[masked]["x"]))
-    assert labelled == {(1, 2), (1, 3), (2, 3)} and set(minus_inf[masked]["text"]) == {"−∞"}  # … labelled −∞
-    np.testing.assert_allclose(probs[-1], tr.probs[0], atol=1e-12, rtol=0)  # ends on S
+    labelled = set(zip(marks[masked]["y"], marks[masked]["x"]))
+    assert labelled == {(1, 2), (1, 3), (2, 3)} and set(marks[masked]["text"]) == {"−∞"}  # … labelled −∞
+    np.testing.assert_allclose(probs[-1][~upper], tr.probs[0][~upper], atol=1e-12, rtol=0)  # ends on S …
+    assert np.all(tr.probs[0][upper] == 0) and set(marks[-1]["text"]) == {"0"}  # … its masked zeros labelled 0
     assert np.all(np.isnan(signed[-1]))
     assert [b["label"] for b in spec["layout"]["updatemenus"][0]["buttons"]] == [EN["play"], EN["pause"]]
     assert len(spec["layout"]["sliders"][0]["steps"]) == len(frames)

@@ -7,18 +7,20 @@ import pytest
 import mha
 from mha import figures as F
 from mha.figures.cache import CacheStep, cache_animation, cost_figure
+from mha.figures.scores import WORDS as SCORE_WORDS
 
 CFG = mha.AttentionConfig(n_tokens=5)
 W = mha.init_weights(CFG)
 TR = mha.forward(mha.init_input(CFG), W)
 NAMES = dict(q="Q", kt="Kᵀ", scores="QKᵀ", probs="S")
-WORDS = dict(fill="{i}{j}", fill_rows="{a}{b}", scale="{d_k}", mask="m", softmax="{a}{b}", play="▶", pause="❚❚")
+WORDS = {key: key for key in SCORE_WORDS} | dict(fill="{i}{j}", fill_row="{a}", fill_rows="{a}{b}",
+                                                  softmax_row="{a}", softmax_rows="{a}{b}", shown="{rows}{cols}")
 
 
 def _scores():
     h = 0
-    return F.scores_animation(F.ScoreSteps(TR.q[h], TR.k[h], TR.scores[h], TR.scaled[h], TR.masked[h],
-                                           TR.probs[h], NAMES, WORDS), text=True)
+    return F.scores_animation(F.ScoreSteps(TR.scaled[h], TR.masked[h], TR.probs[h], NAMES, WORDS, q=TR.q[h],
+                                           k=TR.k[h], scores=TR.scores[h]), text=True)
 
 
 def _cache():

@@ -1,43 +1,141 @@
-"""Stage 4: QKᵀ → ÷√d_k → causal mask → softmax = S for the chosen head, animated with Plotly frames."""
+"""Stage 4: QKᵀ → ÷√d_k → causal mask → softmax = S for the chosen head, or for the post's own mask example.
+
+The chart rests on one step (the `phase` control, also in the link) and plays every frame on demand;
+a click on a cell writes out its dot product (row i of Q times column j of Kᵀ) and its softmax.
+"""
 
 import numpy as np
 import streamlit as st
 
+import mha
 from mha import figures as F
+from mha.figures.scores import GIVEN_PHASES, PHASES
 
-from ..views import View, breakdown, clickable_chart, header, name, selected, tex_num
+from .. import session
+from ..strings import Text
+from ..views import Name, View, breakdown, clickable_chart, header, name, selected, subscript, tex_num
+
+POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
+MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
 
 
 def render(v: View) -> None:
-    t, h, tr = v.t, v.head, v.trace
+    t, h, tr, ss = v.t, v.head, v.trace, st.session_state
     header(t, "scores", h=h + 1)
-    d_k, i1 = v.cfg.d_k, h + 1
-    st.latex(rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{T}}}}{{\sqrt{{{d_k}}}}}"
-             r" + M\right),\qquad M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}")
+    example = st.toggle(t("mask_example"), key="example", help=t("mask_example_help"),
+                        on_change=session.on_size_change, persist_state="session")
+    phases = GIVEN_PHASES if example else PHASES
+    if ss.get("phase") not in phases:  # QKᵀ has no place in a given matrix: start it at the given step
+        ss["phase"] = phases[0] if ss.get("phase") == "qkt" else phases[-1]
+    i1, d_k = h + 1, v.cfg.d_k
+    if example:
+        steps = _example_steps(t)
+        _example_formulas(t, v.look, steps)
+    else:
+        _formula(i1, d_k, v.look)
+        steps = _model_steps(v)
     st.caption(t("scores_play_hint"))
-    q, k, s = v.head_name("Q"), name("K", str(i1), "T"), v.head_name("S")
-    names = dict(q=q.html, kt=k.html, scores=f"{q.html}{k.html}", probs=s.html)
-    words = {key: t.template(f"anim_{key}") for key in ("fill", "scale", "mask")}
-    words |= {key: t.ranged(f"anim_{key}") for key in ("fill_rows", "softmax")}  # format(a=, b=) says "row 1"
-    words |= dict(play=t("play"), pause=t("pause"))
-    steps = F.ScoreSteps(tr.q[h], tr.k[h], tr.scores[h], tr.scaled[h], tr.masked[h], tr.probs[h], names, words)
-    clickable_chart(F.scores_animation(steps, text=v.text), "scores")
-    inner = F.inner_window(v.cfg.n_tokens, d_k)
-    if inner < d_k:
-        st.caption(t("inner_note", shown=inner, d_k=d_k))
+    labels = dict(qkt=t("phase_qkt"), scaled=t("phase_given") if example else t("phase_scaled", d_k=d_k),
+                  masked=t("phase_masked"), s=t("phase_s"))
+    phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
+                                 persist_state="session")
+    n = steps.scaled.shape[0]
     cell = selected("scores")
-    if cell is None or max(cell) >= tr.probs.shape[1]:
-        st.caption(t("click_hint", name=f"{s.plain}"))
+    if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
+        cell = None
+    clickable_chart(F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=cell), "scores")
+    inner = F.inner_window(v.cfg.n_tokens, d_k)
+    if not example and v.look.narrow:
+        st.caption(t("phone_operands"))
+    elif not example and inner < d_k:
+        st.caption(t("inner_note", shown=inner, d_k=d_k))
+    if cell is None:
+        st.caption(t("click_hint", name="S" if example else v.head_name("S").plain))
         return
     i, j = cell
-    breakdown(t, name("(QKᵀ)"), q, name("K", str(i1)), tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j)
+    if not example:
+        q, kt = v.head_name("Q"), kt_name(i1)
+        qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
+        breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j)
+    softmax_breakdown(t, steps, i, j, None if example else d_k)
+
+
+def kt_name(head: int) -> Name:
+    """K₁ᵀ in the three places a name is written."""
+    k = name("K", str(head), "T")
+    return Name(k.html, k.tex, f"K{subscript(head)}ᵀ")
+
+
+def _formula(i1: int, d_k: int, look: F.Look) -> None:
+    """S = softmax(QKᵀ/√d_k + M) and the mask M; on a phone as two lines, or M_ij is cut off."""
+    s = (rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{T}}}}{{\sqrt{{{d_k}}}}}"
+         r" + M\right)")
+    m = r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}"
+    if look.narrow:
+        st.latex(s)
+        st.latex(m)
+    else:
+        st.latex(rf"{s},\qquad {m}")
+
+
+def _matrix(a: np.ndarray) -> str:
+    cell = lambda x: r"-\infty" if x == -np.inf else tex_num(float(x), 3, paren=False)
+    return r"\begin{pmatrix}" + r" \\ ".join(" & ".join(cell(x) for x in row) for row in a) + r"\end{pmatrix}"
+
+
+def _example_formulas(t: Text, look: F.Look, s: F.ScoreSteps) -> None:
+    """The post's example as the post writes it: A, A + M, then S = softmax(A + M)."""
+    st.info(t("mask_example_note"))
+    parts = [rf"A = {_matrix(s.scaled)}", rf"A + M = {_matrix(s.masked)}",
+             rf"S = \operatorname{{softmax}}(A + M) = {_matrix(s.probs)}"]
+    if look.narrow:
+        for part in parts:
+            st.latex(part)
+    else:
+        st.latex(rf"{parts[0]} \;\rightarrow\; {parts[1]}")
+        st.latex(parts[2])
+
+
+def _words(t: Text, d_k: int | None) -> dict:
+    given = d_k is None
+    return dict(
+        play=t("play"), pause=t("pause"), step_qkt=t("phase_qkt"), step_masked=t("step_masked"), step_s="S",
+        step_scaled=t("phase_given") if given else t("phase_scaled", d_k=d_k).replace(" ", ""),
+        cap_qkt=t("anim_qkt"), cap_masked=t("anim_mask"), cap_s=t("anim_s"),
+        cap_scaled=t("anim_given") if given else t("anim_scale", d_k=d_k, root=f"√{d_k} ≈ {np.sqrt(d_k):.3g}"),
+        fill=t("anim_fill"), fill_row=t("anim_fill_row"), fill_rows=t("anim_fill_rows"),
+        softmax_row=t("anim_softmax_row"), softmax_rows=t("anim_softmax"), shown=t("drawn_part"),
+    )
+
+
+def _model_steps(v: View) -> F.ScoreSteps:
+    h, tr = v.head, v.trace
+    q, kt, s = v.head_name("Q"), kt_name(h + 1), v.head_name("S")
+    names = dict(q=q.html, kt=kt.html, scores=f"{q.html}{kt.html}", probs=s.html)
+    return F.ScoreSteps(tr.scaled[h], tr.masked[h], tr.probs[h], names, _words(v.t, v.cfg.d_k),
+                        q=tr.q[h], k=tr.k[h], scores=tr.scores[h])
+
+
+def _example_steps(t: Text) -> F.ScoreSteps:
+    masked = POST_EXAMPLE + mha.causal_mask(3)
+    names = dict(q="", kt="", scores="A", probs="S")
+    return F.ScoreSteps(POST_EXAMPLE, masked, mha.softmax(masked), names, _words(t, None))
+
+
+def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None) -> None:
+    """S[i, j] from row i of the scaled scores: exp of each visible key (j ≤ i) over their sum."""
     if j > i:
         st.markdown(t("softmax_masked", i=i + 1, j=j + 1))
         return
-    a = tr.scaled[h, i, : i + 1]
-    st.markdown(t("softmax_breakdown", i=i + 1, j=j + 1, count=i + 1, d_k=d_k))
+    a = s.scaled[i, : i + 1]  # the visible keys only: the mask hides j > i
     e = np.exp(a - a.max())
-    st.latex(rf"a_{{{i + 1},{j + 1}}} = {tex_num(tr.scores[h, i, j])}/\sqrt{{{d_k}}} = {tex_num(a[j])},\quad "
-             rf"S_{{{i + 1},{j + 1}}} = \frac{{e^{{{tex_num(a[j])}}}}}{{"
-             + " + ".join(f"e^{{{tex_num(x)}}}" for x in a[:8]) + (r" + \cdots" if a.size > 8 else "")
-             + rf"}} = {tex_num(e[j] / e.sum(), paren=False)}")
+    if d_k is None:
+        st.markdown(t("softmax_breakdown_given", i=i + 1, j=j + 1, count=i + 1))
+        head = rf"a_{{{i + 1},{j + 1}}} = {tex_num(a[j])}"
+    else:
+        st.markdown(t("softmax_breakdown", i=i + 1, j=j + 1, count=i + 1, d_k=d_k))
+        head = rf"a_{{{i + 1},{j + 1}}} = {tex_num(s.scores[i, j])}/\sqrt{{{d_k}}} = {tex_num(a[j])}"
+    terms = " + ".join(f"e^{{{tex_num(x)}}}" for x in a[:MAX_EXP_TERMS]) + (r" + \cdots" if a.size > MAX_EXP_TERMS
+                                                                            else "")
+    st.latex(rf"{head},\quad S_{{{i + 1},{j + 1}}} = \frac{{e^{{{tex_num(a[j])}}}}}{{{terms}}}"
+             rf" = {tex_num(e[j] / e.sum(), paren=False)}")

@@ -1,0 +1,211 @@
+"""The scores stage in AppTest: the step it rests on (control and link), clicks that keep it, breakdowns read
+whole in both languages, the post's own mask example, and bad links refused with a notice."""
+
+import re
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import mha
+from mha.figures.scores import PHASES
+from mha.ui import settings as S
+from mha.ui.strings import EN, ZH
+
+from .helpers import APP, charts, page_text, rerun, run, z
+
+Q1, K1T = "Q<sub>1</sub>", "K<sub>1</sub><sup>T</sup>"
+
+
+def post_trace(**sizes) -> mha.Trace:
+    cfg = mha.AttentionConfig(**sizes)
+    return mha.forward(mha.init_input(cfg), mha.init_weights(cfg))
+
+
+def heat(spec: dict, name: str, xaxis: str = "x2", yaxis: str = "y") -> dict:
+    (trace,) = [t for t in spec["data"] if t["type"] == "heatmap" and t["name"] == name and t["xaxis"] == xaxis
+                and t["yaxis"] == yaxis]
+    return trace
+
+
+def outlines(spec: dict) -> dict:
+    """Outline traces by the panel they are drawn on: (left, right, top, bottom) in cell coordinates."""
+    return {(t["xaxis"], t["yaxis"]): (min(t["x"]), max(t["x"]), min(t["y"]), max(t["y"]))
+            for t in spec["data"] if t.get("mode") == "lines" and t["x"] != [None]}
+
+
+def expected_at_rest(phase: str, tr: mha.Trace) -> tuple[np.ndarray, np.ndarray]:
+    """(signed panel, S panel) as the post would draw them at this step, gaps as NaN."""
+    n = tr.scores.shape[1]
+    upper = np.triu(np.ones((n, n), bool), k=1)
+    nan = np.full((n, n), np.nan)
+    signed = dict(qkt=tr.scores[0], scaled=tr.scaled[0], masked=np.where(upper, np.nan, tr.scaled[0]), s=nan)[phase]
+    probs = np.where(upper, np.nan, tr.probs[0]) if phase == "s" else nan
+    return signed, probs
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("phase", PHASES)
+def test_a_link_opens_the_stage_resting_on_its_phase(phase, lang):
+    at = run(stage="scores", phase=phase, lang=lang)
+    assert at.segmented_control(key="phase").value == phase
+    spec = charts(at)[0]
+    signed, probs = expected_at_rest(phase, post_trace())
+    np.testing.assert_allclose(z(heat(spec, f"{Q1}{K1T}")), signed, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(z(heat(spec, "S<sub>1</sub>")), probs, atol=1e-12, rtol=0)
+    slider = spec["layout"]["sliders"][0]
+    assert slider["steps"][slider["active"]]["label"]  # it rests on a frame the slider names
+    assert at.query_params.get("phase") == (None if phase == "s" else phase)
+
+
+def test_at_rest_the_chart_shows_the_finished_s():
+    spec = charts(run(stage="scores"))[0]
+    s = z(heat(spec, "S<sub>1</sub>"))
+    tr = post_trace()
+    np.testing.assert_allclose(np.nan_to_num(s), tr.probs[0], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(np.nansum(s, axis=1), 1, atol=1e-12)
+    assert spec["layout"]["sliders"][0]["active"] == len(spec["frames"]) - 1
+
+
+def test_a_click_keeps_the_phase_and_outlines_the_true_operands():
+    at = run(stage="scores", phase="masked")
+    before = charts(at)[0]["layout"]["sliders"][0]["active"]
+    at.session_state["sel_scores"] = (1, 2)
+    rerun(at)
+    spec = charts(at)[0]
+    assert at.segmented_control(key="phase").value == "masked" and at.query_params["phase"] == "masked"
+    assert spec["layout"]["sliders"][0]["active"] == before
+    signed, _ = expected_at_rest("masked", post_trace())
+    np.testing.assert_allclose(z(heat(spec, f"{Q1}{K1T}")), signed, atol=1e-12, rtol=0)
+    assert outlines(spec) == {("x", "y"): (0.5, 7.5, 1.5, 2.5),  # row 2 of Q₁, all 7 columns
+                              ("x2", "y2"): (2.5, 3.5, 0.5, 7.5),  # column 3 of K₁ᵀ, all 7 rows
+                              ("x2", "y"): (2.5, 3.5, 1.5, 2.5)}  # the cell (2, 3)
+
+
+def test_choosing_a_phase_changes_the_chart_and_the_link():
+    at = run(stage="scores")
+    at.segmented_control(key="phase").set_value("scaled")
+    rerun(at)
+    signed, _ = expected_at_rest("scaled", post_trace())
+    np.testing.assert_allclose(z(heat(charts(at)[0], f"{Q1}{K1T}")), signed, atol=1e-12, rtol=0)
+    assert at.query_params["phase"] == "scaled"
+    at.session_state["stage"] = "qk"  # the step is kept while the reader looks elsewhere …
+    rerun(at)
+    assert "phase" not in at.query_params
+    at.session_state["stage"] = "scores"
+    rerun(at)
+    assert at.segmented_control(key="phase").value == "scaled"  # … and back
+
+
+SENTENCE = {"en": "(Q{h}K{h}ᵀ)[{i}, {j}] is row {i} of Q{h} times column {j} of K{h}ᵀ:",
+            "zh": "(Q{h}K{h}ᵀ)[{i}, {j}] 等于 Q{h} 的第 {i} 行乘以 K{h}ᵀ 的第 {j} 列："}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("head", [1, 2])
+def test_the_dot_product_is_row_i_of_q_times_column_j_of_kt_for_cells_in_every_row(lang, head):
+    at = run(stage="scores", lang=lang, head=head)
+    tr = post_trace()
+    sub = "₀₁₂₃₄₅₆₇₈₉"[head]
+    for i, j in [(0, 2), (1, 0), (1, 2), (2, 1)]:
+        at.session_state["sel_scores"] = (i, j)
+        rerun(at)
+        sentence = SENTENCE[lang].format(h=sub, i=i + 1, j=j + 1)
+        assert sentence in [m.value for m in at.markdown], sentence
+        latex = next(x.value for x in at.latex if "aligned" in x.value)
+        terms = re.findall(r"\(?(-?[\d.e]+)\)?\\cdot\(?(-?[\d.e]+)\)?", latex)
+        assert len(terms) == 7  # d_k terms: Q's row and Kᵀ's column both have 7 entries
+        q_row, k_row = tr.q[head - 1, i], tr.k[head - 1, j]  # column j of Kᵀ is row j of K
+        for (a, b), qa, kb in zip(terms, q_row, k_row):
+            assert float(a) == pytest.approx(qa, rel=6e-3) and float(b) == pytest.approx(kb, rel=6e-3)
+        total = re.search(r"&= (-?[\d.]+) \\end", latex)[1]
+        assert float(total) == pytest.approx(tr.scores[head - 1, i, j], rel=1e-3)
+
+
+def _softmax_terms(at) -> tuple[list[float], float]:
+    latex = next(x.value for x in at.latex if r"\frac{e^" in x.value).strip("$\n ")
+    denominator = re.search(r"\\frac\{e\^\{[^}]*\}\}\{(.*)\} = ", latex)[1]
+    exps = [float(x.strip("()")) for x in re.findall(r"e\^\{([^}]*)\}", denominator)]
+    return exps, float(latex.rsplit("= ", 1)[1])
+
+
+@pytest.mark.parametrize("sizes", [{}, dict(n_tokens=5, d_k=13, d_v=17, n_heads=3)])
+def test_softmax_sums_exactly_the_visible_keys(sizes):
+    at = run(stage="scores", **sizes)
+    tr = post_trace(**sizes)
+    n = tr.scores.shape[1]
+    for i in range(n):
+        for j in {0, i}:
+            at.session_state["sel_scores"] = (i, j)
+            rerun(at)
+            exps, value = _softmax_terms(at)
+            np.testing.assert_allclose(exps, tr.scaled[0, i, : i + 1], rtol=6e-4)  # keys 1..i, none after
+            assert value == pytest.approx(tr.probs[0, i, j], rel=1e-3)
+        if i + 1 < n:
+            at.session_state["sel_scores"] = (i, i + 1)
+            rerun(at)
+            assert f"S[{i + 1}, {i + 2}] = 0" in page_text(at)
+
+
+@pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
+def test_the_posts_mask_example_as_the_post_writes_it(lang, table):
+    at = run(stage="scores", example="mask", lang=lang)
+    assert at.toggle(key="example").value is True
+    assert at.segmented_control(key="phase").options == [table["phase_given"], table["phase_masked"],
+                                                          table["phase_s"]]
+    assert table["mask_example_note"] in [x.value for x in at.info]
+    latex = " ".join(x.value for x in at.latex)
+    assert r"\begin{pmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{pmatrix}" in latex
+    assert r"\begin{pmatrix}1 & -\infty & -\infty \\ 4 & 5 & -\infty \\ 7 & 8 & 9\end{pmatrix}" in latex
+    spec = charts(at)[0]
+    assert "xaxis" not in spec["layout"] and "yaxis2" not in spec["layout"]  # no Q, no Kᵀ: the scores are given
+    assert z(heat(spec, "S"))[2].tolist() == pytest.approx([0.0900306, 0.2447285, 0.6652410], abs=1e-6)
+    at.session_state["sel_scores"] = (2, 1)
+    rerun(at)
+    text = page_text(at)
+    assert "Q₁" not in text and "K₁ᵀ" not in text
+    exps, value = _softmax_terms(at)
+    assert exps == [7, 8, 9] and value == pytest.approx(0.2447, abs=1e-4)
+    assert at.query_params["example"] == "mask" and at.query_params["preset"] == "mask"
+
+
+def test_the_mask_preset_turns_the_example_on_and_the_post_preset_off():
+    at = run(stage="scores", preset="mask")
+    assert at.toggle(key="example").value is True and at.session_state["n_tokens"] == 3
+    at.selectbox(key="preset").set_value("post")
+    rerun(at)
+    assert at.toggle(key="example").value is False and "example" not in at.query_params
+    assert S.PRESETS["mask"]["example"] is True and S.preset_of(dict(S.DEFAULTS, example=True)) == "mask"
+
+
+def test_a_qkt_link_with_the_given_example_rests_on_the_given_step():
+    at = run(stage="scores", example="mask", phase="qkt")
+    assert at.segmented_control(key="phase").value == "scaled"
+
+
+@pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
+def test_bad_phase_or_example_in_a_link_is_refused_in_the_readers_language(lang, table):
+    at = run(stage="scores", phase="softmax", example="yes<script>", lang=lang)
+    warnings = [w.value for w in at.warning]
+    for key, value in (("phase", "softmax"), ("example", "yes<script>")):
+        assert table["notice_unknown"].format(key=key, value=value) in warnings
+    assert at.segmented_control(key="phase").value == "s" and at.toggle(key="example").value is False
+
+
+def test_phase_and_example_are_parsed_before_any_widget():
+    values, notices = S.parse_params({"phase": " masked", "example": "mask"})
+    assert values == {"phase": "masked", "example": True} and notices == []
+    values, notices = S.parse_params({"phase": "S", "example": "1"})
+    assert values == {} and [n.fields["key"] for n in notices] == ["phase", "example"]
+
+
+def test_on_a_phone_the_mask_formula_is_two_lines_and_q_kt_are_said_to_be_left_out():
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["stage"] = "scores"
+    at.session_state["screen_phone"] = True  # what the page's screen probe reports on a phone
+    rerun(at)
+    formulas = [x.value.strip("$\n ") for x in at.latex]
+    assert any(r"\operatorname{softmax}" in f and "M_{ij}" not in f for f in formulas)
+    assert any(f.startswith("M_{ij} = ") for f in formulas)
+    assert EN["phone_operands"] in [c.value for c in at.caption]
+    assert "xaxis" not in charts(at)[0]["layout"]

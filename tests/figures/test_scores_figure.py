@@ -1,0 +1,281 @@
+"""The scores figure draws what its titles say, in every frame and at rest, on every screen.
+
+Checked against the trace (an independent forward pass) and the post's own mask example, not against the
+builder's own arrays: the Q panel holds Q, the Kᵀ panel holds K transposed, the ÷√d_k frame holds the
+scaled scores, the masked frame has gaps exactly above the diagonal, S's rows sum to 1, row 1 is at the top.
+"""
+
+import re
+
+import numpy as np
+import pytest
+
+import mha
+from mha import figures as F
+from mha.figures.scores import FIGURE_EXTRA, PHASES, WORDS, ScoreSteps, number, scores_animation
+
+NAMES = dict(q="Q<sub>1</sub>", kt="K<sub>1</sub><sup>T</sup>", scores="Q<sub>1</sub>K<sub>1</sub><sup>T</sup>",
+             probs="S<sub>1</sub>")
+STEP = dict(step_qkt="QKᵀ", step_scaled="÷√d", step_masked="mask", step_s="S")
+TEXT = {key: key for key in WORDS} | STEP | dict(fill="q{i}·k{j}", fill_row="r{a}", fill_rows="r{a}-{b}",
+                                                softmax_row="s{a}", softmax_rows="s{a}-{b}",
+                                                shown="first {rows}×{cols}")
+SIZES = {"post": dict(), "resized": dict(n_tokens=5, d_k=13, d_v=17, n_heads=3), "tiny": dict(n_tokens=2, d_k=2),
+         "large": dict(n_tokens=64, d_model=256, n_heads=8), "wide_dk": dict(n_tokens=8, d_model=96, d_k=64)}
+LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
+POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)
+
+
+def trace_of(**sizes) -> mha.Trace:
+    cfg = mha.AttentionConfig(**sizes)
+    return mha.forward(mha.init_input(cfg), mha.init_weights(cfg))
+
+
+def model_steps(tr: mha.Trace, h: int = 0) -> ScoreSteps:
+    return ScoreSteps(tr.scaled[h], tr.masked[h], tr.probs[h], NAMES, TEXT, q=tr.q[h], k=tr.k[h], scores=tr.scores[h])
+
+
+def example_steps() -> ScoreSteps:
+    masked = POST_EXAMPLE + mha.causal_mask(3)
+    return ScoreSteps(POST_EXAMPLE, masked, mha.softmax(masked), dict(NAMES, scores="A", probs="S"), TEXT)
+
+
+def z(trace: dict) -> np.ndarray:
+    return np.array([[np.nan if v is None else v for v in row] for row in trace["z"]], dtype=float)
+
+
+def find(spec: dict, **props) -> int:
+    """The index of the one base trace with these properties."""
+    hits = [i for i, t in enumerate(spec["data"]) if all(t.get(k) == v for k, v in props.items())]
+    assert len(hits) == 1, (props, hits)
+    return hits[0]
+
+
+def in_frame(spec: dict, frame: dict, index: int) -> dict:
+    """Base trace `index` as `frame` draws it (frames patch some traces; the rest stay as they are)."""
+    trace = dict(spec["data"][index])
+    if index in frame["traces"]:
+        trace.update(frame["data"][frame["traces"].index(index)])
+    return trace
+
+
+def roles(spec: dict, names: dict = NAMES) -> dict:
+    """Base-trace indices by what they draw."""
+    data = spec["data"]
+    heat = lambda x, y, name=None: [i for i, t in enumerate(data) if t["type"] == "heatmap" and t["xaxis"] == x
+                                    and t["yaxis"] == y and name in (None, t["name"])]
+    text = lambda x: next(i for i, t in enumerate(data) if t.get("mode") == "text" and t["xaxis"] == x)
+    (mask,), (signed,), (probs,) = heat("x2", "y", "mask"), heat("x2", "y", names["scores"]), \
+        heat("x2", "y", names["probs"])
+    out = dict(mask=mask, signed=signed, probs=probs, marks=text("x2"), sigma=text("x3"), sentence=text("x4"),
+               click=next(i for i, t in enumerate(data) if t.get("name") == "click"))
+    q, kt = heat("x", "y"), heat("x2", "y2")
+    out |= dict(q=q[0]) if q else {}
+    out |= dict(kt=kt[0]) if kt else {}
+    return out
+
+
+def rest_frames(spec: dict) -> dict:
+    """Phase -> the frame the slider names it under."""
+    steps = spec["layout"]["sliders"][0]["steps"]
+    by_label = {v: k for k, v in STEP.items()}
+    return {by_label[s["label"]][5:]: i for i, s in enumerate(steps) if s["label"]}
+
+
+def title(spec: dict, name: str) -> str:
+    hits = [a["text"] for a in spec["layout"]["annotations"] if a["text"].startswith(f"<b>{name}</b>")]
+    assert len(hits) == 1, (name, [a["text"] for a in spec["layout"]["annotations"]])
+    return hits[0]
+
+
+def shapes_in(text: str) -> list[tuple[int, int]]:
+    return [(int(a), int(b)) for a, b in re.findall(r"(\d+)×(\d+)", text)]
+
+
+def assert_same(drawn: np.ndarray, expected: np.ndarray):
+    assert drawn.shape == expected.shape
+    np.testing.assert_allclose(drawn, expected, atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", SIZES)
+def test_q_and_kt_panels_hold_q_and_k_transposed_and_their_titles_give_their_shapes(size, look):
+    tr = trace_of(**SIZES[size])
+    spec = scores_animation(model_steps(tr), text=True, look=LOOKS[look]).to_dict()
+    r = roles(spec)
+    n, d_k = tr.q.shape[1:]
+    if LOOKS[look].narrow:  # a phone leaves Q and Kᵀ out; the page says so
+        assert "q" not in r and "kt" not in r and "xaxis" not in spec["layout"]
+        return
+    q, kt = z(spec["data"][r["q"]]), z(spec["data"][r["kt"]])
+    rows, inner = q.shape
+    assert_same(q, tr.q[0][:rows, :inner])
+    assert_same(kt, tr.k[0][:rows, :inner].T)  # Kᵀ: row f is feature f of every key
+    assert rows == min(n, F.MAX_SIDE) and inner == F.inner_window(n, d_k)
+    q_shapes, kt_shapes = shapes_in(title(spec, NAMES["q"])), shapes_in(title(spec, NAMES["kt"]))
+    assert q_shapes[0] == (n, d_k) and kt_shapes[0] == (d_k, n)  # the whole matrix's shape
+    assert q_shapes[-1] == q.shape and kt_shapes[-1] == kt.shape  # … and what is drawn, when that is less
+    assert len(q_shapes) == 1 + ((n, d_k) != q.shape)
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", ["post", "resized", "large"])
+def test_each_phase_rests_on_a_frame_that_holds_its_matrix(size, look):
+    tr = trace_of(**SIZES[size])
+    spec = scores_animation(model_steps(tr), text=True, look=LOOKS[look]).to_dict()
+    r, frames = roles(spec), spec["frames"]
+    at = rest_frames(spec)
+    assert list(at) == list(PHASES) and list(at.values()) == sorted(at.values())  # named in the post's order
+    m = min(tr.q.shape[1], F.MAX_SIDE)
+    upper = np.triu(np.ones((m, m), bool), k=1)
+    draw = lambda phase, role: in_frame(spec, frames[at[phase]], r[role])
+    part = lambda a: a[0][:m, :m]
+
+    assert_same(z(draw("qkt", "signed")), part(tr.scores))
+    assert_same(z(draw("scaled", "signed")), part(tr.scaled))  # ÷√d_k: the scaled scores, not QKᵀ
+    assert not np.allclose(part(tr.scaled), part(tr.scores))
+
+    masked = z(draw("masked", "signed"))
+    assert np.array_equal(np.isnan(masked), upper)  # −∞ (a gap) exactly above the diagonal
+    assert_same(masked[~upper], part(tr.masked)[~upper])
+    assert np.array_equal(~np.isnan(z(draw("masked", "mask"))), upper)  # grey exactly there
+    for phase in ("qkt", "scaled"):
+        assert np.all(np.isnan(z(draw(phase, "mask"))))  # no mask before it falls
+
+    s = z(draw("s", "probs"))
+    assert np.array_equal(np.isnan(s), upper) and np.all(part(tr.probs)[upper] == 0)  # masked: exact 0, grey
+    assert_same(s[~upper], part(tr.probs)[~upper])
+    if m == tr.q.shape[1]:
+        np.testing.assert_allclose(np.nansum(s, axis=1), 1, atol=1e-12)  # every row of S sums to 1
+    assert np.all(np.isnan(z(draw("s", "signed"))))
+
+
+@pytest.mark.parametrize("size", ["post", "resized"])
+def test_marks_name_the_masked_cells_and_the_finished_rows(size):
+    tr = trace_of(**SIZES[size])
+    spec = scores_animation(model_steps(tr), text=True).to_dict()
+    r, at, frames = roles(spec), rest_frames(spec), spec["frames"]
+    n = tr.q.shape[1]
+    upper = {(i + 1, j + 1) for i in range(n) for j in range(n) if j > i}
+    for phase, mark in (("masked", "−∞"), ("s", "0")):
+        marks = in_frame(spec, frames[at[phase]], r["marks"])
+        assert set(zip(marks["y"], marks["x"])) == upper and set(marks["text"]) == {mark}
+    assert in_frame(spec, frames[at["scaled"]], r["marks"])["x"] == []
+    sigma = in_frame(spec, frames[at["s"]], r["sigma"])
+    assert sigma["y"] == list(range(1, n + 1)) and sigma["text"] == ["Σ=1"] * n
+    assert set(in_frame(spec, frames[at["masked"]], r["sigma"])["text"]) == {""}
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", SIZES)
+def test_row_one_is_drawn_at_the_top_of_every_panel(size, look):
+    spec = scores_animation(model_steps(trace_of(**SIZES[size])), text=True, look=LOOKS[look]).to_dict()
+    lay = spec["layout"]
+    for axis in ("yaxis", "yaxis2"):
+        if axis in lay:
+            low, high = lay[axis]["range"]
+            assert low > high and high == 0.5  # reversed: row 1 at the top
+    for t in spec["data"]:
+        if t["type"] == "heatmap":
+            assert t["y0"] == 1 and t["x0"] == 1  # z row 0 is row 1, drawn where the axis puts 1
+    click = spec["data"][roles(spec)["click"]]
+    assert click["customdata"][0] == [0, 0] and (click["x"][0], click["y"][0]) == (1, 1)
+
+
+@pytest.mark.parametrize("phase", PHASES)
+@pytest.mark.parametrize("look", LOOKS)
+def test_the_resting_chart_is_the_chosen_phase(phase, look):
+    spec = scores_animation(model_steps(trace_of()), text=True, look=LOOKS[look], phase=phase).to_dict()
+    at = rest_frames(spec)
+    assert spec["layout"]["sliders"][0]["active"] == at[phase]
+    frame = spec["frames"][at[phase]]
+    r = roles(spec)
+    for role in ("mask", "signed", "probs", "marks", "sigma"):
+        base, drawn = spec["data"][r[role]], frame["data"][frame["traces"].index(r[role])]
+        for key in set(drawn) & {"z", "x", "y", "text"}:
+            if key == "z":
+                assert np.array_equal(z(base), z(drawn), equal_nan=True), role
+            else:
+                assert base[key] == drawn[key], (role, key)
+    sentence = spec["data"][r["sentence"]]["text"][0].replace("<br>", " ")
+    assert sentence == TEXT[f"cap_{phase}"]
+
+
+def test_frames_change_data_only_and_colour_bars_never_move():
+    spec = scores_animation(model_steps(trace_of()), text=True).to_dict()
+    r = roles(spec)
+    dynamic = spec["frames"][0]["traces"]
+    bars = [i for i, t in enumerate(spec["data"]) if t.get("marker", {}).get("showscale")]
+    assert len(bars) == 2 and not set(bars) & set(dynamic)  # both colour bars, on traces no frame touches
+    assert r["click"] not in dynamic and r["q"] not in dynamic and r["kt"] not in dynamic
+    for frame in spec["frames"]:
+        assert set(frame) == {"name", "data", "traces"} and frame["traces"] == dynamic  # no layout in a frame
+        for patch in frame["data"]:
+            assert set(patch) <= {"type", "z", "x", "y", "text", "texttemplate", "opacity"}
+    lay = spec["layout"]
+    assert lay["margin"]["autoexpand"] is False  # nothing a frame draws can push the margins
+    assert all(not t.get("showscale") for t in spec["data"] if t["type"] == "heatmap")
+
+
+@pytest.mark.parametrize("phase", PHASES)
+def test_a_clicked_cell_keeps_the_phase_and_outlines_its_row_of_q_and_column_of_kt(phase):
+    tr = trace_of(**SIZES["resized"])
+    plain = scores_animation(model_steps(tr), text=True, phase=phase).to_dict()
+    spec = scores_animation(model_steps(tr), text=True, phase=phase, selected=(3, 1)).to_dict()
+    assert spec["layout"]["sliders"][0]["active"] == plain["layout"]["sliders"][0]["active"]
+    lines = {(t["xaxis"], t["yaxis"]): t for t in spec["data"] if t.get("mode") == "lines"}
+    box = lambda t: (min(t["x"]), max(t["x"]), min(t["y"]), max(t["y"]))
+    k = z(spec["data"][roles(spec)["q"]]).shape[1]
+    assert box(lines["x", "y"]) == (0.5, k + 0.5, 3.5, 4.5)  # row 4 of Q, every column
+    assert box(lines["x2", "y2"]) == (1.5, 2.5, 0.5, k + 0.5)  # column 2 of Kᵀ, every row
+    assert box(lines["x2", "y"]) == (1.5, 2.5, 3.5, 4.5)  # the cell (4, 2)
+    assert all(t["x"] == [None] for t in plain["data"] if t.get("mode") == "lines")  # nothing outlined unclicked
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_cell_numbers_are_the_values_they_sit_on(look):
+    tr = trace_of()
+    spec = scores_animation(model_steps(tr), text=True, look=LOOKS[look]).to_dict()
+    for frame in spec["frames"]:
+        for patch in frame["data"]:
+            if patch["type"] == "heatmap" and patch.get("texttemplate"):
+                values, text = z(patch), patch["text"]
+                for v, s in zip(values.ravel(), np.ravel(text)):
+                    if np.isnan(v):
+                        assert s == ""
+                    else:
+                        assert abs(float(s.replace("−", "-")) - v) <= 0.051, (s, v)
+
+
+def test_the_posts_mask_example_becomes_what_the_post_writes():
+    spec = scores_animation(example_steps(), text=True).to_dict()
+    r, at, frames = roles(spec, dict(NAMES, scores="A", probs="S")), rest_frames(spec), spec["frames"]
+    assert list(at) == ["scaled", "masked", "s"]  # given: no QKᵀ step, and no Q or Kᵀ panel
+    assert "q" not in r and "kt" not in r
+    assert z(in_frame(spec, frames[at["scaled"]], r["signed"])).tolist() == [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+    masked = z(in_frame(spec, frames[at["masked"]], r["signed"]))
+    inf = np.inf
+    assert np.where(np.isnan(masked), -inf, masked).tolist() == [[1, -inf, -inf], [4, 5, -inf], [7, 8, 9]]
+    s = z(in_frame(spec, frames[at["s"]], r["probs"]))
+    e = np.exp([[1, 0, 0], [4, 5, 0], [7, 8, 9]]) * np.tri(3)
+    np.testing.assert_allclose(np.nan_to_num(s), e / e.sum(axis=1, keepdims=True), atol=1e-12)
+    assert spec["layout"]["sliders"][0]["active"] == at["s"]
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", SIZES)
+def test_the_board_fits_the_screen_and_names_every_phase_on_the_slider(size, look):
+    lk = LOOKS[look]
+    spec = scores_animation(model_steps(trace_of(**SIZES[size])), text=True, look=lk).to_dict()
+    lay = spec["layout"]
+    assert lay["width"] <= lk.max_w + 40
+    assert lay["height"] <= lk.max_h + FIGURE_EXTRA  # on a 1280×720 projector: with the step control, below
+    # Streamlit's toolbar
+    slider = lay["sliders"][0]
+    labels = [s["label"] for s in slider["steps"]]
+    assert [label for label in labels if label] == list(STEP.values())
+    assert len(labels) == len(spec["frames"]) >= 4
+
+
+def test_numbers_are_written_with_a_true_minus_and_no_trailing_zeros():
+    assert [number(v, 2) for v in (-0.127, 0.4, 1.0, -0.001, 12.345, np.nan)] == ["−0.13", "0.4", "1", "0", "12.35", ""]
