@@ -16,11 +16,13 @@ from .base import (
     FONT,
     HIGHLIGHT,
     MASKED_BG,
+    MAX_TEXT_SIDE,
     SIGNED,
     Look,
     Mat,
     Spec,
     abs_limit,
+    box,
     figure,
     heatmap,
     outline,
@@ -30,7 +32,7 @@ from .base import (
 FADED = 0.12  # opacity of Q rows once they are no longer needed
 ROWS = 16  # tokens drawn: the last ROWS (the new token is the last row)
 PHONE_ROWS = 8  # on a phone six stacked panels of 16 rows would be too tall to follow
-COLS = 16  # columns drawn of Q, K, V, H and Y: the first COLS
+COLS = 20  # columns drawn of Q, K, V, H and Y: the first COLS (the post's primes up to 19 in full)
 STEPS = ("arrive", "append", "scores", "softmax", "drop_q", "output")
 ARRIVES = dict(q=1, k=1, v=1, s=2, h=5, y=5)  # the frame at which each panel's row t is computed
 GROWING = ("k", "v", "s", "h", "y")  # matrices whose rows 1..t-1 stay as they were
@@ -169,7 +171,7 @@ def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[str, int]
     Three significant digits if they fit, else two, else two decimals; then the same a size or two smaller.
     """
     finite = values[np.isfinite(values)]
-    if cell < look.min_text_cell or max(values.shape) > COLS:
+    if cell < look.min_text_cell or max(values.shape) > MAX_TEXT_SIDE:
         return None
     for size in (look.cell_text, look.cell_text - 2, look.cell_text - 4):
         for spec in ((".3~g", ".2~g", ".2f") if size == look.cell_text else (".2~g", ".2f")):
@@ -309,23 +311,24 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
         return tr | dict(x0=pan.col0 + 1, y0=y0, opacity=opacity)
 
     def frame(step: int) -> list[dict]:
-        """Traces in a fixed order: per panel its empty slot, rows 1..t-1, row t (S: scaled, then S); boxes."""
+        """Traces in a fixed order, per panel: Q rows 1..t-1 and row t (they fade apart); S with its row t
+        from the softmax on, and row t's scaled scores; K, V, H, Y whole, row t once computed. Then the boxes."""
         traces = []
         for key, pan in p.panels.items():
-            d = drawn[key]
-            traces.append(_slot(pan, ax[key], t))
-            if pan.rows > 1:
-                old = dict(opacity=FADED) if key == "q" and step >= STEPS.index("drop_q") else {}
-                traces.append(hm(key, d[:-1], first + 1, **old))
-            shown_ = step >= ARRIVES[key]
-            new_row = d[-1:] if shown_ else np.full((1, pan.cols), np.nan)
+            d = drawn[key].copy()
+            if step < ARRIVES[key] or (key == "s" and step < STEPS.index("softmax")):
+                d[-1] = np.nan
+            if key == "q":
+                if pan.rows > 1:
+                    old = FADED if step >= STEPS.index("drop_q") else 1.0
+                    traces.append(hm("q", d[:-1], first + 1, opacity=old))
+                traces.append(hm("q", d[-1:], t, opacity=FADED if step >= STEPS.index("output") else 1.0))
+                continue
+            traces.append(hm(key, d, first + 1))
             if key == "s":
                 scaled = scaled_row if step == STEPS.index("scores") else np.full_like(scaled_row, np.nan)
                 traces.append(hm("s", scaled, t, "scaled", zlim=lims["scaled"], kind="signed")
                               | dict(colorscale=SIGNED, zmin=-lims["scaled"], zmax=lims["scaled"]))
-                new_row = new_row if step >= STEPS.index("softmax") else np.full((1, pan.cols), np.nan)
-            fade = FADED if key == "q" and step >= STEPS.index("output") else 1.0
-            traces.append(hm(key, new_row, t, opacity=fade))
         return traces + _boxes(step, p, ax, t)
 
     frames_data = [frame(i) for i in range(len(STEPS))]
@@ -333,9 +336,9 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     frames = [dict(data=[patch(tr) for tr in data], name=str(i), layout=dict(annotations=notes[i]))
               for i, data in enumerate(frames_data)]
     layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
-                  annotations=notes[0], plot_bgcolor=MASKED_BG, paper_bgcolor="rgba(0,0,0,0)",
-                  font=dict(family=FONT, color="#1f2937"), dragmode=False, **_axes(p, ax),
-                  **_controls(s.words, p))
+                  annotations=notes[0], shapes=_fixed_shapes(p, ax, t), plot_bgcolor=MASKED_BG,
+                  paper_bgcolor="rgba(0,0,0,0)", font=dict(family=FONT, color="#1f2937"), dragmode=False,
+                  **_axes(p, ax), **_controls(s.words, p))
     return figure(frames_data[0], layout, frames)
 
 
@@ -347,24 +350,25 @@ def _drawn(s: CacheStep, key: str, pan: Panel, first: int) -> np.ndarray:
     return a
 
 
-def _slot(pan: Panel, axes: tuple[str, str], t: int) -> dict:
-    """Row t as white empty cells: what shows before the row is computed (the data trace covers it)."""
-    return dict(type="heatmap", z=[[0.0] * pan.cols], x0=pan.col0 + 1, y0=t, xaxis=axes[0], yaxis=axes[1],
-                colorscale=[[0, SLOT_BG], [1, SLOT_BG]], zmin=0, zmax=1, showscale=False, xgap=1, ygap=1,
-                hoverinfo="skip", name="slot")
+def _fixed_shapes(p: Plan, ax: dict, t: int) -> list[dict]:
+    """What no frame changes: row t's cells as white empty slots under the heatmaps (they show until the row
+    is computed), and a dotted box around rows 1..t-1 of each growing matrix (they stay as they were)."""
+    out = []
+    for key, pan in p.panels.items():
+        xref, yref = ax[key]
+        out += [dict(type="rect", xref=xref, yref=yref, x0=c - 0.46, x1=c + 0.46, y0=t - 0.46, y1=t + 0.46,
+                     layer="below", line=dict(width=0), fillcolor=SLOT_BG)
+                for c in range(pan.col0 + 1, pan.col0 + pan.cols + 1)]
+        if key in GROWING and pan.rows > 1:
+            out.append(box(xref, yref, pan.col0 + 1, pan.col0 + pan.cols, p.first + 1, t - 1, color=OLD_LINE,
+                           width=2, dash="dot"))
+    return out
 
 
 def _boxes(step: int, p: Plan, ax: dict, t: int) -> list[dict]:
-    """Rows 1..t-1 of each growing panel dotted (as they were); row t of every panel solid once computed."""
-    first = p.first
-    out = []
-    for key, pan in p.panels.items():
-        c0, c1 = pan.col0 + 1, pan.col0 + pan.cols
-        if key in GROWING:
-            out.append(outline(*ax[key], c0, c1, first + 1, t - 1, color=OLD_LINE, width=2, dash="dot",
-                               show=pan.rows > 1))
-        out.append(outline(*ax[key], c0, c1, t, t, color=HIGHLIGHT, width=3, show=step >= ARRIVES[key]))
-    return out
+    """Row t of every panel outlined once it is computed."""
+    return [outline(*ax[key], pan.col0 + 1, pan.col0 + pan.cols, t, t, color=HIGHLIGHT, width=3,
+                    show=step >= ARRIVES[key]) for key, pan in p.panels.items()]
 
 
 def _annotations(step: int, s: CacheStep, p: Plan) -> list[dict]:
