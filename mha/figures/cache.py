@@ -1,205 +1,435 @@
-"""One KV-cache decode step as Plotly frames, and the cost of decoding with and without the cache."""
+"""One KV-cache decode step as Plotly frames, and the cost of decoding with and without the cache.
 
+The step is drawn the way the post tells it: every matrix with t-1 rows becomes t rows, the first t-1
+unchanged. Q, the K cache and the V cache sit in one row of panels, S, H and Y in the next (on a phone
+all six are stacked). Each panel has its t rows from the first frame on; the new row t is an empty slot
+until the frame that computes it, so frames change data only and the layout never moves.
+"""
+
+import re
 from dataclasses import dataclass
 
 import numpy as np
 
 from .base import (
+    DESK,
     FONT,
-    MARGIN,
+    HIGHLIGHT,
     MASKED_BG,
-    MAX_SIDE,
+    MAX_TEXT_SIDE,
     SIGNED,
+    Look,
     Mat,
     Spec,
     abs_limit,
-    axis_spec,
+    box,
     figure,
     heatmap,
-    label,
     outline,
     patch,
-    wants_text,
 )
 
 FADED = 0.12  # opacity of Q rows once they are no longer needed
-MAX_COLS = 16  # columns drawn of Q, K, V, H and Y: four panels share one row of the figure
+ROWS = 16  # tokens drawn: the last ROWS (the new token is the last row)
+PHONE_ROWS = 8  # on a phone six stacked panels of 16 rows would be too tall to follow
+COLS = 20  # columns drawn of Q, K, V, H and Y: the first COLS (the post's primes up to 19 in full)
+STEPS = ("arrive", "append", "scores", "softmax", "drop_q", "output")
+ARRIVES = dict(q=1, k=1, v=1, s=2, h=5, y=5)  # the frame at which each panel's row t is computed
+GROWING = ("k", "v", "s", "h", "y")  # matrices whose rows 1..t-1 stay as they were
+SLOT_BG = "#ffffff"  # an empty cell: row t before it is computed
+OLD_LINE = "#6b7280"  # dotted box around rows 1..t-1
+NOTE_COLOR = "#9a3412"
+HEIGHT_EXTRA = 200  # px a desk or projector figure may add to look.max_h for its buttons, slider and caption
+MAIN_W = 1100  # px: Streamlit's main column is 1120 px wide at 1280 px with the sidebar folded
+MODEBAR_W = 130  # px at the top right where Plotly's toolbar appears on hover: the slider stops short of it
+LINE = 1.45  # line height of annotations, in em (Plotly's 1.3 and the box around the text)
 
 
 @dataclass(frozen=True)
 class CacheStep:
-    """Token t arriving at a cache of t-1 tokens, for one head; Y is the whole layer's output."""
+    """Token t arriving at a cache of t-1 tokens, for one head; Y is the whole layer's output.
+
+    The *_prev arrays are what the first t-1 tokens gave before X_t arrived (a forward pass on them).
+    """
 
     q: np.ndarray  # (t, d_k): rows 1..t-1 as a full recompute would have them, row t is q_t
     k: np.ndarray  # (t, d_k) the K cache after the step
     v: np.ndarray  # (t, d_v) the V cache after the step
+    s_prev: np.ndarray  # (t-1, t-1) S of the first t-1 tokens
+    h_prev: np.ndarray  # (t-1, d_v) H of the first t-1 tokens
+    y_prev: np.ndarray  # (t-1, d_model) Y of the first t-1 tokens
     scaled: np.ndarray  # (t,) q_t·Kᵀ/√d_k
-    probs: np.ndarray  # (t,) S_t
-    head: np.ndarray  # (d_v,) H_t
-    y: np.ndarray  # (t, d_model): rows 1..t-1 before the step, row t from the cache
+    probs: np.ndarray  # (t,) row t of S
+    head: np.ndarray  # (d_v,) row t of H
+    y_t: np.ndarray  # (d_model,) row t of Y, from the cache
     names: dict  # q, k, v, s, h, y -> display names (HTML)
-    words: dict  # arrive, append, scores, softmax, drop_q, output, play, pause, unchanged
+    words: dict  # one caption per STEPS key, steps (slider labels), legend, drop_q_note, play, pause,
+    #              last_rows, first_cols, last_cols ("{n}", "{total}")
+
+    @property
+    def t(self) -> int:
+        return self.k.shape[0]
+
+    def after(self, key: str) -> np.ndarray:
+        """The whole matrix once the step is done (S with zeros above the diagonal)."""
+        t = self.t
+        if key == "s":
+            s = np.zeros((t, t))
+            s[: t - 1, : t - 1] = self.s_prev
+            s[t - 1] = self.probs
+            return s
+        new = dict(h=self.head, y=self.y_t)
+        if key in new:
+            prev = dict(h=self.h_prev, y=self.y_prev)[key]
+            return np.vstack([prev.reshape(t - 1, new[key].size), new[key]])
+        return dict(q=self.q, k=self.k, v=self.v)[key]
 
 
 @dataclass(frozen=True)
-class _Panel:
+class Panel:
+    """One drawn matrix: its window and where it sits, in px from the figure's top left."""
+
     key: str
-    rows: int
-    cols: int
-    x0: float  # in cells, from the left
-    y0: float  # in cells, from the top
+    rows: int  # drawn rows (tokens first+1..t)
+    cols: int  # drawn columns
+    col0: int  # index of the first drawn column (0 except for S, whose columns are tokens)
+    x: float = 0.0
+    y: float = 0.0
+    row_ticks: bool = True  # token numbers on its left (only the first panel of a row of panels)
+
+    def box(self, cell: float) -> tuple[float, float, float, float]:
+        return self.x, self.y, self.x + self.cols * cell, self.y + self.rows * cell
 
 
-def _panels(s: CacheStep) -> list[_Panel]:
-    """Top: Q, K cache, V cache (t rows each). Below: Y (t rows), then S_t and H_t (one row each)."""
-    t = min(s.k.shape[0], MAX_SIDE)
-    q, k, v, y = (min(a.shape[1], MAX_COLS) for a in (s.q, s.k, s.v, s.y))
-    below = t + 3.6
-    return [
-        _Panel("q", t, q, 0, 0), _Panel("k", t, k, q + 2, 0), _Panel("v", t, v, q + k + 4, 0),
-        _Panel("y", t, y, 0, below), _Panel("s", 1, t, y + 2, below), _Panel("h", 1, v, y + t + 4, below),
-    ]
+@dataclass(frozen=True)
+class Plan:
+    """The figure's layout in px: everything a frame does not change."""
+
+    width: int
+    height: int
+    cell: int
+    panels: dict  # key -> Panel
+    titles: dict  # key -> title HTML
+    caption_top: float
+    legend_top: float
+    note_top: dict  # key of a panel with a note under it -> px
+    slider: tuple[float, float, float]  # top, left, length
+    first: int  # 0-based index of the first drawn token
+    sizes: dict  # title, tick, caption, note, button, slider font sizes
 
 
-def _last_rows(a: np.ndarray) -> np.ndarray:
-    """The last MAX_SIDE rows (the new token is the last row) and the first MAX_COLS columns."""
-    return a[-MAX_SIDE:, :MAX_COLS]
+# Widths of characters in em, for laying text out before the browser does (Noto Sans, a little generous).
+_NARROW = {".": 0.3, ",": 0.3, ":": 0.3, ";": 0.3, " ": 0.3, "·": 0.3, "(": 0.36, ")": 0.36, "|": 0.3,
+           "1": 0.56, "i": 0.28, "l": 0.28, "j": 0.28, "t": 0.36, "f": 0.36, "r": 0.4, "-": 0.36}
 
 
-def cache_animation(s: CacheStep, *, text: bool) -> Spec:
-    """Frames: X_t arrives; q_t, k_t, v_t computed and k_t, v_t appended; the score row against the cache;
-    softmax; earlier Q rows dropped; H_t and Y_t appear while Y_1..t-1 stay as they were."""
-    t_full = s.k.shape[0]
-    first = max(t_full - MAX_SIDE, 0)  # token index of the first drawn row
-    panels = {p.key: p for p in _panels(s)}
-    total_w = max(p.x0 + p.cols for p in panels.values())
-    total_h = panels["y"].y0 + panels["y"].rows
-    cell = int(max(6, min(40, 820 / total_w, 640 / total_h)))
-    axes, ax_of = _axes(panels, total_w, total_h, first)
-    q, k, v, y = (_last_rows(a) for a in (s.q, s.k, s.v, s.y))
-    t = k.shape[0]
-
-    def last_row_only(a):
-        out = np.full(a.shape, np.nan)
-        out[-1] = a[-1]
-        return out
-
-    def without_last(a):
-        out = a.copy()
-        out[-1] = np.nan
-        return out
-
-    n = s.names
-    mats = dict(q=Mat(s.q, n["q"]), k=Mat(s.k, n["k"]), v=Mat(s.v, n["v"]), y=Mat(s.y, n["y"]),
-                s=Mat(s.probs[None], n["s"], "probs"), h=Mat(s.head[None], n["h"]))
-    tx = {key: wants_text(text, _last_rows(m.values), cell) for key, m in mats.items()}
-    lims = dict(q=abs_limit(s.q), k=abs_limit(s.k), v=abs_limit(s.v), y=abs_limit(s.y), h=abs_limit(s.head),
-                a=abs_limit(s.scaled))
-    scaled_row = s.scaled[None, -MAX_SIDE:]
-    probs_row = s.probs[None, -MAX_SIDE:]
-
-    def frame(step: int) -> list:
-        """Traces in a fixed order: Q old, q_t, K, V, Y, score row (signed), S_t, H_t."""
-        def trace(key, z, kind_key=None, opacity=1.0, zlim=None):
-            m = mats[kind_key or key]
-            text_on = tx[key] and opacity == 1.0  # a faded row loses its numbers too
-            hm = heatmap(m, *ax_of[key], text_on, z=z, zlim=zlim if zlim is not None else lims.get(key), cell=cell)
-            hm.update(opacity=opacity, y0=first + 1)
-            return hm
-
-        q_old = FADED if step >= 4 else 1.0
-        traces = [
-            trace("q", without_last(q), opacity=q_old),
-            trace("q", last_row_only(q) if step >= 1 else np.full(q.shape, np.nan), opacity=FADED if step >= 5 else 1),
-            trace("k", k if step >= 1 else without_last(k)),
-            trace("v", v if step >= 1 else without_last(v)),
-            trace("y", y if step >= 5 else without_last(y)),
-            trace("s", scaled_row if step == 2 else np.full_like(scaled_row, np.nan), zlim=lims["a"]),
-            trace("s", probs_row if step >= 3 else np.full_like(probs_row, np.nan)),
-            trace("h", s.head[None, :MAX_COLS] if step >= 5 else np.full((1, v.shape[1]), np.nan)),
-        ]
-        for tr in traces[5:7]:
-            tr.update(y0=1)
-        traces[7].update(y0=1)
-        traces[5].update(colorscale=SIGNED, zmin=-lims["a"], zmax=lims["a"])
-        return traces + _outlines(step, panels, ax_of, t, first)
-
-    captions = [s.words[key] for key in ("arrive", "append", "scores", "softmax", "drop_q", "output")]
-    notes = [_notes(step, ax_of, s) for step in range(6)]
-    frames = [dict(data=[patch(tr) for tr in frame(i)], name=str(i), layout=dict(annotations=notes[i] + [_caption(c)]))
-              for i, c in enumerate(captions)]
-    width = int(cell * total_w + MARGIN["l"] + MARGIN["r"] + 40)
-    height = int(cell * total_h + MARGIN["t"] + 120)
-    layout = dict(width=max(width, 560), height=max(height, 320), margin=dict(MARGIN, t=100, b=70),
-                  annotations=notes[0] + [_caption(captions[0])], plot_bgcolor=MASKED_BG,
-                  font=dict(family=FONT, color="#1f2937"), dragmode=False, **axes, **_controls(len(captions), s.words))
-    return figure(frame(0), layout, frames)
+def _plain(html: str) -> str:
+    return re.sub(r"<[^>]+>", "", html)
 
 
-def _axes(panels: dict, total_w: float, total_h: float, first: int) -> tuple[dict, dict]:
-    layout, ax_of = {}, {}
-    for i, (key, p) in enumerate(panels.items()):
-        suffix = "" if i == 0 else str(i + 1)
-        x_dom = (p.x0 / total_w, (p.x0 + p.cols) / total_w)
-        y_dom = (1 - (p.y0 + p.rows) / total_h, 1 - p.y0 / total_h)
-        xa, ya = axis_spec(p.cols, x_dom, f"y{suffix}"), axis_spec(p.rows, y_dom, f"x{suffix}", reverse=True)
-        if key not in ("s", "h"):
-            ya["range"] = [first + p.rows + 0.5, first + 0.5]
-            ya["tickvals"] = [first + r for r in ya["tickvals"]]
-        layout[f"xaxis{suffix}"], layout[f"yaxis{suffix}"] = xa, ya
-        ax_of[key] = (f"x{suffix}", f"y{suffix}")
-    return layout, ax_of
+def text_width(html: str, size: float, bold: bool = False) -> float:
+    """Estimated px width of one line of text: CJK and full-width characters 1 em, capitals 0.68, the rest
+    0.56 (narrow ones less)."""
+    em = 0.0
+    for ch in _plain(html):
+        if ord(ch) >= 0x2E80:
+            em += 1.0
+        elif ch in _NARROW:
+            em += _NARROW[ch]
+        elif ch.isupper() or ch in "mwMW—…→":
+            em += 0.72
+        else:
+            em += 0.56
+    return em * size * (1.06 if bold else 1.0)
 
 
-def _outlines(step: int, panels: dict, ax_of: dict, t: int, first: int) -> list[dict]:
-    """Boxes (in token positions): the new row of K and V once appended, Y_1..t-1 unchanged, Y_t once it appears."""
-    last = first + t  # position of the new token
-    y_cols = panels["y"].cols
-    return [
-        outline(*ax_of["k"], 1, panels["k"].cols, last, last, show=step >= 1),
-        outline(*ax_of["v"], 1, panels["v"].cols, last, last, show=step >= 1),
-        outline(*ax_of["y"], 1, y_cols, first + 1, last - 1, dash="dot", width=2, show=step >= 5 and t > 1),
-        outline(*ax_of["y"], 1, y_cols, last, last, show=step >= 5),
-    ]
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """Lines of at most `width` px: breaks at spaces, or between any two CJK characters."""
+    tokens = re.findall(r"[\u2e80-\uffff][，。；：、）」]?|[^\s\u2e80-\uffff]+\s*|\s+", text)
+    lines, line = [], ""
+    for tok in tokens:
+        if line and text_width(line + tok.rstrip(), size) > width:
+            lines.append(line.rstrip())
+            line = tok.lstrip()
+        else:
+            line += tok
+    if line.strip():
+        lines.append(line.rstrip())
+    return lines or [""]
 
 
-def _note(axes: tuple[str, str], text: str, above: bool, color: str = "#1f2937", size: int = 13) -> dict:
-    """Text centred above one panel, or below it under the tick labels."""
-    return dict(text=text, xref=f"{axes[0]} domain", yref=f"{axes[1]} domain", x=0.5, y=1.0 if above else 0.0,
-                yanchor="bottom" if above else "top", yshift=0 if above else -18, showarrow=False,
-                font=dict(size=size, color=color))
+def _fmt(value: float, spec: str) -> str:
+    """What Plotly's "%{z:<spec>}" prints for ".2f" or ".3~g" (d3 writes no "+0" in exponents)."""
+    if spec.endswith("f"):
+        return f"{value:{spec}}"
+    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{value:{spec.replace('~', '')}}")
 
 
-def _notes(step: int, ax_of: dict, s: CacheStep) -> list[dict]:
-    """Panel titles with shapes, and the words for Q and Y once they apply."""
-    w, n, t = s.words, s.names, s.k.shape[0]
-    shapes = dict(q=s.q.shape[1], k=s.k.shape[1], v=s.v.shape[1], y=s.y.shape[1])
-    notes = [_note(ax_of[key], f"<b>{n[key]}</b> · {t}×{cols}", True) for key, cols in shapes.items()]
-    notes.append(_note(ax_of["s"], f"<b>{n['s']}</b> · 1×{t}", True))
-    notes.append(_note(ax_of["h"], f"<b>{n['h']}</b> · 1×{s.v.shape[1]}", True))
-    grey, orange = "#6b7280", "#9a3412"
-    notes.append(_note(ax_of["q"], w["drop_q"] if step >= 4 else "", False, orange, 11))
-    notes.append(_note(ax_of["y"], w["unchanged"] if step >= 5 else "", False, grey, 11))
-    return notes
+def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[str, int] | None:
+    """(texttemplate, font size) with which every value of `values` fits its cell, or None: no numbers.
+
+    Three significant digits if they fit, else two, else two decimals; then the same a size or two smaller.
+    """
+    finite = values[np.isfinite(values)]
+    if cell < look.min_text_cell or max(values.shape) > MAX_TEXT_SIDE:
+        return None
+    for size in (look.cell_text, look.cell_text - 2, look.cell_text - 4):
+        for spec in ((".3~g", ".2~g", ".2f") if size == look.cell_text else (".2~g", ".2f")):
+            widest = max((text_width(_fmt(float(v), spec), size) for v in finite), default=0.0)
+            if size >= 8 and widest <= cell - 4:
+                return f"%{{z:{spec}}}", size
+    return None
 
 
-def _caption(text: str) -> dict:
-    """The frame's sentence, above the panels and right of the Play/Pause buttons."""
-    return label(text, 0.0, 1.0, xanchor="left", size=14) | dict(yanchor="bottom", yshift=34, xshift=170)
+def _sizes(look: Look) -> dict:
+    return dict(title=look.title, tick=look.tick, caption=look.caption, note=max(look.title - 2, look.tick + 1),
+                button=max(look.caption - 2, 12), slider=look.tick + 1)
 
 
-def _controls(frames: int, words: dict) -> dict:
-    play = dict(frame=dict(duration=1100, redraw=True), fromcurrent=True, transition=dict(duration=0))
+def drawn_rows(look: Look) -> int:
+    """How many tokens (the last ones) the figure draws on this screen."""
+    return PHONE_ROWS if look.narrow else ROWS
+
+
+def _windows(s: CacheStep, look: Look) -> tuple[int, dict]:
+    """The first drawn token and each panel's (rows, cols, first column)."""
+    t = s.t
+    rows = min(t, drawn_rows(look))
+    first = t - rows
+    cols = dict(q=s.q.shape[1], k=s.k.shape[1], v=s.v.shape[1], h=s.head.size, y=s.y_t.size)
+    out = {key: (rows, min(c, COLS), 0) for key, c in cols.items()}
+    out["s"] = (rows, rows, first)
+    return first, {key: out[key] for key in ("q", "k", "v", "s", "h", "y")}
+
+
+def _title(s: CacheStep, key: str, win: tuple[int, int, int]) -> str:
+    """Name · shape of the whole matrix; a second line says which part is drawn when not all of it is."""
+    shape = s.after(key).shape
+    head = f"<b>{s.names[key]}</b> · {shape[0]}×{shape[1]}"
+    rows, cols, col0 = win
+    w = s.words
+    parts = []
+    if rows < shape[0]:
+        parts.append(w["last_rows"].format(n=rows, total=shape[0]))
+    if cols < shape[1]:
+        parts.append(w["last_cols" if col0 else "first_cols"].format(n=cols, total=shape[1]))
+    return head + (f"<br><span style='font-size:0.85em'>{', '.join(parts)}</span>" if parts else "")
+
+
+def _title_width(title: str, size: int) -> float:
+    head, *window = title.split("<br>")
+    return max([text_width(head, size, bold=True)] + [text_width(line, size * 0.85) for line in window])
+
+
+def plan(s: CacheStep, look: Look = DESK) -> Plan:
+    """Where every panel, title, caption, note, button and the slider go, in px.
+
+    From the top: Play/Pause with the slider beside them (under them on a phone), the frame's caption, the
+    legend of the boxes, then the rows of panels, each under its titles and over its column numbers.
+    """
+    z = _sizes(look)
+    first, wins = _windows(s, look)
+    titles = {key: _title(s, key, win) for key, win in wins.items()}
+    title_w = {key: _title_width(title, z["title"]) for key, title in titles.items()}
+    title_lines = max(t.count("<br>") + 1 for t in titles.values())
+    title_h = title_lines * z["title"] * LINE + 6
+    tick_h = z["tick"] * 1.5 + 4
+    note_h = z["note"] * LINE + 4
+    gap = max(14, z["tick"] * 1.4)
+    label_w = text_width(str(s.t), z["tick"]) + 8  # token numbers left of a row of panels
+    pad = 4
+    groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
+    width = min(look.max_w, MAIN_W)
+    buttons_w = sum(text_width(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
+    button_h = z["button"] + 16
+    slider_h = 46 + z["slider"] * LINE
+    overhang = max(text_width(name, z["slider"]) for name in s.words["steps"]) / 2 + 6  # the last name's half
+    if look.narrow:  # the slider needs the whole width for six names
+        slider = (pad + button_h + 6, 8.0, width - 8 - overhang)
+        caption_top = slider[0] + slider_h + 4
+    else:
+        slider = (pad, buttons_w + 24, width - buttons_w - 24 - max(MODEBAR_W, overhang))
+        caption_top = pad + max(button_h, slider_h) + 4
+    captions = [s.words[k] for k in STEPS]
+    cap_lines = max(len(wrap(c, z["caption"], width - 2 * pad)) for c in captions)
+    legend_lines = len(wrap(s.words["legend"], z["note"], width - 2 * pad))
+    legend_top = caption_top + cap_lines * z["caption"] * LINE + 8
+    top = legend_top + legend_lines * z["note"] * LINE + 8
+
+    def rows_h(cell: int) -> float:
+        per_group = [title_h + wins[g[0]][0] * cell + tick_h + (note_h if "q" in g else 0) for g in groups]
+        return sum(per_group) + gap * (len(groups) - 1)
+
+    def row_w(g: list[str], cell: int) -> float:
+        return label_w + sum(max(wins[k][1] * cell, title_w[k]) for k in g) + gap * (len(g) - 1) + pad
+
+    height_budget = float("inf") if look.narrow else look.max_h + HEIGHT_EXTRA
+    target = look.min_text_cell + 18
+    cell = next((c for c in range(target, 5, -1)
+                 if all(row_w(g, c) <= width for g in groups) and top + rows_h(c) <= height_budget), 6)
+    panels, note_top = {}, {}
+    y = top
+    for g in groups:
+        y += title_h
+        x = label_w
+        for i, key in enumerate(g):
+            rows, cols, col0 = wins[key]
+            slot = max(cols * cell, title_w[key])
+            panels[key] = Panel(key, rows, cols, col0, x + (slot - cols * cell) / 2, y, row_ticks=i == 0)
+            x += slot + gap
+        y += wins[g[0]][0] * cell + tick_h
+        if "q" in g:
+            note_top["q"] = y
+            y += note_h
+        y += gap
+    height = int(np.ceil(y - gap + 4))
+    return Plan(width, height, cell, panels, titles, caption_top, legend_top, note_top, slider, first, z)
+
+
+def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
+    """Frames: X_t arrives; q_t, k_t, v_t computed and k_t, v_t appended as row t of the caches; row t of
+    the scores; its softmax, row t of S; Q's earlier rows dropped; row t of H and Y_t, while rows 1..t-1 of
+    K, V, S, H and Y stay as they were."""
+    p = plan(s, look)
+    t, first = s.t, p.first
+    ax = {key: (f"x{i + 1 if i else ''}", f"y{i + 1 if i else ''}") for i, key in enumerate(p.panels)}
+    drawn = {key: _drawn(s, key, pan, first) for key, pan in p.panels.items()}
+    lims = {key: abs_limit(s.after(key)) for key in ("q", "k", "v", "h", "y")}
+    lims["scaled"] = abs_limit(s.scaled)
+    styles = {key: number_style(drawn[key], p.cell, look) if text else None for key in p.panels}
+    scaled_row = s.scaled[first:][None]
+    styles["scaled"] = number_style(scaled_row, p.cell, look) if text else None
+    kinds = dict(s="probs")
+
+    def hm(key, z, y0, style_key=None, opacity=1.0, zlim=None, kind=None):
+        pan = p.panels[key]
+        tr = heatmap(Mat(drawn[key], s.names[key], kind or kinds.get(key, "signed"), "token", "col"), *ax[key],
+                     False, z=z, zlim=zlim if zlim is not None else lims.get(key), cell=p.cell, look=look)
+        style = styles[style_key or key]
+        if style and opacity == 1.0:
+            tr.update(texttemplate=style[0], textfont=dict(size=style[1]))
+        return tr | dict(x0=pan.col0 + 1, y0=y0, opacity=opacity)
+
+    def frame(step: int) -> list[dict]:
+        """Traces in a fixed order, per panel: Q rows 1..t-1 and row t (they fade apart); S with its row t
+        from the softmax on, and row t's scaled scores; K, V, H, Y whole, row t once computed. Then the boxes."""
+        traces = []
+        for key, pan in p.panels.items():
+            d = drawn[key].copy()
+            if step < ARRIVES[key] or (key == "s" and step < STEPS.index("softmax")):
+                d[-1] = np.nan
+            if key == "q":
+                if pan.rows > 1:
+                    old = FADED if step >= STEPS.index("drop_q") else 1.0
+                    traces.append(hm("q", d[:-1], first + 1, opacity=old))
+                traces.append(hm("q", d[-1:], t, opacity=FADED if step >= STEPS.index("output") else 1.0))
+                continue
+            traces.append(hm(key, d, first + 1))
+            if key == "s":
+                scaled = scaled_row if step == STEPS.index("scores") else np.full_like(scaled_row, np.nan)
+                traces.append(hm("s", scaled, t, "scaled", zlim=lims["scaled"], kind="signed")
+                              | dict(colorscale=SIGNED, zmin=-lims["scaled"], zmax=lims["scaled"]))
+        return traces + _boxes(step, p, ax, t)
+
+    frames_data = [frame(i) for i in range(len(STEPS))]
+    notes = [_annotations(i, s, p) for i in range(len(STEPS))]
+    frames = [dict(data=[patch(tr) for tr in data], name=str(i), layout=dict(annotations=notes[i]))
+              for i, data in enumerate(frames_data)]
+    layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
+                  annotations=notes[0], shapes=_fixed_shapes(p, ax, t), plot_bgcolor=MASKED_BG,
+                  paper_bgcolor="rgba(0,0,0,0)", font=dict(family=FONT, color="#1f2937"), dragmode=False,
+                  **_axes(p, ax), **_controls(s.words, p))
+    return figure(frames_data[0], layout, frames)
+
+
+def _drawn(s: CacheStep, key: str, pan: Panel, first: int) -> np.ndarray:
+    """The drawn window of the matrix after the step; S's masked cells (above the diagonal) are NaN."""
+    a = s.after(key)[first:, pan.col0: pan.col0 + pan.cols].astype(float)
+    if key == "s":
+        a[np.triu(np.ones_like(a, bool), k=1)] = np.nan
+    return a
+
+
+def _fixed_shapes(p: Plan, ax: dict, t: int) -> list[dict]:
+    """What no frame changes: row t's cells as white empty slots under the heatmaps (they show until the row
+    is computed), and a dotted box around rows 1..t-1 of each growing matrix (they stay as they were)."""
+    out = []
+    for key, pan in p.panels.items():
+        xref, yref = ax[key]
+        out += [dict(type="rect", xref=xref, yref=yref, x0=c - 0.46, x1=c + 0.46, y0=t - 0.46, y1=t + 0.46,
+                     layer="below", line=dict(width=0), fillcolor=SLOT_BG)
+                for c in range(pan.col0 + 1, pan.col0 + pan.cols + 1)]
+        if key in GROWING and pan.rows > 1:
+            out.append(box(xref, yref, pan.col0 + 1, pan.col0 + pan.cols, p.first + 1, t - 1, color=OLD_LINE,
+                           width=2, dash="dot"))
+    return out
+
+
+def _boxes(step: int, p: Plan, ax: dict, t: int) -> list[dict]:
+    """Row t of every panel outlined once it is computed."""
+    return [outline(*ax[key], pan.col0 + 1, pan.col0 + pan.cols, t, t, color=HIGHLIGHT, width=3,
+                    show=step >= ARRIVES[key]) for key, pan in p.panels.items()]
+
+
+def _annotations(step: int, s: CacheStep, p: Plan) -> list[dict]:
+    """Panel titles, the frame's caption, the legend of the boxes, and Q's note once it applies."""
+    z, w, W, H = p.sizes, s.words, p.width, p.height
+    out = []
+    for key, pan in p.panels.items():
+        x0, y0, x1, _ = pan.box(p.cell)
+        out.append(_text(p.titles[key], (x0 + x1) / 2 / W, 1 - (y0 - 2) / H, z["title"], "center", "bottom"))
+    caption = "<br>".join(wrap(w[STEPS[step]], z["caption"], W - 8))
+    out.append(_text(caption, 4 / W, 1 - p.caption_top / H, z["caption"], "left", "top"))
+    legend = "<br>".join(wrap(w["legend"], z["note"], W - 8))
+    out.append(_text(legend, 4 / W, 1 - p.legend_top / H, z["note"], "left", "top", OLD_LINE))
+    q = p.panels["q"]
+    note = w["drop_q_note"] if step >= STEPS.index("drop_q") else ""
+    out.append(_text(note, q.x / W, 1 - p.note_top["q"] / H, z["note"], "left", "top", NOTE_COLOR))
+    return out
+
+
+def _text(text: str, x: float, y: float, size: int, xanchor: str, yanchor: str, color: str = "#1f2937") -> dict:
+    return dict(text=text, x=x, y=y, xref="paper", yref="paper", xanchor=xanchor, yanchor=yanchor, align=xanchor
+                if xanchor != "center" else "center", showarrow=False, font=dict(size=size, color=color))
+
+
+def _axes(p: Plan, ax: dict) -> dict:
+    """Domains from the px boxes (margins are 0, so the paper is the figure); row 1 at the top."""
+    W, H, out = p.width, p.height, {}
+    step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4
+    for key, pan in p.panels.items():
+        x0, y0, x1, y1 = pan.box(p.cell)
+        xa, ya = ax[key]
+        cols = list(range(pan.col0 + 1, pan.col0 + pan.cols + 1))
+        rows = list(range(p.first + 1, p.first + pan.rows + 1))
+        common = dict(showgrid=False, zeroline=False, ticks="", fixedrange=True, tickmode="array",
+                      tickfont=dict(size=p.sizes["tick"]))
+        out[xa.replace("x", "xaxis")] = common | dict(
+            domain=[x0 / W, x1 / W], anchor=ya, range=[cols[0] - 0.5, cols[-1] + 0.5],
+            tickvals=cols[::step] if len(cols) > 1 else cols)
+        out[ya.replace("y", "yaxis")] = common | dict(
+            domain=[1 - y1 / H, 1 - y0 / H], anchor=xa, range=[rows[-1] + 0.5, rows[0] - 0.5],
+            tickvals=rows[::-step][::-1] if len(rows) > 1 else rows, showticklabels=pan.row_ticks)
+    return out
+
+
+def _controls(words: dict, p: Plan) -> dict:
+    """Play/Pause at the top left; the slider, one localized step name per frame, beside or under them."""
+    play = dict(frame=dict(duration=1200, redraw=True), fromcurrent=True, transition=dict(duration=0))
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
     step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
     buttons = [dict(label=words["play"], method="animate", args=[None, play]),
                dict(label=words["pause"], method="animate", args=[[None], pause])]
+    z, (top, left, length) = p.sizes, p.slider
     return dict(
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=1.0, xanchor="left", yanchor="bottom",
-                          pad=dict(b=28), showactive=False, buttons=buttons)],
-        sliders=[dict(active=0, x=0.0, y=-0.02, len=1.0, yanchor="top", pad=dict(t=40),
-                      currentvalue=dict(visible=False),
-                      steps=[dict(label=str(i + 1), method="animate", args=[[str(i)], step]) for i in range(frames)])],
+        updatemenus=[dict(type="buttons", direction="left", x=0, y=1 - 4 / p.height, xanchor="left", yanchor="top",
+                          pad=dict(t=0, r=0, b=0, l=0), showactive=False, buttons=buttons,
+                          font=dict(size=z["button"]))],
+        sliders=[dict(active=0, x=left / p.width, y=1 - top / p.height, len=length / p.width, xanchor="left",
+                      yanchor="top", pad=dict(t=0, b=0, l=0, r=0), currentvalue=dict(visible=False),
+                      font=dict(size=z["slider"]),
+                      steps=[dict(label=label, method="animate", args=[[str(i)], step])
+                             for i, label in enumerate(words["steps"])])],
     )
 
 

@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 import mha
+from tests.figures.test_cache_figure import _frame_traces, _letter, drawn, panels
 
-from .helpers import charts, page_text, rerun, run, z
+from .helpers import chart_text, charts, page_text, rerun, run
 
 
 def _add_twice():
@@ -39,6 +40,20 @@ def test_two_additions_show_the_caches_the_animation_and_the_proof():
     assert float(proof["S row 5 from the cache vs. the last row of the full S (every head)"]) <= 1e-12
 
 
+def _animation_panels(at) -> tuple[dict, dict]:
+    """The KV animation's spec and its panels by matrix letter (Q, K, V, S, H, Y) -> axes."""
+    animation = next(c for c in charts(at) if c.get("frames"))
+    return animation, {_letter(title): axes for title, axes in panels(animation).items()}
+
+
+def _matrix(cells: dict, rows: int, cols: int) -> np.ndarray:
+    """Drawn cells -> a rows×cols matrix (NaN where nothing is drawn)."""
+    out = np.full((rows, cols), np.nan)
+    for (r, c), (value, _) in cells.items():
+        out[r - 1, c - 1] = value
+    return out
+
+
 def test_the_cache_holds_the_seeded_tokens_and_the_frames_end_on_the_cached_row():
     at = _add_twice()
     cfg = mha.AttentionConfig()
@@ -46,14 +61,36 @@ def test_the_cache_holds_the_seeded_tokens_and_the_frames_end_on_the_cached_row(
     rows = np.stack([mha.next_token(cfg, i) for i in range(5)])  # X, then the two seeded additions
     cache = mha.KVCache(w)
     steps = [cache.append(r) for r in rows]
-    animation = next(c for c in charts(at) if c.get("frames"))
-    first, last = animation["frames"][0]["data"], animation["frames"][-1]["data"]
-    k_first, k_last = z(first[2]), z(last[2])
+    animation, axes = _animation_panels(at)
+    first, last = _frame_traces(animation, 0), _frame_traces(animation, len(animation["frames"]) - 1)
+    k_first, k_last = _matrix(drawn(first, axes["K"]), 5, 7), _matrix(drawn(last, axes["K"]), 5, 7)
     assert np.isnan(k_first[-1]).all()  # k_5 not yet appended …
+    np.testing.assert_allclose(k_first[:-1], cache.k[0][:-1], atol=1e-12, rtol=0)
     np.testing.assert_allclose(k_last, cache.k[0], atol=1e-12, rtol=0)  # … then the whole K cache
-    np.testing.assert_allclose(z(last[4])[-1], steps[-1].y, atol=1e-12, rtol=0)  # Y_5 from the cache
-    np.testing.assert_allclose(z(last[6])[0], steps[-1].probs[0], atol=1e-12, rtol=0)  # S_5
-    assert last[0]["opacity"] < 0.5 and first[0]["opacity"] == 1  # earlier Q rows fade out
+    np.testing.assert_allclose(_matrix(drawn(last, axes["Y"]), 5, 5)[-1], steps[-1].y, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, axes["S"]), 5, 5)[-1], steps[-1].probs[0], atol=1e-12, rtol=0)
+    q_first, q_last = drawn(first, axes["Q"]), drawn(last, axes["Q"])
+    assert all(o == 1 for _, o in q_first.values()) and all(o < 0.5 for _, o in q_last.values())  # Q fades out
+
+
+def test_after_adding_a_token_s_grows_by_a_row_and_its_first_rows_are_the_s_of_the_tokens_before():
+    at = run(stage="kv_cache")
+    at.button(key="add_token").click()
+    rerun(at)
+    cfg = mha.AttentionConfig()
+    w = mha.init_weights(cfg)
+    x = np.stack([mha.next_token(cfg, i) for i in range(4)])  # X₁..X₃ and the seeded X₄: the post's example
+    s_before = mha.forward(x[:3], w).probs[0]
+    cache = mha.KVCache(w)
+    s_row_4 = [cache.append(r) for r in x][-1].probs[0]
+    animation, axes = _animation_panels(at)
+    for k in range(len(animation["frames"])):
+        s = _matrix(drawn(_frame_traces(animation, k), axes["S"]), 4, 4)
+        np.testing.assert_allclose(np.nan_to_num(s[:3, :3]), s_before, atol=1e-12, rtol=0)  # rows 1..3: S of X₁..X₃
+        assert np.isnan(s[:3][np.triu_indices(3, 1, 4)]).all()  # their masked cells stay masked (drawn empty)
+    final = _matrix(drawn(_frame_traces(animation, len(animation["frames"]) - 1), axes["S"]), 4, 4)
+    np.testing.assert_allclose(final[3], s_row_4, atol=1e-12, rtol=0)  # row 4: the cached step's softmax
+    assert "<b>S<sub>1</sub></b> · 4×4" in chart_text(at)
 
 
 def _open_cost_tab(at):

@@ -26,10 +26,13 @@ def _scores():
 def _cache():
     cache = mha.KVCache(W)
     step = [cache.append(r) for r in TR.x][-1]
+    before = mha.forward(TR.x[:-1], W)
     words = dict(arrive="a", append="a", scores="s", softmax="s", drop_q="d", output="o", play="p", pause="p",
-                 unchanged="u")
-    return cache_animation(CacheStep(TR.q[0], cache.k[0], cache.v[0], step.scaled[0], step.probs[0], step.heads[0],
-                                     TR.y, dict(q="Q", k="K", v="V", y="Y", s="S", h="H"), words), text=True)
+                 legend="l", drop_q_note="n", steps=list("123456"), last_rows="{n}/{total}", first_cols="{n}/{total}",
+                 last_cols="{n}/{total}")
+    return cache_animation(CacheStep(TR.q[0], cache.k[0], cache.v[0], before.probs[0], before.heads[0], before.y,
+                                     step.scaled[0], step.probs[0], step.heads[0], step.y,
+                                     dict(q="Q", k="K", v="V", y="Y", s="S", h="H"), words), text=True)
 
 
 BUILDERS = {

@@ -6,8 +6,7 @@ import numpy as np
 import streamlit as st
 
 import mha
-from mha.figures import MAX_SIDE
-from mha.figures.cache import MAX_COLS, CacheStep, cache_animation, cost_figure
+from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
 
 from ..session import matrix_editor
 from ..settings import KV_MAX_ADDED as MAX_ADDED
@@ -43,10 +42,10 @@ def render(v: View) -> None:
     part = st.segmented_control(t_("kv_part"), ("step", "cost"), format_func=lambda p: t_(f"kv_tab_{p}"),
                                 key="kv_part", default="step", required=True, label_visibility="collapsed")
     if part == "step":
-        chart(cache_animation(_step(v, cache, steps[-1], full), text=v.text), key="kv_animation")
+        chart(cache_animation(_step(v, rows, cache, steps[-1], full), text=v.text, look=v.look), key="kv_animation")
         widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
-        if widest > MAX_COLS or t > MAX_SIDE:
-            st.caption(t_("kv_window_note", cols=MAX_COLS, rows=MAX_SIDE))
+        if widest > COLS or t > drawn_rows(v.look):
+            st.caption(t_("kv_window_note", cols=COLS, rows=drawn_rows(v.look)))
         st.markdown(f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}")
         if t > 1:
             _proof(v, rows, steps[-1], full)
@@ -91,24 +90,35 @@ def _size(nbytes: int) -> str:
     return f"{nbytes:,} B" if nbytes < 10_000 else f"{nbytes / 1024:,.1f} KiB"
 
 
-def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace) -> CacheStep:
-    h, t = v.head, len(cache)
-    sub, p, wt = subscript(t), t - 1, v.t
+def _step(v: View, rows: np.ndarray, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace) -> CacheStep:
+    """The last token's step for the chosen head, with S, H and Y of the tokens before it, and its words."""
+    h, t, wt = v.head, len(cache), v.t
+    sub, ps = subscript(t), subscript(t - 1)
+    s_name, h_name = v.head_name("S"), v.head_name("H")
     names = dict(q=v.head_name("Q").html, k=wt("kv_name_k", k=v.head_name("K").html),
-                 v=wt("kv_name_v", v=v.head_name("V").html), y="Y", s=f"S<sub>{t}</sub> (q<sub>{t}</sub>)",
-                 h=f"H<sub>{t}</sub>")
-    if p:  # tokens 1..p are cached already
-        rows = wt.rows(1, p)
-        before = dict(arrive=wt("kv_arrive", t=sub, tokens=wt.tokens(1, p)), drop_q=wt("kv_drop_q", rows=rows),
-                      output=wt("kv_output", t=sub, rows=rows), unchanged=wt("kv_unchanged", rows=rows))
-    else:  # the first token finds the cache empty
-        before = dict(arrive=wt("kv_arrive_empty", t=sub), drop_q=wt("kv_drop_q_empty", t=sub),
-                      output=wt("kv_output_empty", t=sub), unchanged="")
-    words = dict(append=wt("kv_append", t=sub), scores=wt("kv_scores", t=sub, d_k=v.cfg.d_k),
-                 softmax=wt("kv_softmax", t=sub), play=wt("play"), pause=wt("pause"), **before)
-    y = full.y.copy()
-    y[-1] = step.y  # the last row as the cache made it; rows before are the full recompute's
-    return CacheStep(full.q[h], cache.k[h], cache.v[h], step.scaled[h], step.probs[h], step.heads[h], y, names, words)
+                 v=wt("kv_name_v", v=v.head_name("V").html), s=s_name.html, h=h_name.html, y="Y")
+    span = wt.rows(1, t - 1) if t > 1 else ""
+    tokens = "X₁" if t == 2 else f"X₁…X{ps}"
+    words = dict(
+        arrive=wt("kv_arrive", t=sub, tokens=tokens) if t > 1 else wt("kv_arrive_first", t=sub),
+        append=wt("kv_append", t=sub, n=t),
+        scores=wt("kv_scores", t=sub, n=t, d_k=v.cfg.d_k),
+        softmax=wt("kv_softmax", n=t, s=s_name.plain),
+        drop_q=wt("kv_drop_q", rows=span, t=sub) if t > 1 else wt("kv_drop_q_first", t=sub),
+        output=(wt("kv_output", t=sub, n=t, s=s_name.plain, h=h_name.plain, ys=tokens.replace("X", "Y")) if t > 1
+                else wt("kv_output_first", t=sub, n=t, s=s_name.plain, h=h_name.plain)),
+        legend=wt("kv_legend", rows=span, t=sub, n=t) if t > 1 else wt("kv_legend_first", n=t),
+        drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
+        steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
+        last_rows=wt("kv_last_rows"), first_cols=wt("kv_first_cols"), last_cols=wt("kv_last_cols"),
+    )
+    if t > 1:
+        before = mha.forward(rows[:-1], v.w)
+        s_prev, h_prev, y_prev = before.probs[h], before.heads[h], before.y
+    else:
+        s_prev, h_prev, y_prev = np.zeros((0, 0)), np.zeros((0, v.cfg.d_v)), np.zeros((0, v.cfg.d_model))
+    return CacheStep(full.q[h], cache.k[h], cache.v[h], s_prev, h_prev, y_prev, step.scaled[h], step.probs[h],
+                     step.heads[h], step.y, names, words)
 
 
 def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace) -> None:

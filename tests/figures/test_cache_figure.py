@@ -1,0 +1,185 @@
+"""The KV-cache animation draws what its titles say, checked against an independent computation.
+
+Each panel is found from the figure alone (its title sits just above it), the matrix its title names is
+computed here with mha.forward and mha.KVCache, and every frame is compared cell by cell: the K cache
+panel holds the cache's K, S rows 1..t-1 are the full recompute's S and row t the cached step's, Y rows
+1..t-1 are Y before the token arrived; a title's shape is its matrix's shape, and a trimmed panel's title
+says which rows and columns are drawn; row 1 is at the top and the new row is the last drawn row.
+"""
+
+import re
+
+import numpy as np
+import pytest
+
+import mha
+from mha import figures as F
+from mha.figures.cache import cache_animation
+from mha.ui.stages.kv_cache import _step
+from mha.ui.strings import Text
+from mha.ui.views import View
+
+# The story of the frames: from which frame on each matrix has its row t (S shows q_t·Kᵀ/√d_k at frame 2
+# and its softmax from frame 3 on).
+ROW_T_FROM = dict(Q=1, K=1, V=1, S=2, H=5, Y=5)
+FRAMES = 6
+
+CASES = {
+    "post, X4 arrives": (dict(), 4, 0),
+    "resized": (dict(d_k=13, d_v=17, n_heads=3), 5, 2),
+    "first token": (dict(), 1, 0),
+    "second token": (dict(), 2, 1),
+    "trimmed": (dict(d_model=29, d_k=23, d_v=19, n_heads=2), 19, 1),
+}
+
+
+def _case(sizes: dict, t: int, head: int, lang: str, look: F.Look):
+    """The app's step for token t (the view builds it) and the figure, plus what is expected in each panel."""
+    cfg = mha.AttentionConfig(n_tokens=t, **sizes)
+    w = mha.init_weights(cfg)
+    x = np.stack([mha.next_token(cfg, i) for i in range(t)])
+    cache = mha.KVCache(w)
+    steps = [cache.append(r) for r in x]
+    full = mha.forward(x, w)
+    view = View(Text(lang), cfg, w, x, head, True, look)
+    spec = cache_animation(_step(view, x, cache, steps[-1], full), text=True, look=look).to_dict()
+    step = steps[-1]
+    before = mha.forward(x[:-1], w) if t > 1 else None
+    # Rows 1..t-1 (what was there before X_t) and row t (what the step computes), per matrix.
+    old = dict(Q=full.q[head][:-1], K=cache.k[head][:-1], V=cache.v[head][:-1],
+               S=full.probs[head][:-1], H=full.heads[head][:-1], Y=before.y if before else np.zeros((0, cfg.d_model)))
+    new = dict(Q=step.q[head], K=step.k[head], V=step.v[head], S=step.probs[head], H=step.heads[head], Y=step.y)
+    shapes = dict(Q=(t, cfg.d_k), K=(t, cfg.d_k), V=(t, cfg.d_v), S=(t, t), H=(t, cfg.d_v), Y=(t, cfg.d_model))
+    return spec, old, new, step.scaled[head], shapes
+
+
+def _frame_traces(spec: dict, k: int) -> list[dict]:
+    """Frame k's traces: the figure's traces with that frame's changes merged in (as Plotly does)."""
+    frame = spec["frames"][k]
+    indices = frame.get("traces", range(len(frame["data"])))
+    traces = [dict(tr) for tr in spec["data"]]
+    for i, patch in zip(indices, frame["data"]):
+        traces[i].update(patch)
+    return traces
+
+
+def _z(trace: dict) -> np.ndarray:
+    return np.array([[np.nan if v is None else v for v in row] for row in trace["z"]], dtype=float)
+
+
+def panels(spec: dict) -> dict:
+    """Title text -> (x axis, y axis), pairing each title with the plot area right under it."""
+    lay = spec["layout"]
+    areas = {}
+    for key, ax in lay.items():
+        if key.startswith("xaxis"):
+            ya = lay[ax["anchor"].replace("y", "yaxis")]
+            areas[(key.replace("axis", ""), ax["anchor"])] = (ax["domain"], ya["domain"])
+    out = {}
+    for note in lay["annotations"]:
+        if not note["text"].startswith("<b>"):
+            continue
+        below = [(note["y"] - yd[1], axes) for axes, (xd, yd) in areas.items()
+                 if xd[0] <= note["x"] <= xd[1] and yd[1] <= note["y"]]
+        assert below, note["text"]
+        out[note["text"]] = min(below)[1]
+    return out
+
+
+def drawn(traces: list[dict], axes: tuple[str, str]) -> dict:
+    """(row, column) -> (value, opacity) of every cell the heatmaps on `axes` draw (empty slots left out)."""
+    cells = {}
+    for tr in traces:
+        if tr["type"] != "heatmap" or (tr["xaxis"], tr["yaxis"]) != axes or tr.get("hoverinfo") == "skip":
+            continue
+        z = _z(tr)
+        for i, j in zip(*np.nonzero(np.isfinite(z))):
+            cell = (int(tr.get("y0", 0)) + i, int(tr.get("x0", 0)) + j)
+            assert cell not in cells, f"cell {cell} drawn twice"
+            cells[cell] = (z[i, j], tr.get("opacity", 1.0))
+    return cells
+
+
+def _letter(title: str) -> str:
+    """The matrix a title names: the last of Q, K, V, S, H, Y in its bold part ("K cache (K₁)" -> K)."""
+    bold = re.sub(r"<[^>]+>", "", title.split("</b>")[0])
+    return re.findall(r"[QKVSHY]", bold)[-1]
+
+
+def _title_shape(title: str) -> tuple[int, int]:
+    a, b = re.search(r"(\d+)×(\d+)", title.split("<br>")[0]).groups()
+    return int(a), int(b)
+
+
+LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("case", CASES)
+def test_every_panel_of_every_frame_holds_what_its_title_names(case, lang, look):
+    sizes, t, head = CASES[case]
+    spec, old, new, scaled, shapes = _case(sizes, t, head, lang, LOOKS[look])
+    words = Text(lang)
+    found = panels(spec)
+    assert sorted(_letter(title) for title in found) == sorted("QKVSHY")
+    assert len(spec["frames"]) == FRAMES
+    for title, axes in found.items():
+        letter = _letter(title)
+        rows_total, cols_total = shapes[letter]
+        assert _title_shape(title) == shapes[letter], title
+        if letter != "Y":
+            assert re.sub(r"<[^>]+>", "", title.split("</b>")[0]).endswith(str(head + 1) + (")" if letter in "KV"
+                                                                                                else ""))
+        lay = spec["layout"]
+        ya, xa = lay[axes[1].replace("y", "yaxis")], lay[axes[0].replace("x", "xaxis")]
+        assert ya["range"][0] > ya["range"][1], f"{title}: row 1 is not at the top"
+        assert ya["range"][0] == t + 0.5, f"{title}: the new row {t} is not the bottom row"
+        assert xa["range"][0] < xa["range"][1], f"{title}: columns do not run left to right"
+        row_span = range(int(ya["range"][1] + 0.5), int(ya["range"][0] + 0.5))
+        col_span = range(int(xa["range"][0] + 0.5), int(xa["range"][1] + 0.5))
+        # The last rows are drawn (the new token is the last row); the first columns (S: the rows' tokens).
+        assert col_span.start == (row_span.start if letter == "S" else 1), title
+        second = title.split("<br>")[1] if "<br>" in title else ""
+        trimmed_rows = words("kv_last_rows").format(n=len(row_span), total=rows_total)
+        trimmed_cols = words("kv_last_cols" if letter == "S" else "kv_first_cols").format(n=len(col_span),
+                                                                                           total=cols_total)
+        assert (trimmed_rows in second) == (len(row_span) < rows_total), title
+        assert (trimmed_cols in second) == (len(col_span) < cols_total), title
+        for k in range(FRAMES):
+            cells = drawn(_frame_traces(spec, k), axes)
+            expected = {}
+            for r in range(1, t):
+                for c in range(1, (r if letter == "S" else cols_total) + 1):
+                    expected[(r, c)] = old[letter][r - 1, c - 1]
+            if k >= ROW_T_FROM[letter]:
+                row_t = scaled if letter == "S" and k == ROW_T_FROM["S"] else new[letter]
+                expected.update({(t, c): row_t[c - 1] for c in range(1, cols_total + 1)})
+            window = {cell for cell in expected if cell[0] in row_span and cell[1] in col_span}
+            assert set(cells) == window, f"frame {k + 1}, {title}: the cells drawn are not the matrix's"
+            for cell in window:
+                assert cells[cell][0] == pytest.approx(expected[cell], abs=1e-12, rel=1e-12), (k, title, cell)
+
+
+@pytest.mark.parametrize("case", ["post, X4 arrives", "resized"])
+def test_old_q_rows_fade_once_dropped_and_other_rows_never_do(case):
+    sizes, t, head = CASES[case]
+    spec, *_ = _case(sizes, t, head, "en", F.DESK)
+    for title, axes in panels(spec).items():
+        for k in range(FRAMES):
+            for (r, _), (_, opacity) in drawn(_frame_traces(spec, k), axes).items():
+                faded = _letter(title) == "Q" and (k >= 4 and r < t or k >= 5)
+                assert (opacity < 0.5) == faded, (title, k, r)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_titles_and_slider_are_in_the_pages_language(lang):
+    spec, *_ = _case({}, 4, 0, lang, F.DESK)
+    words = Text(lang)
+    titles = list(panels(spec))
+    assert any(title.startswith(f"<b>{words('kv_name_k')} (K<sub>1</sub>)</b>") for title in titles)
+    assert any(title.startswith(f"<b>{words('kv_name_v')} (V<sub>1</sub>)</b>") for title in titles)
+    if lang == "zh":
+        assert not any(re.search(r"[a-z]{3,}", re.sub(r"<[^>]+>", "", t.split("</b>")[0])) for t in titles)
+    steps = [s["label"] for s in spec["layout"]["sliders"][0]["steps"]]
+    assert steps == [words(f"kv_step_{k}") for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")]
