@@ -39,6 +39,7 @@ class Look:
     narrow: bool = False  # stack panels vertically instead of side by side
     cell: int = 44  # px: the cell size a small matrix is drawn at
     fig_h: int = 860  # px: a static figure (panels, titles, labels) is never taller than this
+    side: int = MAX_SIDE  # small multiples draw at most this many rows and columns of each matrix
 
     def column(self, share: float) -> "Look":
         """This look for a figure in a page column taking `share` of the width (a phone stacks columns)."""
@@ -52,7 +53,7 @@ PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=43
                fig_h=640)
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=24, narrow=True,
-             cell=40, fig_h=760)
+             cell=40, fig_h=760, side=24)
 LOOKS = {"desk": DESK, "present": PRESENT, "phone": PHONE}
 
 

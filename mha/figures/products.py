@@ -42,15 +42,15 @@ from .base import (
 
 PAD = 4  # px between a panel and its labels
 PANEL_GAP = 24  # px between small multiples (beyond their tick labels)
-MIN_INNER = 4  # px: the inner dimension of a product is squeezed down to this to give C readable numbers
+MIN_INNER = 3  # px: the inner dimension of a product is squeezed down to this to give C readable numbers
 STACK_BELOW = 6  # px: on a phone, a product whose C cells would be smaller is drawn stacked (A, B, C)
 
 
-def drawn(full: int, block: int = 0) -> int:
-    """How many of `full` rows or columns are drawn: all up to MAX_SIDE; with blocks, whole blocks only."""
-    if full <= MAX_SIDE:
+def drawn(full: int, block: int = 0, limit: int = MAX_SIDE) -> int:
+    """How many of `full` rows or columns are drawn: all up to `limit`; with blocks, whole blocks only."""
+    if full <= limit:
         return full
-    return MAX_SIDE // block * block if 0 < block <= MAX_SIDE else MAX_SIDE
+    return limit // block * block if 0 < block <= limit else limit
 
 
 def product_window(a: np.ndarray, b: np.ndarray, blocks: int = 0) -> tuple[int, int, int]:
@@ -148,6 +148,14 @@ class Canvas:
             annotations=self.notes, shapes=self.shapes, plot_bgcolor=MASKED_BG, paper_bgcolor="rgba(0,0,0,0)",
             font=dict(family=FONT, color="#1f2937"), dragmode=False, showlegend=False, **self.layout,
         ))
+
+
+def _panel(m: Mat, xaxis: str, yaxis: str, z: np.ndarray, cw: float, ch: float, look: Look, text: bool,
+           **kw) -> dict:
+    """One panel's heatmap: fitted numbers; no white gaps between cells too small to spare a pixel."""
+    trace = heatmap(m, xaxis, yaxis, False, z=z, look=look, numbers=_numbers(text, m, z, cw, ch, look), **kw)
+    trace["xgap"], trace["ygap"] = int(cw >= 6), int(ch >= 6)
+    return trace
 
 
 def _numbers(text: bool, m: Mat, z: np.ndarray, cw: float, ch: float, look: Look):
@@ -365,10 +373,10 @@ def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, 
     cv.axes("", a_x, c_y, k, n, inner, cell, look)
     cv.axes("2", c_x, b_y, m, k, cell, inner, look, anchor="y", side="top")  # B's and C's columns: one axis,
     traces = [  # numbered between B and C
-        heatmap(a, "x", "y", False, z=za, look=look, numbers=_numbers(text, a, za, inner, cell, look)),
-        heatmap(b, "x2", "y2", False, z=zb, look=look, numbers=_numbers(text, b, zb, cell, inner, look)),
-        heatmap(c, "x2", "y", False, z=zc, look=look, numbers=_numbers(text, c, zc, cell, cell, look),
-                colorbar=_colour_bar(c, zc, cv, c_x + c_w + PAD, c_y, plan.cb_len, look)),
+        _panel(a, "x", "y", za, inner, cell, look, text),
+        _panel(b, "x2", "y2", zb, cell, inner, look, text),
+        _panel(c, "x2", "y", zc, cell, cell, look, text,
+               colorbar=_colour_bar(c, zc, cv, c_x + c_w + PAD, c_y, plan.cb_len, look)),
         click_layer(c, "x2", "y", size=max(6.0, cell - 2)),
     ]
     if hidden is not None:
@@ -551,8 +559,7 @@ class _Grid:
             suffix = "" if i == 0 else str(i + 1)
             z = m.values[:r, :c]
             cv.axes(suffix, px, py, c, r, cell, cell, look)
-            traces.append(heatmap(m, f"x{suffix}", f"y{suffix}", False, z=z, look=look,
-                                  numbers=_numbers(self.text, m, z, cell, cell, look)))
+            traces.append(_panel(m, f"x{suffix}", f"y{suffix}", z, cell, cell, look, self.text))
             corners.append((px, py))
             left = self._left(r)
             centre = _clamp(px + c * cell / 2, lines, look.title, px - left, px + c * cell + self.right + PANEL_GAP / 2)
@@ -576,7 +583,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
     """
     panels, titles, names = [], [], []
     for m in mats:
-        r, c = drawn(m.values.shape[0]), drawn(m.values.shape[1], block_cols)
+        r, c = drawn(m.values.shape[0], limit=look.side), drawn(m.values.shape[1], block_cols, look.side)
         count = -(-c // block_cols) if block_cols else 0
         note = words.hidden(count + 1, len(block_names)) if block_cols and block_names else ""
         panels.append((m, r, c))
