@@ -346,7 +346,7 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
     left = _axis_title_w(look) + PAD + _ytick_w(n, look)
     gap_x = _ytick_w(k, look) + PAD
     cb_w = 10 + PAD + max(text_px(s, look.tick) for s in _colour_ticks(c, zc, 99, look)[1]) + 2 * PAD
-    right = max(cb_w, max((_wide([s], look.tick + 1) for s in names), default=0) + PAD)
+    right = max(cb_w, max((_wide([s], look.tick + 1) for s in names), default=0) + 2 * PAD)
     needs = _c_needs(text, c, zc, look)
     budget_h = look.max_h
     for _ in range(12):  # titles wrap to the widths the cells give; shrink the cells if the figure is too tall
@@ -407,7 +407,7 @@ def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, 
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
         for block_name, mid in _block_names(names, blocks, k, inner, tick1):
-            cv.note(block_name, c_x + c_w + PAD, b_y + mid * inner, tick1, xanchor="left", yanchor="middle")
+            cv.note(block_name, c_x + c_w + 2 * PAD, b_y + mid * inner, tick1, xanchor="left", yanchor="middle")
     return cv.spec(traces)
 
 
