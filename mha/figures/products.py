@@ -176,11 +176,12 @@ def _block_lines(shapes: list, xa: str, ya: str, along_x: bool, block: int, coun
         shapes.append(dict(type="line", xref=xa, yref=ya, line=line, **ends))
 
 
-def _block_names(names: Sequence[str], block: int, count: int, px: float, size: float) -> list[tuple[str, float]]:
-    """(name, centre in cells) of each drawn block; every other one (or fewer) when they would touch."""
+def _block_names(names: Sequence[str], block: int, count: int, px: float, need: float) -> list[tuple[str, float]]:
+    """(name, centre in cells) of each drawn block; every other one (or fewer) when `need` px (a name's width
+    side by side, its height one under another) is more than a block's `block` × `px`."""
     placed = [(name, (i * block + min((i + 1) * block, count)) / 2) for i, name in enumerate(names)]
     step = 1
-    while step < len(placed) and step * block * px < max(_wide([n], size) for n, _ in placed) + 2:
+    while step < len(placed) and step * block * px < need + 2:
         step += 1
     return placed[::step]
 
@@ -406,7 +407,7 @@ def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, 
     if blocks:
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
-        for block_name, mid in _block_names(names, blocks, k, inner, tick1):
+        for block_name, mid in _block_names(names, blocks, k, inner, _note_h(1, tick1)):
             cv.note(block_name, c_x + c_w + 2 * PAD, b_y + mid * inner, tick1, xanchor="left", yanchor="middle")
     return cv.spec(traces)
 
@@ -460,7 +461,7 @@ def _stacked(a: Mat, b: Mat, c: Mat, titles: list[str], formula: str, *, text: b
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
         (bx, by), tick1 = corners[1], look.tick + 1
-        for block_name, mid in _block_names(names, blocks, k, grid.cell, tick1):
+        for block_name, mid in _block_names(names, blocks, k, grid.cell, _note_h(1, tick1)):
             cv.note(block_name, bx + m * grid.cell + PAD, by + mid * grid.cell, tick1, xanchor="left",
                     yanchor="middle")
     return cv.spec(traces)
@@ -597,6 +598,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
         suffix = "" if idx == 0 else str(idx + 1)
         if block_cols:
             _block_lines(cv.shapes, f"x{suffix}", f"y{suffix}", True, block_cols, c, r, width=3, dash=None)
-        for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, tick1):
+        widest = max((_wide([name], tick1) for name in names[idx]), default=0.0)
+        for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, widest):
             cv.note(block_name, px + mid * grid.cell, py + r * grid.cell + _xband(look), tick1, yanchor="top")
     return cv.spec(traces)
