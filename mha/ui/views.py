@@ -111,12 +111,16 @@ def chart_config(key: str) -> dict:
                                                     "scale": 2}}
 
 
-def equation(look: F.Look, *parts: str) -> None:
-    """A display formula: its parts side by side, or one under another on a phone (each fits 360 px)."""
-    if look.narrow and len(parts) > 1:
-        st.latex(r"\begin{gathered} " + r" \\ ".join(parts) + r" \end{gathered}")
+def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
+    """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px).
+
+    A group is one part or a tuple of parts that read as one (a product and its shapes).
+    """
+    groups_ = [(g,) if isinstance(g, str) else g for g in groups]
+    if look.narrow and sum(len(g) for g in groups_) > 1:
+        st.latex(r"\begin{gathered} " + r" \\ ".join(p for g in groups_ for p in g) + r" \end{gathered}")
     else:
-        st.latex(r"\qquad ".join(parts))
+        st.latex(r"\qquad ".join(r"\ ".join(g) for g in groups_))
 
 
 def chart(fig, key: str, width: str = "content") -> None:

@@ -6,7 +6,7 @@ size, and every chart on the page is measured in Chromium (tests/e2e/geometry.py
 no colour bar, label or tick label over a plot area or another label, no tick labels on top of each
 other, no cell number wider than its cell, no figure squeezed by the page (Streamlit narrows a figure
 wider than its column, and its square cells stop being square); in presenter mode every figure fits
-under Streamlit's header on a 720 px screen. One screenshot a page.
+under Streamlit's header on a 720 px screen; no display formula wider than the page. One screenshot a page.
 """
 
 import pytest
@@ -31,6 +31,10 @@ CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')
   const gd = c.querySelector('.js-plotly-plot');
   const box = gd.getBoundingClientRect();
   return {key: key, height: box.height, right: box.right};
+})"""
+FORMULAS = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')].map(d => {
+  const k = d.querySelector('.katex'), room = d.closest('[data-testid="stMarkdownContainer"]');
+  return [k.textContent.slice(0, 40), k.getBoundingClientRect().width, room.getBoundingClientRect().width];
 })"""
 HEADER = "() => document.querySelector('[data-testid=\"stHeader\"]').getBoundingClientRect().height"
 PAGE_HEIGHT = "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]').scrollHeight"
@@ -58,14 +62,17 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
             found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")
         if screen == "present" and chart["height"] > viewport["height"] - header:
             found.append(f"{key}: {chart['height']:.0f} px tall, the screen shows {viewport['height'] - header:.0f}")
+    for text, wide, room in page.evaluate(FORMULAS):
+        if wide > room + 1:
+            found.append(f"formula {text!r} is {wide:.0f} px wide in {room:.0f} px")
     return found
 
 
 def wait_for_screen(page, screen: str) -> None:
     """Settle once the server has drawn for this screen: a phone is known only after the page reports it."""
     page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
-                           timeout=30_000)
-    settle(page)
+                           timeout=60_000)
+    settle(page, 60_000)
 
 
 def shoot_page(page, viewport: dict, name: str) -> None:

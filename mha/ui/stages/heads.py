@@ -11,8 +11,8 @@ def render(v: View) -> None:
     t, tr, cfg = v.t, v.trace, v.cfg
     header(t, "heads")
     n, h, dv = cfg.n_tokens, cfg.n_heads, cfg.d_v
-    equation(v.look, rf"\operatorname{{Concat}}(H_1,\dots,H_{{{h}}}):",
-             rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}")
+    equation(v.look, (rf"\operatorname{{Concat}}(H_1,\dots,H_{{{h}}}):",
+                      rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))
     st.markdown(f"**{t('heads_s')}**")
     probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"), v.masked(i))
              for i in range(h)]

@@ -20,7 +20,7 @@ def render(v: View) -> None:
     with right:
         st.markdown(t("matmul_b"))
         b = matrix_editor("mm_b", "mm_b_base", ss.get("mm_b_base", B), ["1", "2", "3"], t)
-    equation(v.look, r"R = A\,B:\quad (2\times 3)\cdot(3\times 5) \to 2\times 5,",
+    equation(v.look, (r"R = A\,B:", r"(2\times 3)\cdot(3\times 5) \to 2\times 5,"),
              r"R_{xy} = \sum_{k=1}^{3} A_{xk}\,B_{ky}")
     row, col = t("rows_of"), t("cols_of")
     product_view("mm", v, Operand(a, name("A"), row, col), Operand(b, name("B"), row, col),

@@ -11,8 +11,8 @@ def render(v: View) -> None:
     t, tr, w, cfg = v.t, v.trace, v.w, v.cfg
     header(t, "output")
     n, h, dv, d = cfg.n_tokens, cfg.n_heads, cfg.d_v, cfg.d_model
-    equation(v.look, rf"Y = \operatorname{{Concat}}(H_1,\dots,H_{{{h}}})\,W_O:",
-             rf"({n}\times {h * dv})\cdot({h * dv}\times {d}) \to {n}\times {d}",
+    equation(v.look, (rf"Y = \operatorname{{Concat}}(H_1,\dots,H_{{{h}}})\,W_O:",
+                      rf"({n}\times {h * dv})\cdot({h * dv}\times {d}) \to {n}\times {d}"),
              rf"Y = \sum_{{i=1}}^{{{h}}} H_i\,W_O^{{(i)}}")
     token, col = t("token"), t("cols_of")
     concat = Operand(tr.concat, name("Concat"), token, col)

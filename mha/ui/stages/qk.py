@@ -8,8 +8,8 @@ def render(v: View) -> None:
     header(t, "qk", h=h + 1)
     n, d = v.x.shape
     k = v.cfg.d_k
-    equation(v.look, rf"Q_{{{h + 1}}} = X\,W_{{Q{h + 1}}},\quad K_{{{h + 1}}} = X\,W_{{K{h + 1}}}:",
-             rf"({n}\times {d})\cdot({d}\times {k}) \to {n}\times {k}")
+    equation(v.look, (rf"Q_{{{h + 1}}} = X\,W_{{Q{h + 1}}},\quad K_{{{h + 1}}} = X\,W_{{K{h + 1}}}:",
+                      rf"({n}\times {d})\cdot({d}\times {k}) \to {n}\times {k}"))
     x = Operand(v.x, name("X"), t("token"), t("feature"))
     for letter, w, out in (("Q", v.w.w_q, tr.q), ("K", v.w.w_k, tr.k)):
         wn, on = v.weight_name(letter), v.head_name(letter)

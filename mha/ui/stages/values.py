@@ -8,9 +8,10 @@ def render(v: View) -> None:
     header(t, "values", h=h + 1)
     n, d, dv = *v.x.shape, v.cfg.d_v
     s, vn, hn, wn = v.head_name("S"), v.head_name("V"), v.head_name("H"), v.weight_name("V")
-    equation(v.look, rf"V_{{{h + 1}}} = X\,W_{{V{h + 1}}}:\ ({n}\times {d})\cdot({d}\times {dv}) \to {n}\times {dv}",
-             rf"H_{{{h + 1}}} = S_{{{h + 1}}}\,V_{{{h + 1}}}:\ ({n}\times {n})\cdot({n}\times {dv})"
-             rf" \to {n}\times {dv}")
+    equation(v.look, (rf"V_{{{h + 1}}} = X\,W_{{V{h + 1}}}:",
+                      rf"({n}\times {d})\cdot({d}\times {dv}) \to {n}\times {dv}"),
+             (rf"H_{{{h + 1}}} = S_{{{h + 1}}}\,V_{{{h + 1}}}:",
+              rf"({n}\times {n})\cdot({n}\times {dv}) \to {n}\times {dv}"))
     token, col = t("token"), t("cols_of")
     values = Operand(tr.v[h], vn, token, col)
     product_view("values_v", v, Operand(v.x, name("X"), token, t("feature")),
