@@ -10,10 +10,14 @@ from mha.ui.stages import RENDER
 from mha.ui.strings import Text
 from mha.ui.views import View
 
+# A projector: prose and formulas larger (figures are built larger for it: figures.PRESENT), the app's own
+# title smaller and the page starting higher, so that a stage's figure comes into view sooner.
 PRESENTER_CSS = """<style>
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] p { font-size: 1.4rem; line-height: 1.55; }
+[data-testid="stMain"] h1 { font-size: 1.9rem; padding-top: 0; }
 [data-testid="stMain"] h3 { font-size: 2.3rem; }
 [data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 </style>"""
 
 presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded

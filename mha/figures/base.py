@@ -1,6 +1,7 @@
 """Shared drawing pieces: a matrix (Mat), one heatmap trace, axes, boxes, titles, windowing, the click layer."""
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -36,11 +37,23 @@ class Look:
     max_h: int = 640  # px the panels may take down
     min_text_cell: int = 26  # px: smaller cells get no numbers
     narrow: bool = False  # stack panels vertically instead of side by side
+    cell: int = 44  # px: the cell size a small matrix is drawn at
+    fig_h: int = 860  # px: a static figure (panels, titles, labels) is never taller than this
+    side: int = MAX_SIDE  # small multiples draw at most this many rows and columns of each matrix
+
+    def column(self, share: float) -> "Look":
+        """This look for a figure in a page column taking `share` of the width (a phone stacks columns)."""
+        return self if self.narrow else replace(self, max_w=int(self.max_w * share) - 12)
 
 
 DESK = Look()
-PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1180, max_h=430, min_text_cell=40)
-PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=330, max_h=520, min_text_cell=30, narrow=True)
+# A projector: type readable from the back of a room; the content is 1120 px wide at 1280×720, and a
+# figure of at most 640 px fits under Streamlit's 60 px header.
+PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=430, min_text_cell=40, cell=64,
+               fig_h=640)
+# A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
+PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=24, narrow=True,
+             cell=40, fig_h=760, side=24)
 LOOKS = {"desk": DESK, "present": PRESENT, "phone": PHONE}
 
 
@@ -53,10 +66,41 @@ class Mat:
     kind: str = "signed"  # "signed" (centred at 0), "probs" (0..1) or "magnitude" (0..max)
     row_label: str = "row"  # hover text: what a row index means ("token", "feature")
     col_label: str = "col"
+    mask: np.ndarray | None = None  # True where a cell is masked out (drawn as a grey gap, no number)
 
     @property
     def shape_text(self) -> str:
         return "×".join(str(s) for s in self.values.shape)
+
+
+@dataclass(frozen=True)
+class Words:
+    """The few words a static figure writes itself, in the reader's language (the view passes them).
+
+    Fields: {rows}, {cols} (counts drawn), {first}, {last} (1-based block numbers).
+    """
+
+    first_rows: str  # a trimmed matrix: only its first {rows} rows are drawn
+    first_cols: str  # only its first {cols} columns
+    first_both: str  # only its first {rows} rows and {cols} columns
+    blocks_hidden: str  # blocks (heads) {first}..{last} fall outside the drawn part
+    block_hidden: str  # block {first} falls outside the drawn part
+
+    def trimmed(self, full: tuple[int, int], drawn: tuple[int, int]) -> str:
+        """"" when all of a matrix is drawn, else which part of it is."""
+        rows, cols = drawn
+        if drawn == full:
+            return ""
+        if cols == full[1]:
+            return self.first_rows.format(rows=rows)
+        return self.first_cols.format(cols=cols) if rows == full[0] else self.first_both.format(rows=rows, cols=cols)
+
+    def hidden(self, first: int, last: int) -> str:
+        """Blocks first..last (1-based) not drawn; "" when none."""
+        if first > last:
+            return ""
+        return self.block_hidden.format(first=first) if first == last else self.blocks_hidden.format(first=first,
+                                                                                                      last=last)
 
 
 @dataclass(frozen=True)
@@ -85,6 +129,88 @@ def wants_text(text: bool, m: np.ndarray, cell: int, look: Look = DESK) -> bool:
     return text and max(m.shape) <= MAX_TEXT_SIDE and cell >= max(MIN_TEXT_CELL, look.min_text_cell)
 
 
+WIDE = set("∞√÷▶❚")
+NARROW = set(".,:;'|!() ")
+DIGIT = set("0123456789−+-=·×")
+
+
+def text_px(text: str, size: float) -> float:
+    """A one-line text's width in px, a little generous (HTML tags dropped, sub/superscripts smaller).
+
+    Measured in Chromium with the app's font at 100 px: digits and "−" 0.555 em, "." 0.278 em, CJK 1 em,
+    lower-case letters 0.49 em on average, capitals up to 0.74 em.
+    """
+    small = sum(len(s) for s in re.findall(r"<su[bp]>(.*?)</su[bp]>", text))
+    plain = re.sub(r"<[^>]+>", "", text)
+    width = 0.0
+    for ch in plain:
+        if ch in WIDE or "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
+            width += 1.0
+        elif ch in NARROW:
+            width += 0.3
+        elif ch in DIGIT or ch.islower():
+            width += 0.56
+        else:
+            width += 0.72
+    return (width - 0.2 * small) * size * 1.06
+
+
+def wrap(text: str, size: float, width: float) -> list[str]:
+    """Break a text into lines no wider than `width` px: at spaces, or between CJK characters.
+
+    HTML tags stay whole; a line break never falls inside "<sub>…</sub>".
+    """
+    tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
+                        text)
+    lines, line = [], ""
+    for token in tokens:
+        if line.strip() and text_px((line + token).rstrip(), size) > width:
+            lines.append(line.rstrip())
+            line = token.lstrip()
+        else:
+            line += token
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
+def number(v: float, decimals: int) -> str:
+    """v with at most `decimals` decimals, trailing zeros dropped, a true minus sign; "" for a gap."""
+    if not np.isfinite(v):
+        return ""
+    s = f"{v:.{decimals}f}"
+    if "." in s:
+        s = s.rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s.replace("-", "−")
+
+
+CELL_PAD = 3  # px a cell number keeps clear of each side of its cell
+
+
+def number_formats(look: "Look") -> tuple[tuple[int, int], ...]:
+    """(font size, decimals) for cell numbers, best first: three decimals, two, two in a smaller font."""
+    return (look.cell_text, 3), (look.cell_text, 2), (max(9, look.cell_text - 2), 2)
+
+
+def number_cell(z: np.ndarray, size: int, decimals: int, look: "Look") -> float:
+    """The smallest square cell (px) that holds every number of z in this format."""
+    widest = max((text_px(number(v, decimals), size) for v in np.asarray(z, float).ravel()), default=0.0)
+    return max(widest + 2 * CELL_PAD, size * 1.2 + 2, look.min_text_cell)
+
+
+def fit_numbers(z: np.ndarray, cell_w: float, cell_h: float, look: "Look") -> tuple[list[list[str]], int] | None:
+    """Cell numbers that fit cells of cell_w × cell_h px, and their font size; None when none fit.
+
+    The first of number_formats that fits. Gaps stay empty.
+    """
+    if min(cell_w, cell_h) < look.min_text_cell:
+        return None
+    for size, decimals in number_formats(look):
+        strings = [[number(v, decimals) for v in row] for row in np.asarray(z, float)]
+        widest = max((text_px(s, size) for row in strings for s in row), default=0.0)
+        if widest + 2 * CELL_PAD <= cell_w and size * 1.2 + 2 <= cell_h:
+            return strings, size
+    return None
+
+
 def cell_size(rows: int, cols: int, target: int = 44, max_w: int = 860, max_h: int = 640) -> int:
     """Pixels per (square) cell so that a grid of rows × cols fits the budget."""
     return int(max(6, min(target, max_w / max(cols, 1), max_h / max(rows, 1))))
@@ -102,15 +228,20 @@ def abs_limit(values: np.ndarray) -> float:
 
 
 def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, scale=True, colorbar=None,
-            cell: int = 44, look: Look = DESK):
+            cell: int = 44, look: Look = DESK, numbers: tuple[list[list[str]], int] | None = None):
     """One heatmap trace for `m` (windowed), cell text when small, hover naming row and column.
 
     Cells under 38 px get two significant digits in a smaller font, so "-0.0454" never spills over.
+    `numbers` (strings and font size from fit_numbers) replaces that rule: exactly these strings are written.
+    Masked cells of `m` (m.mask) are gaps: the plot's background shows through, and no number.
     """
     z = shown(m.values) if z is None else z
+    if m.mask is not None:
+        z = np.where(m.mask[: z.shape[0], : z.shape[1]], np.nan, np.asarray(z, float))
     lim = zlim if zlim is not None else abs_limit(np.asarray(z, float))
     ranges = {"probs": (PROBS, 0.0, 1.0), "magnitude": (MAGNITUDE, 0.0, lim)}
     scale_, low, high = ranges.get(m.kind, (SIGNED, -lim, lim))
+    fitted = dict(text=numbers[0], texttemplate="%{text}", textfont=dict(size=numbers[1])) if numbers else {}
     return dict(
         type="heatmap",
         z=as_gaps(np.asarray(z, float)),
@@ -131,10 +262,10 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
         xgap=1,
         ygap=1,
         name=m.name,
-    )
+    ) | fitted
 
 
-def click_layer(m: Mat, xaxis: str, yaxis: str) -> dict:
+def click_layer(m: Mat, xaxis: str, yaxis: str, size: float = 14) -> dict:
     """Near-transparent square markers on every cell centre of `m`: Streamlit returns these on click.
 
     A heatmap click returns nothing in Streamlit 1.67, and a trace with hoverinfo "skip" sends no
@@ -150,7 +281,7 @@ def click_layer(m: Mat, xaxis: str, yaxis: str) -> dict:
         customdata=np.stack([ii.ravel() - 1, jj.ravel() - 1], axis=1).tolist(),
         text=[f"{v:.6g}" for v in values.ravel()],
         mode="markers",
-        marker=dict(symbol="square", size=14, opacity=0.003, color="#000", line=dict(width=0)),
+        marker=dict(symbol="square", size=size, opacity=0.003, color="#000", line=dict(width=0)),
         xaxis=xaxis,
         yaxis=yaxis,
         hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{text}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
@@ -160,9 +291,14 @@ def click_layer(m: Mat, xaxis: str, yaxis: str) -> dict:
     )
 
 
+def tick_step(n: int, px: float, need: float) -> int:
+    """Every how many rows (or columns) of `px` px each a tick label fits, labels `need` px apart."""
+    return next((s for s in (1, 2, 5, 10, 20, 50) if s * px >= need), 100) if px > 0 else 100
+
+
 def axis_spec(n: int, domain, anchor: str, reverse: bool = False, side: str | None = None, title=None,
-              look: Look = DESK) -> dict:
-    step = 1 if n <= 16 else (2 if n <= 32 else 8)
+              look: Look = DESK, step: int | None = None) -> dict:
+    step = step or (1 if n <= 16 else (2 if n <= 32 else 8))
     ax = dict(
         domain=list(domain),
         anchor=anchor,

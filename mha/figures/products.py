@@ -1,35 +1,197 @@
-"""A product A·B = C laid out so a row of A and a column of B meet at their cell; matrices side by side."""
+"""A product A·B = C laid out so a row of A and a column of B meet at their cell; matrices side by side.
 
+Static figures are laid out in pixels for the screen they are drawn for (a Look): every title, tick label,
+axis title, colour bar and block label gets its own room, so nothing is drawn over a matrix or over
+another label, and a figure never exceeds the Look's width or height.
+"""
+
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from .base import (
+    DESK,
     FONT,
     GAP,
     HIGHLIGHT,
     MARGIN,
     MASKED_BG,
+    MAX_SIDE,
+    MAX_TEXT_SIDE,
+    Look,
     Mat,
     Spec,
+    abs_limit,
     axis_spec,
     box,
     cell_size,
     click_layer,
     figure,
+    fit_numbers,
     heatmap,
-    label,
+    number,
+    number_cell,
+    number_formats,
     shown,
-    wants_text,
+    text_px,
+    tick_step,
+    wrap,
 )
 
-GRID_GAP = 40  # px between small multiples
+PAD = 4  # px between a panel and its labels
+PANEL_GAP = 24  # px between small multiples (beyond their tick labels)
+MIN_INNER = 3  # px: the inner dimension of a product is squeezed down to this to give C readable numbers
+STACK_BELOW = 6  # px: on a phone, a product whose C cells would be smaller is drawn stacked (A, B, C)
+
+
+def drawn(full: int, block: int = 0, limit: int = MAX_SIDE) -> int:
+    """How many of `full` rows or columns are drawn: all up to `limit`; with blocks, whole blocks only."""
+    if full <= limit:
+        return full
+    return limit // block * block if 0 < block <= limit else limit
+
+
+def product_window(a: np.ndarray, b: np.ndarray, blocks: int = 0) -> tuple[int, int, int]:
+    """(rows of C, inner dimension, columns of C) drawn for A·B = C."""
+    return drawn(a.shape[0]), drawn(a.shape[1], blocks), drawn(b.shape[1])
+
+
+# ---------------------------------------------------------------- px helpers
+
+TICK_GAP = 8  # px between a plot's edge and its tick labels (Plotly's default tick length, drawn or not)
+NOTE_PAD = 8  # px an annotation's box is wider than its text
+
+
+def _note_h(lines: int, size: float) -> float:
+    """Height of an annotation of `lines` lines (its box, as Chromium measures it)."""
+    return (1.3 * lines + 0.45) * size + 2 if lines else 0.0
+
+
+def _xband(look: Look) -> float:
+    """Room for column numbers under (or over) a panel."""
+    return TICK_GAP + 1.45 * look.tick + 2
+
+
+def _ytick_w(n: int, look: Look) -> float:
+    """Room for row numbers 1..n left of a panel."""
+    return text_px(str(n), look.tick) + TICK_GAP + 3
+
+
+def _overhang(px: float, look: Look) -> float:
+    """How far row number 1 sticks out above its panel when rows are `px` px (labels are centred on rows)."""
+    return max(0.0, (1.45 * look.tick - px) / 2)
+
+
+def _axis_title_w(look: Look) -> float:
+    """Room for a rotated axis title left of the row numbers."""
+    return _note_h(1, look.tick + 1)
+
+
+def _ticks(n: int, px: float, look: Look, across: bool) -> int:
+    need = text_px(str(n), look.tick) + 8 if across else look.tick * 1.5
+    return tick_step(n, px, need)
+
+
+def _lines(text: str, size: float, width: float) -> list[str]:
+    """`text` wrapped so that its annotation box is at most `width` px wide (where a break can fall)."""
+    return wrap(text, size, max(width - NOTE_PAD, 4 * size))
+
+
+def _wide(lines: list[str], size: float) -> float:
+    return max((text_px(s, size) for s in lines), default=0.0) + NOTE_PAD
+
+
+def _clamp(centre: float, lines: list[str], size: float, lo: float, hi: float) -> float:
+    """A centred label's x moved so that its box stays within lo..hi px (as far as it can)."""
+    half = _wide(lines, size) / 2
+    return max(min(centre, hi - half), lo + half) if hi - lo >= 2 * half else (lo + hi) / 2
+
+
+def _title(m: Mat, rows: int, cols: int, note: str, words) -> str:
+    """"<b>name</b> · full shape", then which part is drawn when trimmed, then `note`."""
+    trim = words.trimmed(tuple(m.values.shape), (rows, cols))
+    extra = " · ".join(p for p in (trim, note) if p)
+    return f"<b>{m.name}</b> · {m.shape_text}" + (f" · {extra}" if extra else "")
+
+
+@dataclass
+class Canvas:
+    """Collects a figure's pieces in px (origin top left) and writes them in Plotly's paper coordinates."""
+
+    width: float
+    height: float
+
+    def __post_init__(self):
+        self.layout, self.notes, self.shapes = {}, [], []
+
+    def axes(self, suffix: str, x0, y0, cols, rows, cw, ch, look: Look, *, anchor: str = "", side="bottom"):
+        """Axes x{suffix}, y{suffix} for a panel of rows × cols cells of cw × ch px, top left at (x0, y0)."""
+        xa = axis_spec(cols, (x0 / self.width, (x0 + cols * cw) / self.width), anchor or f"y{suffix}", side=side,
+                       look=look, step=_ticks(cols, cw, look, True))
+        ya = axis_spec(rows, (1 - (y0 + rows * ch) / self.height, 1 - y0 / self.height), f"x{suffix}",
+                       reverse=True, look=look, step=_ticks(rows, ch, look, False))
+        self.layout[f"xaxis{suffix}"], self.layout[f"yaxis{suffix}"] = xa, ya
+
+    def note(self, text: str, x: float, y: float, size: float, *, xanchor="center", yanchor="bottom", angle=0):
+        self.notes.append(dict(text=text, x=x / self.width, y=1 - y / self.height, xref="paper", yref="paper",
+                               xanchor=xanchor, yanchor=yanchor, showarrow=False, textangle=angle,
+                               font=dict(size=size)))
+
+    def lines(self, lines: list[str], x: float, y: float, size: float, **kw):
+        self.note("<br>".join(lines), x, y, size, **kw)
+
+    def spec(self, traces: list[dict]) -> Spec:
+        return figure(traces, dict(
+            width=int(math.ceil(self.width)), height=int(math.ceil(self.height)), margin=dict(l=0, r=0, t=0, b=0),
+            annotations=self.notes, shapes=self.shapes, plot_bgcolor=MASKED_BG, paper_bgcolor="rgba(0,0,0,0)",
+            font=dict(family=FONT, color="#1f2937"), dragmode=False, showlegend=False, **self.layout,
+        ))
+
+
+def _panel(m: Mat, xaxis: str, yaxis: str, z: np.ndarray, cw: float, ch: float, look: Look, text: bool,
+           **kw) -> dict:
+    """One panel's heatmap: fitted numbers; no white gaps between cells too small to spare a pixel."""
+    trace = heatmap(m, xaxis, yaxis, False, z=z, look=look, numbers=_numbers(text, m, z, cw, ch, look), **kw)
+    trace["xgap"], trace["ygap"] = int(cw >= 6), int(ch >= 6)
+    return trace
+
+
+def _numbers(text: bool, m: Mat, z: np.ndarray, cw: float, ch: float, look: Look):
+    """Fitted cell numbers for a panel, or None (not asked for, too many cells, or cells too small)."""
+    if not text or max(m.values.shape) > MAX_TEXT_SIDE:
+        return None
+    if m.mask is not None:
+        z = np.where(m.mask[: z.shape[0], : z.shape[1]], np.nan, z)
+    return fit_numbers(z, cw, ch, look)
+
+
+def _block_lines(shapes: list, xa: str, ya: str, along_x: bool, block: int, count: int, span: int, width=2, dash="dot"):
+    """Lines between blocks of `block` columns (along_x) or rows of a panel of `span` rows (or columns)."""
+    line = dict(color=HIGHLIGHT, width=width, dash=dash)
+    for edge in range(block, count, block):
+        e = edge + 0.5
+        ends = dict(x0=e, x1=e, y0=0.5, y1=span + 0.5) if along_x else dict(x0=0.5, x1=span + 0.5, y0=e, y1=e)
+        shapes.append(dict(type="line", xref=xa, yref=ya, line=line, **ends))
+
+
+def _block_names(names: Sequence[str], block: int, count: int, px: float, need: float) -> list[tuple[str, float]]:
+    """(name, centre in cells) of each drawn block; every other one (or fewer) when `need` px (a name's width
+    side by side, its height one under another) is more than a block's `block` × `px`."""
+    placed = [(name, (i * block + min((i + 1) * block, count)) / 2) for i, name in enumerate(names)]
+    step = 1
+    while step < len(placed) and step * block * px < need + 2:
+        step += 1
+    return placed[::step]
+
+
+# ---------------------------------------------------------------- A·B = C
 
 
 @dataclass(frozen=True)
 class ProductLayout:
-    """Geometry of the A·B = C layout: A bottom-left, B top-right, C bottom-right."""
+    """Geometry of the scores animation's Q·Kᵀ layout: A bottom-left, B top-right, C bottom-right."""
 
     n: int  # rows of A and C (shown)
     k: int  # inner dimension (shown)
@@ -66,91 +228,377 @@ def product_layout(a: np.ndarray, b: np.ndarray) -> ProductLayout:
     return ProductLayout(n, k, m, cell_size(k + n, k + m + 1, max_w=780, max_h=620))
 
 
-def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str,
+@dataclass(frozen=True)
+class Cross:
+    """Pixel geometry of A·B = C: A bottom left, B top right, C bottom right.
+
+    C's cells are square (`cell`); A's columns and B's rows (the inner dimension) are `inner` px, which
+    may be less than `cell` so that C gets cells big enough for its numbers while rows and columns
+    still meet: row i of A runs into row i of C, column j of B runs down into column j of C.
+    """
+
+    n: int
+    k: int
+    m: int
+    cell: float
+    inner: float
+    left: float  # px left of A: its rows' axis title and row numbers
+    gap_x: float  # px between A and C: B's row numbers
+    right: float  # px right of B and C: colour bar, block names
+
+    @property
+    def a_w(self) -> float:
+        return self.k * self.inner
+
+    @property
+    def c_x(self) -> float:
+        return self.left + self.a_w + self.gap_x
+
+    @property
+    def width(self) -> float:
+        return self.c_x + self.m * self.cell + self.right
+
+
+def _c_title_gap(look: Look) -> float:
+    """px between C and its title: the colour bar's lowest label hangs half its height below C."""
+    return 0.75 * look.tick + PAD
+
+
+def _cross_cells(n, k, m, avail_w, avail_h, target, needs) -> tuple[float, float]:
+    """(cell, inner): square cells if C's numbers fit in them; else C's cells as big as the best number
+    format needs, with the inner dimension squeezed (not under MIN_INNER); else square cells, no numbers."""
+    uniform = min(target, avail_w / (k + m), avail_h / (k + n))
+    for need in needs:
+        if uniform >= need:
+            return uniform, uniform
+        inner = min(need, (avail_w - m * need) / k, (avail_h - n * need) / k)
+        if inner >= MIN_INNER:
+            return need, inner
+    return uniform, uniform
+
+
+def _c_needs(text: bool, c: Mat, z: np.ndarray, look: Look) -> list[float]:
+    """Cell sizes at which C's numbers fit, one per number format, best format first ([]: no numbers)."""
+    if not text or max(c.values.shape) > MAX_TEXT_SIDE:
+        return []
+    if c.mask is not None:
+        z = np.where(c.mask[: z.shape[0], : z.shape[1]], np.nan, z)
+    return [math.ceil(number_cell(z, size, decimals, look)) for size, decimals in number_formats(look)]
+
+
+@dataclass
+class _Plan:
+    """Where the pieces of a cross go, in px: panel corners, wrapped titles, the figure's size."""
+
+    geo: Cross
+    b_y: float  # top of B
+    c_y: float  # top of A and C
+    height: float
+    f_lines: list[str]  # the formula
+    f_corner: bool  # in the empty corner above A (else on the top line)
+    titles: list[list[str]]  # A, B, C
+    cb_len: float  # the colour bar's length
+
+
+def _plan(geo: Cross, titles: list[str], formula: str, look: Look) -> _Plan:
+    n, k, cell, inner = geo.n, geo.k, geo.cell, geo.inner
+    a_x, c_x, b_h = geo.left, geo.c_x, k * inner
+    width, axis_h = geo.width, _note_h(1, look.tick + 1)
+    corner = c_x - _ytick_w(k, look) - PAD  # right edge of the corner above A (B's row numbers follow)
+    f_lines = _lines(formula, look.caption, corner - PAD)
+    f_corner = _note_h(len(f_lines), look.caption) <= b_h - 2 * PAD and _wide(f_lines, look.caption) <= corner - PAD
+    if not f_corner:
+        f_lines = _lines(formula, look.caption, width - 2 * PAD)
+    b_lines = _lines(titles[1], look.title, width - 2 * PAD)
+    a_lines = _lines(titles[0], look.title, c_x - PAD)
+    c_lines = _lines(titles[2], look.title, width - (a_x + geo.a_w + TICK_GAP))
+    b_y = PAD + (0 if f_corner else _note_h(len(f_lines), look.caption) + PAD) + _note_h(len(b_lines), look.title) + PAD
+    b_y += _overhang(inner, look)
+    band = max(_xband(look) + axis_h, _note_h(len(a_lines), look.title) + _overhang(cell, look)) + 2 * PAD
+    c_y = b_y + b_h + band
+    cb_len = max(n * cell, 3 * 1.45 * look.tick + 12)
+    below = max(_xband(look) + axis_h, _c_title_gap(look) + _note_h(len(c_lines), look.title),
+                cb_len - n * cell) + PAD
+    return _Plan(geo, b_y, c_y, c_y + n * cell + below, f_lines, f_corner, [a_lines, b_lines, c_lines], cb_len)
+
+
+def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, look: Look = DESK,
                    selected: tuple[int, int] | None = None, hidden: tuple[int, int] | None = None, blocks: int = 0,
                    block_names: Sequence[str] = ()) -> Spec:
-    """A·B = C. Trace 3 is the click layer over C; `selected` (0-based) outlines row, column, cell.
+    """A·B = C. Traces: 0 A, 1 B, 2 C, 3 the click layer over C; `selected` (0-based) outlines row, column, cell.
 
     `hidden` (0-based) blanks one cell of C and writes "?" there, for a quiz.
     `blocks` > 0 splits the inner dimension into blocks of that size (one per head): lines between
-    the column blocks of A and the row blocks of B, labelled with `block_names`.
+    the column blocks of A and the row blocks of B, B's blocks named with `block_names`. A trimmed matrix
+    says on its title which part is drawn (`words`, a base.Words), B's title which blocks are not.
+    Laid out for `look`: as wide and tall as it allows; on a phone, stacked when the cross would be too small.
     """
-    geo = product_layout(a.values, b.values)
+    n, k, m = product_window(a.values, b.values, blocks)
     if hidden is not None:
         blank = np.array(c.values, dtype=float)
         blank[hidden] = np.nan
-        c = Mat(blank, c.name, c.kind, c.row_label, c.col_label)
-    traces = [
-        heatmap(a, "x", "y", wants_text(text, a.values, geo.cell), cell=geo.cell),
-        heatmap(b, "x2", "y2", wants_text(text, b.values, geo.cell), cell=geo.cell),
-        heatmap(c, "x2", "y", wants_text(text, c.values, geo.cell), cell=geo.cell,
-                colorbar=dict(thickness=10, len=geo.split_y, y=0, yanchor="bottom")),
-        click_layer(c, "x2", "y"),
+        c = Mat(blank, c.name, c.kind, c.row_label, c.col_label, c.mask)
+    za, zb, zc = a.values[:n, :k], b.values[:k, :m], c.values[:n, :m]
+    n_blocks = -(-k // blocks) if blocks else 0
+    names = list(block_names[:n_blocks])
+    hidden_note = words.hidden(n_blocks + 1, len(block_names)) if blocks else ""
+    titles = [_title(a, n, k, "", words), _title(b, k, m, hidden_note, words), _title(c, n, m, "", words)]
+
+    left = _axis_title_w(look) + PAD + _ytick_w(n, look)
+    gap_x = _ytick_w(k, look) + PAD
+    cb_w = 10 + PAD + max(text_px(s, look.tick) for s in _colour_ticks(c, zc, 99, look)[1]) + 2 * PAD
+    right = max(cb_w, max((_wide([s], look.tick + 1) for s in names), default=0) + 2 * PAD)
+    needs = _c_needs(text, c, zc, look)
+    budget_h = look.max_h
+    for _ in range(12):  # titles wrap to the widths the cells give; shrink the cells if the figure is too tall
+        cell, inner = _cross_cells(n, k, m, look.max_w - left - gap_x - right, budget_h, look.cell, needs)
+        plan = _plan(Cross(n, k, m, cell, inner, left, gap_x, right), titles, formula, look)
+        if math.ceil(plan.height) <= look.fig_h or budget_h <= 40:
+            break
+        budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
+    if look.narrow and cell < STACK_BELOW:
+        return _stacked(a, b, c, titles, formula, text=text, look=look, selected=selected, hidden=hidden,
+                        blocks=blocks, names=names, window=(n, k, m))
+    return _draw_cross(plan, a, b, c, (za, zb, zc), formula, text=text, look=look, selected=selected, hidden=hidden,
+                       blocks=blocks, names=names)
+
+
+def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, look, selected, hidden, blocks,
+                names) -> Spec:
+    geo = plan.geo
+    n, k, m, cell, inner = geo.n, geo.k, geo.m, geo.cell, geo.inner
+    za, zb, zc = zs
+    a_x, c_x, b_y, c_y = geo.left, geo.c_x, plan.b_y, plan.c_y
+    a_w, c_w, c_h = geo.a_w, m * cell, n * cell
+    cv = Canvas(geo.width, plan.height)
+    cv.axes("", a_x, c_y, k, n, inner, cell, look)
+    cv.axes("2", c_x, b_y, m, k, cell, inner, look, anchor="y", side="top")  # B's and C's columns: one axis,
+    traces = [  # numbered between B and C
+        _panel(a, "x", "y", za, inner, cell, look, text),
+        _panel(b, "x2", "y2", zb, cell, inner, look, text),
+        _panel(c, "x2", "y", zc, cell, cell, look, text,
+               colorbar=_colour_bar(c, zc, cv, c_x + c_w + PAD, c_y, plan.cb_len, look)),
+        click_layer(c, "x2", "y", size=max(6.0, cell - 2)),
     ]
     if hidden is not None:
-        traces.append(dict(type="scatter", x=[hidden[1] + 1], y=[hidden[0] + 1], mode="text", text=["?"],
-                           textfont=dict(size=20, color=HIGHLIGHT), xaxis="x2", yaxis="y", hoverinfo="skip",
-                           showlegend=False))
-    sx, sy = geo.split_x, geo.split_y
-    titles = [
-        label(f"<b>{a.name}</b> · {a.shape_text}", sx / 2, sy + 0.005),
-        label(f"<b>{b.name}</b> · {b.shape_text}", (sx + GAP + 1) / 2, 1.0 + 0.06 * (geo.k > 0)),
-        label(f"<b>{c.name}</b> · {c.shape_text}", (sx + GAP + 1) / 2, -0.001, size=13),
-        label(formula, sx / 2, (sy + GAP + 1) / 2, size=16),
-    ]
-    titles[2].update(yanchor="top", y=-0.02)
-    shapes = []
+        traces.append(_question(hidden, "x2", "y", look))
+    a_lines, b_lines, c_lines = plan.titles
+    title, tick1 = look.title, look.tick + 1
+    if plan.f_corner:
+        corner = c_x - _ytick_w(k, look) - PAD
+        centre = _clamp(a_x + a_w / 2, plan.f_lines, look.caption, PAD, corner)
+        cv.lines(plan.f_lines, centre, b_y + k * inner / 2, look.caption, yanchor="middle")
+    else:
+        cv.lines(plan.f_lines, PAD, PAD, look.caption, xanchor="left", yanchor="top")
+    cv.lines(b_lines, _clamp(c_x + c_w / 2, b_lines, title, 0, geo.width), b_y - PAD - _overhang(inner, look), title)
+    cv.lines(a_lines, _clamp(a_x + a_w / 2, a_lines, title, 0, c_x - PAD), c_y - PAD - _overhang(cell, look), title)
+    c_lo = a_x + a_w + TICK_GAP  # clear of A's column numbers; low enough to pass under the colour bar's labels
+    cv.lines(c_lines, _clamp(c_x + c_w / 2, c_lines, title, c_lo, geo.width), c_y + c_h + _c_title_gap(look), title,
+             yanchor="top")
+    cv.note(a.row_label, _axis_title_w(look) / 2, c_y + c_h / 2, tick1, yanchor="middle", angle=-90)
+    cv.note(a.col_label, a_x + a_w / 2, c_y + c_h + _xband(look), tick1, yanchor="top")
+    cv.note(c.col_label, _clamp(c_x + c_w / 2, [c.col_label], tick1, c_x - PAD, geo.width), c_y - _xband(look),
+            tick1)
     if selected is not None:
         i, j = selected[0] + 1, selected[1] + 1
-        shapes = [box("x", "y", 1, geo.k, i, i), box("x2", "y2", j, j, 1, geo.k), box("x2", "y", j, j, i, i)]
-    for edge in range(blocks, geo.k, blocks) if blocks else ():
-        line = dict(color=HIGHLIGHT, width=2, dash="dot")
-        shapes.append(dict(type="line", xref="x", yref="y", x0=edge + 0.5, x1=edge + 0.5, y0=0.5, y1=geo.n + 0.5,
-                           line=line))
-        shapes.append(dict(type="line", xref="x2", yref="y2", x0=0.5, x1=geo.m + 0.5, y0=edge + 0.5,
-                           y1=edge + 0.5, line=line))
-    for b_idx, block_name in enumerate(block_names):
-        mid = b_idx * blocks + (blocks + 1) / 2
-        if blocks and mid <= geo.k:
-            titles.append(dict(text=block_name, xref="paper", yref="y2", x=1.0, y=mid, xanchor="left", showarrow=False,
-                               font=dict(size=11)))
-    w, h = geo.size
-    return figure(traces, dict(
-        width=w, height=h, margin=dict(MARGIN, b=MARGIN["b"] + 22), annotations=titles, shapes=shapes,
-        plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False, **geo.axes(),
-    ))
+        width = 4 if look.cell_text > 12 else 3
+        cv.shapes += [box("x", "y", 1, k, i, i, width=width), box("x2", "y2", j, j, 1, k, width=width),
+                      box("x2", "y", j, j, i, i, width=width)]
+    if blocks:
+        _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
+        _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
+        for block_name, mid in _block_names(names, blocks, k, inner, _note_h(1, tick1)):
+            cv.note(block_name, c_x + c_w + 2 * PAD, b_y + mid * inner, tick1, xanchor="left", yanchor="middle")
+    return cv.spec(traces)
 
 
-def grid_figure(mats: Sequence[Mat], *, text: bool, block_cols: int = 0, block_names: Sequence[str] = ()) -> Spec:
-    """Matrices side by side (small multiples), same cell size. `block_cols` marks column blocks.
+def _colour_ticks(m: Mat, z: np.ndarray, room: float, look: Look) -> tuple[list[float], list[str]]:
+    """Three labelled values on a colour bar (two when it is short): its ends and its middle."""
+    if m.kind == "probs":
+        vals = [0.0, 0.5, 1.0]
+    else:
+        lim = abs_limit(np.asarray(z, float))
+        top = float(f"{lim:.2g}")
+        top = top if top <= lim else lim
+        vals = [0.0, top / 2, top] if m.kind == "magnitude" else [-top, 0.0, top]
+    if room < 3 * 1.45 * look.tick + 12:
+        vals = [vals[0], vals[-1]]
+    return vals, [number(v, 2) for v in vals]
 
-    Panels are at least GRID_GAP px apart, room for the next panel's row numbers.
+
+def _colour_bar(c: Mat, z: np.ndarray, cv: Canvas, x: float, y: float, length: float, look: Look) -> dict:
+    """C's colour bar right of C, from C's top down, at least three labels long; labels that never touch."""
+    vals, labels = _colour_ticks(c, z, length, look)
+    return dict(thickness=10 if not look.narrow else 8, len=length / cv.height, lenmode="fraction",
+                y=1 - y / cv.height, yanchor="top", x=x / cv.width, xanchor="left", xpad=0, ypad=0,
+                tickvals=vals, ticktext=labels, tickfont=dict(size=look.tick), outlinewidth=0)
+
+
+def _question(cell: tuple[int, int], xaxis: str, yaxis: str, look: Look) -> dict:
+    return dict(type="scatter", x=[cell[1] + 1], y=[cell[0] + 1], mode="text", text=["?"],
+                textfont=dict(size=look.caption, color=HIGHLIGHT), xaxis=xaxis, yaxis=yaxis, hoverinfo="skip",
+                showlegend=False)
+
+
+def _stacked(a: Mat, b: Mat, c: Mat, titles: list[str], formula: str, *, text: bool, look: Look, selected, hidden,
+             blocks: int, names: list[str], window: tuple[int, int, int]) -> Spec:
+    """A above B above C, each as wide as the screen allows: for a phone when the cross would be too small.
+
+    Rows and columns no longer meet; the breakdown under the figure names them. Same traces as the cross,
+    then C's click layer on axes x3, y3.
     """
-    shapes_ = [shown(m.values).shape for m in mats]
-    max_r = max(s[0] for s in shapes_)
-    widths = [s[1] for s in shapes_]
-    gaps = GRID_GAP * (len(mats) - 1)
-    cell = int(max(4, min(44, (900 - gaps) / sum(widths), 420 / max_r)))
-    total_px = cell * sum(widths) + gaps
-    traces, layout, annotations, shapes, x = [], {}, [], [], 0.0
-    for idx, (m, (r, c)) in enumerate(zip(mats, shapes_)):
-        ax = "" if idx == 0 else str(idx + 1)
-        x0, x1 = x / total_px, (x + c * cell) / total_px
-        x += c * cell + GRID_GAP
-        y_top = r / max_r
-        traces.append(heatmap(m, f"x{ax}", f"y{ax}", wants_text(text, m.values, cell), cell=cell))
-        layout[f"xaxis{ax}"] = axis_spec(c, (x0, x1), f"y{ax}")
-        layout[f"yaxis{ax}"] = axis_spec(r, (1 - y_top, 1), f"x{ax}", reverse=True)
-        annotations.append(label(f"<b>{m.name}</b> · {m.shape_text}", (x0 + x1) / 2, 1.02))
-        for b in range(1, (c // block_cols) if block_cols else 0):
-            shapes.append(dict(type="line", xref=f"x{ax}", yref=f"y{ax}", x0=b * block_cols + 0.5,
-                               x1=b * block_cols + 0.5, y0=0.5, y1=r + 0.5, line=dict(color=HIGHLIGHT, width=3)))
-        for b, block_name in enumerate(block_names[: (c // block_cols) if block_cols else 0]):
-            middle = b * block_cols + (block_cols + 1) / 2
-            annotations.append(dict(text=block_name, xref=f"x{ax}", yref="paper", x=middle, y=-0.02, yanchor="top",
-                                    showarrow=False, font=dict(size=12)))
-    width = int(total_px + MARGIN["l"] + MARGIN["r"] + 20)
-    height = int(cell * max_r + MARGIN["t"] + MARGIN["b"] + 40)
-    return figure(traces, dict(width=max(width, 360), height=max(height, 200), margin=MARGIN, annotations=annotations,
-                      shapes=shapes, plot_bgcolor=MASKED_BG, font=dict(family=FONT, color="#1f2937"), dragmode=False,
-                      **layout))
+    n, k, m = window
+    grid = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
+                 formula=formula)
+    cv, traces, corners = grid.draw()
+    traces.append(click_layer(c, "x3", "y3", size=max(6.0, grid.cell - 2)))
+    if hidden is not None:
+        traces.append(_question(hidden, "x3", "y3", look))
+    if selected is not None:
+        i, j = selected[0] + 1, selected[1] + 1
+        cv.shapes += [box("x", "y", 1, k, i, i), box("x2", "y2", j, j, 1, k), box("x3", "y3", j, j, i, i)]
+    if blocks:
+        _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
+        _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
+        (bx, by), tick1 = corners[1], look.tick + 1
+        for block_name, mid in _block_names(names, blocks, k, grid.cell, _note_h(1, tick1)):
+            cv.note(block_name, bx + m * grid.cell + PAD, by + mid * grid.cell, tick1, xanchor="left",
+                    yanchor="middle")
+    return cv.spec(traces)
+
+
+# ---------------------------------------------------------------- small multiples
+
+
+class _Grid:
+    """Panels in rows of `per_row` (or as many as fit), one cell size, titles above, numbers left and below.
+
+    `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers,
+    `right` px right of each panel (block names).
+    """
+
+    def __init__(self, panels, titles, look: Look, *, per_row: int | None, text: bool, axis_titles: bool,
+                 below: float = 0.0, right: float = 0.0, formula: str = ""):
+        self.panels, self.titles, self.look, self.text = panels, titles, look, text
+        self.below, self.right, self.formula = below, right, formula
+        self.al = _axis_title_w(look) + PAD if axis_titles else 0.0
+        self.per_row, self.cell = self._fit(per_row)
+
+    def _left(self, rows: int) -> float:
+        return self.al + _ytick_w(rows, self.look)
+
+    def _rows(self, per_row: int) -> list[list[int]]:
+        idx = list(range(len(self.panels)))
+        return [idx[s:s + per_row] for s in range(0, len(idx), per_row)]
+
+    def _cell_for(self, per_row: int) -> float:
+        look, rows = self.look, self._rows(per_row)
+        fixed = [sum(self._left(self.panels[i][1]) + self.right for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
+                 for row in rows]
+        across = min((look.max_w - f) / sum(self.panels[i][2] for i in row) for f, row in zip(fixed, rows))
+        tall = sum(max(self.panels[i][1] for i in row) for row in rows)
+        cell = min(look.cell, across, look.cell if look.narrow else look.max_h / tall)
+        for _ in range(12):  # titles wrap to the panel widths; shrink if the figure ends up too tall
+            over = math.ceil(self.measure(per_row, cell)[1]) - look.fig_h
+            if look.narrow or over <= 0 or cell <= 2:
+                break
+            cell -= over / tall + 0.25
+        return max(cell, 2.0)
+
+    def _numbers_fit(self, cell: float) -> bool:
+        return all(_numbers(True, m, m.values[:r, :c], cell, cell, self.look) for m, r, c in self.panels)
+
+    def _fit(self, per_row: int | None) -> tuple[int, float]:
+        """How many panels a row, and the cell size: numbers when asked for and they fit somewhere, then the
+        biggest cells, then fewer rows. A phone takes one or two a row: two if that costs no numbers, or if
+        there are more than three panels."""
+        if per_row:
+            return per_row, self._cell_for(per_row)
+        count = len(self.panels)
+        wants = self.text and all(max(m.values.shape) <= MAX_TEXT_SIDE for m, _, _ in self.panels)
+        options = [(p, self._cell_for(p)) for p in range(1, (min(count, 2) if self.look.narrow else count) + 1)]
+        if self.look.narrow:  # many panels: two a row even without numbers, or the page gets very long
+            two = [(p, c) for p, c in options if p == 2 and (c >= 3 if count > 3 else c >= 8 and (
+                not wants or self._numbers_fit(c)))]
+            return two[0] if two else options[0]
+        return max(options, key=lambda pc: (wants and self._numbers_fit(pc[1]), round(pc[1], 1), pc[0]))
+
+    def measure(self, per_row: int, cell: float):
+        """(width, height, [(panel, x, y, title lines)]) in px for this many a row and this cell size."""
+        look = self.look
+        under = _xband(look) + self.below + (_note_h(1, look.tick + 1) if self.al else 0)
+        y = PAD + (_note_h(len(self._formula_lines()), look.caption) + PAD if self.formula else 0)
+        width, places = 0.0, []
+        for row in self._rows(per_row):
+            x, row_places, most = 0.0, [], 1
+            for i in row:
+                _, r, c = self.panels[i]
+                left = self._left(r)
+                lines = _lines(self.titles[i], look.title, left + c * cell + self.right + PANEL_GAP / 2)
+                most = max(most, len(lines))
+                row_places.append((i, x + left, lines))
+                x += left + c * cell + self.right + PANEL_GAP
+            width = max(width, x - PANEL_GAP + 2 * PAD)
+            y_panel = y + _note_h(most, look.title) + PAD + _overhang(cell, look)
+            places += [(i, px, y_panel, lines) for i, px, lines in row_places]
+            y = y_panel + max(self.panels[i][1] for i in row) * cell + under + PANEL_GAP
+        return width, y - PANEL_GAP + PAD, places
+
+    def _formula_lines(self) -> list[str]:
+        return _lines(self.formula, self.look.caption, self.look.max_w - 2 * PAD) if self.formula else []
+
+    def draw(self) -> tuple[Canvas, list[dict], list[tuple[float, float]]]:
+        """Traces (one heatmap per panel, axes x, x2, …), axes and titles; top left corner (px) of each panel."""
+        look, cell = self.look, self.cell
+        width, height, places = self.measure(self.per_row, cell)
+        cv = Canvas(width, height)
+        if self.formula:
+            cv.lines(self._formula_lines(), PAD, PAD, look.caption, xanchor="left", yanchor="top")
+        traces, corners, tick1 = [], [], look.tick + 1
+        for i, px, py, lines in places:
+            m, r, c = self.panels[i]
+            suffix = "" if i == 0 else str(i + 1)
+            z = m.values[:r, :c]
+            cv.axes(suffix, px, py, c, r, cell, cell, look)
+            traces.append(_panel(m, f"x{suffix}", f"y{suffix}", z, cell, cell, look, self.text))
+            corners.append((px, py))
+            left = self._left(r)
+            centre = _clamp(px + c * cell / 2, lines, look.title, px - left, px + c * cell + self.right + PANEL_GAP / 2)
+            cv.lines(lines, centre, py - PAD - _overhang(cell, look), look.title)
+            if self.al:
+                cv.note(m.row_label, px - left + _axis_title_w(look) / 2, py + r * cell / 2, tick1, yanchor="middle",
+                        angle=-90)
+                cv.note(m.col_label, px + c * cell / 2, py + r * cell + _xband(look) + self.below, tick1,
+                        yanchor="top")
+        return cv, traces, corners
+
+
+def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, block_cols: int = 0,
+                block_names: Sequence[str] = (), axis_titles: bool = False, per_row: int | None = None) -> Spec:
+    """Matrices as small multiples, one cell size, as many a row as the screen allows (one or two on a phone).
+
+    Each title names its matrix, its full shape and (if trimmed) which part is drawn (`words`, a base.Words).
+    `block_cols` marks column blocks, named under the blocks (below the column numbers); the title says
+    which blocks are not drawn. `axis_titles` writes each panel's row and column words (Mat.row_label,
+    col_label) beside its axes.
+    """
+    panels, titles, names = [], [], []
+    for m in mats:
+        r, c = drawn(m.values.shape[0], limit=look.side), drawn(m.values.shape[1], block_cols, look.side)
+        count = -(-c // block_cols) if block_cols else 0
+        note = words.hidden(count + 1, len(block_names)) if block_cols and block_names else ""
+        panels.append((m, r, c))
+        titles.append(_title(m, r, c, note, words))
+        names.append(list(block_names[:count]))
+    tick1 = look.tick + 1
+    below = _note_h(1, tick1) if block_cols and block_names else 0.0
+    grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below)
+    cv, traces, corners = grid.draw()
+    for idx, ((_, r, c), (px, py)) in enumerate(zip(panels, corners)):
+        suffix = "" if idx == 0 else str(idx + 1)
+        if block_cols:
+            _block_lines(cv.shapes, f"x{suffix}", f"y{suffix}", True, block_cols, c, r, width=3, dash=None)
+        widest = max((_wide([name], tick1) for name in names[idx]), default=0.0)
+        for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, widest):
+            cv.note(block_name, px + mid * grid.cell, py + r * grid.cell + _xband(look), tick1, yanchor="top")
+    return cv.spec(traces)

@@ -12,7 +12,9 @@ from mha import figures as F
 PHONE_MAX = 640  # px: narrower windows get the phone layout
 
 _JS = """
-export default function ({ data, setStateValue }) {
+export default function ({ data, setStateValue, parentElement }) {
+  // What the server drew this run for, on the component's element: lets a browser test wait for it.
+  (parentElement.host || parentElement).dataset.screen = data.phone ? "phone" : "wide";
   const report = () => {
     const phone = window.innerWidth <= data.phone_max;
     if (phone !== data.phone) setStateValue("phone", phone);

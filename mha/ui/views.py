@@ -43,12 +43,13 @@ def name(letter: str, sub: str = "", sup: str = "") -> Name:
 class Operand:
     values: np.ndarray
     name: Name
-    rows: str  # what a row index counts, for hover text ("token", "feature")
+    rows: str  # what a row index counts, for hover text and axis titles ("token", "feature")
     cols: str
     kind: str = "signed"
+    mask: np.ndarray | None = None  # True where the causal mask removed a cell (drawn as a grey gap)
 
     def mat(self) -> F.Mat:
-        return F.Mat(self.values, self.name.html, self.kind, self.rows, self.cols)
+        return F.Mat(self.values, self.name.html, self.kind, self.rows, self.cols, self.mask)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,16 @@ class View:
     @cached_property
     def trace(self) -> mha.Trace:
         return mha.forward(self.x, self.w)
+
+    @cached_property
+    def words(self) -> F.Words:
+        """What a figure writes itself (which part of a trimmed matrix is drawn), in this page's language."""
+        t = self.t
+        return F.Words(t("trim_rows"), t("trim_cols"), t("trim_both"), t("blocks_hidden"), t("block_hidden"))
+
+    def masked(self, head: int) -> np.ndarray:
+        """Where the causal mask removed a score of this head (−∞ in the masked scores): S is exactly 0 there."""
+        return np.isneginf(self.trace.masked[head])
 
     def head_name(self, letter: str) -> Name:
         """Q₁, K₂, … for the chosen head."""
@@ -100,6 +111,18 @@ def chart_config(key: str) -> dict:
                                                     "scale": 2}}
 
 
+def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
+    """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px).
+
+    A group is one part or a tuple of parts that read as one (a product and its shapes).
+    """
+    groups_ = [(g,) if isinstance(g, str) else g for g in groups]
+    if look.narrow and sum(len(g) for g in groups_) > 1:
+        st.latex(r"\begin{gathered} " + r" \\ ".join(p for g in groups_ for p in g) + r" \end{gathered}")
+    else:
+        st.latex(r"\qquad ".join(r"\ ".join(g) for g in groups_))
+
+
 def chart(fig, key: str, width: str = "content") -> None:
     st.plotly_chart(fig, key=key, width=width, config=chart_config(key))
 
@@ -109,11 +132,11 @@ def clickable_chart(fig, key: str) -> None:
                     config=chart_config(key))
 
 
-def window_note(t: Text, *arrays: np.ndarray) -> str:
-    for a in arrays:
-        win = F.window(a)
-        if win.clipped:
-            return t("window_note", rows=win.rows, cols=win.cols, full_rows=a.shape[0], full_cols=a.shape[1])
+def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> str:
+    """The first (full shape, drawn shape) pair that is trimmed, said once under the figure."""
+    for (rows, cols), (shown_rows, shown_cols) in shapes:
+        if (rows, cols) != (shown_rows, shown_cols):
+            return t("window_note", rows=shown_rows, cols=shown_cols, full_rows=rows, full_cols=cols)
     return ""
 
 
@@ -123,10 +146,11 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
     cell = quiz or selected(key)
     if cell and not (cell[0] < min(c.values.shape[0], F.MAX_SIDE) and cell[1] < min(c.values.shape[1], F.MAX_SIDE)):
         cell = quiz = None
-    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, selected=cell, hidden=quiz,
-                           **blocks)
+    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words, look=v.look,
+                           selected=cell, hidden=quiz, **blocks)
     clickable_chart(fig, key)
-    note = window_note(v.t, a.values, b.values, c.values)
+    n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
+    note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:
         st.caption(note)
     if quiz:

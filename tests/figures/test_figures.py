@@ -15,6 +15,7 @@ TR = mha.forward(mha.init_input(CFG), W)
 NAMES = dict(q="Q", kt="Kᵀ", scores="QKᵀ", probs="S")
 WORDS = {key: key for key in SCORE_WORDS} | dict(fill="{i}{j}", fill_row="{a}", fill_rows="{a}{b}",
                                                   softmax_row="{a}", softmax_rows="{a}{b}", shown="{rows}{cols}")
+TRIM = F.Words("{rows} rows", "{cols} cols", "{rows}, {cols}", "{first}–{last} hidden", "{first} hidden")
 
 
 def _scores():
@@ -37,10 +38,11 @@ def _cache():
 
 BUILDERS = {
     "product": lambda: F.product_figure(F.Mat(TR.x, "X"), F.Mat(W.w_q[0], "W"), F.Mat(TR.q[0], "Q"), text=True,
-                                        formula="Q = XW", selected=(1, 2)),
+                                        formula="Q = XW", words=TRIM, selected=(1, 2)),
     "product_blocks": lambda: F.product_figure(F.Mat(TR.concat, "C"), F.Mat(W.w_o, "W"), F.Mat(TR.y, "Y"),
-                                               text=True, formula="Y", blocks=11, block_names=["h1", "h2"]),
-    "grid": lambda: F.grid_figure([F.Mat(TR.probs[0], "S", "probs"), F.Mat(TR.probs[1], "S", "magnitude")], text=True),
+                                               text=True, formula="Y", words=TRIM, blocks=11, block_names=["h1", "h2"]),
+    "grid": lambda: F.grid_figure([F.Mat(TR.probs[0], "S", "probs"), F.Mat(TR.probs[1], "S", "magnitude")], text=True,
+                                  words=TRIM),
     "scores": _scores,
     "cache": _cache,
     "cost": lambda: cost_figure(np.arange(1, 10), {"a": (np.arange(1, 10), "solid")}, x_title="t", y_title="f"),
@@ -54,17 +56,18 @@ def test_plotly_accepts_every_property(name):
 
 
 def test_product_rows_run_top_down_and_cells_are_square():
+    """C's cells are square; A's columns are as wide as B's rows are tall (the inner dimension)."""
     spec = BUILDERS["product"]().to_dict()
     lay = spec["layout"]
     assert lay["yaxis"]["range"][0] > lay["yaxis"]["range"][1]  # row 1 at the top
     w = lay["width"] - lay["margin"]["l"] - lay["margin"]["r"]
     h = lay["height"] - lay["margin"]["t"] - lay["margin"]["b"]
-    x_cell = w * (lay["xaxis2"]["domain"][1] - lay["xaxis2"]["domain"][0]) / 7
-    y_cell = h * (lay["yaxis"]["domain"][1] - lay["yaxis"]["domain"][0]) / 5
-    assert abs(x_cell - y_cell) / x_cell < 0.2
+    span = lambda axis, n, px: px * (lay[axis]["domain"][1] - lay[axis]["domain"][0]) / n
+    assert abs(span("xaxis2", 7, w) - span("yaxis", 5, h)) < 0.5  # C: 5×7 (rows of X, columns of W)
+    assert abs(span("xaxis", 5, w) - span("yaxis2", 5, h)) < 0.5  # A's 5 columns, B's 5 rows
 
 
 def test_large_matrices_have_no_cell_numbers():
     big = np.random.default_rng(0).standard_normal((30, 30))
-    spec = F.grid_figure([F.Mat(big, "B")], text=True).to_dict()
+    spec = F.grid_figure([F.Mat(big, "B")], text=True, words=TRIM).to_dict()
     assert not spec["data"][0]["texttemplate"]

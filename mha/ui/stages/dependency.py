@@ -6,7 +6,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from ..views import View, chart, fmt, header, subscript
+from ..views import View, chart, equation, fmt, header, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 
@@ -15,15 +15,17 @@ def render(v: View) -> None:
     t, cfg, tr = v.t, v.cfg, v.trace
     header(t, "dependency")
     n, d = v.x.shape
-    st.latex(r"Y_i = f_i(X_1,\dots,X_i;\,W),\qquad D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}"
-             r"\right\rVert_F = 0 \quad " + t("dependency_zero_when"))
+    equation(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
+             r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad " + t("dependency_zero_when"))
     cost = cfg.n_heads * n * n * d * d
     left, right = st.columns(2)
+    half = v.look.column(0.5)
     with left:
         if cost <= EXACT_BUDGET:
             dep = F.Mat(mha.dependency(v.x, v.w), "D", "magnitude", t("y_row"), t("x_row"))
             st.markdown(f"**{t('dependency_map')}**")
-            chart(F.grid_figure([dep], text=v.text), key="dependency_map")
+            chart(F.grid_figure([dep], text=v.text, words=v.words, look=half, axis_titles=True),
+                  key="dependency_map")
         else:
             st.info(t("dependency_skip", flops=int(cost), limit=int(EXACT_BUDGET)))
     with right:
@@ -33,8 +35,8 @@ def render(v: View) -> None:
         moved[j - 1] += eps
         delta = mha.forward(moved, v.w).y - tr.y  # raises InputError like any X would
         st.markdown(f"**{t('nudge_result', eps=fmt(eps), j=subscript(j))}**")
-        chart(F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))],
-                                      text=v.text), key="dependency_nudge")
+        chart(F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))], text=v.text,
+                            words=v.words, look=half, axis_titles=True), key="dependency_nudge")
         if j > 1:
             st.success(t("nudge_rows_same", rows=t.rows(1, j - 1), delta=fmt(float(np.abs(delta[: j - 1]).max()))))
         else:

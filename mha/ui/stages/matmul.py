@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from ..session import matrix_editor
-from ..views import Operand, View, header, name, product_view
+from ..views import Operand, View, equation, header, name, product_view
 
 A = np.array([[1.0, 2.0, 0.0], [-1.0, 3.0, 1.0]])  # 2×3
 B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0, 3.0, 1.0, -1.0]])  # 3×5
@@ -20,8 +20,8 @@ def render(v: View) -> None:
     with right:
         st.markdown(t("matmul_b"))
         b = matrix_editor("mm_b", "mm_b_base", ss.get("mm_b_base", B), ["1", "2", "3"], t)
-    st.latex(r"R = A\,B:\quad (2\times 3)\cdot(3\times 5) \to 2\times 5,"
-             r"\qquad R_{xy} = \sum_{k=1}^{3} A_{xk}\,B_{ky}")
+    equation(v.look, (r"R = A\,B:", r"(2\times 3)\cdot(3\times 5) \to 2\times 5,"),
+             r"R_{xy} = \sum_{k=1}^{3} A_{xk}\,B_{ky}")
     row, col = t("rows_of"), t("cols_of")
     product_view("mm", v, Operand(a, name("A"), row, col), Operand(b, name("B"), row, col),
                  Operand(a @ b, name("R"), row, col), "R = A · B")

@@ -4,15 +4,16 @@ import streamlit as st
 
 from mha import figures as F
 
-from ..views import Operand, View, chart, header, name, product_view
+from ..views import Operand, View, chart, equation, header, name, product_view
 
 
 def render(v: View) -> None:
     t, tr, w, cfg = v.t, v.trace, v.w, v.cfg
     header(t, "output")
     n, h, dv, d = cfg.n_tokens, cfg.n_heads, cfg.d_v, cfg.d_model
-    st.latex(rf"Y = \operatorname{{Concat}}(H_1,\dots,H_{{{h}}})\,W_O:\ ({n}\times {h * dv})\cdot({h * dv}\times {d})"
-             rf" \to {n}\times {d} \;=\; \sum_{{i=1}}^{{{h}}} H_i\,W_O^{{(i)}}")
+    equation(v.look, (rf"Y = \operatorname{{Concat}}(H_1,\dots,H_{{{h}}})\,W_O:",
+                      rf"({n}\times {h * dv})\cdot({h * dv}\times {d}) \to {n}\times {d}"),
+             rf"Y = \sum_{{i=1}}^{{{h}}} H_i\,W_O^{{(i)}}")
     token, col = t("token"), t("cols_of")
     concat = Operand(tr.concat, name("Concat"), token, col)
     w_o, y = Operand(w.w_o, name("W", "O"), col, t("feature")), Operand(tr.y, name("Y"), token, t("feature"))
@@ -21,9 +22,6 @@ def render(v: View) -> None:
     blocks = w.w_o.reshape(h, dv, d)
     parts = [F.Mat(tr.heads[i] @ blocks[i], f"H<sub>{i + 1}</sub>W<sub>O</sub><sup>({i + 1})</sup>", row_label=token,
                    col_label=t("feature")) for i in range(h)]
-    per_row = min(h + 1, 7 if cfg.d_model <= 16 else 4)
     st.markdown(f"**{t('output_parts')}**")
     mats = [*parts, F.Mat(tr.y, "Y = Σ", row_label=token, col_label=t("feature"))]
-    for start in range(0, len(mats), per_row):
-        chart(F.grid_figure(mats[start:start + per_row], text=v.text),
-                        key=f"output_parts_{start}")
+    chart(F.grid_figure(mats, text=v.text, words=v.words, look=v.look), key="output_parts")

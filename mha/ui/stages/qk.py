@@ -1,8 +1,6 @@
 """Stage 3: Q = X·W_Q and K = X·W_K for the chosen head, each laid out as a product."""
 
-import streamlit as st
-
-from ..views import Operand, View, header, name, product_view
+from ..views import Operand, View, equation, header, name, product_view
 
 
 def render(v: View) -> None:
@@ -10,8 +8,8 @@ def render(v: View) -> None:
     header(t, "qk", h=h + 1)
     n, d = v.x.shape
     k = v.cfg.d_k
-    st.latex(rf"Q_{{{h + 1}}} = X\,W_{{Q{h + 1}}},\quad K_{{{h + 1}}} = X\,W_{{K{h + 1}}}:"
-             rf"\quad ({n}\times {d})\cdot({d}\times {k}) \to {n}\times {k}")
+    equation(v.look, (rf"Q_{{{h + 1}}} = X\,W_{{Q{h + 1}}},\quad K_{{{h + 1}}} = X\,W_{{K{h + 1}}}:",
+                      rf"({n}\times {d})\cdot({d}\times {k}) \to {n}\times {k}"))
     x = Operand(v.x, name("X"), t("token"), t("feature"))
     for letter, w, out in (("Q", v.w.w_q, tr.q), ("K", v.w.w_k, tr.k)):
         wn, on = v.weight_name(letter), v.head_name(letter)

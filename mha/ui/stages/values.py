@@ -1,8 +1,6 @@
 """Stage 5: V = X·W_V, then H = S·V for the chosen head."""
 
-import streamlit as st
-
-from ..views import Operand, View, header, name, product_view
+from ..views import Operand, View, equation, header, name, product_view
 
 
 def render(v: View) -> None:
@@ -10,12 +8,13 @@ def render(v: View) -> None:
     header(t, "values", h=h + 1)
     n, d, dv = *v.x.shape, v.cfg.d_v
     s, vn, hn, wn = v.head_name("S"), v.head_name("V"), v.head_name("H"), v.weight_name("V")
-    st.latex(rf"V_{{{h + 1}}} = X\,W_{{V{h + 1}}}:\ ({n}\times {d})\cdot({d}\times {dv}) \to {n}\times {dv}"
-             rf"\qquad H_{{{h + 1}}} = S_{{{h + 1}}}\,V_{{{h + 1}}}:\ ({n}\times {n})\cdot({n}\times {dv})"
-             rf" \to {n}\times {dv}")
+    equation(v.look, (rf"V_{{{h + 1}}} = X\,W_{{V{h + 1}}}:",
+                      rf"({n}\times {d})\cdot({d}\times {dv}) \to {n}\times {dv}"),
+             (rf"H_{{{h + 1}}} = S_{{{h + 1}}}\,V_{{{h + 1}}}:",
+              rf"({n}\times {n})\cdot({n}\times {dv}) \to {n}\times {dv}"))
     token, col = t("token"), t("cols_of")
     values = Operand(tr.v[h], vn, token, col)
     product_view("values_v", v, Operand(v.x, name("X"), token, t("feature")),
                  Operand(v.w.w_v[h], wn, t("feature"), col), values, f"{vn.html} = X · {wn.html}")
-    product_view("values_h", v, Operand(tr.probs[h], s, token, t("key_pos"), "probs"), values,
+    product_view("values_h", v, Operand(tr.probs[h], s, token, t("key_pos"), "probs", v.masked(h)), values,
                  Operand(tr.heads[h], hn, token, col), f"{hn.html} = {s.html} · {vn.html}")

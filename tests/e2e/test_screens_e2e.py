@@ -1,0 +1,106 @@
+"""Every static figure, on three screens, in both languages, small and large, can be read.
+
+Each stage with static figures (all but the scores and KV-cache animations) is opened at 1400×1000, at
+1280×720 in presenter mode and at 390×844, in English and Chinese, at the post's sizes and at a large
+size, and every chart on the page is measured in Chromium (tests/e2e/geometry.py) and checked:
+no colour bar, label or tick label over a plot area or another label, no tick labels on top of each
+other, no cell number wider than its cell, no figure squeezed by the page (Streamlit narrows a figure
+wider than its column, and its square cells stop being square); in presenter mode every figure fits
+under Streamlit's header on a 720 px screen; no display formula wider than the page. One screenshot a page.
+"""
+
+import pytest
+
+from mha.ui.settings import STAGES
+
+from .conftest import SHOTS, settle
+from .geometry import chart_geometry, overlap, problems
+
+pytestmark = pytest.mark.e2e
+
+SCREENS = {
+    "desk": (dict(width=1400, height=1000), {}),
+    "present": (dict(width=1280, height=720), {"present": "1"}),
+    "phone": (dict(width=390, height=844), {}),
+}
+SIZES = {"post": {}, "large": dict(n_tokens=64, d_model=256, n_heads=8)}
+STATIC = [s for s in STAGES if s not in ("scores", "kv_cache")]
+
+CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(c => {
+  const key = [...c.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-')).slice(7);
+  const gd = c.querySelector('.js-plotly-plot');
+  const box = gd.getBoundingClientRect();
+  return {key: key, height: box.height, right: box.right};
+})"""
+FORMULAS = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')].map(d => {
+  const k = d.querySelector('.katex'), room = d.closest('[data-testid="stMarkdownContainer"]');
+  return [k.textContent.slice(0, 40), k.getBoundingClientRect().width, room.getBoundingClientRect().width];
+})"""
+HEADER = "() => document.querySelector('[data-testid=\"stHeader\"]').getBoundingClientRect().height"
+PAGE_HEIGHT = "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]').scrollHeight"
+
+
+def label_problems(g) -> list[str]:
+    """What geometry.problems leaves out: labels on tick labels, tick labels on each other."""
+    out = [f"label {a!r} on tick {t!r} of {h}" for a, abox in g.annotations for h, t, tbox in g.ticks
+           if overlap(abox, tbox)]
+    for i, (h1, t1, b1) in enumerate(g.ticks):
+        out += [f"ticks {t1!r} of {h1} and {t2!r} of {h2} overlap" for h2, t2, b2 in g.ticks[i + 1:] if overlap(b1, b2)]
+    return out
+
+
+def page_problems(page, screen: str, viewport: dict) -> list[str]:
+    found = []
+    header = page.evaluate(HEADER)
+    for chart in page.evaluate(CHARTS):
+        key = chart["key"]
+        g = chart_geometry(page, key)
+        found += [f"{key}: {p}" for p in problems(g) + label_problems(g)]
+        if not any(abs(w - h) <= 1.5 for w, h in g.cells.values()):
+            found.append(f"{key}: no panel has square cells {g.cells} (squeezed into its column)")
+        if chart["right"] > viewport["width"]:
+            found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")
+        if screen == "present" and chart["height"] > viewport["height"] - header:
+            found.append(f"{key}: {chart['height']:.0f} px tall, the screen shows {viewport['height'] - header:.0f}")
+    for text, wide, room in page.evaluate(FORMULAS):
+        if wide > room + 1:
+            found.append(f"formula {text!r} is {wide:.0f} px wide in {room:.0f} px")
+    return found
+
+
+def wait_for_screen(page, screen: str) -> None:
+    """Settle once the server has drawn for this screen: a phone is known only after the page reports it."""
+    page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
+                           timeout=60_000)
+    settle(page, 60_000)
+
+
+def shoot_page(page, viewport: dict, name: str) -> None:
+    """The whole page, however long: the viewport is made as tall as the content for the shot."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    height = min(max(page.evaluate(PAGE_HEIGHT), viewport["height"]), 6000)
+    page.set_viewport_size(dict(viewport, height=height))
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    page.set_viewport_size(viewport)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_static_figures_are_readable_on_every_screen(browser, app_url, screen):
+    viewport, extra = SCREENS[screen]
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    found = []
+    try:
+        for lang in ("en", "zh"):
+            for size, params in SIZES.items():
+                for stage in STATIC:
+                    query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **params, **extra).items())
+                    page.goto(f"{app_url}/?{query}")
+                    wait_for_screen(page, screen)
+                    assert page.locator('[data-testid="stException"]').count() == 0, query
+                    found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
+                    shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
+    finally:
+        context.close()
+    assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])

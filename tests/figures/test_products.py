@@ -1,0 +1,213 @@
+"""The static figures draw what they say: each panel holds exactly the matrix its title names, the title's
+shape is that matrix's shape (and says when only part of it is drawn), row 1 is at the top, masked cells
+are gaps, block names sit under their blocks, and every figure keeps within its screen's budget."""
+
+import re
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+import mha
+from mha import figures as F
+from mha.figures.base import text_px
+from mha.ui.strings import EN, ZH
+
+LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
+CONFIGS = {
+    "post": mha.AttentionConfig(),
+    "large": mha.AttentionConfig(n_tokens=64, d_model=256, n_heads=8),
+    "gpt2": mha.AttentionConfig(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12),
+}
+
+
+def words(table=EN) -> F.Words:
+    return F.Words(*(table[k] for k in ("trim_rows", "trim_cols", "trim_both", "blocks_hidden", "block_hidden")))
+
+
+def trace_of(cfg):
+    w = mha.init_weights(cfg)
+    return w, mha.forward(mha.init_input(cfg), w)
+
+
+def z(trace: dict) -> np.ndarray:
+    return np.array([[np.nan if v is None else v for v in row] for row in trace["z"]], dtype=float)
+
+
+def titles(spec: dict) -> dict[str, dict]:
+    """Panel titles by matrix name: the annotations that start with a bold name."""
+    out = {}
+    for a in spec["layout"]["annotations"]:
+        found = re.match(r"<b>(.*?)</b>(?: |<br>)·(?: |<br>)(\d+)×(\d+)", a["text"])
+        if found:
+            out[found.group(1)] = a | {"shape": (int(found.group(2)), int(found.group(3))),
+                                       "plain": a["text"].replace("<br>", " ")}
+    return out
+
+
+def domain_centre(spec: dict, axis: str) -> float:
+    lo, hi = spec["layout"][axis]["domain"]
+    return (lo + hi) / 2
+
+
+def check_panel(spec: dict, trace: dict, values: np.ndarray, name: str, wording: F.Words):
+    """The trace draws values (windowed) and the panel's title names it, its full shape, and any trimming."""
+    drawn = z(trace)
+    rows, cols = drawn.shape
+    np.testing.assert_array_equal(drawn, values[:rows, :cols])
+    title = titles(spec)[name]
+    assert title["shape"] == values.shape, (name, title["shape"], values.shape)
+    note = wording.trimmed(values.shape, (rows, cols))
+    assert (note in title["plain"]) if note else "drawn" not in title["plain"], title["plain"]
+    assert rows == min(values.shape[0], F.MAX_SIDE)
+    # the title stands over (or under) its own panel: the panel's middle lies within the title's width
+    half = max(text_px(line, title["font"]["size"]) for line in title["text"].split("<br>")) / 2
+    half /= spec["layout"]["width"]
+    middle = domain_centre(spec, "xaxis" + trace["xaxis"][1:])
+    assert title["x"] - half <= middle <= title["x"] + half, (name, title["x"], half, middle)
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", CONFIGS)
+def test_every_product_panel_holds_what_its_title_names(size, look):
+    cfg = CONFIGS[size]
+    w, tr = trace_of(cfg)
+    spec = F.product_figure(F.Mat(tr.x, "X"), F.Mat(w.w_q[0], "W"), F.Mat(tr.q[0], "Q"), text=True, formula="Q = XW",
+                            words=words(), look=LOOKS[look]).to_dict()
+    data = spec["data"]
+    check_panel(spec, data[0], tr.x, "X", words())
+    check_panel(spec, data[1], w.w_q[0], "W", words())
+    check_panel(spec, data[2], tr.q[0], "Q", words())
+    assert data[3]["name"] == "click" and (data[3]["xaxis"], data[3]["yaxis"]) == (data[2]["xaxis"], data[2]["yaxis"])
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_a_trimmed_title_says_so_in_either_language(look):
+    _, tr = trace_of(CONFIGS["large"])
+    for table in (EN, ZH):
+        spec = F.grid_figure([F.Mat(tr.probs[0], "S", "probs")], text=True, words=words(table),
+                             look=LOOKS[look]).to_dict()
+        title, side = titles(spec)["S"]["plain"], LOOKS[look].side  # a phone draws 24 of each small multiple
+        assert z(spec["data"][0]).shape == (side, side)
+        assert title.startswith("<b>S</b> · 64×64 · ") and table["trim_both"].format(rows=side, cols=side) in title
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", CONFIGS)
+def test_row_one_is_at_the_top_of_every_panel(size, look):
+    cfg = CONFIGS[size]
+    w, tr = trace_of(cfg)
+    figs = [
+        F.product_figure(F.Mat(tr.concat, "C"), F.Mat(w.w_o, "W"), F.Mat(tr.y, "Y"), text=True, formula="Y",
+                         words=words(), look=LOOKS[look], blocks=cfg.d_v, block_names=["h"] * cfg.n_heads),
+        F.grid_figure([F.Mat(p, "S", "probs") for p in tr.probs], text=True, words=words(), look=LOOKS[look]),
+    ]
+    for spec in (f.to_dict() for f in figs):
+        for trace in spec["data"]:
+            y_axis = spec["layout"]["yaxis" + trace["yaxis"][1:]]
+            assert y_axis["range"][0] > y_axis["range"][1]  # reversed: row 1 drawn at the top
+            if trace["type"] == "heatmap":
+                assert trace["y0"] == 1 and trace["x0"] == 1
+
+
+def test_the_grid_draws_each_matrix_in_its_own_panel():
+    _, tr = trace_of(CONFIGS["post"])
+    mats = [F.Mat(tr.heads[i], f"H{i + 1}") for i in range(2)] + [F.Mat(tr.y, "Y")]
+    spec = F.grid_figure(mats, text=True, words=words()).to_dict()
+    for trace, m in zip(spec["data"], mats, strict=True):
+        check_panel(spec, trace, m.values, m.name, words())
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_masked_cells_are_gaps_and_only_they(look):
+    """Masked positions are passed, not guessed: an unmasked exact 0 is drawn, a masked cell never is."""
+    s = np.array([[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.25, 0.0, 0.75]])  # row 2 puts an exact 0 below the diagonal
+    mask = np.triu(np.ones((3, 3), bool), k=1)
+    spec = F.grid_figure([F.Mat(s, "S", "probs", mask=mask)], text=True, words=words(), look=LOOKS[look]).to_dict()
+    drawn = z(spec["data"][0])
+    assert np.all(np.isnan(drawn[mask])) and not np.any(np.isnan(drawn[~mask]))
+    assert drawn[1, 0] == 0.0 and drawn[2, 1] == 0.0
+    text = spec["data"][0].get("text")
+    assert text and all(text[i][j] == "" for i, j in zip(*np.nonzero(mask)))  # no number in a masked cell
+    assert text[1][0] == "0"
+
+
+def block_label_positions(spec: dict, names: list[str], along: str = "x") -> dict[str, float]:
+    return {a["text"]: a[along] for a in spec["layout"]["annotations"] if a["text"] in names}
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", CONFIGS)
+def test_concat_block_names_sit_under_their_blocks(size, look):
+    cfg = CONFIGS[size]
+    _, tr = trace_of(cfg)
+    names = [f"head {i + 1}" for i in range(cfg.n_heads)]
+    spec = F.grid_figure([F.Mat(tr.concat, "Concat")], text=True, words=words(), look=LOOKS[look],
+                         block_cols=cfg.d_v, block_names=names).to_dict()
+    cols = z(spec["data"][0]).shape[1]
+    lo, hi = spec["layout"]["xaxis"]["domain"]
+    placed = block_label_positions(spec, names)
+    drawn = -(-cols // cfg.d_v)
+    assert placed and set(placed) <= set(names[:drawn])
+    for name, x in placed.items():
+        b = names.index(name)
+        first, last = b * cfg.d_v + 1, min((b + 1) * cfg.d_v, cols)
+        centre = lo + ((first + last) / 2 - 0.5) / cols * (hi - lo)
+        assert abs(x - centre) < 0.5 / cols * (hi - lo), (name, x, centre)
+    title = titles(spec)["Concat"]["plain"]
+    if drawn < cfg.n_heads:
+        assert words().hidden(drawn + 1, cfg.n_heads) in title
+    else:
+        assert "not drawn" not in title
+    for name in names[:drawn]:  # every drawn head is named (unless names would touch: then every other one)
+        assert name in placed or len(placed) < drawn
+
+
+def test_output_block_names_sit_beside_their_blocks_of_w_o():
+    cfg = CONFIGS["post"]
+    w, tr = trace_of(cfg)
+    spec = F.product_figure(F.Mat(tr.concat, "C"), F.Mat(w.w_o, "W"), F.Mat(tr.y, "Y"), text=True, formula="Y",
+                            words=words(), blocks=cfg.d_v, block_names=["head 1", "head 2"]).to_dict()
+    lo, hi = spec["layout"]["yaxis2"]["domain"]
+    k = w.w_o.shape[0]
+    for b, name in enumerate(["head 1", "head 2"]):
+        y = block_label_positions(spec, [name], "y")[name]
+        centre_row = b * cfg.d_v + (cfg.d_v + 1) / 2
+        assert abs(y - (hi - (centre_row - 0.5) / k * (hi - lo))) < 0.5 / k * (hi - lo)
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", CONFIGS)
+def test_figures_keep_within_their_screen(size, look):
+    cfg, lk = CONFIGS[size], LOOKS[look]
+    w, tr = trace_of(cfg)
+    product = F.product_figure(F.Mat(tr.concat, "C"), F.Mat(w.w_o, "W"), F.Mat(tr.y, "Y"), text=True, formula="Y",
+                               words=words(), look=lk, blocks=cfg.d_v, block_names=["h"] * cfg.n_heads).to_dict()
+    grid = F.grid_figure([F.Mat(p, "S", "probs") for p in tr.probs], text=True, words=words(), look=lk).to_dict()
+    for spec in (product, grid):
+        assert spec["layout"]["width"] <= lk.max_w + 8
+        if not lk.narrow:
+            assert spec["layout"]["height"] <= lk.fig_h
+    assert product["layout"]["height"] <= lk.fig_h or lk.narrow
+
+
+def test_the_answer_gets_numbers_in_presenter_mode():
+    """Y at the post's sizes on a projector: numbers in every cell, in the projector's type size."""
+    w, tr = trace_of(CONFIGS["post"])
+    spec = F.product_figure(F.Mat(tr.concat, "C"), F.Mat(w.w_o, "W"), F.Mat(tr.y, "Y"), text=True, formula="Y",
+                            words=words(), look=F.PRESENT, blocks=11, block_names=["h1", "h2"]).to_dict()
+    y = spec["data"][2]
+    assert y["texttemplate"] == "%{text}" and y["textfont"]["size"] >= F.PRESENT.cell_text - 2
+    assert all(s for row in y["text"] for s in row)
+    assert spec["layout"]["height"] <= F.PRESENT.fig_h
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_plotly_accepts_every_property(look):
+    w, tr = trace_of(CONFIGS["large"])
+    for fig in (F.product_figure(F.Mat(tr.concat, "C"), F.Mat(w.w_o, "W"), F.Mat(tr.y, "Y"), text=True,
+                                 formula="Y", words=words(), look=LOOKS[look], blocks=11, block_names=["h"] * 8,
+                                 selected=(1, 2), hidden=(0, 0)),
+                F.grid_figure([F.Mat(tr.concat, "C")], text=True, words=words(), look=LOOKS[look], block_cols=11,
+                              block_names=["h"] * 8, axis_titles=True)):
+        go.Figure(fig.to_dict())
