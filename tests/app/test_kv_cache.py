@@ -161,11 +161,12 @@ def test_added_tokens_travel_in_the_link_and_a_fresh_session_shows_the_same_cach
     fresh = run(**link)  # a reload, or the link opened in another browser
     np.testing.assert_array_equal(np.array(fresh.session_state["kv_added"]), expected[4:])
     assert "The cache holds 7 tokens" in page_text(fresh) and not fresh.warning
-    animation = next(c for c in charts(fresh) if c.get("frames"))
+    animation, axes = _animation_panels(fresh)
     cache = mha.KVCache(mha.init_weights(cfg))
     for row in expected:
         cache.append(row)
-    np.testing.assert_allclose(z(animation["frames"][-1]["data"][2]), cache.k[0], atol=1e-12, rtol=0)
+    last = _frame_traces(animation, len(animation["frames"]) - 1)
+    np.testing.assert_allclose(_matrix(drawn(last, axes["K"]), 7, 5), cache.k[0], atol=1e-12, rtol=0)
     assert charts(fresh) == charts(at)
 
 

@@ -16,7 +16,8 @@ def render(v: View) -> None:
     header(t, "dependency")
     n, d = v.x.shape
     equation(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
-             r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad " + t("dependency_zero_when"))
+             r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "
+             + t("dependency_zero_when"))
     cost = cfg.n_heads * n * n * d * d
     left, right = st.columns(2)
     half = v.look.column(0.5)
