@@ -72,7 +72,8 @@ class View:
     def words(self) -> F.Words:
         """What a figure writes itself (which part of a trimmed matrix is drawn), in this page's language."""
         t = self.t
-        return F.Words(t("trim_rows"), t("trim_cols"), t("trim_both"), t("blocks_hidden"), t("block_hidden"))
+        keys = ("trim_rows", "trim_cols", "trim_both", "blocks_hidden", "block_hidden")
+        return F.Words(*(t.template(k) for k in keys))
 
     def masked(self, head: int) -> np.ndarray:
         """Where the causal mask removed a score of this head (−∞ in the masked scores): S is exactly 0 there."""

@@ -110,7 +110,8 @@ def _step(v: View, rows: np.ndarray, cache: mha.KVCache, step: mha.DecodeStep, f
         legend=wt("kv_legend", rows=span, t=sub, n=t) if t > 1 else wt("kv_legend_first", n=t),
         drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
         steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
-        last_rows=wt("kv_last_rows"), first_cols=wt("kv_first_cols"), last_cols=wt("kv_last_cols"),
+        last_rows=wt.template("kv_last_rows"), first_cols=wt.template("kv_first_cols"),
+        last_cols=wt.template("kv_last_cols"),
     )
     if t > 1:
         before = mha.forward(rows[:-1], v.w)
