@@ -62,10 +62,10 @@ class ScoreSteps:
 
 
 # What `words` holds: play, pause; step_<phase> (short slider labels) and cap_<phase> (the sentence at
-# rest); fill {i} {j}, fill_row {a}, fill_rows {a} {b}, softmax_row {a}, softmax_rows {a} {b} (frame
+# rest); fill {i} {j}, fill_rows and softmax_rows (.format(a=first, b=last): one row is said as one) (frame
 # sentences); shown {rows} {cols} (a windowed matrix's title).
-WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_row",
-         "fill_rows", "softmax_row", "softmax_rows", "shown")
+WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_rows",
+         "softmax_rows", "shown")
 
 
 def inner_window(n: int, d_k: int) -> int:
@@ -364,7 +364,7 @@ def _chunks(n: int, most: int = 10) -> list[range]:
 
 def _rows_caption(words: dict, key: str, rows: range) -> str:
     a, b = rows[0] + 1, rows[-1] + 1
-    return words[f"{key}_row"].format(a=a) if a == b else words[f"{key}_rows"].format(a=a, b=b)
+    return words[f"{key}_rows"].format(a=a, b=b)  # the words say one row as one row
 
 
 def score_frames(s: ScoreSteps, n: int, by_cell: bool, most: int = 10) -> list[Frame]:

@@ -98,7 +98,7 @@ def test_choosing_a_phase_changes_the_chart_and_the_link():
 
 
 SENTENCE = {"en": "(Q{h}K{h}ᵀ)[{i}, {j}] is row {i} of Q{h} times column {j} of K{h}ᵀ:",
-            "zh": "(Q{h}K{h}ᵀ)[{i}, {j}] 等于 Q{h} 的第 {i} 行乘以 K{h}ᵀ 的第 {j} 列："}
+            "zh": "(Q{h}K{h}ᵀ)[{i}, {j}] 是 Q{h} 的第 {i} 行与 K{h}ᵀ 的第 {j} 列的内积："}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -153,7 +153,7 @@ def test_the_posts_mask_example_as_the_post_writes_it(lang, table):
     assert at.toggle(key="example").value is True
     assert at.segmented_control(key="phase").options == [table["phase_given"], table["phase_masked"],
                                                           table["phase_s"]]
-    assert table["mask_example_note"] in [x.value for x in at.info]
+    assert table["mask_example_note"].format() in [x.value for x in at.info]
     latex = " ".join(x.value for x in at.latex)
     assert r"\begin{pmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{pmatrix}" in latex
     assert r"\begin{pmatrix}1 & -\infty & -\infty \\ 4 & 5 & -\infty \\ 7 & 8 & 9\end{pmatrix}" in latex
