@@ -38,7 +38,7 @@ def render(v: View) -> None:
     labels = dict(qkt=t("phase_qkt"), scaled=t("phase_given") if example else t("phase_scaled", d_k=d_k),
                   masked=t("phase_masked"), s=t("phase_s"))
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
-                                 persist_state="session")
+                                 persist_state="session", label_visibility="collapsed")  # the hint names it
     n = steps.scaled.shape[0]
     cell = selected("scores")
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
@@ -50,7 +50,7 @@ def render(v: View) -> None:
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
     if cell is None:
-        st.caption(t("click_hint", name="S" if example else v.head_name("S").plain))
+        st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
         return
     i, j = cell
     if not example:
