@@ -86,14 +86,14 @@ def _matrix(a: np.ndarray) -> str:
 def _example_formulas(t: Text, look: F.Look, s: F.ScoreSteps) -> None:
     """The post's example as the post writes it: A, A + M, then S = softmax(A + M)."""
     st.info(t("mask_example_note"))
-    parts = [rf"A = {_matrix(s.scaled)}", rf"A + M = {_matrix(s.masked)}",
-             rf"S = \operatorname{{softmax}}(A + M) = {_matrix(s.probs)}"]
-    if look.narrow:
-        for part in parts:
-            st.latex(part)
+    a, masked = rf"A = {_matrix(s.scaled)}", rf"A + M = {_matrix(s.masked)}"
+    if look.narrow:  # one matrix a line: a phone is narrower than two
+        st.latex(a)
+        st.latex(masked)
+        st.latex(rf"\begin{{aligned}} S &= \operatorname{{softmax}}(A + M) \\ &= {_matrix(s.probs)} \end{{aligned}}")
     else:
-        st.latex(rf"{parts[0]} \;\rightarrow\; {parts[1]}")
-        st.latex(parts[2])
+        st.latex(rf"{a} \;\rightarrow\; {masked}")
+        st.latex(rf"S = \operatorname{{softmax}}(A + M) = {_matrix(s.probs)}")
 
 
 def _words(t: Text, d_k: int | None) -> dict:
