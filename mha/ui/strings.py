@@ -149,7 +149,7 @@ EN = {
         "Drawn: Q's first {shown} of {d_k} columns and Kᵀ's first {shown} of "
         "{d_k} rows; every score sums all {d_k} products."
     ),
-    "scores_play_hint": "Pick a step above the chart to see it, or press ▶ Play to watch all four frame by frame; the slider under the chart names each step.",
+    "scores_play_hint": "Pick a step just above the chart (QKᵀ, ÷ √d_k, masked, S) to see it, or press ▶ Play to watch all four frame by frame; the slider under the chart names each step.",
     "phase": "Step",
     "phase_qkt": "QKᵀ",
     "phase_scaled": "÷ √{d_k}",
@@ -169,6 +169,7 @@ EN = {
     "mask_example": "The post's mask example",
     "mask_example_help": "Put the post's own 3×3 matrix [[1, 2, 3], [4, 5, 6], [7, 8, 9]] in as the scaled scores and watch the mask and softmax act on it.",
     "mask_example_note": "A is the post's example: given, not computed from tokens, so Q and Kᵀ do not apply here. Read it as QKᵀ already divided by $\\sqrt{{d_k}}$. The mask turns it into the matrix in the middle, and softmax, row by row, into S.",
+    "mask_example_click": "Click any cell of S to see its softmax written out.",
     "phone_operands": "On a narrow screen the chart leaves Q and Kᵀ out: click a cell to see the row of Q and the column of Kᵀ that made it.",
     "play": "▶ Play",
     "pause": "❚❚ Pause",
@@ -448,7 +449,7 @@ ZH = {
         "图中 Q 只画出 {d_k} 列中的前 {shown} 列，Kᵀ 只画出 {d_k} 行中的前 {shown} "
         "行；每个注意力分数都是全部 {d_k} 项乘积之和。"
     ),
-    "scores_play_hint": "在图上方选一个步骤就能看到它；按 ▶ 播放则逐帧看完全部四步。图下方的滑块标出了每一步。",
+    "scores_play_hint": "在图正上方选一个步骤（QKᵀ、÷ √d_k、加掩码、S）就能看到它；按 ▶ 播放则逐帧看完全部四步。图下方的滑块标出了每一步。",
     "phase": "步骤",
     "phase_qkt": "QKᵀ",
     "phase_scaled": "÷ √{d_k}",
@@ -468,6 +469,7 @@ ZH = {
     "mask_example": "原文的掩码例子",
     "mask_example_help": "把原文自己举的 3×3 矩阵 [[1, 2, 3], [4, 5, 6], [7, 8, 9]] 当作缩放后的注意力分数，看掩码和 softmax 怎样作用在它上面。",
     "mask_example_note": "A 是原文举的例子：它是直接给定的，不是由词元算出来的，所以这里没有 Q 和 Kᵀ。把它看作已经除以 $\\sqrt{{d_k}}$ 的 QKᵀ。加上掩码，它变成中间那个矩阵；再逐行做 softmax，就得到 S。",
+    "mask_example_click": "点击 S 的任意一格，看看它的 softmax 是怎样算出来的。",
     "phone_operands": "屏幕较窄时图里不画 Q 和 Kᵀ：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。",
     "play": "▶ 播放",
     "pause": "❚❚ 暂停",

@@ -40,7 +40,7 @@ def test_a_preset_in_the_link_sets_its_sizes():
     at = run(preset="gpt2", stage="qk")
     assert (at.session_state["d_model"], at.session_state["n_heads"]) == (768, 12)
     labels = at.selectbox(key="preset").options
-    assert [EN[f"preset_{p}"] for p in ("post", "tiny", "hand", "gpt2", "custom")] == labels
+    assert [EN[f"preset_{p}"] for p in ("post", "mask", "tiny", "hand", "gpt2", "custom")] == labels
 
 
 def test_the_share_panel_writes_the_link_of_this_view():

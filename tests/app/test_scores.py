@@ -154,6 +154,7 @@ def test_the_posts_mask_example_as_the_post_writes_it(lang, table):
     assert at.segmented_control(key="phase").options == [table["phase_given"], table["phase_masked"],
                                                           table["phase_s"]]
     assert table["mask_example_note"].format() in [x.value for x in at.info]
+    assert table["mask_example_click"] in [c.value for c in at.caption]  # no dot product: the scores are given
     latex = " ".join(x.value for x in at.latex)
     assert r"\begin{pmatrix}1 & 2 & 3 \\ 4 & 5 & 6 \\ 7 & 8 & 9\end{pmatrix}" in latex
     assert r"\begin{pmatrix}1 & -\infty & -\infty \\ 4 & 5 & -\infty \\ 7 & 8 & 9\end{pmatrix}" in latex

@@ -38,7 +38,7 @@ def render(v: View) -> None:
     labels = dict(qkt=t("phase_qkt"), scaled=t("phase_given") if example else t("phase_scaled", d_k=d_k),
                   masked=t("phase_masked"), s=t("phase_s"))
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
-                                 persist_state="session")
+                                 persist_state="session", label_visibility="collapsed")  # the hint names it
     n = steps.scaled.shape[0]
     cell = selected("scores")
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
@@ -50,7 +50,7 @@ def render(v: View) -> None:
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
     if cell is None:
-        st.caption(t("click_hint", name="S" if example else v.head_name("S").plain))
+        st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
         return
     i, j = cell
     if not example:
@@ -86,14 +86,14 @@ def _matrix(a: np.ndarray) -> str:
 def _example_formulas(t: Text, look: F.Look, s: F.ScoreSteps) -> None:
     """The post's example as the post writes it: A, A + M, then S = softmax(A + M)."""
     st.info(t("mask_example_note"))
-    parts = [rf"A = {_matrix(s.scaled)}", rf"A + M = {_matrix(s.masked)}",
-             rf"S = \operatorname{{softmax}}(A + M) = {_matrix(s.probs)}"]
-    if look.narrow:
-        for part in parts:
-            st.latex(part)
+    a, masked = rf"A = {_matrix(s.scaled)}", rf"A + M = {_matrix(s.masked)}"
+    if look.narrow:  # one matrix a line: a phone is narrower than two
+        st.latex(a)
+        st.latex(masked)
+        st.latex(rf"\begin{{aligned}} S &= \operatorname{{softmax}}(A + M) \\ &= {_matrix(s.probs)} \end{{aligned}}")
     else:
-        st.latex(rf"{parts[0]} \;\rightarrow\; {parts[1]}")
-        st.latex(parts[2])
+        st.latex(rf"{a} \;\rightarrow\; {masked}")
+        st.latex(rf"S = \operatorname{{softmax}}(A + M) = {_matrix(s.probs)}")
 
 
 def _words(t: Text, d_k: int | None) -> dict:
