@@ -42,9 +42,9 @@ def _case(sizes: dict, t: int, head: int, lang: str, look: F.Look):
     steps = [cache.append(r) for r in x]
     full = mha.forward(x, w)
     view = View(Text(lang), cfg, w, x, head, True, look)
-    spec = cache_animation(_step(view, x, cache, steps[-1], full), text=True, look=look).to_dict()
-    step = steps[-1]
     before = mha.forward(x[:-1], w) if t > 1 else None
+    spec = cache_animation(_step(view, cache, steps[-1], full, before), text=True, look=look).to_dict()
+    step = steps[-1]
     # Rows 1..t-1 (what was there before X_t) and row t (what the step computes), per matrix.
     old = dict(Q=full.q[head][:-1], K=cache.k[head][:-1], V=cache.v[head][:-1],
                S=full.probs[head][:-1], H=full.heads[head][:-1], Y=before.y if before else np.zeros((0, cfg.d_model)))
