@@ -3,7 +3,8 @@
 `chart_geometry` reads one chart's boxes (CSS pixels); `frame_geometries` steps an animated chart through
 every frame and reads them after each; `problems` lists what a reader would see as broken: a plot area
 that moved between frames, a colour bar or a label over a plot area, labels on top of each other, tick
-labels of one panel over another panel, cell numbers wider than their cell.
+labels of one panel over another panel, cell numbers wider than their cell, a control (Play/Pause, the frame
+slider) over a label or another control.
 """
 
 from dataclasses import dataclass
@@ -106,6 +107,8 @@ def problems(g: Geometry) -> list[str]:
             out.append(f"cell number {text!r} in {host} is {box[2] - box[0]:.0f} px wide, its cell {width:.0f} px")
     for i, c in enumerate(g.controls):
         out += [f"control {i} over plot {p}" for p, box in plots if overlap(c, box)]
+        out += [f"control {i} over label {t!r}" for t, box in g.annotations if overlap(c, box)]
+        out += [f"controls {i} and {j} overlap" for j, d in enumerate(g.controls[i + 1:], i + 1) if overlap(c, d)]
     return out
 
 

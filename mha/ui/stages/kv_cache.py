@@ -99,7 +99,7 @@ def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace, be
     names = dict(q=v.head_name("Q").html, k=f"{wt('kv_name_k')} ({v.head_name('K').html})",
                  v=f"{wt('kv_name_v')} ({v.head_name('V').html})", s=s_name.html, h=h_name.html, y="Y")
     span = wt("kv_row", a=1) if t == 2 else wt("kv_rows", a=1, b=t - 1)
-    tokens = "X₁" if t == 2 else f"X₁…X{ps}"
+    tokens = "X₁" if t == 2 else "X₁, X₂" if t == 3 else f"X₁…X{ps}"
     words = dict(
         arrive=wt("kv_arrive", t=sub, tokens=tokens) if t > 1 else wt("kv_arrive_first", t=sub),
         append=wt("kv_append", t=sub, n=t),
