@@ -78,17 +78,42 @@ def page(browser):
     context.close()
 
 
-def settle(page, timeout: float = 30_000) -> None:
-    """Wait until the script run is over, nothing is stale or loading, and charts are drawn."""
+QUIET_MS = 1000  # the page must stay settled this long: a component's first report can start another run
+
+
+def settle(page, timeout: float = 60_000) -> None:
+    """Wait until the script run is over, nothing is stale or loading, charts are drawn, and all of that has
+    held for QUIET_MS with the same charts at the same sizes.
+
+    The screen probe reports a phone-width window only once it is mounted, after the first run: that starts a
+    second run which redraws the charts for the phone, so a page is settled only once it has stayed quiet.
+    """
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=timeout)
     page.wait_for_function(
-        """() => !document.querySelector('[data-stale="true"]')
+        """(quietMs) => {
+             const app = document.querySelector('[data-testid="stApp"]');
+             const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+             const ready = app && app.getAttribute('data-test-script-state') === 'notRunning'
+                 && !document.querySelector('[data-stale="true"]')
                  && !document.querySelector('[data-testid="stSkeleton"]')
-                 && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-                        .every(c => c.querySelector('.main-svg'))""",
+                 && charts.every(c => c.querySelector('.main-svg'));
+             const look = JSON.stringify(charts.map(c => {
+                 const gd = c.querySelector('.js-plotly-plot');
+                 return gd && gd._fullLayout ? [gd._fullLayout.width, gd._fullLayout.height] : null;
+             }));
+             const now = performance.now();
+             const q = window.__settle;
+             if (!ready || !q || q.look !== look) {
+                 window.__settle = ready ? {since: now, look: look} : null;
+                 return false;
+             }
+             return now - q.since >= quietMs;
+           }""",
+        arg=QUIET_MS,
         timeout=timeout,
+        polling=100,
     )
-    page.wait_for_timeout(300)
+    page.evaluate("() => { window.__settle = null; }")
 
 
 def rerun_after(page, action) -> None:

@@ -4,7 +4,8 @@
 every frame and reads them after each; `problems` lists what a reader would see as broken: a plot area
 that moved between frames, a colour bar or a label over a plot area, labels on top of each other, tick
 labels of one panel over another panel, cell numbers wider than their cell, text a trace writes at a point
-(marks, a frame's sentence) spilling out of its panel.
+(marks, a frame's sentence) spilling out of its panel, a control (Play/Pause, the frame slider) over a label
+or another control.
 """
 
 from dataclasses import dataclass
@@ -117,6 +118,8 @@ def problems(g: Geometry) -> list[str]:
             out.append(f"text {text!r} spills out of its plot {host}")
     for i, c in enumerate(g.controls):
         out += [f"control {i} over plot {p}" for p, box in plots if overlap(c, box)]
+        out += [f"control {i} over label {t!r}" for t, box in g.annotations if overlap(c, box)]
+        out += [f"controls {i} and {j} overlap" for j, d in enumerate(g.controls[i + 1:], i + 1) if overlap(c, d)]
     return out
 
 

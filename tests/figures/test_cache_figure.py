@@ -42,9 +42,9 @@ def _case(sizes: dict, t: int, head: int, lang: str, look: F.Look):
     steps = [cache.append(r) for r in x]
     full = mha.forward(x, w)
     view = View(Text(lang), cfg, w, x, head, True, look)
-    spec = cache_animation(_step(view, x, cache, steps[-1], full), text=True, look=look).to_dict()
-    step = steps[-1]
     before = mha.forward(x[:-1], w) if t > 1 else None
+    spec = cache_animation(_step(view, cache, steps[-1], full, before), text=True, look=look).to_dict()
+    step = steps[-1]
     # Rows 1..t-1 (what was there before X_t) and row t (what the step computes), per matrix.
     old = dict(Q=full.q[head][:-1], K=cache.k[head][:-1], V=cache.v[head][:-1],
                S=full.probs[head][:-1], H=full.heads[head][:-1], Y=before.y if before else np.zeros((0, cfg.d_model)))
@@ -183,3 +183,23 @@ def test_titles_and_slider_are_in_the_pages_language(lang):
         assert not any(re.search(r"[a-z]{3,}", re.sub(r"<[^>]+>", "", t.split("</b>")[0])) for t in titles)
     steps = [s["label"] for s in spec["layout"]["sliders"][0]["steps"]]
     assert steps == [words(f"kv_step_{k}") for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")]
+
+
+SCREEN_BOX = {"desk": (860, None), "present": (1120, 660), "phone": (330, None)}  # px the figure may take
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("case", CASES)
+def test_the_figure_fits_its_screen_and_a_phone_gets_one_column(case, look):
+    """Presenter mode: the whole figure, Play button included, fits a 1280×720 projector below the page's
+    header (Streamlit's main column there is 1120 px); a phone stacks the six panels in one column."""
+    sizes, t, head = CASES[case]
+    spec, *_ = _case(sizes, t, head, "zh", LOOKS[look])
+    lay = spec["layout"]
+    most_w, most_h = SCREEN_BOX[look]
+    assert lay["width"] <= most_w and (most_h is None or lay["height"] <= most_h), (lay["width"], lay["height"])
+    assert lay["updatemenus"][0]["y"] <= 1 and lay["sliders"][0]["y"] <= 1  # controls inside the figure
+    boxes = {axes: (lay[axes[0].replace("x", "xaxis")]["domain"], lay[axes[1].replace("y", "yaxis")]["domain"])
+             for axes in panels(spec).values()}
+    tops = sorted({round(yd[1], 6) for _, yd in boxes.values()})
+    assert len(tops) == (6 if look == "phone" else 2)

@@ -42,13 +42,14 @@ def render(v: View) -> None:
     part = st.segmented_control(t_("kv_part"), ("step", "cost"), format_func=lambda p: t_(f"kv_tab_{p}"),
                                 key="kv_part", default="step", required=True, label_visibility="collapsed")
     if part == "step":
-        chart(cache_animation(_step(v, rows, cache, steps[-1], full), text=v.text, look=v.look), key="kv_animation")
+        before = mha.forward(rows[:-1], v.w) if t > 1 else None  # what the tokens before the last one gave
+        chart(cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.look), key="kv_animation")
         widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
         if widest > COLS or t > drawn_rows(v.look):
             st.caption(t_("kv_window_note", cols=COLS, rows=drawn_rows(v.look)))
         st.markdown(f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}")
         if t > 1:
-            _proof(v, rows, steps[-1], full)
+            _proof(v, rows, steps[-1], full, before)
     else:
         _cost(v, t)
         _measure(v)
@@ -90,7 +91,7 @@ def _size(nbytes: int) -> str:
     return f"{nbytes:,} B" if nbytes < 10_000 else f"{nbytes / 1024:,.1f} KiB"
 
 
-def _step(v: View, rows: np.ndarray, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace) -> CacheStep:
+def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace, before: mha.Trace | None) -> CacheStep:
     """The last token's step for the chosen head, with S, H and Y of the tokens before it, and its words."""
     h, t, wt = v.head, len(cache), v.t
     sub, ps = subscript(t), subscript(t - 1)
@@ -98,7 +99,7 @@ def _step(v: View, rows: np.ndarray, cache: mha.KVCache, step: mha.DecodeStep, f
     names = dict(q=v.head_name("Q").html, k=wt("kv_name_k", k=v.head_name("K").html),
                  v=wt("kv_name_v", v=v.head_name("V").html), s=s_name.html, h=h_name.html, y="Y")
     span = wt.rows(1, t - 1) if t > 1 else ""
-    tokens = "X₁" if t == 2 else f"X₁…X{ps}"
+    tokens = "X₁" if t == 2 else "X₁, X₂" if t == 3 else f"X₁…X{ps}"
     words = dict(
         arrive=wt("kv_arrive", t=sub, tokens=tokens) if t > 1 else wt("kv_arrive_first", t=sub),
         append=wt("kv_append", t=sub, n=t),
@@ -113,8 +114,7 @@ def _step(v: View, rows: np.ndarray, cache: mha.KVCache, step: mha.DecodeStep, f
         last_rows=wt.template("kv_last_rows"), first_cols=wt.template("kv_first_cols"),
         last_cols=wt.template("kv_last_cols"),
     )
-    if t > 1:
-        before = mha.forward(rows[:-1], v.w)
+    if before is not None:
         s_prev, h_prev, y_prev = before.probs[h], before.heads[h], before.y
     else:
         s_prev, h_prev, y_prev = np.zeros((0, 0)), np.zeros((0, v.cfg.d_v)), np.zeros((0, v.cfg.d_model))
@@ -122,9 +122,8 @@ def _step(v: View, rows: np.ndarray, cache: mha.KVCache, step: mha.DecodeStep, f
                      step.heads[h], step.y, names, words)
 
 
-def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace) -> None:
+def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace, before: mha.Trace) -> None:
     t_, t = v.t, len(rows)
-    before = mha.forward(rows[:-1], v.w)
     prefix = float(np.max(np.abs(before.y - full.y[:-1])))
     last = float(np.max(np.abs(step.y - full.y[-1])))
     s_row = float(np.max(np.abs(step.probs - full.probs[:, -1, :])))
