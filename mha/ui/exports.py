@@ -1,4 +1,4 @@
-"""The current view's whole trace as .npz, .json, or a .zip of one .csv per matrix (built on click)."""
+"""The current view's whole trace as .npz, .json, or a .zip of one .csv per matrix."""
 
 import io
 import json
@@ -9,6 +9,7 @@ import numpy as np
 import mha
 
 MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
+READY_MAX = 10_000  # numbers: a view up to this size has its files ready (a few ms to write); larger ones on request
 
 
 def size(cfg: mha.AttentionConfig) -> int:
@@ -31,16 +32,34 @@ def stem(cfg: mha.AttentionConfig) -> str:
     return f"mha-trace-{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}-seed{cfg.seed}"
 
 
+def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes | str]:
+    """The three downloads of this view, the trace computed once: {"npz": …, "json": …, "csv": …}."""
+    a = arrays(x, w)
+    return {"npz": _npz(a), "json": _json(a, cfg), "csv": _csv_zip(a)}
+
+
 def to_npz(x: np.ndarray, w: mha.Weights) -> bytes:
-    buffer = io.BytesIO()
-    np.savez_compressed(buffer, **arrays(x, w))
-    return buffer.getvalue()
+    return _npz(arrays(x, w))
 
 
 def to_json(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> str:
+    return _json(arrays(x, w), cfg)
+
+
+def to_csv_zip(x: np.ndarray, w: mha.Weights) -> bytes:
+    return _csv_zip(arrays(x, w))
+
+
+def _npz(a: dict[str, np.ndarray]) -> bytes:
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **a)
+    return buffer.getvalue()
+
+
+def _json(a: dict[str, np.ndarray], cfg: mha.AttentionConfig) -> str:
     """JSON has no −∞: masked cells are written as null, as the note in the file says."""
-    matrices = {name: {"shape": list(a.shape), "values": np.where(np.isfinite(a), a, np.nan).tolist()}
-                for name, a in arrays(x, w).items()}
+    matrices = {name: {"shape": list(m.shape), "values": np.where(np.isfinite(m), m, np.nan).tolist()}
+                for name, m in a.items()}
     body = {"config": {k: getattr(cfg, k) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")},
             "note": "QK^T_masked holds -inf above the diagonal, written here as null.", "matrices": matrices}
     return json.dumps(body, allow_nan=True).replace("NaN", "null")
@@ -54,7 +73,7 @@ LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature
           "S": ("query", "key"), "H": ("token", "d_v"), "Concat": ("token", "concat"), "Y": ("token", "feature")}
 
 
-def to_csv_zip(x: np.ndarray, w: mha.Weights) -> bytes:
+def _csv_zip(a: dict[str, np.ndarray]) -> bytes:
     """One .csv per matrix; a per-head array gives one file per head (Q_head1.csv, …).
 
     Each file has a header row (the rows' axis, then column labels: f1… for features, k1… for keys, …) and
@@ -62,10 +81,10 @@ def to_csv_zip(x: np.ndarray, w: mha.Weights) -> bytes:
     that reads back exactly (0.43, not 0.42999999999999999); −∞ is written -inf."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, a in arrays(x, w).items():
+        for name, m in a.items():
             rows, cols = LABELS[name]
-            for label, m in _matrices(name.replace("^", ""), a):
-                archive.writestr(f"{label}.csv", csv_text(m, rows, cols))
+            for label, part in _matrices(name.replace("^", ""), m):
+                archive.writestr(f"{label}.csv", csv_text(part, rows, cols))
     return buffer.getvalue()
 
 

@@ -178,8 +178,8 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
 
 
 def _shortest(v: float) -> str:
-    """The shortest text that reads back as v: 0.53, -1.5, 2 (not 2.0), 1e+200."""
-    text = repr(v)
+    """The shortest text that reads back as v: 0.53, -1.5, 2 (not 2.0), 1e+200; 0 for −0.0 too."""
+    text = repr(v + 0.0)  # −0.0 + 0.0 is 0.0
     return text[:-2] if text.endswith(".0") else text
 
 

@@ -49,17 +49,39 @@ def share(t: Text, params: dict[str, str]) -> None:
         panel.caption(t("share_help"))
 
 
+DOWNLOADS = (("npz", ".npz", ".npz", "application/octet-stream"), ("json", ".json", ".json", "application/json"),
+             ("csv", ".csv (.zip)", "-csv.zip", "application/zip"))
+
+
 def downloads(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
-    """The view's every matrix; each file is built only when its button is clicked, and only up to a size."""
+    """The view's every matrix, as files written before the click and kept while the view stays.
+
+    Not Streamlit's deferred downloads (a callable run on click): each rerun gives the callable a new id
+    and any session's rerun may drop the old one, or the file it wrote, before the browser fetches it
+    ("Deferred file … not found"). Files written here stay registered to this session until its next
+    run, and a click does not rerun (on_click="ignore"). A small view's files are written on every
+    change (a few ms); a large view's only when asked for, then kept for that view."""
     st.markdown(f"**{t('sidebar_export')}**")
     values = exports.size(cfg)
     if values > exports.MAX_VALUES:
         st.caption(t("export_too_big", values=values, limit=exports.MAX_VALUES))
         return
+    ss, view = st.session_state, (cfg, x.tobytes())
+    held = ss.get("export_files")
+    if held is None or held[0] != view:
+        ss.pop("export_files", None)
+        ask = st.empty()
+        if values > exports.READY_MAX and not ask.button(t("export_prepare", values=values), key="export_prepare",
+                                                         icon=":material/description:"):
+            return
+        try:
+            with ask, st.spinner(t("export_preparing", values=values)):
+                held = ss["export_files"] = (view, exports.files(x, w, cfg))
+        except mha.InputError:  # the page says why X cannot be computed
+            ask.caption(t("export_no_trace"))
+            return
+        ask.empty()
     name = exports.stem(cfg)
-    st.download_button(".npz", lambda: exports.to_npz(x, w), f"{name}.npz", "application/octet-stream",
-                       key="download_npz", icon=":material/download:")
-    st.download_button(".json", lambda: exports.to_json(x, w, cfg), f"{name}.json", "application/json",
-                       key="download_json", icon=":material/download:")
-    st.download_button(".csv (.zip)", lambda: exports.to_csv_zip(x, w), f"{name}-csv.zip", "application/zip",
-                       key="download_csv", icon=":material/download:")
+    for kind, label, ending, mime in DOWNLOADS:
+        st.download_button(label, held[1][kind], f"{name}{ending}", mime, key=f"download_{kind}",
+                           icon=":material/download:", on_click="ignore")

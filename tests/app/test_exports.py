@@ -11,7 +11,7 @@ import pytest
 import mha
 from mha.ui import exports
 
-from .helpers import run
+from .helpers import rerun, run
 
 CFG = mha.AttentionConfig()
 W, X = mha.init_weights(CFG), mha.init_input(CFG)
@@ -79,6 +79,45 @@ def test_the_sidebar_offers_the_downloads():
     at = run(stage="qk")
     keys = {b.key for b in at.get("download_button")}
     assert {"download_npz", "download_json", "download_csv"} <= keys
+
+
+def _downloads(at) -> dict:
+    return {b.proto.id.rsplit("-", 1)[-1]: b.proto for b in at.get("download_button")}
+
+
+def test_a_small_views_files_are_written_before_the_click_and_a_click_does_not_rerun():
+    """Streamlit's deferred downloads lost files: each rerun made new ids and any session's rerun could drop
+    the old one before the browser asked for it. Files handed over whole, and clicks that do not rerun, keep."""
+    at = run(stage="qk")
+    buttons = _downloads(at)
+    assert set(buttons) == {"download_npz", "download_json", "download_csv"}
+    for proto in buttons.values():
+        assert proto.url.startswith("/mock/media/") and not proto.HasField("deferred_file_id")
+        assert proto.ignore_rerun
+    assert [b.proto.url for b in at.get("download_button")] == [b.proto.url for b in rerun(at).get("download_button")]
+
+
+def test_the_files_are_the_views_trace():
+    files = exports.files(X, W, CFG)
+    assert files == {"npz": exports.to_npz(X, W), "json": exports.to_json(X, W, CFG), "csv": exports.to_csv_zip(X, W)}
+
+
+LARGE = dict(n_tokens=16, d_model=128, d_k=32, d_v=32, n_heads=8)
+
+
+def test_a_large_views_files_are_written_when_asked_and_kept_while_the_view_stays():
+    assert exports.READY_MAX < exports.size(mha.AttentionConfig(**LARGE)) <= exports.MAX_VALUES
+    at = run(stage="input", **LARGE)
+    assert not _downloads(at) and at.button(key="export_prepare").label.startswith("Write the files (")
+    at.button(key="export_prepare").click()
+    rerun(at)
+    assert set(_downloads(at)) == {"download_npz", "download_json", "download_csv"}
+    at.toggle(key="cell_values").set_value(False)
+    rerun(at)  # another change of the page, the same numbers: the files stay
+    assert len(_downloads(at)) == 3
+    at.number_input(key="seed").set_value(1)
+    rerun(at)  # other numbers: asked for again
+    assert not _downloads(at) and at.button(key="export_prepare")
 
 
 def test_export_size_counts_every_number():
