@@ -52,7 +52,7 @@ DESK = Look()
 PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=430, min_text_cell=40, cell=64,
                fig_h=640)
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
-PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=24, narrow=True,
+PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
              cell=40, fig_h=760, side=24)
 LOOKS = {"desk": DESK, "present": PRESENT, "phone": PHONE}
 
