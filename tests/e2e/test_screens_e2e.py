@@ -57,7 +57,7 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
         g = chart_geometry(page, key)
         found += [f"{key}: {p}" for p in problems(g) + label_problems(g)]
         if not any(abs(w - h) <= 1.5 for w, h in g.cells.values()):
-            found.append(f"{key}: no panel has square cells {g.cells} (squeezed into its column)")
+            found.append(f"{key}: no panel has square cells {g.cells} (laid out loosely, or squeezed into its column)")
         if chart["right"] > viewport["width"]:
             found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")
         if screen == "present" and chart["height"] > viewport["height"] - header:
