@@ -2,6 +2,7 @@
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 import plotly.graph_objects as go
@@ -134,6 +135,7 @@ NARROW = set(".,:;'|!() ")
 DIGIT = set("0123456789−+-=·×")
 
 
+@lru_cache(maxsize=65536)
 def text_px(text: str, size: float) -> float:
     """A one-line text's width in px, a little generous (HTML tags dropped, sub/superscripts smaller).
 
