@@ -71,8 +71,8 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
 def wait_for_screen(page, screen: str) -> None:
     """Settle once the server has drawn for this screen: a phone is known only after the page reports it."""
     page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
-                           timeout=60_000)
-    settle(page, 60_000)
+                           timeout=120_000)
+    settle(page, 120_000)
 
 
 def shoot_page(page, viewport: dict, name: str) -> None:
@@ -97,7 +97,10 @@ def test_static_figures_are_readable_on_every_screen(browser, app_url, screen):
                 for stage in STATIC:
                     query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **params, **extra).items())
                     page.goto(f"{app_url}/?{query}")
-                    wait_for_screen(page, screen)
+                    try:
+                        wait_for_screen(page, screen)
+                    except Exception as e:  # noqa: BLE001 - Playwright's TimeoutError, said with the page's link
+                        raise AssertionError(f"{query}: not drawn for {screen} in time") from e
                     assert page.locator('[data-testid="stException"]').count() == 0, query
                     found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
                     shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
