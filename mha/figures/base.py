@@ -164,6 +164,10 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     """
     tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
                         text)
+    closing = "、，。；：！？）》」』"
+    for k in range(len(tokens) - 1, 0, -1):  # no line starts with closing punctuation: it stays with what it closes
+        if tokens[k][0] in closing:
+            tokens[k - 1] = tokens[k - 1].rstrip() + tokens.pop(k)
     lines, line = [], ""
     for token in tokens:
         if line.strip() and text_px((line + token).rstrip(), size) > width:

@@ -473,14 +473,13 @@ def _stacked(a: Mat, b: Mat, c: Mat, titles: list[str], formula: str, *, text: b
 class _Grid:
     """Panels in rows of `per_row` (or as many as fit), one cell size, titles above, numbers left and below.
 
-    `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers,
-    `right` px right of each panel (block names).
+    `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers.
     """
 
     def __init__(self, panels, titles, look: Look, *, per_row: int | None, text: bool, axis_titles: bool,
-                 below: float = 0.0, right: float = 0.0, formula: str = ""):
+                 below: float = 0.0, formula: str = ""):
         self.panels, self.titles, self.look, self.text = panels, titles, look, text
-        self.below, self.right, self.formula = below, right, formula
+        self.below, self.formula = below, formula
         self.al = _axis_title_w(look) + PAD if axis_titles else 0.0
         self.per_row, self.cell = self._fit(per_row)
 
@@ -493,7 +492,7 @@ class _Grid:
 
     def _cell_for(self, per_row: int) -> float:
         look, rows = self.look, self._rows(per_row)
-        fixed = [sum(self._left(self.panels[i][1]) + self.right for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
+        fixed = [sum(self._left(self.panels[i][1]) for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
                  for row in rows]
         across = min((look.max_w - f) / sum(self.panels[i][2] for i in row) for f, row in zip(fixed, rows))
         tall = sum(max(self.panels[i][1] for i in row) for row in rows)
@@ -524,7 +523,8 @@ class _Grid:
         return max(options, key=lambda pc: (wants and self._numbers_fit(pc[1]), round(pc[1], 1), pc[0]))
 
     def measure(self, per_row: int, cell: float):
-        """(width, height, [(panel, x, y, title lines)]) in px for this many a row and this cell size."""
+        """(width, height, [(panel, x, y, title lines, title's right limit)]) in px for this many a row and
+        this cell size."""
         look = self.look
         under = _xband(look) + self.below + (_note_h(1, look.tick + 1) if self.al else 0)
         y = PAD + (_note_h(len(self._formula_lines()), look.caption) + PAD if self.formula else 0)
@@ -534,13 +534,14 @@ class _Grid:
             for i in row:
                 _, r, c = self.panels[i]
                 left = self._left(r)
-                lines = _lines(self.titles[i], look.title, left + c * cell + self.right + PANEL_GAP / 2)
+                hi = x + left + c * cell + (PAD if i == row[-1] else PANEL_GAP / 2)  # a title's right limit
+                lines = _lines(self.titles[i], look.title, hi - x)
                 most = max(most, len(lines))
-                row_places.append((i, x + left, lines))
-                x += left + c * cell + self.right + PANEL_GAP
+                row_places.append((i, x + left, lines, hi))
+                x += left + c * cell + PANEL_GAP
             width = max(width, x - PANEL_GAP + 2 * PAD)
             y_panel = y + _note_h(most, look.title) + PAD + _overhang(cell, look)
-            places += [(i, px, y_panel, lines) for i, px, lines in row_places]
+            places += [(i, px, y_panel, lines, hi) for i, px, lines, hi in row_places]
             y = y_panel + max(self.panels[i][1] for i in row) * cell + under + PANEL_GAP
         return width, y - PANEL_GAP + PAD, places
 
@@ -555,7 +556,7 @@ class _Grid:
         if self.formula:
             cv.lines(self._formula_lines(), PAD, PAD, look.caption, xanchor="left", yanchor="top")
         traces, corners, tick1 = [], [], look.tick + 1
-        for i, px, py, lines in places:
+        for i, px, py, lines, hi in places:
             m, r, c = self.panels[i]
             suffix = "" if i == 0 else str(i + 1)
             z = m.values[:r, :c]
@@ -563,7 +564,7 @@ class _Grid:
             traces.append(_panel(m, f"x{suffix}", f"y{suffix}", z, cell, cell, look, self.text))
             corners.append((px, py))
             left = self._left(r)
-            centre = _clamp(px + c * cell / 2, lines, look.title, px - left, px + c * cell + self.right + PANEL_GAP / 2)
+            centre = _clamp(px + c * cell / 2, lines, look.title, px - left, hi)
             cv.lines(lines, centre, py - PAD - _overhang(cell, look), look.title)
             if self.al:
                 cv.note(m.row_label, px - left + _axis_title_w(look) / 2, py + r * cell / 2, tick1, yanchor="middle",
