@@ -356,9 +356,12 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
         if math.ceil(plan.height) <= look.fig_h or budget_h <= 40:
             break
         budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
-    if look.narrow and cell < STACK_BELOW:
-        return _stacked(a, b, c, titles, formula, text=text, look=look, selected=selected, hidden=hidden,
-                        blocks=blocks, names=names, window=(n, k, m))
+    if look.narrow:  # a phone: stacked when the cross is too small, or squeezes A and B to strips for C's
+        stack = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
+                      formula=formula)  # numbers while stacking gives C its numbers too
+        if cell < STACK_BELOW or inner < cell / 2 and _numbers(text, c, zc, stack.cell, stack.cell, look):
+            return _stacked(stack, a, b, c, look=look, selected=selected, hidden=hidden, blocks=blocks, names=names,
+                            window=(n, k, m))
     return _draw_cross(plan, a, b, c, (za, zb, zc), formula, text=text, look=look, selected=selected, hidden=hidden,
                        blocks=blocks, names=names)
 
@@ -440,16 +443,14 @@ def _question(cell: tuple[int, int], xaxis: str, yaxis: str, look: Look) -> dict
                 showlegend=False)
 
 
-def _stacked(a: Mat, b: Mat, c: Mat, titles: list[str], formula: str, *, text: bool, look: Look, selected, hidden,
-             blocks: int, names: list[str], window: tuple[int, int, int]) -> Spec:
-    """A above B above C, each as wide as the screen allows: for a phone when the cross would be too small.
+def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, selected, hidden, blocks: int, names: list[str],
+             window: tuple[int, int, int]) -> Spec:
+    """A above B above C (`grid`), each as wide as a phone allows, when the cross would be too small for them.
 
-    Rows and columns no longer meet; the breakdown under the figure names them. Same traces as the cross,
-    then C's click layer on axes x3, y3.
+    Rows and columns no longer meet; the selected row of A, column of B and cell of C are outlined, and the
+    breakdown under the figure names them. Same traces as the cross, then C's click layer on axes x3, y3.
     """
     n, k, m = window
-    grid = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
-                 formula=formula)
     cv, traces, corners = grid.draw()
     traces.append(click_layer(c, "x3", "y3", size=max(6.0, grid.cell - 2)))
     if hidden is not None:
