@@ -44,6 +44,7 @@ PAD = 4  # px between a panel and its labels
 PANEL_GAP = 24  # px between small multiples (beyond their tick labels)
 MIN_INNER = 3  # px: the inner dimension of a product is squeezed down to this to give C readable numbers
 STACK_BELOW = 6  # px: on a phone, a product whose C cells would be smaller is drawn stacked (A, B, C)
+MIN_GRID_CELL = 3  # px: small multiples draw less of each matrix rather than smaller cells
 
 
 def drawn(full: int, block: int = 0, limit: int = MAX_SIDE) -> int:
@@ -521,7 +522,15 @@ class _Grid:
             two = [(p, c) for p, c in options if p == 2 and (c >= 3 if count > 3 else c >= 8 and (
                 not wants or self._numbers_fit(c)))]
             return two[0] if two else options[0]
-        return max(options, key=lambda pc: (wants and self._numbers_fit(pc[1]), round(pc[1], 1), pc[0]))
+        return max(options, key=lambda pc: (self.fits(*pc), wants and self._numbers_fit(pc[1]), round(pc[1], 1),
+                                            pc[0]))
+
+    def fits(self, per_row: int | None = None, cell: float | None = None) -> bool:
+        """Within the look's width (and, off a phone, its height), with cells of at least MIN_GRID_CELL px."""
+        per_row, cell = per_row or self.per_row, cell or self.cell
+        width, height, _ = self.measure(per_row, cell)
+        return cell >= MIN_GRID_CELL and width <= self.look.max_w + 1 and (
+            self.look.narrow or math.ceil(height) <= self.look.fig_h)
 
     def measure(self, per_row: int, cell: float):
         """(width, height, [(panel, x, y, title lines, title's right limit)]) in px for this many a row and
@@ -579,22 +588,26 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
                 block_names: Sequence[str] = (), axis_titles: bool = False, per_row: int | None = None) -> Spec:
     """Matrices as small multiples, one cell size, as many a row as the screen allows (one or two on a phone).
 
-    Each title names its matrix, its full shape and (if trimmed) which part is drawn (`words`, a base.Words).
-    `block_cols` marks column blocks, named under the blocks (below the column numbers); the title says
-    which blocks are not drawn. `axis_titles` writes each panel's row and column words (Mat.row_label,
-    col_label) beside its axes.
+    Each matrix is drawn up to look.side rows and columns, fewer (24, 12) when that many would not fit with
+    cells of MIN_GRID_CELL px. Each title names its matrix, its full shape and (if trimmed) which part is
+    drawn (`words`, a base.Words). `block_cols` marks column blocks, named under the blocks (below the column
+    numbers); the title says which blocks are not drawn. `axis_titles` writes each panel's row and column
+    words (Mat.row_label, col_label) beside its axes.
     """
-    panels, titles, names = [], [], []
-    for m in mats:
-        r, c = drawn(m.values.shape[0], limit=look.side), drawn(m.values.shape[1], block_cols, look.side)
-        count = -(-c // block_cols) if block_cols else 0
-        note = words.hidden(count + 1, len(block_names)) if block_cols and block_names else ""
-        panels.append((m, r, c))
-        titles.append(_title(m, r, c, note, words))
-        names.append(list(block_names[:count]))
     tick1 = look.tick + 1
     below = _note_h(1, tick1) if block_cols and block_names else 0.0
-    grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below)
+    for limit in sorted({look.side, 24, 12}, reverse=True):  # less of each matrix rather than unreadable cells
+        panels, titles, names = [], [], []
+        for m in mats:
+            r, c = drawn(m.values.shape[0], limit=limit), drawn(m.values.shape[1], block_cols, limit)
+            count = -(-c // block_cols) if block_cols else 0
+            note = words.hidden(count + 1, len(block_names)) if block_cols and block_names else ""
+            panels.append((m, r, c))
+            titles.append(_title(m, r, c, note, words))
+            names.append(list(block_names[:count]))
+        grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below)
+        if grid.fits() or limit <= 12:
+            break
     cv, traces, corners = grid.draw()
     for idx, ((_, r, c), (px, py)) in enumerate(zip(panels, corners)):
         suffix = "" if idx == 0 else str(idx + 1)
