@@ -2,6 +2,7 @@
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 import plotly.graph_objects as go
@@ -52,7 +53,7 @@ DESK = Look()
 PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=430, min_text_cell=40, cell=64,
                fig_h=640)
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
-PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=24, narrow=True,
+PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
              cell=40, fig_h=760, side=24)
 LOOKS = {"desk": DESK, "present": PRESENT, "phone": PHONE}
 
@@ -134,6 +135,7 @@ NARROW = set(".,:;'|!() ")
 DIGIT = set("0123456789−+-=·×")
 
 
+@lru_cache(maxsize=65536)
 def text_px(text: str, size: float) -> float:
     """A one-line text's width in px, a little generous (HTML tags dropped, sub/superscripts smaller).
 
@@ -162,6 +164,10 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     """
     tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
                         text)
+    closing = "、，。；：！？）》」』"
+    for k in range(len(tokens) - 1, 0, -1):  # no line starts with closing punctuation: it stays with what it closes
+        if tokens[k][0] in closing:
+            tokens[k - 1] = tokens[k - 1].rstrip() + tokens.pop(k)
     lines, line = [], ""
     for token in tokens:
         if line.strip() and text_px((line + token).rstrip(), size) > width:

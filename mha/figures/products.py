@@ -44,6 +44,7 @@ PAD = 4  # px between a panel and its labels
 PANEL_GAP = 24  # px between small multiples (beyond their tick labels)
 MIN_INNER = 3  # px: the inner dimension of a product is squeezed down to this to give C readable numbers
 STACK_BELOW = 6  # px: on a phone, a product whose C cells would be smaller is drawn stacked (A, B, C)
+MIN_GRID_CELL = 3  # px: small multiples draw less of each matrix rather than smaller cells
 
 
 def drawn(full: int, block: int = 0, limit: int = MAX_SIDE) -> int:
@@ -356,9 +357,12 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
         if math.ceil(plan.height) <= look.fig_h or budget_h <= 40:
             break
         budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
-    if look.narrow and cell < STACK_BELOW:
-        return _stacked(a, b, c, titles, formula, text=text, look=look, selected=selected, hidden=hidden,
-                        blocks=blocks, names=names, window=(n, k, m))
+    if look.narrow:  # a phone: stacked when the cross is too small, or squeezes A and B to strips for C's
+        stack = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
+                      formula=formula)  # numbers while stacking gives C its numbers too
+        if cell < STACK_BELOW or inner < cell / 2 and _numbers(text, c, zc, stack.cell, stack.cell, look):
+            return _stacked(stack, a, b, c, look=look, selected=selected, hidden=hidden, blocks=blocks, names=names,
+                            window=(n, k, m))
     return _draw_cross(plan, a, b, c, (za, zb, zc), formula, text=text, look=look, selected=selected, hidden=hidden,
                        blocks=blocks, names=names)
 
@@ -440,16 +444,14 @@ def _question(cell: tuple[int, int], xaxis: str, yaxis: str, look: Look) -> dict
                 showlegend=False)
 
 
-def _stacked(a: Mat, b: Mat, c: Mat, titles: list[str], formula: str, *, text: bool, look: Look, selected, hidden,
-             blocks: int, names: list[str], window: tuple[int, int, int]) -> Spec:
-    """A above B above C, each as wide as the screen allows: for a phone when the cross would be too small.
+def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, selected, hidden, blocks: int, names: list[str],
+             window: tuple[int, int, int]) -> Spec:
+    """A above B above C (`grid`), each as wide as a phone allows, when the cross would be too small for them.
 
-    Rows and columns no longer meet; the breakdown under the figure names them. Same traces as the cross,
-    then C's click layer on axes x3, y3.
+    Rows and columns no longer meet; the selected row of A, column of B and cell of C are outlined, and the
+    breakdown under the figure names them. Same traces as the cross, then C's click layer on axes x3, y3.
     """
     n, k, m = window
-    grid = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
-                 formula=formula)
     cv, traces, corners = grid.draw()
     traces.append(click_layer(c, "x3", "y3", size=max(6.0, grid.cell - 2)))
     if hidden is not None:
@@ -473,14 +475,13 @@ def _stacked(a: Mat, b: Mat, c: Mat, titles: list[str], formula: str, *, text: b
 class _Grid:
     """Panels in rows of `per_row` (or as many as fit), one cell size, titles above, numbers left and below.
 
-    `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers,
-    `right` px right of each panel (block names).
+    `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers.
     """
 
     def __init__(self, panels, titles, look: Look, *, per_row: int | None, text: bool, axis_titles: bool,
-                 below: float = 0.0, right: float = 0.0, formula: str = ""):
+                 below: float = 0.0, formula: str = ""):
         self.panels, self.titles, self.look, self.text = panels, titles, look, text
-        self.below, self.right, self.formula = below, right, formula
+        self.below, self.formula = below, formula
         self.al = _axis_title_w(look) + PAD if axis_titles else 0.0
         self.per_row, self.cell = self._fit(per_row)
 
@@ -493,7 +494,7 @@ class _Grid:
 
     def _cell_for(self, per_row: int) -> float:
         look, rows = self.look, self._rows(per_row)
-        fixed = [sum(self._left(self.panels[i][1]) + self.right for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
+        fixed = [sum(self._left(self.panels[i][1]) for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
                  for row in rows]
         across = min((look.max_w - f) / sum(self.panels[i][2] for i in row) for f, row in zip(fixed, rows))
         tall = sum(max(self.panels[i][1] for i in row) for row in rows)
@@ -521,10 +522,19 @@ class _Grid:
             two = [(p, c) for p, c in options if p == 2 and (c >= 3 if count > 3 else c >= 8 and (
                 not wants or self._numbers_fit(c)))]
             return two[0] if two else options[0]
-        return max(options, key=lambda pc: (wants and self._numbers_fit(pc[1]), round(pc[1], 1), pc[0]))
+        return max(options, key=lambda pc: (self.fits(*pc), wants and self._numbers_fit(pc[1]), round(pc[1], 1),
+                                            pc[0]))
+
+    def fits(self, per_row: int | None = None, cell: float | None = None) -> bool:
+        """Within the look's width (and, off a phone, its height), with cells of at least MIN_GRID_CELL px."""
+        per_row, cell = per_row or self.per_row, cell or self.cell
+        width, height, _ = self.measure(per_row, cell)
+        return cell >= MIN_GRID_CELL and width <= self.look.max_w + 1 and (
+            self.look.narrow or math.ceil(height) <= self.look.fig_h)
 
     def measure(self, per_row: int, cell: float):
-        """(width, height, [(panel, x, y, title lines)]) in px for this many a row and this cell size."""
+        """(width, height, [(panel, x, y, title lines, title's right limit)]) in px for this many a row and
+        this cell size."""
         look = self.look
         under = _xband(look) + self.below + (_note_h(1, look.tick + 1) if self.al else 0)
         y = PAD + (_note_h(len(self._formula_lines()), look.caption) + PAD if self.formula else 0)
@@ -534,13 +544,14 @@ class _Grid:
             for i in row:
                 _, r, c = self.panels[i]
                 left = self._left(r)
-                lines = _lines(self.titles[i], look.title, left + c * cell + self.right + PANEL_GAP / 2)
+                hi = x + left + c * cell + (PAD if i == row[-1] else PANEL_GAP / 2)  # a title's right limit
+                lines = _lines(self.titles[i], look.title, hi - x)
                 most = max(most, len(lines))
-                row_places.append((i, x + left, lines))
-                x += left + c * cell + self.right + PANEL_GAP
+                row_places.append((i, x + left, lines, hi))
+                x += left + c * cell + PANEL_GAP
             width = max(width, x - PANEL_GAP + 2 * PAD)
             y_panel = y + _note_h(most, look.title) + PAD + _overhang(cell, look)
-            places += [(i, px, y_panel, lines) for i, px, lines in row_places]
+            places += [(i, px, y_panel, lines, hi) for i, px, lines, hi in row_places]
             y = y_panel + max(self.panels[i][1] for i in row) * cell + under + PANEL_GAP
         return width, y - PANEL_GAP + PAD, places
 
@@ -555,7 +566,7 @@ class _Grid:
         if self.formula:
             cv.lines(self._formula_lines(), PAD, PAD, look.caption, xanchor="left", yanchor="top")
         traces, corners, tick1 = [], [], look.tick + 1
-        for i, px, py, lines in places:
+        for i, px, py, lines, hi in places:
             m, r, c = self.panels[i]
             suffix = "" if i == 0 else str(i + 1)
             z = m.values[:r, :c]
@@ -563,7 +574,7 @@ class _Grid:
             traces.append(_panel(m, f"x{suffix}", f"y{suffix}", z, cell, cell, look, self.text))
             corners.append((px, py))
             left = self._left(r)
-            centre = _clamp(px + c * cell / 2, lines, look.title, px - left, px + c * cell + self.right + PANEL_GAP / 2)
+            centre = _clamp(px + c * cell / 2, lines, look.title, px - left, hi)
             cv.lines(lines, centre, py - PAD - _overhang(cell, look), look.title)
             if self.al:
                 cv.note(m.row_label, px - left + _axis_title_w(look) / 2, py + r * cell / 2, tick1, yanchor="middle",
@@ -577,22 +588,26 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
                 block_names: Sequence[str] = (), axis_titles: bool = False, per_row: int | None = None) -> Spec:
     """Matrices as small multiples, one cell size, as many a row as the screen allows (one or two on a phone).
 
-    Each title names its matrix, its full shape and (if trimmed) which part is drawn (`words`, a base.Words).
-    `block_cols` marks column blocks, named under the blocks (below the column numbers); the title says
-    which blocks are not drawn. `axis_titles` writes each panel's row and column words (Mat.row_label,
-    col_label) beside its axes.
+    Each matrix is drawn up to look.side rows and columns, fewer (24, 12) when that many would not fit with
+    cells of MIN_GRID_CELL px. Each title names its matrix, its full shape and (if trimmed) which part is
+    drawn (`words`, a base.Words). `block_cols` marks column blocks, named under the blocks (below the column
+    numbers); the title says which blocks are not drawn. `axis_titles` writes each panel's row and column
+    words (Mat.row_label, col_label) beside its axes.
     """
-    panels, titles, names = [], [], []
-    for m in mats:
-        r, c = drawn(m.values.shape[0], limit=look.side), drawn(m.values.shape[1], block_cols, look.side)
-        count = -(-c // block_cols) if block_cols else 0
-        note = words.hidden(count + 1, len(block_names)) if block_cols and block_names else ""
-        panels.append((m, r, c))
-        titles.append(_title(m, r, c, note, words))
-        names.append(list(block_names[:count]))
     tick1 = look.tick + 1
     below = _note_h(1, tick1) if block_cols and block_names else 0.0
-    grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below)
+    for limit in sorted({look.side, 24, 12}, reverse=True):  # less of each matrix rather than unreadable cells
+        panels, titles, names = [], [], []
+        for m in mats:
+            r, c = drawn(m.values.shape[0], limit=limit), drawn(m.values.shape[1], block_cols, limit)
+            count = -(-c // block_cols) if block_cols else 0
+            note = words.hidden(count + 1, len(block_names)) if block_cols and block_names else ""
+            panels.append((m, r, c))
+            titles.append(_title(m, r, c, note, words))
+            names.append(list(block_names[:count]))
+        grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below)
+        if grid.fits() or limit <= 12:
+            break
     cv, traces, corners = grid.draw()
     for idx, ((_, r, c), (px, py)) in enumerate(zip(panels, corners)):
         suffix = "" if idx == 0 else str(idx + 1)

@@ -2,11 +2,12 @@
 
 Each stage with static figures (all but the scores and KV-cache animations) is opened at 1400×1000, at
 1280×720 in presenter mode and at 390×844, in English and Chinese, at the post's sizes and at a large
-size, and every chart on the page is measured in Chromium (tests/e2e/geometry.py) and checked:
-no colour bar, label or tick label over a plot area or another label, no tick labels on top of each
-other, no cell number wider than its cell, no figure squeezed by the page (Streamlit narrows a figure
-wider than its column, and its square cells stop being square); in presenter mode every figure fits
-under Streamlit's header on a 720 px screen; no display formula wider than the page. One screenshot a page.
+size, and every chart on the page is measured in Chromium (tests/e2e/geometry.py) and checked: no
+colour bar, label or tick label over a plot area or another label, no label cut off at the figure's edge,
+no tick labels on top of each other, no cell number wider than its cell, no figure squeezed by the page
+(Streamlit narrows a figure wider than its column, and its square cells stop being square); in presenter
+mode every figure fits under Streamlit's header on a 720 px screen; no display formula wider than the
+page. One screenshot a page.
 """
 
 import pytest
@@ -30,7 +31,7 @@ CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')
   const key = [...c.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-')).slice(7);
   const gd = c.querySelector('.js-plotly-plot');
   const box = gd.getBoundingClientRect();
-  return {key: key, height: box.height, right: box.right};
+  return {key: key, height: box.height, right: box.right, box: [box.left, box.top, box.right, box.bottom]};
 })"""
 FORMULAS = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')].map(d => {
   const k = d.querySelector('.katex'), room = d.closest('[data-testid="stMarkdownContainer"]');
@@ -49,6 +50,11 @@ def label_problems(g) -> list[str]:
     return out
 
 
+def inside(box, frame, slack: float = 1.0) -> bool:
+    return box[0] >= frame[0] - slack and box[1] >= frame[1] - slack and box[2] <= frame[2] + slack \
+        and box[3] <= frame[3] + slack
+
+
 def page_problems(page, screen: str, viewport: dict) -> list[str]:
     found = []
     header = page.evaluate(HEADER)
@@ -56,8 +62,10 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
         key = chart["key"]
         g = chart_geometry(page, key)
         found += [f"{key}: {p}" for p in problems(g) + label_problems(g)]
+        found += [f"{key}: label {t!r} cut off at the figure's edge" for t, b in g.annotations
+                  if not inside(b, chart["box"])]
         if not any(abs(w - h) <= 1.5 for w, h in g.cells.values()):
-            found.append(f"{key}: no panel has square cells {g.cells} (squeezed into its column)")
+            found.append(f"{key}: no panel has square cells {g.cells} (laid out loosely, or squeezed into its column)")
         if chart["right"] > viewport["width"]:
             found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")
         if screen == "present" and chart["height"] > viewport["height"] - header:
@@ -71,8 +79,8 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
 def wait_for_screen(page, screen: str) -> None:
     """Settle once the server has drawn for this screen: a phone is known only after the page reports it."""
     page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
-                           timeout=60_000)
-    settle(page, 60_000)
+                           timeout=120_000)
+    settle(page, 120_000)
 
 
 def shoot_page(page, viewport: dict, name: str) -> None:
@@ -97,7 +105,10 @@ def test_static_figures_are_readable_on_every_screen(browser, app_url, screen):
                 for stage in STATIC:
                     query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **params, **extra).items())
                     page.goto(f"{app_url}/?{query}")
-                    wait_for_screen(page, screen)
+                    try:
+                        wait_for_screen(page, screen)
+                    except Exception as e:  # noqa: BLE001 - Playwright's TimeoutError, said with the page's link
+                        raise AssertionError(f"{query}: not drawn for {screen} in time") from e
                     assert page.locator('[data-testid="stException"]').count() == 0, query
                     found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
                     shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
