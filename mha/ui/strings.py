@@ -152,7 +152,8 @@ EN = {
         "Drawn: Q's first {shown} of {d_k} columns and Kᵀ's first {shown} of "
         "{d_k} rows; every score sums all {d_k} products."
     ),
-    "scores_play_hint": "Pick a step just above the chart (QKᵀ, ÷ √d_k, masked, S) to see it, or press ▶ Play to watch all four frame by frame; the slider under the chart names each step.",
+    "scores_play_hint": "Pick a step just above the chart ({steps}) to see it, or press ▶ Play to watch them one frame at a time; the slider under the chart names each step.",
+    "list_sep": ", ",
     "phase": "Step",
     "phase_qkt": "QKᵀ",
     "phase_scaled": "÷ √{d_k}",
@@ -455,7 +456,8 @@ ZH = {
         "图中 Q 只画出 {d_k} 列中的前 {shown} 列，Kᵀ 只画出 {d_k} 行中的前 {shown} "
         "行；每个注意力分数都是全部 {d_k} 项乘积之和。"
     ),
-    "scores_play_hint": "在图正上方选一个步骤（QKᵀ、÷ √d_k、加掩码、S）就能看到它；按 ▶ 播放则逐帧看完全部四步。图下方的滑块标出了每一步。",
+    "scores_play_hint": "在图正上方选一个步骤（{steps}）就能看到它；按 ▶ 播放则逐帧看完这几步。图下方的滑块标出了每一步。",
+    "list_sep": "、",
     "phase": "步骤",
     "phase_qkt": "QKᵀ",
     "phase_scaled": "÷ √{d_k}",

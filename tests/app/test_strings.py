@@ -105,7 +105,8 @@ def test_both_languages_fill_the_same_fields(key):
         assert not LATEX_BRACE.search(text), f"{key}: double the braces of {LATEX_BRACE.search(text)[0]}"
 
 
-SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled", "phase_s", "kv_step_softmax"}
+SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled", "phase_s", "kv_step_softmax",
+                "list_sep"}
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",

@@ -88,7 +88,7 @@ def test_text_that_is_not_a_finite_number_is_refused_by_name(typed, word):
     at.session_state["x_editor"] = {"edited_rows": {1: {"c3": typed}}, "added_rows": [], "deleted_rows": []}
     rerun(at)
     assert at.session_state["x_base"][1, 3] == mha.init_input(mha.AttentionConfig())[1, 3]
-    assert f"Cell 2,4 of X is {word}: only finite numbers work" in page_text(at)
+    assert f"Cell (2,4) is {word}: only finite numbers work" in page_text(at)
 
 
 def test_the_grid_shows_each_number_in_full_so_untouched_cells_keep_every_bit():

@@ -34,9 +34,9 @@ def render(v: View) -> None:
     else:
         _formula(i1, d_k, v.look)
         steps = _model_steps(v)
-    st.caption(t("scores_play_hint"))
     labels = dict(qkt=t("phase_qkt"), scaled=t("phase_given") if example else t("phase_scaled", d_k=d_k),
                   masked=t("phase_masked"), s=t("phase_s"))
+    st.caption(t("scores_play_hint", steps=t("list_sep").join(labels[p] for p in phases)))
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
                                  persist_state="session", label_visibility="collapsed")  # the hint names it
     n = steps.scaled.shape[0]
