@@ -359,7 +359,8 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
         budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
     if look.narrow:  # a phone: stacked when the cross is too small, or squeezes A and B to strips for C's
         stack = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
-                      formula=formula)  # numbers while stacking gives C its numbers too
+                      formula=formula,  # numbers while stacking gives C its numbers too
+                      right=max((_wide([s], look.tick + 1) for s in names), default=-PAD) + PAD)  # B's block names
         if cell < STACK_BELOW or inner < cell / 2 and _numbers(text, c, zc, stack.cell, stack.cell, look):
             return _stacked(stack, a, b, c, look=look, selected=selected, hidden=hidden, blocks=blocks, names=names,
                             window=(n, k, m))
@@ -475,13 +476,14 @@ def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, selected, hid
 class _Grid:
     """Panels in rows of `per_row` (or as many as fit), one cell size, titles above, numbers left and below.
 
-    `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers.
+    `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers, `right` px
+    right of each row (for names written beside a panel).
     """
 
     def __init__(self, panels, titles, look: Look, *, per_row: int | None, text: bool, axis_titles: bool,
-                 below: float = 0.0, formula: str = ""):
+                 below: float = 0.0, formula: str = "", right: float = 0.0):
         self.panels, self.titles, self.look, self.text = panels, titles, look, text
-        self.below, self.formula = below, formula
+        self.below, self.formula, self.right = below, formula, right
         self.al = _axis_title_w(look) + PAD if axis_titles else 0.0
         self.per_row, self.cell = self._fit(per_row)
 
@@ -495,7 +497,7 @@ class _Grid:
     def _cell_for(self, per_row: int) -> float:
         look, rows = self.look, self._rows(per_row)
         fixed = [sum(self._left(self.panels[i][1]) for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
-                 for row in rows]
+                 + self.right for row in rows]
         across = min((look.max_w - f) / sum(self.panels[i][2] for i in row) for f, row in zip(fixed, rows))
         tall = sum(max(self.panels[i][1] for i in row) for row in rows)
         cell = min(look.cell, across, look.cell if look.narrow else look.max_h / tall)
@@ -549,7 +551,7 @@ class _Grid:
                 most = max(most, len(lines))
                 row_places.append((i, x + left, lines, hi))
                 x += left + c * cell + PANEL_GAP
-            width = max(width, x - PANEL_GAP + 2 * PAD)
+            width = max(width, x - PANEL_GAP + 2 * PAD + self.right)
             y_panel = y + _note_h(most, look.title) + PAD + _overhang(cell, look)
             places += [(i, px, y_panel, lines, hi) for i, px, lines, hi in row_places]
             y = y_panel + max(self.panels[i][1] for i in row) * cell + under + PANEL_GAP

@@ -17,8 +17,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover labels, legend names
     "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
     "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause",
-    "kv_arrive", "kv_arrive_empty", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q", "kv_drop_q_empty",
-    "kv_output", "kv_output_empty", "kv_unchanged", "kv_name_k", "kv_name_v",
+    "kv_arrive", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q",
+    "kv_output", "kv_name_k", "kv_name_v",
     "kv_axis_t", "kv_axis_flops", "kv_series_cached", "kv_series_full", "kv_sizes_now", "kv_sizes_gpt2",
     "kv_measure_axis", "kv_series_ms_cached", "kv_series_ms_full",
     "anim_qkt", "anim_given", "anim_s", "drawn_part", "step_masked", "trim_rows", "trim_cols", "trim_both",
@@ -32,10 +32,16 @@ LATEX = {"dependency_zero_when"}  # pieces of an st.latex formula
 SPANS = {"span_row", "span_rows", "span_token", "span_tokens"}  # ranges put into Markdown and chart text alike
 
 
+# the scores stage's step names: the step picker's options, the frame slider's labels and, listed, the play hint
+ALSO = {"phase_qkt": {"markdown", "plotly"}, "phase_scaled": {"markdown", "plotly"},
+        "phase_given": {"markdown", "plotly"}, "phase_masked": {"markdown"}, "phase_s": {"markdown"}}
+
+
 def renderers(key: str) -> set[str]:
     if key in SPANS:
         return {"markdown", "plotly"}
-    return {"plotly" if key in PLOTLY else "plain" if key in PLAIN else "latex" if key in LATEX else "markdown"}
+    return {"plotly" if key in PLOTLY else "plain" if key in PLAIN else "latex" if key in LATEX else "markdown"} | \
+        ALSO.get(key, set())
 
 
 class _Any(dict):

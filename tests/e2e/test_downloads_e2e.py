@@ -88,9 +88,10 @@ def test_every_rapid_download_click_in_three_sessions_gives_a_file(browser, own_
     files = []
     try:
         assert started.wait(timeout=120)
-        for start in range(0, CLICKS, len(pages)):  # a click in every session at once, then the next round
-            round_ = [(page, BUTTONS[(start // len(pages) + i) % len(BUTTONS)])
-                      for i, page in enumerate(pages)][: CLICKS - start]
+        start = 0  # a click in every session at once, then the next round, until the other learner has
+        while start < CLICKS or (len(runs) < 10 and start < 5 * CLICKS):  # rerun 10 times meanwhile
+            round_ = [(page, BUTTONS[(start // len(pages) + i) % len(BUTTONS)]) for i, page in enumerate(pages)]
+            start += len(round_)
             waits = [page.expect_download() for page, _ in round_]
             infos = [w.__enter__() for w in waits]
             for page, key in round_:
@@ -106,7 +107,7 @@ def test_every_rapid_download_click_in_three_sessions_gives_a_file(browser, own_
         other.join(timeout=60)
         for c in contexts:
             c.close()
-    assert len(files) == CLICKS and len(runs) >= 10  # and the other learner kept the server busy
+    assert len(files) == start >= CLICKS and len(runs) >= 10  # and the other learner kept the server busy
     for key, name, data in files:
         assert name.endswith({"download_npz": ".npz", "download_json": ".json", "download_csv": "-csv.zip"}[key])
         _check(name, data)

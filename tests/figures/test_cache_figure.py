@@ -185,7 +185,7 @@ def test_titles_and_slider_are_in_the_pages_language(lang):
     assert steps == [words(f"kv_step_{k}") for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")]
 
 
-SCREEN_BOX = {"desk": (860, None), "present": (1120, 660), "phone": (358, None)}  # px the figure may take (a 390 px phone leaves 358)
+SCREEN_BOX = {"desk": (860, None), "present": (1120, 660), "phone": (358, None)}  # px: a 390 px phone leaves 358
 
 
 @pytest.mark.parametrize("look", LOOKS)

@@ -211,3 +211,39 @@ def test_plotly_accepts_every_property(look):
                 F.grid_figure([F.Mat(tr.concat, "C")], text=True, words=words(), look=LOOKS[look], block_cols=11,
                               block_names=["h"] * 8, axis_titles=True)):
         go.Figure(fig.to_dict())
+
+
+def horizontal_extent(note: dict, width: float) -> tuple[float, float]:
+    """Left and right edge (px) of an unrotated paper-anchored annotation in a figure `width` px wide."""
+    wide = max(text_px(line, note["font"]["size"]) for line in note["text"].split("<br>"))
+    x = note["x"] * width
+    return {"left": (x, x + wide), "right": (x - wide, x), "center": (x - wide / 2, x + wide / 2)}[note["xanchor"]]
+
+
+def product_cases(cfg, table) -> dict[str, dict]:
+    """The product figures of the walk: Q = X·W_Q (a narrow C) and Y = Concat·W_O (blocks named beside W_O)."""
+    w, tr = trace_of(cfg)
+    x = mha.init_input(cfg)
+    names = [table["head_word"].format(h=h + 1) for h in range(cfg.n_heads)]
+    return {
+        "q": dict(a=F.Mat(x, "X"), b=F.Mat(w.w_q[0], "W<sub>Q1</sub>"), c=F.Mat(tr.q[0], "Q<sub>1</sub>"),
+                  formula="Q<sub>1</sub> = X · W<sub>Q1</sub>"),
+        "y": dict(a=F.Mat(tr.concat, "Concat"), b=F.Mat(w.w_o, "W<sub>O</sub>"), c=F.Mat(tr.y, "Y"),
+                  formula="Y = Concat · W<sub>O</sub>", blocks=cfg.d_v, block_names=names),
+    }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", CONFIGS)
+def test_every_label_of_a_product_is_inside_the_figure(size, look, lang):
+    """Titles, axis words and the head names beside W_O's blocks: none is cut off at the figure's edge (on a
+    phone the stacked product once put the head names past the right edge)."""
+    table = {"en": EN, "zh": ZH}[lang]
+    for case, parts in product_cases(CONFIGS[size], table).items():
+        spec = F.product_figure(**parts, text=True, words=words(table), look=LOOKS[look]).to_dict()
+        width = spec["layout"]["width"]
+        for note in spec["layout"]["annotations"]:
+            if note.get("textangle", 0) in (0, None):
+                left, right = horizontal_extent(note, width)
+                assert -1 <= left and right <= width + 1, (case, note["text"], left, right, width)
