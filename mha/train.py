@@ -192,3 +192,80 @@ class Adam:
             self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
             m_hat, v_hat = self.m[k] / (1 - b1**self.t), self.v[k] / (1 - b2**self.t)
             p[k] -= lr * m_hat / (np.sqrt(v_hat) + self.eps)
+
+
+# ---------------------------------------------------------------- what the heads do, how well it predicts
+
+
+def second_copy_weights(n: int) -> np.ndarray:
+    """(n-1,) which predictions count: those of the second copy's tokens after its first (positions L..2L-2)."""
+    half = n // 2
+    w = np.zeros(n - 1)
+    w[half: n - 1] = 1.0
+    return w
+
+
+def head_scores(mw: ModelWeights, ids: np.ndarray) -> dict[str, np.ndarray]:
+    """(layers, heads) mean attention on ids (b, 2L) of repeated runs:
+    previous-token = S[i, i−1] over every i ≥ 1; induction = S[i, i−L+1] over the second copy (i ≥ L)."""
+    from .model import model_forward
+
+    n = ids.shape[1]
+    half = n // 2
+    prev, induction = [], []
+    for row in ids:
+        probs = np.stack([layer.attn.probs for layer in model_forward(row, mw).layers])  # (L, h, n, n)
+        i = np.arange(1, n)
+        prev.append(probs[:, :, i, i - 1].mean(-1))
+        j = np.arange(half, n)
+        induction.append(probs[:, :, j, j - half + 1].mean(-1))
+    return {"previous_token": np.mean(prev, 0), "induction": np.mean(induction, 0)}
+
+
+def accuracy(mw: ModelWeights, ids: np.ndarray) -> float:
+    """Greedy next-token accuracy on the second copy, each token after its first."""
+    from .model import model_forward
+
+    n = ids.shape[1]
+    half = n // 2
+    hits = [np.argmax(model_forward(row, mw).logits[half: n - 1], -1) == row[half + 1:] for row in ids]
+    return float(np.mean(hits))
+
+
+@dataclass
+class Snapshot:
+    step: int
+    loss: float  # mean training loss over the steps since the previous snapshot
+    params: dict[str, np.ndarray]
+
+
+def fit(mw: ModelWeights, task: Task, *, steps: int, batch: int = 32, lr: float = 0.01, seed: int = 0,
+        snapshots: int = 20, progress=None) -> tuple[ModelWeights, list[Snapshot]]:
+    """Adam on the second copy's cross-entropy; lr warms up over 5% of the steps, then decays to 10% (cosine).
+
+    Returns the trained model and `snapshots` + 1 snapshots evenly spaced over training (step 0 included).
+    progress(step, loss), if given, is called at every snapshot.
+    """
+    p = params_of(mw)
+    rng = np.random.default_rng([seed, 7])
+    opt = Adam(p, lr)
+    marks = set(np.linspace(0, steps, snapshots + 1).astype(int).tolist())
+    history, recent = [], []
+    warm = max(1, steps // 20)
+    for step in range(steps + 1):
+        if step in marks:
+            loss = float(np.mean(recent)) if recent else float("nan")
+            history.append(Snapshot(step, loss, {k: v.copy() for k, v in p.items()}))
+            recent = []
+            if progress:
+                progress(step, loss)
+        if step == steps:
+            break
+        ids = task.sample(rng, batch)
+        weights = np.broadcast_to(second_copy_weights(ids.shape[1]), (batch, ids.shape[1] - 1))
+        loss, grads = loss_and_grads(p, ids, weights)
+        recent.append(loss)
+        frac = step / steps
+        scale = min(1.0, (step + 1) / warm) * (0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * frac)))
+        opt.step(p, grads, lr * scale)
+    return model_of(p), history
