@@ -41,11 +41,12 @@ slider, text_input, text_area and color_picker send no state; only the scores vi
 against Chromium (--check-protocol), so another stage's own widgets (the input stage's data editor, a chart
 selection) may differ from what a browser sends.
 
-Does a rerun recompute? After setting n_tokens to m, the run's elements (references resolved from the
-cache) must carry a shape with m rows (a Plotly heatmap's z, or an "m×k" in a heading, markdown or a chart
-annotation) and their shapes must differ from the previous run's; a rerun that does not is "stale". The bare
-page has no shapes: n/a. Each server first gets one unmeasured warm-up user (a load and two changes): first
-imports are a one-off, not a user's cost.
+Does a rerun recompute? After setting n_tokens to m, the run's elements (references resolved from the cache)
+must carry a shape with m rows (a Plotly heatmap's z, or an "m×k" in a heading, markdown or a chart annotation)
+and their shapes must differ from the previous run's; a rerun that does not is "stale". The bare page, or a view
+that shows no shape at all, cannot be checked: n/a; a view whose shapes do not follow n_tokens (the matmul
+refresher) counts every rerun as stale, so measure a view that does. Each server first gets one unmeasured
+warm-up user (a load and two changes): first imports are a one-off, not a user's cost.
 
 Slices (default mode). For each N in --users, one slice on the app and one on the bare page, the order
 alternating from one N to the next so a noisy machine slows both alike. A slice opens N users spread over
@@ -543,7 +544,7 @@ async def change(session: Session, tally: Tally, check_shapes: bool, before: fro
     session.set_int(wid, rows)
     run = await session.run()
     tally.count(run)
-    if check_shapes:
+    if check_shapes and (run.shapes or before):  # a view that shows no shape at all cannot be checked
         tally.checked += 1
         tally.stale += not changed_shape(run, before, rows)
     return run
