@@ -47,7 +47,7 @@ if ss.get("notices"):
 cfg = session.config()
 look = screen.look(ss["present"])
 view = View(t, cfg, weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init), session.current_x(cfg),
-            ss["head"] - 1, ss["cell_values"], look)
+            ss["head"] - 1, ss["cell_values"], look, tuple(session.text_tokens(ss["text"])))
 try:
     RENDER[ss["stage"]](view)
 except mha.InputError as e:

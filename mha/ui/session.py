@@ -26,6 +26,7 @@ def start() -> None:
     """On a session's first run: settings from the URL, else defaults; language from the browser."""
     _run_on_reconnect()
     if st.session_state.get(STARTED):
+        sync_n_tokens()
         return
     values, notices = S.parse_params(st.query_params.to_dict())
     locale = (st.context.locale or "").lower()
@@ -38,8 +39,9 @@ def start() -> None:
     state["head"] = min(state["head"], state["n_heads"])
     for key, value in state.items():  # the browser's widget values are not visible yet: see _run_on_reconnect
         st.session_state[key] = value
+    sync_n_tokens()
     cfg = config()
-    x = seeded_x(cfg)
+    x = base_x(cfg)
     if "x" in st.query_params:
         x, more = S.decode_x(st.query_params["x"], x)
         notices += more
@@ -70,6 +72,59 @@ def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
     return x
 
 
+def text_tokens(text: str) -> list[str]:
+    """The text's tokens (at most LIMITS["n_tokens"]: a longer text is cut where it is read)."""
+    return mha.tokenize(text)[: S.LIMITS["n_tokens"]]
+
+
+def sync_n_tokens() -> None:
+    """A text fixes n: one row of X per token (the sidebar's n is then read-only)."""
+    ss = st.session_state
+    tokens = text_tokens(ss.get("text", ""))
+    if tokens and ss.get("n_tokens") != len(tokens):
+        ss["n_tokens"] = len(tokens)
+        if "preset" in ss:
+            ss["preset"] = S.preset_of(ss)
+
+
+@lru_cache(maxsize=8)
+def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
+                                                                           mha.ModelWeights]:
+    """The text's tokens, its vocabulary, the token ids and a one-block model over that vocabulary, whose
+    block is init_block(cfg, 0) (its attention is the walk's weights)."""
+    tokens = text_tokens(text)
+    vocab = mha.vocabulary(tokens)
+    index = {tok: i for i, tok in enumerate(vocab)}
+    ids = np.array([index[tok] for tok in tokens], dtype=np.int64)
+    return tokens, vocab, ids, mha.init_model(cfg, vocab, 1, positions, n_ctx=S.LIMITS["n_tokens"] + 1)
+
+
+def _base_for(cfg: mha.AttentionConfig, text: str, positions: str) -> np.ndarray:
+    tokens = text_tokens(text)
+    if not tokens or len(tokens) != cfg.n_tokens:
+        return seeded_x(cfg)
+    return text_x(cfg, text, positions)
+
+
+@lru_cache(maxsize=8)
+def text_x(cfg: mha.AttentionConfig, text: str, positions: str) -> np.ndarray:
+    """X = E[ids] + P for the text (n_tokens × d_model)."""
+    _, _, ids, mw = coda(cfg, text, positions)
+    x = mw.wte[ids] + mha.model.positions_for(mw, 0, len(ids))
+    x.flags.writeable = False
+    return x
+
+
+def base_x(cfg: mha.AttentionConfig) -> np.ndarray:
+    """The X a view starts from before edits: made from the text when there is one, else seeded."""
+    ss = st.session_state
+    return _base_for(cfg, ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"]))
+
+
+def has_text() -> bool:
+    return bool(text_tokens(st.session_state.get("text", "")))
+
+
 def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:
     """The seeded tokens the KV-cache stage offers after X, (count, d_model): what a link's `kv` edits."""
     return np.array([mha.next_token(cfg, cfg.n_tokens + i) for i in range(count)]).reshape(count, cfg.d_model)
@@ -77,7 +132,7 @@ def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:
 
 def config() -> mha.AttentionConfig:
     ss = st.session_state
-    return mha.AttentionConfig(**{k: int(ss[k]) for k in (*S.SIZES, "seed")},
+    return mha.AttentionConfig(**{k: int(ss[k]) for k in (*S.SIZES, "seed", "d_ff")},
                                init="integers" if ss["integers"] else "gaussian")
 
 
@@ -102,6 +157,16 @@ def reset_x() -> None:
     st.session_state["x_base"] = None
 
 
+def on_text_change() -> None:
+    """A new text (or kind of positions) makes a new X: edits of the old one are dropped; a text past the
+    token limit is cut, and the page says so."""
+    ss = st.session_state
+    ss["text"], notice = S.cap_text(ss.get("text") or "")
+    ss["text_notice"] = notice
+    sync_n_tokens()
+    reset_x()
+
+
 def go_to(stage: str) -> None:
     st.session_state["stage"] = stage
 
@@ -114,7 +179,8 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
     re-applies its edits to new data of the same shape.
     """
     ss = st.session_state
-    seeded, source = seeded_x(cfg), (cfg.seed, cfg.init)
+    text, positions = ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"])
+    seeded, source = base_x(cfg), (cfg.seed, cfg.init, text, positions)
     old = ss.get("x_base")
     if old is None:
         x = seeded
@@ -133,10 +199,10 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
     return x
 
 
-def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple[int, str]) -> tuple[np.ndarray, int]:
+def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple[int, str, str, str]) -> tuple[np.ndarray, int]:
     """The new seeded X with the cells where `old` differed from its own seeded X; how many those are."""
-    seed, init = old_source
-    was = seeded_x(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init))
+    seed, init, text, positions = old_source
+    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions)
     x = seeded.copy()
     r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
     edited = old[:r, :c] != was[:r, :c]
@@ -212,7 +278,12 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits,
     the tokens added on the KV-cache stage (those that fit d_model, as the stage keeps them)."""
     ss = st.session_state
-    params = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head") if ss[k] != S.DEFAULTS[k]}
+    from_text = has_text()  # the text fixes n
+    params = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head", "d_ff")
+              if ss[k] != S.DEFAULTS[k] and not (from_text and k == "n_tokens")}
+    for key in ("text", "positions", "temperature", "choice"):
+        if ss.get(key, S.DEFAULTS[key]) != S.DEFAULTS[key]:
+            params[key] = str(ss[key])
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
     params.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
     params.update(lang=ss["lang"], stage=ss["stage"])
@@ -222,7 +293,7 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
         params["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":
         params["preset"] = ss["preset"]
-    diff = S.encode_x(x, seeded_x(cfg))
+    diff = S.encode_x(x, base_x(cfg))
     if diff and len(diff) <= S.X_PARAM_MAX:
         params["x"] = diff
     added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model]).reshape(-1, cfg.d_model)

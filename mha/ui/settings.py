@@ -15,17 +15,25 @@ from functools import lru_cache
 import numpy as np
 
 from mha.figures.scores import PHASES
+from mha.model import TOKEN
 
-STAGES = ("matmul", "input", "qk", "scores", "values", "heads", "output", "dependency", "kv_cache")
+STAGES = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "output", "dependency", "kv_cache",
+          "block", "next_token")
 SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
 LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
-                stage="input", head=1, integers=False, phase="s", example=False)
+                stage="input", head=1, integers=False, phase="s", example=False,
+                text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13)
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
-LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1)
+LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1, d_ff=4096)
+# The coda: a text makes X (one row per token, at most LIMITS["n_tokens"] of them).
+POSITIONS = ("sinusoidal", "learned")
+CHOICES = ("greedy", "sample")
+TEXT_MAX_CHARS = 1000  # characters of text read from a link or the text box
+TEMPERATURE = (0.05, 10.0)
 PRESETS = {
     "post": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=False, example=False),
     "mask": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=False, example=True),
@@ -66,7 +74,7 @@ def _first(value) -> str:
 def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     """Query parameters -> settings (only those present and usable) and notices for the rest."""
     out, notices = {}, []
-    for key in (*SIZES, "seed", "head"):
+    for key in (*SIZES, "seed", "head", "d_ff"):
         if key not in params:
             continue
         raw = _first(params[key])
@@ -86,6 +94,29 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
                 out[key] = raw
             else:
                 notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
+    for key, allowed in (("positions", POSITIONS), ("choice", CHOICES)):
+        if key in params:
+            raw = _first(params[key]).strip()
+            if raw in allowed:
+                out[key] = raw
+            else:
+                notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
+    if "temperature" in params:
+        raw = _first(params["temperature"])
+        value = _number(raw)
+        if value is None:
+            notices.append(Notice("notice_not_number", dict(key="temperature", value=shorten(raw))))
+        else:
+            out["temperature"] = min(max(value, TEMPERATURE[0]), TEMPERATURE[1])
+            if out["temperature"] != value:
+                notices.append(Notice("notice_clamped", dict(key="temperature", value=shorten(raw),
+                                                             used=out["temperature"])))
+    if "text" in params:
+        raw = params["text"]
+        raw = str(raw[-1] if isinstance(raw, (list, tuple)) and raw else raw)
+        out["text"], notice = cap_text(raw)
+        if notice:
+            notices.append(notice)
     for key, allowed in (("phase", PHASES), ("example", EXAMPLES)):
         if key in params:
             raw = _first(params[key]).strip()
@@ -96,6 +127,28 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     if "integers" in params:
         out["integers"] = _first(params["integers"]).strip() in ("1", "true")
     return out, notices
+
+
+def _number(raw: str) -> float | None:
+    """A finite decimal number (full-width digits read too), or None."""
+    text = unicodedata.normalize("NFKC", raw).strip().replace("−", "-")
+    if not re.fullmatch(r"[+-]?(\d{1,12}(\.\d{0,12})?|\.\d{1,12})([eE][+-]?\d{1,3})?", text):
+        return None
+    value = float(text)
+    return value if math.isfinite(value) else None
+
+
+def cap_text(raw: str) -> tuple[str, Notice | None]:
+    """A text as the coda reads it: NFKC-normalised, printable characters (and spaces) only, cut after its
+    LIMITS["n_tokens"]-th token (or TEXT_MAX_CHARS characters), with a notice when cut."""
+    text = "".join(ch if ch.isprintable() else " " for ch in unicodedata.normalize("NFKC", raw))
+    most = LIMITS["n_tokens"]
+    cut = len(text) > TEXT_MAX_CHARS
+    text = text[:TEXT_MAX_CHARS]
+    ends = [m.end() for m in TOKEN.finditer(text)]
+    if len(ends) > most:
+        text, cut = text[: ends[most - 1]], True
+    return text, Notice("notice_text_capped", dict(most=most, chars=TEXT_MAX_CHARS)) if cut else None
 
 
 def shorten(raw: str) -> str:

@@ -22,8 +22,12 @@ def render(t: Text):
         st.markdown(f"**{t('sidebar_sizes')}**")
         st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset",
                      on_change=session.apply_preset)
+        from_text = session.has_text()
         for key in S.SIZES:
-            st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key, on_change=session.on_size_change)
+            st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key, on_change=session.on_size_change,
+                            disabled=key == "n_tokens" and from_text,
+                            help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
+        st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"))
         if S.distinct_primes(ss):
             st.caption(t("primes_yes"))
         else:

@@ -327,6 +327,92 @@ EN = {
     "x_row": "row of X",
     "rows_of": "row",
     "cols_of": "column",
+    # the coda
+    "stage_tokens": "1b · Text → tokens → X",
+    "stage_block": "10 · The GPT block",
+    "stage_next_token": "11 · The next token",
+    "d_ff": "FFN hidden size $d_{{ff}}$",
+    "d_ff_help": "Width of the block's feed-forward network (GPT-2 uses four times the embedding size).",
+    "n_tokens_from_text": "Set by the text on the tokens stage: one row of X per token.",
+    "notice_not_number": "Link parameter {key}={value} is not a number; the default was used.",
+    "notice_text_capped": "The text was cut after its first {most} tokens (or {chars} characters), the most this demo takes.",
+    "tokens_title": "From text to X: tokens, embeddings, positions",
+    "tokens_text": (
+        "Where do the rows of X come from? The text is cut into tokens, each token has an id, and the id picks "
+        "a row of the embedding matrix E. Add a position vector to each row and you have X. Type a text: every "
+        "later stage then starts from it, with one row per token."
+    ),
+    "tokens_box": "Your text",
+    "tokens_box_help": "Words, punctuation marks and emoji are one token each; Chinese is cut into characters. At most {most} tokens.",
+    "tokens_example": "No text yet, so here is an example: “{example}”. The walk keeps its seeded X until you type a text or take this one.",
+    "tokens_use_example": "Use this text",
+    "tokens_count": "{n} tokens, {vocab} distinct: the vocabulary has {vocab} entries, so E has {vocab} rows.",
+    "token_id": "token id",
+    "positions": "Position vectors P",
+    "positions_sinusoidal": "Sinusoidal",
+    "positions_learned": "Learned",
+    "positions_odd": (
+        "$d_{{\\text{{model}}}} = {d}$ is odd: column $2i$ takes a sine, column $2i+1$ the cosine of the same "
+        "frequency, so the last column has no cosine partner. Count frequencies by column, $i = j // 2$, not "
+        "$d/2$ of each, or the shapes stop matching."
+    ),
+    "positions_even": (
+        "$d_{{\\text{{model}}}} = {d}$ is even, so sines and cosines pair up. With an odd width the last column "
+        "$2i$ would have no cosine partner, which is why the code counts frequencies by column."
+    ),
+    "positions_learned_note": "Learned positions are a table of one trained row per position (here drawn at random, untrained, like GPT-2's before training).",
+    "tokens_x_used": "Every stage now starts from this X (n = {n}).",
+    "tokens_x_edited": "You edited X on the input stage: the walk uses your edited X, not this one. Reset X there to use the text's X again.",
+    "tokens_x_not_used": "The example is only shown here: the walk uses the seeded X.",
+    "input_from_text": "X is made from your text (n = {n} tokens, on the tokens stage). Editing a cell here overrides it.",
+    "input_text_edited": "Your edits override the X made from the text; reset X to go back to the text's X.",
+    "block_title": "The GPT block around attention",
+    "block_text": (
+        "Attention is one part of a transformer block. GPT-2 normalises each row first (layer norm), runs "
+        "attention, adds the input back (a residual connection), normalises again, runs a small two-layer "
+        "network on each row (the FFN), and adds again. Every step keeps the shape n×d, so blocks stack."
+    ),
+    "block_node_ln1": "LN₁",
+    "block_node_attn": "Attention",
+    "block_node_ln2": "LN₂",
+    "block_node_ffn": "FFN",
+    "block_to_walk": "Open the attention box: the walk, from Q and K",
+    "block_ln": "Layer norm: each row to mean 0 and variance 1, then scaled by γ and shifted by β",
+    "block_attn": "Attention, then the first residual connection",
+    "block_attn_is_y": (
+        "Attn is the walk's Y, stages 3 to 7, with the same weights, but computed on $\\mathrm{{LN}}_1(X)$ "
+        "instead of on X. Adding X back gives $R_1$."
+    ),
+    "block_to_output": "See how Y is made (stage 7)",
+    "block_ffn": "The feed-forward network, up: every row to $d_{{ff}}$ hidden units",
+    "block_ln2_stats": "Before LN₂ the rows of $R_1$ have means {mean} and variances {var}; after it, 0 and 1 (before γ and β).",
+    "hidden_unit": "hidden unit",
+    "block_bias": "The chart shows $\\mathrm{{LN}}_2 W_{{fc}}$; adding the bias row $b_{{fc}}$ ({f} numbers) to every row gives H.",
+    "block_gelu": "GELU, unit by unit",
+    "block_row": "Row shown on the curve",
+    "block_gelu_curve": "GELU(h)",
+    "block_gelu_row": "row {i} of H",
+    "block_out": "The feed-forward network, down, and the second residual connection",
+    "block_rows_alone": "Layer norm and the FFN treat each row alone, so row i of Y still depends on tokens 1 to i only.",
+    "next_token_title": "From the last row to the next token",
+    "next_token_text": (
+        "After the last block, a final layer norm, then each row is compared with every row of E by a dot "
+        "product: the logits, one score per vocabulary entry. Softmax of the last row, divided by a "
+        "temperature T, is the distribution of the next token."
+    ),
+    "next_example": "No text yet, so this stage runs on the example “{example}”; type your own on the tokens stage.",
+    "next_tied": "E is used twice (tied weights, as in GPT-2): to look tokens up, and transposed to score the {vocab} vocabulary entries.",
+    "temperature": "Temperature T",
+    "temperature_help": "Below 1 sharpens the distribution, above 1 flattens it.",
+    "choice": "Choice",
+    "choice_greedy": "Greedy (most likely)",
+    "choice_sample": "Sampled (seeded)",
+    "next_probs_title": "Next-token probabilities after token {i}",
+    "next_chosen_greedy": "Greedy choice: “{token}” (id {id}), probability {p}.",
+    "next_chosen_sample": "Sampled with the seed: “{token}” (id {id}), probability {p}.",
+    "append_token": "Append it to the text",
+    "next_full": "The text holds {most} tokens, the most this demo takes.",
+    "next_untrained": "These weights are random, not trained: the choice shows the mechanics, not a sensible sentence.",
 }
 
 ZH = {
@@ -609,6 +695,88 @@ ZH = {
     "x_row": "X 的行",
     "rows_of": "行",
     "cols_of": "列",
+    # 尾声
+    "stage_tokens": "1b · 文本 → 词元 → X",
+    "stage_block": "10 · GPT 块",
+    "stage_next_token": "11 · 下一个词元",
+    "d_ff": "前馈网络隐藏维度 $d_{{ff}}$",
+    "d_ff_help": "块中前馈网络的宽度（GPT 取嵌入维度的四倍）。",
+    "n_tokens_from_text": "由词元页的文本决定：每个词元对应 X 的一行。",
+    "notice_not_number": "链接参数 {key}={value} 不是数字，已使用默认值。",
+    "notice_text_capped": "文本只保留了前 {most} 个词元（或前 {chars} 个字符），这是本演示的上限。",
+    "tokens_title": "从文本到 X：词元、嵌入、位置编码",
+    "tokens_text": (
+        "X 的每一行从哪里来？先把文本切成词元，每个词元有一个编号，编号选出嵌入矩阵 E 的一行；"
+        "再给每一行加上位置编码，就得到 X。输入一段文本：后面每一页都从它开始，每个词元一行。"
+    ),
+    "tokens_box": "你的文本",
+    "tokens_box_help": "每个词、标点和表情各算一个词元；中文按字切分。最多 {most} 个词元。",
+    "tokens_example": "还没有文本，这里先用一个例子：“{example}”。在你输入文本或采用这个例子之前，各页仍使用随机生成的 X。",
+    "tokens_use_example": "采用这段文本",
+    "tokens_count": "共 {n} 个词元，其中 {vocab} 个互不相同：词表有 {vocab} 项，所以 E 有 {vocab} 行。",
+    "token_id": "词元编号",
+    "positions": "位置编码 P",
+    "positions_sinusoidal": "正弦",
+    "positions_learned": "可学习",
+    "positions_odd": (
+        "$d_{{\\text{{model}}}} = {d}$ 是奇数：第 $2i$ 列取正弦，第 $2i+1$ 列取同一频率的余弦，"
+        "所以最后一列没有配对的余弦。频率要按列来算，$i = j // 2$，而不是正弦、余弦各取 $d/2$ 个，否则形状对不上。"
+    ),
+    "positions_even": (
+        "$d_{{\\text{{model}}}} = {d}$ 是偶数，正弦和余弦正好成对。若宽度是奇数，最后的第 $2i$ 列就没有配对的余弦，"
+        "所以代码按列计算频率。"
+    ),
+    "positions_learned_note": "可学习的位置编码是一张表，每个位置一行（这里是随机的、未经训练的，就像训练前的 GPT）。",
+    "tokens_x_used": "现在每一页都使用这个 X（n = {n}）。",
+    "tokens_x_edited": "你在输入页改过 X：各页使用你改过的 X，而不是这个。在那里重置 X，即可重新使用文本生成的 X。",
+    "tokens_x_not_used": "例子只在这里展示：各页仍使用随机生成的 X。",
+    "input_from_text": "X 由你的文本生成（n = {n} 个词元，见词元页）。在这里修改任意一格都会覆盖它。",
+    "input_text_edited": "你的修改覆盖了由文本生成的 X；重置 X 即可回到文本的 X。",
+    "block_title": "注意力外面的 GPT 块",
+    "block_text": (
+        "注意力只是 GPT 块的一部分。GPT 先对每一行做层归一化，再做注意力，然后把输入加回来（残差连接），"
+        "再做一次层归一化，对每一行过一个两层的小网络（前馈网络），最后再加一次。每一步都保持 n×d 的形状，所以块可以一层层堆叠。"
+    ),
+    "block_node_ln1": "层归一化 1",
+    "block_node_attn": "注意力",
+    "block_node_ln2": "层归一化 2",
+    "block_node_ffn": "前馈网络",
+    "block_to_walk": "打开注意力：从 Q 和 K 开始逐步计算",
+    "block_ln": "层归一化：每一行变成均值 0、方差 1，再乘以 γ、加上 β",
+    "block_attn": "注意力，然后是第一个残差连接",
+    "block_attn_is_y": (
+        "这里的注意力输出就是第 3 至第 7 页算出的 Y，权重相同，只是输入换成了 $\\mathrm{{LN}}_1(X)$，"
+        "而不是 X。再加回 X，得到 $R_1$。"
+    ),
+    "block_to_output": "看 Y 是怎样算出来的（第 7 页）",
+    "block_ffn": "前馈网络，升维：每一行变成 $d_{{ff}}$ 个隐藏单元",
+    "block_ln2_stats": "第二次层归一化之前，$R_1$ 各行的均值为 {mean}，方差为 {var}；之后为 0 和 1（乘 γ、加 β 之前）。",
+    "hidden_unit": "隐藏单元",
+    "block_bias": "图中是 $\\mathrm{{LN}}_2 W_{{fc}}$；每一行再加上偏置 $b_{{fc}}$（{f} 个数）才得到 H。",
+    "block_gelu": "逐个单元做 GELU",
+    "block_row": "在曲线上显示的行",
+    "block_gelu_curve": "GELU(h)",
+    "block_gelu_row": "H 的第 {i} 行",
+    "block_out": "前馈网络，降维，然后是第二个残差连接",
+    "block_rows_alone": "层归一化和前馈网络都只对单独一行运算，所以 Y 的第 i 行仍然只依赖第 1 到第 i 个词元。",
+    "next_token_title": "从最后一行到下一个词元",
+    "next_token_text": (
+        "最后一个块之后，先做一次层归一化，再让每一行与 E 的每一行做内积：这就是 $\\mathrm{{logits}}$，词表中每一项一个分数。"
+        "最后一行除以温度 T 再做 softmax，就是下一个词元的概率分布。"
+    ),
+    "next_example": "还没有文本，这一页先用例子“{example}”计算；可以在词元页输入你自己的文本。",
+    "next_tied": "E 用了两次（权重共享，和 GPT 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。",
+    "temperature": "温度 T",
+    "temperature_help": "小于 1 让分布更尖锐，大于 1 让分布更平缓。",
+    "choice": "选择方式",
+    "choice_greedy": "贪心（概率最大）",
+    "choice_sample": "按种子采样",
+    "next_probs_title": "第 {i} 个词元之后，下一个词元的概率",
+    "next_chosen_greedy": "贪心选择：“{token}”（编号 {id}），概率 {p}。",
+    "next_chosen_sample": "按种子采样得到：“{token}”（编号 {id}），概率 {p}。",
+    "append_token": "把它拼接到文本末尾",
+    "next_full": "文本已有 {most} 个词元，达到本演示的上限。",
+    "next_untrained": "这些权重是随机的，没有训练过：这里展示的是计算过程，而不是通顺的句子。",
 }
 
 TABLES = {"en": EN, "zh": ZH}

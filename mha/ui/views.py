@@ -1,5 +1,7 @@
 """Pieces every stage uses: the stage header, a clickable product A·B = C, and the dot-product breakdown."""
 
+import html
+import re
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -63,6 +65,7 @@ class View:
     head: int  # 0-based
     text: bool  # numbers in cells
     look: F.Look = F.DESK  # type sizes and pixel budget of this screen (desk, projector, phone)
+    tokens: tuple[str, ...] = ()  # the text's tokens when X is made from a text (one per row of X)
 
     @cached_property
     def trace(self) -> mha.Trace:
@@ -86,6 +89,38 @@ class View:
     def weight_name(self, letter: str) -> Name:
         """W_Q1, W_K2, … for the chosen head."""
         return name("W", f"{letter}{self.head + 1}")
+
+
+MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~$:])")
+
+
+def md_escape(text: str) -> str:
+    """User text for st.markdown, shown literally: <, > and & as entities (so no tag survives, even as
+    text), Markdown's and Streamlit's marks (* _ $ : [ …) backslash-escaped."""
+    text = html.escape(text, quote=False)
+    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
+
+
+def short(token: str, most: int = 8) -> str:
+    return token if len(token) <= most else token[: most - 1] + "…"
+
+
+def label_text(token: str, most: int = 8) -> str:
+    """A token as a chart label: shortened, and HTML-escaped (Plotly reads some HTML in its text)."""
+    return html.escape(short(token, most), quote=False)
+
+
+def token_ticks(fig, tokens, axes: tuple[str, ...]):
+    """Name the ticks of these axes (which count tokens) by the tokens' text: "3 · cat" for tick 3."""
+    if not tokens:
+        return fig
+    layout = fig.to_dict()["layout"]
+    for ax in axes:
+        spec = layout.get(ax)
+        if spec and "tickvals" in spec:
+            spec["ticktext"] = [label_text(tokens[i - 1]) if 0 < i <= len(tokens) else str(i)
+                                for i in spec["tickvals"]]
+    return fig
 
 
 def header(t: Text, stage: str, **fields) -> None:

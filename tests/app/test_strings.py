@@ -25,6 +25,7 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
     "blocks_hidden", "block_hidden", "kv_arrive_first", "kv_drop_q_first", "kv_output_first", "kv_legend",
     "kv_legend_first", "kv_drop_q_note", "kv_last_rows", "kv_first_cols", "kv_last_cols",
     *(f"kv_step_{k}" for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")),
+    "token_id", "hidden_unit", "block_gelu_curve", "block_gelu_row", "next_probs_title",  # the coda's charts
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options
@@ -112,11 +113,11 @@ def test_both_languages_fill_the_same_fields(key):
 
 
 SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled", "phase_s", "kv_step_softmax",
-                "list_sep"}
+                "list_sep", "block_gelu_curve"}
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
-    "present", "kv",
+    "present", "kv", "GELU",
 }
 MATRICES = set("QKVSHXYW")
 

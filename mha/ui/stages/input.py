@@ -1,16 +1,21 @@
 """Stage 2: X, one row per token, edited in a grid; Y's shape is the goal."""
 
+import numpy as np
 import streamlit as st
 
+from .. import session
 from ..session import matrix_editor, reset_x
-from ..views import View, header, subscript
+from ..views import View, header, short, subscript
 
 
 def render(v: View) -> None:
     t = v.t
     header(t, "input")
     n, d = v.x.shape
-    tokens = [f"X{subscript(i + 1)}" for i in range(n)]
+    tokens = [f"X{subscript(i + 1)}" + (f" · {short(v.tokens[i], 12)}" if v.tokens else "") for i in range(n)]
+    if v.tokens:
+        edited = not np.array_equal(v.x, session.base_x(v.cfg))
+        st.info(t("input_text_edited") if edited else t("input_from_text", n=n))
     matrix_editor("x_editor", "x_base", v.x, tokens, t, st.session_state.get("x_generation", 0),
                   help=t("input_editor_help"))
     st.button(t("input_reset"), on_click=reset_x, key="reset_x")

@@ -1,0 +1,42 @@
+"""The coda's two small charts: GELU with one row's hidden values on it, and the next token's probabilities."""
+
+import html
+
+import numpy as np
+
+from mha.block import gelu
+
+from .base import DESK, FONT, Look, Spec, figure
+
+
+def gelu_figure(hidden: np.ndarray, act: np.ndarray, curve: str, points: str, look: Look = DESK) -> Spec:
+    """GELU over [−4, 4] as a line; `hidden` (one row of H) as markers at (h, GELU(h)) = `act`."""
+    xs = np.linspace(-4, 4, 161)
+    data = [dict(type="scatter", x=xs.tolist(), y=gelu(xs).tolist(), mode="lines", name=curve,
+                 line=dict(color="#6366f1", width=2)),
+            dict(type="scatter", x=np.asarray(hidden, float).tolist(), y=np.asarray(act, float).tolist(),
+                 mode="markers", name=points, marker=dict(size=9, color="#dc2626"),
+                 hovertemplate="h = %{x:.4g}<br>GELU(h) = %{y:.4g}<extra></extra>")]
+    layout = dict(height=300, width=min(560, look.max_w), margin=dict(l=40, r=16, t=36, b=36),
+                  font=dict(family=FONT, size=look.tick + 2), legend=dict(orientation="h", y=1.15),
+                  xaxis=dict(zeroline=True, fixedrange=True), yaxis=dict(zeroline=True, fixedrange=True))
+    return figure(data, layout)
+
+
+def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, most: int = 20,
+                 look: Look = DESK) -> Spec:
+    """The `most` likeliest tokens as horizontal bars, likeliest on top; `chosen` drawn in red.
+
+    Labels are user text: HTML-escaped here, since Plotly reads some HTML in its text."""
+    probs = np.asarray(probs, float)
+    order = [int(i) for i in np.argsort(-probs, kind="stable")[:most]][::-1]
+    names = [f"{html.escape(labels[i], quote=False)} ({i})" for i in order]
+    colours = ["#dc2626" if i == chosen else "#6366f1" for i in order]
+    data = [dict(type="bar", orientation="h", x=[float(probs[i]) for i in order], y=names,
+                 marker=dict(color=colours), text=[f"{probs[i]:.3f}" for i in order], textposition="auto",
+                 customdata=order, hovertemplate="%{y}: %{x:.4f}<extra></extra>")]
+    layout = dict(height=max(160, 40 + 24 * len(order)), width=min(560, look.max_w),
+                  margin=dict(l=8, r=16, t=36, b=28), font=dict(family=FONT, size=look.tick + 2),
+                  title=dict(text=title, font=dict(size=look.title)),
+                  xaxis=dict(range=[0, 1], fixedrange=True), yaxis=dict(automargin=True, fixedrange=True))
+    return figure(data, layout)

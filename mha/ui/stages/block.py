@@ -1,0 +1,94 @@
+"""Stage 10 (the coda): the GPT block around the walk's attention, GPT-2's pre-LN order, on the walk's X.
+
+    LN₁ → attention → + X → LN₂ → FFN (W_fc, GELU, W_proj) → + R₁
+Four charts: both layer norms, the FFN's up-projection (clickable), GELU, the rest of the residual stream.
+"""
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+
+from .. import session
+from ..views import Name, Operand, View, chart, equation, header, name, product_view, token_ticks
+
+DIAGRAM = """digraph {{ rankdir=LR;
+node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"];
+x [label="X"]; ln1 [label="{ln1}"]; attn [label="{attn}", fillcolor="#fde68a"]; add1 [label="+", shape=circle];
+ln2 [label="{ln2}"]; ffn [label="{ffn}"]; add2 [label="+", shape=circle]; y [label="Y"];
+x -> ln1 -> attn -> add1 -> ln2 -> ffn -> add2 -> y; x -> add1 [style=dashed]; add1 -> add2 [style=dashed]; }}"""
+
+
+UP = Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂W_fc")
+
+
+@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
+def block_weights(cfg: mha.AttentionConfig) -> mha.BlockWeights:
+    """Layer 0's block: its attention is the walk's weights (init_weights(cfg)); shared read-only."""
+    return mha.init_block(cfg, 0)
+
+
+def render(v: View) -> None:
+    t, cfg = v.t, v.cfg
+    header(t, "block")
+    bw = block_weights(cfg)
+    tr = mha.block(v.x, bw)
+    n, d, f = *v.x.shape, cfg.d_ff
+    st.graphviz_chart(DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
+                                     ffn=t("block_node_ffn")))
+    st.button(t("block_to_walk"), key="block_to_walk", on_click=session.go_to, args=("qk",))
+    token, feat = t("token"), t("feature")
+    rows = lambda fig, *axes: token_ticks(fig, v.tokens, axes)
+    # LN1 and LN2
+    st.markdown(f"**{t('block_ln')}**")
+    equation(v.look, r"\mathrm{LN}(x) = \gamma \odot \frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}} + \beta,",
+             (r"\mathrm{LN}_1(X):", rf"{n}\times {d} \to {n}\times {d}"))
+    mean1, var1 = tr.x.mean(axis=1, keepdims=True), tr.x.var(axis=1, keepdims=True)
+    mean2, var2 = tr.r1.mean(axis=1, keepdims=True), tr.r1.var(axis=1, keepdims=True)
+    mats = [F.Mat(tr.x, "X", row_label=token, col_label=feat), F.Mat(mean1, "μ₁", row_label=token, col_label=""),
+            F.Mat(var1, "σ²₁", "magnitude", token, ""), F.Mat(bw.ln1_g[None], "γ₁", col_label=feat),
+            F.Mat(bw.ln1_b[None], "β₁", col_label=feat), F.Mat(tr.ln1, "LN₁(X)", row_label=token, col_label=feat)]
+    chart(rows(F.grid_figure(mats, text=v.text, words=v.words, look=v.look, per_row=6), "yaxis", "yaxis2", "yaxis3",
+               "yaxis6"), key="block_ln1")
+    # attention and the first residual
+    st.markdown(f"**{t('block_attn')}**")
+    equation(v.look, (r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):", rf"{n}\times {d} \to {n}\times {d},"),
+             (r"R_1 = X + \mathrm{Attn}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"))
+    st.markdown(t("block_attn_is_y"))
+    st.button(t("block_to_output"), key="block_to_output", on_click=session.go_to, args=("output",))
+    # LN2 and the FFN's up-projection
+    st.markdown(f"**{t('block_ffn')}**")
+    equation(v.look, (r"\mathrm{LN}_2(R_1):", rf"{n}\times {d} \to {n}\times {d},"),
+             (r"H = \mathrm{LN}_2(R_1)\,W_{fc} + b_{fc}:", rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}"))
+    st.caption(t("block_ln2_stats", mean=_range(mean2), var=_range(var2)))
+    ln2 = Operand(tr.ln2, name("LN", "2"), token, feat)
+    w_fc = Operand(bw.w_fc, name("W", "fc"), feat, t("hidden_unit"))
+    up = Operand(tr.ln2 @ bw.w_fc, UP, token, t("hidden_unit"))
+    product_view("block_fc", v, ln2, w_fc, up, "LN<sub>2</sub> · W<sub>fc</sub>")
+    st.caption(t("block_bias", f=f))
+    # GELU
+    st.markdown(f"**{t('block_gelu')}**")
+    equation(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}"))
+    row = st.number_input(t("block_row"), 1, n, n, key="block_row")
+    chart(F.gelu_figure(tr.hidden[row - 1], tr.act[row - 1], t("block_gelu_curve"), t("block_gelu_row", i=row),
+                      v.look),
+          key="block_gelu")
+    # down-projection and the second residual
+    st.markdown(f"**{t('block_out')}**")
+    equation(v.look, (r"\mathrm{FFN} = A\,W_{proj} + b_{proj}:",
+                      rf"({n}\times {f})\cdot({f}\times {d}) \to {n}\times {d},"),
+             (r"Y = R_1 + \mathrm{FFN}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"))
+    mats = [F.Mat(tr.attn.y, "Attn", row_label=token, col_label=feat),
+            F.Mat(tr.r1, "R₁ = X + Attn", row_label=token, col_label=feat),
+            F.Mat(tr.hidden, "H", row_label=token, col_label=t("hidden_unit")),
+            F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=t("hidden_unit")),
+            F.Mat(tr.ffn, "FFN", row_label=token, col_label=feat),
+            F.Mat(tr.y, "Y = R₁ + FFN", row_label=token, col_label=feat)]
+    axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
+    chart(rows(F.grid_figure(mats, text=v.text, words=v.words, look=v.look), *axes), key="block_stream")
+    st.caption(t("block_rows_alone"))
+
+
+def _range(values: np.ndarray) -> str:
+    return f"{float(values.min()):.3g} … {float(values.max()):.3g}"

@@ -1,0 +1,76 @@
+"""Stage 11 (the coda): the block's output through the final layer norm, logits = LN_f(Y)·Eᵀ, and the next token.
+
+With a text, on the walk's X (edits included); with none, on the tokens stage's example. The chosen token can
+be appended to the text, so n grows by one on every stage.
+"""
+
+from dataclasses import replace
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+
+from .. import session
+from .. import settings as S
+from ..views import Name, Operand, View, chart, equation, header, md_escape, product_view
+from .block import block_weights
+from .tokens import example_text
+
+E_T = Name("E<sup>T</sup>", r"E^{\top}", "Eᵀ")
+LOGITS = Name("logits", r"\mathrm{logits}", "logits")
+FINAL = Name("LN<sub>f</sub>(Y)", r"\mathrm{LN}_f(Y)", "LN_f(Y)")
+
+
+def render(v: View) -> None:
+    t, ss = v.t, st.session_state
+    header(t, "next_token")
+    own = session.has_text()
+    text = ss["text"] if own else example_text(t.lang)
+    cfg = replace(v.cfg, n_tokens=len(session.text_tokens(text)))
+    tokens, vocab, ids, mw = session.coda(cfg, text, ss.get("positions", S.DEFAULTS["positions"]))
+    if own:
+        x = v.x
+    else:
+        x = session.text_x(cfg, text, mw.positions)
+        st.info(t("next_example", example=md_escape(text)))
+    n, d, size = len(tokens), cfg.d_model, len(vocab)
+    tr = mha.block(x, block_weights(cfg))
+    final = mha.layer_norm(tr.y, mw.lnf_g, mw.lnf_b)
+    logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
+    equation(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
+                      rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
+             r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
+    st.caption(t("next_tied", vocab=size))
+    product_view("next_logits", v, Operand(final, FINAL, t("token"), t("feature")),
+                 Operand(mw.wte.T, E_T, t("feature"), t("token_id")),
+                 Operand(logits, LOGITS, t("token"), t("token_id")),
+                 "logits = LN<sub>f</sub>(Y) · E<sup>T</sup>")
+    left, right = st.columns(2)
+    temperature = left.number_input(t("temperature"), S.TEMPERATURE[0], S.TEMPERATURE[1], step=0.1,
+                                    key="temperature", persist_state="session", help=t("temperature_help"))
+    choice = right.segmented_control(t("choice"), S.CHOICES, format_func=lambda c: t(f"choice_{c}"), key="choice",
+                                     required=True, persist_state="session")
+    probs = mha.softmax(logits[-1] / float(temperature))
+    if choice == "sample":
+        chosen = int(np.random.default_rng([cfg.seed, n]).choice(size, p=probs))
+    else:
+        chosen = int(np.argmax(probs))
+    chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
+    st.markdown(t("next_chosen_" + choice, token=md_escape(vocab[chosen]), id=chosen, p=f"{probs[chosen]:.4f}"))
+    full = n >= S.LIMITS["n_tokens"]
+    st.button(t("append_token"), key="append_token", type="primary", on_click=append, args=(text, vocab[chosen]),
+              disabled=full)
+    if full:
+        st.caption(t("next_full", most=S.LIMITS["n_tokens"]))
+    st.caption(t("next_untrained"))
+
+
+def append(text: str, token: str) -> None:
+    """The text with `token` after it: joined directly where that still reads as one more token (我爱 + 你),
+    else after a space."""
+    n = len(mha.tokenize(text))
+    joined = text + token if len(mha.tokenize(text + token)) == n + 1 else text.rstrip() + " " + token
+    st.session_state["text"] = joined
+    session.on_text_change()

@@ -1,0 +1,89 @@
+"""Stage 1b (the coda): text → tokens → the rows of E they look up → + positions P = X.
+
+With a text, this X is the one every later stage starts from (n = its number of tokens); with none,
+an example shows the way and the walk keeps its seeded X.
+"""
+
+import html
+from dataclasses import replace
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+
+from .. import session
+from .. import settings as S
+from ..views import View, chart, equation, header, md_escape, token_ticks
+
+EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
+CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
+             "background:#eef2ff;border:1px solid #c7d2fe;font-size:0.95rem")
+
+
+def example_text(lang: str) -> str:
+    return EXAMPLE.get(lang, EXAMPLE["en"])
+
+
+def render(v: View) -> None:
+    t, ss = v.t, st.session_state
+    header(t, "tokens")
+    st.text_input(t("tokens_box"), key="text", on_change=session.on_text_change, persist_state="session",
+                  placeholder=example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
+    if notice := ss.pop("text_notice", None):
+        st.warning(t(notice.key, **notice.fields))
+    text, own = ss.get("text", ""), session.has_text()
+    if not own:
+        text = example_text(t.lang)
+        st.info(t("tokens_example", example=md_escape(text)))
+        st.button(t("tokens_use_example"), key="use_example", on_click=use_text, args=(text,))
+    cfg = replace(v.cfg, n_tokens=len(session.text_tokens(text)))
+    positions = ss.get("positions", S.DEFAULTS["positions"])
+    tokens, vocab, ids, mw = session.coda(cfg, text, positions)
+    n, d = len(tokens), cfg.d_model
+    chips(tokens, ids)
+    st.caption(t("tokens_count", n=n, vocab=len(vocab)))
+    # 1. look up rows of E
+    e_rows = mw.wte[ids]
+    equation(v.look, (r"E \in \mathbb{R}^{" + f"{len(vocab)}" + r"\times " + f"{d}" + "},",
+                      r"E[\mathrm{ids}]:\ " + rf"{n}\times {d}"))
+    emb = F.Mat(mw.wte, "E", row_label=t("token_id"), col_label=t("feature"))
+    looked = F.Mat(e_rows, "E[ids]", row_label=t("token"), col_label=t("feature"))
+    fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=v.look)
+    chart(token_ticks(token_ticks(fig, vocab, ("yaxis",)), tokens, ("yaxis2",)), key="tokens_e")
+    # 2. positions
+    st.segmented_control(t("positions"), S.POSITIONS, format_func=lambda p: t(f"positions_{p}"), key="positions",
+                         required=True, persist_state="session", on_change=session.on_text_change)
+    p = mw.wpe[:n] if mw.wpe is not None else None
+    if p is None:
+        p = mha.sinusoidal_positions(n, d)
+        st.latex(r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),\qquad "
+                 r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right),\quad d = " + str(d))
+        st.caption(t("positions_odd", d=d) if d % 2 else t("positions_even", d=d))
+    else:
+        st.caption(t("positions_learned_note"))
+    # 3. X = E[ids] + P
+    x = e_rows + p
+    equation(v.look, (r"X = E[\mathrm{ids}] + P:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"))
+    mats = [F.Mat(p, "P", row_label=t("token"), col_label=t("feature")),
+            F.Mat(x, "X = E[ids] + P", row_label=t("token"), col_label=t("feature"))]
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.look)
+    chart(token_ticks(fig, tokens, ("yaxis", "yaxis2")), key="tokens_x")
+    if own:
+        edited = not np.array_equal(ss.get("x_base", x), x)
+        st.info(t("tokens_x_edited") if edited else t("tokens_x_used", n=n))
+    else:
+        st.caption(t("tokens_x_not_used"))
+
+
+def chips(tokens: list[str], ids) -> None:
+    """Each token as a chip with its id; the text is escaped, so it shows literally."""
+    items = "".join(f'<span style="{CHIPS_CSS}">{html.escape(tok)} <sub>{int(i)}</sub></span>'
+                    for tok, i in zip(tokens, ids))
+    st.html(f"<div>{items}</div>")
+
+
+def use_text(text: str) -> None:
+    st.session_state["text"] = text
+    session.on_text_change()
