@@ -13,11 +13,12 @@ def render(v: View) -> None:
     header(t, "input")
     n, d = v.x.shape
     tokens = [f"X{subscript(i + 1)}" + (f" · {short(v.tokens[i], 12)}" if v.tokens else "") for i in range(n)]
+    notice = st.empty()  # above the grid, said once the grid's edits are read
+    x = matrix_editor("x_editor", "x_base", v.x, tokens, t, st.session_state.get("x_generation", 0),
+                      help=t("input_editor_help"))
     if v.tokens:
-        edited = not np.array_equal(v.x, session.base_x(v.cfg))
-        st.info(t("input_text_edited") if edited else t("input_from_text", n=n))
-    matrix_editor("x_editor", "x_base", v.x, tokens, t, st.session_state.get("x_generation", 0),
-                  help=t("input_editor_help"))
+        edited = not np.array_equal(x, session.base_x(v.cfg))
+        notice.info(t("input_text_edited") if edited else t("input_from_text", n=n))
     st.button(t("input_reset"), on_click=reset_x, key="reset_x")
     st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
     st.info(t("input_goal", shape=f"{n}×{d}"))

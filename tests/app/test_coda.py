@@ -1,0 +1,252 @@
+"""The coda's stages: a text makes X (tokens → E[ids] + P), the GPT block on that X, and the next token.
+
+Every number checked here is computed again from mha's core, independently of the page."""
+
+import json
+
+import numpy as np
+import pytest
+
+import mha
+from mha.ui import settings as S
+from mha.ui.strings import Text
+
+from .helpers import charts, page_text, rerun, run, z
+
+TEXT = "the cat sat on the mat"  # 6 tokens, 5 distinct
+HOSTILE = "<img src=x onerror=alert(1)>"
+
+
+def model(text: str, positions: str = "sinusoidal", **sizes):
+    """tokens, vocab, ids, weights and X for a text, as the core makes them."""
+    tokens = mha.tokenize(text)
+    vocab = mha.vocabulary(tokens)
+    ids = np.array([vocab.index(tok) for tok in tokens])
+    cfg = mha.AttentionConfig(n_tokens=len(tokens), **sizes)
+    mw = mha.init_model(cfg, vocab, 1, positions, n_ctx=S.LIMITS["n_tokens"] + 1)
+    p = mha.sinusoidal_positions(len(ids), cfg.d_model) if positions == "sinusoidal" else mw.wpe[: len(ids)]
+    return tokens, vocab, ids, mw, mw.wte[ids] + p, cfg
+
+
+def trace(at, name: str) -> dict:
+    return next(tr for spec in charts(at) for tr in spec["data"] if tr.get("name") == name and "z" in tr)
+
+
+def everything(at) -> str:
+    """Every chart spec, every html element and the page's words, as one string."""
+    return " ".join([json.dumps(charts(at)), *(h.proto.body for h in at.get("html")), page_text(at)])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tokens_stage_shows_the_shapes_and_the_text_makes_x(lang):
+    at = run(stage="tokens", text=TEXT, lang=lang)
+    tokens, vocab, ids, mw, x, cfg = model(TEXT)
+    assert at.session_state["n_tokens"] == 6
+    text = page_text(at)
+    assert r"E \in \mathbb{R}^{5\times 5}" in text and r"(6\times 5) + (6\times 5) \to 6\times 5" in text
+    assert "PE_{(pos,\\,2i)}" in text and "\\sin" in text and "\\cos" in text
+    np.testing.assert_allclose(z(trace(at, "X = E[ids] + P")), x, atol=1e-12)
+    np.testing.assert_allclose(z(trace(at, "E")), mw.wte, atol=1e-12)
+    np.testing.assert_allclose(at.session_state["x_base"], x, atol=1e-12)  # the walk's X
+    assert {"en": "no cosine partner", "zh": "没有配对的余弦"}[lang] in text  # d_model = 5 is odd
+
+
+def test_learned_positions_change_x():
+    at = run(stage="qk", text=TEXT, positions="learned")
+    x = model(TEXT, "learned")[4]
+    np.testing.assert_allclose(at.session_state["x_base"], x, atol=1e-12)
+    assert not np.allclose(x, model(TEXT)[4])
+
+
+def test_the_walk_starts_from_the_text_x_and_names_the_scores_axes_by_token():
+    at = run(stage="scores", text="the cat sat")
+    spec = charts(at)[0]
+    assert spec["layout"]["yaxis"]["ticktext"] == ["the", "cat", "sat"]
+    assert spec["layout"]["xaxis2"]["ticktext"] == ["the", "cat", "sat"]
+    _, _, _, _, x, cfg = model("the cat sat")
+    q = mha.forward(x, mha.init_weights(cfg)).q[0]
+    np.testing.assert_allclose(z(spec["data"][0])[:, : q.shape[1]], q, atol=1e-9)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("text", [None, TEXT])
+def test_the_block_stage_is_mha_block_on_the_walk_x(lang, text):
+    at = run(stage="block", lang=lang, **({"text": text} if text else {}))
+    cfg = model(text)[5] if text else mha.AttentionConfig()
+    x = model(text)[4] if text else mha.init_input(cfg)
+    expected = mha.block(x, mha.init_block(cfg, 0))
+    n = len(x)
+    np.testing.assert_allclose(z(trace(at, "Y = R₁ + FFN")), expected.y, atol=1e-9)
+    np.testing.assert_allclose(z(trace(at, "LN₁(X)")), expected.ln1, atol=1e-9)
+    np.testing.assert_allclose(z(trace(at, "H")), expected.hidden, atol=1e-9)
+    np.testing.assert_allclose(z(trace(at, "μ₁")), x.mean(axis=1, keepdims=True), atol=1e-12)
+    assert len(charts(at)) <= 4
+    words = page_text(at)
+    assert rf"({n}\times 5)\cdot(5\times 13) \to {n}\times 13" in words  # W_fc: hidden is n×d_ff
+    assert rf"({n}\times 13)\cdot(13\times 5) \to {n}\times 5" in words
+    row = Text(lang)("block_gelu_row", i=n)
+    gelu = next(tr for spec in charts(at) for tr in spec["data"] if tr.get("name") == row)
+    np.testing.assert_allclose(gelu["y"], expected.act[-1], atol=1e-12)  # the last row, by default
+
+
+def test_d_ff_from_the_link_sizes_the_ffn():
+    at = run(stage="block", d_ff=7)
+    assert at.number_input(key="d_ff").value == 7
+    assert r"(3\times 5)\cdot(5\times 7) \to 3\times 7" in page_text(at)
+    assert at.query_params["d_ff"] == "7"
+
+
+def test_the_block_buttons_go_to_the_walk():
+    at = run(stage="block")
+    at.button(key="block_to_walk").click()
+    assert rerun(at).session_state["stage"] == "qk"
+    at.session_state["stage"] = "block"
+    rerun(at).button(key="block_to_output").click()
+    assert rerun(at).session_state["stage"] == "output"
+
+
+def _bars(at) -> dict:
+    return next(tr for spec in charts(at) for tr in spec["data"] if tr.get("type") == "bar")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("temperature", [1.0, 0.5, 3.0])
+def test_the_next_token_is_the_model_s_and_greedy_takes_the_argmax(lang, temperature):
+    at = run(stage="next_token", text=TEXT, lang=lang, temperature=temperature)
+    tokens, vocab, ids, mw, x, cfg = model(TEXT)
+    expected = mha.model_forward(ids, mw, temperature)
+    n, size = len(ids), len(vocab)
+    assert rf"({n}\times 5)\cdot(5\times {size}) \to {n}\times {size}" in page_text(at)
+    np.testing.assert_allclose(z(trace(at, "logits")), expected.logits, atol=1e-9)
+    bars = _bars(at)
+    assert sum(bars["x"]) == pytest.approx(1.0)
+    shown = dict(zip(bars["customdata"], bars["x"]))
+    np.testing.assert_allclose([shown[i] for i in range(size)], expected.probs[-1], atol=1e-12)
+    best = int(np.argmax(expected.probs[-1]))
+    assert f"{vocab[best]} ({best})" in bars["y"]
+    assert bars["marker"]["color"][bars["y"].index(f"{vocab[best]} ({best})")] == "#dc2626"  # the chosen bar
+    assert mha.generate(ids, mw, 1, temperature) == [best]  # greedy agrees with the core's generator
+
+
+def test_the_sampled_choice_is_seeded_and_travels_in_the_link():
+    at = run(stage="next_token", text=TEXT, choice="sample", temperature=4)
+    first = page_text(at)
+    assert at.query_params["choice"] == "sample" and at.query_params["temperature"] == "4.0"
+    again = run(**dict(at.query_params))
+    assert page_text(again) == first
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_next_token_without_a_text_runs_on_the_example_and_says_so(lang):
+    at = run(stage="next_token", lang=lang)
+    example = {"en": TEXT, "zh": "我爱注意力"}[lang]
+    assert any(example.replace(" ", "") in i.value.replace(" ", "") for i in at.info)
+    tokens, vocab, ids, mw, x, cfg = model(example)
+    n, size = len(ids), len(vocab)
+    assert rf"({n}\times 5)\cdot(5\times {size}) \to {n}\times {size}" in page_text(at)
+    np.testing.assert_allclose(sorted(_bars(at)["x"]), sorted(mha.model_forward(ids, mw).probs[-1]), atol=1e-12)
+    assert at.session_state["n_tokens"] == 3  # the walk keeps its seeded X
+
+
+def test_appending_the_token_grows_the_text_by_one_token_on_every_stage():
+    at = run(stage="next_token", text="the cat sat")
+    best = _bars(at)["y"][-1].rsplit(" (", 1)[0]
+    at.button(key="append_token").click()
+    rerun(at)
+    assert at.session_state["n_tokens"] == 4
+    assert at.query_params["text"] == f"the cat sat {best}"
+    assert mha.tokenize(at.query_params["text"])[-1] == best
+    assert at.session_state["x_base"].shape == (4, 5)
+    at.session_state["stage"] = "scores"
+    rerun(at)
+    assert len(charts(at)[0]["layout"]["yaxis"]["ticktext"]) == 4
+
+
+def test_a_chinese_text_gives_one_token_per_character_and_appends_without_a_space():
+    at = run(stage="tokens", text="我爱注意力", lang="zh")
+    assert at.session_state["n_tokens"] == 5
+    chips = at.get("html")[0].proto.body
+    assert all(ch in chips for ch in "我爱注意力") and chips.count("<sub>") == 5
+    at.session_state["stage"] = "next_token"
+    rerun(at)
+    at.button(key="append_token").click()
+    rerun(at)
+    assert at.session_state["n_tokens"] == 6 and at.query_params["text"].startswith("我爱注意力")
+    assert " " not in at.query_params["text"]
+
+
+def test_emoji_are_tokens():
+    at = run(stage="tokens", text="hi 👋🏽 there")
+    assert at.session_state["n_tokens"] == 3
+
+
+@pytest.mark.parametrize("stage", ["tokens", "input", "scores", "heads", "block", "next_token"])
+def test_a_hostile_text_is_shown_literally_everywhere(stage):
+    at = run(stage=stage, text=HOSTILE)
+    shown = everything(at)
+    assert "<img" not in shown and "<script" not in shown.lower()
+    assert at.query_params["text"] == HOSTILE  # the link keeps the text as it is
+    if stage in ("tokens", "scores", "heads"):
+        assert "&lt;" in shown  # the characters are there, escaped
+
+
+def test_a_hostile_chosen_token_is_escaped_in_the_markdown():
+    at = run(stage="next_token", text="<b>x</b> <b>x</b> <b>x</b>")
+    assert "<b>x" not in page_text(at) and "<b>x" not in json.dumps(charts(at))
+    assert "&lt; (" in json.dumps(charts(at))  # the tokenizer splits < b > apart; each is escaped
+
+
+def test_an_over_long_text_is_cut_to_the_token_limit_with_a_notice():
+    text = " ".join(f"w{i}" for i in range(100))
+    for lang, words in (("en", "first 64 tokens"), ("zh", "前 64 个词元")):
+        at = run(stage="tokens", text=text, lang=lang)
+        assert at.session_state["n_tokens"] == 64
+        assert any(words in w.value for w in at.warning)
+        assert at.query_params["text"] == " ".join(f"w{i}" for i in range(64))
+
+
+def test_an_over_long_typed_text_is_cut_with_a_notice():
+    at = run(stage="tokens")
+    at.text_input(key="text").set_value("我" * 80)
+    rerun(at)
+    assert at.session_state["n_tokens"] == 64 and at.session_state["text"] == "我" * 64
+    assert any("64" in w.value for w in at.warning)
+
+
+def test_typing_a_text_resets_x_and_the_input_stage_says_edits_override_it():
+    at = run(stage="tokens")
+    at.text_input(key="text").set_value("the cat sat")
+    rerun(at)
+    at.session_state["stage"] = "input"
+    rerun(at)
+    np.testing.assert_allclose(at.session_state["x_base"], model("the cat sat")[4], atol=1e-12)
+    assert "X is made from your text" in page_text(at)
+    at.session_state["x_editor"] = {"edited_rows": {0: {"c0": 9.5}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    assert "Your edits override the X made from the text" in page_text(at)
+    assert at.session_state["x_base"][0, 0] == 9.5 and at.query_params["x"] == "1.1~9.5"
+    fresh = run(**dict(at.query_params))  # the link keeps both: the text and the edit over it
+    np.testing.assert_array_equal(fresh.session_state["x_base"], at.session_state["x_base"])
+
+
+@pytest.mark.parametrize("params, key", [
+    ({"temperature": "hot"}, "notice_not_number"), ({"temperature": "nan"}, "notice_not_number"),
+    ({"temperature": "99"}, "notice_clamped"), ({"positions": "rotary"}, "notice_unknown"),
+    ({"d_ff": "5000"}, "notice_clamped"), ({"d_ff": "x"}, "notice_not_whole"), ({"choice": "beam"}, "notice_unknown"),
+])
+def test_bad_coda_parameters_fall_back_with_a_notice(params, key):
+    values, notices = S.parse_params(params)
+    assert [n.key for n in notices] == [key]
+    at = run(stage="next_token", **params)
+    assert at.warning
+    assert S.TEMPERATURE[0] <= at.session_state["temperature"] <= S.TEMPERATURE[1]
+    assert 1 <= at.session_state["d_ff"] <= S.LIMITS["d_ff"]
+
+
+def test_the_text_parameter_is_normalised_and_capped():
+    values, notices = S.parse_params({"text": "ＡＢＣ　ｄｅｆ", "temperature": "０.５"})
+    assert values == {"text": "ABC def", "temperature": 0.5} and notices == []
+    values, notices = S.parse_params({"text": "x" * 5000})
+    assert len(values["text"]) == S.TEXT_MAX_CHARS and [n.key for n in notices] == ["notice_text_capped"]
+    values, _ = S.parse_params({"text": "a\x00b\nc"})
+    assert values["text"] == "a b c"
