@@ -21,7 +21,7 @@ TAG = "@@{}@@"
 def _walk():
     """Every stage, then the states that show more words: scores for 6 tokens, a clicked score, a quiz,
     a nudge of token 1, a first token into an empty cache, an added token, the cost tab and a timing,
-    a link with bad parameters, sizes drawn in part."""
+    a link with bad parameters, sizes drawn in part, and the coda's states."""
     for stage in S.STAGES:
         yield run(stage=stage)
     yield run(stage="scores", n_tokens=6)  # rows of scores fill in groups from 5 tokens on
@@ -69,6 +69,20 @@ def _walk():
     yield at
     at.session_state["kv_part"] = "cost"
     yield rerun(at)
+    # the coda: a text of one's own (even width), a text cut to the limit with learned positions, the input
+    # stage with the text's X and with edits over it (and the tokens stage saying so), a sampled next token
+    # from a link with a bad temperature, a full text, the block on a text
+    yield run(stage="tokens", text="the cat sat", d_model=4)
+    yield run(stage="tokens", text=" ".join(["w"] * 70), positions="learned")
+    at = run(stage="input", text="the cat sat")
+    yield at
+    at.session_state["x_editor"] = {"edited_rows": {0: {"c0": 9.5}}, "added_rows": [], "deleted_rows": []}
+    yield rerun(at)
+    at.session_state["stage"] = "tokens"
+    yield rerun(at)
+    yield run(stage="next_token", text="the cat sat", choice="sample", temperature="hot")
+    yield run(stage="next_token", text=" ".join(["w"] * 64), lang="zh")
+    yield run(stage="block", text="the cat sat", lang="zh")
 
 
 def _parts(node) -> dict[str, list]:
