@@ -5,7 +5,7 @@ import textwrap
 from functools import cache
 
 import mha
-from mha import analysis, attention
+from mha import analysis, attention, model
 from mha import cache as kv
 
 # stage -> what to show: a whole function, or the lines of forward() that assign these names
@@ -18,6 +18,9 @@ PIECES = {
     "output": [("y",)],
     "dependency": [analysis.dependency],
     "kv_cache": [kv.KVCache.append],
+    "tokens": [model.tokenize, model.sinusoidal_positions],
+    "block": [mha.layer_norm, mha.gelu, mha.block],
+    "next_token": [model.model_forward],
 }
 
 

@@ -15,6 +15,9 @@ EXPECTED = {
     "output": ["y = _finite("],
     "dependency": ["def dependency"],
     "kv_cache": ["def append"],
+    "tokens": ["def tokenize", "def sinusoidal_positions"],
+    "block": ["def layer_norm", "def gelu", "def block"],
+    "next_token": ["logits = final @ mw.wte.T"],
 }
 
 
