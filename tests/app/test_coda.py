@@ -253,3 +253,13 @@ def test_the_text_parameter_is_normalised_and_capped():
     assert len(values["text"]) == S.TEXT_MAX_CHARS and [n.key for n in notices] == ["notice_text_capped"]
     values, _ = S.parse_params({"text": "a\x00b\nc"})
     assert values["text"] == "a b c"
+
+
+@pytest.mark.parametrize("stage", ["block", "next_token"])
+def test_an_x_too_large_for_the_layer_norm_is_refused_with_the_overflow_message(stage):
+    at = run(stage="input", text="the cat sat")
+    at.session_state["x_editor"] = {"edited_rows": {0: {"c0": 1e300}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    at.session_state["stage"] = stage
+    rerun(at)
+    assert "overflows float64" in page_text(at)

@@ -52,7 +52,9 @@ def test_overflowing_cells_are_refused_with_a_message_on_every_stage(value):
     at = run(stage="input")
     at.session_state["x_editor"] = {"edited_rows": {0: {"c0": value}}, "added_rows": [], "deleted_rows": []}
     rerun(at)
-    for stage in S.STAGES[2:]:
+    for stage in S.STAGES[S.STAGES.index("qk"):]:  # every stage that computes from X
+        if stage == "next_token":  # with no text of one's own it runs on its example text, not on this X
+            continue
         at.session_state["stage"] = stage
         rerun(at)
         assert "overflows float64" in page_text(at) or "too large" in page_text(at), stage

@@ -29,11 +29,22 @@ def block_weights(cfg: mha.AttentionConfig) -> mha.BlockWeights:
     return mha.init_block(cfg, 0)
 
 
+def checked_block(x: np.ndarray, bw: mha.BlockWeights) -> mha.BlockTrace:
+    """mha.block, refused (InputError, so the page says why) where a layer norm's variance overflows: LN would
+    then quietly turn its rows into β."""
+    tr = mha.block(x, bw)
+    with np.errstate(over="ignore", invalid="ignore"):
+        fine = all(np.all(np.isfinite(np.var(m, axis=1))) for m in (tr.x, tr.r1, tr.y))
+    if not fine:
+        raise mha.InputError("a layer norm's variance overflows float64: X is too large for the block.")
+    return tr
+
+
 def render(v: View) -> None:
     t, cfg = v.t, v.cfg
     header(t, "block")
     bw = block_weights(cfg)
-    tr = mha.block(v.x, bw)
+    tr = checked_block(v.x, bw)
     n, d, f = *v.x.shape, cfg.d_ff
     st.graphviz_chart(DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
                                      ffn=t("block_node_ffn")))

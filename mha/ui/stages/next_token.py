@@ -15,7 +15,7 @@ from mha import figures as F
 from .. import session
 from .. import settings as S
 from ..views import Name, Operand, View, chart, equation, header, md_escape, product_view
-from .block import block_weights
+from .block import block_weights, checked_block
 from .tokens import example_text
 
 E_T = Name("E<sup>T</sup>", r"E^{\top}", "Eᵀ")
@@ -36,7 +36,7 @@ def render(v: View) -> None:
         x = session.text_x(cfg, text, mw.positions)
         st.info(t("next_example", example=md_escape(text)))
     n, d, size = len(tokens), cfg.d_model, len(vocab)
-    tr = mha.block(x, block_weights(cfg))
+    tr = checked_block(x, block_weights(cfg))
     final = mha.layer_norm(tr.y, mw.lnf_g, mw.lnf_b)
     logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
     equation(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
