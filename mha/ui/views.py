@@ -10,6 +10,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.base import text_px
 
 from .strings import Text
 
@@ -115,11 +116,20 @@ def token_ticks(fig, tokens, axes: tuple[str, ...]):
     if not tokens:
         return fig
     layout = fig.to_dict()["layout"]
+    wider = 0.0  # px the row labels need beyond the numbers the figure made room for
     for ax in axes:
         spec = layout.get(ax)
         if spec and "tickvals" in spec:
             spec["ticktext"] = [label_text(tokens[i - 1]) if 0 < i <= len(tokens) else str(i)
                                 for i in spec["tickvals"]]
+            if ax.startswith("y"):
+                size = spec.get("tickfont", {}).get("size", 10)
+                need = max(text_px(short(tokens[i - 1]), size) for i in spec["tickvals"] if 0 < i <= len(tokens))
+                wider = max(wider, need - text_px(str(len(tokens)), size))
+    if wider > 0 and "width" in layout:  # a wider figure with a wider left margin: every panel stays put
+        layout["width"] = int(layout["width"] + wider + 2)
+        margin = layout.setdefault("margin", {})
+        margin["l"] = int(margin.get("l", 0) + wider + 2)
     return fig
 
 

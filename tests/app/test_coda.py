@@ -64,6 +64,8 @@ def test_the_walk_starts_from_the_text_x_and_names_the_scores_axes_by_token():
     spec = charts(at)[0]
     assert spec["layout"]["yaxis"]["ticktext"] == ["the", "cat", "sat"]
     assert spec["layout"]["xaxis2"]["ticktext"] == ["the", "cat", "sat"]
+    plain = charts(run(stage="scores"))[0]["layout"]  # words need more room on the left than row numbers
+    assert spec["layout"]["margin"]["l"] > plain["margin"]["l"]
     _, _, _, _, x, cfg = model("the cat sat")
     q = mha.forward(x, mha.init_weights(cfg)).q[0]
     np.testing.assert_allclose(z(spec["data"][0])[:, : q.shape[1]], q, atol=1e-9)
