@@ -87,7 +87,7 @@ def sync_n_tokens() -> None:
             ss["preset"] = S.preset_of(ss)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=2)  # at the limits (d_model 1024, d_ff 4096) one model holds ~110 MB
 def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
                                                                            mha.ModelWeights]:
     """The text's tokens, its vocabulary, the token ids and a one-block model over that vocabulary, whose

@@ -111,23 +111,30 @@ def label_text(token: str, most: int = 8) -> str:
     return html.escape(short(token, most), quote=False)
 
 
-def token_ticks(fig, tokens, axes: tuple[str, ...]):
-    """Name the ticks of these axes (which count tokens) by the tokens' text: "3 · cat" for tick 3."""
+def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
+    """Name the ticks of these axes (which count tokens) by the tokens' text (shortened, escaped).
+
+    Row labels wider than the row numbers the figure made room for widen it on the left, every panel staying
+    put; where that would pass the screen's width (a phone), the rows keep their numbers."""
     if not tokens:
         return fig
     layout = fig.to_dict()["layout"]
-    wider = 0.0  # px the row labels need beyond the numbers the figure made room for
+    labels = lambda spec: [label_text(tokens[i - 1]) if 0 < i <= len(tokens) else str(i) for i in spec["tickvals"]]
+    rows = [layout[ax] for ax in axes if ax.startswith("y") and "tickvals" in layout.get(ax, {})]
+    wider = 0.0
+    for spec in rows:
+        size = spec.get("tickfont", {}).get("size", look.tick)
+        need = max((text_px(short(tokens[i - 1]), size) for i in spec["tickvals"] if 0 < i <= len(tokens)),
+                   default=0.0)
+        wider = max(wider, need - text_px(str(len(tokens)), size))
+    width = layout.get("width")
+    fits = wider <= 0 or (width is not None and width + wider + 2 <= max(width, look.max_w + 8))
     for ax in axes:
         spec = layout.get(ax)
-        if spec and "tickvals" in spec:
-            spec["ticktext"] = [label_text(tokens[i - 1]) if 0 < i <= len(tokens) else str(i)
-                                for i in spec["tickvals"]]
-            if ax.startswith("y"):
-                size = spec.get("tickfont", {}).get("size", 10)
-                need = max(text_px(short(tokens[i - 1]), size) for i in spec["tickvals"] if 0 < i <= len(tokens))
-                wider = max(wider, need - text_px(str(len(tokens)), size))
-    if wider > 0 and "width" in layout:  # a wider figure with a wider left margin: every panel stays put
-        layout["width"] = int(layout["width"] + wider + 2)
+        if spec and "tickvals" in spec and (fits or not ax.startswith("y")):
+            spec["ticktext"] = labels(spec)
+    if fits and wider > 0:
+        layout["width"] = int(width + wider + 2)
         margin = layout.setdefault("margin", {})
         margin["l"] = int(margin.get("l", 0) + wider + 2)
     return fig

@@ -7,12 +7,13 @@ import re
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import mha
 from mha.ui import settings as S
 from mha.ui.strings import Text
 
-from .helpers import charts, page_text, rerun, run, z
+from .helpers import APP, charts, page_text, rerun, run, z
 
 TEXT = "the cat sat on the mat"  # 6 tokens, 5 distinct
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -265,3 +266,14 @@ def test_an_x_too_large_for_the_layer_norm_is_refused_with_the_overflow_message(
     at.session_state["stage"] = stage
     rerun(at)
     assert "overflows float64" in page_text(at)
+
+
+@pytest.mark.parametrize("stage", ["tokens", "block", "next_token"])
+def test_the_coda_fits_a_phone_and_a_projector(stage):
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["stage"], at.query_params["text"] = stage, TEXT
+    at.session_state["screen_phone"] = True  # what the page's screen probe reports on a phone
+    rerun(at)
+    assert [spec["layout"]["width"] for spec in charts(at) if spec["layout"]["width"] > 358] == [], stage
+    present = run(stage=stage, text=TEXT, present=1)
+    assert charts(present) and not present.exception

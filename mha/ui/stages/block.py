@@ -23,7 +23,7 @@ x -> ln1 -> attn -> add1 -> ln2 -> ffn -> add2 -> y; x -> add1 [style=dashed]; a
 UP = Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂W_fc")
 
 
-@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)
+@st.cache_resource(max_entries=2, ttl=3600, show_spinner=False)  # ~110 MB each at the limits
 def block_weights(cfg: mha.AttentionConfig) -> mha.BlockWeights:
     """Layer 0's block: its attention is the walk's weights (init_weights(cfg)); shared read-only."""
     return mha.init_block(cfg, 0)
@@ -50,7 +50,7 @@ def render(v: View) -> None:
                                      ffn=t("block_node_ffn")))
     st.button(t("block_to_walk"), key="block_to_walk", on_click=session.go_to, args=("qk",))
     token, feat = t("token"), t("feature")
-    rows = lambda fig, *axes: token_ticks(fig, v.tokens, axes)
+    rows = lambda fig, *axes: token_ticks(fig, v.tokens, axes, v.look)
     # LN1 and LN2
     st.markdown(f"**{t('block_ln')}**")
     equation(v.look, r"\mathrm{LN}(x) = \gamma \odot \frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}} + \beta,",
@@ -60,8 +60,9 @@ def render(v: View) -> None:
     mats = [F.Mat(tr.x, "X", row_label=token, col_label=feat), F.Mat(mean1, "μ₁", row_label=token, col_label=""),
             F.Mat(var1, "σ²₁", "magnitude", token, ""), F.Mat(bw.ln1_g[None], "γ₁", col_label=feat),
             F.Mat(bw.ln1_b[None], "β₁", col_label=feat), F.Mat(tr.ln1, "LN₁(X)", row_label=token, col_label=feat)]
-    chart(rows(F.grid_figure(mats, text=v.text, words=v.words, look=v.look, per_row=6), "yaxis", "yaxis2", "yaxis3",
-               "yaxis6"), key="block_ln1")
+    per_row = None if v.look.narrow else 6  # a phone puts one or two a row
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.look, per_row=per_row)
+    chart(rows(fig, "yaxis", "yaxis2", "yaxis3", "yaxis6"), key="block_ln1")
     # attention and the first residual
     st.markdown(f"**{t('block_attn')}**")
     equation(v.look, (r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):", rf"{n}\times {d} \to {n}\times {d},"),

@@ -44,7 +44,7 @@ def render(v: View) -> None:
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
         cell = None
     fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=cell)
-    clickable_chart(fig if example else token_ticks(fig, v.tokens, ("yaxis", "xaxis2")), "scores")
+    clickable_chart(fig if example else token_ticks(fig, v.tokens, ("yaxis", "xaxis2"), v.look), "scores")
     inner = F.inner_window(v.cfg.n_tokens, d_k)
     if not example and v.look.narrow:
         st.caption(t("phone_operands"))

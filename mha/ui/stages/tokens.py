@@ -51,7 +51,7 @@ def render(v: View) -> None:
     emb = F.Mat(mw.wte, "E", row_label=t("token_id"), col_label=t("feature"))
     looked = F.Mat(e_rows, "E[ids]", row_label=t("token"), col_label=t("feature"))
     fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=v.look)
-    chart(token_ticks(token_ticks(fig, vocab, ("yaxis",)), tokens, ("yaxis2",)), key="tokens_e")
+    chart(token_ticks(token_ticks(fig, vocab, ("yaxis",), v.look), tokens, ("yaxis2",), v.look), key="tokens_e")
     # 2. positions
     st.segmented_control(t("positions"), S.POSITIONS, format_func=lambda p: t(f"positions_{p}"), key="positions",
                          required=True, persist_state="session", on_change=session.on_text_change)
@@ -69,7 +69,7 @@ def render(v: View) -> None:
     mats = [F.Mat(p, "P", row_label=t("token"), col_label=t("feature")),
             F.Mat(x, "X = E[ids] + P", row_label=t("token"), col_label=t("feature"))]
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.look)
-    chart(token_ticks(fig, tokens, ("yaxis", "yaxis2")), key="tokens_x")
+    chart(token_ticks(fig, tokens, ("yaxis", "yaxis2"), v.look), key="tokens_x")
     if own:
         edited = not np.array_equal(ss.get("x_base", x), x)
         st.info(t("tokens_x_edited") if edited else t("tokens_x_used", n=n))
