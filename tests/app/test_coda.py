@@ -277,3 +277,17 @@ def test_the_coda_fits_a_phone_and_a_projector(stage):
     assert [spec["layout"]["width"] for spec in charts(at) if spec["layout"]["width"] > 358] == [], stage
     present = run(stage=stage, text=TEXT, present=1)
     assert charts(present) and not present.exception
+
+
+def test_a_link_reproduces_the_coda_view():
+    at = run(stage="next_token", text="我爱注意力 ok", positions="learned", d_ff=17, temperature="0.7", lang="zh")
+    link = dict(at.query_params)
+    assert {k: link[k] for k in ("text", "positions", "d_ff", "temperature")} == dict(
+        text="我爱注意力 ok", positions="learned", d_ff="17", temperature="0.7")
+    assert "n_tokens" not in link  # the text fixes n
+    fresh = run(**link)
+    np.testing.assert_array_equal(fresh.session_state["x_base"], at.session_state["x_base"])
+    assert _bars(fresh) == _bars(at) and page_text(fresh) == page_text(at)
+    tokens, vocab, ids, mw, x, cfg = model("我爱注意力 ok", "learned", d_ff=17)
+    np.testing.assert_allclose(sorted(_bars(fresh)["x"]), sorted(mha.model_forward(ids, mw, 0.7).probs[-1]),
+                               atol=1e-12)
