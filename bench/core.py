@@ -431,6 +431,35 @@ def bench_generate(rounds: int, n: int = 256) -> None:
     print_reporting(since)
 
 
+# ---------------------------------------------------------------- 4. a 2-layer GPT, 256 tokens
+
+
+def bench_model_generate(rounds: int, n: int = 256, layers: int = 2, vocab: int = 512) -> None:
+    """The coda's whole model (LN, attention, FFN per block, final LN, tied logits): per-layer KV caches
+    against running model_forward on 1..t tokens for every t."""
+    cfg = dataclasses.replace(GPT2_SMALL, d_ff=4 * GPT2_SMALL.d_model)
+    mw = mha.init_model(cfg, [f"t{i}" for i in range(vocab)], n_layers=layers, positions="learned", n_ctx=n)
+    ids = np.random.default_rng(0).integers(vocab, size=n)
+
+    def cached(_):
+        cache = mha.ModelCache(mw)
+        return np.stack([cache.append(int(i)) for i in ids])  # (T, vocab)
+
+    def recompute(_):
+        return np.stack([mha.model_forward(ids[:t], mw).logits[-1] for t in range(1, n + 1)])
+
+    since = reported_mib()
+    times = {name: first(b) for name, b in interleaved({"cached": Case(cached), "recompute": Case(recompute)},
+                                                        rounds).items()}
+    err = np.max(np.abs(cached(None) - recompute(None)))
+    print(f"\n4. a {layers}-layer GPT (pre-LN blocks, d_ff={cfg.d_ff}, tied {vocab}-token embedding, learned "
+          f"positions) generating T={n} tokens, {SIZES}; {rounds} rounds")
+    time_row(f"with a KV cache per layer: {n} ModelCache.append", times["cached"])
+    time_row(f"without: model_forward on 1..t tokens for t=1..{n}, last row each", times["recompute"])
+    print(f"   without / with = {ratio(times['recompute'], times['cached']):.1f}×; max|Δlogits| = {err:.1e}")
+    print_reporting(since)
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -462,6 +491,7 @@ def main() -> None:
     bench_forward(rounds=3 if args.quick else 15, mem_repeats=1 if args.quick else 3)
     bench_decode_step(rounds=10 if args.quick else 40)
     bench_generate(rounds=2 if args.quick else 5)
+    bench_model_generate(rounds=2 if args.quick else 5)
 
 
 if __name__ == "__main__":

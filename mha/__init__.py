@@ -15,12 +15,28 @@ from .attention import (
     next_token,
     softmax,
 )
+from .block import BlockTrace, BlockWeights, block, gelu, init_block, layer_norm
 from .cache import DecodeStep, KVCache
 from .config import INITS, AttentionConfig
 from .errors import ConfigError, InputError
+from .model import (
+    POSITIONS,
+    ModelCache,
+    ModelTrace,
+    ModelWeights,
+    generate,
+    init_model,
+    model_forward,
+    sinusoidal_positions,
+    token_embedding,
+    tokenize,
+    vocabulary,
+)
 
 __all__ = [
-    "INITS", "AttentionConfig", "ConfigError", "Cost", "DecodeStep", "InputError", "KVCache",
-    "Trace", "Weights", "causal_mask", "check_input", "cost", "dependency", "forward",
-    "init_input", "init_weights", "next_token", "softmax",
+    "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
+    "InputError", "KVCache", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block", "causal_mask",
+    "check_input", "cost", "dependency", "forward", "gelu", "generate", "init_block", "init_input", "init_model",
+    "init_weights", "layer_norm", "model_forward", "next_token", "sinusoidal_positions", "softmax",
+    "token_embedding", "tokenize", "vocabulary",
 ]

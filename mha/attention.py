@@ -10,7 +10,7 @@ import numpy as np
 from .config import AttentionConfig
 from .errors import InputError
 
-_WEIGHTS, _INPUT = 0, 1  # independent random streams per seed
+_WEIGHTS, _INPUT, _BLOCK, _TOKENS = 0, 1, 2, 3  # independent random streams per seed
 BLOCK = 64  # forward computes tokens in blocks of this many rows (see forward)
 
 
@@ -48,18 +48,20 @@ class Weights:
     d_v = property(lambda self: self.w_v.shape[2])
 
 
-def init_weights(cfg: AttentionConfig) -> Weights:
-    """Weights fixed by cfg.seed. Head i's W_Q, W_K, W_V do not change when n_heads grows.
+def init_weights(cfg: AttentionConfig, layer: int = 0) -> Weights:
+    """Weights fixed by cfg.seed (and the layer, for a stack of blocks). Head i's W_Q, W_K, W_V do not
+    change when n_heads grows.
 
     gaussian: N(0, 1/fan_in), so q·k/√d_k is O(1) and softmax rows are neither one-hot nor flat.
     integers: whole numbers in -1..1, so products can be checked on paper.
     """
+    deeper = [layer] if layer else []  # layer 0 keeps the streams of the single-layer walk
     heads = [
-        _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, i]), cfg.d_model, 2 * cfg.d_k + cfg.d_v)
+        _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, i, *deeper]), cfg.d_model, 2 * cfg.d_k + cfg.d_v)
         for i in range(cfg.n_heads)
     ]
     w_qkv = np.stack(heads)  # (h, d_model, 2 d_k + d_v)
-    w_o = _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, cfg.n_heads, cfg.d_v]),
+    w_o = _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, cfg.n_heads, cfg.d_v, *deeper]),
                 cfg.n_heads * cfg.d_v, cfg.d_model)
     d_k = cfg.d_k
     return Weights(w_qkv[..., :d_k], w_qkv[..., d_k:2 * d_k], w_qkv[..., 2 * d_k:], w_o)

@@ -29,6 +29,7 @@ class AttentionConfig:
     n_heads: int = 2  # heads; Concat(H_1..H_h) has n_heads * d_v columns
     seed: int = 0  # fixes X and every weight matrix
     init: str = "gaussian"  # "gaussian" (real numbers) or "integers" (small whole numbers, for paper)
+    d_ff: int = 13  # hidden width of the GPT block's feed-forward network (GPT-2 uses 4·d_model)
 
     def __post_init__(self):
         for f in fields(self):

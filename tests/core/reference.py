@@ -32,3 +32,47 @@ def attention(x, w_q, w_k, w_v, w_o):
         h_all.append(matmul(s, v))
     concat = [sum((h[i] for h in h_all), []) for i in range(n)]
     return s_all, h_all, matmul(concat, w_o)
+
+
+def layer_norm(x, gamma, beta, eps=1e-5):
+    """Row by row: subtract the mean, divide by √(biased variance + ε), scale by γ, shift by β."""
+    out = []
+    for row in x:
+        d = len(row)
+        mean = sum(row) / d
+        var = sum((a - mean) ** 2 for a in row) / d
+        out.append([(a - mean) / math.sqrt(var + eps) * g + b for a, g, b in zip(row, gamma, beta)])
+    return out
+
+
+def gelu(a):
+    return 0.5 * a * (1 + math.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a**3)))
+
+
+def block(x, bw):
+    """GPT-2's pre-LN block written out: x + attn(LN1(x)), then + FFN(LN2(·)). bw: nested lists by name."""
+    ln1 = layer_norm(x, bw["ln1_g"], bw["ln1_b"])
+    _, _, attn_y = attention(ln1, bw["w_q"], bw["w_k"], bw["w_v"], bw["w_o"])
+    r1 = [[a + b for a, b in zip(p, q)] for p, q in zip(x, attn_y)]
+    ln2 = layer_norm(r1, bw["ln2_g"], bw["ln2_b"])
+    hidden = [[a + b for a, b in zip(row, bw["b_fc"])] for row in matmul(ln2, bw["w_fc"])]
+    act = [[gelu(a) for a in row] for row in hidden]
+    ffn = [[a + b for a, b in zip(row, bw["b_proj"])] for row in matmul(act, bw["w_proj"])]
+    return [[a + b for a, b in zip(p, q)] for p, q in zip(r1, ffn)]
+
+
+def sinusoid(t, j, d_model):
+    """The paper's position code, one cell: column 2i is sin(t/10000^(2i/d)), column 2i+1 its cos."""
+    i = j // 2
+    angle = t / 10000 ** (2 * i / d_model)
+    return math.sin(angle) if j % 2 == 0 else math.cos(angle)
+
+
+def model_logits(ids, wte, wpe, blocks, lnf_g, lnf_b):
+    """Embeddings + positions, the blocks, the final LN, then dot products with every row of E (tied)."""
+    d = len(wte[0])
+    x = [[wte[t][j] + (wpe[i][j] if wpe is not None else sinusoid(i, j, d)) for j in range(d)]
+         for i, t in enumerate(ids)]
+    for bw in blocks:
+        x = block(x, bw)
+    return matmul(layer_norm(x, lnf_g, lnf_b), transpose(wte))

@@ -1,0 +1,122 @@
+"""The GPT block around the post's attention: layer norm, residual connections and a feed-forward network.
+
+GPT-2's pre-LN order, every intermediate kept (n = n_tokens):
+    ln1 = LN(x)            attn = MHA(ln1)        r1 = x + attn.y
+    ln2 = LN(r1)           hidden = ln2·W_fc + b_fc    act = GELU(hidden)    ffn = act·W_proj + b_proj
+    y = r1 + ffn
+LN and the FFN act on each row alone, so the post's claim carries over: row i of y depends on rows 1..i of x.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .attention import _BLOCK, Trace, Weights, _finite, check_input, forward, init_weights
+from .config import AttentionConfig
+from .errors import InputError
+
+EPS = 1e-5  # GPT-2's layer-norm epsilon
+
+
+def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float = EPS) -> np.ndarray:
+    """(n, d) -> (n, d): each row to mean 0 and (biased) variance 1, then scaled by γ and shifted by β."""
+    mean = np.mean(x, axis=-1, keepdims=True)  # (n, 1)
+    var = np.var(x, axis=-1, keepdims=True)  # (n, 1), divides by d (biased), as GPT-2 does
+    return (x - mean) / np.sqrt(var + eps) * gamma + beta
+
+
+def gelu(x: np.ndarray) -> np.ndarray:
+    """GPT-2's GELU, the tanh approximation: 0.5·x·(1 + tanh(√(2/π)·(x + 0.044715·x³)))."""
+    return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x**3)))
+
+
+@dataclass(frozen=True, eq=False)
+class BlockWeights:
+    attn: Weights
+    ln1_g: np.ndarray  # (d_model,)  γ of the LN before attention
+    ln1_b: np.ndarray  # (d_model,)  β
+    ln2_g: np.ndarray  # (d_model,)  γ of the LN before the FFN
+    ln2_b: np.ndarray  # (d_model,)
+    w_fc: np.ndarray  # (d_model, d_ff)  up-projection
+    b_fc: np.ndarray  # (d_ff,)
+    w_proj: np.ndarray  # (d_ff, d_model)  down-projection
+    b_proj: np.ndarray  # (d_model,)
+
+    def __post_init__(self):
+        d = self.attn.d_model
+        for name in ("ln1_g", "ln1_b", "ln2_g", "ln2_b", "w_fc", "b_fc", "w_proj", "b_proj"):
+            a = np.array(getattr(self, name), dtype=np.float64)  # an own copy that nobody can change
+            if not np.all(np.isfinite(a)):
+                raise InputError(f"{name} holds NaN or infinite values; every weight must be finite.")
+            a.flags.writeable = False
+            object.__setattr__(self, name, a)
+        d_ff = self.w_fc.shape[-1] if self.w_fc.ndim == 2 else -1
+        expected = dict(ln1_g=(d,), ln1_b=(d,), ln2_g=(d,), ln2_b=(d,), w_fc=(d, d_ff), b_fc=(d_ff,),
+                        w_proj=(d_ff, d), b_proj=(d,))
+        for name, shape in expected.items():
+            if getattr(self, name).shape != shape:
+                raise InputError(f"{name} must have shape {shape} (d_model={d}, d_ff={d_ff}); "
+                                 f"got {getattr(self, name).shape}.")
+
+    d_model = property(lambda self: self.attn.d_model)
+    d_ff = property(lambda self: self.w_fc.shape[1])
+
+
+def init_block(cfg: AttentionConfig, layer: int = 0) -> BlockWeights:
+    """A block fixed by cfg.seed and the layer. Layer 0's attention is init_weights(cfg): the walk's own.
+
+    gaussian: W_fc ~ N(0, 1/d_model), W_proj ~ N(0, 1/d_ff), biases, γ − 1 and β ~ N(0, 0.1²) rounded to
+    2 decimals (so the LN's scale and shift are visible); integers: W in −1..1, γ = 1, β = 0, biases 0.
+    """
+    rng = np.random.default_rng([cfg.seed, _BLOCK, layer])
+    d, f = cfg.d_model, cfg.d_ff
+    if cfg.init == "integers":
+        w_fc, w_proj = (rng.integers(-1, 2, size=s).astype(np.float64) for s in ((d, f), (f, d)))
+        ones, zeros = np.ones(d), np.zeros(d)
+        return BlockWeights(init_weights(cfg, layer), ones, zeros, ones, zeros, w_fc, np.zeros(f), w_proj, zeros)
+    small = lambda *shape: np.round(0.1 * rng.standard_normal(shape), 2)
+    w_fc = rng.standard_normal((d, f)) / np.sqrt(d)
+    w_proj = rng.standard_normal((f, d)) / np.sqrt(f)
+    return BlockWeights(init_weights(cfg, layer), 1 + small(d), small(d), 1 + small(d), small(d),
+                        w_fc, small(f), w_proj, small(d))
+
+
+@dataclass(frozen=True, eq=False)
+class BlockTrace:
+    """Every intermediate of one GPT block, in GPT-2's pre-LN order."""
+
+    x: np.ndarray  # (n, d_model)   the block's input
+    ln1: np.ndarray  # (n, d_model)   LN(x; γ1, β1)
+    attn: Trace  # the post's whole walk on ln1; attn.y is (n, d_model)
+    r1: np.ndarray  # (n, d_model)    x + attn.y   (first residual)
+    ln2: np.ndarray  # (n, d_model)   LN(r1; γ2, β2)
+    hidden: np.ndarray  # (n, d_ff)   ln2·W_fc + b_fc
+    act: np.ndarray  # (n, d_ff)      GELU(hidden)
+    ffn: np.ndarray  # (n, d_model)   act·W_proj + b_proj
+    y: np.ndarray  # (n, d_model)     r1 + ffn     (second residual)
+
+
+def block(x, bw: BlockWeights) -> BlockTrace:
+    """One GPT-2 block on x (n, d_model), keeping every intermediate."""
+    x = check_input(x, bw.d_model)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ln1 = layer_norm(x, bw.ln1_g, bw.ln1_b)
+        attn = forward(ln1, bw.attn)
+        r1 = _finite("x + attention", x + attn.y)
+        ln2 = layer_norm(r1, bw.ln2_g, bw.ln2_b)
+        hidden = _finite("the FFN", ln2 @ bw.w_fc + bw.b_fc)  # (n, d_model) @ (d_model, d_ff) -> (n, d_ff)
+        act = gelu(hidden)
+        ffn = _finite("the FFN", act @ bw.w_proj + bw.b_proj)  # (n, d_ff) @ (d_ff, d_model) -> (n, d_model)
+        y = _finite("the block's output", r1 + ffn)
+    return BlockTrace(x, ln1, attn, r1, ln2, hidden, act, ffn, y)
+
+
+def block_row(x_row: np.ndarray, bw: BlockWeights, attend) -> np.ndarray:
+    """One new row through the block, given `attend`: LN1's row -> that row's attention output (d_model,).
+
+    The KV-cache path: attention needs the cached keys and values, everything else is this row alone.
+    """
+    ln1 = layer_norm(x_row[None], bw.ln1_g, bw.ln1_b)[0]
+    r1 = x_row + attend(ln1)
+    ln2 = layer_norm(r1[None], bw.ln2_g, bw.ln2_b)[0]
+    return r1 + gelu(ln2 @ bw.w_fc + bw.b_fc) @ bw.w_proj + bw.b_proj

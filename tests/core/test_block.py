@@ -1,0 +1,190 @@
+"""The GPT block and the model around it, against a loop-by-loop reference and the post's claims."""
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import mha
+
+from . import reference as ref
+from .strategies import configs
+
+BLOCK_FIELDS = ("ln1_g", "ln1_b", "ln2_g", "ln2_b", "w_fc", "b_fc", "w_proj", "b_proj")
+
+
+def _lists(bw: mha.BlockWeights) -> dict:
+    out = {name: getattr(bw, name).tolist() for name in BLOCK_FIELDS}
+    out.update(w_q=bw.attn.w_q.tolist(), w_k=bw.attn.w_k.tolist(), w_v=bw.attn.w_v.tolist(), w_o=bw.attn.w_o.tolist())
+    return out
+
+
+@st.composite
+def block_configs(draw, max_tokens=6):
+    cfg = draw(configs(max_tokens=max_tokens, max_dim=8, max_heads=3))
+    d_model = draw(st.integers(2, 8))  # LN of a single feature is 0 whatever the input: keep d_model >= 2
+    d_ff = draw(st.integers(1, 12))
+    return mha.AttentionConfig(cfg.n_tokens, d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init, d_ff)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 9), st.integers(0, 2**31), st.floats(1e-6, 1e-3))
+def test_layer_norm_matches_the_loop_formula(n, d, seed, eps):
+    rng = np.random.default_rng(seed)
+    x, g, b = rng.standard_normal((n, d)) * 3, rng.standard_normal(d), rng.standard_normal(d)
+    np.testing.assert_allclose(mha.layer_norm(x, g, b, eps), ref.layer_norm(x.tolist(), g, b, eps), rtol=0, atol=1e-10)
+
+
+def test_layer_norm_gives_mean_zero_and_biased_variance_one():
+    x = np.random.default_rng(1).standard_normal((4, 6)) * 5 + 3
+    y = mha.layer_norm(x, np.ones(6), np.zeros(6), eps=0.0)
+    np.testing.assert_allclose(y.mean(-1), 0, atol=1e-12)
+    np.testing.assert_allclose((y**2).mean(-1), 1, atol=1e-12)  # divided by d, not d - 1
+
+
+@pytest.mark.parametrize("a", [-6.0, -1.5, -0.3, 0.0, 0.2, 1.0, 2.5, 8.0])
+def test_gelu_is_gpt2s_tanh_form(a):
+    assert mha.gelu(np.array(a)) == pytest.approx(ref.gelu(a), abs=1e-15)
+
+
+@pytest.mark.parametrize("a", [-1.5, 1.0, 2.5])
+def test_gelu_is_not_the_erf_form(a):
+    assert abs(mha.gelu(np.array(a)) - 0.5 * a * (1 + math.erf(a / math.sqrt(2)))) > 1e-5
+
+
+@settings(max_examples=200, deadline=None)
+@given(block_configs())
+def test_block_matches_the_loop_reference(cfg):
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    bt = mha.block(x, bw)
+    np.testing.assert_allclose(bt.y, ref.block(x.tolist(), _lists(bw)), rtol=0, atol=1e-10)
+    assert bt.hidden.shape == bt.act.shape == (cfg.n_tokens, cfg.d_ff)
+    np.testing.assert_array_equal(bt.r1, x + bt.attn.y)
+    np.testing.assert_array_equal(bt.y, bt.r1 + bt.ffn)
+
+
+@settings(max_examples=100, deadline=None)
+@given(block_configs(), st.data())
+def test_block_rows_ignore_later_rows_of_x(cfg, data):
+    """The post's claim for the whole block: LN and the FFN act row by row, so Y_1..i see only X_1..i."""
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    i = data.draw(st.integers(0, cfg.n_tokens - 1), label="last kept row")
+    changed = x.copy()
+    changed[i + 1:] = data.draw(st.floats(-20, 20), label="new value") - 3.0
+    np.testing.assert_array_equal(mha.block(changed, bw).y[: i + 1], mha.block(x, bw).y[: i + 1])
+
+
+@pytest.mark.parametrize("d_model", [5, 6])
+def test_sinusoidal_positions_cell_by_cell(d_model):
+    p = mha.sinusoidal_positions(9, d_model)
+    assert p.shape == (9, d_model)
+    for t in range(9):
+        for j in range(d_model):
+            assert p[t, j] == pytest.approx(ref.sinusoid(t, j, d_model), abs=1e-15)
+    assert p[0].tolist() == [0.0 if j % 2 == 0 else 1.0 for j in range(d_model)]  # position 0: sin 0, cos 0
+
+
+def test_odd_d_model_ends_on_a_sin_column_with_its_own_frequency():
+    p = mha.sinusoidal_positions(4, 5)
+    np.testing.assert_allclose(p[:, 4], np.sin(np.arange(4) * 10000 ** (-4 / 5)))
+
+
+@st.composite
+def models(draw):
+    cfg = draw(block_configs(max_tokens=5))
+    vocab = [f"w{i}" for i in range(draw(st.integers(1, 7)))]
+    positions = draw(st.sampled_from(mha.POSITIONS))
+    mw = mha.init_model(cfg, vocab, n_layers=draw(st.integers(1, 3)), positions=positions, n_ctx=8)
+    ids = draw(st.lists(st.integers(0, len(vocab) - 1), min_size=1, max_size=6))
+    return mw, ids
+
+
+@settings(max_examples=150, deadline=None)
+@given(models())
+def test_model_logits_match_the_loop_reference(model):
+    mw, ids = model
+    tr = mha.model_forward(ids, mw)
+    wpe = None if mw.wpe is None else mw.wpe.tolist()
+    expected = ref.model_logits(ids, mw.wte.tolist(), wpe, [_lists(b) for b in mw.blocks], mw.lnf_g.tolist(),
+                                mw.lnf_b.tolist())
+    np.testing.assert_allclose(tr.logits, expected, rtol=0, atol=1e-10)
+    assert tr.probs.shape == (len(ids), mw.vocab_size)
+    np.testing.assert_allclose(tr.probs.sum(-1), 1, atol=1e-12)
+
+
+def test_temperature_sharpens_and_flattens():
+    cfg = mha.AttentionConfig()
+    vocab = mha.vocabulary(mha.tokenize("a b c d e"))
+    mw = mha.init_model(cfg, vocab)
+    cold, warm = (mha.model_forward([0, 1, 2], mw, t).probs[-1] for t in (0.2, 5.0))
+    assert cold.max() > mha.model_forward([0, 1, 2], mw).probs[-1].max() > warm.max()
+    assert np.argmax(cold) == np.argmax(warm)
+    with pytest.raises(mha.ConfigError, match="temperature"):
+        mha.model_forward([0], mw, 0.0)
+
+
+def test_cached_generation_equals_a_full_recompute_over_64_steps_and_2_layers():
+    cfg = mha.AttentionConfig(seed=4)
+    vocab = mha.vocabulary(mha.tokenize("the cat sat on the mat and then the dog ran off"))
+    mw = mha.init_model(cfg, vocab, n_layers=2, positions="learned", n_ctx=80)
+    ids = [0, 1, 2]
+    cache = mha.ModelCache(mw)
+    for i in ids:
+        logits = cache.append(i)
+    rng = np.random.default_rng(0)
+    for _ in range(64):
+        np.testing.assert_allclose(logits, mha.model_forward(ids, mw).logits[-1], rtol=0, atol=1e-12)
+        ids.append(int(rng.integers(len(vocab))))
+        logits = cache.append(ids[-1])
+    assert len(cache) == 67 and all(len(c) == 67 for c in cache.layers)
+
+
+def test_generate_greedy_picks_the_argmax_of_the_full_recompute():
+    cfg = mha.AttentionConfig(seed=2)
+    vocab = mha.vocabulary(mha.tokenize("一 二 三 四 五 六"))
+    mw = mha.init_model(cfg, vocab, n_layers=2)
+    out = mha.generate([0, 1], mw, 6)
+    ids = [0, 1]
+    for nxt in out:
+        assert nxt == int(np.argmax(mha.model_forward(ids, mw).logits[-1]))
+        ids.append(nxt)
+    sampled = mha.generate([0, 1], mw, 6, temperature=1.5, greedy=False, seed=7)
+    assert sampled == mha.generate([0, 1], mw, 6, temperature=1.5, greedy=False, seed=7)
+
+
+@pytest.mark.parametrize("text, tokens", [
+    ("the cat sat.", ["the", "cat", "sat", "."]),
+    ("我爱注意力", ["我", "爱", "注", "意", "力"]),
+    ("I love 注意力!", ["I", "love", "注", "意", "力", "!"]),
+    ("👍🏽 ok 👨‍👩‍👧", ["👍🏽", "ok", "👨‍👩‍👧"]),
+    ("<img src=x onerror=alert(1)>", ["<", "img", "src", "=", "x", "onerror", "=", "alert", "(", "1", ")", ">"]),
+    ("  \n\t ", []),
+])
+def test_tokenize(text, tokens):
+    assert mha.tokenize(text) == tokens
+
+
+def test_a_token_keeps_its_embedding_in_any_text():
+    cfg = mha.AttentionConfig()
+    a = mha.init_model(cfg, mha.vocabulary(mha.tokenize("the cat")))
+    b = mha.init_model(cfg, mha.vocabulary(mha.tokenize("a cat the")))
+    np.testing.assert_array_equal(a.wte[1], b.wte[1])  # "cat" in both
+    np.testing.assert_array_equal(a.wte[0], b.wte[2])  # "the"
+    assert not np.array_equal(a.wte[0], a.wte[1])
+
+
+def test_bad_model_inputs_raise_actionable_errors():
+    cfg = mha.AttentionConfig()
+    mw = mha.init_model(cfg, ["a", "b"], positions="learned", n_ctx=3)
+    with pytest.raises(mha.InputError, match="0..1"):
+        mha.model_forward([0, 2], mw)
+    with pytest.raises(mha.InputError, match="3 tokens"):
+        mha.model_forward([0, 1, 0, 1], mw)
+    with pytest.raises(mha.InputError, match="empty"):
+        mha.init_model(cfg, [])
+    with pytest.raises(mha.ConfigError, match="positions"):
+        mha.init_model(cfg, ["a"], positions="rotary")
+    with pytest.raises(mha.ConfigError, match="d_ff"):
+        mha.AttentionConfig(d_ff=0)
