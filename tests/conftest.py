@@ -14,3 +14,18 @@ def pytest_terminal_summary(terminalreporter):
     shots = Path(__file__).resolve().parents[1] / "test-artifacts" / "screenshots"
     if shots.is_dir() and any(shots.iterdir()):
         terminalreporter.write_line(f"screenshots of every stage: {shots}")
+
+
+LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e")  # minutes each, in that order
+
+
+def pytest_collection_modifyitems(items):
+    """Browser tests first, the longest of them first: with several workers (`-n 3 --dist worksteal`: a worker
+    that runs out takes tests from the others' share) the run then ends on short tests, not on a long one."""
+    def rank(item) -> int:
+        name = item.path.stem
+        if name in LONGEST_FIRST:
+            return LONGEST_FIRST.index(name)
+        return len(LONGEST_FIRST) if item.get_closest_marker("e2e") else len(LONGEST_FIRST) + 1
+
+    items.sort(key=rank)
