@@ -31,7 +31,8 @@ CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')
   const key = [...c.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-')).slice(7);
   const gd = c.querySelector('.js-plotly-plot');
   const box = gd.getBoundingClientRect();
-  return {key: key, height: box.height, right: box.right, box: [box.left, box.top, box.right, box.bottom]};
+  return {key: key, height: box.height, right: box.right, box: [box.left, box.top, box.right, box.bottom],
+          matrices: gd.data.some(t => t.type === 'heatmap')};
 })"""
 FORMULAS = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')].map(d => {
   const k = d.querySelector('.katex'), room = d.closest('[data-testid="stMarkdownContainer"]');
@@ -64,7 +65,7 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
         found += [f"{key}: {p}" for p in problems(g) + label_problems(g)]
         found += [f"{key}: label {t!r} cut off at the figure's edge" for t, b in g.annotations
                   if not inside(b, chart["box"])]
-        if not any(abs(w - h) <= 1.5 for w, h in g.cells.values()):
+        if chart["matrices"] and not any(abs(w - h) <= 1.5 for w, h in g.cells.values()):  # not a curve or bars
             found.append(f"{key}: no panel has square cells {g.cells} (laid out loosely, or squeezed into its column)")
         if chart["right"] > viewport["width"]:
             found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")
