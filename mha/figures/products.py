@@ -535,8 +535,8 @@ class _Grid:
             self.look.narrow or math.ceil(height) <= self.look.fig_h)
 
     def measure(self, per_row: int, cell: float):
-        """(width, height, [(panel, x, y, title lines, title's right limit)]) in px for this many a row and
-        this cell size."""
+        """(width, height, [(panel, x, y, title lines, title's left and right limits)]) in px for this many a
+        row and this cell size."""
         look = self.look
         under = _xband(look) + self.below + (_note_h(1, look.tick + 1) if self.al else 0)
         y = PAD + (_note_h(len(self._formula_lines()), look.caption) + PAD if self.formula else 0)
@@ -545,15 +545,16 @@ class _Grid:
             x, row_places, most = 0.0, [], 1
             for i in row:
                 _, r, c = self.panels[i]
-                left = self._left(r)
-                hi = x + left + c * cell + (PAD if i == row[-1] else PANEL_GAP / 2)  # a title's right limit
-                lines = _lines(self.titles[i], look.title, hi - x)
+                left, body = self._left(r), c * cell
+                margin = PAD if i == row[-1] else PANEL_GAP / 2  # how far a title may reach past its panel
+                lines = _lines(self.titles[i], look.title, left + body + margin)
+                span = max(left + body, _wide(lines, look.title) - margin)  # a narrow panel (64×1) widens its slot
                 most = max(most, len(lines))
-                row_places.append((i, x + left, lines, hi))
-                x += left + c * cell + PANEL_GAP
+                row_places.append((i, x + (span - left - body) / 2 + left, lines, x, x + span + margin))
+                x += span + PANEL_GAP
             width = max(width, x - PANEL_GAP + 2 * PAD + self.right)
             y_panel = y + _note_h(most, look.title) + PAD + _overhang(cell, look)
-            places += [(i, px, y_panel, lines, hi) for i, px, lines, hi in row_places]
+            places += [(i, px, y_panel, lines, lo, hi) for i, px, lines, lo, hi in row_places]
             y = y_panel + max(self.panels[i][1] for i in row) * cell + under + PANEL_GAP
         return width, y - PANEL_GAP + PAD, places
 
@@ -568,7 +569,7 @@ class _Grid:
         if self.formula:
             cv.lines(self._formula_lines(), PAD, PAD, look.caption, xanchor="left", yanchor="top")
         traces, corners, tick1 = [], [], look.tick + 1
-        for i, px, py, lines, hi in places:
+        for i, px, py, lines, lo, hi in places:
             m, r, c = self.panels[i]
             suffix = "" if i == 0 else str(i + 1)
             z = m.values[:r, :c]
@@ -576,7 +577,7 @@ class _Grid:
             traces.append(_panel(m, f"x{suffix}", f"y{suffix}", z, cell, cell, look, self.text))
             corners.append((px, py))
             left = self._left(r)
-            centre = _clamp(px + c * cell / 2, lines, look.title, px - left, hi)
+            centre = _clamp(px + c * cell / 2, lines, look.title, lo, hi)
             cv.lines(lines, centre, py - PAD - _overhang(cell, look), look.title)
             if self.al:
                 cv.note(m.row_label, px - left + _axis_title_w(look) / 2, py + r * cell / 2, tick1, yanchor="middle",

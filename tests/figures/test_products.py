@@ -247,3 +247,21 @@ def test_every_label_of_a_product_is_inside_the_figure(size, look, lang):
             if note.get("textangle", 0) in (0, None):
                 left, right = horizontal_extent(note, width)
                 assert -1 <= left and right <= width + 1, (case, note["text"], left, right, width)
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_titles_of_one_column_panels_neither_overlap_nor_leave_the_figure(look):
+    """μ and σ² of a layer norm are 64×1: a panel one cell wide; its Chinese title must get a slot of its own
+    (they once overlapped on a projector and ran off a phone's figure)."""
+    rng = np.random.default_rng(0)
+    mats = [F.Mat(rng.normal(size=(64, 1)), name) for name in ("μ<sub>1</sub>", "σ²<sub>1</sub>")]
+    mats.append(F.Mat(rng.normal(size=(64, 13)), "LN<sub>1</sub>"))
+    spec = F.grid_figure(mats, text=True, words=words(ZH), look=LOOKS[look]).to_dict()
+    width = spec["layout"]["width"]
+    titles = [a for a in spec["layout"]["annotations"] if a["text"].startswith("<b>")]
+    boxes = [(a["y"], *horizontal_extent(a, width)) for a in titles]
+    for _, left, right in boxes:
+        assert -1 <= left and right <= width + 1, (left, right, width)
+    for k, (y1, l1, r1) in enumerate(boxes):
+        for y2, l2, r2 in boxes[k + 1:]:
+            assert abs(y1 - y2) > 1e-9 or r1 <= l2 + 1 or r2 <= l1 + 1, ((l1, r1), (l2, r2))
