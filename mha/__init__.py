@@ -32,11 +32,12 @@ from .model import (
     tokenize,
     vocabulary,
 )
+from .train import Trained, load_trained
 
 __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
     "InputError", "KVCache", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block", "causal_mask",
     "check_input", "cost", "dependency", "forward", "gelu", "generate", "init_block", "init_input", "init_model",
     "init_weights", "layer_norm", "model_forward", "next_token", "sinusoidal_positions", "softmax",
-    "token_embedding", "tokenize", "vocabulary",
+    "token_embedding", "tokenize", "vocabulary", "Trained", "load_trained",
 ]
