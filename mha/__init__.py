@@ -38,5 +38,15 @@ __all__ = [
     "InputError", "KVCache", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block", "causal_mask",
     "check_input", "cost", "dependency", "forward", "gelu", "generate", "init_block", "init_input", "init_model",
     "init_weights", "layer_norm", "model_forward", "next_token", "sinusoidal_positions", "softmax",
-    "token_embedding", "tokenize", "vocabulary",
+    "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
+
+
+def load_trained(path=None):
+    """The trained model shipped in mha/trained/ (or a directory written by `python -m mha.train --out`):
+    an object with .weights (ModelWeights), .vocab, .meta and .snapshots [(step, loss, weights, head scores)].
+
+    mha.train is imported here, not at the top, so that `python -m mha.train` runs it fresh."""
+    from .train import load_trained as load
+
+    return load(path)

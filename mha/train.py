@@ -9,7 +9,9 @@ occurrence of the current token and attends to the token after it (induction hea
 Shapes: b = batch, n = tokens, d = d_model, h = heads, f = d_ff, V = vocabulary.
 """
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -269,3 +271,139 @@ def fit(mw: ModelWeights, task: Task, *, steps: int, batch: int = 32, lr: float 
         scale = min(1.0, (step + 1) / warm) * (0.1 + 0.9 * 0.5 * (1 + np.cos(np.pi * frac)))
         opt.step(p, grads, lr * scale)
     return model_of(p), history
+
+
+# ---------------------------------------------------------------- the shipped model: train, save, load
+
+TRAINED_DIR = Path(__file__).resolve().parent / "trained"
+SYMBOLS = "ABCDEFGHIJKLMNOP"  # token id i is SYMBOLS[i]
+SHIPPED = dict(d_model=13, d_k=7, d_v=11, n_heads=2, d_ff=17)  # distinct primes, each larger than the post's
+LENGTHS = (4, 8)
+
+
+def evaluate(mw: ModelWeights, task: Task, rng: np.random.Generator, n: int = 500) -> dict:
+    """Greedy second-copy accuracy and each head's scores over n sequences, each with its own drawn length."""
+    lo, hi = task.lengths
+    by_length: dict[int, list[np.ndarray]] = {}
+    for _ in range(n):
+        row = task.sample(rng, 1)
+        by_length.setdefault(row.shape[1] // 2, []).append(row[0])
+    hits = total = 0.0
+    prev = induction = 0.0
+    for length, rows in sorted(by_length.items()):
+        ids = np.stack(rows)
+        predictions = len(rows) * (length - 1)
+        hits += accuracy(mw, ids) * predictions
+        total += predictions
+        s = head_scores(mw, ids)
+        prev = prev + s["previous_token"] * len(rows)
+        induction = induction + s["induction"] * len(rows)
+    return {"accuracy": hits / total, "previous_token": (prev / n).tolist(), "induction": (induction / n).tolist()}
+
+
+def _eval_loss(p: dict[str, np.ndarray], ids: np.ndarray) -> float:
+    weights = np.broadcast_to(second_copy_weights(ids.shape[1]), (len(ids), ids.shape[1] - 1))
+    return loss_and_grads(p, ids, weights)[0]
+
+
+def train_shipped(*, layers: int = 2, steps: int = 3000, batch: int = 32, lr: float = 0.01, seed: int = 0,
+                  snapshots: int = 20, n_eval: int = 500, symbols: int = 16) -> tuple[ModelWeights, list, dict]:
+    """The shipped configuration trained from scratch: (model, [(step, params, snapshot record)], metrics)."""
+    import time
+
+    from .config import AttentionConfig
+    from .model import init_model
+
+    cfg = AttentionConfig(seed=seed, **SHIPPED)
+    vocab = list(SYMBOLS[:symbols])
+    mw = init_model(cfg, vocab, n_layers=layers, positions="learned", n_ctx=2 * LENGTHS[1])
+    task = Task(tuple(range(symbols)), LENGTHS)
+    start = time.process_time()
+    trained, history = fit(mw, task, steps=steps, batch=batch, lr=lr, seed=seed, snapshots=snapshots)
+    seconds = time.process_time() - start
+    # Each snapshot judged on the same fixed sequences: loss on the second copy, and its heads' scores.
+    probe = Task(task.alphabet, (6, 6)).sample(np.random.default_rng([seed, 13]), 64)
+    records = []
+    for snap in history:
+        s = head_scores(model_of(snap.params), probe)
+        records.append({"step": snap.step, "loss": _eval_loss(snap.params, probe),
+                        "train_loss": None if np.isnan(snap.loss) else snap.loss,
+                        "previous_token": s["previous_token"].tolist(), "induction": s["induction"].tolist()})
+    metrics = evaluate(trained, task, np.random.default_rng([seed, 11]), n_eval)
+    metrics.update(final_loss=records[-1]["loss"], final_train_loss=records[-1]["train_loss"],
+                   train_cpu_seconds=round(seconds, 2), layers=layers)
+    return trained, [(snap.step, snap.params, rec) for snap, rec in zip(history, records)], metrics
+
+
+def save_trained(out: Path, trained: ModelWeights, snaps: list, meta: dict) -> None:
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    arrays = {f"final/{k}": v.astype(np.float32) for k, v in params_of(trained).items()}
+    for i, (_, params, _) in enumerate(snaps):
+        arrays.update({f"snap{i:02d}/{k}": v.astype(np.float32) for k, v in params.items()})
+    np.savez_compressed(out / "weights.npz", **arrays)
+    (out / "meta.json").write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+
+
+@dataclass(frozen=True, eq=False)
+class Trained:
+    weights: ModelWeights
+    vocab: list[str]
+    meta: dict
+    snapshots: list[tuple[int, float, ModelWeights, dict]]  # (step, loss, weights, head scores) from step 0
+
+
+def load_trained(path=None) -> Trained:
+    """The model shipped in mha/trained/ (or the directory `path` written by `python -m mha.train --out`)."""
+    path = TRAINED_DIR if path is None else Path(path)
+    meta = json.loads((path / "meta.json").read_text(encoding="utf-8"))
+    with np.load(path / "weights.npz") as z:
+        arrays = {k: z[k].astype(np.float64) for k in z.files}
+
+    def model(prefix: str) -> ModelWeights:
+        return model_of({k[len(prefix) + 1:]: v for k, v in arrays.items() if k.startswith(prefix + "/")})
+
+    snaps = []
+    for i, rec in enumerate(meta["snapshots"]):
+        scores = {"previous_token": np.array(rec["previous_token"]), "induction": np.array(rec["induction"])}
+        snaps.append((rec["step"], rec["loss"], model(f"snap{i:02d}"), scores))
+    return Trained(model("final"), list(meta["vocab"]), meta, snaps)
+
+
+def main(argv=None) -> dict:
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m mha.train", description="Train the shipped induction-head "
+                                     "model (and a one-layer one to compare) and write weights.npz + meta.json.")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--layers", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=0.01)
+    parser.add_argument("--eval", type=int, default=500, help="fresh sequences for the final metrics")
+    parser.add_argument("--out", type=Path, default=TRAINED_DIR)
+    args = parser.parse_args(argv)
+    settings = dict(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.seed, n_eval=args.eval)
+    trained, snaps, metrics = train_shipped(layers=args.layers, **settings)
+    print(f"{args.layers} layer(s): accuracy {metrics['accuracy']:.4f}, loss {metrics['final_loss']:.4g}, "
+          f"{metrics['train_cpu_seconds']} s", flush=True)
+    _, _, one = train_shipped(layers=1, **settings)
+    print(f"1 layer: accuracy {one['accuracy']:.4f}, loss {one['final_loss']:.4g}, {one['train_cpu_seconds']} s")
+    meta = {
+        "task": "L distinct random symbols, then the same L again; predict the second copy after its first token",
+        "vocab": list(SYMBOLS[:16]), "alphabet": list(range(16)), "repeat_lengths": list(LENGTHS),
+        "sizes": {**SHIPPED, "n_layers": args.layers, "positions": "learned", "n_ctx": 2 * LENGTHS[1]},
+        "steps": args.steps, "batch": args.batch, "lr": args.lr, "seed": args.seed,
+        "schedule": "Adam (0.9, 0.99); warm-up over 5% of the steps, cosine down to 10%",
+        "eval_sequences": args.eval, "numpy": np.__version__, **metrics,
+        "one_layer": one,
+        "snapshots": [rec for _, _, rec in snaps],
+        "snapshot_loss": "cross-entropy on the second copy of 64 fixed sequences (L = 6)",
+    }
+    save_trained(args.out, trained, snaps, meta)
+    print(f"wrote {args.out / 'weights.npz'} ({(args.out / 'weights.npz').stat().st_size} bytes) and meta.json")
+    return meta
+
+
+if __name__ == "__main__":
+    main()

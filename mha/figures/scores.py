@@ -7,7 +7,6 @@ title, Play/Pause with the frame's sentence beside them, and the slider naming e
 change trace data only: which cells are filled, the −∞ marks, the Σ=1 marks, outlines and the sentence.
 """
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,9 +25,12 @@ from .base import (
     axis_spec,
     figure,
     heatmap,
+    number,
     outline,
     patch,
     shown,
+    text_px,
+    wrap,
 )
 
 PHASES = ("qkt", "scaled", "masked", "s")  # QKᵀ, ÷√d_k, masked, S: ids used in links
@@ -72,57 +74,6 @@ def inner_window(n: int, d_k: int) -> int:
     """How many of the d_k columns of Q (rows of Kᵀ) to draw: all of a small d_k; otherwise enough to see
     the pattern, never so many that Q and Kᵀ dwarf the n×n scores this figure is about."""
     return d_k if d_k <= max(MAX_TEXT_SIDE, n) and d_k <= MAX_SIDE else min(max(12, n), MAX_SIDE)
-
-
-# ---------------------------------------------------------------------------------------------- text sizes
-
-WIDE = set("∞√÷▶❚")
-NARROW = set(".,:;'|! ")
-DIGIT = set("0123456789−+-")
-
-
-def text_px(text: str, size: float) -> float:
-    """A one-line text's width in px, a little generous (HTML tags dropped, sub/superscripts smaller).
-
-    Measured in Chromium with the app's font at 100 px: digits and "−" 0.555 em, "." 0.278 em, "∞" 1 em,
-    CJK 1 em, lower-case letters 0.49 em on average, capitals up to 0.74 em.
-    """
-    small = sum(len(s) for s in re.findall(r"<su[bp]>(.*?)</su[bp]>", text))
-    plain = re.sub(r"<[^>]+>", "", text)
-    width = 0.0
-    for ch in plain:
-        if ch in WIDE or "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
-            width += 1.0
-        elif ch in NARROW:
-            width += 0.3
-        elif ch in DIGIT or ch.islower():
-            width += 0.56
-        else:
-            width += 0.72
-    return (width - 0.2 * small) * size * 1.04
-
-
-def wrap(text: str, size: float, width: float) -> list[str]:
-    """Break a sentence into lines no wider than `width` px: at spaces, or between CJK characters."""
-    tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]|[^\s\u2e80-\u9fff\uff00-\uffef]+\s*|\s+", text)
-    lines, line = [], ""
-    for token in tokens:
-        if line and text_px((line + token).rstrip(), size) > width:
-            lines.append(line.rstrip())
-            line = token.lstrip()
-        else:
-            line += token
-    return [*lines, line.rstrip()] if line.strip() else lines
-
-
-def number(v: float, decimals: int) -> str:
-    """v with at most `decimals` decimals, trailing zeros dropped, a true minus sign; "" for a gap."""
-    if not np.isfinite(v):
-        return ""
-    s = f"{v:.{decimals}f}"
-    if "." in s:
-        s = s.rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s.replace("-", "−")
 
 
 def strings(z: np.ndarray, decimals: int | None) -> list[list[str]]:

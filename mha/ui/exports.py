@@ -73,6 +73,9 @@ LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature
           "S": ("query", "key"), "H": ("token", "d_v"), "Concat": ("token", "concat"), "Y": ("token", "feature")}
 
 
+FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock
+
+
 def _csv_zip(a: dict[str, np.ndarray]) -> bytes:
     """One .csv per matrix; a per-head array gives one file per head (Q_head1.csv, …).
 
@@ -84,7 +87,8 @@ def _csv_zip(a: dict[str, np.ndarray]) -> bytes:
         for name, m in a.items():
             rows, cols = LABELS[name]
             for label, part in _matrices(name.replace("^", ""), m):
-                archive.writestr(f"{label}.csv", csv_text(part, rows, cols))
+                archive.writestr(zipfile.ZipInfo(f"{label}.csv", FIXED_TIME), csv_text(part, rows, cols),
+                                 zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 
