@@ -299,6 +299,7 @@ class _Plan:
     f_corner: bool  # in the empty corner above A (else on the top line)
     titles: list[list[str]]  # A, B, C
     cb_len: float  # the colour bar's length
+    c_span: tuple[float, float, float]  # C's title: leftmost and rightmost px of its box, its top
 
 
 def _plan(geo: Cross, titles: list[str], formula: str, look: Look) -> _Plan:
@@ -312,15 +313,20 @@ def _plan(geo: Cross, titles: list[str], formula: str, look: Look) -> _Plan:
         f_lines = _lines(formula, look.caption, width - 2 * PAD)
     b_lines = _lines(titles[1], look.title, width - 2 * PAD)
     a_lines = _lines(titles[0], look.title, c_x - PAD)
-    c_lines = _lines(titles[2], look.title, width - (a_x + geo.a_w + TICK_GAP))
+    c_lo, c_top = a_x + geo.a_w + TICK_GAP, n * cell + _c_title_gap(look)  # clear of A's column numbers
+    cb_len = max(n * cell, 3 * 1.45 * look.tick + 12)
+    c_hi = width if cb_len <= n * cell else c_x + geo.m * cell  # left of a colour bar longer than C
+    c_lines = _lines(titles[2], look.title, c_hi - c_lo)
+    if _wide(c_lines, look.title) > c_hi - c_lo:  # too narrow beside the bar: under it, the whole width
+        c_hi, c_top = width, cb_len + _c_title_gap(look)
+        c_lines = _lines(titles[2], look.title, c_hi - c_lo)
     b_y = PAD + (0 if f_corner else _note_h(len(f_lines), look.caption) + PAD) + _note_h(len(b_lines), look.title) + PAD
     b_y += _overhang(inner, look)
     band = max(_xband(look) + axis_h, _note_h(len(a_lines), look.title) + _overhang(cell, look)) + 2 * PAD
     c_y = b_y + b_h + band
-    cb_len = max(n * cell, 3 * 1.45 * look.tick + 12)
-    below = max(_xband(look) + axis_h, _c_title_gap(look) + _note_h(len(c_lines), look.title),
-                cb_len - n * cell) + PAD
-    return _Plan(geo, b_y, c_y, c_y + n * cell + below, f_lines, f_corner, [a_lines, b_lines, c_lines], cb_len)
+    below = max(_xband(look) + axis_h, c_top - n * cell + _note_h(len(c_lines), look.title), cb_len - n * cell) + PAD
+    return _Plan(geo, b_y, c_y, c_y + n * cell + below, f_lines, f_corner, [a_lines, b_lines, c_lines], cb_len,
+                 (c_lo, c_hi, c_y + c_top))
 
 
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, look: Look = DESK,
@@ -397,9 +403,8 @@ def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, 
         cv.lines(plan.f_lines, PAD, PAD, look.caption, xanchor="left", yanchor="top")
     cv.lines(b_lines, _clamp(c_x + c_w / 2, b_lines, title, 0, geo.width), b_y - PAD - _overhang(inner, look), title)
     cv.lines(a_lines, _clamp(a_x + a_w / 2, a_lines, title, 0, c_x - PAD), c_y - PAD - _overhang(cell, look), title)
-    c_lo = a_x + a_w + TICK_GAP  # clear of A's column numbers; low enough to pass under the colour bar's labels
-    cv.lines(c_lines, _clamp(c_x + c_w / 2, c_lines, title, c_lo, geo.width), c_y + c_h + _c_title_gap(look), title,
-             yanchor="top")
+    c_lo, c_hi, c_top = plan.c_span
+    cv.lines(c_lines, _clamp(c_x + c_w / 2, c_lines, title, c_lo, c_hi), c_top, title, yanchor="top")
     cv.note(a.row_label, _axis_title_w(look) / 2, c_y + c_h / 2, tick1, yanchor="middle", angle=-90)
     cv.note(a.col_label, a_x + a_w / 2, c_y + c_h + _xband(look), tick1, yanchor="top")
     cv.note(c.col_label, _clamp(c_x + c_w / 2, [c.col_label], tick1, c_x - PAD, geo.width), c_y - _xband(look),

@@ -265,3 +265,38 @@ def test_titles_of_one_column_panels_neither_overlap_nor_leave_the_figure(look):
     for k, (y1, l1, r1) in enumerate(boxes):
         for y2, l2, r2 in boxes[k + 1:]:
             assert abs(y1 - y2) > 1e-9 or r1 <= l2 + 1 or r2 <= l1 + 1, ((l1, r1), (l2, r2))
+
+
+def colour_bar_box(spec: dict) -> tuple[float, float, float, float]:
+    """Left, right, top, bottom (px) of the product's colour bar with its labels."""
+    layout = spec["layout"]
+    width, height = layout["width"], layout["height"]
+    bar = next(t["colorbar"] for t in spec["data"] if t.get("colorbar"))
+    left, top = bar["x"] * width, (1 - bar["y"]) * height
+    labels = max(text_px(s, bar["tickfont"]["size"]) for s in bar["ticktext"])
+    return left, left + bar["thickness"] + 4 + labels, top, top + bar["len"] * height
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("look", LOOKS)
+def test_the_answers_title_keeps_clear_of_its_colour_bar(look, lang):
+    """A C of few rows (the logits of a short text: 6×5) has a colour bar longer than itself, reaching down
+    beside C's title; the title once ran under the bar on a projector."""
+    rng = np.random.default_rng(1)
+    table = {"en": EN, "zh": ZH}[lang]
+    for n, k, m in [(1, 13, 5), (2, 64, 7), (3, 5, 3), (6, 13, 5), (6, 256, 5), (6, 256, 40), (3, 768, 64)]:
+        c = rng.normal(size=(n, m)) * 10
+        spec = F.product_figure(F.Mat(rng.normal(size=(n, k)), "LN<sub>f</sub>(Y)"),
+                                F.Mat(rng.normal(size=(k, m)), "E<sup>T</sup>"), F.Mat(c, "logits"),
+                                text=True, formula="logits = LN<sub>f</sub>(Y) · E<sup>T</sup>",
+                                words=words(table), look=LOOKS[look]).to_dict()
+        if "xaxis3" in spec["layout"]:  # stacked on a phone: C has a row of its own
+            continue
+        width, height = spec["layout"]["width"], spec["layout"]["height"]
+        left, right, top, bottom = colour_bar_box(spec)
+        title = titles(spec)["logits"]
+        t_left, t_right = horizontal_extent(title, width)
+        t_top = (1 - title["y"]) * height
+        assert title["yanchor"] == "top"
+        assert t_right <= left + 1 or t_top >= bottom - 1, ((n, k, m), (t_left, t_right, t_top), (left, bottom))
+        assert t_top + (1.3 * title["text"].count("<br>") + 1.3) * title["font"]["size"] <= height + 1
