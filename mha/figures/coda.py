@@ -6,7 +6,7 @@ import numpy as np
 
 from mha.block import gelu
 
-from .base import DESK, FONT, Look, Spec, figure
+from .base import DESK, FONT, Look, Spec, figure, text_px
 
 
 def gelu_figure(hidden: np.ndarray, act: np.ndarray, curve: str, points: str, look: Look = DESK) -> Spec:
@@ -32,11 +32,15 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
     order = [int(i) for i in np.argsort(-probs, kind="stable")[:most]][::-1]
     names = [f"{html.escape(labels[i], quote=False)} ({i})" for i in order]
     colours = ["#dc2626" if i == chosen else "#6366f1" for i in order]
+    size = look.tick + 2
     data = [dict(type="bar", orientation="h", x=[float(probs[i]) for i in order], y=names,
-                 marker=dict(color=colours), text=[f"{probs[i]:.3f}" for i in order], textposition="auto",
+                 marker=dict(color=colours), text=[f"{probs[i]:.3f}" for i in order], textposition="outside",
+                 textfont=dict(size=size), cliponaxis=False,  # beside the bar, at full size (inside, Plotly shrinks it)
                  customdata=order, hovertemplate="%{y}: %{x:.4f}<extra></extra>")]
-    layout = dict(height=max(160, 40 + 24 * len(order)), width=min(560, look.max_w),
-                  margin=dict(l=8, r=16, t=36, b=28), font=dict(family=FONT, size=look.tick + 2),
+    row = max(24, round(2 * size))  # px a bar
+    layout = dict(height=max(160, 2 * look.title + 3 * size + row * len(order)), width=min(560, look.max_w),
+                  margin=dict(l=8, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
+                  font=dict(family=FONT, size=size),
                   title=dict(text=title, font=dict(size=look.title)),
                   xaxis=dict(range=[0, 1], fixedrange=True), yaxis=dict(automargin=True, fixedrange=True))
     return figure(data, layout)

@@ -2,7 +2,8 @@
 
 import html
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -79,6 +80,16 @@ class View:
         keys = ("trim_rows", "trim_cols", "trim_both", "blocks_hidden", "block_hidden")
         return F.Words(*(t.template(k) for k in keys))
 
+    @cached_property
+    def named(self) -> F.Look:
+        """The look for a figure whose rows `token_ticks` will name by token: as much narrower as the widest
+        token is wider than the row numbers, so the names fit on a page that is already as wide as the look."""
+        if not self.tokens or self.look.narrow:  # a phone keeps the row numbers
+            return self.look
+        wider = max(text_px(short(tok), self.look.tick) for tok in self.tokens)
+        return replace(self.look, max_w=int(self.look.max_w - max(0.0, wider - text_px(str(len(self.tokens)),
+                                                                                            self.look.tick)) - 2))
+
     def masked(self, head: int) -> np.ndarray:
         """Where the causal mask removed a score of this head (−∞ in the masked scores): S is exactly 0 there."""
         return np.isneginf(self.trace.masked[head])
@@ -111,11 +122,22 @@ def label_text(token: str, most: int = 8) -> str:
     return html.escape(short(token, most), quote=False)
 
 
+def _columns_fit(spec: dict, tokens, paper: float, tick: int) -> bool:
+    """Whether the tokens named on this x axis fit side by side, each within its column."""
+    vals, (lo, hi) = spec["tickvals"], spec.get("domain", (0, 1))
+    span = abs(spec["range"][1] - spec["range"][0]) if "range" in spec else len(vals)
+    step = (vals[1] - vals[0]) if len(vals) > 1 else 1
+    size = spec.get("tickfont", {}).get("size", tick)
+    widest = max((text_px(short(tokens[i - 1]), size) for i in vals if 0 < i <= len(tokens)), default=0.0)
+    return widest + 4 <= (hi - lo) * paper / span * step
+
+
 def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
     """Name the ticks of these axes (which count tokens) by the tokens' text (shortened, escaped).
 
     Row labels wider than the row numbers the figure made room for widen it on the left, every panel staying
-    put; where that would pass the screen's width (a phone), the rows keep their numbers."""
+    put; where that would pass the screen's width (a phone), the rows keep their numbers. Columns keep theirs
+    where the tokens would not fit side by side."""
     if not tokens:
         return fig
     layout = fig.to_dict()["layout"]
@@ -129,14 +151,21 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
         wider = max(wider, need - text_px(str(len(tokens)), size))
     width = layout.get("width")
     fits = wider <= 0 or (width is not None and width + wider + 2 <= max(width, look.max_w + 8))
+    margin = layout.get("margin", {})
+    paper = (width or 0) - margin.get("l", 0) - margin.get("r", 0)
     for ax in axes:
         spec = layout.get(ax)
-        if spec and "tickvals" in spec and (fits or not ax.startswith("y")):
+        if spec and "tickvals" in spec and (fits if ax.startswith("y") else _columns_fit(spec, tokens, paper, look.tick)):
             spec["ticktext"] = labels(spec)
     if fits and wider > 0:
-        layout["width"] = int(width + wider + 2)
         margin = layout.setdefault("margin", {})
+        layout["width"] = int(width + wider + 2)
         margin["l"] = int(margin.get("l", 0) + wider + 2)
+        left = min((layout[ax]["domain"][0] for ax in layout if ax.startswith("xaxis") and "domain" in layout[ax]),
+                   default=0.0)
+        for note in layout.get("annotations", ()):  # a rows' title (turned upright) left of the panels stays
+            if note.get("textangle") == -90 and note.get("xref") == "paper" and note["x"] < left:  # left of
+                note["x"] -= (wider + 2) / paper  # the longer labels
     return fig
 
 
@@ -193,15 +222,22 @@ def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> st
     return ""
 
 
-def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, **blocks) -> None:
-    """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz."""
+def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, *, cols: Sequence[str] = (),
+                 **blocks) -> None:
+    """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz.
+
+    Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
+    `cols` names the columns of B and C (the vocabulary, for the logits)."""
     quiz = st.session_state.get(f"quiz_{key}")
     cell = quiz or selected(key)
     if cell and not (cell[0] < min(c.values.shape[0], F.MAX_SIDE) and cell[1] < min(c.values.shape[1], F.MAX_SIDE)):
         cell = quiz = None
-    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words, look=v.look,
-                           selected=cell, hidden=quiz, **blocks)
-    clickable_chart(fig, key)
+    named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
+    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
+                           look=v.named if named else v.look, selected=cell, hidden=quiz, **blocks)
+    if named:
+        fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
+    clickable_chart(token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look), key)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
     note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:

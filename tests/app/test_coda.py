@@ -72,6 +72,29 @@ def test_the_walk_starts_from_the_text_x_and_names_the_scores_axes_by_token():
     np.testing.assert_allclose(z(spec["data"][0])[:, : q.shape[1]], q, atol=1e-9)
 
 
+@pytest.mark.parametrize("stage, panels", [("qk", 2), ("values", 2), ("output", 1), ("block", 1)])
+def test_a_product_s_token_rows_are_named_by_the_tokens(stage, panels):
+    """Every product whose rows count tokens (Q, K, V, H, Y, the FFN's up-projection) names them by the text;
+    its other axes keep their numbers."""
+    at = run(stage=stage, text="the cat sat")
+    products = [spec for spec in charts(at)  # A·B = C: C and its click layer on axes x2, y
+                if any(tr["type"] == "scatter" and tr.get("xaxis") == "x2" and tr.get("yaxis") == "y"
+                       for tr in spec["data"])]
+    assert len(products) == panels
+    for spec in products:
+        assert spec["layout"]["yaxis"]["ticktext"] == ["the", "cat", "sat"]
+        assert "ticktext" not in spec["layout"]["yaxis2"]  # B's rows are features
+    assert not any("ticktext" in spec["layout"].get("yaxis", {}) for spec in charts(run(stage=stage)))  # no text
+
+
+def test_the_logits_name_their_rows_by_token_and_their_columns_by_vocabulary_entry():
+    at = run(stage="next_token", text="b a b")
+    spec = next(s for s in charts(at) if "logits" in json.dumps(s["layout"]["annotations"]))
+    assert spec["layout"]["yaxis"]["ticktext"] == ["b", "a", "b"]
+    assert spec["layout"]["xaxis2"]["ticktext"] == ["b", "a"]  # the vocabulary, in order of first appearance
+    assert "ticktext" not in spec["layout"]["xaxis"]  # features
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("text", [None, TEXT])
 def test_the_block_stage_is_mha_block_on_the_walk_x(lang, text):

@@ -121,3 +121,29 @@ def test_static_figures_are_readable_on_every_screen(browser, app_url, screen, l
     finally:
         context.close()
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])
+
+
+TEXTS = {"en": "queries compare themselves against earlier keys only", "zh": "我爱注意力机制"}  # long words mid-text,
+# where the rows' title stands
+NAMED = ["tokens", "qk", "values", "heads", "output", "block", "next_token"]  # rows named by the text's tokens
+
+
+@pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh"), ("phone", "en")])
+def test_rows_named_by_tokens_are_readable(browser, app_url, screen, lang):
+    """With a text, rows that count tokens carry the tokens' words instead of numbers: each figure makes room
+    for the longest word (on a phone the rows keep their numbers), and no word lands on a title or a plot."""
+    viewport, extra = SCREENS[screen]
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    found = []
+    try:
+        for stage in NAMED:
+            query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, text=TEXTS[lang], **extra).items())
+            page.goto(f"{app_url}/?{query}")
+            wait_for_screen(page, screen)
+            assert page.locator('[data-testid="stException"]').count() == 0, page.url
+            found += [f"{stage} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
+            shoot_page(page, viewport, f"{stage}-{screen}-{lang}-text")
+    finally:
+        context.close()
+    assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])

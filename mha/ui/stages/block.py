@@ -61,7 +61,7 @@ def render(v: View) -> None:
             F.Mat(var1, "σ²₁", "magnitude", token, ""), F.Mat(bw.ln1_g[None], "γ₁", col_label=feat),
             F.Mat(bw.ln1_b[None], "β₁", col_label=feat), F.Mat(tr.ln1, "LN₁(X)", row_label=token, col_label=feat)]
     per_row = None if v.look.narrow else 6  # a phone puts one or two a row
-    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.look, per_row=per_row)
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=per_row)
     chart(rows(fig, "yaxis", "yaxis2", "yaxis3", "yaxis6"), key="block_ln1")
     # attention and the first residual
     st.markdown(f"**{t('block_attn')}**")
@@ -98,7 +98,7 @@ def render(v: View) -> None:
             F.Mat(tr.ffn, "FFN", row_label=token, col_label=feat),
             F.Mat(tr.y, "Y = R₁ + FFN", row_label=token, col_label=feat)]
     axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
-    chart(rows(F.grid_figure(mats, text=v.text, words=v.words, look=v.look), *axes), key="block_stream")
+    chart(rows(F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")
     st.caption(t("block_rows_alone"))
 
 

@@ -17,7 +17,7 @@ def render(v: View) -> None:
     probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"), v.masked(i))
              for i in range(h)]
     axes = [f"{a}axis{i + 1 if i else ''}" for i in range(h) for a in "xy"]
-    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.look), v.tokens, axes, v.look),
+    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
           key="heads_s")
     concat = F.Mat(tr.concat, f"Concat(H<sub>1</sub>…H<sub>{h}</sub>)", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]

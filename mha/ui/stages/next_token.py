@@ -43,10 +43,10 @@ def render(v: View) -> None:
                       rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
              r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
     st.caption(t("next_tied", vocab=size))
-    product_view("next_logits", v, Operand(final, FINAL, t("token"), t("feature")),
+    product_view("next_logits", replace(v, tokens=tuple(tokens)), Operand(final, FINAL, t("token"), t("feature")),
                  Operand(mw.wte.T, E_T, t("feature"), t("token_id")),
                  Operand(logits, LOGITS, t("token"), t("token_id")),
-                 "logits = LN<sub>f</sub>(Y) · E<sup>T</sup>")
+                 "logits = LN<sub>f</sub>(Y) · E<sup>T</sup>", cols=vocab)
     left, right = st.columns(2)
     temperature = left.number_input(t("temperature"), S.TEMPERATURE[0], S.TEMPERATURE[1], step=0.1,
                                     key="temperature", persist_state="session", help=t("temperature_help"))

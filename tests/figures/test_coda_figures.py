@@ -1,0 +1,45 @@
+"""The coda's charts: the next token's probabilities as bars, likeliest on top, the chosen one in red, every
+label readable on its screen; GELU's curve with the row's values on it."""
+
+import numpy as np
+import pytest
+
+from mha import figures as F
+from mha.block import gelu
+from mha.figures.base import text_px
+
+LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_the_bars_are_the_probabilities_likeliest_on_top(look):
+    probs = np.array([0.1, 0.6, 0.05, 0.25])
+    spec = F.probs_figure(probs, ["a", "b", "<i>c</i>", "d"], 3, "p", look=LOOKS[look]).to_dict()
+    bars = spec["data"][0]
+    assert bars["y"] == ["&lt;i&gt;c&lt;/i&gt; (2)", "a (0)", "d (3)", "b (1)"]  # Plotly draws the last on top
+    assert bars["x"] == [0.05, 0.1, 0.25, 0.6]
+    assert [c == "#dc2626" for c in bars["marker"]["color"]] == [False, False, True, False]
+    assert bars["text"] == ["0.050", "0.100", "0.250", "0.600"]
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_the_probability_labels_are_as_large_as_the_screen_s_type(look):
+    """Inside a bar Plotly shrinks a label to the bar's length: on a projector 0.075 came out at 6 px."""
+    lk = LOOKS[look]
+    probs = np.linspace(1, 20, 20)[::-1] / 210
+    spec = F.probs_figure(probs, [f"t{i}" for i in range(20)], 0, "p", look=lk).to_dict()
+    bars, layout = spec["data"][0], spec["layout"]
+    size = layout["font"]["size"]
+    assert size >= lk.tick + 2 and bars["textfont"]["size"] == size
+    assert bars["textposition"] == "outside" and bars["cliponaxis"] is False
+    assert layout["margin"]["r"] >= text_px("0.000", size)  # the longest label beside a full bar stays inside
+    plot_h = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
+    assert plot_h / 20 >= 1.5 * size  # a bar is tall enough for its label
+
+
+def test_gelu_markers_sit_on_the_curve():
+    hidden = np.array([-2.0, -0.5, 0.0, 1.5])
+    spec = F.gelu_figure(hidden, gelu(hidden), "GELU", "row").to_dict()
+    curve, points = spec["data"]
+    np.testing.assert_allclose(np.interp(points["x"], curve["x"], curve["y"]), points["y"], atol=2e-3)
+    np.testing.assert_allclose(points["y"], gelu(hidden), atol=1e-15)
