@@ -82,13 +82,8 @@ class View:
 
     @cached_property
     def named(self) -> F.Look:
-        """The look for a figure whose rows `token_ticks` will name by token: as much narrower as the widest
-        token is wider than the row numbers, so the names fit on a page that is already as wide as the look."""
-        if not self.tokens or self.look.narrow:  # a phone keeps the row numbers
-            return self.look
-        wider = max(text_px(short(tok), self.look.tick) for tok in self.tokens)
-        return replace(self.look, max_w=int(self.look.max_w - max(0.0, wider - text_px(str(len(self.tokens)),
-                                                                                            self.look.tick)) - 2))
+        """The look for a figure whose rows `token_ticks` will name by token (see `room_for_names`)."""
+        return room_for_names(self.tokens, self.look)
 
     def masked(self, head: int) -> np.ndarray:
         """Where the causal mask removed a score of this head (−∞ in the masked scores): S is exactly 0 there."""
@@ -120,6 +115,15 @@ def short(token: str, most: int = 8) -> str:
 def label_text(token: str, most: int = 8) -> str:
     """A token as a chart label: shortened, and HTML-escaped (Plotly reads some HTML in its text)."""
     return html.escape(short(token, most), quote=False)
+
+
+def room_for_names(tokens, look: F.Look) -> F.Look:
+    """`look` made as much narrower as the widest token is wider than the row numbers, so that a figure
+    already as wide as the look still fits once `token_ticks` names its rows. A phone keeps the numbers."""
+    if not tokens or look.narrow:
+        return look
+    wider = max(text_px(short(tok), look.tick) for tok in tokens) - text_px(str(len(tokens)), look.tick)
+    return replace(look, max_w=int(look.max_w - max(0.0, wider) - 2))
 
 
 def _columns_fit(spec: dict, tokens, paper: float, tick: int) -> bool:

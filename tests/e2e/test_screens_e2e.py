@@ -125,7 +125,7 @@ def test_static_figures_are_readable_on_every_screen(browser, app_url, screen, l
 
 TEXTS = {"en": "queries compare themselves against earlier keys only", "zh": "我爱注意力机制"}  # long words mid-text,
 # where the rows' title stands
-NAMED = ["tokens", "qk", "values", "heads", "output", "block", "next_token"]  # rows named by the text's tokens
+NAMED = ["tokens", "qk", "values", "heads", "output", "dependency", "kv_cache", "block", "next_token"]  # rows named by the text's tokens
 
 
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh"), ("phone", "en")])

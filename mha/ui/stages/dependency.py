@@ -6,7 +6,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from ..views import View, chart, equation, fmt, header, subscript
+from ..views import View, chart, equation, fmt, header, room_for_names, subscript, token_ticks
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 
@@ -25,8 +25,9 @@ def render(v: View) -> None:
         if cost <= EXACT_BUDGET:
             dep = F.Mat(mha.dependency(v.x, v.w), "D", "magnitude", t("y_row"), t("x_row"))
             st.markdown(f"**{t('dependency_map')}**")
-            chart(F.grid_figure([dep], text=v.text, words=v.words, look=half, axis_titles=True),
-                  key="dependency_map")
+            fig = F.grid_figure([dep], text=v.text, words=v.words, look=room_for_names(v.tokens, half),
+                                axis_titles=True)
+            chart(token_ticks(fig, v.tokens, ("yaxis", "xaxis"), half), key="dependency_map")
         else:
             st.info(t("dependency_skip", flops=int(cost), limit=int(EXACT_BUDGET)))
     with right:
@@ -36,8 +37,9 @@ def render(v: View) -> None:
         moved[j - 1] += eps
         delta = mha.forward(moved, v.w).y - tr.y  # raises InputError like any X would
         st.markdown(f"**{t('nudge_result', eps=fmt(eps), j=subscript(j))}**")
-        chart(F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))], text=v.text,
-                            words=v.words, look=half, axis_titles=True), key="dependency_nudge")
+        fig = F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))], text=v.text,
+                            words=v.words, look=room_for_names(v.tokens, half), axis_titles=True)
+        chart(token_ticks(fig, v.tokens, ("yaxis",), half), key="dependency_nudge")
         if j > 1:
             st.success(t("nudge_rows_same", rows=t.rows(1, j - 1), delta=fmt(float(np.abs(delta[: j - 1]).max()))))
         else:

@@ -10,7 +10,7 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 
 from ..session import matrix_editor
 from ..settings import KV_MAX_ADDED as MAX_ADDED
-from ..views import View, chart, header, markdown_table, subscript, tex_int
+from ..views import View, chart, header, markdown_table, subscript, tex_int, token_ticks
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
@@ -43,7 +43,8 @@ def render(v: View) -> None:
                                 key="kv_part", default="step", required=True, label_visibility="collapsed")
     if part == "step":
         before = mha.forward(rows[:-1], v.w) if t > 1 else None  # what the tokens before the last one gave
-        chart(cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.look), key="kv_animation")
+        fig = cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.named)
+        chart(token_ticks(fig, v.tokens, ("yaxis", "yaxis4", "xaxis4"), v.look), key="kv_animation")  # Q, S rows; keys
         widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
         if widest > COLS or t > drawn_rows(v.look):
             st.caption(t_("kv_window_note", cols=COLS, rows=drawn_rows(v.look)))

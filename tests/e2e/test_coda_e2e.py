@@ -1,0 +1,70 @@
+"""The coda in a real browser: a typed text becomes X and names the scores' rows and columns; a hostile text
+is shown as its characters and runs nothing; appending the next token grows n by one on every stage."""
+
+from urllib.parse import quote
+
+import pytest
+
+from mha.ui.strings import EN
+
+from .conftest import rerun_after, settle, shoot
+
+pytestmark = pytest.mark.e2e
+
+SCORES_AXES = """() => { const l = document.querySelector('.st-key-scores .js-plotly-plot')._fullLayout;
+  return [l.yaxis.ticktext, l.xaxis2.ticktext]; }"""
+
+
+def open_stage(page, url, stage, **params):
+    query = "&".join(f"{k}={quote(str(v))}" for k, v in dict(stage=stage, **params).items())
+    page.goto(f"{url}/?{query}")
+    settle(page)
+
+
+def to_stage(page, stage: str) -> None:
+    rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN[f"stage_{stage}"]).click)
+
+
+def test_a_typed_text_names_the_rows_and_columns_of_the_scores(page, app_url):
+    open_stage(page, app_url, "tokens")
+    box = page.locator(".st-key-text input")
+    box.fill("the cat sat on the mat")
+    rerun_after(page, lambda: box.press("Enter"))
+    assert "text=the+cat+sat+on+the+mat" in page.url
+    chips = page.locator('[data-testid="stMain"]').inner_text()
+    assert "6 tokens, 5 distinct" in chips
+    shoot(page, "tokens-typed")
+    to_stage(page, "scores")
+    tokens = ["the", "cat", "sat", "on", "the", "mat"]
+    assert page.evaluate(SCORES_AXES) == [tokens, tokens]
+    drawn = page.evaluate("() => [...document.querySelectorAll('.st-key-scores .ytick text')].map(t => t.textContent)")
+    assert drawn == tokens
+
+
+def test_a_hostile_text_is_shown_as_characters_and_runs_nothing(page, app_url):
+    alerts = []
+    page.on("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
+    open_stage(page, app_url, "tokens", text="<img src=x onerror=alert(1)> <b>bold</b>")
+    main = page.locator('[data-testid="stMain"]')
+    assert main.locator("img").count() == 0 and main.locator("b", has_text="bold").count() == 0
+    assert "<" in main.inner_text() and "onerror" in main.inner_text()
+    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-tokens_x .ytick text')].map(t => t.textContent)")
+    assert ticks[:3] == ["<", "img", "src"]
+    page.wait_for_timeout(500)
+    assert alerts == []
+
+
+def test_appending_the_next_token_grows_n_on_every_stage(page, app_url):
+    open_stage(page, app_url, "next_token", text="a b c a b")
+    chosen = page.get_by_text("Greedy choice:").inner_text().split("“")[1].split("”")[0]
+    rerun_after(page, page.locator(".st-key-append_token button").click)
+    assert f"text=a+b+c+a+b+{chosen}" in page.url
+    assert page.get_by_text("after token 6").count() == 1
+    to_stage(page, "scores")
+    rows, cols = page.evaluate(SCORES_AXES)
+    assert rows == cols == ["a", "b", "c", "a", "b", chosen]
+    to_stage(page, "kv_cache")
+    k_rows = page.evaluate("() => document.querySelector('.st-key-kv_animation .js-plotly-plot').data"
+                           ".filter(t => t.type === 'heatmap').map(t => t.z.length)")
+    assert max(k_rows) == 6  # the cache holds the six tokens' keys and values
+    shoot(page, "kv-after-append")
