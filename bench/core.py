@@ -476,6 +476,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds (a rough look, ~1 min)")
     parser.add_argument("--keep-freed-memory", action="store_true",
                         help="glibc keeps freed memory in-process: times without fresh-page faults")
+    parser.add_argument("--only", type=int, choices=(1, 2, 3, 4), help="run this section alone")
     parser.add_argument("--mem-child", help=argparse.SUPPRESS)  # internal: one fresh-process memory run
     args = parser.parse_args()
     threads = match_threads()
@@ -488,10 +489,13 @@ def main() -> None:
         keep_freed_memory()
     print("allocator:", "glibc keeps freed memory (--keep-freed-memory), peak RSS children excepted"
           if args.keep_freed_memory else "glibc default: freed big arrays go back to the OS")
-    bench_forward(rounds=3 if args.quick else 15, mem_repeats=1 if args.quick else 3)
-    bench_decode_step(rounds=10 if args.quick else 40)
-    bench_generate(rounds=2 if args.quick else 5)
-    bench_model_generate(rounds=2 if args.quick else 5)
+    sections = {1: lambda: bench_forward(rounds=3 if args.quick else 15, mem_repeats=1 if args.quick else 3),
+                2: lambda: bench_decode_step(rounds=10 if args.quick else 40),
+                3: lambda: bench_generate(rounds=2 if args.quick else 5),
+                4: lambda: bench_model_generate(rounds=2 if args.quick else 5)}
+    for number, run in sections.items():
+        if args.only in (None, number):
+            run()
 
 
 if __name__ == "__main__":

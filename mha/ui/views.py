@@ -159,7 +159,9 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
     paper = (width or 0) - margin.get("l", 0) - margin.get("r", 0)
     for ax in axes:
         spec = layout.get(ax)
-        if spec and "tickvals" in spec and (fits if ax.startswith("y") else _columns_fit(spec, tokens, paper, look.tick)):
+        if not spec or "tickvals" not in spec:
+            continue
+        if fits if ax.startswith("y") else _columns_fit(spec, tokens, paper, look.tick):
             spec["ticktext"] = labels(spec)
     if fits and wider > 0:
         margin = layout.setdefault("margin", {})

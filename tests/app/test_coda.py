@@ -87,7 +87,8 @@ def test_a_product_s_token_rows_are_named_by_the_tokens(stage, panels):
     assert not any("ticktext" in spec["layout"].get("yaxis", {}) for spec in charts(run(stage=stage)))  # no text
 
 
-@pytest.mark.parametrize("stage, axes", [("dependency", ("yaxis", "xaxis")), ("kv_cache", ("yaxis", "yaxis4", "xaxis4"))])
+@pytest.mark.parametrize("stage, axes", [("dependency", ("yaxis", "xaxis")),
+                                         ("kv_cache", ("yaxis", "yaxis4", "xaxis4"))])
 def test_the_dependency_map_and_the_cache_name_their_token_axes(stage, axes):
     """D's rows (Y_i) and columns (X_j); the cache's Q and S rows and S's keys."""
     spec = charts(run(stage=stage, text="the cat sat"))[0]

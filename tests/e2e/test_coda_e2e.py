@@ -48,7 +48,8 @@ def test_a_hostile_text_is_shown_as_characters_and_runs_nothing(page, app_url):
     main = page.locator('[data-testid="stMain"]')
     assert main.locator("img").count() == 0 and main.locator("b", has_text="bold").count() == 0
     assert "<" in main.inner_text() and "onerror" in main.inner_text()
-    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-tokens_x .ytick text')].map(t => t.textContent)")
+    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-tokens_x .ytick text')]"
+                          ".map(t => t.textContent)")
     assert ticks[:3] == ["<", "img", "src"]
     page.wait_for_timeout(500)
     assert alerts == []

@@ -1,8 +1,8 @@
 """Every static figure, on three screens, in both languages, small and large, can be read.
 
 Each stage with static figures (all but the scores and KV-cache animations) is shown at 1400×1000, at
-1280×720 in presenter mode and at 390×844, in English and Chinese, at the post's sizes and at a large
-size, and every chart on the page is measured in Chromium (tests/e2e/geometry.py) and checked: no
+1280×720 in presenter mode and at 390×844, each in English and Chinese, one at the post's sizes and the other
+at a large size (WALKS), and every chart on the page is measured in Chromium (tests/e2e/geometry.py) and checked: no
 colour bar, label or tick label over a plot area or another label, no label cut off at the figure's edge,
 no tick labels on top of each other, no cell number wider than its cell, no figure squeezed by the page
 (Streamlit narrows a figure wider than its column, and its square cells stop being square); in presenter
@@ -94,30 +94,36 @@ def shoot_page(page, viewport: dict, name: str) -> None:
     page.set_viewport_size(viewport)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("screen", SCREENS)
-def test_static_figures_are_readable_on_every_screen(browser, app_url, screen, lang):
-    """Each stage without an exception, its figures readable (the animated ones: test_frames_e2e)."""
+# Every screen in both languages and at both sizes, each language at the other size from one screen to the
+# next (a walk of every stage takes a minute or two; all 12 combinations put CI over its 15 minutes).
+WALKS = [("desk", "en", "post"), ("desk", "zh", "large"), ("present", "en", "large"), ("present", "zh", "post"),
+         ("phone", "en", "post"), ("phone", "zh", "large")]
+
+
+@pytest.mark.parametrize("screen, lang, size", WALKS)
+def test_static_figures_are_readable_on_every_screen(browser, app_url, screen, lang, size):
+    """Each stage without an exception, its figures readable (the animated ones: test_frames_e2e).
+
+    The page is opened from a link once, then walked with "Next", as a reader does."""
     viewport, extra = SCREENS[screen]
     context = browser.new_context(viewport=viewport)
     page = context.new_page()
     found = []
     try:
-        for size, params in SIZES.items():  # opened from a link, then walked with "Next", as a reader does
-            query = "&".join(f"{k}={v}" for k, v in dict(stage=STAGES[0], lang=lang, **params, **extra).items())
-            page.goto(f"{app_url}/?{query}")
-            for i, stage in enumerate(STAGES):
-                if i:
-                    page.locator(".st-key-next_stage button").click()
-                    page.wait_for_function("(s) => location.search.includes('stage=' + s)", arg=stage)
-                try:
-                    wait_for_screen(page, screen)
-                except Exception as e:  # noqa: BLE001 - Playwright's TimeoutError, said with the page's link
-                    raise AssertionError(f"{page.url}: not drawn for {screen} in time") from e
-                assert page.locator('[data-testid="stException"]').count() == 0, page.url
-                if stage in STATIC:
-                    found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
-                    shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
+        query = "&".join(f"{k}={v}" for k, v in dict(stage=STAGES[0], lang=lang, **SIZES[size], **extra).items())
+        page.goto(f"{app_url}/?{query}")
+        for i, stage in enumerate(STAGES):
+            if i:
+                page.locator(".st-key-next_stage button").click()
+                page.wait_for_function("(s) => location.search.includes('stage=' + s)", arg=stage)
+            try:
+                wait_for_screen(page, screen)
+            except Exception as e:  # noqa: BLE001 - Playwright's TimeoutError, said with the page's link
+                raise AssertionError(f"{page.url}: not drawn for {screen} in time") from e
+            assert page.locator('[data-testid="stException"]').count() == 0, page.url
+            if stage in STATIC:
+                found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
+                shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
     finally:
         context.close()
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])
@@ -125,7 +131,8 @@ def test_static_figures_are_readable_on_every_screen(browser, app_url, screen, l
 
 TEXTS = {"en": "queries compare themselves against earlier keys only", "zh": "我爱注意力机制"}  # long words mid-text,
 # where the rows' title stands
-NAMED = ["tokens", "qk", "values", "heads", "output", "dependency", "kv_cache", "block", "next_token"]  # rows named by the text's tokens
+# the stages whose rows are named by the text's tokens
+NAMED = ["tokens", "qk", "values", "heads", "output", "dependency", "kv_cache", "block", "next_token"]
 
 
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh"), ("phone", "en")])
