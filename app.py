@@ -8,7 +8,7 @@ from mha.ui import settings as S
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
-from mha.ui.views import View
+from mha.ui.views import TrainedRun, View
 
 # A projector: prose and formulas larger (figures are built larger for it: figures.PRESENT), the app's own
 # title smaller and the page starting higher, so that a stage's figure comes into view sooner.
@@ -46,8 +46,15 @@ if ss.get("notices"):
 
 cfg = session.config()
 look = screen.look(ss["present"])
-view = View(t, cfg, weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init), session.current_x(cfg),
-            ss["head"] - 1, ss["cell_values"], look, tuple(session.text_tokens(ss["text"])))
+tokens = tuple(session.text_tokens(ss["text"]))
+if session.trained_on() and tokens:  # the walk shows the chosen layer's attention, on what that layer reads
+    model = session.shipped()
+    run = TrainedRun(model.weights, model.vocab, session.trained_trace(tokens), ss["layer"] - 1)
+    view = View(t, cfg, model.weights.blocks[run.layer].attn, session.current_x(cfg), ss["head"] - 1,
+                ss["cell_values"], look, tokens, run)
+else:
+    view = View(t, cfg, weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init),
+                session.current_x(cfg), ss["head"] - 1, ss["cell_values"], look, tokens)
 try:
     RENDER[ss["stage"]](view)
 except mha.InputError as e:

@@ -3,7 +3,7 @@
 numpy only: importing mha pulls in neither streamlit nor plotly.
 """
 
-from .analysis import Cost, cost, dependency
+from .analysis import Cost, cost, dependency, head_roles
 from .attention import (
     Trace,
     Weights,
@@ -36,8 +36,8 @@ from .model import (
 __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
     "InputError", "KVCache", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block", "causal_mask",
-    "check_input", "cost", "dependency", "forward", "gelu", "generate", "init_block", "init_input", "init_model",
-    "init_weights", "layer_norm", "model_forward", "next_token", "sinusoidal_positions", "softmax",
+    "check_input", "cost", "dependency", "forward", "head_roles", "gelu", "generate", "init_block", "init_input",
+    "init_model", "init_weights", "layer_norm", "model_forward", "next_token", "sinusoidal_positions", "softmax",
     "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
 

@@ -78,3 +78,26 @@ def cost(cfg: AttentionConfig, t: int | None = None, itemsize: int = 8) -> Cost:
         gen_flops_recompute=s1 * (p + o) + a * s2,
         cache_bytes=itemsize * h * t * (dk + dv),
     )
+
+
+def head_roles(probs: np.ndarray, ids) -> tuple[np.ndarray, np.ndarray]:
+    """Two scores per head of one layer's attention S (h, n, n) on the token ids (n,):
+
+    previous-token: the mean of S[i, i-1] over rows i >= 1 (nan when n = 1);
+    induction: the mean of S[i, j+1] over the rows i whose token appeared before, j being its latest earlier
+    position (j + 1 <= i: the token that followed that occurrence); nan when no token repeats.
+    On a sequence that is L tokens twice, the induction rows are the second copy and j + 1 = i - L + 1.
+    """
+    probs, ids = np.asarray(probs, dtype=float), np.asarray(ids)
+    n = probs.shape[-1]
+    rows = np.arange(1, n)
+    prev = probs[:, rows, rows - 1].mean(-1) if n > 1 else np.full(probs.shape[0], np.nan)
+    last, pairs = {}, []
+    for i, tok in enumerate(ids.tolist()):
+        if tok in last:
+            pairs.append((i, last[tok] + 1))
+        last[tok] = i
+    if not pairs:
+        return prev, np.full(probs.shape[0], np.nan)
+    i, j = np.array(pairs).T
+    return prev, probs[:, i, j].mean(-1)

@@ -26,6 +26,7 @@ def start() -> None:
     """On a session's first run: settings from the URL, else defaults; language from the browser."""
     _run_on_reconnect()
     if st.session_state.get(STARTED):
+        sync_trained()
         sync_n_tokens()
         return
     values, notices = S.parse_params(st.query_params.to_dict())
@@ -39,6 +40,9 @@ def start() -> None:
     state["head"] = min(state["head"], state["n_heads"])
     for key, value in state.items():  # the browser's widget values are not visible yet: see _run_on_reconnect
         st.session_state[key] = value
+    if trained_on() and not trained_tokens(state["text"])[0]:
+        st.session_state["text"] = random_repeat(int(state["seed"]))
+    sync_trained()
     sync_n_tokens()
     cfg = config()
     x = base_x(cfg)
@@ -73,8 +77,95 @@ def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
 
 
 def text_tokens(text: str) -> list[str]:
-    """The text's tokens (at most LIMITS["n_tokens"]: a longer text is cut where it is read)."""
+    """The text's tokens (at most LIMITS["n_tokens"]: a longer text is cut where it is read). With the trained
+    model, its letters: see trained_tokens."""
+    if trained_on():
+        return trained_tokens(text)[0]
     return mha.tokenize(text)[: S.LIMITS["n_tokens"]]
+
+
+# ---------------------------------------------------------------- the trained model (mha.train)
+
+
+def trained_on() -> bool:
+    return st.session_state.get("model") == "trained"
+
+
+@lru_cache(maxsize=1)
+def shipped() -> "mha.train.Trained":
+    """The model shipped in mha/trained/, read once per process and shared (read-only) by every session."""
+    return mha.load_trained()
+
+
+def trained_sizes() -> dict:
+    sizes = shipped().meta["sizes"]
+    return {k: sizes[k] for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff")}
+
+
+def trained_tokens(text: str) -> tuple[list[str], list[str], bool]:
+    """The trained model reads one letter a token (spaces ignored, lower case read as upper case): the letters
+    of its alphabet, at most its context length; the characters it does not know; whether the text was cut."""
+    m = shipped()
+    known, unknown = set(m.vocab), []
+    letters = []
+    for ch in unicodedata.normalize("NFKC", text):
+        if ch.isspace():
+            continue
+        if ch.upper() in known:
+            letters.append(ch.upper())
+        elif ch not in unknown:
+            unknown.append(ch)
+    most = m.meta["sizes"]["n_ctx"]
+    return letters[:most], unknown, len(letters) > most
+
+
+def random_repeat(seed: int) -> str:
+    """A sequence of the trained task: L distinct letters of the alphabet, then the same L again (spaced)."""
+    m = shipped()
+    rng = np.random.default_rng([seed, 2024])
+    lo, hi = m.meta["repeat_lengths"]
+    first = [m.vocab[i] for i in rng.choice(m.meta["alphabet"], size=int(rng.integers(lo, hi + 1)), replace=False)]
+    return " ".join(first + first)
+
+
+@lru_cache(maxsize=32)
+def trained_trace(letters: tuple[str, ...]) -> mha.ModelTrace:
+    """The shipped model run on these letters (every layer's whole trace)."""
+    m = shipped()
+    index = {tok: i for i, tok in enumerate(m.vocab)}
+    return mha.model_forward(np.array([index[c] for c in letters], dtype=np.int64), m.weights)
+
+
+def sync_trained() -> None:
+    """With the trained model the sizes are its own (the sidebar shows them, read-only)."""
+    ss = st.session_state
+    if trained_on():
+        for key, value in trained_sizes().items():
+            ss[key] = value
+        ss["head"] = min(ss.get("head", 1), ss["n_heads"])
+        ss["preset"] = "custom"
+
+
+def on_model_change() -> None:
+    """To the trained model: its sizes, and a sequence of its task when the text has none of its letters.
+    Back to seeded weights: the post's sizes. Either way X starts again from the text."""
+    ss = st.session_state
+    if trained_on():
+        if not trained_tokens(ss.get("text", ""))[0]:
+            ss["text"] = random_repeat(int(ss.get("seed", 0)))
+        sync_trained()
+    else:
+        ss.update(S.PRESETS["post"])
+        ss["preset"] = "post"
+    sync_n_tokens()
+    reset_x()
+
+
+def new_repeat() -> None:
+    ss = st.session_state
+    ss["repeat_draws"] = ss.get("repeat_draws", 0) + 1
+    ss["text"] = random_repeat(int(ss.get("seed", 0)) + ss["repeat_draws"])
+    on_text_change()
 
 
 def sync_n_tokens() -> None:
@@ -87,11 +178,19 @@ def sync_n_tokens() -> None:
             ss["preset"] = S.preset_of(ss)
 
 
-@lru_cache(maxsize=2)  # at the limits (d_model 1024, d_ff 4096) one model holds ~110 MB
 def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
-                                                                           mha.ModelWeights]:
-    """The text's tokens, its vocabulary, the token ids and a one-block model over that vocabulary, whose
-    block is init_block(cfg, 0) (its attention is the walk's weights)."""
+                                                                        mha.ModelWeights]:
+    """The text's tokens, its vocabulary, the token ids and a model: a one-block model over the text's own
+    vocabulary, whose block is init_block(cfg, 0) (its attention is the walk's weights); or the trained one."""
+    if trained_on():
+        m, tokens = shipped(), text_tokens(text)
+        return tokens, m.vocab, trained_trace(tuple(tokens)).ids, m.weights
+    return _seeded_coda(cfg, text, positions)
+
+
+@lru_cache(maxsize=2)  # at the limits (d_model 1024, d_ff 4096) one model holds ~110 MB
+def _seeded_coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
+                                                                                 mha.ModelWeights]:
     tokens = text_tokens(text)
     vocab = mha.vocabulary(tokens)
     index = {tok: i for i, tok in enumerate(vocab)}
@@ -99,7 +198,12 @@ def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str]
     return tokens, vocab, ids, mha.init_model(cfg, vocab, 1, positions, n_ctx=S.LIMITS["n_tokens"] + 1)
 
 
-def _base_for(cfg: mha.AttentionConfig, text: str, positions: str) -> np.ndarray:
+def _base_for(cfg: mha.AttentionConfig, text: str, positions: str, model: str = "seeded",
+              layer: int = 1) -> np.ndarray:
+    if model == "trained":  # what the chosen layer's attention reads: LN₁ of the residual stream there
+        letters = trained_tokens(text)[0]
+        if letters and len(letters) == cfg.n_tokens and cfg.d_model == trained_sizes()["d_model"]:
+            return trained_trace(tuple(letters)).layers[layer - 1].ln1
     tokens = text_tokens(text)
     if not tokens or len(tokens) != cfg.n_tokens:
         return seeded_x(cfg)
@@ -118,7 +222,8 @@ def text_x(cfg: mha.AttentionConfig, text: str, positions: str) -> np.ndarray:
 def base_x(cfg: mha.AttentionConfig) -> np.ndarray:
     """The X a view starts from before edits: made from the text when there is one, else seeded."""
     ss = st.session_state
-    return _base_for(cfg, ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"]))
+    return _base_for(cfg, ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"]), ss.get("model", "seeded"),
+                     int(ss.get("layer", 1)))
 
 
 def has_text() -> bool:
@@ -180,7 +285,8 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
     """
     ss = st.session_state
     text, positions = ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"])
-    seeded, source = base_x(cfg), (cfg.seed, cfg.init, text, positions)
+    model, layer = ss.get("model", "seeded"), int(ss.get("layer", 1))
+    seeded, source = base_x(cfg), (cfg.seed, cfg.init, text, positions, model, layer)
     old = ss.get("x_base")
     if old is None:
         x = seeded
@@ -199,10 +305,11 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
     return x
 
 
-def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple[int, str, str, str]) -> tuple[np.ndarray, int]:
+def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple) -> tuple[np.ndarray, int]:
     """The new seeded X with the cells where `old` differed from its own seeded X; how many those are."""
-    seed, init, text, positions = old_source
-    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions)
+    seed, init, text, positions, model, layer = old_source
+    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions, model,
+                    layer)
     x = seeded.copy()
     r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
     edited = old[:r, :c] != was[:r, :c]
@@ -279,9 +386,10 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     the tokens added on the KV-cache stage (those that fit d_model, as the stage keeps them)."""
     ss = st.session_state
     from_text = has_text()  # the text fixes n
+    fixed = set(trained_sizes()) if trained_on() else set()  # the trained model's sizes are its own
     params = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head", "d_ff")
-              if ss[k] != S.DEFAULTS[k] and not (from_text and k == "n_tokens")}
-    for key in ("text", "positions", "temperature", "choice"):
+              if ss[k] != S.DEFAULTS[k] and not (from_text and k == "n_tokens") and k not in fixed}
+    for key in ("text", "positions", "temperature", "choice", "model", "layer"):
         if ss.get(key, S.DEFAULTS[key]) != S.DEFAULTS[key]:
             params[key] = str(ss[key])
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])

@@ -23,7 +23,8 @@ SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
 LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
-                text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13)
+                text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
+                layer=1)
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
@@ -32,6 +33,10 @@ LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**3
 # The coda: a text makes X (one row per token, at most LIMITS["n_tokens"] of them).
 POSITIONS = ("sinusoidal", "learned")
 CHOICES = ("greedy", "sample")
+# The weights: seeded noise at any sizes (the post), or the model trained on repeated sequences (mha.train),
+# whose sizes are fixed and whose walk shows one layer's attention (`layer`, 1-based).
+MODELS = ("seeded", "trained")
+TRAINED_LAYERS = 2
 TEXT_MAX_CHARS = 1000  # characters of text read from a link or the text box
 TEMPERATURE = (0.05, 10.0)
 PRESETS = {
@@ -94,7 +99,16 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
                 out[key] = raw
             else:
                 notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
-    for key, allowed in (("positions", POSITIONS), ("choice", CHOICES)):
+    if "layer" in params:
+        raw = _first(params["layer"])
+        n = _whole(raw)
+        if n is None:
+            notices.append(Notice("notice_not_whole", dict(key="layer", value=shorten(raw))))
+        else:
+            out["layer"] = min(max(n, 1), TRAINED_LAYERS)
+            if out["layer"] != n:
+                notices.append(Notice("notice_clamped", dict(key="layer", value=shorten(raw), used=out["layer"])))
+    for key, allowed in (("positions", POSITIONS), ("choice", CHOICES), ("model", MODELS)):
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:

@@ -19,22 +19,31 @@ def render(t: Text):
     with st.sidebar:
         st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True)
         st.radio(t("sidebar_walk"), S.STAGES, format_func=lambda s: t(f"stage_{s}"), key="stage")
+        st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model",
+                             required=True, on_change=session.on_model_change, help=t("model_help"))
+        trained = session.trained_on()
+        if trained:
+            st.segmented_control(t("layer"), list(range(1, S.TRAINED_LAYERS + 1)), key="layer", required=True,
+                                 help=t("layer_help"))
         st.markdown(f"**{t('sidebar_sizes')}**")
         st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset",
-                     on_change=session.apply_preset)
+                     on_change=session.apply_preset, disabled=trained)
         from_text = session.has_text()
         for key in S.SIZES:
             st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key, on_change=session.on_size_change,
-                            disabled=key == "n_tokens" and from_text,
+                            disabled=trained or (key == "n_tokens" and from_text),
                             help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
-        st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"))
-        if S.distinct_primes(ss):
+        st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"), disabled=trained)
+        if trained:
+            st.caption(t("trained_sizes", **session.trained_sizes()))
+        elif S.distinct_primes(ss):
             st.caption(t("primes_yes"))
         else:
             st.caption(t("primes_no"))
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
-        st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed")
-        st.toggle(t("integers"), key="integers", help=t("integers_help"), on_change=session.on_size_change)
+        st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed", disabled=trained)
+        st.toggle(t("integers"), key="integers", help=t("integers_help"), on_change=session.on_size_change,
+                  disabled=trained)
         st.markdown(f"**{t('sidebar_view')}**")
         ss["head"] = min(ss["head"], ss["n_heads"])
         st.segmented_control(t("head"), list(range(1, ss["n_heads"] + 1)), key="head", required=True)

@@ -413,6 +413,41 @@ EN = {
     "append_token": "Append it to the text",
     "next_full": "The text holds {most} tokens, the most this demo takes.",
     "next_untrained": "These weights are random, not trained: the choice shows the mechanics, not a sensible sentence.",
+    "model": "Weights",
+    "model_help": "Seeded: random numbers at any sizes, as in the post. Trained: a two-layer model trained in this "
+                  "repository on sequences that repeat, at fixed sizes.",
+    "model_seeded": "Seeded (the post)",
+    "model_trained": "Trained",
+    "layer": "Layer",
+    "layer_help": "Which block's attention the walk shows. Layer 1 reads the letters and their positions; layer 2 "
+                  "reads what layer 1 added to them.",
+    "trained_sizes": r"The trained model fixes the sizes: $d_{{\text{{model}}}} = {d_model}$, $d_k = {d_k}$, $d_v = {d_v}$, "
+                     r"$h = {n_heads}$, $d_{{ff}} = {d_ff}$; n is the number of letters.",
+    "trained_tokens_note": "The trained model reads one letter per token, A to P (spaces are skipped, at most {most} "
+                           "letters), with positions it learned. It was trained on a few distinct letters followed by "
+                           "the same letters again.",
+    "trained_unknown": "The trained model only knows the letters A to P; left out: {chars}.",
+    "trained_cut": "The trained model reads at most {most} letters; the rest is left out.",
+    "trained_random": "Draw a repeated sequence",
+    "input_trained": "With the trained model, this X is what layer {layer}'s attention reads: $\\mathrm{{LN}}_1$ of the residual "
+                     "stream at that layer, computed from your {n} letters. Editing a cell overrides it for the walk.",
+    "block_trained": "Layer {layer} of the trained model: its own weights, on the residual stream that reaches it.",
+    "next_trained": "These weights were trained on repeated sequences. Once the second copy has begun, the most "
+                    "likely next letter should be the one that followed this letter in the first copy.",
+    "roles_title": "What does each head do? Measured on this sequence",
+    "roles_text": "Previous-token score: the mean weight a row puts on the token just before it. Induction score: "
+                  "the mean weight on the token that came right after an earlier copy of the current letter, over "
+                  "the rows that have such a copy. A head is named by a score of at least {bar}.",
+    "roles_layer": "Layer",
+    "roles_head": "Head",
+    "roles_prev": "previous-token score",
+    "roles_induction": "induction score",
+    "roles_role": "what it does here",
+    "role_previous": "previous-token head",
+    "role_induction": "induction head",
+    "role_both": "previous-token and induction",
+    "role_none": "no clear pattern",
+    "roles_no_repeat": "no letter repeats yet",
 }
 
 ZH = {
@@ -777,6 +812,38 @@ ZH = {
     "append_token": "把它拼接到文本末尾",
     "next_full": "文本已有 {most} 个词元，达到本演示的上限。",
     "next_untrained": "这些权重是随机的，没有训练过：这里展示的是计算过程，而不是通顺的句子。",
+    "model": "权重",
+    "model_help": "随机：按种子生成的随机数，尺寸任意，和原文一样。训练过：在本仓库里训练的两层模型，"
+                  "训练数据是会重复的序列，尺寸固定。",
+    "model_seeded": "随机（原文）",
+    "model_trained": "训练过",
+    "layer": "层",
+    "layer_help": "逐步演示展示哪一个块的注意力。第 1 层读字母和它们的位置；第 2 层读第 1 层在此基础上加进来的信息。",
+    "trained_sizes": r"训练过的模型尺寸固定：$d_{{\text{{model}}}} = {d_model}$、$d_k = {d_k}$、$d_v = {d_v}$、$h = {n_heads}$、"
+                     r"$d_{{ff}} = {d_ff}$；n 就是字母的个数。",
+    "trained_tokens_note": "训练过的模型每个字母算一个词元，只认 A 到 P（空格跳过，最多 {most} 个字母），位置向量是学出来的。"
+                           "它的训练数据是几个互不相同的字母，后面再把同样的字母重复一遍。",
+    "trained_unknown": "训练过的模型只认识 A 到 P 这些字母；没有用上的字符：{chars}。",
+    "trained_cut": "训练过的模型最多读 {most} 个字母，多出来的部分没有用上。",
+    "trained_random": "随机生成一个重复序列",
+    "input_trained": "使用训练过的模型时，这里的 X 是第 {layer} 层注意力读到的输入：该层残差流经过 $\\mathrm{{LN}}_1$ 之后的结果，"
+                     "由你的 {n} 个字母算出。修改任意一格，都会在逐步演示中覆盖它。",
+    "block_trained": "训练过的模型的第 {layer} 层：用它自己的权重，作用在流到这一层的残差流上。",
+    "next_trained": "这些权重是在重复序列上训练出来的。第二遍一开始，最可能的下一个字母，"
+                    "应当是第一遍里紧跟在当前字母后面的那个。",
+    "roles_title": "每个头在做什么？在当前序列上实测",
+    "roles_text": "前一词元分数：每一行分给紧挨在前面那个词元的平均权重。归纳分数：对于当前字母在前面出现过的那些行，"
+                  "分给前面那次出现之后紧跟着的词元的平均权重。分数达到 {bar} 才给这个头起名字。",
+    "roles_layer": "层",
+    "roles_head": "头",
+    "roles_prev": "前一词元分数",
+    "roles_induction": "归纳分数",
+    "roles_role": "在这里的作用",
+    "role_previous": "前一词元头",
+    "role_induction": "归纳头",
+    "role_both": "既看前一词元，也做归纳",
+    "role_none": "没有明显的模式",
+    "roles_no_repeat": "还没有重复的字母",
 }
 
 TABLES = {"en": EN, "zh": ZH}

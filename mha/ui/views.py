@@ -57,6 +57,20 @@ class Operand:
 
 
 @dataclass(frozen=True)
+class TrainedRun:
+    """The trained model on the text: the whole run, and which layer's attention the walk shows (0-based)."""
+
+    weights: mha.ModelWeights
+    vocab: list[str]
+    trace: mha.ModelTrace
+    layer: int
+
+    @property
+    def block(self) -> mha.BlockTrace:
+        return self.trace.layers[self.layer]
+
+
+@dataclass(frozen=True)
 class View:
     """What a stage needs: words, sizes, weights, X, the chosen head and display options."""
 
@@ -68,6 +82,7 @@ class View:
     text: bool  # numbers in cells
     look: F.Look = F.DESK  # type sizes and pixel budget of this screen (desk, projector, phone)
     tokens: tuple[str, ...] = ()  # the text's tokens when X is made from a text (one per row of X)
+    trained: "TrainedRun | None" = None  # with the trained model: its run on the text, and the layer shown
 
     @cached_property
     def trace(self) -> mha.Trace:

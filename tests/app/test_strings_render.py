@@ -83,6 +83,11 @@ def _walk():
     yield run(stage="next_token", text="the cat sat", choice="sample", temperature="hot")
     yield run(stage="next_token", text=" ".join(["w"] * 64), lang="zh")
     yield run(stage="block", text="the cat sat", lang="zh")
+    for stage in ("tokens", "input", "heads", "block", "next_token"):  # the trained model, its sidebar
+        yield run(stage=stage, model="trained", layer=2)
+    yield run(stage="heads", model="trained", text="A B C D")  # no letter repeats yet
+    yield run(stage="tokens", model="trained", text="a b z 9 " + "C" * 20, lang="zh", layer=9)  # unknown, cut, bad
+    yield run(stage="next_token", model="trained", text="A B C D E F G H A B C D E F G H")  # the context is full
 
 
 def _parts(node) -> dict[str, list]:

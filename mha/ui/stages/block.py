@@ -43,9 +43,14 @@ def checked_block(x: np.ndarray, bw: mha.BlockWeights) -> mha.BlockTrace:
 def render(v: View) -> None:
     t, cfg = v.t, v.cfg
     header(t, "block")
-    bw = block_weights(cfg)
-    tr = checked_block(v.x, bw)
-    n, d, f = *v.x.shape, cfg.d_ff
+    if v.trained:  # the chosen layer's own block, on the residual stream that reaches it
+        bw = v.trained.weights.blocks[v.trained.layer]
+        tr = checked_block(v.trained.block.x, bw)
+        st.info(t("block_trained", layer=v.trained.layer + 1))
+    else:
+        bw = block_weights(cfg)
+        tr = checked_block(v.x, bw)
+    n, d, f = *tr.x.shape, cfg.d_ff
     st.graphviz_chart(DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
                                      ffn=t("block_node_ffn")))
     st.button(t("block_to_walk"), key="block_to_walk", on_click=session.go_to, args=("qk",))

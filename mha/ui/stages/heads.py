@@ -1,10 +1,14 @@
 """Stage 6: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
 
+import numpy as np
 import streamlit as st
 
+import mha
 from mha import figures as F
 
-from ..views import View, chart, equation, header, name, token_ticks
+from ..views import View, chart, equation, header, markdown_table, name, token_ticks
+
+ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
 
 
 def render(v: View) -> None:
@@ -24,3 +28,29 @@ def render(v: View) -> None:
     st.markdown(f"**{t('heads_concat')}**")
     chart(F.grid_figure([concat], text=v.text, words=v.words, look=v.look, block_cols=dv, block_names=labels),
           key="heads_concat")
+    if v.trained:
+        roles(v)
+
+
+def role(t, prev: float, induction: float) -> str:
+    """The name a head earns on this sequence, from its two scores alone."""
+    named = [k for k, score in (("previous", prev), ("induction", induction)) if score >= ROLE_BAR]
+    return t("role_both") if len(named) == 2 else t(f"role_{named[0]}") if named else t("role_none")
+
+
+def roles(v: View) -> None:
+    """Every head of every layer of the trained model, scored on the current sequence; the chosen layer's S
+    maps above show the patterns."""
+    t, run = v.t, v.trained
+    st.markdown(f"**{t('roles_title')}**")
+    st.caption(t("roles_text", bar=ROLE_BAR))
+    rows = []
+    for layer, trace in enumerate(run.trace.layers):
+        prev, induction = mha.head_roles(trace.attn.probs, run.trace.ids)
+        for head in range(len(prev)):
+            ind = t("roles_no_repeat") if np.isnan(induction[head]) else f"{induction[head]:.2f}"
+            name_ = role(t, prev[head], 0.0 if np.isnan(induction[head]) else induction[head])
+            mark = "**" if layer == run.layer else ""
+            rows.append((f"{mark}{layer + 1}{mark}", head + 1, f"{prev[head]:.2f}", ind, name_))
+    st.markdown(markdown_table([t("roles_layer"), t("roles_head"), t("roles_prev"), t("roles_induction"),
+                                t("roles_role")], rows))

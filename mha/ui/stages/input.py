@@ -16,7 +16,9 @@ def render(v: View) -> None:
     notice = st.empty()  # above the grid, said once the grid's edits are read
     x = matrix_editor("x_editor", "x_base", v.x, tokens, t, st.session_state.get("x_generation", 0),
                       help=t("input_editor_help"))
-    if v.tokens:
+    if v.trained:
+        notice.info(t("input_trained", layer=v.trained.layer + 1, n=n))
+    elif v.tokens:
         edited = not np.array_equal(x, session.base_x(v.cfg))
         notice.info(t("input_text_edited") if edited else t("input_from_text", n=n))
     st.button(t("input_reset"), on_click=reset_x, key="reset_x")

@@ -36,9 +36,11 @@ def render(v: View) -> None:
         x = session.text_x(cfg, text, mw.positions)
         st.info(t("next_example", example=md_escape(text)))
     n, d, size = len(tokens), cfg.d_model, len(vocab)
-    tr = checked_block(x, block_weights(cfg))
-    final = mha.layer_norm(tr.y, mw.lnf_g, mw.lnf_b)
-    logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
+    if v.trained:  # the whole trained model: its last layer's output, the final LN, its own E
+        final, logits = v.trained.trace.final, v.trained.trace.logits
+    else:
+        final = mha.layer_norm(checked_block(x, block_weights(cfg)).y, mw.lnf_g, mw.lnf_b)
+        logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
     equation(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
                       rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
              r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
@@ -59,12 +61,13 @@ def render(v: View) -> None:
         chosen = int(np.argmax(probs))
     chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
     st.markdown(t("next_chosen_" + choice, token=md_escape(vocab[chosen]), id=chosen, p=f"{probs[chosen]:.4f}"))
-    full = n >= S.LIMITS["n_tokens"]
+    most = mw.wpe.shape[0] if v.trained else S.LIMITS["n_tokens"]  # the trained model's context
+    full = n >= most
     st.button(t("append_token"), key="append_token", type="primary", on_click=append, args=(text, vocab[chosen]),
               disabled=full)
     if full:
-        st.caption(t("next_full", most=S.LIMITS["n_tokens"]))
-    st.caption(t("next_untrained"))
+        st.caption(t("next_full", most=most))
+    st.caption(t("next_trained") if v.trained else t("next_untrained"))
 
 
 def append(text: str, token: str) -> None:

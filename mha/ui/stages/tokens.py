@@ -33,6 +33,8 @@ def render(v: View) -> None:
                   placeholder=example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
     if notice := ss.pop("text_notice", None):
         st.warning(t(notice.key, **notice.fields))
+    if session.trained_on():
+        trained_notes(t, ss.get("text", ""))
     text, own = ss.get("text", ""), session.has_text()
     if not own:
         text = example_text(t.lang)
@@ -53,8 +55,9 @@ def render(v: View) -> None:
     fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=v.look)
     chart(token_ticks(token_ticks(fig, vocab, ("yaxis",), v.look), tokens, ("yaxis2",), v.look), key="tokens_e")
     # 2. positions
-    st.segmented_control(t("positions"), S.POSITIONS, format_func=lambda p: t(f"positions_{p}"), key="positions",
-                         required=True, persist_state="session", on_change=session.on_text_change)
+    if not session.trained_on():  # the trained model's positions are the ones it learned
+        st.segmented_control(t("positions"), S.POSITIONS, format_func=lambda p: t(f"positions_{p}"),
+                             key="positions", required=True, persist_state="session", on_change=session.on_text_change)
     p = mw.wpe[:n] if mw.wpe is not None else None
     if p is None:
         p = mha.sinusoidal_positions(n, d)
@@ -70,11 +73,25 @@ def render(v: View) -> None:
             F.Mat(x, "X = E[ids] + P", row_label=t("token"), col_label=t("feature"))]
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.look)
     chart(token_ticks(fig, tokens, ("yaxis", "yaxis2"), v.look), key="tokens_x")
-    if own:
+    if v.trained:
+        st.info(t("input_trained", layer=v.trained.layer + 1, n=n))
+    elif own:
         edited = not np.array_equal(ss.get("x_base", x), x)
         st.info(t("tokens_x_edited") if edited else t("tokens_x_used", n=n))
     else:
         st.caption(t("tokens_x_not_used"))
+
+
+def trained_notes(t, text: str) -> None:
+    """What the trained model reads of the text, what it left out, and a fresh sequence of its task."""
+    _, unknown, cut = session.trained_tokens(text)
+    most = session.shipped().meta["sizes"]["n_ctx"]
+    st.caption(t("trained_tokens_note", most=most))
+    if unknown:
+        st.warning(t("trained_unknown", chars=md_escape(" ".join(unknown[:20]))))
+    if cut:
+        st.warning(t("trained_cut", most=most))
+    st.button(t("trained_random"), key="new_repeat", on_click=session.new_repeat)
 
 
 def chips(tokens: list[str], ids) -> None:

@@ -1,0 +1,132 @@
+"""The trained model in the app (`model=trained`): its sizes, its letters, the chosen layer's real numbers on
+every stage of the walk, each head named by scores measured on the page's sequence, and the next letter
+continuing the repeat. Every number is computed again here from mha's core, with loops where it is a score."""
+
+import numpy as np
+import pytest
+
+import mha
+from mha.ui.strings import EN, ZH
+
+from .helpers import charts, page_text, rerun, run, z
+
+TRAINED = mha.load_trained()
+INDEX = {c: i for i, c in enumerate(TRAINED.vocab)}
+
+
+def ids_of(text: str) -> np.ndarray:
+    return np.array([INDEX[c] for c in text if not c.isspace()])
+
+
+def loop_scores(probs: np.ndarray, ids: np.ndarray) -> tuple[float, float]:
+    """Previous-token and induction score of one head's S (n, n), one row at a time."""
+    n = len(ids)
+    prev = sum(probs[i, i - 1] for i in range(1, n)) / (n - 1)
+    hits = []
+    for i in range(n):
+        earlier = [j for j in range(i) if ids[j] == ids[i]]
+        if earlier:
+            hits.append(probs[i, earlier[-1] + 1])
+    return prev, (sum(hits) / len(hits)) if hits else float("nan")
+
+
+def table_rows(at) -> list[list[str]]:
+    table = next(m.value for m in at.markdown if m.value.startswith("| "))
+    return [[c.strip().strip("*") for c in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+
+
+def test_the_trained_model_fixes_the_sizes_and_opens_on_a_repeat_of_its_task():
+    at = run(model="trained", stage="tokens")
+    ss = at.session_state
+    sizes = TRAINED.meta["sizes"]
+    assert [ss[k] for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff")] == \
+        [sizes[k] for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff")]
+    letters = ss["text"].split()
+    half = len(letters) // 2
+    assert letters[:half] == letters[half:] and len(set(letters[:half])) == half
+    lo, hi = TRAINED.meta["repeat_lengths"]
+    assert lo <= half <= hi and ss["n_tokens"] == 2 * half
+    assert all(at.sidebar.number_input(key=k).disabled for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff"))
+    at.button(key="new_repeat").click()
+    rerun(at)
+    assert at.session_state["text"] != " ".join(letters)
+
+
+@pytest.mark.parametrize("layer", [1, 2])
+@pytest.mark.parametrize("head", [1, 2])
+def test_the_walk_shows_the_chosen_layer_s_attention(layer, head):
+    text = "C F A K E C F A K E"
+    at = run(model="trained", stage="scores", layer=layer, head=head, text=text)
+    tr = mha.model_forward(ids_of(text), TRAINED.weights)
+    s = tr.layers[layer - 1].attn.probs[head - 1]
+    spec = charts(at)[0]
+    drawn = next(z(t) for t in spec["data"] if t.get("type") == "heatmap" and z(t).shape == s.shape
+                 and np.allclose(np.nan_to_num(z(t)), s, atol=1e-9))
+    assert drawn is not None
+    assert spec["layout"]["yaxis"]["ticktext"] == text.split()
+
+
+@pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
+def test_the_heads_panel_scores_every_head_on_this_sequence(lang, table):
+    text = "H B N D O H B N D O"
+    at = run(model="trained", stage="heads", text=text, lang=lang)
+    assert table["roles_title"] in page_text(at)
+    tr = mha.model_forward(ids_of(text), TRAINED.weights)
+    rows = table_rows(at)
+    assert len(rows) == 4
+    for row in rows:
+        layer, head, prev, induction, role = row
+        want_prev, want_ind = loop_scores(tr.layers[int(layer) - 1].attn.probs[int(head) - 1], ids_of(text))
+        assert float(prev) == pytest.approx(want_prev, abs=0.005)
+        assert float(induction) == pytest.approx(want_ind, abs=0.005)
+        named = [k for k, v in (("previous", want_prev), ("induction", want_ind)) if v >= 0.4]
+        want = table["role_both"] if len(named) == 2 else table[f"role_{named[0]}"] if named else table["role_none"]
+        assert role == want
+    assert any(r[4] == table["role_induction"] and r[0] == "2" for r in rows)  # the shipped model's layer 2
+
+
+def test_a_head_s_label_follows_its_scores_not_a_list():
+    """A sequence without a repeat gives no induction score and names no induction head."""
+    at = run(model="trained", stage="heads", text="A B C D E F")
+    rows = table_rows(at)
+    assert all(r[3] == EN["roles_no_repeat"] and r[4] != EN["role_induction"] for r in rows)
+
+
+def test_the_next_letter_continues_the_repeat_and_appending_completes_it():
+    at = run(model="trained", stage="next_token", text="K C G A M K C")
+    for want in "GAM":
+        chosen = next(m.value for m in at.markdown if m.value.startswith("Greedy choice"))
+        assert f"“{want}”" in chosen, chosen
+        at.button(key="append_token").click()
+        rerun(at)
+    assert at.session_state["text"].split() == list("KCGAMKCGAM")
+    assert EN["next_trained"] in page_text(at)
+
+
+def test_letters_the_model_does_not_know_are_left_out_with_a_notice():
+    at = run(model="trained", stage="tokens", text="a b z 9 a b")
+    assert at.session_state["n_tokens"] == 4  # a b a b, read as A B A B
+    warning = " ".join(w.value for w in at.warning)
+    assert "z" in warning and "9" in warning
+
+
+def test_the_model_and_layer_travel_in_the_link_and_the_fixed_sizes_do_not():
+    at = run(stage="heads")
+    at.sidebar.segmented_control(key="model").set_value("trained")
+    rerun(at)
+    at.sidebar.segmented_control(key="layer").set_value(2)
+    rerun(at)
+    params = at.query_params
+    assert params["model"] == "trained" and params["layer"] == "2"
+    assert "d_model" not in params and "d_ff" not in params
+    again = run(**dict(params))
+    assert again.session_state["layer"] == 2 and again.session_state["text"] == at.session_state["text"]
+    at.sidebar.segmented_control(key="model").set_value("seeded")
+    rerun(at)
+    assert at.session_state["d_model"] == 5 and "model" not in at.query_params
+
+
+def test_a_bad_layer_in_a_link_is_clamped_with_a_notice():
+    at = run(model="trained", layer=7, stage="qk")
+    assert at.session_state["layer"] == 2
+    assert any("layer" in w.value for w in at.warning)
