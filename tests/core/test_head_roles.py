@@ -1,0 +1,51 @@
+"""mha.head_roles: a head's previous-token and induction scores on any sequence, against loops over rows, and
+equal to the training script's scores on the task's repeated sequences."""
+
+import numpy as np
+import pytest
+
+import mha
+from mha import train
+
+
+def loop(probs: np.ndarray, ids) -> tuple[list[float], list[float]]:
+    prev, ind = [], []
+    for s in probs:
+        n = len(ids)
+        prev.append(sum(s[i, i - 1] for i in range(1, n)) / (n - 1) if n > 1 else float("nan"))
+        hits = [s[i, max(j for j in range(i) if ids[j] == ids[i]) + 1] for i in range(n) if ids[i] in ids[:i]]
+        ind.append(sum(hits) / len(hits) if hits else float("nan"))
+    return prev, ind
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_scores_match_a_loop_over_rows(seed):
+    rng = np.random.default_rng(seed)
+    n, h = int(rng.integers(1, 12)), int(rng.integers(1, 4))
+    ids = rng.integers(0, 4, size=n).tolist()  # small alphabet: repeats, several earlier copies
+    raw = rng.random((h, n, n)) * np.tril(np.ones((n, n)))
+    probs = raw / raw.sum(-1, keepdims=True)
+    got = mha.head_roles(probs, ids)
+    want = loop(probs, ids)
+    np.testing.assert_allclose(got[0], want[0], atol=1e-12)
+    np.testing.assert_allclose(got[1], want[1], atol=1e-12)
+
+
+def test_a_pure_previous_token_head_and_a_pure_induction_head_score_one():
+    ids = [3, 1, 4, 3, 1, 4]
+    prev = np.eye(6, k=-1)
+    prev[0, 0] = 1
+    induction = np.zeros((6, 6))
+    induction[np.arange(6), [0, 1, 2, 1, 2, 3]] = 1  # rows 3..5 look at the token after the earlier copy
+    p, i = mha.head_roles(np.stack([prev, induction]), ids)
+    assert p[0] == 1 and i[1] == 1 and i[0] == 0
+
+
+def test_on_the_task_s_sequences_they_are_the_training_script_s_scores():
+    m = mha.load_trained()
+    ids = train.Task(tuple(m.meta["alphabet"]), (5, 5)).sample(np.random.default_rng(3), 8)
+    want = train.head_scores(m.weights, ids)
+    got = [[mha.head_roles(layer.attn.probs, row) for layer in mha.model_forward(row, m.weights).layers]
+           for row in ids]
+    np.testing.assert_allclose(np.mean([[g[0] for g in r] for r in got], 0), want["previous_token"], atol=1e-12)
+    np.testing.assert_allclose(np.mean([[g[1] for g in r] for r in got], 0), want["induction"], atol=1e-12)
