@@ -7,11 +7,12 @@ that make a cell of C meet at that cell.
 """
 
 from .base import DESK, LOOKS, MAX_SIDE, MAX_TEXT_SIDE, PHONE, PRESENT, Look, Mat, Window, Words, shown, window
-from .coda import gelu_figure, probs_figure
+from .coda import gelu_figure, loss_figure, probs_figure
 from .products import drawn, grid_figure, product_figure, product_window
 from .scores import ScoreSteps, inner_window, scores_animation
 
 __all__ = ["DESK", "LOOKS", "MAX_SIDE", "MAX_TEXT_SIDE", "PHONE", "PRESENT", "Look", "Mat", "ScoreSteps", "Window",
-           "Words", "drawn", "gelu_figure", "grid_figure", "inner_window", "product_figure", "product_window",
+           "Words", "drawn", "gelu_figure", "grid_figure", "loss_figure", "inner_window", "product_figure",
+           "product_window",
            "probs_figure", "scores_animation",
            "shown", "window"]

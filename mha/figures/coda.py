@@ -44,3 +44,19 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
                   title=dict(text=title, font=dict(size=look.title)),
                   xaxis=dict(range=[0, 1], fixedrange=True), yaxis=dict(automargin=True, fixedrange=True))
     return figure(data, layout)
+
+
+def loss_figure(steps, losses, chosen: int, *, x_title: str, y_title: str, look: Look = DESK) -> Spec:
+    """The loss at each training snapshot, log scale (the plateau and the drop both show); the snapshot
+    `chosen` (an index) marked in red."""
+    steps, losses = [int(s) for s in steps], [float(v) for v in losses]
+    size = look.tick + 2
+    data = [dict(type="scatter", x=steps, y=losses, mode="lines+markers", line=dict(color="#6366f1", width=2),
+                 marker=dict(size=6), hovertemplate="%{x}: %{y:.4g}<extra></extra>"),
+            dict(type="scatter", x=[steps[chosen]], y=[losses[chosen]], mode="markers",
+                 marker=dict(size=14, color="#dc2626", line=dict(color="white", width=2)), hoverinfo="skip")]
+    layout = dict(height=max(240, 18 * size), width=min(640, look.max_w), showlegend=False,
+                  margin=dict(l=int(4.5 * size), r=16, t=12, b=int(3.5 * size)), font=dict(family=FONT, size=size),
+                  xaxis=dict(title=dict(text=x_title), fixedrange=True),
+                  yaxis=dict(type="log", title=dict(text=y_title), fixedrange=True, exponentformat="power"))
+    return figure(data, layout)

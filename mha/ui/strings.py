@@ -448,6 +448,14 @@ EN = {
     "role_both": "previous-token and induction",
     "role_none": "no clear pattern",
     "roles_no_repeat": "no letter repeats yet",
+    "timeline_title": "Training, step by step",
+    "timeline_text": "The model was saved {count} times while it trained for {steps} steps. Pick a moment: the loss "
+                     "at that point (on a fixed set of repeated sequences), and what this layer's heads did then "
+                     "on your sequence. While no head does induction the loss stays high; it falls as one forms.",
+    "timeline_step": "Training step",
+    "timeline_x": "training step",
+    "timeline_y": "loss on the second copy",
+    "timeline_at": "At step {step}, layer {layer}'s heads on your sequence:",
 }
 
 ZH = {
@@ -844,6 +852,13 @@ ZH = {
     "role_both": "既看前一词元，也做归纳",
     "role_none": "没有明显的模式",
     "roles_no_repeat": "还没有重复的字母",
+    "timeline_title": "训练过程，一步一步看",
+    "timeline_text": "模型训练了 {steps} 步，中途存下了 {count} 份。选一个时刻：看看那时的损失（在一组固定的重复序列上算的），"
+                     "以及这一层的各个头当时在你的序列上怎么分配注意力。还没有头做归纳时，损失一直很高；归纳头形成的过程中，损失随之下降。",
+    "timeline_step": "训练步数",
+    "timeline_x": "训练步数",
+    "timeline_y": "第二遍上的损失",
+    "timeline_at": "第 {step} 步时，第 {layer} 层的各个头在你的序列上：",
 }
 
 TABLES = {"en": EN, "zh": ZH}

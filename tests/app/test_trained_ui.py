@@ -31,8 +31,10 @@ def loop_scores(probs: np.ndarray, ids: np.ndarray) -> tuple[float, float]:
 
 
 def table_rows(at) -> list[list[str]]:
-    table = next(m.value for m in at.markdown if m.value.startswith("| "))
-    return [[c.strip().strip("*") for c in line.strip("|").split("|")] for line in table.splitlines()[2:]]
+    """The rows of every table on the page, in order."""
+    tables = [m.value for m in at.markdown if m.value.startswith("| ")]
+    return [[c.strip().strip("*") for c in line.strip("|").split("|")] for table in tables
+            for line in table.splitlines()[2:]]
 
 
 def test_the_trained_model_fixes_the_sizes_and_opens_on_a_repeat_of_its_task():
@@ -72,8 +74,7 @@ def test_the_heads_panel_scores_every_head_on_this_sequence(lang, table):
     at = run(model="trained", stage="heads", text=text, lang=lang)
     assert table["roles_title"] in page_text(at)
     tr = mha.model_forward(ids_of(text), TRAINED.weights)
-    rows = table_rows(at)
-    assert len(rows) == 4
+    rows = table_rows(at)[:4]
     for row in rows:
         layer, head, prev, induction, role = row
         want_prev, want_ind = loop_scores(tr.layers[int(layer) - 1].attn.probs[int(head) - 1], ids_of(text))
@@ -89,6 +90,7 @@ def test_a_head_s_label_follows_its_scores_not_a_list():
     """A sequence without a repeat gives no induction score and names no induction head."""
     at = run(model="trained", stage="heads", text="A B C D E F")
     rows = table_rows(at)
+    assert len(rows) == 8  # now and at the last snapshot
     assert all(r[3] == EN["roles_no_repeat"] and r[4] != EN["role_induction"] for r in rows)
 
 
@@ -130,3 +132,29 @@ def test_a_bad_layer_in_a_link_is_clamped_with_a_notice():
     at = run(model="trained", layer=7, stage="qk")
     assert at.session_state["layer"] == 2
     assert any("layer" in w.value for w in at.warning)
+
+
+def test_the_timeline_scrubs_through_training():
+    """At a snapshot before the induction head formed, layer 2's patterns and scores are that snapshot's, the
+    loss curve marks it, and no layer-2 head is named an induction head; at the last one, one is."""
+    text = "H B N D O H B N D O"
+    at = run(model="trained", stage="heads", text=text, layer=2)
+    slider = at.select_slider(key="snapshot")
+    steps = [step for step, *_ in TRAINED.snapshots]
+    assert slider.value == steps[-1]
+    slider.set_value(450)
+    rerun(at)
+    k = steps.index(450)
+    snap = TRAINED.snapshots[k][2]
+    tr = mha.model_forward(ids_of(text), snap)
+    loss = next(s for s in charts(at) if any(t.get("mode") == "lines+markers" for t in s["data"]))
+    assert loss["data"][1]["x"] == [450] and loss["data"][1]["y"] == [TRAINED.snapshots[k][1]]
+    maps = [s for s in charts(at) if sum(t.get("type") == "heatmap" for t in s["data"]) == 2]
+    np.testing.assert_allclose(np.nan_to_num(z(maps[-1]["data"][0])), tr.layers[1].attn.probs[0], atol=1e-9)
+    then = table_rows(at)[4:]  # the second table: the snapshot's heads
+    for layer, head, prev, induction, _ in then:
+        want = loop_scores(tr.layers[int(layer) - 1].attn.probs[int(head) - 1], ids_of(text))
+        assert float(prev) == pytest.approx(want[0], abs=0.005)
+        assert float(induction) == pytest.approx(want[1], abs=0.005)
+    assert not any(r[0] == "2" and r[4] == EN["role_induction"] for r in then)
+    assert any(r[0] == "2" and r[4] == EN["role_induction"] for r in table_rows(at)[:4])

@@ -49,3 +49,13 @@ def test_on_the_task_s_sequences_they_are_the_training_script_s_scores():
            for row in ids]
     np.testing.assert_allclose(np.mean([[g[0] for g in r] for r in got], 0), want["previous_token"], atol=1e-12)
     np.testing.assert_allclose(np.mean([[g[1] for g in r] for r in got], 0), want["induction"], atol=1e-12)
+
+
+def test_the_shipped_timeline_shows_the_loss_falling_as_the_induction_head_forms():
+    """What the timeline tells a learner: while no layer-2 head does induction (score < 0.2) the loss stays
+    high (>= 1.5); once one does (>= 0.8) it is low (<= 0.5)."""
+    snaps = mha.load_trained().snapshots[1:]  # step 0 is the untrained model
+    before = [loss for _, loss, _, s in snaps if s["induction"][1].max() < 0.2]
+    after = [loss for _, loss, _, s in snaps if s["induction"][1].max() >= 0.8]
+    assert before and after
+    assert min(before) >= 1.5 and max(after) <= 0.5

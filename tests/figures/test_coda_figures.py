@@ -43,3 +43,14 @@ def test_gelu_markers_sit_on_the_curve():
     curve, points = spec["data"]
     np.testing.assert_allclose(np.interp(points["x"], curve["x"], curve["y"]), points["y"], atol=2e-3)
     np.testing.assert_allclose(points["y"], gelu(hidden), atol=1e-15)
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_the_loss_curve_marks_the_chosen_snapshot(look):
+    steps, losses = [0, 150, 300, 450], [9.9, 2.7, 0.4, 0.01]
+    spec = F.loss_figure(steps, losses, 2, x_title="step", y_title="loss", look=LOOKS[look]).to_dict()
+    curve, mark = spec["data"]
+    assert curve["x"] == steps and curve["y"] == losses
+    assert mark["x"] == [300] and mark["y"] == [0.4]
+    assert spec["layout"]["yaxis"]["type"] == "log"  # from ~10 down to ~0.001: both ends readable
+    assert spec["layout"]["width"] <= LOOKS[look].max_w

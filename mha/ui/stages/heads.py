@@ -6,6 +6,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
+from .. import session
 from ..views import View, chart, equation, header, markdown_table, name, token_ticks
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
@@ -30,6 +31,7 @@ def render(v: View) -> None:
           key="heads_concat")
     if v.trained:
         roles(v)
+        timeline(v)
 
 
 def role(t, prev: float, induction: float) -> str:
@@ -38,15 +40,17 @@ def role(t, prev: float, induction: float) -> str:
     return t("role_both") if len(named) == 2 else t(f"role_{named[0]}") if named else t("role_none")
 
 
-def roles(v: View) -> None:
-    """Every head of every layer of the trained model, scored on the current sequence; the chosen layer's S
-    maps above show the patterns."""
+def roles(v: View, trace: mha.ModelTrace | None = None) -> None:
+    """Every head of every layer of the trained model (or of `trace`, a snapshot's run), scored on the current
+    sequence; the chosen layer's S maps show the patterns."""
     t, run = v.t, v.trained
-    st.markdown(f"**{t('roles_title')}**")
-    st.caption(t("roles_text", bar=ROLE_BAR))
+    if trace is None:
+        trace = run.trace
+        st.markdown(f"**{t('roles_title')}**")
+        st.caption(t("roles_text", bar=ROLE_BAR))
     rows = []
-    for layer, trace in enumerate(run.trace.layers):
-        prev, induction = mha.head_roles(trace.attn.probs, run.trace.ids)
+    for layer, layer_trace in enumerate(trace.layers):
+        prev, induction = mha.head_roles(layer_trace.attn.probs, trace.ids)
         for head in range(len(prev)):
             ind = t("roles_no_repeat") if np.isnan(induction[head]) else f"{induction[head]:.2f}"
             name_ = role(t, prev[head], 0.0 if np.isnan(induction[head]) else induction[head])
@@ -54,3 +58,26 @@ def roles(v: View) -> None:
             rows.append((f"{mark}{layer + 1}{mark}", head + 1, f"{prev[head]:.2f}", ind, name_))
     st.markdown(markdown_table([t("roles_layer"), t("roles_head"), t("roles_prev"), t("roles_induction"),
                                 t("roles_role")], rows))
+
+
+def timeline(v: View) -> None:
+    """Training, scrubbed: the loss at each shipped snapshot, and the chosen layer's heads at the chosen one
+    on this sequence (their patterns and scores), so the induction head can be watched forming."""
+    t, run = v.t, v.trained
+    snaps = session.shipped().snapshots
+    steps = [step for step, *_ in snaps]
+    st.markdown(f"**{t('timeline_title')}**")
+    st.caption(t("timeline_text", count=len(snaps), steps=steps[-1]))
+    step = st.select_slider(t("timeline_step"), steps, value=steps[-1], key="snapshot")
+    k = steps.index(step)
+    chart(F.loss_figure(steps, [loss for _, loss, *_ in snaps], k, x_title=t("timeline_x"),
+                        y_title=t("timeline_y"), look=v.look), key="timeline_loss")
+    trace = mha.model_forward(run.trace.ids, snaps[k][2])
+    layer = trace.layers[run.layer].attn
+    probs = [F.Mat(layer.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"),
+                   np.isneginf(layer.masked[i])) for i in range(len(layer.probs))]
+    axes = [f"{a}axis{i + 1 if i else ''}" for i in range(len(probs)) for a in "xy"]
+    st.markdown(t("timeline_at", step=step, layer=run.layer + 1))
+    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
+          key="timeline_s")
+    roles(v, trace)
