@@ -307,8 +307,10 @@ def _eval_loss(p: dict[str, np.ndarray], ids: np.ndarray) -> float:
 
 
 def train_shipped(*, layers: int = 2, steps: int = 3000, batch: int = 32, lr: float = 0.01, seed: int = 0,
-                  snapshots: int = 20, n_eval: int = 500, symbols: int = 16) -> tuple[ModelWeights, list, dict]:
-    """The shipped configuration trained from scratch: (model, [(step, params, snapshot record)], metrics)."""
+                  snapshots: int = 20, n_eval: int = 500, symbols: int = 16,
+                  progress=None) -> tuple[ModelWeights, list, dict]:
+    """The shipped configuration trained from scratch: (model, [(step, params, snapshot record)], metrics).
+    progress(step, loss) is called at every snapshot (see fit)."""
     import time
 
     from .config import AttentionConfig
@@ -319,7 +321,8 @@ def train_shipped(*, layers: int = 2, steps: int = 3000, batch: int = 32, lr: fl
     mw = init_model(cfg, vocab, n_layers=layers, positions="learned", n_ctx=2 * LENGTHS[1])
     task = Task(tuple(range(symbols)), LENGTHS)
     start = time.process_time()
-    trained, history = fit(mw, task, steps=steps, batch=batch, lr=lr, seed=seed, snapshots=snapshots)
+    trained, history = fit(mw, task, steps=steps, batch=batch, lr=lr, seed=seed, snapshots=snapshots,
+                           progress=progress)
     seconds = time.process_time() - start
     # Each snapshot judged on the same fixed sequences: loss on the second copy, and its heads' scores.
     probe = Task(task.alphabet, (6, 6)).sample(np.random.default_rng([seed, 13]), 64)

@@ -92,9 +92,16 @@ def trained_on() -> bool:
 
 
 @lru_cache(maxsize=1)
-def shipped() -> "mha.train.Trained":
-    """The model shipped in mha/trained/, read once per process and shared (read-only) by every session."""
+def _shipped() -> "mha.train.Trained":
     return mha.load_trained()
+
+
+def shipped() -> "mha.train.Trained":
+    """The trained model this session shows: the one shipped in mha/trained/ (read once per process, shared
+    read-only by every session), or one this session retrained with another seed (see training.py)."""
+    from . import training
+
+    return training.model(st.session_state.get("train_seed")) or _shipped()
 
 
 def trained_sizes() -> dict:
@@ -128,10 +135,13 @@ def random_repeat(seed: int) -> str:
     return " ".join(first + first)
 
 
-@lru_cache(maxsize=32)
 def trained_trace(letters: tuple[str, ...]) -> mha.ModelTrace:
-    """The shipped model run on these letters (every layer's whole trace)."""
-    m = shipped()
+    """This session's trained model run on these letters (every layer's whole trace)."""
+    return _trace(shipped(), letters)
+
+
+@lru_cache(maxsize=32)
+def _trace(m: "mha.train.Trained", letters: tuple[str, ...]) -> mha.ModelTrace:
     index = {tok: i for i, tok in enumerate(m.vocab)}
     return mha.model_forward(np.array([index[c] for c in letters], dtype=np.int64), m.weights)
 

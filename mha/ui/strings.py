@@ -456,6 +456,16 @@ EN = {
     "timeline_x": "training step",
     "timeline_y": "loss on the second copy",
     "timeline_at": "At step {step}, layer {layer}'s heads on your sequence:",
+    "retrain_title": "Train it again",
+    "retrain_text": "Train the same model from scratch with another seed: {steps} steps, about half a minute. Other "
+                    "seeds can end with different heads, or none that does induction; the table above then says so.",
+    "retrain_seed": "Seed",
+    "retrain_button": "Train with this seed",
+    "retrain_running": "Training with seed {seed} …",
+    "retrain_busy": "Another model is training in this app right now; only one at a time. Try again in a minute.",
+    "retrain_showing": "Showing the model retrained with seed {seed}: accuracy on the second copy {acc}, best "
+                       "previous-token score in layer 1 {prev}, best induction score in layer 2 {ind}.",
+    "retrain_back": "Back to the shipped model",
 }
 
 ZH = {
@@ -859,6 +869,16 @@ ZH = {
     "timeline_x": "训练步数",
     "timeline_y": "第二遍上的损失",
     "timeline_at": "第 {step} 步时，第 {layer} 层的各个头在你的序列上：",
+    "retrain_title": "再训练一次",
+    "retrain_text": "换一个种子，从头训练同一个模型：{steps} 步，大约半分钟。换了种子，头的分工可能不同，"
+                    "也可能没有一个头学会归纳；上面的表格会如实显示。",
+    "retrain_seed": "种子",
+    "retrain_button": "用这个种子训练",
+    "retrain_running": "正在用种子 {seed} 训练……",
+    "retrain_busy": "本应用里正有另一个模型在训练，同一时间只能训练一个。请过一分钟再试。",
+    "retrain_showing": "当前显示的是用种子 {seed} 重新训练的模型：第二遍上的准确率 {acc}，"
+                       "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。",
+    "retrain_back": "换回随附的模型",
 }
 
 TABLES = {"en": EN, "zh": ZH}

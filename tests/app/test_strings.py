@@ -15,7 +15,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # alerts, titles, widget labels, help tooltips, radio and segmented-control options and buttons:
 # that is every key not listed below.
 PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover labels, legend names
-    "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
+    "timeline_x", "timeline_y", "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
     "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause",
     "kv_arrive", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q",
     "kv_output", "kv_name_k", "kv_name_v",

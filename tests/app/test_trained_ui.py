@@ -158,3 +158,50 @@ def test_the_timeline_scrubs_through_training():
         assert float(induction) == pytest.approx(want[1], abs=0.005)
     assert not any(r[0] == "2" and r[4] == EN["role_induction"] for r in then)
     assert any(r[0] == "2" and r[4] == EN["role_induction"] for r in table_rows(at)[:4])
+
+
+@pytest.fixture
+def short_training(monkeypatch):
+    """A retraining of 40 steps (the page's run is 3000: half a minute): the mechanics, not the model."""
+    from mha.ui import training
+
+    monkeypatch.setattr(training, "STEPS", 40)
+    monkeypatch.setattr(training, "N_EVAL", 10)
+    monkeypatch.setattr(training, "_kept", type(training._kept)())
+    return training
+
+
+def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(short_training):
+    at = run(model="trained", stage="heads", text="A B C A B C")
+    at.number_input(key="retrain_seed").set_value(7)
+    at.button(key="retrain").click()
+    rerun(at)
+    assert at.session_state["train_seed"] == 7
+    kept = short_training.model(7)
+    assert kept is not None and kept.meta["seed"] == 7 and kept.meta["steps"] == 40
+    assert len(kept.snapshots) == 21 and kept.snapshots[-1][0] == 40
+    info = " ".join(i.value for i in at.info)
+    assert "seed 7" in info
+    tr = mha.model_forward(ids_of("ABCABC"), kept.weights)  # the walk's numbers are the retrained model's now
+    prev, _ = loop_scores(tr.layers[0].attn.probs[0], ids_of("ABCABC"))
+    assert float(table_rows(at)[0][2]) == pytest.approx(prev, abs=0.005)
+    other = run(model="trained", stage="heads", text="A B C A B C")  # another session: the seed is kept
+    other.number_input(key="retrain_seed").set_value(7)
+    other.button(key="retrain").click()
+    rerun(other)
+    assert short_training.model(7) is kept
+    at.button(key="retrain_back").click()
+    rerun(at)
+    assert "train_seed" not in at.session_state
+
+
+def test_a_second_training_while_one_runs_is_refused_with_a_message(short_training):
+    at = run(model="trained", stage="heads", text="A B C A B C", lang="zh")
+    assert short_training._busy.acquire(blocking=False)  # someone else's run holds the slot
+    try:
+        at.button(key="retrain").click()
+        rerun(at)
+    finally:
+        short_training._busy.release()
+    assert ZH["retrain_busy"] in [w.value for w in at.warning]
+    assert "train_seed" not in at.session_state and short_training.model(1) is None

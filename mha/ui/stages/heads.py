@@ -6,7 +6,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from .. import session
+from .. import session, training
 from ..views import View, chart, equation, header, markdown_table, name, token_ticks
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
@@ -32,6 +32,7 @@ def render(v: View) -> None:
     if v.trained:
         roles(v)
         timeline(v)
+        train_again(v)
 
 
 def role(t, prev: float, induction: float) -> str:
@@ -81,3 +82,35 @@ def timeline(v: View) -> None:
     chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
           key="timeline_s")
     roles(v, trace)
+
+
+def train_again(v: View) -> None:
+    """Retrain the model with another seed here (one run at a time per process; kept for every session), then
+    walk it like the shipped one."""
+    t, ss = v.t, st.session_state
+    st.markdown(f"**{t('retrain_title')}**")
+    st.caption(t("retrain_text", steps=training.STEPS))
+    left, right = st.columns([1, 2])
+    seed = left.number_input(t("retrain_seed"), 0, 10**6, value=1, step=1, key="retrain_seed")
+    if right.button(t("retrain_button"), key="retrain"):
+        bar = st.progress(0.0, text=t("retrain_running", seed=seed))
+        model = training.retrain(int(seed), lambda done: bar.progress(min(done, 1.0),
+                                                                      text=t("retrain_running", seed=seed)))
+        if model is None:
+            bar.empty()
+            st.warning(t("retrain_busy"))
+        else:
+            ss["train_seed"] = int(seed)
+            session.reset_x()
+            st.rerun()
+    if ss.get("train_seed") is not None:
+        meta = session.shipped().meta
+        best = lambda key, layer: max(meta[key][layer])
+        st.info(t("retrain_showing", seed=ss["train_seed"], acc=f"{meta['accuracy']:.3f}",
+                  prev=f"{best('previous_token', 0):.2f}", ind=f"{best('induction', 1):.2f}"))
+        st.button(t("retrain_back"), key="retrain_back", on_click=back_to_shipped)
+
+
+def back_to_shipped() -> None:
+    st.session_state.pop("train_seed", None)
+    session.reset_x()
