@@ -59,3 +59,19 @@ def test_the_shipped_timeline_shows_the_loss_falling_as_the_induction_head_forms
     after = [loss for _, loss, _, s in snaps if s["induction"][1].max() >= 0.8]
     assert before and after
     assert min(before) >= 1.5 and max(after) <= 0.5
+
+
+def test_generation_through_the_kv_cache_continues_the_repeat():
+    """From the first copy and the first letter of the second, the shipped model, one token at a time through
+    its per-layer KV cache, writes the rest of the second copy (on 50 fresh sequences of the task)."""
+    m = mha.load_trained()
+    task = train.Task(tuple(m.meta["alphabet"]), tuple(m.meta["repeat_lengths"]))
+    rng = np.random.default_rng(2026)
+    right = total = 0
+    for _ in range(50):
+        seq = task.sample(rng, 1)[0]
+        half = len(seq) // 2
+        out = mha.generate(seq[: half + 1], m.weights, steps=half - 1)
+        right += int(np.sum(np.array(out) == seq[half + 1:]))
+        total += half - 1
+    assert right / total >= 0.95, right / total
