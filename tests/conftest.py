@@ -20,7 +20,7 @@ LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e")  #
 
 
 def pytest_collection_modifyitems(items):
-    """Browser tests first, the longest of them first: with several workers (`-n 4 --dist worksteal`: a worker
+    """Browser tests first, the longest of them first: with several workers (`-n 3 --dist worksteal`: a worker
     that runs out takes tests from the others' share) the run then ends on short tests, not on a long one."""
     def rank(item) -> int:
         name = item.path.stem

@@ -137,3 +137,11 @@ def test_large_sizes_hide_cell_numbers_and_window_long_axes():
     assert all(not t.get("texttemplate") for t in spec["data"][:3])
     assert z(spec["data"][0]).shape == (8, 48)  # X windowed to its first 48 features
     assert "Showing the first 8×48 of 8×768" in page_text(at)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_every_stage_runs_at_gpt2_small_widths(stage):
+    """d_model 768, 12 heads of 64: every stage builds without an exception (the browser walks large sizes in
+    test_screens_e2e)."""
+    at = run(stage=stage, preset="gpt2")
+    assert at.session_state["d_model"] == 768 and not at.exception

@@ -2,7 +2,6 @@
 
 import pytest
 
-from mha.ui.settings import STAGES
 from mha.ui.strings import EN
 
 from .conftest import rerun_after, settle, shoot
@@ -14,13 +13,6 @@ def open_stage(page, url, stage, **params):
     query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, **params).items())
     page.goto(f"{url}/?{query}")
     settle(page)
-
-
-def test_every_stage_at_a_large_size(page, app_url):
-    for stage in STAGES:
-        open_stage(page, app_url, stage, preset="gpt2")
-        assert page.locator('[data-testid="stException"]').count() == 0, stage
-        shoot(page, f"{stage}-gpt2")
 
 
 def _active_frame(page) -> int:
