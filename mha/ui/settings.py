@@ -79,12 +79,12 @@ def _first(value) -> str:
 def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     """Query parameters -> settings (only those present and usable) and notices for the rest."""
     out, notices = {}, []
-    for key in (*SIZES, "seed", "head", "d_ff"):
+    for key in (*SIZES, "seed", "head", "d_ff", "layer"):
         if key not in params:
             continue
         raw = _first(params[key])
         n = _whole(raw)
-        low, high = (0 if key == "seed" else 1), LIMITS.get(key, LIMITS["n_heads"])
+        low, high = (0 if key == "seed" else 1), {"layer": TRAINED_LAYERS}.get(key, LIMITS.get(key, LIMITS["n_heads"]))
         if n is None:
             notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
         elif not low <= n <= high:
@@ -92,23 +92,8 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
             notices.append(Notice("notice_clamped", dict(key=key, value=shorten(raw), used=out[key])))
         else:
             out[key] = n
-    for key, allowed in (("lang", LANGS), ("stage", STAGES), ("preset", (*PRESETS, "custom"))):
-        if key in params:
-            raw = _first(params[key]).strip()
-            if raw in allowed:
-                out[key] = raw
-            else:
-                notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
-    if "layer" in params:
-        raw = _first(params["layer"])
-        n = _whole(raw)
-        if n is None:
-            notices.append(Notice("notice_not_whole", dict(key="layer", value=shorten(raw))))
-        else:
-            out["layer"] = min(max(n, 1), TRAINED_LAYERS)
-            if out["layer"] != n:
-                notices.append(Notice("notice_clamped", dict(key="layer", value=shorten(raw), used=out["layer"])))
-    for key, allowed in (("positions", POSITIONS), ("choice", CHOICES), ("model", MODELS)):
+    for key, allowed in (("lang", LANGS), ("stage", STAGES), ("preset", (*PRESETS, "custom")),
+                         ("positions", POSITIONS), ("choice", CHOICES), ("model", MODELS)):
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:
