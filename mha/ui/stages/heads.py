@@ -12,6 +12,16 @@ from ..views import View, chart, equation, header, markdown_table, name, token_t
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
 
 
+def s_maps(v: View, tr: mha.Trace, key: str) -> None:
+    """Every head's S of one attention trace side by side, masked cells as gaps, rows and keys named by token."""
+    t, h = v.t, len(tr.probs)
+    probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"),
+                   np.isneginf(tr.masked[i])) for i in range(h)]
+    axes = [f"{a}axis{i + 1 if i else ''}" for i in range(h) for a in "xy"]
+    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
+          key=key)
+
+
 def render(v: View) -> None:
     t, tr, cfg = v.t, v.trace, v.cfg
     header(t, "heads")
@@ -19,11 +29,7 @@ def render(v: View) -> None:
     equation(v.look, (rf"\operatorname{{Concat}}(H_1,\dots,H_{{{h}}}):",
                       rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))
     st.markdown(f"**{t('heads_s')}**")
-    probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"), v.masked(i))
-             for i in range(h)]
-    axes = [f"{a}axis{i + 1 if i else ''}" for i in range(h) for a in "xy"]
-    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
-          key="heads_s")
+    s_maps(v, tr, "heads_s")
     concat = F.Mat(tr.concat, f"Concat(H<sub>1</sub>…H<sub>{h}</sub>)", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
     st.markdown(f"**{t('heads_concat')}**")
@@ -74,13 +80,8 @@ def timeline(v: View) -> None:
     chart(F.loss_figure(steps, [loss for _, loss, *_ in snaps], k, x_title=t("timeline_x"),
                         y_title=t("timeline_y"), look=v.look), key="timeline_loss")
     trace = mha.model_forward(run.trace.ids, snaps[k][2])
-    layer = trace.layers[run.layer].attn
-    probs = [F.Mat(layer.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"),
-                   np.isneginf(layer.masked[i])) for i in range(len(layer.probs))]
-    axes = [f"{a}axis{i + 1 if i else ''}" for i in range(len(probs)) for a in "xy"]
     st.markdown(t("timeline_at", step=step, layer=run.layer + 1))
-    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
-          key="timeline_s")
+    s_maps(v, trace.layers[run.layer].attn, "timeline_s")
     roles(v, trace)
 
 
