@@ -18,6 +18,15 @@ PRESENTER_CSS = """<style>
 [data-testid="stMain"] h3 { font-size: 2.3rem; }
 [data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
+</style>"""
+# A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a
+# phone its cells are tighter, so that most fit.
+TABLE_CSS = """<style>
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+@media (max-width: 640px) {
+  [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
+}
 </style>"""
 
 presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded
@@ -35,8 +44,7 @@ def weights(d_model: int, d_k: int, d_v: int, n_heads: int, seed: int, init: str
 
 
 share, downloads = sidebar.render(t)
-if ss["present"]:
-    st.html(PRESENTER_CSS)
+st.html(TABLE_CSS + (PRESENTER_CSS if ss["present"] else ""))
 st.title(t("app_title"))
 st.caption(t("app_tagline"))
 if ss.get("notices"):
