@@ -8,8 +8,11 @@ import numpy as np
 
 import mha
 
+from .shared import Shared, digest
+
 MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
 READY_MAX = 10_000  # numbers: a view up to this size has its files ready (a few ms to write); larger ones on request
+SHARED_VIEWS = 32  # views whose files every session reuses: a class going back and forth asks for the same few
 
 
 def size(cfg: mha.AttentionConfig) -> int:
@@ -36,6 +39,20 @@ def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, 
     """The three downloads of this view, the trace computed once: {"npz": …, "json": …, "csv": …}."""
     a = arrays(x, w)
     return {"npz": _npz(a), "json": _json(a, cfg), "csv": _csv_zip(a)}
+
+
+def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> tuple:
+    """What a view's files depend on: the sizes and seed, X and the weights (the trained model's two layers share
+    sizes and X)."""
+    return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o)
+
+
+_shared = Shared(SHARED_VIEWS)
+
+
+def shared_files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes | str]:
+    """files(), kept for the last SHARED_VIEWS views of the whole process: written once, whichever session asks."""
+    return _shared.get(view_key(x, w, cfg), lambda: files(x, w, cfg))
 
 
 def to_npz(x: np.ndarray, w: mha.Weights) -> bytes:

@@ -72,14 +72,15 @@ def downloads(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
     Not Streamlit's deferred downloads (a callable run on click): each rerun gives the callable a new id
     and any session's rerun may drop the old one, or the file it wrote, before the browser fetches it
     ("Deferred file … not found"). Files written here stay registered to this session until its next
-    run, and a click does not rerun (on_click="ignore"). A small view's files are written on every
-    change (a few ms); a large view's only when asked for, then kept for that view."""
+    run, and a click does not rerun (on_click="ignore"). A small view's files are written once for the
+    whole process (exports.shared_files: a class asks for the same few views); a large view's only when
+    asked for, then kept for that view."""
     st.markdown(f"**{t('sidebar_export')}**")
     values = exports.size(cfg)
     if values > exports.MAX_VALUES:
         st.caption(t("export_too_big", values=values, limit=exports.MAX_VALUES))
         return
-    ss, view = st.session_state, (cfg, x.tobytes())
+    ss, view = st.session_state, exports.view_key(x, w, cfg)
     held = ss.get("export_files")
     if held is None or held[0] != view:
         ss.pop("export_files", None)
@@ -89,7 +90,8 @@ def downloads(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
             return
         try:
             with ask, st.spinner(t("export_preparing", values=values)):
-                held = ss["export_files"] = (view, exports.files(x, w, cfg))
+                made = exports.shared_files(x, w, cfg) if values <= exports.READY_MAX else exports.files(x, w, cfg)
+                held = ss["export_files"] = (view, made)
         except mha.InputError:  # the page says why X cannot be computed
             ask.caption(t("export_no_trace"))
             return

@@ -128,3 +128,34 @@ def test_huge_views_offer_no_downloads_and_say_why():
     at = run(stage="qk", n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
     assert not at.get("download_button")
     assert any("downloads stop at" in c.value for c in at.caption)
+
+
+def test_every_session_showing_a_small_view_shares_its_files(monkeypatch):
+    """A class toggling between the same few views writes each view's files once for the whole process."""
+    written = []
+    real = exports.files
+    monkeypatch.setattr(exports, "files", lambda *a: written.append(a[2]) or real(*a))
+    exports._shared.clear()
+    first, second = run(stage="qk", seed=5), run(stage="qk", seed=5)
+    assert [b.proto.url for b in first.get("download_button")] == [b.proto.url for b in second.get("download_button")]
+    assert len(written) == 1
+    second.number_input(key="n_tokens").set_value(4)
+    rerun(second)
+    assert len(written) == 2 and written[1].n_tokens == 4
+
+
+def test_other_weights_of_the_same_sizes_give_their_own_files():
+    other = mha.Weights(W.w_q + 1, W.w_k, W.w_v, W.w_o)
+    assert exports.shared_files(X, W, CFG) == exports.files(X, W, CFG)
+    assert exports.shared_files(X, other, CFG) == exports.files(X, other, CFG) != exports.files(X, W, CFG)
+
+
+def test_the_trained_models_files_follow_the_layer_shown():
+    """Both layers have the same sizes and X: the files must still change with the layer's weights."""
+    at = run(stage="qk", model="trained", layer=1)
+    urls = {k: p.url for k, p in _downloads(at).items()}
+    at.segmented_control(key="layer").set_value(2)
+    rerun(at)
+    assert at.session_state["layer"] == 2
+    after = {k: p.url for k, p in _downloads(at).items()}
+    assert set(after) == set(urls) and all(after[k] != urls[k] for k in urls)
