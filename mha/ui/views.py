@@ -13,8 +13,10 @@ import mha
 from mha import figures as F
 from mha.figures.base import text_px
 
+from .shared import Shared, digest
 from .strings import Text
 
+FIGURES = Shared(96)  # about 100 KB each: the figures of the views a class has open, built once
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d"]}
 MAX_TERMS = 8  # dot products longer than this are written out in part
 TERMS_PER_LINE = 4
@@ -226,6 +228,16 @@ def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
         st.latex(r"\qquad ".join(r"\ ".join(g) for g in groups_))
 
 
+def shared_figure(parts: tuple, build):
+    """build(), or the same figure built earlier in this process by any session: `parts` must name everything the
+    figure draws (arrays by `digest`, the language, the look, the selection …). Nobody changes a figure after."""
+    return FIGURES.get(parts, build)
+
+
+def operand_key(o: Operand) -> tuple:
+    return o.name, o.rows, o.cols, o.kind, digest(o.values, *(() if o.mask is None else (o.mask,)))
+
+
 def chart(fig, key: str, width: str = "content") -> None:
     st.plotly_chart(fig, key=key, width=width, config=chart_config(key))
 
@@ -254,11 +266,17 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
     if cell and not (cell[0] < min(c.values.shape[0], F.MAX_SIDE) and cell[1] < min(c.values.shape[1], F.MAX_SIDE)):
         cell = quiz = None
     named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
-    fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
-                           look=v.named if named else v.look, selected=cell, hidden=quiz, **blocks)
-    if named:
-        fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
-    clickable_chart(token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look), key)
+
+    def build():
+        fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
+                               look=v.named if named else v.look, selected=cell, hidden=quiz, **blocks)
+        if named:
+            fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
+        return token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look)
+
+    parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, cell, quiz,
+             blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
+    clickable_chart(shared_figure(parts, build), key)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
     note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:

@@ -210,3 +210,22 @@ def test_on_a_phone_the_mask_formula_is_two_lines_and_q_kt_are_said_to_be_left_o
     assert any(f.startswith("M_{ij} = ") for f in formulas)
     assert EN["phone_operands"] in [c.value for c in at.caption]
     assert "xaxis" not in charts(at)[0]["layout"]
+
+
+def test_sessions_showing_the_same_view_share_one_built_figure(monkeypatch):
+    """A class on one view builds its chart once; another step, language or cell is another chart."""
+    from mha import figures as F
+    from mha.ui import views
+
+    built = []
+    real = F.scores_animation
+    monkeypatch.setattr(F, "scores_animation", lambda *a, **k: built.append(k["phase"]) or real(*a, **k))
+    views.FIGURES.clear()
+    first, second = run(stage="scores", seed=3), run(stage="scores", seed=3)
+    assert charts(first) == charts(second) and len(built) == 1
+    second.segmented_control(key="phase").set_value("masked")
+    rerun(second)
+    assert built == ["s", "masked"]
+    run(stage="scores", seed=3, lang="zh")
+    run(stage="scores", seed=4)
+    assert len(built) == 4

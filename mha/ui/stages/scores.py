@@ -13,7 +13,9 @@ from mha.figures.scores import GIVEN_PHASES, PHASES
 
 from .. import session
 from ..strings import Text
-from ..views import Name, View, breakdown, clickable_chart, header, name, selected, subscript, tex_num, token_ticks
+from ..shared import digest
+from ..views import (Name, View, breakdown, clickable_chart, header, name, selected, shared_figure, subscript, tex_num,
+                     token_ticks)
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
@@ -43,8 +45,15 @@ def render(v: View) -> None:
     cell = selected("scores")
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
         cell = None
-    fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=cell)
-    clickable_chart(fig if example else token_ticks(fig, v.tokens, ("yaxis", "xaxis2"), v.look), "scores")
+
+    def build():
+        fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=cell)
+        return fig if example else token_ticks(fig, v.tokens, ("yaxis", "xaxis2"), v.look)
+
+    arrays = [a for a in (steps.scaled, steps.q, steps.k) if a is not None]
+    parts = ("scores", digest(*arrays), tuple(steps.names.items()), v.t.lang, v.text, v.look, phase, cell,
+             () if example else v.tokens)
+    clickable_chart(shared_figure(parts, build), "scores")
     inner = F.inner_window(v.cfg.n_tokens, d_k)
     if not example and v.look.narrow:
         st.caption(t("phone_operands"))

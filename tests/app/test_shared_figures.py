@@ -1,0 +1,40 @@
+"""Figures are built once per process and shared by every session showing the same thing (views.FIGURES): each
+session must still see its own view, its own clicked cell and its own language."""
+
+from mha import figures as F
+from mha.ui import views
+
+from .helpers import charts, rerun, run
+
+
+def outlined(spec: dict) -> int:
+    """How many shapes outline a selection (the product's row of A, column of B and cell of C)."""
+    return sum(1 for s in spec["layout"].get("shapes", []) if s.get("type") == "rect" and s.get("line", {}).get("width", 0) >= 3)
+
+
+def test_a_product_is_built_once_for_every_session_showing_it(monkeypatch):
+    built = []
+    real = F.product_figure
+    monkeypatch.setattr(F, "product_figure", lambda *a, **k: built.append(k["selected"]) or real(*a, **k))
+    views.FIGURES.clear()
+    first, second = run(stage="values", seed=7), run(stage="values", seed=7)
+    assert len(built) == 2 and charts(first) == charts(second)  # values: X·W_V and S·V, each once
+
+
+def test_a_cell_clicked_in_one_session_is_outlined_there_only():
+    views.FIGURES.clear()
+    plain, clicked = run(stage="qk", seed=8), run(stage="qk", seed=8)
+    clicked.session_state["sel_qk_q"] = (1, 2)
+    rerun(clicked)
+    assert outlined(charts(clicked)[0]) == 3
+    assert outlined(charts(rerun(plain))[0]) == 0  # built after the clicked one, from the same view
+    assert outlined(charts(run(stage="qk", seed=8))[0]) == 0
+
+
+def test_each_language_gets_its_own_words_on_a_shared_figure():
+    """A trimmed product writes which part it draws, in the page's language."""
+    views.FIGURES.clear()
+    sizes = dict(stage="qk", seed=9, n_tokens=F.MAX_SIDE + 8)
+    en, zh = ("".join(a.get("text", "") for a in charts(run(lang=lang, **sizes))[0]["layout"]["annotations"])
+              .replace("<br>", "") for lang in ("en", "zh"))
+    assert "first 48 rows" in en and "只画出前 48 行" in zh and "rows" not in zh
