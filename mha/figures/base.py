@@ -227,8 +227,12 @@ def cell_size(rows: int, cols: int, target: int = 44, max_w: int = 860, max_h: i
 
 
 def as_gaps(z: np.ndarray) -> list:
-    """−∞/NaN become None: Plotly leaves those cells empty (a gap)."""
-    return np.where(np.isfinite(z), z, np.nan).tolist()
+    """−∞/NaN become None: Plotly leaves those cells empty (a gap). None, not NaN: JSON has no NaN, and a figure
+    holding one is encoded by Plotly three times (dumped, read back to swap NaN for null, dumped again)."""
+    z = np.asarray(z, float)
+    cells = z.astype(object)
+    cells[~np.isfinite(z)] = None
+    return cells.tolist()
 
 
 def abs_limit(values: np.ndarray) -> float:
