@@ -17,6 +17,8 @@ from .shared import Shared, digest
 from .strings import Text
 
 FIGURES = Shared(96)  # about 100 KB each: the figures of the views a class has open, built once
+TRACES = Shared(64)  # traces of views up to SHARED_TRACE numbers, computed once for every session
+SHARED_TRACE = 50_000  # numbers in a trace's arrays (~400 KB); larger views compute their own
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d"]}
 MAX_TERMS = 8  # dot products longer than this are written out in part
 TERMS_PER_LINE = 4
@@ -88,7 +90,13 @@ class View:
 
     @cached_property
     def trace(self) -> mha.Trace:
-        return mha.forward(self.x, self.w)
+        """The trace of X, shared with every session showing the same X and weights while it is small. Read-only."""
+        n, h = self.x.shape[0], self.w.w_q.shape[0]
+        numbers = n * (2 * self.x.shape[1] + h * (2 * self.w.w_q.shape[2] + 2 * self.w.w_v.shape[2]) + 4 * h * n)
+        if numbers > SHARED_TRACE:
+            return mha.forward(self.x, self.w)
+        w = self.w
+        return TRACES.get(("trace", digest(self.x, w.w_q, w.w_k, w.w_v, w.w_o)), lambda: _read_only(mha.forward(self.x, w)))
 
     @cached_property
     def words(self) -> F.Words:
@@ -113,6 +121,13 @@ class View:
     def weight_name(self, letter: str) -> Name:
         """W_Q1, W_K2, … for the chosen head."""
         return name("W", f"{letter}{self.head + 1}")
+
+
+def _read_only(trace: mha.Trace) -> mha.Trace:
+    """A trace that sessions share: any write to its arrays raises instead of changing another session's page."""
+    for a in vars(trace).values():
+        a.flags.writeable = False
+    return trace
 
 
 MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~$:])")

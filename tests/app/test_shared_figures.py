@@ -71,3 +71,22 @@ def test_every_chart_is_strict_json(params, monkeypatch):
     at = run(**params)
     assert at.get("plotly_chart") or params["stage"] in NO_CHART
     assert not loose
+
+
+def test_a_second_session_on_the_same_view_computes_no_trace(monkeypatch):
+    """Its trace, figures and files come from the first session's run; another X is computed anew."""
+    import mha
+    from mha.ui import exports
+
+    calls = []
+    real = mha.forward
+    monkeypatch.setattr(mha, "forward", lambda x, w: calls.append(x.shape) or real(x, w))
+    for store in (views.TRACES, views.FIGURES, exports._shared):
+        store.clear()
+    run(stage="values", seed=11)
+    first = len(calls)
+    assert first >= 1
+    run(stage="values", seed=11)
+    assert len(calls) == first
+    run(stage="values", seed=11, n_tokens=4)
+    assert len(calls) > first and calls[-1][0] == 4
