@@ -37,12 +37,6 @@ ss = st.session_state
 t = Text(ss["lang"])
 
 
-@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)  # at the limits one set is 67 MB
-def weights(d_model: int, d_k: int, d_v: int, n_heads: int, seed: int, init: str) -> mha.Weights:
-    """Read-only weights shared by every session with the same sizes and seed."""
-    return mha.init_weights(mha.AttentionConfig(1, d_model, d_k, d_v, n_heads, seed, init))
-
-
 share, downloads = sidebar.render(t)
 st.html(TABLE_CSS + (PRESENTER_CSS if ss["present"] else ""))
 st.title(t("app_title"))
@@ -61,7 +55,7 @@ if session.trained_on() and tokens:  # the walk shows the chosen layer's attenti
     view = View(t, cfg, model.weights.blocks[run.layer].attn, session.current_x(cfg), ss["head"] - 1,
                 ss["cell_values"], look, tokens, run)
 else:
-    view = View(t, cfg, weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init),
+    view = View(t, cfg, session.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init),
                 session.current_x(cfg), ss["head"] - 1, ss["cell_values"], look, tokens)
 try:
     RENDER[ss["stage"]](view)

@@ -68,6 +68,13 @@ def _run_on_reconnect() -> None:
     from its link (the URL always equals the view) before the user can click."""
 
 
+@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)  # at the limits one set is 67 MB
+def weights(d_model: int, d_k: int, d_v: int, n_heads: int, seed: int, init: str) -> mha.Weights:
+    """Read-only weights shared by every session with the same sizes and seed. Defined here, not in app.py,
+    so that it is decorated once per process rather than on every run."""
+    return mha.init_weights(mha.AttentionConfig(1, d_model, d_k, d_v, n_heads, seed, init))
+
+
 @lru_cache(maxsize=16)
 def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
     """The seeded X for these sizes, made once (every rerun needs it twice: to fit X and to diff it for the link)."""
