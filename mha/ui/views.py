@@ -96,7 +96,8 @@ class View:
         if numbers > SHARED_TRACE:
             return mha.forward(self.x, self.w)
         w = self.w
-        return TRACES.get(("trace", digest(self.x, w.w_q, w.w_k, w.w_v, w.w_o)), lambda: _read_only(mha.forward(self.x, w)))
+        key = ("trace", digest(self.x, w.w_q, w.w_k, w.w_v, w.w_o))
+        return TRACES.get(key, lambda: _read_only(mha.forward(self.x, w)))
 
     @cached_property
     def words(self) -> F.Words:

@@ -14,7 +14,8 @@ from .helpers import charts, rerun, run
 
 def outlined(spec: dict) -> int:
     """How many shapes outline a selection (the product's row of A, column of B and cell of C)."""
-    return sum(1 for s in spec["layout"].get("shapes", []) if s.get("type") == "rect" and s.get("line", {}).get("width", 0) >= 3)
+    shapes = spec["layout"].get("shapes", [])
+    return sum(1 for s in shapes if s.get("type") == "rect" and s.get("line", {}).get("width", 0) >= 3)
 
 
 def test_a_product_is_built_once_for_every_session_showing_it(monkeypatch):

@@ -77,3 +77,28 @@ def test_kv_cache_add_twice_and_play(page, app_url):
     page.wait_for_function(f"() => document.querySelector('{plot}')._fullLayout.sliders[0].active >= 2",
                            timeout=15_000)
     shoot(page, "kv_cache-playing")
+
+
+def test_a_click_on_the_scores_reruns_the_chart_only(page, app_url):
+    """A clicked cell of S reruns the chart's fragment, not the page with its sidebar: the browser's rerun
+    request names the fragment, and the breakdown appears."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    sent = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    open_stage(page, app_url, "scores")
+    point = page.locator(".st-key-scores .scatterlayer .point").nth(3)  # query 2, key 1
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    before = len(sent)
+    rerun_after(page, lambda: page.mouse.click(x, y))
+    reruns = []
+    for payload in sent[before:]:
+        if isinstance(payload, bytes):
+            msg = BackMsg()
+            msg.ParseFromString(payload)
+            if msg.WhichOneof("type") == "rerun_script":
+                reruns.append(msg.rerun_script)
+    assert reruns and all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1

@@ -12,17 +12,28 @@ from mha import figures as F
 from mha.figures.scores import GIVEN_PHASES, PHASES
 
 from .. import session
-from ..strings import Text
 from ..shared import digest
-from ..views import (Name, View, breakdown, clickable_chart, header, name, selected, shared_figure, subscript, tex_num,
-                     token_ticks)
+from ..strings import Text
+from ..views import (
+    Name,
+    View,
+    breakdown,
+    clickable_chart,
+    header,
+    name,
+    selected,
+    shared_figure,
+    subscript,
+    tex_num,
+    token_ticks,
+)
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
 
 
 def render(v: View) -> None:
-    t, h, tr, ss = v.t, v.head, v.trace, st.session_state
+    t, h, ss = v.t, v.head, st.session_state
     header(t, "scores", h=h + 1)
     example = st.toggle(t("mask_example"), key="example", help=t("mask_example_help"),
                         on_change=session.on_size_change, persist_state="session")
@@ -41,6 +52,14 @@ def render(v: View) -> None:
     st.caption(t("scores_play_hint", steps=t("list_sep").join(labels[p] for p in phases)))
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
                                  persist_state="session", label_visibility="collapsed")  # the hint names it
+    _chart(v, steps, phase, example)
+
+
+@st.fragment
+def _chart(v: View, steps: F.ScoreSteps, phase: str, example: bool) -> None:
+    """The chart and the clicked cell's sums. A fragment: a click reruns this part only, not the page with its
+    sidebar (the step and the link stay as they are)."""
+    t, h, tr, d_k = v.t, v.head, v.trace, v.cfg.d_k
     n = steps.scaled.shape[0]
     cell = selected("scores")
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
@@ -64,7 +83,7 @@ def render(v: View) -> None:
         return
     i, j = cell
     if not example:
-        q, kt = v.head_name("Q"), kt_name(i1)
+        q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
         breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j)
     softmax_breakdown(t, steps, i, j, None if example else d_k)
