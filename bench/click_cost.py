@@ -2,11 +2,11 @@
 
 Not a test: it prints figures. One `streamlit run app.py` (the repository's .streamlit/config.toml) and headless
 Chromium on ?stage=scores. Turn by turn, side by side: a click on a cell of S (two cells in turn, so each click
-changes the selection), then a full rerun of the stage (the sidebar's "numbers in cells" toggle, off and on). Each action's
-cost is the server's CPU (user + system time of the process, all threads, from /proc) from just before the action
-until its run has finished and the page has settled, plus a fixed pause for the last messages. /proc counts in
-clock ticks (10 ms), so the figures are totals over every turn divided by the turns; the idle server's CPU over the
-same pauses is shown apart.
+changes the selection), then a full rerun of the stage (the sidebar's "numbers in cells" toggle, off and on).
+Each action's cost is the server's CPU (user + system time of the process, all threads, from /proc) from just
+before the action until its run has finished and the page has settled, plus a fixed pause for the last messages.
+/proc counts in clock ticks (10 ms), so the figures are totals over every turn divided by the turns; the idle
+server's CPU over the same pauses is shown apart.
 
     python bench/click_cost.py [--turns 40]
 """
@@ -16,6 +16,7 @@ import os
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -81,8 +82,9 @@ def main() -> None:
                     settled(page)
                 clicks, reruns, idle = [], [], []
                 for turn in range(args.turns):
-                    clicks.append(cost(app.proc.pid, page, lambda: click_cell(page, CELLS[turn % 2])))
-                    clicked(page, CELLS[turn % 2])
+                    cell = CELLS[turn % 2]
+                    clicks.append(cost(app.proc.pid, page, partial(click_cell, page, cell)))
+                    clicked(page, cell)
                     reruns.append(cost(app.proc.pid, page, lambda: page.locator(TOGGLE).click()))
                     before = cpu_s(app.proc.pid)
                     time.sleep(PAUSE_S)
