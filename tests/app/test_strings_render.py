@@ -10,6 +10,7 @@ import pytest
 from google.protobuf.json_format import MessageToDict
 
 from mha.ui import settings as S
+from mha.ui import views
 from mha.ui.strings import EN, Text
 
 from .helpers import rerun, run
@@ -126,16 +127,23 @@ def _chart_words(spec) -> list[str]:
 
 @pytest.fixture(scope="module")
 def pages():
-    """[(renderer, text)] of every element of every page of the walk, each string tagged with its key."""
+    """[(renderer, text)] of every element of every page of the walk, each string tagged with its key.
+
+    Figures are shared across sessions by what they show, not by how a Text is patched: the walk starts and
+    ends with an empty store, so that it draws its own tagged figures and leaves none to other tests."""
     call, template = Text.__call__, Text.template
     shown = []
+    views.FIGURES.clear()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
-        for at in _walk():
-            for node in at._tree:
-                if getattr(node, "proto", None) is not None:
-                    shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]
+        try:
+            for at in _walk():
+                for node in at._tree:
+                    if getattr(node, "proto", None) is not None:
+                        shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]
+        finally:
+            views.FIGURES.clear()
     return shown
 
 
