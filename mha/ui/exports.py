@@ -17,10 +17,14 @@ SHARED_VIEWS = 32  # views whose files every session reuses: a class going back 
 
 def size(cfg: mha.AttentionConfig) -> int:
     """How many numbers an export of this view holds."""
+    d, k, v, h = cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads
+    return h * d * (2 * k + v) + h * v * d + trace_size(cfg)
+
+
+def trace_size(cfg: mha.AttentionConfig) -> int:
+    """How many numbers a trace of this view holds (X, Q, K, V, the four n×n steps, H, Concat, Y)."""
     n, d, k, v, h = cfg.n_tokens, cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads
-    weights = h * d * (2 * k + v) + h * v * d
-    trace = n * d * 2 + h * n * (2 * k + v) + 4 * h * n * n + h * n * v + n * h * v
-    return weights + trace
+    return n * d * 2 + h * n * (2 * k + v) + 4 * h * n * n + h * n * v + n * h * v
 
 
 def arrays(x: np.ndarray, w: mha.Weights) -> dict[str, np.ndarray]:

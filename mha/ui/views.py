@@ -13,6 +13,7 @@ import mha
 from mha import figures as F
 from mha.figures.base import text_px
 
+from . import exports
 from .shared import Shared, digest
 from .strings import Text
 
@@ -91,9 +92,7 @@ class View:
     @cached_property
     def trace(self) -> mha.Trace:
         """The trace of X, shared with every session showing the same X and weights while it is small. Read-only."""
-        n, h = self.x.shape[0], self.w.w_q.shape[0]
-        numbers = n * (2 * self.x.shape[1] + h * (2 * self.w.w_q.shape[2] + 2 * self.w.w_v.shape[2]) + 4 * h * n)
-        if numbers > SHARED_TRACE:
+        if exports.trace_size(self.cfg) > SHARED_TRACE:
             return mha.forward(self.x, self.w)
         w = self.w
         key = ("trace", digest(self.x, w.w_q, w.w_k, w.w_v, w.w_o))
