@@ -8,7 +8,7 @@ from mha.ui import settings as S
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
-from mha.ui.views import TrainedRun, View
+from mha.ui.views import TrainedRun, View, input_error
 
 # A projector: prose and formulas larger (figures are built larger for it: figures.PRESENT), the app's own
 # title smaller and the page starting higher, so that a stage's figure comes into view sooner.
@@ -34,6 +34,7 @@ st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide",
                    initial_sidebar_state="collapsed" if presenting else "auto")
 session.start()
 ss = st.session_state
+ss["page_running"] = True  # False again at the end: a fragment's own rerun then sees it so (session.link_follows)
 t = Text(ss["lang"])
 
 
@@ -60,7 +61,7 @@ else:
 try:
     RENDER[ss["stage"]](view)
 except mha.InputError as e:
-    st.error(t("error_overflow") if "overflow" in str(e) else t("error_input", message=e))
+    input_error(t, e)
 if code := snippet(ss["stage"]):
     code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
     if code_view.open:  # built only when opened
@@ -75,6 +76,7 @@ if i < len(S.STAGES) - 1:
 
 params = session.link_params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
 session.write_url(params)
+ss["page_running"] = False
 with share:
     sidebar.share(t, params)
 with downloads:

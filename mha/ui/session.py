@@ -428,6 +428,18 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     return params
 
 
+def link_follows(cfg: mha.AttentionConfig) -> None:
+    """After a fragment changed what the link holds (the step, tokens added): the address bar follows. The sidebar's
+    share panel, if open, shows the link, so then the whole page runs again to draw it anew."""
+    ss = st.session_state
+    if ss.get("page_running"):  # a run of the whole page writes the link at its end (app.py)
+        return
+    params = link_params(cfg, ss["x_base"])
+    if ss.get("share_open") and params != st.query_params.to_dict():
+        st.rerun(scope="app")
+    write_url(params)
+
+
 def write_url(params: dict[str, str]) -> None:
     """Keep the address bar equal to the view, so the page's own URL is always a working link."""
     if params != st.query_params.to_dict():

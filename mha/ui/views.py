@@ -243,6 +243,12 @@ def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
         st.latex(r"\qquad ".join(r"\ ".join(g) for g in groups_))
 
 
+def input_error(t: Text, e: mha.InputError) -> None:
+    """The core's refusal of these numbers, said in the page in the user's language. A fragment says it itself:
+    Streamlit handles an exception raised in a fragment before the page's own `except` could see it."""
+    st.error(t("error_overflow") if "overflow" in str(e) else t("error_input", message=e))
+
+
 def shared_figure(parts: tuple, build):
     """build(), or the same figure built earlier in this process by any session: `parts` must name everything the
     figure draws (arrays by `digest`, the language, the look, the selection …). Nobody changes a figure after."""
@@ -270,9 +276,11 @@ def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> st
     return ""
 
 
+@st.fragment
 def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, *, cols: Sequence[str] = (),
                  **blocks) -> None:
     """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz.
+    A fragment: a click and every step of the quiz rerun this product only, not the page with its sidebar.
 
     Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
     `cols` names the columns of B and C (the vocabulary, for the logits)."""

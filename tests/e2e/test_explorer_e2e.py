@@ -79,20 +79,19 @@ def test_kv_cache_add_twice_and_play(page, app_url):
     shoot(page, "kv_cache-playing")
 
 
-def test_a_click_on_the_scores_reruns_the_chart_only(page, app_url):
-    """A clicked cell of S reruns the chart's fragment, not the page with its sidebar: the browser's rerun
-    request names the fragment, and the breakdown appears."""
-    from streamlit.proto.BackMsg_pb2 import BackMsg
-
+def _listen(page) -> list:
+    """Every websocket frame the browser sends from now on (call it before the page opens its socket)."""
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
-    open_stage(page, app_url, "scores")
-    point = page.locator(".st-key-scores .scatterlayer .point").nth(3)  # query 2, key 1
-    box = point.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
+    return sent
+
+
+def _reruns_of(page, sent: list, action) -> list:
+    """The rerun requests the browser sends while `action` runs and the page settles after it."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
     before = len(sent)
-    rerun_after(page, lambda: page.mouse.click(x, y))
+    rerun_after(page, action)
     reruns = []
     for payload in sent[before:]:
         if isinstance(payload, bytes):
@@ -100,5 +99,78 @@ def test_a_click_on_the_scores_reruns_the_chart_only(page, app_url):
             msg.ParseFromString(payload)
             if msg.WhichOneof("type") == "rerun_script":
                 reruns.append(msg.rerun_script)
-    assert reruns and all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    assert reruns, "no rerun was sent"
+    return reruns
+
+
+def _click_point(page, selector: str, index: int):
+    point = page.locator(f"{selector} .scatterlayer .point").nth(index)
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    return lambda: page.mouse.click(x, y)
+
+
+def test_a_click_on_the_scores_reruns_the_chart_only(page, app_url):
+    """A clicked cell of S reruns the chart's fragment, not the page with its sidebar: the browser's rerun
+    request names the fragment, and the breakdown appears."""
+    sent = _listen(page)
+    open_stage(page, app_url, "scores")
+    reruns = _reruns_of(page, sent, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
+    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
     assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
+
+
+def test_a_click_and_the_quiz_on_a_product_rerun_that_product_only(page, app_url):
+    sent = _listen(page)
+    open_stage(page, app_url, "qk")
+    reruns = _reruns_of(page, sent, _click_point(page, ".st-key-qk_k", 9))  # row 2, column 3 of K₁
+    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    assert page.get_by_text("K₁[2, 3] is row 2 of X times column 3 of W_K1").count() == 1
+    reruns = _reruns_of(page, sent, page.locator(".st-key-quiz_start_qk_q button").click)
+    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1
+
+
+def test_adding_a_token_reruns_the_cache_stage_only_and_the_link_follows(page, app_url):
+    sent = _listen(page)
+    open_stage(page, app_url, "kv_cache")
+    reruns = _reruns_of(page, sent, page.locator(".st-key-add_token button").click)
+    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    assert page.get_by_text("The cache holds 4 tokens").count() == 1
+    assert "kv=" in page.url  # the added token travels in the link, as after a full rerun
+    page.goto(page.url)  # and the link brings it back
+    settle(page)
+    assert page.get_by_text("The cache holds 4 tokens").count() == 1
+
+
+def test_the_nudge_reruns_its_column_only(page, app_url):
+    sent = _listen(page)
+    open_stage(page, app_url, "dependency")
+    reruns = _reruns_of(page, sent, page.locator(".st-key-nudge_j [data-testid=stNumberInputStepUp]").click)
+    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    assert page.get_by_text("Untouched: rows 1–2 of Y", exact=False).count() == 1
+
+
+def test_choosing_a_step_reruns_the_chart_only_and_the_link_follows(page, app_url):
+    sent = _listen(page)
+    open_stage(page, app_url, "scores")
+    last = _active_frame(page)  # at rest on S, the last step
+    step = page.locator(".st-key-phase button").filter(has_text=EN["phase_qkt"])
+    reruns = _reruns_of(page, sent, step.click)
+    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    assert "phase=qkt" in page.url
+    assert _active_frame(page) < last  # the chart rests on QKᵀ now
+
+
+def test_an_open_share_panel_shows_the_link_with_the_token_added(page, app_url):
+    """With the share panel open, a token added in the cache stage's fragment redraws the whole page once, so the
+    panel's link carries it too (and the page does not rerun again and again)."""
+    sent = _listen(page)
+    open_stage(page, app_url, "kv_cache")
+    rerun_after(page, page.locator(".st-key-share_open summary").click)
+    assert "kv=" not in page.locator(".st-key-share_open").inner_text()
+    reruns = _reruns_of(page, sent, page.locator(".st-key-add_token button").click)
+    assert len(reruns) == 1
+    assert "kv=" in page.locator(".st-key-share_open").inner_text()
+    assert page.get_by_text("The cache holds 4 tokens").count() == 1

@@ -6,13 +6,13 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from ..views import View, chart, equation, fmt, header, room_for_names, subscript, token_ticks
+from ..views import View, chart, equation, fmt, header, input_error, room_for_names, subscript, token_ticks
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 
 
 def render(v: View) -> None:
-    t, cfg, tr = v.t, v.cfg, v.trace
+    t, cfg = v.t, v.cfg
     header(t, "dependency")
     n, d = v.x.shape
     equation(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
@@ -31,17 +31,29 @@ def render(v: View) -> None:
         else:
             st.info(t("dependency_skip", flops=int(cost), limit=int(EXACT_BUDGET)))
     with right:
-        j = st.number_input(t("nudge_token"), 1, n, min(2, n), key="nudge_j")
-        eps = st.number_input(t("nudge_size"), -10.0, 10.0, 0.5, 0.1, key="nudge_eps")
-        moved = v.x.copy()
-        moved[j - 1] += eps
-        delta = mha.forward(moved, v.w).y - tr.y  # raises InputError like any X would
-        st.markdown(f"**{t('nudge_result', eps=fmt(eps), j=subscript(j))}**")
-        fig = F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))], text=v.text,
-                            words=v.words, look=room_for_names(v.tokens, half), axis_titles=True)
-        chart(token_ticks(fig, v.tokens, ("yaxis",), half), key="dependency_nudge")
-        if j > 1:
-            st.success(t("nudge_rows_same", rows=t.rows(1, j - 1), delta=fmt(float(np.abs(delta[: j - 1]).max()))))
-        else:
-            st.caption(t("nudge_none_before"))
-        st.warning(t("nudge_rows_moved", rows=t.rows(j, n), delta=fmt(float(np.abs(delta[j - 1:]).max()))))
+        _nudge(v)
+
+
+@st.fragment
+def _nudge(v: View) -> None:
+    """Nudge one row of X and show how Y moves. A fragment: changing the row or the size reruns this column only."""
+    t, half = v.t, v.look.column(0.5)
+    n = len(v.x)
+    j = st.number_input(t("nudge_token"), 1, n, min(2, n), key="nudge_j")
+    eps = st.number_input(t("nudge_size"), -10.0, 10.0, 0.5, 0.1, key="nudge_eps")
+    moved = v.x.copy()
+    moved[j - 1] += eps
+    try:
+        delta = mha.forward(moved, v.w).y - v.trace.y
+    except mha.InputError as e:  # X near float64's end: the nudge can carry it over
+        input_error(t, e)
+        return
+    st.markdown(f"**{t('nudge_result', eps=fmt(eps), j=subscript(j))}**")
+    fig = F.grid_figure([F.Mat(delta, "ΔY", row_label=t("y_row"), col_label=t("feature"))], text=v.text,
+                        words=v.words, look=room_for_names(v.tokens, half), axis_titles=True)
+    chart(token_ticks(fig, v.tokens, ("yaxis",), half), key="dependency_nudge")
+    if j > 1:
+        st.success(t("nudge_rows_same", rows=t.rows(1, j - 1), delta=fmt(float(np.abs(delta[: j - 1]).max()))))
+    else:
+        st.caption(t("nudge_none_before"))
+    st.warning(t("nudge_rows_moved", rows=t.rows(j, n), delta=fmt(float(np.abs(delta[j - 1:]).max()))))

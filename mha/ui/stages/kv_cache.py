@@ -8,9 +8,10 @@ import streamlit as st
 import mha
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
 
+from .. import session
 from ..session import matrix_editor
 from ..settings import KV_MAX_ADDED as MAX_ADDED
-from ..views import View, chart, header, markdown_table, subscript, tex_int, token_ticks
+from ..views import View, chart, header, input_error, markdown_table, subscript, tex_int, token_ticks
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
@@ -18,8 +19,22 @@ LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 
 def render(v: View) -> None:
-    t_, ss = v.t, st.session_state
     header(v.t, "kv")
+    _stage(v)
+
+
+@st.fragment
+def _stage(v: View) -> None:
+    """Everything below the heading. A fragment: adding a token, resetting, switching the part and measuring
+    rerun this stage only, not the page with its sidebar; the address bar follows the tokens added."""
+    try:
+        _steps(v)
+    except mha.InputError as e:
+        input_error(v.t, e)
+
+
+def _steps(v: View) -> None:
+    t_, ss = v.t, st.session_state
     rows = _rows(v)
     t = len(rows)
     next_row = _next_token_editor(v, t)
@@ -55,6 +70,7 @@ def render(v: View) -> None:
         _cost(v, t)
         _measure(v)
     ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
+    session.link_follows(v.cfg)
 
 
 def _rows(v: View) -> np.ndarray:

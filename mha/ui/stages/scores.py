@@ -50,16 +50,17 @@ def render(v: View) -> None:
     labels = dict(qkt=t("phase_qkt"), scaled=t("phase_given") if example else t("phase_scaled", d_k=d_k),
                   masked=t("phase_masked"), s=t("phase_s"))
     st.caption(t("scores_play_hint", steps=t("list_sep").join(labels[p] for p in phases)))
-    phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
-                                 persist_state="session", label_visibility="collapsed")  # the hint names it
-    _chart(v, steps, phase, example)
+    _chart(v, steps, phases, labels, example)
 
 
 @st.fragment
-def _chart(v: View, steps: F.ScoreSteps, phase: str, example: bool) -> None:
-    """The chart and the clicked cell's sums. A fragment: a click reruns this part only, not the page with its
-    sidebar (the step and the link stay as they are)."""
+def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: bool) -> None:
+    """The step, the chart and the clicked cell's sums. A fragment: choosing a step or clicking a cell reruns this
+    part only, not the page with its sidebar; the address bar follows the step."""
     t, h, tr, d_k = v.t, v.head, v.trace, v.cfg.d_k
+    phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
+                                 persist_state="session", label_visibility="collapsed")  # the hint names it
+    session.link_follows(v.cfg)
     n = steps.scaled.shape[0]
     cell = selected("scores")
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
