@@ -1,14 +1,16 @@
-"""What a click on a cell of the scores chart costs the server, against a full rerun of that stage.
+"""What an interaction inside a stage costs the server, against a full rerun of that stage.
 
 Not a test: it prints figures. One `streamlit run app.py` (the repository's .streamlit/config.toml) and headless
-Chromium on ?stage=scores. Turn by turn, side by side: a click on a cell of S (two cells in turn, so each click
-changes the selection), then a full rerun of the stage (the sidebar's "numbers in cells" toggle, off and on).
-Each action's cost is the server's CPU (user + system time of the process, all threads, from /proc) from just
-before the action until its run has finished and the page has settled, plus a fixed pause for the last messages.
-/proc counts in clock ticks (10 ms), so the figures are totals over every turn divided by the turns; the idle
-server's CPU over the same pauses is shown apart.
+Chromium. For each interaction, on its stage, turn by turn and side by side: the interaction (each turn changes
+something: two cells in turn, two steps in turn, a token added then the cache reset, the nudged row up then down),
+then a full rerun of the stage (the sidebar's "numbers in cells" toggle, off and on). Each action's cost is the
+server's CPU (user + system time of the process, all threads, from /proc) from just before the action until its
+run has finished and the page has settled, plus a fixed pause for the last messages. /proc counts in clock ticks
+(10 ms), so the figures are totals over every turn divided by the turns; the idle server's CPU over the same pauses
+is shown apart. Every interaction is checked to have shown what it should (the clicked cell's sums, the step in
+the link, the cache's new length, the nudge's rows).
 
-    python bench/click_cost.py [--turns 40]
+    python bench/click_cost.py [--turns 20] [--only scores-click,kv-add]
 """
 
 import argparse
@@ -16,6 +18,8 @@ import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -26,29 +30,28 @@ from capacity import cpu_s  # noqa: E402
 from ui_latency import APP, Server, launch  # noqa: E402
 
 PAUSE_S = 0.3  # after the page settles: the server's last messages of the run
-CELLS = (3, 4)  # the click layer's points: (query 2, key 1) and (query 2, key 2)
 TOGGLE = ".st-key-cell_values label"  # the sidebar's "numbers in cells": a full rerun, the same sizes
 
 
-def settled(page) -> None:
+def settled(page, chart: str) -> None:
     try:
         page.wait_for_selector('[data-testid="stApp"][data-test-script-state="running"]', timeout=1_000)
     except Exception:  # noqa: BLE001 - a fast run may be over before we look
         pass
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000)
-    page.wait_for_function("() => document.querySelectorAll('.st-key-scores .js-plotly-plot .main-svg').length > 0")
+    page.wait_for_function(f"() => document.querySelectorAll('{chart} .js-plotly-plot .main-svg').length > 0")
 
 
-def cost(pid: int, page, action) -> float:
+def cost(pid: int, page, chart: str, action) -> float:
     before = cpu_s(pid)
     action()
-    settled(page)
+    settled(page, chart)
     time.sleep(PAUSE_S)
     return cpu_s(pid) - before
 
 
-def click_cell(page, index: int) -> None:
-    point = page.locator(".st-key-scores .scatterlayer .point").nth(index)
+def click_point(chart: str, index: int, page) -> None:
+    point = page.locator(f"{chart} .scatterlayer .point").nth(index)
     point.scroll_into_view_if_needed()
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
@@ -56,15 +59,78 @@ def click_cell(page, index: int) -> None:
     page.mouse.click(x, y)
 
 
-def clicked(page, index: int) -> None:
-    """Fail unless the page shows the sums of the cell just clicked (S[2, 1] or S[2, 2])."""
-    page.get_by_text(f"S[2, {index - 2}] = ", exact=False).first.wait_for(timeout=10_000)
+def shows(text: str, page) -> None:
+    page.get_by_text(text, exact=False).first.wait_for(timeout=10_000)
+
+
+def in_link(part: str, page) -> None:
+    page.wait_for_function(f"() => location.search.includes('{part}')", timeout=10_000)
+
+
+@dataclass(frozen=True)
+class Interaction:
+    stage: str
+    chart: str  # the chart that must be drawn before the page counts as settled
+    act: Callable  # act(page, turn)
+    check: Callable  # check(page, turn): fails unless the page shows the interaction's result
+
+
+def _button(selector: str, page) -> None:
+    page.locator(selector).first.click()
+
+
+INTERACTIONS = {
+    "scores-click": Interaction(  # the click layer's points 3 and 4: S[2, 1] and S[2, 2]
+        "scores", ".st-key-scores", lambda page, k: click_point(".st-key-scores", 3 + k % 2, page),
+        lambda page, k: shows(f"S[2, {1 + k % 2}] = ", page)),
+    "scores-step": Interaction(
+        "scores", ".st-key-scores", lambda page, k: _button(f".st-key-phase button >> nth={0 if k % 2 == 0 else 3}",
+                                                            page),
+        lambda page, k: in_link("phase=qkt", page) if k % 2 == 0 else page.wait_for_function(
+            "() => !location.search.includes('phase=')", timeout=10_000)),
+    "qk-click": Interaction(  # Q₁[2, 3] and Q₁[2, 4]
+        "qk", ".st-key-qk_q", lambda page, k: click_point(".st-key-qk_q", 9 + k % 2, page),
+        lambda page, k: shows(f"Q₁[2, {3 + k % 2}] is row 2 of X", page)),
+    "kv-add": Interaction(  # a token added, then the cache reset
+        "kv_cache", ".st-key-kv_animation",
+        lambda page, k: _button(".st-key-add_token button" if k % 2 == 0 else ".st-key-kv_reset button", page),
+        lambda page, k: shows(f"The cache holds {4 if k % 2 == 0 else 3} tokens", page)),
+    "nudge": Interaction(  # the nudged row 2 → 3 → 2
+        "dependency", ".st-key-dependency_nudge",
+        lambda page, k: _button(".st-key-nudge_j [data-testid=stNumberInputStep"
+                                + ("Up]" if k % 2 == 0 else "Down]"), page),
+        lambda page, k: shows("Untouched: rows 1–2 of Y" if k % 2 == 0 else "Untouched: row 1 of Y", page)),
+}
+
+
+def measure(page, url: str, pid: int, what: Interaction, turns: int) -> tuple[float, float, float]:
+    """Server CPU seconds per interaction, per full rerun and per idle pause, on one stage."""
+    page.goto(f"{url}/?stage={what.stage}")
+    settled(page, what.chart)
+    for warm in range(2):  # first builds and imports are a one-off
+        what.act(page, warm)
+        settled(page, what.chart)
+        what.check(page, warm)
+        page.locator(TOGGLE).click()
+        settled(page, what.chart)
+    acts, reruns, idle = [], [], []
+    for turn in range(turns):
+        acts.append(cost(pid, page, what.chart, partial(what.act, page, turn)))
+        what.check(page, turn)
+        reruns.append(cost(pid, page, what.chart, lambda: page.locator(TOGGLE).click()))
+        before = cpu_s(pid)
+        time.sleep(PAUSE_S)
+        idle.append(cpu_s(pid) - before)
+    return sum(acts) / turns, sum(reruns) / turns, sum(idle) / turns
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--turns", type=int, default=40)
+    parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--only", help=f"comma-separated, of {', '.join(INTERACTIONS)} (default: all)")
     args = parser.parse_args()
+    names = args.only.split(",") if args.only else list(INTERACTIONS)
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         app = Server(APP, Path(tmp) / "app.log")
         app.start()
@@ -73,30 +139,17 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = launch(p)
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
-                page.goto(f"{app.url}/?stage=scores")
-                settled(page)
-                for warm in range(2):  # first builds and imports are a one-off
-                    click_cell(page, CELLS[warm])
-                    settled(page)
-                    page.locator(TOGGLE).click()
-                    settled(page)
-                clicks, reruns, idle = [], [], []
-                for turn in range(args.turns):
-                    cell = CELLS[turn % 2]
-                    clicks.append(cost(app.proc.pid, page, partial(click_cell, page, cell)))
-                    clicked(page, cell)
-                    reruns.append(cost(app.proc.pid, page, lambda: page.locator(TOGGLE).click()))
-                    before = cpu_s(app.proc.pid)
-                    time.sleep(PAUSE_S)
-                    idle.append(cpu_s(app.proc.pid) - before)
+                for name in names:
+                    rows.append((name, *measure(page, app.url, app.proc.pid, INTERACTIONS[name], args.turns)))
                 browser.close()
         finally:
             app.stop()
-    click, rerun = sum(clicks) / len(clicks), sum(reruns) / len(reruns)
-    print(f"env: {os.cpu_count()} cpus, load {', '.join(f'{x:.1f}' for x in os.getloadavg())}; {args.turns} turns")
-    print(f"server CPU per cell click on scores: {click * 1000:.1f} ms; per full rerun of the stage: "
-          f"{rerun * 1000:.1f} ms; click / rerun = {click / rerun:.2f}; idle over a {PAUSE_S} s pause: "
-          f"{sum(idle) / len(idle) * 1000:.1f} ms")
+    print(f"env: {os.cpu_count()} cpus, load {', '.join(f'{x:.1f}' for x in os.getloadavg())}; {args.turns} turns each")
+    print("| interaction | stage | server CPU per interaction | per full rerun | interaction / rerun | idle pause |")
+    print("|---|---|---|---|---|---|")
+    for name, act, rerun, idle in rows:
+        print(f"| {name} | {INTERACTIONS[name].stage} | {act * 1000:.1f} ms | {rerun * 1000:.1f} ms | "
+              f"{act / rerun:.2f} | {idle * 1000:.1f} ms |")
 
 
 if __name__ == "__main__":
