@@ -1,7 +1,7 @@
 """Train the coda's GPT on repeated random tokens, in numpy: a forward pass that keeps what the backward
 pass needs, the backward pass written out by hand, and Adam.
 
-The task (Olsson et al., 2022): a random run of L distinct symbols, then the same run again. The first
+The task (Olsson et al., 2022): a random run of L symbols, then the same run again. The first
 copy cannot be predicted; the second can, by a two-step circuit: a head in layer 1 that copies each
 token's predecessor into it (previous-token head), and a head in layer 2 that looks for the earlier
 occurrence of the current token and attends to the token after it (induction head).
@@ -166,16 +166,24 @@ def loss_and_grads(p: dict[str, np.ndarray], ids: np.ndarray, weights: np.ndarra
 
 @dataclass(frozen=True)
 class Task:
-    """Sequences of L distinct symbols from `alphabet` (token ids), then the same L again; lo <= L <= hi."""
+    """Sequences of L symbols from `alphabet` (token ids), then the same L again; lo <= L <= hi.
+
+    distinct: the first copy never repeats a symbol. Otherwise it may (drawn with replacement): then only
+    the exact previous token says which earlier position to copy from, which is what a previous-token head
+    in layer 1 provides."""
 
     alphabet: tuple[int, ...]
     lengths: tuple[int, int]
+    distinct: bool = True
 
     def sample(self, rng: np.random.Generator, batch: int, length: int | None = None) -> np.ndarray:
         """(batch, 2L) ids; one L for the whole batch (drawn when not given)."""
         lo, hi = self.lengths
         length = int(rng.integers(lo, hi + 1)) if length is None else length
-        first = np.stack([rng.choice(self.alphabet, size=length, replace=False) for _ in range(batch)])
+        if self.distinct:
+            first = np.stack([rng.choice(self.alphabet, size=length, replace=False) for _ in range(batch)])
+        else:
+            first = rng.choice(self.alphabet, size=(batch, length), replace=True)
         return np.concatenate([first, first], axis=1)
 
 
@@ -277,8 +285,11 @@ def fit(mw: ModelWeights, task: Task, *, steps: int, batch: int = 32, lr: float 
 
 TRAINED_DIR = Path(__file__).resolve().parent / "trained"
 SYMBOLS = "ABCDEFGHIJKLMNOP"  # token id i is SYMBOLS[i]
-SHIPPED = dict(d_model=13, d_k=7, d_v=11, n_heads=2, d_ff=17)  # distinct primes, each larger than the post's
+SHIPPED = dict(d_model=13, d_k=19, d_v=11, n_heads=2, d_ff=17)  # distinct primes, each larger than the post's
 LENGTHS = (4, 8)
+ALPHABET = 8  # the shipped task's symbols: A..H, which may repeat in the first copy (README: why)
+DISTINCT = False
+STEPS = 6000
 
 
 def evaluate(mw: ModelWeights, task: Task, rng: np.random.Generator, n: int = 500) -> dict:
@@ -306,10 +317,11 @@ def _eval_loss(p: dict[str, np.ndarray], ids: np.ndarray) -> float:
     return loss_and_grads(p, ids, weights)[0]
 
 
-def train_shipped(*, layers: int = 2, steps: int = 3000, batch: int = 32, lr: float = 0.01, seed: int = 0,
-                  snapshots: int = 20, n_eval: int = 500, symbols: int = 16,
+def train_shipped(*, layers: int = 2, steps: int = STEPS, batch: int = 32, lr: float = 0.01, seed: int = 0,
+                  snapshots: int = 20, n_eval: int = 500, symbols: int = ALPHABET, distinct: bool = DISTINCT,
                   progress=None) -> tuple[ModelWeights, list, dict]:
     """The shipped configuration trained from scratch: (model, [(step, params, snapshot record)], metrics).
+    `distinct`: the task's first copy never repeats a symbol (Task); it is trained and measured so.
     progress(step, loss) is called at every snapshot (see fit)."""
     import time
 
@@ -319,13 +331,13 @@ def train_shipped(*, layers: int = 2, steps: int = 3000, batch: int = 32, lr: fl
     cfg = AttentionConfig(seed=seed, **SHIPPED)
     vocab = list(SYMBOLS[:symbols])
     mw = init_model(cfg, vocab, n_layers=layers, positions="learned", n_ctx=2 * LENGTHS[1])
-    task = Task(tuple(range(symbols)), LENGTHS)
+    task = Task(tuple(range(symbols)), LENGTHS, distinct)
     start = time.process_time()
     trained, history = fit(mw, task, steps=steps, batch=batch, lr=lr, seed=seed, snapshots=snapshots,
                            progress=progress)
     seconds = time.process_time() - start
     # Each snapshot judged on the same fixed sequences: loss on the second copy, and its heads' scores.
-    probe = Task(task.alphabet, (6, 6)).sample(np.random.default_rng([seed, 13]), 64)
+    probe = Task(task.alphabet, (6, 6), distinct).sample(np.random.default_rng([seed, 13]), 64)
     records = []
     for snap in history:
         s = head_scores(model_of(snap.params), probe)
@@ -379,22 +391,30 @@ def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(prog="python -m mha.train", description="Train the shipped induction-head "
                                      "model (and a one-layer one to compare) and write weights.npz + meta.json.")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--steps", type=int, default=STEPS)
     parser.add_argument("--layers", type=int, default=2)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=0.01)
     parser.add_argument("--eval", type=int, default=500, help="fresh sequences for the final metrics")
     parser.add_argument("--out", type=Path, default=TRAINED_DIR)
+    parser.add_argument("--first-copy", choices=("distinct", "repeats"), default="distinct" if DISTINCT else "repeats",
+                        help="whether the first copy's symbols are distinct or may repeat")
+    parser.add_argument("--symbols", type=int, default=ALPHABET, choices=range(2, len(SYMBOLS) + 1), metavar="2..16",
+                        help="how many symbols (A, B, …) the task draws from; they are the whole vocabulary")
     args = parser.parse_args(argv)
-    settings = dict(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.seed, n_eval=args.eval)
+    distinct = args.first_copy == "distinct"
+    settings = dict(steps=args.steps, batch=args.batch, lr=args.lr, seed=args.seed, n_eval=args.eval,
+                    distinct=distinct, symbols=args.symbols)
     trained, snaps, metrics = train_shipped(layers=args.layers, **settings)
     print(f"{args.layers} layer(s): accuracy {metrics['accuracy']:.4f}, loss {metrics['final_loss']:.4g}, "
           f"{metrics['train_cpu_seconds']} s", flush=True)
     _, _, one = train_shipped(layers=1, **settings)
     print(f"1 layer: accuracy {one['accuracy']:.4f}, loss {one['final_loss']:.4g}, {one['train_cpu_seconds']} s")
     meta = {
-        "task": "L distinct random symbols, then the same L again; predict the second copy after its first token",
-        "vocab": list(SYMBOLS[:16]), "alphabet": list(range(16)), "repeat_lengths": list(LENGTHS),
+        "task": f"L {'distinct ' if distinct else ''}random symbols{'' if distinct else ' (they may repeat)'}, "
+                "then the same L again; predict the second copy after its first token",
+        "distinct": distinct,
+        "vocab": list(SYMBOLS[:args.symbols]), "alphabet": list(range(args.symbols)), "repeat_lengths": list(LENGTHS),
         "sizes": {**SHIPPED, "n_layers": args.layers, "positions": "learned", "n_ctx": 2 * LENGTHS[1]},
         "steps": args.steps, "batch": args.batch, "lr": args.lr, "seed": args.seed,
         "schedule": "Adam (0.9, 0.99); warm-up over 5% of the steps, cosine down to 10%",

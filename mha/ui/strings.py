@@ -347,6 +347,8 @@ EN = {
     "tokens_example": "No text yet, so here is an example: “{example}”. The walk keeps its seeded X until you type a text or take this one.",
     "tokens_use_example": "Use this text",
     "tokens_count": "{n} tokens, {vocab} distinct: the vocabulary has {vocab} entries, so E has {vocab} rows.",
+    "tokens_count_trained": "{n} tokens, {distinct} distinct; the trained model's vocabulary has {vocab} letters, so E "
+                            "has {vocab} rows.",
     "token_id": "token id",
     "positions": "Position vectors P",
     "positions_sinusoidal": "Sinusoidal",
@@ -423,10 +425,12 @@ EN = {
                   "reads what layer 1 added to them.",
     "trained_sizes": r"The trained model fixes the sizes: $d_{{\text{{model}}}} = {d_model}$, $d_k = {d_k}$, $d_v = {d_v}$, "
                      r"$h = {n_heads}$, $d_{{ff}} = {d_ff}$; n is the number of letters.",
-    "trained_tokens_note": "The trained model reads one letter per token, A to P (spaces are skipped, at most {most} "
-                           "letters), with positions it learned. It was trained on a few distinct letters followed by "
+    "trained_tokens_note": "The trained model reads one letter per token, {first} to {last} (spaces are skipped, at most "
+                           "{most} letters), with positions it learned. It was trained on {task} followed by "
                            "the same letters again.",
-    "trained_unknown": "The trained model only knows the letters A to P; left out: {chars}.",
+    "trained_unknown": "The trained model only knows the letters {first} to {last}; left out: {chars}.",
+    "trained_task_distinct": "a few distinct letters",
+    "trained_task_repeats": "a run of random letters (a letter may come back)",
     "trained_cut": "The trained model reads at most {most} letters; the rest is left out.",
     "trained_random": "Draw a repeated sequence",
     "input_trained": "With the trained model, this X is what layer {layer}'s attention reads: $\\mathrm{{LN}}_1$ of the residual "
@@ -457,7 +461,7 @@ EN = {
     "timeline_y": "loss on the second copy",
     "timeline_at": "At step {step}, layer {layer}'s heads on your sequence:",
     "retrain_title": "Train it again",
-    "retrain_text": "Train the same model from scratch with another seed: {steps} steps, about half a minute. Other "
+    "retrain_text": "Train the same model from scratch with another seed: {steps} steps, about a minute. Other "
                     "seeds can end with different heads, or none that does induction; the table above then says so.",
     "retrain_seed": "Seed",
     "retrain_button": "Train with this seed",
@@ -767,6 +771,7 @@ ZH = {
     "tokens_example": "还没有文本，这里先用一个例子：“{example}”。在你输入文本或采用这个例子之前，各页仍使用随机生成的 X。",
     "tokens_use_example": "采用这段文本",
     "tokens_count": "共 {n} 个词元，其中 {vocab} 个互不相同：词表有 {vocab} 项，所以 E 有 {vocab} 行。",
+    "tokens_count_trained": "共 {n} 个词元，其中 {distinct} 个互不相同；训练过的模型词表有 {vocab} 个字母，所以 E 有 {vocab} 行。",
     "token_id": "词元编号",
     "positions": "位置编码 P",
     "positions_sinusoidal": "正弦",
@@ -839,9 +844,11 @@ ZH = {
     "layer_help": "逐步演示展示哪一个块的注意力。第 1 层读字母和它们的位置；第 2 层读第 1 层在此基础上加进来的信息。",
     "trained_sizes": r"训练过的模型尺寸固定：$d_{{\text{{model}}}} = {d_model}$、$d_k = {d_k}$、$d_v = {d_v}$、$h = {n_heads}$、"
                      r"$d_{{ff}} = {d_ff}$；n 就是字母的个数。",
-    "trained_tokens_note": "训练过的模型每个字母算一个词元，只认 A 到 P（空格跳过，最多 {most} 个字母），位置向量是学出来的。"
-                           "它的训练数据是几个互不相同的字母，后面再把同样的字母重复一遍。",
-    "trained_unknown": "训练过的模型只认识 A 到 P 这些字母；没有用上的字符：{chars}。",
+    "trained_tokens_note": "训练过的模型每个字母算一个词元，只认 {first} 到 {last}（空格跳过，最多 {most} 个字母），位置向量是学出来的。"
+                           "它的训练数据是{task}，后面再把同样的字母重复一遍。",
+    "trained_unknown": "训练过的模型只认识 {first} 到 {last} 这些字母；没有用上的字符：{chars}。",
+    "trained_task_distinct": "几个互不相同的字母",
+    "trained_task_repeats": "一串随机字母（同一个字母可能出现不止一次）",
     "trained_cut": "训练过的模型最多读 {most} 个字母，多出来的部分没有用上。",
     "trained_random": "随机生成一个重复序列",
     "input_trained": "使用训练过的模型时，这里的 X 是第 {layer} 层注意力读到的输入：该层残差流经过 $\\mathrm{{LN}}_1$ 之后的结果，"
@@ -870,7 +877,7 @@ ZH = {
     "timeline_y": "第二遍上的损失",
     "timeline_at": "第 {step} 步时，第 {layer} 层的各个头在你的序列上：",
     "retrain_title": "再训练一次",
-    "retrain_text": "换一个种子，从头训练同一个模型：{steps} 步，大约半分钟。换了种子，头的分工可能不同，"
+    "retrain_text": "换一个种子，从头训练同一个模型：{steps} 步，大约一分钟。换了种子，头的分工可能不同，"
                     "也可能没有一个头学会归纳；上面的表格会如实显示。",
     "retrain_seed": "种子",
     "retrain_button": "用这个种子训练",

@@ -1,6 +1,6 @@
 """"Train it again": the trained model retrained with another seed, from the browser.
 
-A hosted demo has one process for a whole classroom, and a training run takes about half a minute of one
+A hosted demo has one process for a whole classroom, and a training run takes about a minute of one
 core, so one run at a time per process: a second request while one runs is refused with a message, not
 queued. Finished models are kept for every session (the last MAX_KEPT seeds), so a seed trained once opens
 at once for anyone.
@@ -13,7 +13,7 @@ import numpy as np
 
 from mha import train
 
-STEPS = 3000  # the shipped run's steps (tests make this smaller)
+STEPS = train.STEPS  # the shipped run's steps (tests make this smaller)
 MAX_KEPT = 4  # retrained models kept in this process: ~1 MB each with their snapshots
 N_EVAL = 200  # fresh sequences for the accuracy shown after training
 
@@ -41,10 +41,12 @@ def retrain(seed: int, progress) -> "train.Trained | None":
     if not _busy.acquire(blocking=False):
         return None
     try:
+        shipped = train.load_trained().meta  # the task and sizes to train again, as shipped
         trained, snaps, metrics = train.train_shipped(
-            seed=seed, steps=STEPS, n_eval=N_EVAL, progress=lambda step, loss: progress(step / STEPS))
-        vocab = list(train.SYMBOLS[:16])
-        meta = dict(train.load_trained().meta, seed=seed, steps=STEPS, **metrics)
+            seed=seed, steps=STEPS, n_eval=N_EVAL, symbols=len(shipped["alphabet"]),
+            distinct=shipped.get("distinct", True), progress=lambda step, loss: progress(step / STEPS))
+        vocab = list(shipped["vocab"])
+        meta = dict(shipped, seed=seed, steps=STEPS, **metrics)
         meta["snapshots"] = [rec for _, _, rec in snaps]
         snapshots = [(step, rec["loss"], train.model_of(params),
                       {k: np.array(rec[k]) for k in ("previous_token", "induction")})

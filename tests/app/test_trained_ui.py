@@ -45,7 +45,7 @@ def test_the_trained_model_fixes_the_sizes_and_opens_on_a_repeat_of_its_task():
         [sizes[k] for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff")]
     letters = ss["text"].split()
     half = len(letters) // 2
-    assert letters[:half] == letters[half:] and len(set(letters[:half])) == half
+    assert letters[:half] == letters[half:] and set(letters) <= set(TRAINED.vocab) and len(set(letters[:half])) == half
     lo, hi = TRAINED.meta["repeat_lengths"]
     assert lo <= half <= hi and ss["n_tokens"] == 2 * half
     assert all(at.sidebar.number_input(key=k).disabled for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff"))
@@ -57,7 +57,7 @@ def test_the_trained_model_fixes_the_sizes_and_opens_on_a_repeat_of_its_task():
 @pytest.mark.parametrize("layer", [1, 2])
 @pytest.mark.parametrize("head", [1, 2])
 def test_the_walk_shows_the_chosen_layer_s_attention(layer, head):
-    text = "C F A K E C F A K E"
+    text = "C F A G E C F A G E"
     at = run(model="trained", stage="scores", layer=layer, head=head, text=text)
     tr = mha.model_forward(ids_of(text), TRAINED.weights)
     s = tr.layers[layer - 1].attn.probs[head - 1]
@@ -70,7 +70,7 @@ def test_the_walk_shows_the_chosen_layer_s_attention(layer, head):
 
 @pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
 def test_the_heads_panel_scores_every_head_on_this_sequence(lang, table):
-    text = "H B N D O H B N D O"
+    text = "H B F D A H B F D A"
     at = run(model="trained", stage="heads", text=text, lang=lang)
     assert table["roles_title"] in page_text(at)
     tr = mha.model_forward(ids_of(text), TRAINED.weights)
@@ -95,19 +95,22 @@ def test_a_head_s_label_follows_its_scores_not_a_list():
 
 
 def test_the_next_letter_continues_the_repeat_and_appending_completes_it():
-    at = run(model="trained", stage="next_token", text="K C G A M K C")
-    for want in "GAM":
+    at = run(model="trained", stage="next_token", text="B C G A E B C")
+    for want in "GAE":
         chosen = next(m.value for m in at.markdown if m.value.startswith("Greedy choice"))
         assert f"“{want}”" in chosen, chosen
         at.button(key="append_token").click()
         rerun(at)
-    assert at.session_state["text"].split() == list("KCGAMKCGAM")
+    assert at.session_state["text"].split() == list("BCGAEBCGAE")
     assert EN["next_trained"] in page_text(at)
 
 
 def test_letters_the_model_does_not_know_are_left_out_with_a_notice():
     at = run(model="trained", stage="tokens", text="a b z 9 a b")
     assert at.session_state["n_tokens"] == 4  # a b a b, read as A B A B
+    vocab = len(TRAINED.vocab)
+    assert f"4 tokens, 2 distinct; the trained model's vocabulary has {vocab} letters, so E has {vocab} rows" \
+        in page_text(at)
     warning = " ".join(w.value for w in at.warning)
     assert "z" in warning and "9" in warning
 
@@ -137,18 +140,18 @@ def test_a_bad_layer_in_a_link_is_clamped_with_a_notice():
 def test_the_timeline_scrubs_through_training():
     """At a snapshot before the induction head formed, layer 2's patterns and scores are that snapshot's, the
     loss curve marks it, and no layer-2 head is named an induction head; at the last one, one is."""
-    text = "H B N D O H B N D O"
+    text = "H B F D A H B F D A"
     at = run(model="trained", stage="heads", text=text, layer=2)
     slider = at.select_slider(key="snapshot")
     steps = [step for step, *_ in TRAINED.snapshots]
     assert slider.value == steps[-1]
-    slider.set_value(450)
+    slider.set_value(300)
     rerun(at)
-    k = steps.index(450)
+    k = steps.index(300)
     snap = TRAINED.snapshots[k][2]
     tr = mha.model_forward(ids_of(text), snap)
     loss = next(s for s in charts(at) if any(t.get("mode") == "lines+markers" for t in s["data"]))
-    assert loss["data"][1]["x"] == [450] and loss["data"][1]["y"] == [TRAINED.snapshots[k][1]]
+    assert loss["data"][1]["x"] == [300] and loss["data"][1]["y"] == [TRAINED.snapshots[k][1]]
     maps = [s for s in charts(at) if sum(t.get("type") == "heatmap" for t in s["data"]) == 2]
     np.testing.assert_allclose(np.nan_to_num(z(maps[-1]["data"][0])), tr.layers[1].attn.probs[0], atol=1e-9)
     then = table_rows(at)[4:]  # the second table: the snapshot's heads
@@ -162,7 +165,7 @@ def test_the_timeline_scrubs_through_training():
 
 @pytest.fixture
 def short_training(monkeypatch):
-    """A retraining of 40 steps (the page's run is 3000: half a minute): the mechanics, not the model."""
+    """A retraining of 40 steps (the page's run is 6000: a minute): the mechanics, not the model."""
     from mha.ui import training
 
     monkeypatch.setattr(training, "STEPS", 40)

@@ -66,3 +66,13 @@ def test_task_sequences_repeat_a_run_of_distinct_symbols():
     assert 3 <= half <= 5
     np.testing.assert_array_equal(ids[:, :half], ids[:, half:])
     assert all(len(set(row[:half])) == half and set(row) <= set(task.alphabet) for row in ids)
+
+
+def test_a_task_whose_first_copy_may_repeat_draws_repeats_and_copies_them():
+    """distinct=False: symbols drawn with replacement (some first copies repeat one), then the same again."""
+    rng = np.random.default_rng(0)
+    ids = train.Task(alphabet=(0, 1, 2), lengths=(6, 6), distinct=False).sample(rng, 50)
+    assert ids.shape == (50, 12) and np.array_equal(ids[:, :6], ids[:, 6:])
+    assert all(len(set(row[:6])) < 6 for row in ids)  # 6 draws from 3 symbols must repeat one
+    distinct = train.Task(alphabet=tuple(range(8)), lengths=(6, 6)).sample(rng, 50)
+    assert all(len(set(row[:6])) == 6 for row in distinct)

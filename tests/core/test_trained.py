@@ -29,7 +29,7 @@ def fresh_measurements() -> dict:
     """Greedy accuracy on each second copy (its tokens after the first) and each head's mean attention
     on the previous token (every position i >= 1) and on the token after the current one's earlier copy."""
     t = shipped()
-    task = train.Task(tuple(t.meta["alphabet"]), tuple(t.meta["repeat_lengths"]))
+    task = train.Task(tuple(t.meta["alphabet"]), tuple(t.meta["repeat_lengths"]), t.meta.get("distinct", True))
     rng = np.random.default_rng(20261129)
     hits, prev, induction, first_prev, first_older = [], [], [], [], []
     for _ in range(N_FRESH):
@@ -64,14 +64,13 @@ def test_shipped_model_predicts_the_second_copy():
 
 
 def test_a_layer_one_head_attends_to_the_previous_token():
-    """Where the induction head reads it (the first copy), a layer-1 head puts a third or more of its attention on
-    the previous token and at least 3 times as much as on all older tokens together; the rest stays on the token
-    itself, so its key carries (token, previous token). It is no clean previous-token head: over every position
-    its score is 0.30 (README), below the 0.5 of the textbook circuit."""
+    """Some layer-1 head puts half or more of its attention on the previous token, over every position (the
+    issue's bar); where the induction head reads it (the first copy) that head's share on the previous token is
+    at least 3 times what it puts on all older tokens together."""
     m = fresh_measurements()
-    prev, older = m["first_copy_previous"][0], m["first_copy_older"][0]
-    assert any(p >= 0.3 and p >= 3 * o for p, o in zip(prev, older)), (prev, older)
-    assert m["previous_token"][0].max() >= 0.25
+    head = int(np.argmax(m["previous_token"][0]))
+    assert m["previous_token"][0][head] >= 0.5, m["previous_token"]
+    assert m["first_copy_previous"][0][head] >= 3 * m["first_copy_older"][0][head]
 
 
 def test_a_layer_two_head_is_an_induction_head():
@@ -91,8 +90,13 @@ def test_head_scores_agree_with_the_direct_measurement():
 
 
 def test_one_layer_model_does_clearly_worse():
+    """Trained by the same command for the same steps, one layer makes at least 3 times the errors on the second
+    copy, at a loss at least 3 times as high (README: 0.893 against 0.977; it has no previous-token head to
+    build the induction step on)."""
     meta = shipped().meta
-    assert meta["one_layer"]["layers"] == 1 and meta["one_layer"]["accuracy"] <= meta["accuracy"] - 0.15
+    one = meta["one_layer"]
+    assert one["layers"] == 1 and 1 - one["accuracy"] >= 3 * (1 - meta["accuracy"])
+    assert one["final_loss"] >= 3 * meta["final_loss"]
     assert meta["accuracy"] == pytest.approx(fresh_measurements()["accuracy"], abs=0.02)
 
 
@@ -111,7 +115,7 @@ def test_snapshots_trace_a_falling_loss():
     for _, _, weights, scores in snaps:
         assert weights.n_layers == 2 and scores["induction"].shape == (2, shipped().meta["sizes"]["n_heads"])
     # the snapshot losses are those of the stored snapshot weights (float32-rounded: to 1e-3)
-    probe = train.Task(tuple(shipped().meta["alphabet"]), (6, 6)).sample(
+    probe = train.Task(tuple(shipped().meta["alphabet"]), (6, 6), shipped().meta.get("distinct", True)).sample(
         np.random.default_rng([shipped().meta["seed"], 13]), 64)
     for step, loss, weights, _ in (snaps[0], snaps[len(snaps) // 2], snaps[-1]):
         assert train._eval_loss(train.params_of(weights), probe) == pytest.approx(loss, rel=1e-3, abs=1e-3), step

@@ -14,7 +14,7 @@ MARK = "() => document.querySelector('.st-key-timeline_loss .js-plotly-plot').da
 
 @pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
 def test_the_heads_table_names_an_induction_head_in_layer_2(page, app_url, lang, table):
-    page.goto(f"{app_url}/?stage=heads&model=trained&layer=2&text=H+B+N+D+O+H+B+N+D+O&lang={lang}")
+    page.goto(f"{app_url}/?stage=heads&model=trained&layer=2&text=H+B+F+D+A+H+B+F+D+A&lang={lang}")
     settle(page)
     main = page.locator('[data-testid="stMain"]')
     assert table["roles_title"] in main.inner_text()
@@ -26,9 +26,9 @@ def test_the_heads_table_names_an_induction_head_in_layer_2(page, app_url, lang,
 
 
 def test_the_timeline_scrubs_to_the_start_of_training(page, app_url):
-    page.goto(f"{app_url}/?stage=heads&model=trained&layer=2&text=H+B+N+D+O+H+B+N+D+O")
+    page.goto(f"{app_url}/?stage=heads&model=trained&layer=2&text=H+B+F+D+A+H+B+F+D+A")
     settle(page)
-    assert page.evaluate(MARK) == 3000
+    assert page.evaluate(MARK) == 6000
     thumb = page.locator('.st-key-snapshot input[type="range"]')  # Streamlit 1.67: a react-aria range input
     thumb.focus()
     rerun_after(page, lambda: page.keyboard.press("Home"))
@@ -40,9 +40,9 @@ def test_the_timeline_scrubs_to_the_start_of_training(page, app_url):
 
 
 def test_the_next_letter_continues_the_repeat(page, app_url):
-    page.goto(f"{app_url}/?stage=next_token&model=trained&text=K+C+G+A+M+K+C")
+    page.goto(f"{app_url}/?stage=next_token&model=trained&text=B+C+G+A+E+B+C")
     settle(page)
     assert "“G”" in page.get_by_text("Greedy choice:").inner_text()
     rerun_after(page, page.locator(".st-key-append_token button").click)
-    assert "text=K+C+G+A+M+K+C+G" in page.url
+    assert "text=B+C+G+A+E+B+C+G" in page.url
     assert "“A”" in page.get_by_text("Greedy choice:").inner_text()

@@ -45,7 +45,10 @@ def render(v: View) -> None:
     tokens, vocab, ids, mw = session.coda(cfg, text, positions)
     n, d = len(tokens), cfg.d_model
     chips(tokens, ids)
-    st.caption(t("tokens_count", n=n, vocab=len(vocab)))
+    if session.trained_on():  # the model's own vocabulary, not the text's
+        st.caption(t("tokens_count_trained", n=n, distinct=len(set(tokens)), vocab=len(vocab)))
+    else:
+        st.caption(t("tokens_count", n=n, vocab=len(vocab)))
     # 1. look up rows of E
     e_rows = mw.wte[ids]
     equation(v.look, (r"E \in \mathbb{R}^{" + f"{len(vocab)}" + r"\times " + f"{d}" + "},",
@@ -85,10 +88,12 @@ def render(v: View) -> None:
 def trained_notes(t, text: str) -> None:
     """What the trained model reads of the text, what it left out, and a fresh sequence of its task."""
     _, unknown, cut = session.trained_tokens(text)
-    most = session.shipped().meta["sizes"]["n_ctx"]
-    st.caption(t("trained_tokens_note", most=most))
+    model = session.shipped()
+    most, letters = model.meta["sizes"]["n_ctx"], dict(first=model.vocab[0], last=model.vocab[-1])
+    task = t("trained_task_distinct" if model.meta.get("distinct", True) else "trained_task_repeats")
+    st.caption(t("trained_tokens_note", most=most, task=task, **letters))
     if unknown:
-        st.warning(t("trained_unknown", chars=md_escape(" ".join(unknown[:20]))))
+        st.warning(t("trained_unknown", chars=md_escape(" ".join(unknown[:20])), **letters))
     if cut:
         st.warning(t("trained_cut", most=most))
     st.button(t("trained_random"), key="new_repeat", on_click=session.new_repeat)
