@@ -103,6 +103,12 @@ def _reruns_of(page, sent: list, action) -> list:
     return reruns
 
 
+def _fragment_reruns_of(page, sent: list, action) -> None:
+    """`action` reruns fragments only: every rerun request it sends names one."""
+    reruns = _reruns_of(page, sent, action)
+    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+
+
 def _click_point(page, selector: str, index: int):
     point = page.locator(f"{selector} .scatterlayer .point").nth(index)
     box = point.bounding_box()
@@ -116,27 +122,23 @@ def test_a_click_on_the_scores_reruns_the_chart_only(page, app_url):
     request names the fragment, and the breakdown appears."""
     sent = _listen(page)
     open_stage(page, app_url, "scores")
-    reruns = _reruns_of(page, sent, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
-    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    _fragment_reruns_of(page, sent, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
     assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
 
 
 def test_a_click_and_the_quiz_on_a_product_rerun_that_product_only(page, app_url):
     sent = _listen(page)
     open_stage(page, app_url, "qk")
-    reruns = _reruns_of(page, sent, _click_point(page, ".st-key-qk_k", 9))  # row 2, column 3 of K₁
-    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    _fragment_reruns_of(page, sent, _click_point(page, ".st-key-qk_k", 9))  # row 2, column 3 of K₁
     assert page.get_by_text("K₁[2, 3] is row 2 of X times column 3 of W_K1").count() == 1
-    reruns = _reruns_of(page, sent, page.locator(".st-key-quiz_start_qk_q button").click)
-    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    _fragment_reruns_of(page, sent, page.locator(".st-key-quiz_start_qk_q button").click)
     assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1
 
 
 def test_adding_a_token_reruns_the_cache_stage_only_and_the_link_follows(page, app_url):
     sent = _listen(page)
     open_stage(page, app_url, "kv_cache")
-    reruns = _reruns_of(page, sent, page.locator(".st-key-add_token button").click)
-    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    _fragment_reruns_of(page, sent, page.locator(".st-key-add_token button").click)
     assert page.get_by_text("The cache holds 4 tokens").count() == 1
     assert "kv=" in page.url  # the added token travels in the link, as after a full rerun
     page.goto(page.url)  # and the link brings it back
@@ -147,8 +149,7 @@ def test_adding_a_token_reruns_the_cache_stage_only_and_the_link_follows(page, a
 def test_the_nudge_reruns_its_column_only(page, app_url):
     sent = _listen(page)
     open_stage(page, app_url, "dependency")
-    reruns = _reruns_of(page, sent, page.locator(".st-key-nudge_j [data-testid=stNumberInputStepUp]").click)
-    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    _fragment_reruns_of(page, sent, page.locator(".st-key-nudge_j [data-testid=stNumberInputStepUp]").click)
     assert page.get_by_text("Untouched: rows 1–2 of Y", exact=False).count() == 1
 
 
@@ -157,8 +158,7 @@ def test_choosing_a_step_reruns_the_chart_only_and_the_link_follows(page, app_ur
     open_stage(page, app_url, "scores")
     last = _active_frame(page)  # at rest on S, the last step
     step = page.locator(".st-key-phase button").filter(has_text=EN["phase_qkt"])
-    reruns = _reruns_of(page, sent, step.click)
-    assert all(r.fragment_id for r in reruns), [r.fragment_id for r in reruns]
+    _fragment_reruns_of(page, sent, step.click)
     assert "phase=qkt" in page.url
     assert _active_frame(page) < last  # the chart rests on QKᵀ now
 
