@@ -305,7 +305,7 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
     if note:
         st.caption(note)
     if quiz:
-        _quiz(key, v.t, a, b, c, quiz)
+        _quiz(key, v.t, a, b, c, quiz, v.look.narrow)
         return
     hint, button = st.columns([4, 1])
     button.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_start_quiz, args=(key, c.values.shape))
@@ -314,7 +314,7 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
     else:
         i, j = cell
         with hint:
-            breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j)
+            breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j, v.look.narrow)
 
 
 QUIZ_TOLERANCE = 0.01  # an answer counts as right within 1% of the value (or 0.01 absolute near 0)
@@ -340,7 +340,7 @@ def _stop_quiz(key: str) -> None:
     st.session_state[f"quiz_{key}"] = None
 
 
-def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int, int]) -> None:
+def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int, int], narrow: bool) -> None:
     """Ask for the hidden cell; once checked, say right or wrong and show the dot product."""
     i, j = cell
     value = float(c.values[i, j])
@@ -360,7 +360,7 @@ def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int
     else:
         st.error(t("quiz_wrong", answer=fmt(answer), value=fmt(value)))
     if answer is not None:
-        breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j)
+        breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j, narrow)
 
 
 def fmt(x: float) -> str:
@@ -392,8 +392,10 @@ def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, 
     return [(float(p), float(q), float(p * q)) for p, q in zip(a_row, b_col)]
 
 
-def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int) -> float:
-    """Write C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers; returns the sum of the terms."""
+def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int,
+              narrow: bool = False) -> float:
+    """Write C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers; returns the sum of the terms. `narrow` (a phone): one
+    term a line, so that every line fits the screen."""
     terms = dot_terms(a_row, b_col)
     total = float(np.sum([p for _, _, p in terms]))
     st.markdown(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1))
@@ -401,7 +403,8 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     parts = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
     if len(terms) > len(shown_terms):
         parts.append(r"\cdots")
-    lines = [" + ".join(parts[k : k + TERMS_PER_LINE]) for k in range(0, len(parts), TERMS_PER_LINE)]
+    per_line = 1 if narrow else TERMS_PER_LINE
+    lines = [" + ".join(parts[k : k + per_line]) for k in range(0, len(parts), per_line)]
     body = r" \\ &\quad + ".join(lines)
     result = tex_num(total, paren=False)
     st.latex(rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")

@@ -174,3 +174,22 @@ def test_an_open_share_panel_shows_the_link_with_the_token_added(page, app_url):
     assert len(reruns) == 1
     assert "kv=" in page.locator(".st-key-share_open").inner_text()
     assert page.get_by_text("The cache holds 4 tokens").count() == 1
+
+
+FITS = """() => [...document.querySelectorAll('[data-testid=stMain] .katex-display')]
+    .filter(e => e.scrollWidth > e.clientWidth + 4)
+    .map(e => [e.innerText.slice(0, 40), e.scrollWidth, e.clientWidth])"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_on_a_phone_every_line_of_a_clicked_cell_s_sums_fits_the_screen(page, app_url, lang):
+    """The dot product one term a line and the softmax in two lines, none wider than the screen (KaTeX would
+    otherwise hide the rest behind a sideways scroll)."""
+    page.set_viewport_size({"width": 390, "height": 844})
+    for stage, chart, point in (("scores", ".st-key-scores", 4), ("qk", ".st-key-qk_q", 9)):
+        open_stage(page, app_url, stage, lang=lang)
+        point_at = page.locator(f"{chart} .scatterlayer .point").nth(point)
+        point_at.scroll_into_view_if_needed()
+        rerun_after(page, _click_point(page, chart, point))
+        assert page.locator("[data-testid=stMain] .katex-display").count() >= 2
+        assert page.evaluate(FITS) == [], stage

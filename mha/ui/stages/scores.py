@@ -19,6 +19,7 @@ from ..views import (
     View,
     breakdown,
     clickable_chart,
+    equation,
     header,
     name,
     selected,
@@ -30,6 +31,7 @@ from ..views import (
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
+NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 
 
 def render(v: View) -> None:
@@ -86,8 +88,8 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     if not example:
         q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
-        breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j)
-    softmax_breakdown(t, steps, i, j, None if example else d_k)
+        breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow)
+    softmax_breakdown(t, steps, i, j, None if example else d_k, v.look)
 
 
 def kt_name(head: int) -> Name:
@@ -152,8 +154,9 @@ def _example_steps(t: Text) -> F.ScoreSteps:
     return F.ScoreSteps(POST_EXAMPLE, masked, mha.softmax(masked), names, _words(t, None))
 
 
-def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None) -> None:
-    """S[i, j] from row i of the scaled scores: exp of each visible key (j ≤ i) over their sum."""
+def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None, look: F.Look) -> None:
+    """S[i, j] from row i of the scaled scores: exp of each visible key (j ≤ i) over their sum. On a phone the two
+    parts go on lines of their own and the sum shows its first NARROW_EXP_TERMS terms, so that each line fits."""
     if j > i:
         st.markdown(t("softmax_masked", i=i + 1, j=j + 1))
         return
@@ -165,7 +168,11 @@ def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None)
     else:
         st.markdown(t("softmax_breakdown", i=i + 1, j=j + 1, count=i + 1, d_k=d_k))
         head = rf"a_{{{i + 1},{j + 1}}} = {tex_num(s.scores[i, j])}/\sqrt{{{d_k}}} = {tex_num(a[j])}"
-    terms = " + ".join(f"e^{{{tex_num(x)}}}" for x in a[:MAX_EXP_TERMS]) + (r" + \cdots" if a.size > MAX_EXP_TERMS
-                                                                            else "")
-    st.latex(rf"{head},\quad S_{{{i + 1},{j + 1}}} = \frac{{e^{{{tex_num(a[j])}}}}}{{{terms}}}"
-             rf" = {tex_num(e[j] / e.sum(), paren=False)}")
+    most = NARROW_EXP_TERMS if look.narrow else MAX_EXP_TERMS
+    terms = " + ".join(f"e^{{{tex_num(x)}}}" for x in a[:most]) + (r" + \cdots" if a.size > most else "")
+    value = tex_num(e[j] / e.sum(), paren=False)
+    fraction = rf"S_{{{i + 1},{j + 1}}} = \frac{{e^{{{tex_num(a[j])}}}}}{{{terms}}} = {value}"
+    if look.narrow:
+        equation(look, head + ",", fraction)
+    else:
+        st.latex(rf"{head},\quad {fraction}")
