@@ -9,7 +9,6 @@ import mha
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
 
 from .. import session
-from ..session import matrix_editor
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..views import View, chart, header, input_error, markdown_table, subscript, tex_int, token_ticks
 
@@ -91,7 +90,7 @@ def _next_token_editor(v: View, t: int) -> np.ndarray:
     panel = st.expander(v.t("kv_next", t=subscript(t + 1)), key="kv_next_open", on_change="rerun")
     if panel.open:
         with panel:
-            matrix_editor("kv_next", "kv_next_base", ss["kv_next_base"], [f"X{subscript(t + 1)}"], v.t,
+            session.matrix_editor("kv_next", "kv_next_base", ss["kv_next_base"], [f"X{subscript(t + 1)}"], v.t,
                           generation=t)
     return ss["kv_next_base"][0]
 
