@@ -68,16 +68,16 @@ if code := snippet(ss["stage"]):
         code_view.code(code, language="python")
 
 i = S.STAGES.index(ss["stage"])
-prev_col, _, next_col = st.columns([1, 4, 1])
+# One row, the way back on the left and on on the right: one block, not a block of three columns (each an element)
+nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(S.STAGES) - 1 else
+                   "right" if i == 0 else "left")
 if i > 0:
-    prev_col.button(t("prev"), on_click=session.go_to, args=(S.STAGES[i - 1],), key="prev_stage")
+    nav.button(t("prev"), on_click=session.go_to, args=(S.STAGES[i - 1],), key="prev_stage")
 if i < len(S.STAGES) - 1:
-    next_col.button(t("next"), on_click=session.go_to, args=(S.STAGES[i + 1],), key="next_stage")
+    nav.button(t("next"), on_click=session.go_to, args=(S.STAGES[i + 1],), key="next_stage")
 
 params = session.link_params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
 session.write_url(params)
 ss["page_running"] = False
-with share:
-    sidebar.share(t, params)
-with downloads:
-    sidebar.downloads(t, cfg, ss["x_base"], view.w)
+sidebar.share(share, t, params)
+sidebar.downloads(downloads, t, cfg, ss["x_base"], view.w)

@@ -14,7 +14,10 @@ LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 
 
 def render(t: Text):
-    """Draw the settings; return the (share, downloads) containers, filled once the view is known."""
+    """Draw the settings; return the (share, downloads) panels, filled once the view is known and only while open.
+
+    Both are folded at first: a closed panel costs a run nothing (no link written, no files registered), which
+    is a tenth of a full rerun's server time on scores (bench/capacity.py)."""
     ss = st.session_state
     with st.sidebar:
         st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True)
@@ -49,14 +52,15 @@ def render(t: Text):
         st.segmented_control(t("head"), list(range(1, ss["n_heads"] + 1)), key="head", required=True)
         st.toggle(t("cell_values"), key="cell_values", help=t("cell_values_help"))
         st.toggle(t("present"), key="present", help=t("present_help"))
-        containers = st.container(), st.container()
+        panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),
+                  st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open",
+                              on_change="rerun"))
         st.caption(t("credit"))
-    return containers
+    return panels
 
 
-def share(t: Text, params: dict[str, str]) -> None:
-    """The link of this view, with Streamlit's copy button (built only while the panel is open)."""
-    panel = st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")
+def share(panel, t: Text, params: dict[str, str]) -> None:
+    """The link of this view, with Streamlit's copy button, in the share panel while it is open."""
     if panel.open:
         panel.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
         panel.caption(t("share_help"))
@@ -66,8 +70,9 @@ DOWNLOADS = (("npz", ".npz", ".npz", "application/octet-stream"), ("json", ".jso
              ("csv", ".csv (.zip)", "-csv.zip", "application/zip"))
 
 
-def downloads(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
-    """The view's every matrix, as files written before the click and kept while the view stays.
+def downloads(panel, t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
+    """The view's every matrix, in the downloads panel while it is open: files written before the click and kept
+    while the view stays.
 
     Not Streamlit's deferred downloads (a callable run on click): each rerun gives the callable a new id
     and any session's rerun may drop the old one, or the file it wrote, before the browser fetches it
@@ -75,7 +80,12 @@ def downloads(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
     run, and a click does not rerun (on_click="ignore"). A small view's files are written once for the
     whole process (exports.shared_files: a class asks for the same few views); a large view's only when
     asked for, then kept for that view."""
-    st.markdown(f"**{t('sidebar_export')}**")
+    if panel.open:
+        with panel:
+            _files(t, cfg, x, w)
+
+
+def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
     values = exports.size(cfg)
     if values > exports.MAX_VALUES:
         st.caption(t("export_too_big", values=values, limit=exports.MAX_VALUES))

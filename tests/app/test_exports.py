@@ -75,10 +75,26 @@ def test_csv_writes_the_masked_cells_as_minus_inf_and_decimals_as_typed():
     assert "-inf" not in masked[3]
 
 
-def test_the_sidebar_offers_the_downloads():
+def opened(**params):
+    """The page with its downloads panel opened (the click on the panel reruns the page)."""
+    at = run(**params)
+    at.session_state["downloads_open"] = True
+    return rerun(at)
+
+
+def test_the_sidebar_offers_the_downloads_in_a_panel_that_writes_nothing_while_folded(monkeypatch):
+    """A folded panel costs a run nothing: no file written or registered, no button; opened, it offers all three."""
+    written = []
+    real = exports.shared_files
+    monkeypatch.setattr(exports, "shared_files", lambda *a: written.append(a) or real(*a))
+    exports._shared.clear()
     at = run(stage="qk")
+    assert at.expander(key="downloads_open").label == "Download every matrix of this view"
+    assert not at.get("download_button") and not written
+    at.session_state["downloads_open"] = True
+    rerun(at)
     keys = {b.key for b in at.get("download_button")}
-    assert {"download_npz", "download_json", "download_csv"} <= keys
+    assert {"download_npz", "download_json", "download_csv"} <= keys and len(written) == 1
 
 
 def _downloads(at) -> dict:
@@ -88,7 +104,7 @@ def _downloads(at) -> dict:
 def test_a_small_views_files_are_written_before_the_click_and_a_click_does_not_rerun():
     """Streamlit's deferred downloads lost files: each rerun made new ids and any session's rerun could drop
     the old one before the browser asked for it. Files handed over whole, and clicks that do not rerun, keep."""
-    at = run(stage="qk")
+    at = opened(stage="qk")
     buttons = _downloads(at)
     assert set(buttons) == {"download_npz", "download_json", "download_csv"}
     for proto in buttons.values():
@@ -107,7 +123,7 @@ LARGE = dict(n_tokens=16, d_model=128, d_k=32, d_v=32, n_heads=8)
 
 def test_a_large_views_files_are_written_when_asked_and_kept_while_the_view_stays():
     assert exports.READY_MAX < exports.size(mha.AttentionConfig(**LARGE)) <= exports.MAX_VALUES
-    at = run(stage="input", **LARGE)
+    at = opened(stage="input", **LARGE)
     assert not _downloads(at) and at.button(key="export_prepare").label.startswith("Write the files (")
     at.button(key="export_prepare").click()
     rerun(at)
@@ -125,7 +141,7 @@ def test_export_size_counts_every_number():
 
 
 def test_huge_views_offer_no_downloads_and_say_why():
-    at = run(stage="qk", n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
+    at = opened(stage="qk", n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
     assert not at.get("download_button")
     assert any("downloads stop at" in c.value for c in at.caption)
 
@@ -136,7 +152,7 @@ def test_every_session_showing_a_small_view_shares_its_files(monkeypatch):
     real = exports.files
     monkeypatch.setattr(exports, "files", lambda *a: written.append(a[2]) or real(*a))
     exports._shared.clear()
-    first, second = run(stage="qk", seed=5), run(stage="qk", seed=5)
+    first, second = opened(stage="qk", seed=5), opened(stage="qk", seed=5)
     assert [b.proto.url for b in first.get("download_button")] == [b.proto.url for b in second.get("download_button")]
     assert len(written) == 1
     second.number_input(key="n_tokens").set_value(4)
@@ -152,7 +168,7 @@ def test_other_weights_of_the_same_sizes_give_their_own_files():
 
 def test_the_trained_models_files_follow_the_layer_shown():
     """Both layers have the same sizes and X: the files must still change with the layer's weights."""
-    at = run(stage="qk", model="trained", layer=1)
+    at = opened(stage="qk", model="trained", layer=1)
     urls = {k: p.url for k, p in _downloads(at).items()}
     at.segmented_control(key="layer").set_value(2)
     rerun(at)

@@ -193,3 +193,20 @@ def test_on_a_phone_every_line_of_a_clicked_cell_s_sums_fits_the_screen(page, ap
         rerun_after(page, _click_point(page, chart, point))
         assert page.locator("[data-testid=stMain] .katex-display").count() >= 2
         assert page.evaluate(FITS) == [], stage
+
+
+@pytest.mark.parametrize("stage, shown", [("matmul", ("next_stage",)), ("scores", ("prev_stage", "next_stage")),
+                                          ("next_token", ("prev_stage",))])
+def test_the_way_back_sits_at_the_left_and_the_way_on_at_the_right(page, app_url, stage, shown):
+    """One row under the stage (a horizontal container): alone or together, ← at the column's left edge, → at its
+    right edge, level with each other."""
+    open_stage(page, app_url, stage)
+    column = page.locator('[data-testid="stMainBlockContainer"]').bounding_box()
+    left, right = column["x"] + 80, column["x"] + column["width"] - 80  # the container's padding: 5rem at 1400 px
+    boxes = {k: page.locator(f".st-key-{k} button").bounding_box() for k in shown}
+    assert set(shown) == {k for k in ("prev_stage", "next_stage") if page.locator(f".st-key-{k}").count()}
+    if "prev_stage" in boxes:
+        assert abs(boxes["prev_stage"]["x"] - left) <= 2, (boxes, column)
+    if "next_stage" in boxes:
+        assert abs(boxes["next_stage"]["x"] + boxes["next_stage"]["width"] - right) <= 2, (boxes, column)
+    assert len({round(b["y"]) for b in boxes.values()}) == 1
