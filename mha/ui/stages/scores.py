@@ -12,6 +12,7 @@ from mha import figures as F
 from mha.figures.scores import GIVEN_PHASES, PHASES
 
 from .. import session
+from .. import settings as S
 from ..shared import digest
 from ..strings import Text
 from ..views import (
@@ -62,7 +63,8 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     t, h, tr, d_k = v.t, v.head, v.trace, v.cfg.d_k
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
                                  persist_state="session", label_visibility="collapsed")  # the hint names it
-    session.link_follows(v.cfg)
+    if phase != st.query_params.get("phase", S.DEFAULTS["phase"]):  # a new step, not a click: the link follows
+        session.link_follows(v.cfg)
     n = steps.scaled.shape[0]
     cell = selected("scores")
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
