@@ -236,11 +236,21 @@ def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
 
     A group is one part or a tuple of parts that read as one (a product and its shapes).
     """
+    st.latex(display(look, *groups))
+
+
+def display(look: F.Look, *groups: str | tuple[str, ...]) -> str:
+    """The LaTeX of `equation`, to be written with words of its own (`said_then_shown`)."""
     groups_ = [(g,) if isinstance(g, str) else g for g in groups]
     if look.narrow and sum(len(g) for g in groups_) > 1:
-        st.latex(r"\begin{gathered} " + r" \\ ".join(p for g in groups_ for p in g) + r" \end{gathered}")
-    else:
-        st.latex(r"\qquad ".join(r"\ ".join(g) for g in groups_))
+        return r"\begin{gathered} " + r" \\ ".join(p for g in groups_ for p in g) + r" \end{gathered}"
+    return r"\qquad ".join(r"\ ".join(g) for g in groups_)
+
+
+def said_then_shown(words: str, tex: str) -> None:
+    """A sentence and the display formula it introduces, as one element (what st.latex sends is the same Markdown
+    between $$ lines): a clicked cell's sums are two elements fewer to send and draw."""
+    st.markdown(f"{words}\n\n$$\n{tex}\n$$")
 
 
 def input_error(t: Text, e: mha.InputError) -> None:
@@ -398,7 +408,6 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     term a line, so that every line fits the screen."""
     terms = dot_terms(a_row, b_col)
     total = float(np.sum([p for _, _, p in terms]))
-    st.markdown(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1))
     shown_terms = terms if len(terms) <= MAX_TERMS else terms[: MAX_TERMS - 2]
     parts = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
     if len(terms) > len(shown_terms):
@@ -407,7 +416,8 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     lines = [" + ".join(parts[k : k + per_line]) for k in range(0, len(parts), per_line)]
     body = r" \\ &\quad + ".join(lines)
     result = tex_num(total, paren=False)
-    st.latex(rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
+    said_then_shown(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1),
+                    rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
     if len(terms) > len(shown_terms):
         st.caption(t("breakdown_more", more=len(terms) - len(shown_terms)))
     st.caption(t("breakdown_check", total=fmt(total), value=fmt(value)))

@@ -43,3 +43,12 @@ def page_text(at: AppTest) -> str:
 def z(trace: dict) -> np.ndarray:
     """A heatmap's z as floats (None, a gap, becomes NaN)."""
     return np.array([[np.nan if v is None else v for v in row] for row in trace["z"]], dtype=float)
+
+
+def formulas(at: AppTest) -> list[tuple[str, str]]:
+    """Every display formula on the page, with the words its element writes before it ("" for an st.latex)."""
+    found = []
+    for element in (*at.markdown, *at.latex):
+        parts = element.value.split("$$")
+        found += [(parts[k - 1].strip() if k == 1 else "", parts[k].strip()) for k in range(1, len(parts), 2)]
+    return found

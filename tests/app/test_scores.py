@@ -12,7 +12,7 @@ from mha.figures.scores import PHASES
 from mha.ui import settings as S
 from mha.ui.strings import EN, ZH
 
-from .helpers import APP, charts, page_text, rerun, run, z
+from .helpers import APP, charts, formulas, page_text, rerun, run, z
 
 Q1, K1T = "Q<sub>1</sub>", "K<sub>1</sub><sup>T</sup>"
 
@@ -111,8 +111,7 @@ def test_the_dot_product_is_row_i_of_q_times_column_j_of_kt_for_cells_in_every_r
         at.session_state["sel_scores"] = (i, j)
         rerun(at)
         sentence = SENTENCE[lang].format(h=sub, i=i + 1, j=j + 1)
-        assert sentence in [m.value for m in at.markdown], sentence
-        latex = next(x.value for x in at.latex if "aligned" in x.value)
+        latex = next(tex for words, tex in formulas(at) if words == sentence)  # the sentence, then its sum
         terms = re.findall(r"\(?(-?[\d.e]+)\)?\\cdot\(?(-?[\d.e]+)\)?", latex)
         assert len(terms) == 7  # d_k terms: Q's row and Kᵀ's column both have 7 entries
         q_row, k_row = tr.q[head - 1, i], tr.k[head - 1, j]  # column j of Kᵀ is row j of K
@@ -123,7 +122,7 @@ def test_the_dot_product_is_row_i_of_q_times_column_j_of_kt_for_cells_in_every_r
 
 
 def _softmax_terms(at) -> tuple[list[float], float]:
-    latex = next(x.value for x in at.latex if r"\frac{e^" in x.value).strip("$\n ")
+    latex = next(tex for _, tex in formulas(at) if r"\frac{e^" in tex)
     denominator = re.search(r"\\frac\{e\^\{[^}]*\}\}\{(.*)\} = ", latex)[1]
     exps = [float(x.strip("()")) for x in re.findall(r"e\^\{([^}]*)\}", denominator)]
     return exps, float(latex.rsplit("= ", 1)[1])
@@ -205,9 +204,9 @@ def test_on_a_phone_the_mask_formula_is_two_lines_and_q_kt_are_said_to_be_left_o
     at.query_params["stage"] = "scores"
     at.session_state["screen_phone"] = True  # what the page's screen probe reports on a phone
     rerun(at)
-    formulas = [x.value.strip("$\n ") for x in at.latex]
-    assert any(r"\operatorname{softmax}" in f and "M_{ij}" not in f for f in formulas)
-    assert any(f.startswith("M_{ij} = ") for f in formulas)
+    shown = [x.value.strip("$\n ") for x in at.latex]
+    assert any(r"\operatorname{softmax}" in f and "M_{ij}" not in f for f in shown)
+    assert any(f.startswith("M_{ij} = ") for f in shown)
     assert EN["phone_operands"] in [c.value for c in at.caption]
     assert "xaxis" not in charts(at)[0]["layout"]
 

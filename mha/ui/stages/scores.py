@@ -20,9 +20,10 @@ from ..views import (
     View,
     breakdown,
     clickable_chart,
-    equation,
+    display,
     header,
     name,
+    said_then_shown,
     selected,
     shared_figure,
     subscript,
@@ -165,16 +166,13 @@ def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None,
     a = s.scaled[i, : i + 1]  # the visible keys only: the mask hides j > i
     e = np.exp(a - a.max())
     if d_k is None:
-        st.markdown(t("softmax_breakdown_given", i=i + 1, j=j + 1, count=i + 1))
+        words = t("softmax_breakdown_given", i=i + 1, j=j + 1, count=i + 1)
         head = rf"a_{{{i + 1},{j + 1}}} = {tex_num(a[j])}"
     else:
-        st.markdown(t("softmax_breakdown", i=i + 1, j=j + 1, count=i + 1, d_k=d_k))
+        words = t("softmax_breakdown", i=i + 1, j=j + 1, count=i + 1, d_k=d_k)
         head = rf"a_{{{i + 1},{j + 1}}} = {tex_num(s.scores[i, j])}/\sqrt{{{d_k}}} = {tex_num(a[j])}"
     most = NARROW_EXP_TERMS if look.narrow else MAX_EXP_TERMS
     terms = " + ".join(f"e^{{{tex_num(x)}}}" for x in a[:most]) + (r" + \cdots" if a.size > most else "")
     value = tex_num(e[j] / e.sum(), paren=False)
     fraction = rf"S_{{{i + 1},{j + 1}}} = \frac{{e^{{{tex_num(a[j])}}}}}{{{terms}}} = {value}"
-    if look.narrow:
-        equation(look, head + ",", fraction)
-    else:
-        st.latex(rf"{head},\quad {fraction}")
+    said_then_shown(words, display(look, head + ",", fraction) if look.narrow else rf"{head},\quad {fraction}")
