@@ -13,6 +13,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
@@ -54,10 +55,39 @@ def app_url():
     proc.wait(timeout=10)
 
 
-def launch(playwright):
+ENDED: dict = {}  # page -> how many script runs (full or fragment) it has seen end, read from its websocket
+
+
+def _count_ends(page, payload) -> None:
+    if isinstance(payload, bytes) and ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished":
+        ENDED[page] += 1
+
+
+def _watch(page) -> None:
+    ENDED[page] = 0
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: _count_ends(page, payload)))
+    page.on("close", lambda _: ENDED.pop(page, None))
+
+
+class WatchedBrowser:
+    """A browser whose every page counts the script runs it sees end (`rerun_after` waits for the next one)."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.on("page", _watch)
+        return context
+
+
+def launch(playwright) -> WatchedBrowser:
     if os.path.exists(CHROMIUM):
-        return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-    return playwright.chromium.launch(args=ARGS)
+        return WatchedBrowser(playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS))
+    return WatchedBrowser(playwright.chromium.launch(args=ARGS))
 
 
 @pytest.fixture(scope="session")
@@ -79,11 +109,12 @@ def page(browser):
 
 
 QUIET_MS = 1000  # the page must stay settled this long: a component's first report can start another run
+RERUN_QUIET_MS = 300  # after a run seen to end: long enough for React and Plotly to draw what it sent
 
 
-def settle(page, timeout: float = 60_000) -> None:
+def settle(page, timeout: float = 60_000, quiet_ms: int = QUIET_MS) -> None:
     """Wait until the script run is over, nothing is stale or loading, charts are drawn, and all of that has
-    held for QUIET_MS with the same charts at the same sizes.
+    held for quiet_ms with the same charts at the same sizes.
 
     The screen probe reports a phone-width window only once it is mounted, after the first run: that starts a
     second run which redraws the charts for the phone, so a page is settled only once it has stayed quiet.
@@ -109,25 +140,26 @@ def settle(page, timeout: float = 60_000) -> None:
              }
              return now - q.since >= quietMs;
            }""",
-        arg=QUIET_MS,
+        arg=quiet_ms,
         timeout=timeout,
         polling=100,
     )
     page.evaluate("() => { window.__settle = null; }")
 
 
-def rerun_after(page, action) -> None:
-    """Do `action` (a click, a key press), wait for the rerun it starts, then for the page to settle.
+def rerun_after(page, action, timeout: float = 60_000) -> None:
+    """Do `action` (a click, a key press), wait until the page's websocket brings the end of a script run
+    (full or fragment) that started after it, then settle.
 
-    Right after a click the app can still read "notRunning" from the previous run, so wait to see the
-    run start (or give up after 2 s: a fast rerun may be over already) before settling.
+    The end is read from the messages, not the page: a fragment's run can be over before the page ever shows
+    it running. An action that starts no run is given 2 s, then the page is settled as it is.
     """
+    ended = ENDED[page]
     action()
-    try:
-        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="running"]', timeout=2_000)
-    except Exception:  # noqa: BLE001 - Playwright's TimeoutError: the rerun already ended
-        pass
-    settle(page)
+    deadline = time.monotonic() + 2
+    while ENDED[page] == ended and time.monotonic() < deadline:
+        page.wait_for_timeout(20)  # Playwright delivers the websocket's frames while it waits
+    settle(page, timeout, RERUN_QUIET_MS if ENDED[page] > ended else QUIET_MS)
 
 
 def shoot(page, name: str) -> Path:

@@ -32,7 +32,7 @@ def drawn_for_this_window(page, key: str) -> None:
         """(key) => { const gds = document.querySelectorAll(`.st-key-${key} .js-plotly-plot`);
                       return gds.length === 1 && gds[0]._fullLayout
                              && gds[0]._fullLayout.width <= window.innerWidth; }""",
-        arg=key, timeout=60_000)
+        arg=key, timeout=90_000)
     settle(page)
 
 
@@ -46,7 +46,6 @@ def test_every_frame_keeps_its_layout_and_stays_readable(browser, app_url, stage
     try:
         query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **SIZES[size], **extra).items())
         page.goto(f"{app_url}/?{query}")
-        settle(page)
         drawn_for_this_window(page, ANIMATIONS[stage])
         assert page.locator('[data-testid="stException"]').count() == 0, query
         frames = frame_geometries(page, ANIMATIONS[stage])
