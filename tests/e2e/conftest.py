@@ -100,12 +100,39 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1600})
-    pg = context.new_page()
-    yield pg
+TALL_DESK = {"width": 1400, "height": 1600}
+LISTENERS: dict = {}  # page -> the (event, handler) pairs a test added with `listen`, taken off after it
+
+
+@pytest.fixture(scope="session")
+def _tabs(browser):
+    context = browser.new_context(viewport=TALL_DESK)
+    yield context
     context.close()
+
+
+@pytest.fixture
+def page(_tabs):
+    """This test worker's tab, at 1400×1600 (a test may resize it before opening a page), kept open from test
+    to test: a new tab's first page of the app costs Chromium ~10 CPU-seconds (its renderer compiles
+    Streamlit's and Plotly's scripts afresh), the next page in the same tab ~3. Afterwards the tab goes to
+    about:blank, which ends the test's Streamlit session; a tab that will not is closed, and the next test
+    opens a new one."""
+    pg = next((p for p in _tabs.pages if not p.is_closed()), None) or _tabs.new_page()
+    pg.set_viewport_size(TALL_DESK)
+    yield pg
+    for event, handler in LISTENERS.pop(pg, []):
+        pg.remove_listener(event, handler)
+    try:
+        pg.goto("about:blank", timeout=10_000)
+    except Exception:  # noqa: BLE001 - a crashed or hung tab: replaced by the next test
+        pg.close()
+
+
+def listen(page, event: str, handler) -> None:
+    """page.on(event, handler) for this test only: the `page` fixture takes it off afterwards."""
+    page.on(event, handler)
+    LISTENERS.setdefault(page, []).append((event, handler))
 
 
 QUIET_MS = 1000  # the page must stay settled this long: a component's first report can start another run

@@ -7,7 +7,7 @@ import pytest
 
 from mha.ui.strings import EN
 
-from .conftest import rerun_after, settle, shoot
+from .conftest import listen, rerun_after, settle, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -43,7 +43,7 @@ def test_a_typed_text_names_the_rows_and_columns_of_the_scores(page, app_url):
 
 def test_a_hostile_text_is_shown_as_characters_and_runs_nothing(page, app_url):
     alerts = []
-    page.on("dialog", lambda d: (alerts.append(d.message), d.dismiss()))
+    listen(page, "dialog", lambda d: (alerts.append(d.message), d.dismiss()))
     open_stage(page, app_url, "tokens", text="<img src=x onerror=alert(1)> <b>bold</b>")
     main = page.locator('[data-testid="stMain"]')
     assert main.locator("img").count() == 0 and main.locator("b", has_text="bold").count() == 0

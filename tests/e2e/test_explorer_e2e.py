@@ -4,7 +4,7 @@ import pytest
 
 from mha.ui.strings import EN
 
-from .conftest import rerun_after, settle, shoot
+from .conftest import listen, rerun_after, settle, shoot
 
 pytestmark = pytest.mark.e2e
 
@@ -82,7 +82,7 @@ def test_kv_cache_add_twice_and_play(page, app_url):
 def _listen(page) -> list:
     """Every websocket frame the browser sends from now on (call it before the page opens its socket)."""
     sent = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    listen(page, "websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
     return sent
 
 

@@ -39,19 +39,15 @@ def drawn_for_this_window(page, key: str) -> None:
 @pytest.mark.parametrize("lang, size", [("en", "post"), ("zh", "resized")])  # each language, each size
 @pytest.mark.parametrize("screen", SCREENS)
 @pytest.mark.parametrize("stage", ANIMATIONS)
-def test_every_frame_keeps_its_layout_and_stays_readable(browser, app_url, stage, screen, lang, size):
+def test_every_frame_keeps_its_layout_and_stays_readable(page, app_url, stage, screen, lang, size):
     viewport, extra = SCREENS[screen]
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    try:
-        query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **SIZES[size], **extra).items())
-        page.goto(f"{app_url}/?{query}")
-        drawn_for_this_window(page, ANIMATIONS[stage])
-        assert page.locator('[data-testid="stException"]').count() == 0, query
-        frames = frame_geometries(page, ANIMATIONS[stage])
-        assert len(frames) >= 4
-        found = moved(frames) + [f"frame {k}: {p}" for k, g in enumerate(frames, 1) for p in problems(g)]
-        shoot(page, f"frames-{stage}-{screen}-{lang}-{size}-last")
-        assert not found, "\n".join(found[:20])
-    finally:
-        context.close()
+    page.set_viewport_size(viewport)
+    query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **SIZES[size], **extra).items())
+    page.goto(f"{app_url}/?{query}")
+    drawn_for_this_window(page, ANIMATIONS[stage])
+    assert page.locator('[data-testid="stException"]').count() == 0, query
+    frames = frame_geometries(page, ANIMATIONS[stage])
+    assert len(frames) >= 4
+    found = moved(frames) + [f"frame {k}: {p}" for k, g in enumerate(frames, 1) for p in problems(g)]
+    shoot(page, f"frames-{stage}-{screen}-{lang}-{size}-last")
+    assert not found, "\n".join(found[:20])

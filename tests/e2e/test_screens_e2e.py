@@ -113,23 +113,19 @@ WALKS = [("desk", "en", "post"), ("desk", "zh", "large"), ("present", "en", "lar
 
 
 @pytest.mark.parametrize("screen, lang, size", WALKS)
-def test_static_figures_are_readable_on_every_screen(browser, app_url, screen, lang, size):
+def test_static_figures_are_readable_on_every_screen(page, app_url, screen, lang, size):
     """Each stage without an exception, its figures readable (the animated ones: test_frames_e2e).
 
     The page is opened from a link once, then walked with "Next", as a reader does."""
     viewport, extra = SCREENS[screen]
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
+    page.set_viewport_size(viewport)
     found = []
-    try:
-        query = "&".join(f"{k}={v}" for k, v in dict(stage=STAGES[0], lang=lang, **SIZES[size], **extra).items())
-        page.goto(f"{app_url}/?{query}")
-        for stage in walk(page, screen, STAGES):
-            if stage in STATIC:
-                found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
-                shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
-    finally:
-        context.close()
+    query = "&".join(f"{k}={v}" for k, v in dict(stage=STAGES[0], lang=lang, **SIZES[size], **extra).items())
+    page.goto(f"{app_url}/?{query}")
+    for stage in walk(page, screen, STAGES):
+        if stage in STATIC:
+            found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
+            shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])
 
 
@@ -140,20 +136,16 @@ NAMED = ["tokens", "qk", "values", "heads", "output", "dependency", "kv_cache", 
 
 
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh")])  # not the phone: CI time
-def test_rows_named_by_tokens_are_readable(browser, app_url, screen, lang):
+def test_rows_named_by_tokens_are_readable(page, app_url, screen, lang):
     """With a text, rows that count tokens carry the tokens' words instead of numbers: each figure makes room
     for the longest word (on a phone the rows keep their numbers), and no word lands on a title or a plot."""
     viewport, extra = SCREENS[screen]
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
+    page.set_viewport_size(viewport)
     found = []
-    try:
-        query = "&".join(f"{k}={v}" for k, v in dict(stage=NAMED[0], lang=lang, text=TEXTS[lang], **extra).items())
-        page.goto(f"{app_url}/?{query}")
-        for stage in walk(page, screen, STAGES[STAGES.index(NAMED[0]):]):
-            if stage in NAMED:
-                found += [f"{stage} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
-                shoot_page(page, viewport, f"{stage}-{screen}-{lang}-text")
-    finally:
-        context.close()
+    query = "&".join(f"{k}={v}" for k, v in dict(stage=NAMED[0], lang=lang, text=TEXTS[lang], **extra).items())
+    page.goto(f"{app_url}/?{query}")
+    for stage in walk(page, screen, STAGES[STAGES.index(NAMED[0]):]):
+        if stage in NAMED:
+            found += [f"{stage} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
+            shoot_page(page, viewport, f"{stage}-{screen}-{lang}-text")
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])
