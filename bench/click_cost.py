@@ -5,10 +5,11 @@ Chromium. For each interaction, on its stage, turn by turn and side by side: the
 something: two cells in turn, two steps in turn, a token added then the cache reset, the nudged row up then down),
 then a full rerun of the stage (the sidebar's "numbers in cells" toggle, off and on). Each action's cost is the
 server's CPU (user + system time of the process, all threads, from /proc) from just before the action until its
-run has finished and the page has settled, plus a fixed pause for the last messages. /proc counts in clock ticks
-(10 ms), so the figures are totals over every turn divided by the turns; the idle server's CPU over the same pauses
-is shown apart. Every interaction is checked to have shown what it should (the clicked cell's sums, the step in
-the link, the cache's new length, the nudge's rows).
+run has ended (read from the websocket, the same way for both) and the page has settled, plus a fixed pause for
+the last messages. /proc counts in clock ticks (10 ms), so the figures are totals over every turn divided by the
+turns; the idle server's CPU over the same pauses is shown apart, and the last column takes it off both sides
+(each side ends with one such pause). Every interaction is checked to have shown what it should (the clicked
+cell's sums, the step in the link, the cache's new length, the nudge's rows).
 
     python bench/click_cost.py [--turns 20] [--only scores-click,kv-add]
 """
@@ -24,6 +25,7 @@ from functools import partial
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from capacity import cpu_s  # noqa: E402
@@ -33,19 +35,35 @@ PAUSE_S = 0.3  # after the page settles: the server's last messages of the run
 TOGGLE = ".st-key-cell_values label"  # the sidebar's "numbers in cells": a full rerun, the same sizes
 
 
-def settled(page, chart: str) -> None:
-    try:
-        page.wait_for_selector('[data-testid="stApp"][data-test-script-state="running"]', timeout=1_000)
-    except Exception:  # noqa: BLE001 - a fast run may be over before we look
-        pass
+class RunEnds:
+    """How many script runs (full or fragment) the page has seen end, read from its websocket: a fragment's run
+    can be over before the page ever shows it running, so the page's own state cannot tell."""
+
+    def __init__(self, page):
+        self.count = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, bytes) and ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished":
+            self.count += 1
+
+
+def settled(page, ends: RunEnds, before: int, chart: str) -> None:
+    """The run an action started (after `before` ends) is over and the page has drawn the chart."""
+    deadline = time.monotonic() + 60
+    while ends.count == before and time.monotonic() < deadline:
+        page.wait_for_timeout(10)  # Playwright delivers the websocket's frames while it waits
+    if ends.count == before:
+        raise TimeoutError("no run ended within 60 s of the action")
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000)
     page.wait_for_function(f"() => document.querySelectorAll('{chart} .js-plotly-plot .main-svg').length > 0")
 
 
-def cost(pid: int, page, chart: str, action) -> float:
-    before = cpu_s(pid)
+def cost(pid: int, page, ends: RunEnds, chart: str, action) -> float:
+    """Server CPU from just before `action` to its run's end, the page settled and PAUSE_S more."""
+    before, runs = cpu_s(pid), ends.count
     action()
-    settled(page, chart)
+    settled(page, ends, runs, chart)
     time.sleep(PAUSE_S)
     return cpu_s(pid) - before
 
@@ -103,21 +121,20 @@ INTERACTIONS = {
 }
 
 
-def measure(page, url: str, pid: int, what: Interaction, turns: int) -> tuple[float, float, float]:
+def measure(page, ends: RunEnds, url: str, pid: int, what: Interaction, turns: int) -> tuple[float, float, float]:
     """Server CPU seconds per interaction, per full rerun and per idle pause, on one stage."""
+    runs = ends.count
     page.goto(f"{url}/?stage={what.stage}")
-    settled(page, what.chart)
+    settled(page, ends, runs, what.chart)
     for warm in range(2):  # first builds and imports are a one-off
-        what.act(page, warm)
-        settled(page, what.chart)
+        cost(pid, page, ends, what.chart, partial(what.act, page, warm))
         what.check(page, warm)
-        page.locator(TOGGLE).click()
-        settled(page, what.chart)
+        cost(pid, page, ends, what.chart, lambda: page.locator(TOGGLE).click())
     acts, reruns, idle = [], [], []
     for turn in range(turns):
-        acts.append(cost(pid, page, what.chart, partial(what.act, page, turn)))
+        acts.append(cost(pid, page, ends, what.chart, partial(what.act, page, turn)))
         what.check(page, turn)
-        reruns.append(cost(pid, page, what.chart, lambda: page.locator(TOGGLE).click()))
+        reruns.append(cost(pid, page, ends, what.chart, lambda: page.locator(TOGGLE).click()))
         before = cpu_s(pid)
         time.sleep(PAUSE_S)
         idle.append(cpu_s(pid) - before)
@@ -139,17 +156,19 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = launch(p)
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                ends = RunEnds(page)
                 for name in names:
-                    rows.append((name, *measure(page, app.url, app.proc.pid, INTERACTIONS[name], args.turns)))
+                    rows.append((name, *measure(page, ends, app.url, app.proc.pid, INTERACTIONS[name], args.turns)))
                 browser.close()
         finally:
             app.stop()
     print(f"env: {os.cpu_count()} cpus, load {', '.join(f'{x:.1f}' for x in os.getloadavg())}; {args.turns} turns each")
-    print("| interaction | stage | server CPU per interaction | per full rerun | interaction / rerun | idle pause |")
-    print("|---|---|---|---|---|---|")
+    print("| interaction | stage | server CPU per interaction | per full rerun | interaction / rerun | idle pause "
+          "| ratio, the idle pause off both |")
+    print("|---|---|---|---|---|---|---|")
     for name, act, rerun, idle in rows:
         print(f"| {name} | {INTERACTIONS[name].stage} | {act * 1000:.1f} ms | {rerun * 1000:.1f} ms | "
-              f"{act / rerun:.2f} | {idle * 1000:.1f} ms |")
+              f"{act / rerun:.2f} | {idle * 1000:.1f} ms | {(act - idle) / (rerun - idle):.2f} |")
 
 
 if __name__ == "__main__":
