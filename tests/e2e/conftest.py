@@ -181,6 +181,8 @@ def rerun_after(page, action, timeout: float = 60_000) -> None:
     The end is read from the messages, not the page: a fragment's run can be over before the page ever shows
     it running. An action that starts no run is given 2 s, then the page is settled as it is.
     """
+    if page not in ENDED:
+        raise RuntimeError("rerun_after needs a page from a context of launch()'s browser: only those count runs")
     ended = ENDED[page]
     action()
     deadline = time.monotonic() + 2
