@@ -118,7 +118,7 @@ def page(_tabs):
     Streamlit's and Plotly's scripts afresh), the next page in the same tab ~3. Afterwards the tab goes to
     about:blank, which ends the test's Streamlit session; a tab that will not is closed, and the next test
     opens a new one."""
-    pg = next((p for p in _tabs.pages if not p.is_closed()), None) or _tabs.new_page()
+    pg = _tabs.pages[0] if _tabs.pages else _tabs.new_page()  # a closed page leaves the context's list
     pg.set_viewport_size(TALL_DESK)
     yield pg
     for event, handler in LISTENERS.pop(pg, []):
