@@ -379,6 +379,62 @@ class Spec(go.Figure):
         return self._spec
 
 
+# The template Streamlit 1.67 puts under a chart's layout when the chart takes its (light) theme, read from the page
+# (`gd.layout.template.layout`; its parts for titles of the whole figure, colour axes, ternary plots, range selectors
+# and minor grids apply to nothing drawn here, but for the one title). The figures carry it in their own layout: Plotly
+# counts a template as changed whenever it is a new object, and Streamlit hands Plotly a JSON copy of each figure
+# just after drawing it, so every new figure was drawn twice.
+SANS = '"Source Sans", sans-serif, "Source Sans", sans-serif'
+GREY, LINE, WHITE = "#808495", "#e6eaf1", "#FFFFFF"
+THEME = dict(
+    font=dict(color=GREY, family=SANS, size=12, weight=400), paper_bgcolor=WHITE, plot_bgcolor=WHITE,
+    legend=dict(title=dict(font=dict(size=12, color=GREY), side="top"), valign="top", bordercolor="rgba(0,0,0,0)",
+                borderwidth=0, font=dict(size=12, color="#262730")),
+    margin=dict(pad=8, r=0, l=0),
+    hoverlabel=dict(bgcolor=WHITE, bordercolor="rgba(47, 45, 43, 0.2)", font=dict(color=GREY, family=SANS, size=12)))
+TITLE = dict(font=dict(family=SANS, size=16, color="#2F2D2B"), pad=dict(l=4), xanchor="left", x=0)
+AXIS_THEME = dict(  # as a template's xaxis and yaxis, each for every x or y axis
+    xaxis=dict(zerolinecolor=LINE, gridcolor=LINE, showgrid=False, zeroline=False, tickcolor=LINE, automargin=True,
+               tickfont=dict(color=GREY, size=12), title=dict(font=dict(color=GREY, size=14), standoff=20)),
+    yaxis=dict(zerolinecolor=LINE, gridcolor=LINE, ticklabelposition="outside", tickcolor=LINE, automargin=True,
+               tickfont=dict(color=GREY, size=12), title=dict(font=dict(color=GREY, size=14), standoff=24)))
+
+
+def _over(ours: dict, base: dict) -> dict:
+    """`base` with `ours` on top, dicts merged all the way down: what Plotly makes of a template under a layout."""
+    out = dict(base)
+    for key, value in ours.items():
+        out[key] = _over(value, out[key]) if isinstance(value, dict) and isinstance(out.get(key), dict) else value
+    return out
+
+
+def themed(layout: dict) -> dict:
+    """The layout with Streamlit's theme under it (THEME), and its title in bold as Streamlit writes it."""
+    out = _over(layout, THEME)
+    if "title" in layout:
+        out["title"] = _over(layout["title"], TITLE) | dict(text=f"<b>{layout['title']['text']}</b>")
+    for key, axis in layout.items():
+        if key[:5] in AXIS_THEME:
+            out[key] = _axis(axis, AXIS_THEME[key[:5]])
+    return out
+
+
+def _axis(axis: dict, theme: dict) -> dict:
+    """An axis over the theme's. A colour given in the layout, not in a template, also switches its part on. Tick
+    marks are off unless asked for, so the tick colour goes only where the axis has them; the grid and the zero line
+    are on unless switched off, but on a bar chart's own axis, which says showgrid=False itself."""
+    out = _over(axis, theme)
+    if not axis.get("ticks") and "tickcolor" not in axis:
+        del out["tickcolor"]
+    return out
+
+
 def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> Spec:
-    """Data, layout and frames (plain dicts) as one figure."""
-    return Spec(dict(data=data, layout=layout, frames=frames or []))
+    """Data, layout and frames (plain dicts) as one figure, Streamlit's theme written into the layout (THEME).
+
+    With a `datarevision` Plotly.react tells new data by that number instead of by the arrays' identity. Streamlit
+    hands Plotly a JSON copy of a figure just after drawing it, and without one every copied array counts as new data:
+    the whole figure was drawn a second time. A figure never gets new data under the same revision: a new figure is
+    a new chart element (Streamlit's element id hashes the spec), drawn afresh, and an animation's frames are drawn
+    by Plotly.animate."""
+    return Spec(dict(data=data, layout=themed(layout) | {"datarevision": 1}, frames=frames or []))

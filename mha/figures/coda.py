@@ -42,7 +42,8 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
                   margin=dict(l=8, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
                   font=dict(family=FONT, size=size),
                   title=dict(text=title, font=dict(size=look.title)),
-                  xaxis=dict(range=[0, 1], fixedrange=True), yaxis=dict(automargin=True, fixedrange=True))
+                  xaxis=dict(range=[0, 1], fixedrange=True),
+                  yaxis=dict(automargin=True, fixedrange=True, showgrid=False))  # a bar's own axis: no grid
     return figure(data, layout)
 
 

@@ -11,7 +11,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.base import text_px
+from mha.figures.base import Spec, text_px
 
 from . import exports
 from .shared import Shared, digest
@@ -269,13 +269,22 @@ def operand_key(o: Operand) -> tuple:
     return o.name, o.rows, o.cols, o.kind, digest(o.values, *(() if o.mask is None else (o.mask,)))
 
 
+# Streamlit 1.67 draws a chart, then gives Plotly a copy of the figure with its theme applied and, on a chart that
+# takes clicks, these settings; Plotly draws the whole figure again if the copy differs. So the charts take no theme
+# from Streamlit (theme=None: the figures carry it, figures.base.THEME), and a clickable one comes with the settings
+# already made: one drawing per new figure instead of two. A clickable chart's axes are fixed: "pan" moves nothing.
+CLICKABLE = dict(clickmode="event+select", dragmode="pan")
+
+
 def chart(fig, key: str, width: str = "content") -> None:
-    st.plotly_chart(fig, key=key, width=width, config=chart_config(key))
+    st.plotly_chart(fig, key=key, width=width, config=chart_config(key), theme=None)
 
 
 def clickable_chart(fig, key: str) -> None:
-    st.plotly_chart(fig, key=key, on_select=lambda: _remember(key), selection_mode="points", width="content",
-                    config=chart_config(key))
+    spec = fig.to_dict()
+    layout = spec["layout"] | CLICKABLE | {"hovermode": spec["layout"].get("hovermode") or "closest"}
+    st.plotly_chart(Spec(spec | {"layout": layout}), key=key, on_select=lambda: _remember(key),
+                    selection_mode="points", width="content", config=chart_config(key), theme=None)
 
 
 def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> str:
