@@ -280,10 +280,16 @@ def chart(fig, key: str, width: str = "content") -> None:
     st.plotly_chart(fig, key=key, width=width, config=chart_config(key), theme=None)
 
 
-def clickable_chart(fig, key: str) -> None:
-    spec = fig.to_dict()
-    layout = spec["layout"] | CLICKABLE | {"hovermode": spec["layout"].get("hovermode") or "closest"}
-    st.plotly_chart(Spec(spec | {"layout": layout}), key=key, on_select=lambda: _remember(key),
+def clickable_chart(parts: tuple, build, key: str) -> None:
+    """The figure of shared_figure(parts, build), drawn to take clicks (made so once per figure: a Spec costs ~1 ms)."""
+
+    def clickable() -> Spec:
+        spec = build().to_dict()
+        layout = spec["layout"] | CLICKABLE
+        layout["hovermode"] = layout.get("hovermode") or "closest"
+        return Spec(spec | {"layout": layout})
+
+    st.plotly_chart(shared_figure(parts, clickable), key=key, on_select=lambda: _remember(key),
                     selection_mode="points", width="content", config=chart_config(key), theme=None)
 
 
@@ -318,7 +324,7 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
 
     parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, cell, quiz,
              blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
-    clickable_chart(shared_figure(parts, build), key)
+    clickable_chart(parts, build, key)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
     note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:

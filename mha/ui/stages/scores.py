@@ -25,7 +25,6 @@ from ..views import (
     name,
     said_then_shown,
     selected,
-    shared_figure,
     subscript,
     tex_num,
     token_ticks,
@@ -78,7 +77,7 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     arrays = [a for a in (steps.scaled, steps.q, steps.k) if a is not None]
     parts = ("scores", digest(*arrays), tuple(steps.names.items()), v.t.lang, v.text, v.look, phase, cell,
              () if example else v.tokens)
-    clickable_chart(shared_figure(parts, build), "scores")
+    clickable_chart(parts, build, "scores")
     inner = F.inner_window(v.cfg.n_tokens, d_k)
     if not example and v.look.narrow:
         st.caption(t("phone_operands"))
