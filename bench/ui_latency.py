@@ -114,6 +114,7 @@ class Server:
     log: Path
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen | None = None
+    cwd: Path = ROOT  # where the server runs: its .streamlit/config.toml
 
     @property
     def url(self) -> str:
@@ -125,7 +126,7 @@ class Server:
                "--global.developmentMode", "false", "--server.fileWatcherType", "none",
                "--browser.gatherUsageStats", "false"]
         with open(self.log, "wb") as log:
-            self.proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT)
 
     def wait_healthy(self, seconds: float = 60) -> None:
         deadline = time.monotonic() + seconds
