@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
-from ui_latency import ROOT, Server, launch
+from ui_latency import ROOT, STEP, VIEWPORT, Server, launch
 
 WATCH_LONG_TASKS = """(() => {
   window.__long = [];
@@ -26,13 +26,11 @@ WATCH_LONG_TASKS = """(() => {
     .observe({type: 'longtask', buffered: true});
 })();"""
 SETTLED = "document.querySelector('[data-testid=stApp]')?.getAttribute('data-test-script-state') === 'notRunning'"
-STEP = ('.st-key-n_tokens [data-testid="stNumberInputStepUp"]',
-        '.st-key-n_tokens [data-testid="stNumberInputStepDown"]')
 AFTER_MS = 2500
 
 
 def open_scores(browser, server: Server):
-    context = browser.new_context(viewport={"width": 1400, "height": 1600})
+    context = browser.new_context(viewport=VIEWPORT)
     context.add_init_script(WATCH_LONG_TASKS)
     page = context.new_page()
     page.goto(f"{server.url}/?stage=scores", timeout=60_000)
