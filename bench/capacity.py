@@ -10,12 +10,15 @@ most of the machine. All traffic goes to 127.0.0.1.
     python bench/capacity.py --soak [--soak-users 40] [--interactions 2000] [--gc off|on]
     python bench/capacity.py --check-protocol
     python bench/capacity.py --url http://127.0.0.1:8501 [--pid PID] ...   (an app server already running)
+    python bench/capacity.py --page bench/floor_page.py ...   (another page in the app's place)
 
 Servers. Without --url it starts `streamlit run app.py` with tests/e2e/conftest.py's flags (headless,
 developmentMode false, fileWatcherType none, loopback address) from the repository root, so the repository's
 .streamlit/config.toml applies; and always a bare page (bench/ui_latency.py's BARE: one number_input keyed
 `n_tokens` and a line of text) from a temporary directory holding a copy of that config.toml, so both run
-under the same configuration. `--gc on|off` adds `--runner.postScriptGC true|false` to both (the default
+under the same configuration. `--page FILE` serves FILE from the repository root in app.py's place (still called
+"app" in the tables): bench/floor_page.py is the scores view's elements without the app's work, Streamlit's floor
+for that view. `--gc on|off` adds `--runner.postScriptGC true|false` to both (the default
 leaves the setting to config.toml). A started server runs through a small launcher that is `python -m
 streamlit` plus a SIGUSR1 handler; the soak sends that signal at each checkpoint and the handler writes
 `gc.get_count()`, `gc.get_stats()`, the number of objects the collector tracks and how many of them are
@@ -629,7 +632,8 @@ def environment(servers: list[Server], args) -> str:
     gc_flag = {"on": "postScriptGC true", "off": "postScriptGC false"}.get(args.gc, "postScriptGC as config.toml")
     return (f"env: {platform.system()} {platform.machine()}, {os.cpu_count()} cpus, load {load}; Python "
             f"{platform.python_version()}, streamlit {version('streamlit')}, websockets {version('websockets')}; "
-            f"{gc_flag}; servers: " + ", ".join(f"{s.name} {s.url} pid {s.pid}" for s in servers))
+            f"{gc_flag}; servers: " + ", ".join(f"{s.name} {s.url} pid {s.pid}" for s in servers)
+            + ("" if args.page == APP else f"; the app is {os.path.relpath(args.page, ROOT)}"))
 
 
 # --- modes ----------------------------------------------------------------------------------------------
@@ -962,6 +966,8 @@ def check_protocol(url: str, query: str, timeout_s: float) -> bool:
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--url", help="an app server already running on 127.0.0.1 (default: start `streamlit run app.py`)")
+    p.add_argument("--page", type=Path, default=APP,
+                   help="the page served in the app's place, from the repository root (default app.py)")
     p.add_argument("--pid", type=int, help="with --url: the server's process id (default: found from its port)")
     p.add_argument("--users", help="comma-separated N, one pair of slices each (default 20,40,80,120,200)")
     p.add_argument("--duration", type=float, help="seconds measured per slice, after the ramp (default 60)")
@@ -993,6 +999,9 @@ def parse_args():
             p.error("--url must point at 127.0.0.1: this tool sends traffic to loopback only")
         if args.gc != "config":
             p.error("--gc applies to servers started here, not to --url")
+        if args.page != APP:
+            p.error("--page applies to servers started here, not to --url")
+    args.page = args.page.resolve()
     return args
 
 
@@ -1022,7 +1031,7 @@ def main() -> int:
         (tmp / ".streamlit").mkdir()
         shutil.copy(CONFIG, tmp / ".streamlit" / "config.toml")
         (tmp / "bare.py").write_text(BARE)
-        app = Server("app", APP, ROOT, tmp / "app.log", gc_flag)
+        app = Server("app", args.page, ROOT, tmp / "app.log", gc_flag)
         bare = Server("bare", tmp / "bare.py", tmp, tmp / "bare.log", gc_flag)
         started = [bare] if args.url else [app, bare]
         if args.check_protocol:

@@ -5,7 +5,7 @@ Not a test: it asserts nothing about speed, it prints figures. Two servers run s
 taking turns (the order alternating) so that a noisy, shared machine slows both alike. A figure is a
 median over the repeats; a ratio is the median of the per-turn ratios app/bare.
 
-    python bench/ui_latency.py [--quick]
+    python bench/ui_latency.py [--quick] [--views scores,kv_cache] [--page bench/floor_page.py]
 
 First load: a fresh browser context opens the view; the time runs from navigation start to the run
 finished and painted. Interaction: a click on the sidebar's n_tokens step button (+ and − in turn, 3↔4);
@@ -17,6 +17,9 @@ rerun can go running → notRunning within one React commit, so the page never s
 Kilobytes: the websocket frames received during an interaction (their payload lengths). Going 3↔4 and
 back, Streamlit sends a message of 10 KB or more that the browser already holds as a reference
 (ref_hash), so the first 3→4 change, not counted in the medians, is shown apart: what a new value costs.
+
+`--page FILE` serves FILE in app.py's place (still "app" in the tables): bench/floor_page.py is the scores view's
+elements without the app's work, Streamlit's and Plotly's floor for that view (`--views scores`).
 
 A second table says where the time goes: each time split into "run" (until the script_finished message
 arrives) and "paint" (after it), the JS chunks and fonts a first load fetches, the number of Plotly
@@ -286,9 +289,10 @@ def measure_interactions(browser, app_url: str, bare_url: str, fig: Figures, rep
             context.close()
 
 
-def run(browser, app: Server, bare: Server, loads: int, acts: int) -> dict[str, Figures]:
+def run(browser, app: Server, bare: Server, loads: int, acts: int, views: list[str]) -> dict[str, Figures]:
     results = {}
-    for view, path in VIEWS.items():
+    for view in views:
+        path = VIEWS[view]
         results[view] = fig = Figures()
         for url in (app.url + path, bare.url + "/"):  # warm-up: the first run of a server imports everything
             first_load(browser, url)
@@ -376,12 +380,17 @@ def launch(p):
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="1 first load and 3 interactions per view")
+    parser.add_argument("--views", default=",".join(VIEWS), help=f"comma-separated, of {', '.join(VIEWS)}")
+    parser.add_argument("--page", type=Path, default=APP, help="the page served in the app's place (default app.py)")
     args = parser.parse_args()
+    views = [v for v in args.views.split(",") if v]
+    if not views or set(views) - set(VIEWS):
+        parser.error(f"--views: choose from {', '.join(VIEWS)}")
     loads, acts = (1, 3) if args.quick else (3, 8)
     with tempfile.TemporaryDirectory(prefix="ui_latency_") as tmp:
         bare_script = Path(tmp) / "bare.py"
         bare_script.write_text(BARE)
-        servers = [Server(APP, Path(tmp) / "app.log"), Server(bare_script, Path(tmp) / "bare.log")]
+        servers = [Server(args.page.resolve(), Path(tmp) / "app.log"), Server(bare_script, Path(tmp) / "bare.log")]
         try:
             for s in servers:
                 s.start()
@@ -390,13 +399,13 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = launch(p)
                 started = time.monotonic()
-                results = run(browser, *servers, loads, acts)
+                results = run(browser, *servers, loads, acts, views)
                 env = environment(browser)
                 browser.close()
         finally:
             for s in servers:
                 s.stop()
-    report(results, env, loads, acts)
+    report(results, env + ("" if args.page == APP else f"; the app is {args.page}"), loads, acts)
     print(f"measured in {time.monotonic() - started:.0f} s")
 
 

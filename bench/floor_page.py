@@ -1,0 +1,108 @@
+"""Streamlit's floor for the scores view: the same elements as the app's `?stage=scores`, none of the app's work.
+
+Not part of the app. `python bench/capacity.py --page bench/floor_page.py` and `python bench/ui_latency.py --page
+bench/floor_page.py --views scores` serve it in place of app.py: the server's CPU per rerun and the browser's time
+that any Streamlit 1.67 page drawing these elements pays, against which the app's own share can be told apart.
+
+The page makes the app's calls in the app's order, with the app's widget keys, options, labels (English) and its
+scores figure, but every value is fixed or built once per n_tokens: no session set-up, no weights or trace, no
+link written, no figure cache looked up. tests/app/test_floor_page.py checks that its elements are the app's.
+"""
+
+import sys
+from pathlib import Path
+
+import streamlit as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import mha  # noqa: E402
+from mha import figures as F  # noqa: E402
+from mha.figures.base import Spec  # noqa: E402
+from mha.ui import screen  # noqa: E402
+from mha.ui import settings as S  # noqa: E402
+from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
+from mha.ui.stages.scores import PHASES, _words  # noqa: E402
+from mha.ui.strings import Text  # noqa: E402
+from mha.ui.views import CLICKABLE, chart_config  # noqa: E402
+
+t = Text("en")
+SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)
+
+
+@st.cache_resource
+def figure(n: int) -> Spec:
+    """The app's scores figure for the post's sizes with n tokens, head 1, clickable: built once per n."""
+    cfg = mha.AttentionConfig(**(SIZES | {"n_tokens": n}))
+    tr = mha.forward(mha.init_input(cfg), mha.init_weights(cfg))
+    names = dict(q="Q<sub>1</sub>", kt="K<sub>1</sub><sup>T</sup>", scores="Q<sub>1</sub>K<sub>1</sub><sup>T</sup>",
+                 probs="S<sub>1</sub>")
+    steps = F.ScoreSteps(tr.scaled[0], tr.masked[0], tr.probs[0], names, _words(t, cfg.d_k), q=tr.q[0], k=tr.k[0],
+                         scores=tr.scores[0])
+    spec = F.scores_animation(steps, text=True, look=F.DESK, phase="s").to_dict()
+    return Spec(spec | {"layout": spec["layout"] | CLICKABLE})
+
+
+ss = st.session_state
+for key, value in dict(SIZES, lang="en", stage="scores", model="seeded", preset="post", d_ff=20, seed=0,
+                       integers=False, head=1, cell_values=True, present=False, phase="s").items():
+    ss.setdefault(key, value)
+
+st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide", initial_sidebar_state="auto")
+
+
+@st.fragment(run_every="1h")
+def reconnect() -> None:
+    """Draws nothing, like the app's (mha.ui.session._run_on_reconnect): a page with a timed fragment reruns when it
+    reconnects to a restarted server."""
+
+
+reconnect()
+with st.sidebar:
+    st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True)
+    st.radio(t("sidebar_walk"), S.STAGES, format_func=lambda s: t(f"stage_{s}"), key="stage")
+    st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model", required=True,
+                         help=t("model_help"))
+    st.markdown(f"**{t('sidebar_sizes')}**")
+    st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset")
+    for key in S.SIZES:
+        st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key)
+    st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"))
+    st.caption(t("primes_yes"))
+    st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed")
+    st.toggle(t("integers"), key="integers", help=t("integers_help"))
+    st.markdown(f"**{t('sidebar_view')}**")
+    st.segmented_control(t("head"), [1, 2], key="head", required=True)
+    st.toggle(t("cell_values"), key="cell_values", help=t("cell_values_help"))
+    st.toggle(t("present"), key="present", help=t("present_help"))
+    st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")
+    st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open", on_change="rerun")
+    st.caption(t("credit"))
+st.html("<style>[data-testid='stMain'] table { display: block; }</style>")
+st.title(t("app_title"))
+st.caption(t("app_tagline"))
+screen.look(False)
+n = int(ss["n_tokens"])
+st.subheader(t("scores_title", h=1))
+st.markdown(t("scores_text"))
+st.toggle(t("mask_example"), key="example", help=t("mask_example_help"))
+st.latex(r"S_{1} = \operatorname{softmax}\!\left(\frac{Q_{1}K_{1}^{T}}{\sqrt{7}} + M\right),\qquad "
+         r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}")
+LABELS = dict(qkt=t("phase_qkt"), scaled=t("phase_scaled", d_k=7), masked=t("phase_masked"), s=t("phase_s"))
+st.caption(t("scores_play_hint", steps=t("list_sep").join(LABELS.values())))
+
+
+@st.fragment
+def chart() -> None:
+    st.segmented_control(t("phase"), PHASES, format_func=LABELS.get, key="phase", required=True,
+                         label_visibility="collapsed")
+    st.plotly_chart(figure(n), key="scores", on_select="rerun", selection_mode="points", width="content",
+                    config=chart_config("scores"), theme=None)
+    st.caption(t("click_hint", name="S₁"))
+
+
+chart()
+st.expander(t("code_title"), key="code_view", on_change="rerun")
+nav = st.container(horizontal=True, horizontal_alignment="distribute")
+nav.button(t("prev"), key="prev_stage")
+nav.button(t("next"), key="next_stage")
