@@ -993,6 +993,7 @@ def parse_args():
         if getattr(args, name) is None:
             setattr(args, name, value)
     args.users = [int(n) for n in str(args.users).split(",") if n.strip()]
+    args.page = args.page.resolve()
     if args.url:
         host = urlparse(args.url).hostname
         if host not in ("127.0.0.1", "localhost"):
@@ -1001,7 +1002,6 @@ def parse_args():
             p.error("--gc applies to servers started here, not to --url")
         if args.page != APP:
             p.error("--page applies to servers started here, not to --url")
-    args.page = args.page.resolve()
     return args
 
 
