@@ -22,9 +22,9 @@ from mha.figures.base import Spec  # noqa: E402
 from mha.ui import screen  # noqa: E402
 from mha.ui import settings as S  # noqa: E402
 from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
-from mha.ui.stages.scores import PHASES, _words  # noqa: E402
+from mha.ui.stages.scores import PHASES, _formula, _model_steps  # noqa: E402
 from mha.ui.strings import Text  # noqa: E402
-from mha.ui.views import CLICKABLE, chart_config  # noqa: E402
+from mha.ui.views import View, chart_config, clickable, header  # noqa: E402
 
 t = Text("en")
 SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)
@@ -34,13 +34,8 @@ SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)
 def figure(n: int) -> Spec:
     """The app's scores figure for the post's sizes with n tokens, head 1, clickable: built once per n."""
     cfg = mha.AttentionConfig(**(SIZES | {"n_tokens": n}))
-    tr = mha.forward(mha.init_input(cfg), mha.init_weights(cfg))
-    names = dict(q="Q<sub>1</sub>", kt="K<sub>1</sub><sup>T</sup>", scores="Q<sub>1</sub>K<sub>1</sub><sup>T</sup>",
-                 probs="S<sub>1</sub>")
-    steps = F.ScoreSteps(tr.scaled[0], tr.masked[0], tr.probs[0], names, _words(t, cfg.d_k), q=tr.q[0], k=tr.k[0],
-                         scores=tr.scores[0])
-    spec = F.scores_animation(steps, text=True, look=F.DESK, phase="s").to_dict()
-    return Spec(spec | {"layout": spec["layout"] | CLICKABLE})
+    v = View(t, cfg, mha.init_weights(cfg), mha.init_input(cfg), head=0, text=True)
+    return clickable(F.scores_animation(_model_steps(v), text=True, look=F.DESK, phase="s"))
 
 
 ss = st.session_state
@@ -87,11 +82,9 @@ st.title(t("app_title"))
 st.caption(t("app_tagline"))
 screen.look(False)
 n = int(ss["n_tokens"])
-st.subheader(t("scores_title", h=1))
-st.markdown(t("scores_text"))
+header(t, "scores", h=1)
 st.toggle(t("mask_example"), key="example", help=t("mask_example_help"))
-st.latex(r"S_{1} = \operatorname{softmax}\!\left(\frac{Q_{1}K_{1}^{T}}{\sqrt{7}} + M\right),\qquad "
-         r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}")
+_formula(1, 7, F.DESK)
 LABELS = dict(qkt=t("phase_qkt"), scaled=t("phase_scaled", d_k=7), masked=t("phase_masked"), s=t("phase_s"))
 st.caption(t("scores_play_hint", steps=t("list_sep").join(LABELS.values())))
 

@@ -280,16 +280,17 @@ def chart(fig, key: str, width: str = "content") -> None:
     st.plotly_chart(fig, key=key, width=width, config=chart_config(key), theme=None)
 
 
+def clickable(fig: Spec) -> Spec:
+    """The figure with the click settings Streamlit gives a chart that takes clicks (CLICKABLE, hovermode)."""
+    spec = fig.to_dict()
+    layout = spec["layout"] | CLICKABLE
+    layout["hovermode"] = layout.get("hovermode") or "closest"
+    return Spec(spec | {"layout": layout})
+
+
 def clickable_chart(parts: tuple, build, key: str) -> None:
     """The figure of shared_figure(parts, build), drawn to take clicks (made so once per figure: a Spec costs ~1 ms)."""
-
-    def clickable() -> Spec:
-        spec = build().to_dict()
-        layout = spec["layout"] | CLICKABLE
-        layout["hovermode"] = layout.get("hovermode") or "closest"
-        return Spec(spec | {"layout": layout})
-
-    st.plotly_chart(shared_figure(parts, clickable), key=key, on_select=lambda: _remember(key),
+    st.plotly_chart(shared_figure(parts, lambda: clickable(build())), key=key, on_select=lambda: _remember(key),
                     selection_mode="points", width="content", config=chart_config(key), theme=None)
 
 
