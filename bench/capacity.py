@@ -9,7 +9,7 @@ most of the machine. All traffic goes to 127.0.0.1.
     python bench/capacity.py --burst 120
     python bench/capacity.py --soak [--soak-users 40] [--interactions 2000] [--gc off|on]
     python bench/capacity.py --check-protocol
-    python bench/capacity.py --url http://127.0.0.1:8501 [--pid PID] ...   (an app server already running)
+    python bench/capacity.py --url http://127.0.0.1:8501 [--pid PID[,PID...]] ...   (a server already running)
     python bench/capacity.py --page bench/floor_page.py ...   (another page in the app's place)
 
 Servers. Without --url it starts `streamlit run app.py` with tests/e2e/conftest.py's flags (headless,
@@ -22,8 +22,10 @@ for that view. `--gc on|off` adds `--runner.postScriptGC true|false` to both (th
 leaves the setting to config.toml). A started server runs through a small launcher that is `python -m
 streamlit` plus a SIGUSR1 handler; the soak sends that signal at each checkpoint and the handler writes
 `gc.get_count()`, `gc.get_stats()`, the number of objects the collector tracks and how many of them are
-instances of classes from `mha`, without collecting anything. With --url the process is the one listening on
-that port (or --pid); its CPU and RSS are read if /proc lets us, and the gc figures are not available.
+instances of classes from `mha`, without collecting anything. With --url the process is the Streamlit one listening on
+that port, or --pid's (several are summed: `deploy/run.sh start` puts nginx on the port and K processes behind it,
+`--url http://127.0.0.1:8500 --pid $(cat /tmp/mha-deploy/streamlit-*.pid | paste -sd,)`); their CPU and RSS are read
+if /proc lets us, and the gc figures are not available.
 
 A user. Opens a websocket, sends the first `rerun_script` (the view's query string, empty widget states, context
 info), reads the run to its `script_finished`, then repeatedly: waits an exponential think time (mean --think,
@@ -117,7 +119,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.Element_pb2 import Element
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
-from ui_latency import BARE, CHROMIUM, CHROMIUM_ARGS
+from ui_latency import BARE, CHROMIUM, CHROMIUM_ARGS, machine
 from websockets.asyncio.client import connect
 from websockets.exceptions import WebSocketException
 
@@ -189,21 +191,46 @@ def pid_listening_on(port: int) -> int | None:
     return None
 
 
-def cpu_s(pid: int | None) -> float | None:
-    """CPU seconds (user + system, all threads) the process has used so far."""
-    if pid is None:
+def cpu_s(*pids: int) -> float | None:
+    """CPU seconds (user + system, all threads) the processes have used so far, summed (None for none)."""
+    if not pids:
         return None
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # fields 14 and 15: utime, stime
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # fields 14 and 15: utime, stime
+    return total / os.sysconf("SC_CLK_TCK")
 
 
-def rss_mb(pid: int | None) -> float | None:
-    if pid is None:
+def rss_mb(*pids: int) -> float | None:
+    """Resident memory of the processes, summed (None for none)."""
+    if not pids:
         return None
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return None
+    total = 0
+    for pid in pids:
+        total += next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                      if line.startswith("VmRSS:"))
+    return total / 1024
+
+
+def streamlit_pids(url: str, given: list[int] | None) -> tuple[int, ...]:
+    """The server processes behind --url: --pid's, else the one listening on its port if it is a Streamlit process.
+    Behind a proxy (deploy/run.sh: nginx on the port) there is none to find, and CPU and RSS are not shown rather
+    than nginx's: pass the Streamlit processes' pids."""
+    if given:
+        return tuple(given)
+    port = urlparse(url).port or 80
+    pid = pid_listening_on(port)
+    try:
+        command = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode() if pid else ""
+    except OSError:
+        command = ""
+    if "streamlit" in command:
+        return (pid,)
+    name = command.split(" ", 1)[0].rstrip(":") or "unreadable"
+    print(f"note: the process on port {port} ({name}) is not a Streamlit server; "
+          "CPU and RSS are n/a: pass --pid PID[,PID...] (behind deploy/run.sh: $RUN_DIR/streamlit-*.pid)")
+    return ()
 
 
 @dataclass
@@ -215,6 +242,7 @@ class Server:
     extra: list = field(default_factory=list)
     url: str = ""
     pid: int | None = None
+    pids: tuple[int, ...] = ()  # whose CPU and RSS are measured: the started process, or --url's servers
     proc: subprocess.Popen | None = None
     probe: Path | None = None  # where the launcher's SIGUSR1 handler writes
 
@@ -229,6 +257,7 @@ class Server:
         with open(self.log, "wb") as log:
             self.proc = subprocess.Popen(cmd, cwd=self.cwd, stdout=log, stderr=subprocess.STDOUT, env=env)
         self.pid = self.proc.pid
+        self.pids = (self.pid,)
 
     def wait_healthy(self, seconds: float = 120) -> None:
         deadline = time.monotonic() + seconds
@@ -628,11 +657,11 @@ def fmt(x: float | None, spec: str = ".2f") -> str:
 
 
 def environment(servers: list[Server], args) -> str:
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     gc_flag = {"on": "postScriptGC true", "off": "postScriptGC false"}.get(args.gc, "postScriptGC as config.toml")
-    return (f"env: {platform.system()} {platform.machine()}, {os.cpu_count()} cpus, load {load}; Python "
+    return (f"env: {machine()}; Python "
             f"{platform.python_version()}, streamlit {version('streamlit')}, websockets {version('websockets')}; "
-            f"{gc_flag}; servers: " + ", ".join(f"{s.name} {s.url} pid {s.pid}" for s in servers)
+            f"{gc_flag}; servers: "
+            + ", ".join(f"{s.name} {s.url} pid {','.join(map(str, s.pids)) or 'n/a'}" for s in servers)
             + ("" if args.page == APP else f"; the app is {os.path.relpath(args.page, ROOT)}"))
 
 
@@ -666,7 +695,7 @@ class SliceResult:
 
 
 async def one_slice(server: Server, page: str, query: str, n: int, args, check_shapes: bool) -> SliceResult:
-    rss0 = rss_mb(server.pid)
+    rss0 = rss_mb(*server.pids)
     tally, window, start = Tally(), Window(), asyncio.Event()
     t0 = time.monotonic()
     users = [asyncio.create_task(user(i, server.url, query, args, tally, t0, args.ramp * i / n, check_shapes,
@@ -675,13 +704,13 @@ async def one_slice(server: Server, page: str, query: str, n: int, args, check_s
     await asyncio.sleep(max(0.0, t0 + args.ramp - time.monotonic()))
     window.start = time.monotonic()
     window.end = window.start + args.duration
-    cpu0, client0 = cpu_s(server.pid), sum(os.times()[:2])
+    cpu0, client0 = cpu_s(*server.pids), sum(os.times()[:2])
     start.set()
     await asyncio.sleep(args.duration)
-    cpu1, client1 = cpu_s(server.pid), sum(os.times()[:2])
+    cpu1, client1 = cpu_s(*server.pids), sum(os.times()[:2])
     await finish(users, args.run_timeout + 5)
     cpu = None if cpu0 is None else cpu1 - cpu0
-    return SliceResult(page, n, tally, cpu, (rss0, rss_mb(server.pid)),
+    return SliceResult(page, n, tally, cpu, (rss0, rss_mb(*server.pids)),
                        100 * (client1 - client0) / args.duration)
 
 
@@ -729,7 +758,7 @@ async def burst(server: Server, query: str, n: int, args, check_shapes: bool) ->
     return (f"{n} users at once: {len(tally.first)} first runs finished, the last after "
             f"{fmt(max(tally.first, default=None))} s (p50 {fmt(pct(tally.first, 0.5))} s, p95 "
             f"{fmt(pct(tally.first, 0.95))} s); exceptions {tally.exceptions}, failed runs {tally.failed}, timeouts "
-            f"{tally.timeouts}, connection errors {errors}; RSS {fmt(rss_mb(server.pid), '.0f')} MB")
+            f"{tally.timeouts}, connection errors {errors}; RSS {fmt(rss_mb(*server.pids), '.0f')} MB")
 
 
 class Budget:
@@ -758,7 +787,7 @@ async def soak(server: Server, query: str, args) -> None:
 
     async def checkpoint(label) -> None:
         figures = await server.gc_figures()
-        rows.append((label, time.monotonic() - t0, rss_mb(server.pid), figures))
+        rows.append((label, time.monotonic() - t0, rss_mb(*server.pids), figures))
         print(checkpoint_line(*rows[-1], rows[1][2] if len(rows) > 1 else None), flush=True)
 
     print(f"soak: {args.soak_users} users on ?{query}, {args.interactions} interactions, think exp(mean "
@@ -968,7 +997,9 @@ def parse_args():
     p.add_argument("--url", help="an app server already running on 127.0.0.1 (default: start `streamlit run app.py`)")
     p.add_argument("--page", type=Path, default=APP,
                    help="the page served in the app's place, from the repository root (default app.py)")
-    p.add_argument("--pid", type=int, help="with --url: the server's process id (default: found from its port)")
+    p.add_argument("--pid", type=lambda v: [int(x) for x in v.split(",")],
+                   help="with --url: the server's process id, or several comma-separated, summed (default: the "
+                        "Streamlit process listening on --url's port)")
     p.add_argument("--users", help="comma-separated N, one pair of slices each (default 20,40,80,120,200)")
     p.add_argument("--duration", type=float, help="seconds measured per slice, after the ramp (default 60)")
     p.add_argument("--ramp", type=float, help="seconds over which a slice's (or soak's) users open (default 15)")
@@ -1040,7 +1071,7 @@ def main() -> int:
             started = [] if args.url else [app]
         if args.url:
             app.url = args.url.rstrip("/")
-            app.pid = args.pid or pid_listening_on(urlparse(args.url).port or 80)
+            app.pids = streamlit_pids(app.url, args.pid)
         try:
             for s in started:
                 s.start()

@@ -15,7 +15,6 @@ cell's sums, the step in the link, the cache's new length, the nudge's rows).
 """
 
 import argparse
-import os
 import sys
 import tempfile
 import time
@@ -29,7 +28,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from capacity import cpu_s  # noqa: E402
-from ui_latency import APP, Server, launch  # noqa: E402
+from ui_latency import APP, Server, launch, machine  # noqa: E402
 
 PAUSE_S = 0.3  # after the page settles: the server's last messages of the run
 TOGGLE = ".st-key-cell_values label"  # the sidebar's "numbers in cells": a full rerun, the same sizes
@@ -162,7 +161,7 @@ def main() -> None:
                 browser.close()
         finally:
             app.stop()
-    print(f"env: {os.cpu_count()} cpus, load {', '.join(f'{x:.1f}' for x in os.getloadavg())}; {args.turns} turns each")
+    print(f"env: {machine()}; {args.turns} turns each")
     print("| interaction | stage | server CPU per interaction | per full rerun | interaction / rerun | idle pause "
           "| ratio, the idle pause off both |")
     print("|---|---|---|---|---|---|---|")

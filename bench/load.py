@@ -39,7 +39,7 @@ from pathlib import Path
 from urllib.parse import parse_qs, urlencode, urlparse
 
 from playwright.async_api import async_playwright
-from ui_latency import APP, CHROMIUM, CHROMIUM_ARGS, MONITOR_JS, VIEWPORT, Server
+from ui_latency import APP, CHROMIUM, CHROMIUM_ARGS, MONITOR_JS, VIEWPORT, Server, machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mha.ui.settings import DEFAULTS, STAGES  # noqa: E402 - after the repository root is on the path
@@ -373,7 +373,7 @@ async def drive(base: str, pids: list[int], args) -> tuple[LoadResult, SoakResul
     async with async_playwright() as p:
         exe = CHROMIUM if os.path.exists(CHROMIUM) else None
         browser = await p.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS)
-        print(f"env: {os.cpu_count()} cpus, load {', '.join(f'{x:.1f}' for x in os.getloadavg())}; "
+        print(f"env: {machine()}; "
               f"streamlit {version('streamlit')}, playwright {version('playwright')}, chromium {browser.version}; "
               f"server {base}, pids {pids}", flush=True)
         rss = {"cold": rss_mb(pids)}

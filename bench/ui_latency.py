@@ -364,11 +364,23 @@ def report(results: dict[str, Figures], env: str, loads: int, acts: int) -> None
           "got in the last runs by reference (ref_hash), so the first 3→4 shows what a new value costs.")
 
 
+def machine() -> str:
+    """The processor, its cores and the load average: every benchmark's env line starts with it, since a figure in
+    seconds belongs to the machine it was measured on (the same commit gave 36 and 16 ms per rerun on two hosts)."""
+    model = "?"
+    try:
+        info = dict(map(str.strip, line.split(":", 1)) for line in Path("/proc/cpuinfo").read_text().splitlines()
+                    if ":" in line)
+        model = f"{info['model name']} {float(info['cpu MHz']):.0f} MHz"
+    except (OSError, KeyError, ValueError):
+        model = platform.processor() or model
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    return f"{platform.system()} {platform.machine()}, {model}, {os.cpu_count()} cpus, load {load}"
+
+
 def environment(browser) -> str:
     versions = ", ".join(f"{name} {version(name)}" for name in ("streamlit", "plotly", "playwright"))
-    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    return (f"env: {platform.system()} {platform.machine()}, {os.cpu_count()} cpus, load {load}; "
-            f"Python {platform.python_version()}, {versions}, chromium {browser.version}")
+    return f"env: {machine()}; Python {platform.python_version()}, {versions}, chromium {browser.version}"
 
 
 def launch(p):
