@@ -52,7 +52,8 @@ BARE = '''import streamlit as st
 st.number_input("n_tokens", 1, 64, 3, key="n_tokens")
 st.write("A bare page with the same kind of widget.")
 '''
-VIEWS = {"default": "/", "scores": "/?stage=scores", "kv_cache": "/?stage=kv_cache"}
+VIEWS = {"default": "/", "scores": "/?stage=scores", "kv_cache": "/?stage=kv_cache", "tokens": "/?stage=tokens",
+         "block": "/?stage=block", "next_token": "/?stage=next_token"}
 TARGET = 2.5  # app/bare, for both first load and interaction
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -315,14 +316,14 @@ def flag(ratio: float) -> str:
 
 
 def main_table(results: dict[str, Figures]) -> None:
-    head = (f"{'view':<9} | {'load app ms':>11} {'bare ms':>8} {'ratio':>7} | "
+    head = (f"{'view':<10} | {'load app ms':>11} {'bare ms':>8} {'ratio':>7} | "
             f"{'interact app ms':>15} {'bare ms':>8} {'ratio':>7} | {'KB/interact app':>15} {'bare':>6}")
     print(head)
     print("-" * len(head))
     ms, kb = (lambda s: s.ms), (lambda s: s.kb)
     for view, f in results.items():
         lr, ar = med(f.loads, ms), med(f.acts, ms)
-        print(f"{view:<9} | {med(f.loads, ms, 0):>11.0f} {med(f.loads, ms, 1):>8.0f} {lr:>6.2f}{flag(lr)} | "
+        print(f"{view:<10} | {med(f.loads, ms, 0):>11.0f} {med(f.loads, ms, 1):>8.0f} {lr:>6.2f}{flag(lr)} | "
               f"{med(f.acts, ms, 0):>15.0f} {med(f.acts, ms, 1):>8.0f} {ar:>6.2f}{flag(ar)} | "
               f"{med(f.acts, kb, 0):>15.1f} {med(f.acts, kb, 1):>6.1f}")
 
@@ -336,7 +337,7 @@ def split(pairs: list, side: int) -> str:
 def detail_table(results: dict[str, Figures]) -> None:
     print("where the time and bytes go (medians; ms as run + paint: until script_finished arrives, then until "
           "painted; static KB: JS chunks and fonts a first load fetches):")
-    head = (f"{'view':<9} | {'charts':>6} {'elems':>5} | {'load app ms':>11} {'bare ms':>9} {'static KB app':>13} "
+    head = (f"{'view':<10} | {'charts':>6} {'elems':>5} | {'load app ms':>11} {'bare ms':>9} {'static KB app':>13} "
             f"{'bare':>5} | {'interact app ms':>15} {'bare ms':>8} | first 3→4: KB app, bare; app's largest")
     print(head)
     print("-" * len(head))
@@ -344,7 +345,7 @@ def detail_table(results: dict[str, Figures]) -> None:
     for view, f in results.items():
         app, bare = f.first_act
         top = ", ".join(f"{k} {v / 1000:.1f}" for k, v in app.kinds.most_common(3))
-        print(f"{view:<9} | {f.charts:>6} {f.elements:>5} | {split(f.loads, 0):>11} {split(f.loads, 1):>9} "
+        print(f"{view:<10} | {f.charts:>6} {f.elements:>5} | {split(f.loads, 0):>11} {split(f.loads, 1):>9} "
               f"{med(f.loads, static, 0):>13.0f} {med(f.loads, static, 1):>5.0f} | {split(f.acts, 0):>15} "
               f"{split(f.acts, 1):>8} | {app.kb:.1f}, {bare.kb:.1f}; {top}")
 
