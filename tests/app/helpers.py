@@ -52,3 +52,13 @@ def formulas(at: AppTest) -> list[tuple[str, str]]:
         parts = element.value.split("$$")
         found += [(parts[k - 1].strip() if k == 1 else "", parts[k].strip()) for k in range(1, len(parts), 2)]
     return found
+
+
+BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")  # the block stage's parts, in order
+
+
+def block_parts(at: AppTest):
+    """The block stage showing each of its parts in turn: the same AppTest, rerun with the next part chosen."""
+    for part in BLOCK_PARTS:
+        at.session_state["block_part"] = part
+        yield part, rerun(at)

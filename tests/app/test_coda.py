@@ -13,7 +13,7 @@ import mha
 from mha.ui import settings as S
 from mha.ui.strings import Text
 
-from .helpers import APP, charts, page_text, rerun, run, z
+from .helpers import APP, BLOCK_PARTS, block_parts, charts, page_text, rerun, run, z
 
 TEXT = "the cat sat on the mat"  # 6 tokens, 5 distinct
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -72,11 +72,20 @@ def test_the_walk_starts_from_the_text_x_and_names_the_scores_axes_by_token():
     np.testing.assert_allclose(z(spec["data"][0])[:, : q.shape[1]], q, atol=1e-9)
 
 
-@pytest.mark.parametrize("stage, panels", [("qk", 2), ("values", 2), ("output", 1), ("block", 1)])
-def test_a_product_s_token_rows_are_named_by_the_tokens(stage, panels):
+def on_part(at, part: str | None):
+    """The page with the block stage's `part` chosen (None: as it opens)."""
+    if part:
+        at.session_state["block_part"] = part
+        rerun(at)
+    return at
+
+
+@pytest.mark.parametrize("stage, panels, part", [("qk", 2, None), ("values", 2, None), ("output", 1, None),
+                                                 ("block", 1, "ffn")])
+def test_a_product_s_token_rows_are_named_by_the_tokens(stage, panels, part):
     """Every product whose rows count tokens (Q, K, V, H, Y, the FFN's up-projection) names them by the text;
     its other axes keep their numbers."""
-    at = run(stage=stage, text="the cat sat")
+    at = on_part(run(stage=stage, text="the cat sat"), part)
     products = [spec for spec in charts(at)  # A·B = C: C and its click layer on axes x2, y
                 if any(tr["type"] == "scatter" and tr.get("xaxis") == "x2" and tr.get("yaxis") == "y"
                        for tr in spec["data"])]
@@ -84,7 +93,8 @@ def test_a_product_s_token_rows_are_named_by_the_tokens(stage, panels):
     for spec in products:
         assert spec["layout"]["yaxis"]["ticktext"] == ["the", "cat", "sat"]
         assert "ticktext" not in spec["layout"]["yaxis2"]  # B's rows are features
-    assert not any("ticktext" in spec["layout"].get("yaxis", {}) for spec in charts(run(stage=stage)))  # no text
+    plain = on_part(run(stage=stage), part)  # no text
+    assert not any("ticktext" in spec["layout"].get("yaxis", {}) for spec in charts(plain))
 
 
 @pytest.mark.parametrize("stage, axes", [("dependency", ("yaxis", "xaxis")),
@@ -112,21 +122,44 @@ def test_the_block_stage_is_mha_block_on_the_walk_x(lang, text):
     x = model(text)[4] if text else mha.init_input(cfg)
     expected = mha.block(x, mha.init_block(cfg, 0))
     n = len(x)
-    np.testing.assert_allclose(z(trace(at, "Y = R₁ + FFN")), expected.y, atol=1e-9)
-    np.testing.assert_allclose(z(trace(at, "LN₁(X)")), expected.ln1, atol=1e-9)
-    np.testing.assert_allclose(z(trace(at, "H")), expected.hidden, atol=1e-9)
-    np.testing.assert_allclose(z(trace(at, "μ₁")), x.mean(axis=1, keepdims=True), atol=1e-12)
-    assert len(charts(at)) <= 4
-    words = page_text(at)
-    assert rf"({n}\times 5)\cdot(5\times 13) \to {n}\times 13" in words  # W_fc: hidden is n×d_ff
-    assert rf"({n}\times 13)\cdot(13\times 5) \to {n}\times 5" in words
+    shown = {part: (charts(p), page_text(p)) for part, p in block_parts(at)}
+    assert {part: len(c) for part, (c, _) in shown.items()} == dict(ln1=1, attn=0, ffn=1, gelu=1, out=1)  # one part
+
+    def trace_in(part: str, name: str) -> dict:
+        return next(tr for spec in shown[part][0] for tr in spec["data"] if tr.get("name") == name and "z" in tr)
+    np.testing.assert_allclose(z(trace_in("out", "Y = R₁ + FFN")), expected.y, atol=1e-9)
+    np.testing.assert_allclose(z(trace_in("ln1", "LN₁(X)")), expected.ln1, atol=1e-9)
+    np.testing.assert_allclose(z(trace_in("out", "H")), expected.hidden, atol=1e-9)
+    np.testing.assert_allclose(z(trace_in("ln1", "μ₁")), x.mean(axis=1, keepdims=True), atol=1e-12)
+    assert rf"({n}\times 5)\cdot(5\times 13) \to {n}\times 13" in shown["ffn"][1]  # W_fc: hidden is n×d_ff
+    assert rf"({n}\times 13)\cdot(13\times 5) \to {n}\times 5" in shown["out"][1]
+    assert r"R_1 = X + \mathrm{Attn}" in shown["attn"][1]
     row = Text(lang)("block_gelu_row", i=n)
-    gelu = next(tr for spec in charts(at) for tr in spec["data"] if tr.get("name") == row)
+    gelu = next(tr for spec in shown["gelu"][0] for tr in spec["data"] if tr.get("name") == row)
     np.testing.assert_allclose(gelu["y"], expected.act[-1], atol=1e-12)  # the last row, by default
 
 
+# What each part is, said in the diagram's own words: the boxes outlined when the part is on screen
+OUTLINED = {"en": dict(ln1=["LN₁"], attn=["Attention", "+"], ffn=["LN₂", "FFN"], gelu=["FFN"], out=["FFN", "+"]),
+            "zh": dict(ln1=["层归一化 1"], attn=["注意力", "+"], ffn=["层归一化 2", "前馈网络"], gelu=["前馈网络"],
+                       out=["前馈网络", "+"])}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_block_diagram_outlines_the_part_on_screen(lang):
+    """The diagram above the parts marks where the part shown sits in the block, and nothing else."""
+    outlined = {}
+    for part, at in block_parts(run(stage="block", lang=lang)):
+        (dot,) = [g.proto.spec for g in at.get("graphviz_chart")]
+        outlined[part] = re.findall(r'label="([^"]+)"[^\]]*penwidth=3', dot)
+        (control,) = [g for g in at.get("button_group") if g.proto.id.endswith("block_part")]
+        assert [o.content for o in control.proto.options] == [Text(lang)(f"block_part_{p}") for p in BLOCK_PARTS]
+    assert outlined == OUTLINED[lang]
+
+
+
 def test_d_ff_from_the_link_sizes_the_ffn():
-    at = run(stage="block", d_ff=7)
+    at = on_part(run(stage="block", d_ff=7), "ffn")
     assert at.number_input(key="d_ff").value == 7
     assert r"(3\times 5)\cdot(5\times 7) \to 3\times 7" in page_text(at)
     assert at.query_params["d_ff"] == "7"
@@ -137,6 +170,7 @@ def test_the_block_buttons_go_to_the_walk():
     at.button(key="block_to_walk").click()
     assert rerun(at).session_state["stage"] == "qk"
     at.session_state["stage"] = "block"
+    at.session_state["block_part"] = "attn"
     rerun(at).button(key="block_to_output").click()
     assert rerun(at).session_state["stage"] == "output"
 
@@ -219,7 +253,7 @@ def test_emoji_are_tokens():
 @pytest.mark.parametrize("stage", ["tokens", "input", "scores", "heads", "block", "next_token"])
 def test_a_hostile_text_is_shown_literally_everywhere(stage):
     at = run(stage=stage, text=HOSTILE)
-    shown = everything(at)
+    shown = " ".join(everything(p) for _, p in block_parts(at)) if stage == "block" else everything(at)
     assert "<img" not in shown and "<script" not in shown.lower()
     # the tokenizer splits "<" from "img": no "<" may be left but the page's own tags
     assert "<" not in re.sub(r"</?(b|sub|sup|br|div|span|extra|style)\b[^<>]*>", "", shown), stage
@@ -306,7 +340,8 @@ def test_the_coda_fits_a_phone_and_a_projector(stage):
     at.query_params["stage"], at.query_params["text"] = stage, TEXT
     at.session_state["screen_phone"] = True  # what the page's screen probe reports on a phone
     rerun(at)
-    assert [spec["layout"]["width"] for spec in charts(at) if spec["layout"]["width"] > 358] == [], stage
+    for part, view in block_parts(at) if stage == "block" else [(None, at)]:  # the block: each of its parts
+        assert [spec["layout"]["width"] for spec in charts(view) if spec["layout"]["width"] > 358] == [], (stage, part)
     present = run(stage=stage, text=TEXT, present=1)
     assert charts(present) and not present.exception
 

@@ -13,7 +13,7 @@ from mha.ui import settings as S
 from mha.ui import views
 from mha.ui.strings import EN, Text
 
-from .helpers import rerun, run
+from .helpers import block_parts, rerun, run
 from .test_strings import LATEX, PLAIN, PLOTLY, renderers
 
 TAG = "@@{}@@"
@@ -83,7 +83,9 @@ def _walk():
     yield rerun(at)
     yield run(stage="next_token", text="the cat sat", choice="sample", temperature="hot")
     yield run(stage="next_token", text=" ".join(["w"] * 64), lang="zh")
-    yield run(stage="block", text="the cat sat", lang="zh")
+    for lang in ("zh", "en"):  # the block on a text, each of its parts
+        for _, at in block_parts(run(stage="block", text="the cat sat", lang=lang)):
+            yield at
     for stage in ("tokens", "input", "heads", "block", "next_token"):  # the trained model, its sidebar
         yield run(stage=stage, model="trained", layer=2)
     yield run(stage="heads", model="trained", text="A B C D")  # no letter repeats yet

@@ -13,6 +13,7 @@ page. One screenshot a page.
 import pytest
 
 from mha.ui.settings import STAGES
+from mha.ui.stages.block import PARTS as BLOCK_PARTS
 
 from .conftest import SHOTS, rerun_after, settle
 from .geometry import chart_geometry, overlap, problems
@@ -148,4 +149,9 @@ def test_rows_named_by_tokens_are_readable(page, app_url, screen, lang):
         if stage in NAMED:
             found += [f"{stage} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
             shoot_page(page, viewport, f"{stage}-{screen}-{lang}-text")
+        if stage == "block":  # its other parts, each drawn in place of the first
+            for part in ("attn", "ffn", "gelu", "out"):
+                rerun_after(page, page.locator(".st-key-block_part button").nth(BLOCK_PARTS.index(part)).click)
+                found += [f"block/{part} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
+                shoot_page(page, viewport, f"block-{part}-{screen}-{lang}-text")
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])
