@@ -24,10 +24,13 @@ LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
-                layer=1)
+                layer=1, block_part="ln1")
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
+# The block stage's parts, one on screen at a time (`part` in the link): LN₁; attention, + X; LN₂, the FFN's
+# up-projection; GELU; the down-projection, + R₁.
+BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
 LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1, d_ff=4096)
 # The coda: a text makes X (one row per token, at most LIMITS["n_tokens"] of them).
@@ -116,11 +119,11 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         out["text"], notice = cap_text(raw)
         if notice:
             notices.append(notice)
-    for key, allowed in (("phase", PHASES), ("example", EXAMPLES)):
+    for key, allowed in (("phase", PHASES), ("example", EXAMPLES), ("part", BLOCK_PARTS)):
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:
-                out[key] = raw if key == "phase" else True
+                out["block_part" if key == "part" else key] = True if key == "example" else raw
             else:
                 notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
     if "integers" in params:

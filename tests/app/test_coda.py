@@ -358,3 +358,24 @@ def test_a_link_reproduces_the_coda_view():
     tokens, vocab, ids, mw, x, cfg = model("我爱注意力 ok", "learned", d_ff=17)
     np.testing.assert_allclose(sorted(_bars(fresh)["x"]), sorted(mha.model_forward(ids, mw, 0.7).probs[-1]),
                                atol=1e-12)
+
+
+def test_the_block_part_is_in_the_link_and_a_link_opens_on_it():
+    at = run(stage="block", part="gelu", lang="zh")
+    assert [len(charts(at))] == [1] and any(tr.get("name") == Text("zh")("block_gelu_row", i=3)
+                                            for tr in charts(at)[0]["data"])
+    assert at.query_params["part"] == "gelu"
+    at.session_state["block_part"] = "ln1"  # the first part is the default: the link leaves it out
+    assert "part" not in rerun(at).query_params
+    at.session_state["block_part"] = "out"
+    assert rerun(at).query_params["part"] == "out"
+    at.session_state["stage"] = "scores"  # another stage's link has no part
+    assert "part" not in rerun(at).query_params
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is not one of the known values"), ("zh", "已改用默认值")])
+def test_an_unknown_block_part_in_a_link_opens_the_first_with_a_notice(lang, words):
+    at = run(stage="block", part="gelu2", lang=lang)
+    assert any("part=gelu2" in w.value and words in w.value for w in at.warning)
+    assert [tr["name"] for tr in charts(at)[0]["data"] if "z" in tr][-1] == "LN₁(X)"  # the first part
+    assert "part" not in at.query_params

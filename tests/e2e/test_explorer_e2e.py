@@ -253,15 +253,19 @@ def test_the_way_back_sits_at_the_left_and_the_way_on_at_the_right(page, app_url
 
 
 def test_choosing_a_part_of_the_block_reruns_the_block_only_and_its_buttons_leave_the_stage(page, app_url):
-    """The block's parts are a fragment: choosing one sends a fragment's rerun and draws that part's chart in the
-    place of the last; a button to another stage, inside the fragment, still gets there (the server runs the whole
-    page after the fragment's run)."""
+    """The block's parts are a fragment: choosing one sends a fragment's rerun, draws that part's chart in the
+    place of the last and puts the part in the link; a button to another stage, inside the fragment, still gets
+    there (the server runs the whole page after the fragment's run)."""
     sent = _listen(page)
     open_stage(page, app_url, "block")
     part = lambda p: page.locator(".st-key-block_part button").filter(has_text=EN[f"block_part_{p}"]).click
     assert page.locator(".st-key-block_ln1 .main-svg").count() > 0
     _fragment_reruns_of(page, sent, part("out"))
     assert page.locator(".st-key-block_stream .main-svg").count() > 0 and page.locator(".st-key-block_ln1").count() == 0
+    assert "part=out" in page.url  # the link follows the part, and brings it back
+    page.goto(page.url)
+    settle(page)
+    assert page.locator(".st-key-block_stream .main-svg").count() > 0
     _fragment_reruns_of(page, sent, part("attn"))
     rerun_after(page, page.locator(".st-key-block_to_output button").click)  # the fragment's run, then the page's
     page.wait_for_function("() => location.search.includes('stage=output')")

@@ -14,9 +14,9 @@ import mha
 from mha import figures as F
 
 from .. import session
+from ..settings import BLOCK_PARTS as PARTS
 from ..views import Name, Operand, View, chart, equation, header, name, product_view, token_ticks
 
-PARTS = ("ln1", "attn", "ffn", "gelu", "out")
 MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}
 DIAGRAM = """digraph {{ rankdir=LR;
 node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"];
@@ -76,7 +76,9 @@ def _parts(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     st.graphviz_chart(diagram(t, part))
     _stage_button(t("block_to_walk"), "block_to_walk", "qk")
     st.segmented_control(t("block_part"), PARTS, format_func=lambda p: t(f"block_part_{p}"), key="block_part",
-                         default=PARTS[0], required=True)
+                         required=True, persist_state="session")
+    if part != st.query_params.get("part", PARTS[0]):  # a part chosen here: the link follows
+        session.link_follows(v.cfg)
     {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part](v, tr, bw)
 
 
