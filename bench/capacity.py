@@ -208,8 +208,11 @@ def rss_mb(*pids: int) -> float | None:
         return None
     total = 0
     for pid in pids:
-        total += next(int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-                      if line.startswith("VmRSS:"))
+        kb = next((int(line.split()[1]) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                   if line.startswith("VmRSS:")), None)
+        if kb is None:  # a process that has exited and not been reaped has no memory to show
+            return None
+        total += kb
     return total / 1024
 
 

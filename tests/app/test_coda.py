@@ -379,3 +379,14 @@ def test_an_unknown_block_part_in_a_link_opens_the_first_with_a_notice(lang, wor
     assert any("part=gelu2" in w.value and words in w.value for w in at.warning)
     assert [tr["name"] for tr in charts(at)[0]["data"] if "z" in tr][-1] == "LN₁(X)"  # the first part
     assert "part" not in at.query_params
+
+
+def test_the_gelu_row_stays_when_the_reader_looks_at_another_part_and_comes_back():
+    at = run(stage="block", part="gelu", n_tokens=5)
+    at.number_input(key="block_row").set_value(2)
+    rerun(at)
+    for part in ("out", "gelu"):
+        at.session_state["block_part"] = part
+        rerun(at)
+    row = Text("en")("block_gelu_row", i=2)
+    assert [tr["name"] for tr in charts(at)[0]["data"] if tr.get("name", "").startswith("row")] == [row]

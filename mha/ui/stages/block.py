@@ -136,7 +136,7 @@ def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, n, f = v.t, len(tr.x), v.cfg.d_ff
     st.markdown(f"**{t('block_gelu')}**")
     equation(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}"))
-    row = st.number_input(t("block_row"), 1, n, n, key="block_row")
+    row = st.number_input(t("block_row"), 1, n, n, key="block_row", persist_state="session")  # kept across parts
     chart(F.gelu_figure(tr.hidden[row - 1], tr.act[row - 1], t("block_gelu_curve"), t("block_gelu_row", i=row),
                         v.look),
           key="block_gelu")
