@@ -51,13 +51,18 @@ def render(v: View) -> None:
     t = v.t
     header(t, "block")
     if v.trained:  # the chosen layer's own block, on the residual stream that reaches it
-        bw = v.trained.weights.blocks[v.trained.layer]
-        tr = checked_block(v.trained.block.x, bw)
+        tr = checked_block(v.trained.block.x, _weights(v))
         st.info(t("block_trained", layer=v.trained.layer + 1))
     else:
-        bw = block_weights(v.cfg)
-        tr = checked_block(v.x, bw)
-    _parts(v, tr, bw)
+        tr = checked_block(v.x, _weights(v))
+    _parts(v, tr)
+
+
+def _weights(v: View) -> mha.BlockWeights:
+    """The trained layer's block, or layer 0's seeded one (shared through block_weights' cache). Looked up on every
+    run, never handed to the fragment: a fragment keeps its arguments while its session stays on the stage, and
+    weights dropped from the cache would then stay in memory once per session (~110 MB each at the limits)."""
+    return v.trained.weights.blocks[v.trained.layer] if v.trained else block_weights(v.cfg)
 
 
 def diagram(t, part: str) -> str:
@@ -69,8 +74,8 @@ def diagram(t, part: str) -> str:
 
 
 @st.fragment
-def _parts(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
-    t = v.t
+def _parts(v: View, tr: mha.BlockTrace) -> None:
+    t, bw = v.t, _weights(v)
     part = st.session_state.get("block_part")
     part = part if part in PARTS else PARTS[0]  # the control's value, read before it is drawn: the diagram is above
     st.graphviz_chart(diagram(t, part))
