@@ -119,11 +119,12 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         out["text"], notice = cap_text(raw)
         if notice:
             notices.append(notice)
-    for key, allowed in (("phase", PHASES), ("example", EXAMPLES), ("part", BLOCK_PARTS)):
+    for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
+                                ("part", "block_part", BLOCK_PARTS)):  # link parameter, session key, values
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:
-                out["block_part" if key == "part" else key] = True if key == "example" else raw
+                out[state] = True if key == "example" else raw
             else:
                 notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
     if "integers" in params:

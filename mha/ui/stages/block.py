@@ -25,6 +25,7 @@ add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{m_ln2}]; ffn [label="
 add2 [label="+", shape=circle{m_add2}]; y [label="Y"];
 x -> ln1 -> attn -> add1 -> ln2 -> ffn -> add2 -> y; x -> add1 [style=dashed]; add1 -> add2 [style=dashed]; }}"""
 MARK = ', color="#c2410c", penwidth=3'  # the app's primary colour: the part shown below
+NODES = ("ln1", "attn", "add1", "ln2", "ffn", "add2")  # the boxes a part can outline
 
 
 UP = Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂W_fc")
@@ -67,8 +68,7 @@ def _weights(v: View) -> mha.BlockWeights:
 
 def diagram(t, part: str) -> str:
     """The block as a graph, the nodes of `part` outlined."""
-    marks = {f"m_{node}": MARK if node in MARKED[part] else "" for node in ("ln1", "attn", "add1", "ln2", "ffn",
-                                                                             "add2")}
+    marks = {f"m_{node}": MARK if node in MARKED[part] else "" for node in NODES}
     return DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
                           ffn=t("block_node_ffn"), **marks)
 
