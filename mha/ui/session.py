@@ -416,8 +416,9 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     params.update(lang=ss["lang"], stage=ss["stage"])
     if ss["stage"] == "scores" and ss.get("phase", S.DEFAULTS["phase"]) != S.DEFAULTS["phase"]:
         params["phase"] = ss["phase"]
-    if ss["stage"] == "block" and ss.get("block_part", S.DEFAULTS["block_part"]) != S.DEFAULTS["block_part"]:
-        params["part"] = ss["block_part"]
+    part = {"block": "block_part", "kv_cache": "kv_part"}.get(ss["stage"])
+    if part and ss.get(part, S.DEFAULTS[part]) != S.DEFAULTS[part]:
+        params["part"] = ss[part]
     if ss.get("example"):
         params["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":

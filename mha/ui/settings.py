@@ -24,13 +24,15 @@ LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
-                layer=1, block_part="ln1")
+                layer=1, block_part="ln1", kv_part="step")
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
 # The block stage's parts, one on screen at a time (`part` in the link): LN₁; attention, + X; LN₂, the FFN's
 # up-projection; GELU; the down-projection, + R₁.
 BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")
+# The KV-cache stage's parts (`part` in the link when the stage is kv_cache): the step a token makes, the cost.
+KV_PARTS = ("step", "cost")
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
 LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1, d_ff=4096)
 # The coda: a text makes X (one row per token, at most LIMITS["n_tokens"] of them).
@@ -119,8 +121,10 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         out["text"], notice = cap_text(raw)
         if notice:
             notices.append(notice)
+    on_kv = _first(params.get("stage", "")).strip() == "kv_cache"
+    parts = ("kv_part", KV_PARTS) if on_kv else ("block_part", BLOCK_PARTS)
     for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
-                                ("part", "block_part", BLOCK_PARTS)):  # link parameter, session key, values
+                                ("part", *parts)):  # link parameter, session key, values
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:

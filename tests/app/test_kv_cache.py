@@ -193,3 +193,27 @@ def test_a_link_with_unusable_added_tokens_says_so(kv, tokens, notice):
     assert f"The cache holds {tokens} tokens" in page_text(at)
     warnings = " ".join(w.value for w in at.warning)
     assert (notice in warnings) if notice else not warnings
+
+
+def test_the_cost_part_is_in_the_link_and_a_link_opens_on_it():
+    at = run(stage="kv_cache", part="cost", lang="zh")
+    assert any(c.get("data") and c["layout"]["xaxis"].get("type") == "log" for c in charts(at))  # the cost chart
+    assert "kv_animation" not in [c.key for c in at.get("plotly_chart")]
+    assert at.query_params["part"] == "cost"
+    at.session_state["kv_part"] = "step"  # the first part is the default: the link leaves it out
+    assert "part" not in rerun(at).query_params
+    assert "kv_animation" in [c.key for c in at.get("plotly_chart")]
+    at.session_state["kv_part"] = "cost"
+    assert rerun(at).query_params["part"] == "cost"
+    at.session_state["stage"] = "block"  # the block's link names the block's part, not this one
+    assert "part" not in rerun(at).query_params
+    at.session_state["stage"] = "kv_cache"  # back: still on the cost part
+    assert rerun(at).query_params["part"] == "cost"
+
+
+@pytest.mark.parametrize("lang, words", [("en", "is not one of the known values"), ("zh", "已改用默认值")])
+def test_a_block_part_on_the_kv_stage_is_unknown_there(lang, words):
+    at = run(stage="kv_cache", part="gelu", lang=lang)
+    assert any("part=gelu" in w.value and words in w.value for w in at.warning)
+    assert "kv_animation" in [c.key for c in at.get("plotly_chart")] and "part" not in at.query_params
+    assert at.session_state["block_part"] == "ln1"

@@ -10,6 +10,7 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 
 from .. import session
 from ..settings import KV_MAX_ADDED as MAX_ADDED
+from ..settings import KV_PARTS
 from ..views import View, chart, header, input_error, markdown_table, subscript, tex_int, token_ticks
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
@@ -53,8 +54,8 @@ def _steps(v: View) -> None:
         st.caption(t_("kv_hint"))
     # A segmented control rather than st.tabs: only the chosen part is built, and a rerun stays light
     # (tabs that rerun on change added ~80 ms to every rerun of this page in bench/ui_latency.py).
-    part = st.segmented_control(t_("kv_part"), ("step", "cost"), format_func=lambda p: t_(f"kv_tab_{p}"),
-                                key="kv_part", default="step", required=True, label_visibility="collapsed")
+    part = st.segmented_control(t_("kv_part"), KV_PARTS, format_func=lambda p: t_(f"kv_tab_{p}"), key="kv_part",
+                                required=True, persist_state="session", label_visibility="collapsed")
     if part == "step":
         before = mha.forward(rows[:-1], v.w) if t > 1 else None  # what the tokens before the last one gave
         fig = cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.named)
