@@ -9,6 +9,14 @@ from mha.block import gelu
 from .base import DESK, FONT, Look, Spec, figure, text_px
 
 
+def _type(size: int, **titles: str) -> dict:
+    """Both axes' ticks (and the titles given) at `size`: the theme under every layout sets them at 12 px, whatever
+    the layout's own font says, which on a projector is smaller than the page's captions."""
+    return {axis: dict(tickfont=dict(size=size)) | ({"title": dict(text=titles[axis], font=dict(size=size))}
+                                                    if axis in titles else {})
+            for axis in ("xaxis", "yaxis")}
+
+
 def gelu_figure(hidden: np.ndarray, act: np.ndarray, curve: str, points: str, look: Look = DESK) -> Spec:
     """GELU over [−4, 4] as a line; `hidden` (one row of H) as markers at (h, GELU(h)) = `act`."""
     xs = np.linspace(-4, 4, 161)
@@ -17,9 +25,15 @@ def gelu_figure(hidden: np.ndarray, act: np.ndarray, curve: str, points: str, lo
             dict(type="scatter", x=np.asarray(hidden, float).tolist(), y=np.asarray(act, float).tolist(),
                  mode="markers", name=points, marker=dict(size=9, color="#dc2626"),
                  hovertemplate="h = %{x:.4g}<br>GELU(h) = %{y:.4g}<extra></extra>")]
-    layout = dict(height=300, width=min(560, look.max_w), margin=dict(l=40, r=16, t=36, b=36),
-                  font=dict(family=FONT, size=look.tick + 2), legend=dict(orientation="h", y=1.15),
-                  xaxis=dict(zeroline=True, fixedrange=True), yaxis=dict(zeroline=True, fixedrange=True))
+    size = look.tick + 2
+    grow = size / (DESK.tick + 2)  # the desk's 560×300 px, grown with the type (a projector's is larger)
+    axes = _type(size)
+    layout = dict(height=min(round(300 * grow), look.max_h), width=min(round(560 * grow), look.max_w),
+                  margin=dict(l=round(3.5 * size), r=16, t=round(2.5 * size) + 8, b=3 * size),
+                  font=dict(family=FONT, size=size),
+                  legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom", font=dict(size=size)),
+                  xaxis=axes["xaxis"] | dict(zeroline=True, fixedrange=True),
+                  yaxis=axes["yaxis"] | dict(zeroline=True, fixedrange=True))
     return figure(data, layout)
 
 
@@ -38,12 +52,13 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
                  textfont=dict(size=size), cliponaxis=False,  # beside the bar, at full size (inside, Plotly shrinks it)
                  customdata=order, hovertemplate="%{y}: %{x:.4f}<extra></extra>")]
     row = max(24, round(2 * size))  # px a bar
+    axes = _type(size)
     layout = dict(height=max(160, 2 * look.title + 3 * size + row * len(order)), width=min(560, look.max_w),
                   margin=dict(l=8, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
                   font=dict(family=FONT, size=size),
                   title=dict(text=title, font=dict(size=look.title)),
-                  xaxis=dict(range=[0, 1], fixedrange=True),
-                  yaxis=dict(automargin=True, fixedrange=True, showgrid=False))  # a bar's own axis: no grid
+                  xaxis=axes["xaxis"] | dict(range=[0, 1], fixedrange=True),
+                  yaxis=axes["yaxis"] | dict(automargin=True, fixedrange=True, showgrid=False))  # a bar's axis: no grid
     return figure(data, layout)
 
 
@@ -52,12 +67,13 @@ def loss_figure(steps, losses, chosen: int, *, x_title: str, y_title: str, look:
     `chosen` (an index) marked in red."""
     steps, losses = [int(s) for s in steps], [float(v) for v in losses]
     size = look.tick + 2
+    axes = _type(size, xaxis=x_title, yaxis=y_title)
     data = [dict(type="scatter", x=steps, y=losses, mode="lines+markers", line=dict(color="#6366f1", width=2),
                  marker=dict(size=6), hovertemplate="%{x}: %{y:.4g}<extra></extra>"),
             dict(type="scatter", x=[steps[chosen]], y=[losses[chosen]], mode="markers",
                  marker=dict(size=14, color="#dc2626", line=dict(color="white", width=2)), hoverinfo="skip")]
     layout = dict(height=max(240, 18 * size), width=min(640, look.max_w), showlegend=False,
                   margin=dict(l=int(4.5 * size), r=16, t=12, b=int(3.5 * size)), font=dict(family=FONT, size=size),
-                  xaxis=dict(title=dict(text=x_title), fixedrange=True),
-                  yaxis=dict(type="log", title=dict(text=y_title), fixedrange=True, exponentformat="power"))
+                  xaxis=axes["xaxis"] | dict(fixedrange=True),
+                  yaxis=axes["yaxis"] | dict(type="log", fixedrange=True, exponentformat="power"))
     return figure(data, layout)

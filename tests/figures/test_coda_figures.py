@@ -54,3 +54,38 @@ def test_the_loss_curve_marks_the_chosen_snapshot(look):
     assert mark["x"] == [300] and mark["y"] == [0.4]
     assert spec["layout"]["yaxis"]["type"] == "log"  # from ~10 down to ~0.001: both ends readable
     assert spec["layout"]["width"] <= LOOKS[look].max_w
+
+
+def _coda_figures(lk) -> dict:
+    hidden = np.array([-2.0, -0.5, 0.0, 1.5])
+    return dict(gelu=F.gelu_figure(hidden, gelu(hidden), "GELU(h)", "row 3", look=lk).to_dict(),
+                probs=F.probs_figure(np.array([0.1, 0.6, 0.3]), ["a", "b", "c"], 1, "p", look=lk).to_dict(),
+                loss=F.loss_figure([0, 150, 300], [9.9, 2.7, 0.4], 2, x_title="step", y_title="loss",
+                                   look=lk).to_dict())
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_the_coda_charts_ticks_legends_and_axis_titles_are_the_screen_s_type(look):
+    """Streamlit's theme (written into every layout) sets ticks, legends and axis titles at 12 px whatever the
+    layout's own font says: on a projector GELU's ticks and legend came out smaller than the page's captions."""
+    lk = LOOKS[look]
+    for name, spec in _coda_figures(lk).items():
+        layout = spec["layout"]
+        size = layout["font"]["size"]
+        assert size >= lk.tick + 2, name
+        for axis in ("xaxis", "yaxis"):
+            assert layout[axis]["tickfont"]["size"] == size, (name, axis)
+            if layout[axis].get("title", {}).get("text"):
+                assert layout[axis]["title"]["font"]["size"] >= size, (name, axis)
+        if layout.get("showlegend", True) and len(spec["data"]) > 1:
+            assert layout["legend"]["font"]["size"] == size, name
+
+
+def test_on_a_projector_the_gelu_chart_grows_with_its_type():
+    desk, present = (_coda_figures(lk)["gelu"]["layout"] for lk in (F.DESK, F.PRESENT))
+    plot_h = {name: lay["height"] - lay["margin"]["t"] - lay["margin"]["b"] for name, lay in
+              (("desk", desk), ("present", present))}
+    assert plot_h["present"] / present["font"]["size"] >= plot_h["desk"] / desk["font"]["size"]
+    assert present["width"] / present["font"]["size"] >= desk["width"] / desk["font"]["size"]
+    assert present["width"] <= F.PRESENT.max_w and present["height"] <= F.PRESENT.max_h
+    assert present["margin"]["t"] >= 2 * present["font"]["size"]  # the legend's row above the plot
