@@ -22,9 +22,11 @@ from .base import (
     Mat,
     Spec,
     abs_limit,
+    axis_type,
     box,
     figure,
     heatmap,
+    log_ticks,
     outline,
     patch,
 )
@@ -433,12 +435,16 @@ def _controls(words: dict, p: Plan) -> dict:
     )
 
 
-def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str) -> Spec:
-    """Cumulative cost against sequence length, log-log; `series` maps a legend name to (values, dash)."""
+def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str, look: Look = DESK) -> Spec:
+    """Cumulative cost against sequence length, log-log; `series` maps a legend name to (values, dash). Its type is
+    the screen's (`look`), and it grows with it."""
     data = [dict(type="scatter", x=np.asarray(lengths).tolist(), y=np.asarray(values).tolist(), name=name,
                  mode="lines", line=dict(dash=dash, width=2.5)) for name, (values, dash) in series.items()]
-    layout = dict(height=380, margin=dict(l=60, r=20, t=20, b=50), font=dict(family=FONT, color="#1f2937"),
-                  xaxis=dict(type="log", title=dict(text=x_title)),
-                  yaxis=dict(type="log", title=dict(text=y_title), exponentformat="SI"),
-                  legend=dict(orientation="h", y=-0.25), hovermode="x unified")
+    size = look.tick + 2
+    axes = axis_type(size, xaxis=x_title, yaxis=y_title)
+    layout = dict(height=round(380 * size / (DESK.tick + 2)), margin=dict(l=5 * size, r=20, t=20, b=4 * size),
+                  font=dict(family=FONT, color="#1f2937", size=size),
+                  xaxis=axes["xaxis"] | dict(type="log") | log_ticks(lengths),
+                  yaxis=axes["yaxis"] | dict(type="log", exponentformat="SI"),
+                  legend=dict(orientation="h", y=-0.25, font=dict(size=size)), hovermode="x unified")
     return figure(data, layout)

@@ -6,15 +6,7 @@ import numpy as np
 
 from mha.block import gelu
 
-from .base import DESK, FONT, Look, Spec, figure, text_px
-
-
-def _type(size: int, **titles: str) -> dict:
-    """Both axes' ticks (and the titles given) at `size`: the theme under every layout sets them at 12 px, whatever
-    the layout's own font says, which on a projector is smaller than the page's captions."""
-    return {axis: dict(tickfont=dict(size=size)) | ({"title": dict(text=titles[axis], font=dict(size=size))}
-                                                    if axis in titles else {})
-            for axis in ("xaxis", "yaxis")}
+from .base import DESK, FONT, Look, Spec, axis_type, figure, log_ticks, text_px
 
 
 def gelu_figure(hidden: np.ndarray, act: np.ndarray, curve: str, points: str, look: Look = DESK) -> Spec:
@@ -27,7 +19,7 @@ def gelu_figure(hidden: np.ndarray, act: np.ndarray, curve: str, points: str, lo
                  hovertemplate="h = %{x:.4g}<br>GELU(h) = %{y:.4g}<extra></extra>")]
     size = look.tick + 2
     grow = size / (DESK.tick + 2)  # the desk's 560×300 px, grown with the type (a projector's is larger)
-    axes = _type(size)
+    axes = axis_type(size)
     layout = dict(height=min(round(300 * grow), look.max_h), width=min(round(560 * grow), look.max_w),
                   margin=dict(l=round(3.5 * size), r=16, t=round(2.5 * size) + 8, b=3 * size),
                   font=dict(family=FONT, size=size),
@@ -52,7 +44,7 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
                  textfont=dict(size=size), cliponaxis=False,  # beside the bar, at full size (inside, Plotly shrinks it)
                  customdata=order, hovertemplate="%{y}: %{x:.4f}<extra></extra>")]
     row = max(24, round(2 * size))  # px a bar
-    axes = _type(size)
+    axes = axis_type(size)
     layout = dict(height=max(160, 2 * look.title + 3 * size + row * len(order)), width=min(560, look.max_w),
                   margin=dict(l=8, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
                   font=dict(family=FONT, size=size),
@@ -67,7 +59,7 @@ def loss_figure(steps, losses, chosen: int, *, x_title: str, y_title: str, look:
     `chosen` (an index) marked in red."""
     steps, losses = [int(s) for s in steps], [float(v) for v in losses]
     size = look.tick + 2
-    axes = _type(size, xaxis=x_title, yaxis=y_title)
+    axes = axis_type(size, xaxis=x_title, yaxis=y_title)
     data = [dict(type="scatter", x=steps, y=losses, mode="lines+markers", line=dict(color="#6366f1", width=2),
                  marker=dict(size=6), hovertemplate="%{x}: %{y:.4g}<extra></extra>"),
             dict(type="scatter", x=[steps[chosen]], y=[losses[chosen]], mode="markers",
@@ -75,5 +67,5 @@ def loss_figure(steps, losses, chosen: int, *, x_title: str, y_title: str, look:
     layout = dict(height=max(240, 18 * size), width=min(640, look.max_w), showlegend=False,
                   margin=dict(l=int(4.5 * size), r=16, t=12, b=int(3.5 * size)), font=dict(family=FONT, size=size),
                   xaxis=axes["xaxis"] | dict(fixedrange=True),
-                  yaxis=axes["yaxis"] | dict(type="log", fixedrange=True, exponentformat="power"))
+                  yaxis=axes["yaxis"] | dict(type="log", fixedrange=True, exponentformat="power") | log_ticks(losses))
     return figure(data, layout)

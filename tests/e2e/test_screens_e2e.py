@@ -6,13 +6,15 @@ at a large size (WALKS), and every chart on the page is measured in Chromium (te
 colour bar, label or tick label over a plot area or another label, no label cut off at the figure's edge,
 no tick labels on top of each other, no cell number wider than its cell, no figure squeezed by the page
 (Streamlit narrows a figure wider than its column, and its square cells stop being square); in presenter
-mode every figure fits under Streamlit's header on a 720 px screen; no display formula wider than the
-page. One screenshot a page.
+mode every figure fits under Streamlit's header on a 720 px screen, and no tick, legend or axis title is under the
+projector's type size; no display formula wider than the page. The KV-cache stage's cost part is static too, and
+checked the same way. One screenshot a page.
 """
 
 import pytest
 
-from mha.ui.settings import STAGES
+from mha.figures import PRESENT
+from mha.ui.settings import KV_PARTS, STAGES
 from mha.ui.stages.block import PARTS as BLOCK_PARTS
 
 from .conftest import SHOTS, rerun_after, settle
@@ -35,10 +37,15 @@ CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')
   return {key: key, height: box.height, right: box.right, box: [box.left, box.top, box.right, box.bottom],
           matrices: gd.data.some(t => t.type === 'heatmap')};
 })"""
+# A display formula wider than its room scrolls sideways inside it (overflow-x: auto): its box is the room's width,
+# its scrollWidth what it would need.
 FORMULAS = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex-display')].map(d => {
-  const k = d.querySelector('.katex'), room = d.closest('[data-testid="stMarkdownContainer"]');
-  return [k.textContent.slice(0, 40), k.getBoundingClientRect().width, room.getBoundingClientRect().width];
+  const room = d.closest('[data-testid="stMarkdownContainer"]');
+  return [d.textContent.slice(0, 40), d.scrollWidth, room.getBoundingClientRect().width];
 })"""
+TYPE = """(key) => [...document.querySelector(`.st-key-${key} .js-plotly-plot`).querySelectorAll(
+  '.xtick text, .ytick text, .legendtext, .g-xtitle text, .g-ytitle text')].map(t => [t.textContent,
+  parseFloat(getComputedStyle(t).fontSize)])"""
 HEADER = "() => document.querySelector('[data-testid=\"stHeader\"]').getBoundingClientRect().height"
 PAGE_HEIGHT = "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]').scrollHeight"
 
@@ -72,8 +79,10 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
             found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")
         if screen == "present" and chart["height"] > viewport["height"] - header:
             found.append(f"{key}: {chart['height']:.0f} px tall, the screen shows {viewport['height'] - header:.0f}")
+        if screen == "present":  # from the back of a room: ticks, legends and axis titles at the projector's type
+            found += [f"{key}: {text!r} at {px:.0f} px" for text, px in page.evaluate(TYPE, key) if px < PRESENT.tick]
     for text, wide, room in page.evaluate(FORMULAS):
-        if wide > room + 1:
+        if wide > room + 3:  # a display formula is 2 px wider than its room when it fits
             found.append(f"formula {text!r} is {wide:.0f} px wide in {room:.0f} px")
     return found
 
@@ -127,6 +136,10 @@ def test_static_figures_are_readable_on_every_screen(page, app_url, screen, lang
         if stage in STATIC:
             found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
             shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
+        if stage == "kv_cache":  # its cost part is static: formulas, a table, a log-log chart
+            rerun_after(page, page.locator(".st-key-kv_part button").nth(KV_PARTS.index("cost")).click)
+            found += [f"kv_cache/cost {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
+            shoot_page(page, viewport, f"kv_cache-cost-{screen}-{lang}-{size}")
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])
 
 

@@ -7,6 +7,7 @@ import pytest
 from mha import figures as F
 from mha.block import gelu
 from mha.figures.base import text_px
+from mha.figures.cache import cost_figure
 
 LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
 
@@ -60,8 +61,11 @@ def _coda_figures(lk) -> dict:
     hidden = np.array([-2.0, -0.5, 0.0, 1.5])
     return dict(gelu=F.gelu_figure(hidden, gelu(hidden), "GELU(h)", "row 3", look=lk).to_dict(),
                 probs=F.probs_figure(np.array([0.1, 0.6, 0.3]), ["a", "b", "c"], 1, "p", look=lk).to_dict(),
-                loss=F.loss_figure([0, 150, 300], [9.9, 2.7, 0.4], 2, x_title="step", y_title="loss",
-                                   look=lk).to_dict())
+                loss=F.loss_figure([0, 150, 300], [9.9, 2.7, 0.01], 2, x_title="step", y_title="loss",
+                                   look=lk).to_dict(),
+                cost=cost_figure(np.arange(1, 4097), {"a": (np.arange(1, 4097) ** 2, "solid"),
+                                                      "b": (np.arange(1, 4097), "dash")},
+                                 x_title="T", y_title="FLOPs", look=lk).to_dict())
 
 
 @pytest.mark.parametrize("look", LOOKS)
@@ -89,3 +93,14 @@ def test_on_a_projector_the_gelu_chart_grows_with_its_type():
     assert present["width"] / present["font"]["size"] >= desk["width"] / desk["font"]["size"]
     assert present["width"] <= F.PRESENT.max_w and present["height"] <= F.PRESENT.max_h
     assert present["margin"]["t"] >= 2 * present["font"]["size"]  # the legend's row above the plot
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_log_axes_over_two_decades_or_more_are_labelled_at_powers_of_ten_only(look):
+    """Between powers of ten Plotly labels 2 and 5 at three quarters of the tick size: 9 px on a projector."""
+    figs = _coda_figures(LOOKS[look])
+    assert figs["cost"]["layout"]["xaxis"]["dtick"] == 1  # T from 1 to 4096
+    assert figs["loss"]["layout"]["yaxis"]["dtick"] == 1  # the loss from 9.9 to 0.01
+    short = cost_figure(np.arange(1, 9), {"a": (np.arange(1, 9), "solid")}, x_title="t", y_title="ms",
+                        look=LOOKS[look]).to_dict()
+    assert "dtick" not in short["layout"]["xaxis"]  # 1 to 8: one decade, Plotly's own labels say more

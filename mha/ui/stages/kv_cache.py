@@ -1,6 +1,7 @@
 """Stage 9: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
 import time
+from functools import partial
 
 import numpy as np
 import streamlit as st
@@ -11,7 +12,7 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 from .. import session
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
-from ..views import View, chart, header, input_error, markdown_table, subscript, tex_int, token_ticks
+from ..views import View, chart, equation, header, input_error, markdown_table, subscript, tex_int, token_ticks
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
@@ -156,10 +157,11 @@ def _cost(v: View, t: int) -> None:
     st.markdown(f"**{t_('kv_cost_title')}**")
     c = mha.cost(cfg, t)
     h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
-    st.latex(rf"P = 2\,d_{{model}}\,h\,(2d_k + d_v) = {tex_int(2 * d * h * (2 * dk + dv))},\quad "
-             rf"O = 2\,h\,d_v\,d_{{model}} = {tex_int(2 * h * dv * d)}")
-    st.latex(rf"\text{{cached}}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O = {tex_int(c.step_flops_cached)}\qquad "
-             rf"\text{{recompute}}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v) = {tex_int(c.step_flops_recompute)}")
+    said = partial(_said, v.look)
+    equation(v.look, said(r"P = 2\,d_{model}\,h\,(2d_k + d_v)", f"{tex_int(2 * d * h * (2 * dk + dv))},"),
+             said(r"O = 2\,h\,d_v\,d_{model}", tex_int(2 * h * dv * d)))
+    equation(v.look, said(rf"\text{{cached}}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.step_flops_cached)),
+             said(rf"\text{{recompute}}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.step_flops_recompute)))
     st.markdown(markdown_table(["", t_("kv_cost_flops"), t_("kv_cost_bytes")],
                                [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
                                 (t_("kv_without", t=t), f"{c.step_flops_recompute:,}", f"{c.step_bytes_recompute:,}")]))
@@ -170,8 +172,13 @@ def _cost(v: View, t: int) -> None:
         series[t_("kv_series_cached", sizes=sizes)] = (np.array([x.gen_flops_cached for x in costs]), "solid")
         series[t_("kv_series_full", sizes=sizes)] = (np.array([x.gen_flops_recompute for x in costs]), "dash")
     st.markdown(f"**{t_('kv_cost_chart')}**")
-    chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops")),
+    chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops"), look=v.look),
                     key="kv_cost", width="stretch")
+
+
+def _said(look, lhs: str, value: str) -> str | tuple[str, str]:
+    """A formula and its value; on a phone the value goes on a line of its own, or the two are too wide for it."""
+    return (lhs, f"= {value}") if look.narrow else f"{lhs} = {value}"
 
 
 def _measure(v: View) -> None:
@@ -189,7 +196,8 @@ def _measure(v: View) -> None:
         st.markdown(t_("kv_measure_result", cached=cached.sum(), full=full.sum(), ratio=full.sum() / cached.sum()))
         steps = np.arange(1, len(cached) + 1)
         series = {t_("kv_series_ms_cached"): (cached, "solid"), t_("kv_series_ms_full"): (full, "dash")}
-        chart(cost_figure(steps, series, x_title="t", y_title=t_("kv_measure_axis")), key="kv_timing", width="stretch")
+        chart(cost_figure(steps, series, x_title="t", y_title=t_("kv_measure_axis"), look=v.look), key="kv_timing",
+              width="stretch")
 
 
 def _measure_cap(cfg: mha.AttentionConfig, most: int = 512) -> int:

@@ -64,8 +64,8 @@ def render(v: View) -> None:
     p = mw.wpe[:n] if mw.wpe is not None else None
     if p is None:
         p = mha.sinusoidal_positions(n, d)
-        st.latex(r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),\qquad "
-                 r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right),\quad d = " + str(d))
+        equation(v.look, r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),",
+                 r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right),", f"d = {d}")
         st.caption(t("positions_odd", d=d) if d % 2 else t("positions_even", d=d))
     else:
         st.caption(t("positions_learned_note"))
