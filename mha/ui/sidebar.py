@@ -13,6 +13,20 @@ from .strings import Text
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 
 
+# Widgets whose value travels as its option's label (Streamlit 1.67's radio and selectbox), labelled in the page's
+# language. The segmented controls travel by index.
+LABELLED = ("stage", "preset")
+
+
+def _relabel() -> None:
+    """The language changed. The browser still holds the radio's and the selectbox's labels in the old language, and
+    sends them back with the next click: the new labels do not know them, and the stage fell back to the first (in a
+    fragment's run it stayed the old label and raised). Set each again, so their new labels go to the browser."""
+    ss = st.session_state
+    for key in LABELLED:
+        ss[key] = ss[key]
+
+
 def render(t: Text):
     """Draw the settings; return the (share, downloads) panels, filled once the view is known and only while open.
 
@@ -20,7 +34,8 @@ def render(t: Text):
     the other cuts of its commit, 39 -> 35 ms of server time per full rerun on scores (bench/capacity.py)."""
     ss = st.session_state
     with st.sidebar:
-        st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True)
+        st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True,
+                             on_change=_relabel)
         st.radio(t("sidebar_walk"), S.STAGES, format_func=lambda s: t(f"stage_{s}"), key="stage")
         st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model",
                              required=True, on_change=session.on_model_change, help=t("model_help"))

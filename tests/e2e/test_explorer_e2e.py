@@ -271,3 +271,27 @@ def test_choosing_a_part_of_the_block_reruns_the_block_only_and_its_buttons_leav
     page.wait_for_function("() => location.search.includes('stage=output')")
     settle(page)
     assert page.locator(".st-key-block_part").count() == 0
+
+
+@pytest.mark.parametrize("start, then", [("qk", "cells"), ("kv_cache", "kv_part"), ("input", "preset")])
+def test_after_switching_the_language_with_its_control_the_next_click_keeps_the_stage(page, app_url, start, then):
+    """The stage radio and the preset box hold their option's label, which is in the page's language: after a
+    switch the browser sent the old label with the next click, and the page fell back to the first stage (a full
+    run) or raised in a fragment (the KV stage's part)."""
+    open_stage(page, app_url, start)
+    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="中文").click)
+    assert f"stage={start}" in page.url and "lang=zh" in page.url
+    if then == "cells":
+        rerun_after(page, page.locator(".st-key-cell_values label").click)
+        assert "cells=0" in page.url
+    elif then == "kv_part":
+        rerun_after(page, page.locator(".st-key-kv_part button").nth(1).click)
+        assert "part=cost" in page.url
+    else:
+        rerun_after(page, page.locator(".st-key-seed [data-testid=stNumberInputStepUp]").click)
+        assert "seed=1" in page.url and "preset=post" in page.url  # the seed is no size: the preset stays
+    assert f"stage={start}" in page.url, page.url
+    assert page.locator('[data-testid="stException"]').count() == 0
+    checked = page.locator('.st-key-stage input[type="radio"]:checked')
+    assert checked.count() == 1 and checked.evaluate("e => e.closest('label').innerText").endswith(
+        {"qk": "Q 和 K", "kv_cache": "KV 缓存", "input": "输入 X"}[start]), "the walk shows the stage, in Chinese"
