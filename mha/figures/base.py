@@ -430,19 +430,30 @@ def _axis(axis: dict, theme: dict) -> dict:
 
 
 def axis_type(size: int, **titles: str) -> dict:
-    """Both axes' ticks (and the titles given) at `size`: the theme under every layout sets them at 12 px, whatever
-    the layout's own font says, which on a projector is smaller than the page's captions."""
-    return {axis: dict(tickfont=dict(size=size)) | ({"title": dict(text=titles[axis], font=dict(size=size))}
+    """Both axes' ticks at `size` and the titles given at size + 2: the theme under every layout sets them at 12 and
+    14 px whatever the layout's own font says, which on a projector is smaller than the page's captions."""
+    return {axis: dict(tickfont=dict(size=size)) | ({"title": dict(text=titles[axis], font=dict(size=size + 2))}
                                                     if axis in titles else {})
             for axis in ("xaxis", "yaxis")}
 
 
 def log_ticks(values) -> dict:
-    """A log axis labelled at its powers of ten only, where it spans two or more: between them Plotly labels 2 and 5
-    at three quarters of the tick size (9 px on a projector)."""
+    """Where a log axis is labelled. Plotly labels a log axis between its powers of ten (2, 5, or every digit) at
+    three quarters of the tick size, 9 px on a projector; labels it is given are drawn at full size. So: the powers
+    of ten alone where the values span two or more; else 1, 2 and 5 of each decade, or every digit under one."""
     values = np.asarray(values, float)
-    values = values[values > 0]
-    return dict(dtick=1) if values.size and values.max() >= 100 * values.min() else {}
+    values = values[np.isfinite(values) & (values > 0)]
+    if not values.size:
+        return {}
+    lo, hi = values.min(), values.max()
+    if hi >= 100 * lo:
+        return dict(dtick=1)
+    decades = range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1)
+    for digits in ((1, 2, 5), range(1, 10)):
+        ticks = [float(f"{d}e{k}") for k in decades for d in digits if lo <= d * 10.0 ** k <= hi]
+        if len(ticks) >= 3:
+            break
+    return dict(tickvals=ticks)
 
 
 def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> Spec:

@@ -445,6 +445,7 @@ def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str
     layout = dict(height=round(380 * size / (DESK.tick + 2)), margin=dict(l=5 * size, r=20, t=20, b=4 * size),
                   font=dict(family=FONT, color="#1f2937", size=size),
                   xaxis=axes["xaxis"] | dict(type="log") | log_ticks(lengths),
-                  yaxis=axes["yaxis"] | dict(type="log", exponentformat="SI"),
+                  yaxis=axes["yaxis"] | dict(type="log", exponentformat="SI")
+                  | log_ticks(np.concatenate([np.ravel(values) for values, _ in series.values()])),
                   legend=dict(orientation="h", y=-0.25, font=dict(size=size)), hovermode="x unified")
     return figure(data, layout)

@@ -96,11 +96,20 @@ def test_on_a_projector_the_gelu_chart_grows_with_its_type():
 
 
 @pytest.mark.parametrize("look", LOOKS)
-def test_log_axes_over_two_decades_or_more_are_labelled_at_powers_of_ten_only(look):
-    """Between powers of ten Plotly labels 2 and 5 at three quarters of the tick size: 9 px on a projector."""
-    figs = _coda_figures(LOOKS[look])
+def test_every_log_axis_is_labelled_where_plotly_draws_labels_at_full_size(look):
+    """Between powers of ten Plotly labels 2 and 5 (or every digit) at three quarters of the tick size, 9 px on a
+    projector, unless it is told where the labels go: the powers of ten over two decades or more, else 1-2-5."""
+    lk = LOOKS[look]
+    figs = _coda_figures(lk)
     assert figs["cost"]["layout"]["xaxis"]["dtick"] == 1  # T from 1 to 4096
     assert figs["loss"]["layout"]["yaxis"]["dtick"] == 1  # the loss from 9.9 to 0.01
-    short = cost_figure(np.arange(1, 9), {"a": (np.arange(1, 9), "solid")}, x_title="t", y_title="ms",
-                        look=LOOKS[look]).to_dict()
-    assert "dtick" not in short["layout"]["xaxis"]  # 1 to 8: one decade, Plotly's own labels say more
+    timing = cost_figure(np.arange(1, 129), {"a": (np.linspace(0.02, 0.6, 128), "solid")}, x_title="t",
+                         y_title="ms", look=lk).to_dict()["layout"]  # what "measure" draws: ms over 1.5 decades
+    assert timing["xaxis"]["dtick"] == 1 and timing["yaxis"]["tickvals"] == [0.02, 0.05, 0.1, 0.2, 0.5]
+    short = cost_figure(np.arange(3, 8), {"a": (np.arange(3, 8), "solid")}, x_title="t", y_title="ms",
+                        look=lk).to_dict()["layout"]
+    assert short["xaxis"]["tickvals"] == short["yaxis"]["tickvals"] == [3, 4, 5, 6, 7]  # under a decade: every digit
+    for fig in (*figs.values(), {"layout": timing}, {"layout": short}):
+        for axis in ("xaxis", "yaxis"):
+            layout = fig["layout"][axis]
+            assert layout.get("type") != "log" or layout.get("dtick") == 1 or layout.get("tickvals"), axis
