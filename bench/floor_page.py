@@ -77,7 +77,7 @@ def svg(n: int) -> str:
                        f'font-size="11">{m[i, j]:.2f}</text></g>')
         x0 += m.shape[1] * CELL + 32
     height = 24 + max(m.shape[0] for _, m, _ in panels) * CELL
-    return f'<svg width="{x0}" height="{height}" font-family="sans-serif">{"".join(out)}</svg>'
+    return f'<svg width="{x0}" height="{height}" font-family="sans-serif" data-n="{n}">{"".join(out)}</svg>'
 
 
 SVG_JS = """export default function ({ data, setTriggerValue, parentElement }) {

@@ -12,7 +12,8 @@ finished and painted. Interaction: a click on the sidebar's n_tokens step button
 the time runs from the click to the run finished and painted. A run is finished when the server's
 `script_finished` message for a run begun after the click (or the navigation) has arrived, and then
 the page shows `stApp` in state notRunning, nothing stale, no skeleton, every Plotly chart drawn
-(`.main-svg`), followed by two animation frames. The script-state attribute alone is not enough: a fast
+(`.main-svg`; the floor page's SVG chart, `FLOOR_CHART=svg`, drawn for the n_tokens shown), followed by two
+animation frames. The script-state attribute alone is not enough: a fast
 rerun can go running → notRunning within one React commit, so the page never shows "running".
 Kilobytes: the websocket frames received during an interaction (their payload lengths). Going 3↔4 and
 back, Streamlit sends a message of 10 KB or more that the browser already holds as a reference
@@ -84,11 +85,14 @@ MONITOR_JS = """(() => {
     }
     return -1;
   }
+  const tokens = () => document.querySelector('.st-key-n_tokens input')?.value;
   const settled = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     return app && app.getAttribute('data-test-script-state') === 'notRunning'
       && !document.querySelector('[data-stale="true"]') && !document.querySelector('[data-testid="stSkeleton"]')
-      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'));
+      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))
+      && [...document.querySelectorAll('.st-key-scores [data-testid="stBidiComponentIsolated"]')].every(d =>
+           d.shadowRoot && d.shadowRoot.querySelector(`svg[data-n="${tokens()}"]`));
   };
   const frame = f => requestAnimationFrame(f);
   const poll = () => frame(() => settled() ? frame(() => frame(() => { B.tEnd = performance.now(); })) : poll());
@@ -418,7 +422,9 @@ def main() -> None:
         finally:
             for s in servers:
                 s.stop()
-    report(results, env + ("" if args.page == APP else f"; the app is {args.page}"), loads, acts)
+    page = "" if args.page == APP else f"; the app is {args.page}" + (f" with FLOOR_CHART={os.environ['FLOOR_CHART']}"
+                                                                     if "FLOOR_CHART" in os.environ else "")
+    report(results, env + page, loads, acts)
     print(f"measured in {time.monotonic() - started:.0f} s")
 
 
