@@ -173,7 +173,7 @@ def _cost(v: View, t: int) -> None:
         series[t_("kv_series_full", sizes=sizes)] = (np.array([x.gen_flops_recompute for x in costs]), "dash")
     st.markdown(f"**{t_('kv_cost_chart')}**")
     chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops"), look=v.look),
-                    key="kv_cost", width="stretch")
+          key="kv_cost", width="stretch")
 
 
 def _said(look, lhs: str, value: str) -> str | tuple[str, str]:
