@@ -171,33 +171,43 @@ def _columns_fit(spec: dict, tokens, paper: float, tick: int) -> bool:
 def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
     """Name the ticks of these axes (which count tokens) by the tokens' text (shortened, escaped).
 
-    Row labels wider than the row numbers the figure made room for widen it on the left, every panel staying
-    put; where that would pass the screen's width (a phone), the rows keep their numbers. Columns keep theirs
-    where the tokens would not fit side by side."""
+    Row labels wider than the row numbers the figure made room for widen it: on the left, and before every panel
+    with words that has a panel to its left (the panels right of it move over, with their titles, colour bars and
+    controls). Where the inner panels' room would pass the screen's width, only the leftmost panels' rows take
+    words; where even that would (a phone), the rows keep their numbers. Columns keep theirs where the tokens would
+    not fit side by side."""
     if not tokens:
         return fig
     layout = fig.to_dict()["layout"]
     labels = lambda spec: [label_text(tokens[i - 1]) if 0 < i <= len(tokens) else str(i) for i in spec["tickvals"]]
-    rows = [layout[ax] for ax in axes if ax.startswith("y") and "tickvals" in layout.get(ax, {})]
+    rows = [ax for ax in axes if ax.startswith("y") and "tickvals" in layout.get(ax, {})]
     wider = 0.0
-    for spec in rows:
-        size = spec.get("tickfont", {}).get("size", look.tick)
-        need = max((text_px(short(tokens[i - 1]), size) for i in spec["tickvals"] if 0 < i <= len(tokens)),
+    for ax in rows:
+        size = layout[ax].get("tickfont", {}).get("size", look.tick)
+        need = max((text_px(short(tokens[i - 1]), size) for i in layout[ax]["tickvals"] if 0 < i <= len(tokens)),
                    default=0.0)
         wider = max(wider, need - text_px(str(len(tokens)), size))
     width = layout.get("width")
-    fits = wider <= 0 or (width is not None and width + wider + 2 <= max(width, look.max_w + 8))
     margin = layout.get("margin", {})
     paper = (width or 0) - margin.get("l", 0) - margin.get("r", 0)
+    inner = _inner_edges(layout, rows) if wider > 0 and paper > 0 else {}
+    room = lambda grow: wider <= 0 or (width is not None and width + grow <= max(width, look.max_w + 8))
+    fits = room((wider + 2) * (1 + len(set(inner.values()))))
+    if not fits and inner and room(wider + 2):  # words on the leftmost panels; the inner ones keep their numbers
+        rows, inner, fits = [ax for ax in rows if ax not in inner], {}, True
     for ax in axes:
         spec = layout.get(ax)
         if not spec or "tickvals" not in spec:
             continue
-        if fits if ax.startswith("y") else _columns_fit(spec, tokens, paper, look.tick):
+        if (fits and ax in rows) if ax.startswith("y") else _columns_fit(spec, tokens, paper, look.tick):
             spec["ticktext"] = labels(spec)
     if fits and wider > 0:
+        if inner:
+            edges = sorted(set(inner.values()))
+            _open_gaps(fig, layout, [(edge, wider + 2) for edge in edges], paper)
+            paper += (wider + 2) * len(edges)
         margin = layout.setdefault("margin", {})
-        layout["width"] = int(width + wider + 2)
+        layout["width"] = int(layout["width"] + wider + 2)
         margin["l"] = int(margin.get("l", 0) + wider + 2)
         left = min((layout[ax]["domain"][0] for ax in layout if ax.startswith("xaxis") and "domain" in layout[ax]),
                    default=0.0)
@@ -205,6 +215,48 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
             if note.get("textangle") == -90 and note.get("xref") == "paper" and note["x"] < left:  # left of
                 note["x"] -= (wider + 2) / paper  # the longer labels
     return fig
+
+
+def _inner_edges(layout: dict, rows: list[str]) -> dict[str, float]:
+    """For each of these y axes whose panel has another panel to its left: where (a paper fraction) to open room for
+    its words, halfway between that panel's left edge and the nearest right edge before it."""
+    rights = [layout[a]["domain"][1] for a in layout if a.startswith("xaxis") and "domain" in layout[a]
+              and layout[a].get("visible", True)]
+    edges = {}
+    for ax in rows:
+        x = layout.get(layout[ax].get("anchor", "x").replace("x", "xaxis", 1), {})
+        left = x.get("domain", [0, 1])[0]
+        before = [r for r in rights if r <= left + 1e-9]
+        if before:
+            edges[ax] = (max(before) + left) / 2
+    return edges
+
+
+def _open_gaps(fig, layout: dict, gaps: list[tuple[float, float]], paper: float) -> None:
+    """Widen the figure by each gap's px at its edge (a paper fraction): whatever lies right of an edge moves right."""
+    total = paper + sum(px for _, px in gaps)
+    move = lambda f: (f * paper + sum(px for edge, px in gaps if f >= edge)) / total
+    for name, spec in layout.items():
+        if name.startswith("xaxis") and "domain" in spec:
+            spec["domain"] = [move(spec["domain"][0]), move(spec["domain"][1])]
+    for note in layout.get("annotations", ()):
+        if note.get("xref", "paper") == "paper":
+            note["x"] = move(note["x"])
+    for shape in layout.get("shapes", ()):
+        if shape.get("xref", "paper") == "paper":
+            shape["x0"], shape["x1"] = move(shape["x0"]), move(shape["x1"])
+    for control in (*layout.get("updatemenus", ()), *layout.get("sliders", ())):
+        if "len" in control:
+            end = move(control.get("x", 0) + control["len"])
+            control["x"] = move(control.get("x", 0))
+            control["len"] = end - control["x"]
+        elif "x" in control:
+            control["x"] = move(control["x"])
+    for trace in fig.to_dict()["data"]:
+        for bar in (trace.get("colorbar"), (trace.get("marker") or {}).get("colorbar")):
+            if bar and "x" in bar:
+                bar["x"] = move(bar["x"])
+    layout["width"] = int(round(layout["width"] + total - paper))
 
 
 def header(t: Text, stage: str, **fields) -> None:
