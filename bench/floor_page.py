@@ -9,40 +9,38 @@ scores figure, but every value is fixed or built once per n_tokens: no session s
 link written, no figure cache looked up. tests/app/test_floor_page.py checks that its elements are the app's.
 
 `FLOOR_CHART` in the environment puts something else in the chart's place, to tell how much of the floor the
-renderer is: `app` (the default) the app's Plotly figure; `tiny` a 2×2 Plotly heatmap (what any Plotly chart costs);
-`svg` the figure's four matrices Q, Kᵀ, QKᵀ/√d_k and S with their numbers as one SVG drawn by an in-page
-`st.components.v2` component that answers a click on a cell (no animation frames, no toolbar, no hover);
-`none` nothing.
+renderer is: `app` (the default) the app's figure drawn as the app draws it (mha/ui/matrix_chart.js, an SVG in the
+page); `plotly` the same figure drawn by Plotly, as the app drew it until the SVG; `tiny` a 2×2 Plotly heatmap
+(what any Plotly chart costs); `none` nothing.
 
-    FLOOR_CHART=svg python bench/ui_latency.py --page bench/floor_page.py --views scores
+    FLOOR_CHART=plotly python bench/ui_latency.py --page bench/floor_page.py --views scores
 """
 
 import os
 import sys
 from pathlib import Path
 
-import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
-from plotly.colors import sample_colorscale
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import mha  # noqa: E402
 from mha import figures as F  # noqa: E402
-from mha.figures.base import PROBS, SIGNED, Spec  # noqa: E402
+from mha.figures.base import Spec  # noqa: E402
 from mha.ui import screen  # noqa: E402
 from mha.ui import settings as S  # noqa: E402
 from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
 from mha.ui.stages.scores import PHASES, _formula, _model_steps  # noqa: E402
 from mha.ui.strings import Text  # noqa: E402
-from mha.ui.views import View, chart_config, clickable, header  # noqa: E402
+from mha.ui.views import Drawn, View, chart_config, clickable, draw, header  # noqa: E402
+from mha.ui.views import drawn as to_draw  # noqa: E402
 
 t = Text("en")
 SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)
 CHART = os.environ.get("FLOOR_CHART", "app")
-if CHART not in ("app", "tiny", "svg", "none"):
-    raise SystemExit(f"FLOOR_CHART={CHART!r}: use app, tiny, svg or none")
+if CHART not in ("app", "plotly", "tiny", "none"):
+    raise SystemExit(f"FLOOR_CHART={CHART!r}: use app, plotly, tiny or none")
 
 
 def steps(n: int) -> F.ScoreSteps:
@@ -56,42 +54,10 @@ def figure(n: int) -> Spec:
     return clickable(F.scores_animation(steps(n), text=True, look=F.DESK, phase="s"))
 
 
-CELL = 40
-
-
 @st.cache_resource
-def svg(n: int) -> str:
-    """Q, Kᵀ, QKᵀ/√d_k and S side by side as one SVG, in the app's colours, every cell numbered and clickable."""
-    s = steps(n)
-    panels = [("Q", s.q, SIGNED), ("Kᵀ", s.k.T, SIGNED), ("QKᵀ/√7", s.scaled, SIGNED), ("S", s.probs, PROBS)]
-    out, x0 = [], 0
-    for p, (name, m, scale) in enumerate(panels):
-        lim = 1.0 if scale is PROBS else float(np.abs(m).max()) or 1.0
-        low = 0.0 if scale is PROBS else -lim
-        colours = sample_colorscale(scale, ((m - low) / (lim - low)).clip(0, 1).ravel().tolist())
-        out.append(f'<text x="{x0}" y="16" font-size="13">{name} · {m.shape[0]}×{m.shape[1]}</text>')
-        for (i, j), colour in zip(np.ndindex(m.shape), colours):
-            x, y = x0 + j * CELL, 24 + i * CELL
-            out.append(f'<g data-c="{p},{i},{j}"><rect x="{x}" y="{y}" width="{CELL - 1}" height="{CELL - 1}" '
-                       f'fill="{colour}"/><text x="{x + CELL / 2}" y="{y + CELL / 2 + 4}" text-anchor="middle" '
-                       f'font-size="11">{m[i, j]:.2f}</text></g>')
-        x0 += m.shape[1] * CELL + 32
-    height = 24 + max(m.shape[0] for _, m, _ in panels) * CELL
-    return f'<svg width="{x0}" height="{height}" font-family="sans-serif" data-n="{n}">{"".join(out)}</svg>'
-
-
-SVG_JS = """export default function ({ data, setTriggerValue, parentElement }) {
-  let root = parentElement.querySelector("div");
-  if (!root) {
-    root = parentElement.appendChild(document.createElement("div"));
-    root.addEventListener("click", e => {
-      const cell = e.target.closest("[data-c]");
-      if (cell) setTriggerValue("cell", cell.dataset.c);
-    });
-  }
-  if (root.drawn !== data) { root.innerHTML = data; root.drawn = data; }
-}"""
-svg_chart = st.components.v2.component("floor_svg", js=SVG_JS)
+def drawn(n: int) -> Drawn:
+    """The figure as the app hands it to its matrix chart (its JSON and digest), once per n."""
+    return to_draw(figure(n))
 
 
 ss = st.session_state
@@ -150,12 +116,12 @@ def chart() -> None:
     st.segmented_control(t("phase"), PHASES, format_func=LABELS.get, key="phase", required=True,
                          label_visibility="collapsed")
     if CHART == "app":
+        draw(drawn(n), "scores", "content", clickable=True)
+    elif CHART == "plotly":
         st.plotly_chart(figure(n), key="scores", on_select="rerun", selection_mode="points", width="content",
                         config=chart_config("scores"), theme=None)
     elif CHART == "tiny":
         st.plotly_chart(go.Figure(go.Heatmap(z=[[1, 2], [3, n]])), key="scores", theme=None)
-    elif CHART == "svg":
-        svg_chart(data=svg(n), key="scores", on_cell_change=lambda: None)
     st.caption(t("click_hint", name="S₁"))
 
 

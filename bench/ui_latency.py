@@ -12,7 +12,7 @@ finished and painted. Interaction: a click on the sidebar's n_tokens step button
 the time runs from the click to the run finished and painted. A run is finished when the server's
 `script_finished` message for a run begun after the click (or the navigation) has arrived, and then
 the page shows `stApp` in state notRunning, nothing stale, no skeleton, every Plotly chart drawn
-(`.main-svg`; the floor page's SVG chart, `FLOOR_CHART=svg`, drawn for the n_tokens shown), followed by two
+(`.main-svg`), every matrix chart drawn for the n_tokens shown (`.mha-chart[data-tokens]`), followed by two
 animation frames. The script-state attribute alone is not enough: a fast
 rerun can go running → notRunning within one React commit, so the page never shows "running".
 Kilobytes: the websocket frames received during an interaction (their payload lengths). Going 3↔4 and
@@ -91,8 +91,8 @@ MONITOR_JS = """(() => {
     return app && app.getAttribute('data-test-script-state') === 'notRunning'
       && !document.querySelector('[data-stale="true"]') && !document.querySelector('[data-testid="stSkeleton"]')
       && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))
-      && [...document.querySelectorAll('.st-key-scores [data-testid="stBidiComponentIsolated"]')].every(d =>
-           d.shadowRoot && d.shadowRoot.querySelector(`svg[data-n="${tokens()}"]`));
+      && [...document.querySelectorAll('.mha-chart')].every(c => c.dataset.tokens === tokens()
+                                                                   && c.querySelector('svg'));
   };
   const frame = f => requestAnimationFrame(f);
   const poll = () => frame(() => settled() ? frame(() => frame(() => { B.tEnd = performance.now(); })) : poll());

@@ -1,13 +1,17 @@
 """Pieces every stage uses: the stage header, a clickable product A·B = C, and the dot-product breakdown."""
 
+import hashlib
 import html
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 import streamlit as st
+from plotly.utils import PlotlyJSONEncoder
 
 import mha
 from mha import figures as F
@@ -275,6 +279,13 @@ def _remember(key: str) -> None:
     st.session_state[f"sel_{key}"] = tuple(int(v) for v in cell) if cell else None
 
 
+def _remember_cell(key: str) -> None:
+    """A click on a matrix chart's cell: that cell is chosen, or let go when it was chosen (as Plotly's select)."""
+    cell = st.session_state[key].cell
+    cell = tuple(int(v) for v in cell) if cell else None
+    st.session_state[f"sel_{key}"] = None if cell == selected(key) else cell
+
+
 def chart_config(key: str) -> dict:
     """Plotly toolbar: PNG export named after the chart and the sizes, e.g. mha-qk_q-3x5x7x11x2-seed0."""
     ss = st.session_state
@@ -327,9 +338,61 @@ def operand_key(o: Operand) -> tuple:
 # already made: one drawing per new figure instead of two. A clickable chart's axes are fixed: "pan" moves nothing.
 CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 
+# Figures of matrices (any with a heatmap) are drawn by matrix_chart.js, an SVG in the page, from the same figure
+# dict: Plotly.js cost a chart stage about a second of its first load (Streamlit fetches its 4.7 MB chunk with the
+# first chart) and ~60 ms of every rerun, where the SVG costs a few ms. Curves and bars stay with Plotly.
+_matrix = st.components.v2.component("mha_matrix", js=(Path(__file__).with_name("matrix_chart.js")).read_text(),
+                                     isolate_styles=False)
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A figure as it goes to the page: its dict for Plotly, or its JSON and digest for the SVG."""
+
+    spec: Spec
+    json: str = ""
+    revision: str = ""
+
+
+def drawn(fig) -> Drawn:
+    spec = fig if isinstance(fig, Spec) else Spec(fig.to_dict())
+    if not any(t.get("type") == "heatmap" for t in spec.to_dict()["data"]):
+        return Drawn(spec)
+    text = to_json(spec.to_dict())
+    return Drawn(spec, text, hashlib.blake2b(text.encode(), digest_size=8).hexdigest())
+
+
+def to_json(spec: dict) -> str:
+    """A figure dict as strict JSON in one pass (numpy arrays as lists). A NaN or ±∞ (a builder's slip: a gap is
+    None) goes through Plotly's encoder instead, which writes null for it at three times the cost."""
+    try:
+        return json.dumps(spec, allow_nan=False, separators=(",", ":"), default=_listed)
+    except ValueError:
+        return loose_json(spec)
+
+
+def loose_json(spec: dict) -> str:
+    return json.dumps(spec, cls=PlotlyJSONEncoder, separators=(",", ":"))
+
+
+def _listed(value):
+    if isinstance(value, np.ndarray | np.generic):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
+    if not d.json:
+        kw = dict(on_select=lambda: _remember(key), selection_mode="points") if clickable else {}
+        st.plotly_chart(d.spec, key=key, width=width, config=chart_config(key), theme=None, **kw)
+        return
+    data = {"spec": d.json, "revision": d.revision, "clickable": clickable, "tokens": st.session_state.get("n_tokens"),
+            "filename": chart_config(key)["toImageButtonOptions"]["filename"]}
+    _matrix(key=key, data=data, width=width, **({"on_cell_change": lambda: _remember_cell(key)} if clickable else {}))
+
 
 def chart(fig, key: str, width: str = "content") -> None:
-    st.plotly_chart(fig, key=key, width=width, config=chart_config(key), theme=None)
+    draw(drawn(fig), key, width, clickable=False)
 
 
 def clickable(fig: Spec) -> Spec:
@@ -341,9 +404,8 @@ def clickable(fig: Spec) -> Spec:
 
 
 def clickable_chart(parts: tuple, build, key: str) -> None:
-    """The figure of shared_figure(parts, build), drawn to take clicks (made so once per figure: a Spec costs ~1 ms)."""
-    st.plotly_chart(shared_figure(parts, lambda: clickable(build())), key=key, on_select=lambda: _remember(key),
-                    selection_mode="points", width="content", config=chart_config(key), theme=None)
+    """The figure of shared_figure(parts, build), drawn to take clicks (made so, and put into JSON, once per figure)."""
+    draw(shared_figure(parts, lambda: drawn(clickable(build()))), key, "content", clickable=True)
 
 
 def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> str:

@@ -25,7 +25,30 @@ def rerun(at: AppTest) -> AppTest:
 
 
 def charts(at: AppTest) -> list[dict]:
-    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    """Every chart's figure dict, in page order: Plotly's (curves, bars) and the matrix charts' (an SVG in the page)."""
+    return [spec for _, spec in keyed_charts(at)]
+
+
+def keyed_charts(at: AppTest) -> list[tuple[str, dict]]:
+    """(widget key, figure dict) of every chart on the page, in page order."""
+    out = []
+    for node in _elements(at._tree):
+        if node.type == "plotly_chart":
+            out.append((node.key, json.loads(node.proto.spec)))
+        elif node.type == "bidi_component" and node.proto.component_name == "mha_matrix":
+            out.append((node.key, json.loads(json.loads(node.proto.json)["spec"])))
+    return out
+
+
+def chart_keys(at: AppTest) -> list[str]:
+    return [key for key, _ in keyed_charts(at)]
+
+
+def _elements(node) -> list:
+    out = []
+    for child in getattr(node, "children", {}).values():
+        out += [child] if getattr(child, "type", None) in ("plotly_chart", "bidi_component") else _elements(child)
+    return out
 
 
 def chart_text(at: AppTest) -> str:

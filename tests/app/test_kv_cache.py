@@ -6,7 +6,7 @@ import pytest
 import mha
 from tests.figures.test_cache_figure import _frame_traces, _letter, drawn, panels
 
-from .helpers import chart_text, charts, page_text, rerun, run
+from .helpers import chart_keys, chart_text, charts, page_text, rerun, run
 
 
 def _add_twice():
@@ -198,11 +198,11 @@ def test_a_link_with_unusable_added_tokens_says_so(kv, tokens, notice):
 def test_the_cost_part_is_in_the_link_and_a_link_opens_on_it():
     at = run(stage="kv_cache", part="cost", lang="zh")
     assert any(c.get("data") and c["layout"]["xaxis"].get("type") == "log" for c in charts(at))  # the cost chart
-    assert "kv_animation" not in [c.key for c in at.get("plotly_chart")]
+    assert "kv_animation" not in chart_keys(at)
     assert at.query_params["part"] == "cost"
     at.session_state["kv_part"] = "step"  # the first part is the default: the link leaves it out
     assert "part" not in rerun(at).query_params
-    assert "kv_animation" in [c.key for c in at.get("plotly_chart")]
+    assert "kv_animation" in chart_keys(at)
     at.session_state["kv_part"] = "cost"
     assert rerun(at).query_params["part"] == "cost"
     at.session_state["stage"] = "block"  # the block's link names the block's part, not this one
@@ -215,5 +215,5 @@ def test_the_cost_part_is_in_the_link_and_a_link_opens_on_it():
 def test_a_block_part_on_the_kv_stage_is_unknown_there(lang, words):
     at = run(stage="kv_cache", part="gelu", lang=lang)
     assert any("part=gelu" in w.value and words in w.value for w in at.warning)
-    assert "kv_animation" in [c.key for c in at.get("plotly_chart")] and "part" not in at.query_params
+    assert "kv_animation" in chart_keys(at) and "part" not in at.query_params
     assert at.session_state["block_part"] == "ln1"

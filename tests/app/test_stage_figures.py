@@ -6,7 +6,6 @@ The dependency nudge: for j = 2 and j = n, ΔY is the change that moving token j
 rows before j exactly 0 and row j not, and the page names token j.
 """
 
-import json
 
 import numpy as np
 import pytest
@@ -15,13 +14,13 @@ import mha
 from mha.ui.strings import EN, ZH
 from mha.ui.views import subscript
 
-from .helpers import rerun, run, z
+from .helpers import keyed_charts, rerun, run, z
 
 RESIZED = dict(n_tokens=5, d_model=6, d_k=13, d_v=17, n_heads=3)
 
 
 def chart(at, key: str) -> dict:
-    return next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if c.key == key)
+    return next(spec for k, spec in keyed_charts(at) if k == key)
 
 
 def config(**params) -> mha.AttentionConfig:

@@ -94,11 +94,13 @@ def _walk():
 
 
 def _parts(node) -> dict[str, list]:
-    """An element's words by renderer: a chart's texts and labels, a formula, a select box's options
-    (plain text), and Markdown for everything else."""
+    """An element's words by renderer: a chart's texts and labels (Plotly's, or the matrix charts' SVG, which reads
+    the same markup), a formula, a select box's options (plain text), and Markdown for everything else."""
     fields = MessageToDict(node.proto)
     if node.type == "plotly_chart":
         return {"plotly": _chart_words(json.loads(fields.get("spec", "{}")))}
+    if node.type == "bidi_component" and node.proto.component_name == "mha_matrix":  # Plotly's markup, in an SVG
+        return {"plotly": _chart_words(json.loads(json.loads(node.proto.json)["spec"]))}
     if node.type == "latex":
         return {"latex": [fields.get("body", "")]}
     if node.type == "selectbox":

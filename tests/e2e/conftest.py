@@ -151,14 +151,15 @@ def settle(page, timeout: float = 60_000, quiet_ms: int = QUIET_MS) -> None:
         """(quietMs) => {
              const app = document.querySelector('[data-testid="stApp"]');
              const charts = [...document.querySelectorAll('[data-testid="stPlotlyChart"]')];
+             const matrices = [...document.querySelectorAll('.mha-chart')];
              const ready = app && app.getAttribute('data-test-script-state') === 'notRunning'
                  && !document.querySelector('[data-stale="true"]')
                  && !document.querySelector('[data-testid="stSkeleton"]')
-                 && charts.every(c => c.querySelector('.main-svg'));
+                 && charts.every(c => c.querySelector('.main-svg')) && matrices.every(c => c.querySelector('svg'));
              const look = JSON.stringify(charts.map(c => {
                  const gd = c.querySelector('.js-plotly-plot');
                  return gd && gd._fullLayout ? [gd._fullLayout.width, gd._fullLayout.height] : null;
-             }));
+             }).concat(matrices.map(c => c.dataset.drawn)));
              const now = performance.now();
              const q = window.__settle;
              if (!ready || !q || q.look !== look) {

@@ -1,4 +1,5 @@
-"""What a Plotly chart on the page looks like, measured in the browser: plot areas, colour bars, labels.
+"""What a chart on the page looks like, measured in the browser: plot areas, colour bars, labels. A matrix chart
+(mha/ui/matrix_chart.js, an SVG) is read from its own elements, a Plotly chart (curves, bars) from Plotly's.
 
 `chart_geometry` reads one chart's boxes (CSS pixels); `frame_geometries` steps an animated chart through
 every frame and reads them after each; `problems` lists what a reader would see as broken: a plot area
@@ -13,7 +14,35 @@ from dataclasses import dataclass
 TOLERANCE = 1.0  # px: boxes may differ by rounding
 OVERLAP = 2.0  # px: two boxes that share less than this along either side do not overlap
 
-READ = """(gd) => {
+READ = """(root) => {
+  const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+  const host = e => { const s = e.closest('[data-sub]'); return s ? s.getAttribute('data-sub') : ''; };
+  const svg = root.querySelector('svg'), o = svg.getBoundingClientRect();
+  const plots = {}, cells = {};
+  for (const r of svg.querySelectorAll('.mha-plot')) {
+    const [l, t, rr, b] = r.dataset.area.split(',').map(Number);
+    const [x0, x1, y0, y1] = r.dataset.range.split(',').map(Number);
+    const name = r.dataset.sub;
+    plots[name] = [o.left + l, o.top + t, o.left + rr, o.top + b];
+    cells[name] = [(rr - l) / Math.abs(x1 - x0), (b - t) / Math.abs(y1 - y0)];
+  }
+  const visible = e => e.getBoundingClientRect().width > 0 && (e.textContent || '').replace(/\u200b/g, '').trim() !== ''
+                       && getComputedStyle(e).visibility !== 'hidden' && getComputedStyle(e).opacity !== '0';
+  const text = e => e.textContent.replace(/\u200b/g, '');
+  return {
+    plots: plots,
+    cells: cells,
+    colorbars: [...svg.querySelectorAll('.colorbar')].map(box),
+    annotations: [...svg.querySelectorAll('.annotation')].filter(visible).map(a => [text(a), box(a)]),
+    ticks: [...svg.querySelectorAll('.xaxis .tick, .yaxis .tick')].filter(visible).map(t => [host(t), text(t), box(t)]),
+    cell_text: [...svg.querySelectorAll('.cell-label')].filter(visible).map(t => [host(t), text(t), box(t)]),
+    point_text: [...svg.querySelectorAll('.point-text')].filter(visible).map(t => [host(t), text(t), box(t)]),
+    controls: [...root.querySelectorAll('.slider-container, .updatemenu-container')].map(box),
+    frame: (root.mha.layout.sliders || []).length ? root.mha.frame : null,
+  };
+}"""
+
+READ_PLOTLY = """(gd) => {
   const box = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
   const host = e => { const s = e.closest('.subplot'); return s ? s.getAttribute('class').split(' ')[1] : ''; };
   const fl = gd._fullLayout;
@@ -45,9 +74,8 @@ READ = """(gd) => {
   };
 }"""
 
-STEP = """async ([gd, name]) => {
-  await window.Plotly.animate(gd, [name], {mode: 'immediate', frame: {duration: 0, redraw: true},
-                                            transition: {duration: 0}});
+STEP = """async ([root, k]) => {
+  root.mha.show(k);
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
 }"""
 
@@ -66,24 +94,27 @@ class Geometry:
 
 
 def _handle(page, key: str):
-    return page.locator(f".st-key-{key} .js-plotly-plot").element_handle()
+    return page.locator(f".st-key-{key} .mha-chart").element_handle()
 
 
 def chart_geometry(page, key: str) -> Geometry:
-    return Geometry(**page.evaluate(READ, _handle(page, key)))
+    """A matrix chart (the SVG) or a Plotly chart (curves, bars) under the element of that key."""
+    if page.locator(f".st-key-{key} .mha-chart").count():
+        return Geometry(**page.evaluate(READ, _handle(page, key)))
+    return Geometry(**page.evaluate(READ_PLOTLY, page.locator(f".st-key-{key} .js-plotly-plot").element_handle()))
 
 
 def frame_names(page, key: str) -> list[str]:
-    return page.evaluate("(gd) => (gd._transitionData._frames || []).map(f => f.name)", _handle(page, key))
+    return page.evaluate("(root) => root.mha.frames.map(f => f.name)", _handle(page, key))
 
 
 def frame_geometries(page, key: str) -> list[Geometry]:
     """Step the chart through every frame, as its slider would, and measure after each."""
-    gd = _handle(page, key)
+    root = _handle(page, key)
     out = []
-    for name in frame_names(page, key):
-        page.evaluate(STEP, [gd, name])
-        out.append(Geometry(**page.evaluate(READ, gd)))
+    for k, _ in enumerate(frame_names(page, key)):
+        page.evaluate(STEP, [root, k])
+        out.append(Geometry(**page.evaluate(READ, root)))
     return out
 
 

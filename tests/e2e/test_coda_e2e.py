@@ -11,7 +11,7 @@ from .conftest import listen, rerun_after, settle, shoot
 
 pytestmark = pytest.mark.e2e
 
-SCORES_AXES = """() => { const l = document.querySelector('.st-key-scores .js-plotly-plot')._fullLayout;
+SCORES_AXES = """() => { const l = document.querySelector('.st-key-scores .mha-chart').mha.layout;
   return [l.yaxis.ticktext, l.xaxis2.ticktext]; }"""
 
 
@@ -37,7 +37,8 @@ def test_a_typed_text_names_the_rows_and_columns_of_the_scores(page, app_url):
     to_stage(page, "scores")
     tokens = ["the", "cat", "sat", "on", "the", "mat"]
     assert page.evaluate(SCORES_AXES) == [tokens, tokens]
-    drawn = page.evaluate("() => [...document.querySelectorAll('.st-key-scores .ytick text')].map(t => t.textContent)")
+    drawn = page.evaluate("() => [...document.querySelectorAll('.st-key-scores .yaxis[data-axis=y] .tick')]"
+                          ".map(t => t.textContent)")
     assert drawn == tokens
 
 
@@ -48,7 +49,7 @@ def test_a_hostile_text_is_shown_as_characters_and_runs_nothing(page, app_url):
     main = page.locator('[data-testid="stMain"]')
     assert main.locator("img").count() == 0 and main.locator("b", has_text="bold").count() == 0
     assert "<" in main.inner_text() and "onerror" in main.inner_text()
-    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-tokens_x .ytick text')]"
+    ticks = page.evaluate("() => [...document.querySelectorAll('.st-key-tokens_x .yaxis[data-axis=y] .tick')]"
                           ".map(t => t.textContent)")
     assert ticks[:3] == ["<", "img", "src"]
     page.wait_for_timeout(500)
@@ -65,7 +66,7 @@ def test_appending_the_next_token_grows_n_on_every_stage(page, app_url):
     rows, cols = page.evaluate(SCORES_AXES)
     assert rows == cols == ["a", "b", "c", "a", "b", chosen]
     to_stage(page, "kv_cache")
-    k_rows = page.evaluate("() => document.querySelector('.st-key-kv_animation .js-plotly-plot').data"
+    k_rows = page.evaluate("() => document.querySelector('.st-key-kv_animation .mha-chart').mha.data"
                            ".filter(t => t.type === 'heatmap').map(t => t.z.length)")
     assert max(k_rows) == 6  # the cache holds the six tokens' keys and values
     shoot(page, "kv-after-append")

@@ -16,18 +16,18 @@ def open_stage(page, url, stage, **params):
 
 
 def _active_frame(page) -> int:
-    return page.evaluate("() => document.querySelector('.st-key-scores .js-plotly-plot')._fullLayout.sliders[0].active")
+    return page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.frame")
 
 
 def test_play_advances_the_scores_animation(page, app_url):
     """At rest the chart shows S (its last frame); Play starts over from QKᵀ and walks forward."""
     open_stage(page, app_url, "scores")
-    last = page.evaluate("() => document.querySelector('.st-key-scores .js-plotly-plot')._fullLayout.sliders[0]"
+    last = page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.layout.sliders[0]"
                          ".steps.length") - 1
     assert last >= 4 and _active_frame(page) == last
     page.locator(".st-key-scores .updatemenu-button").first.click()
     page.wait_for_function(
-        f"() => {{ const a = document.querySelector('.st-key-scores .js-plotly-plot')._fullLayout.sliders[0].active;"
+        f"() => {{ const a = document.querySelector('.st-key-scores .mha-chart').mha.frame;"
         f" return a >= 2 && a < {last}; }}",
         timeout=15_000,
     )
@@ -47,13 +47,13 @@ def test_an_edit_in_the_grid_reaches_q(page, app_url):
     assert "3.25" in page.url  # the edit travels in the link
     shoot(page, "input-edited")
     rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_qk"]).click)
-    x_row1 = page.evaluate("() => document.querySelector('.st-key-qk_q .js-plotly-plot').data[0].z[0]")
+    x_row1 = page.evaluate("() => document.querySelector('.st-key-qk_q .mha-chart').mha.data[0].z[0]")
     assert x_row1[-1] == 3.25
 
 
 def test_a_clicked_cell_shows_its_dot_product(page, app_url):
     open_stage(page, app_url, "qk")
-    point = page.locator(".st-key-qk_q .scatterlayer .point").nth(9)  # row 2, column 3 of Q₁
+    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)  # row 2, column 3 of Q₁
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
@@ -71,10 +71,10 @@ def test_kv_cache_add_twice_and_play(page, app_url):
         rerun_after(page, page.locator(".st-key-add_token button").click)
     assert page.get_by_text("The cache holds 5 tokens").count() == 1
     assert page.get_by_text("0 — exactly").count() == 1
-    plot = ".st-key-kv_animation .js-plotly-plot"
-    assert page.evaluate(f"() => document.querySelector('{plot}')._fullLayout.sliders[0].active") == 0
+    plot = ".st-key-kv_animation .mha-chart"
+    assert page.evaluate(f"() => document.querySelector('{plot}').mha.frame") == 0
     page.locator(".st-key-kv_animation .updatemenu-button").first.click()
-    page.wait_for_function(f"() => document.querySelector('{plot}')._fullLayout.sliders[0].active >= 2",
+    page.wait_for_function(f"() => document.querySelector('{plot}').mha.frame >= 2",
                            timeout=15_000)
     shoot(page, "kv_cache-playing")
 
@@ -110,7 +110,7 @@ def _fragment_reruns_of(page, sent: list, action) -> None:
 
 
 def _click_point(page, selector: str, index: int):
-    point = page.locator(f"{selector} .scatterlayer .point").nth(index)
+    point = page.locator(f"{selector} .mha-chart .point").nth(index)
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
@@ -176,35 +176,24 @@ def test_an_open_share_panel_shows_the_link_with_the_token_added(page, app_url):
     assert page.get_by_text("The cache holds 4 tokens").count() == 1
 
 
-# Every chart that appears from now on: each whole drawing of it, told by what a whole drawing makes afresh: the
-# computed traces (calcdata) when the data changed, the annotations (titles, labels) in any case. Plotly.react with
-# nothing changed keeps both.
+# Every whole drawing of a matrix chart from now on, by chart: each puts a new <svg> into the chart's element.
 WATCH_DRAWINGS = """() => {
-  window.__drawings = [];
-  const seen = new WeakSet();
-  const watch = gd => {
-    if (seen.has(gd) || !gd.on) return;
-    seen.add(gd);
-    const made = {calc: [], notes: []};
-    window.__drawings.push(made);
-    const note = () => {
-      const first = gd.querySelector('.annotation');
-      if (gd.calcdata && !made.calc.includes(gd.calcdata)) made.calc.push(gd.calcdata);
-      if (first && !made.notes.includes(first)) made.notes.push(first);
-    };
-    note();
-    gd.on('plotly_afterplot', note);
-  };
-  new MutationObserver(() => document.querySelectorAll('.js-plotly-plot').forEach(watch))
-    .observe(document.body, {childList: true, subtree: true});
+  window.__drawings = {};
+  new MutationObserver(records => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeName !== 'svg' || !n.parentNode || !n.parentNode.classList.contains('mha-chart')) continue;
+      const key = [...n.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-'));
+      window.__drawings[key] = (window.__drawings[key] || 0) + 1;
+    }
+  }).observe(document.body, {childList: true, subtree: true});
 }"""
 
 
 @pytest.mark.parametrize("stage, action", [("scores", "size"), ("scores", "click"), ("heads", "size")])
 def test_a_new_figure_is_drawn_once(page, app_url, stage, action):
-    """A chart whose figure changed (a new size, a clicked cell) is drawn once. Streamlit 1.67 hands Plotly a copy of
-    each new figure just after drawing it; a copy that differs (a theme template, click settings, arrays without a
-    data revision) was drawn all over again, ~150 ms more on every change of the scores chart."""
+    """A chart whose figure changed (a new size, a clicked cell) is drawn once, and a rerun that leaves a figure as it
+    was draws it not at all. (Under Plotly, Streamlit 1.67 handed each new figure over twice, and a copy that differed
+    was drawn all over again, ~150 ms more on every change of the scores chart.)"""
     open_stage(page, app_url, stage)
     page.evaluate(WATCH_DRAWINGS)
     if action == "size":
@@ -212,8 +201,8 @@ def test_a_new_figure_is_drawn_once(page, app_url, stage, action):
     else:
         rerun_after(page, _click_point(page, ".st-key-scores", 3))
     page.wait_for_timeout(500)  # the second drawing came ~100-300 ms after the first
-    drawings = page.evaluate("window.__drawings.map(d => Math.max(d.calc.length, d.notes.length))")
-    assert drawings and all(n == 1 for n in drawings), drawings
+    drawings = page.evaluate("window.__drawings")
+    assert drawings and all(n == 1 for n in drawings.values()), drawings
 
 
 FITS = """() => [...document.querySelectorAll('[data-testid=stMain] .katex-display')]
@@ -228,7 +217,7 @@ def test_on_a_phone_every_line_of_a_clicked_cell_s_sums_fits_the_screen(page, ap
     page.set_viewport_size({"width": 390, "height": 844})
     for stage, chart, point in (("scores", ".st-key-scores", 4), ("qk", ".st-key-qk_q", 9)):
         open_stage(page, app_url, stage, lang=lang)
-        point_at = page.locator(f"{chart} .scatterlayer .point").nth(point)
+        point_at = page.locator(f"{chart} .mha-chart .point").nth(point)
         point_at.scroll_into_view_if_needed()
         rerun_after(page, _click_point(page, chart, point))
         assert page.locator("[data-testid=stMain] .katex-display").count() >= 2
@@ -259,13 +248,14 @@ def test_choosing_a_part_of_the_block_reruns_the_block_only_and_its_buttons_leav
     sent = _listen(page)
     open_stage(page, app_url, "block")
     part = lambda p: page.locator(".st-key-block_part button").filter(has_text=EN[f"block_part_{p}"]).click
-    assert page.locator(".st-key-block_ln1 .main-svg").count() > 0
+    assert page.locator(".st-key-block_ln1 .mha-chart svg").count() > 0
     _fragment_reruns_of(page, sent, part("out"))
-    assert page.locator(".st-key-block_stream .main-svg").count() > 0 and page.locator(".st-key-block_ln1").count() == 0
+    assert page.locator(".st-key-block_stream .mha-chart svg").count() > 0
+    assert page.locator(".st-key-block_ln1").count() == 0
     assert "part=out" in page.url  # the link follows the part, and brings it back
     page.goto(page.url)
     settle(page)
-    assert page.locator(".st-key-block_stream .main-svg").count() > 0
+    assert page.locator(".st-key-block_stream .mha-chart svg").count() > 0
     _fragment_reruns_of(page, sent, part("attn"))
     rerun_after(page, page.locator(".st-key-block_to_output button").click)  # the fragment's run, then the page's
     page.wait_for_function("() => location.search.includes('stage=output')")

@@ -29,9 +29,9 @@ def drawn_for_this_window(page, key: str) -> None:
     rerun replaces it. Until then the chart is wider than the window (a figure that never fits fails here).
     """
     page.wait_for_function(
-        """(key) => { const gds = document.querySelectorAll(`.st-key-${key} .js-plotly-plot`);
-                      return gds.length === 1 && gds[0]._fullLayout
-                             && gds[0]._fullLayout.width <= window.innerWidth; }""",
+        """(key) => { const charts = document.querySelectorAll(`.st-key-${key} .mha-chart`);
+                      return charts.length === 1 && charts[0].mha
+                             && charts[0].mha.layout.width <= window.innerWidth; }""",
         arg=key, timeout=90_000)
     settle(page)
 

@@ -30,12 +30,11 @@ SCREENS = {
 SIZES = {"post": {}, "large": dict(n_tokens=64, d_model=256, n_heads=8)}
 STATIC = [s for s in STAGES if s not in ("scores", "kv_cache")]
 
-CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].map(c => {
+CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot, .mha-chart')].map(c => {
   const key = [...c.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-')).slice(7);
-  const gd = c.querySelector('.js-plotly-plot');
-  const box = gd.getBoundingClientRect();
+  const box = c.getBoundingClientRect();
   return {key: key, height: box.height, right: box.right, box: [box.left, box.top, box.right, box.bottom],
-          matrices: gd.data.some(t => t.type === 'heatmap')};
+          matrices: c.classList.contains('mha-chart')};
 })"""
 # A display formula wider than its room scrolls sideways inside it (overflow-x: auto): its box is the room's width,
 # its scrollWidth what it would need.
@@ -43,9 +42,9 @@ FORMULAS = """() => [...document.querySelectorAll('[data-testid="stMain"] .katex
   const room = d.closest('[data-testid="stMarkdownContainer"]');
   return [d.textContent.slice(0, 40), d.scrollWidth, room.getBoundingClientRect().width];
 })"""
-TYPE = """(key) => [...document.querySelector(`.st-key-${key} .js-plotly-plot`).querySelectorAll(
-  '.xtick text, .ytick text, .legendtext, .g-xtitle text, .g-ytitle text')].map(t => [t.textContent,
-  parseFloat(getComputedStyle(t).fontSize)])"""
+TYPE = """(key) => [...document.querySelector(`.st-key-${key}`).querySelectorAll(
+  '.xtick text, .ytick text, .legendtext, .g-xtitle text, .g-ytitle text, .mha-chart .tick, .mha-chart .axis-title')]
+  .map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize)])"""
 HEADER = "() => document.querySelector('[data-testid=\"stHeader\"]').getBoundingClientRect().height"
 PAGE_HEIGHT = "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]').scrollHeight"
 

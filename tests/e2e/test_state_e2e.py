@@ -36,8 +36,8 @@ def test_another_cell_empties_the_answer_box(page, app_url, commit):
 
 def _k_cache(page) -> list:
     """The K cache the KV animation's last frame draws."""
-    return page.evaluate("""() => { const p = document.querySelector('.st-key-kv_animation .js-plotly-plot');
-                                    const f = p._transitionData._frames; return f[f.length - 1].data[2].z; }""")
+    return page.evaluate("""() => { const f = document.querySelector('.st-key-kv_animation .mha-chart').mha.frames;
+                                    return f[f.length - 1].data[2].z; }""")
 
 
 def test_a_reload_and_a_fresh_browser_keep_the_added_tokens(browser, page, app_url):

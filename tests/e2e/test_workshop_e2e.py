@@ -13,7 +13,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _chart_z(page, key: str) -> list:
-    return page.evaluate(f"() => document.querySelector('.st-key-{key} .js-plotly-plot').data.map(d => d.z)")
+    return page.evaluate(f"() => document.querySelector('.st-key-{key} .mha-chart').mha.data.map(d => d.z)")
 
 
 def test_a_copied_link_shows_the_same_values_in_a_fresh_browser(browser, page, app_url):

@@ -1,0 +1,653 @@
+// Draws a matrix figure (the Plotly figure dict built by mha.figures: heatmaps, text, outlines, colour bars,
+// annotations, shapes, animation frames) as one SVG in the page, without Plotly.js. Plotly's drawing cost a chart
+// stage about a second of its first load (its 4.7 MB chunk) and ~60 ms of every rerun; this costs a few ms.
+// Only what the builders write is read: explicit axis ranges and domains (the builders make cells square),
+// tickvals/ticktext, heatmaps with x0/y0 and unit steps, scatter text, lines and markers.
+// Text is never parsed as HTML: <b>, <i>, <sub>, <sup> and <br> become tspans, anything else stays text.
+const NS = "http://www.w3.org/2000/svg";
+const LINE = 1.3; // line height, in em
+const node = (tag, attrs, parent) => {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== undefined && v !== null) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+};
+
+// ---- values --------------------------------------------------------------------------------------------------
+const TYPES = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
+                u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
+function plain(v) { // a base64 typed array ({dtype, bdata, shape}) as nested lists
+  if (!v || typeof v !== "object" || Array.isArray(v) || v.bdata === undefined) return v;
+  const bin = atob(v.bdata), bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  const flat = Array.from(new TYPES[v.dtype](bytes.buffer));
+  const shape = v.shape === undefined ? [flat.length] : String(v.shape).split(",").map(Number);
+  if (shape.length < 2) return flat;
+  return Array.from({ length: shape[0] }, (_, i) => flat.slice(i * shape[1], (i + 1) * shape[1]));
+}
+const plainTrace = t => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, plain(v)]));
+
+function rgba(c) {
+  if (!c) return [0, 0, 0, 0];
+  if (c[0] === "#") {
+    const h = c.length === 4 ? [...c.slice(1)].map(x => x + x).join("") : c.slice(1);
+    return [0, 2, 4].map(i => parseInt(h.slice(i, i + 2), 16)).concat([1]);
+  }
+  const m = c.match(/\(([^)]*)\)/);
+  if (!m) return [0, 0, 0, 1];
+  const p = m[1].split(",").map(Number);
+  return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+}
+const css = ([r, g, b, a]) => a === 1 ? `rgb(${Math.round(r)},${Math.round(g)},${Math.round(b)})`
+                                      : `rgba(${Math.round(r)},${Math.round(g)},${Math.round(b)},${a})`;
+function colourAt(scale, t) { // linear in RGB between the scale's stops, as Plotly does
+  t = Math.min(1, Math.max(0, isFinite(t) ? t : 0));
+  for (let i = 1; i < scale.length; i++) {
+    if (t <= scale[i][0] || i === scale.length - 1) {
+      const [t0, c0] = scale[i - 1], [t1, c1] = scale[i], a = rgba(c0), b = rgba(c1);
+      const f = t1 === t0 ? 0 : (t - t0) / (t1 - t0);
+      return css(a.map((v, k) => v + (b[k] - v) * f));
+    }
+  }
+  return css(rgba(scale[0][1]));
+}
+const isDark = c => { const [r, g, b] = rgba(c); return (r * 299 + g * 587 + b * 114) / 1000 < 128; };
+
+// d3-format's f, g and ~ (what the builders' templates use); negatives with U+2212 as Plotly writes them
+function number(v, spec) {
+  if (typeof v !== "number") return v === null || v === undefined ? "" : String(v);
+  const m = /^(\.(\d+))?(~)?([efg%])?$/.exec(spec || "");
+  let s;
+  if (!m || !spec) s = String(+v.toPrecision(12));
+  else {
+    const p = m[2] === undefined ? 6 : +m[2], kind = m[4] || "g";
+    if (kind === "f") s = Math.abs(v).toFixed(p);
+    else if (kind === "e") s = Math.abs(v).toExponential(p);
+    else if (kind === "%") s = (Math.abs(v) * 100).toFixed(p) + "%";
+    else {
+      const a = Math.abs(v), e = a === 0 ? 0 : Math.floor(Math.log10(a));
+      s = e < -6 || e >= Math.max(p, 1) ? a.toExponential(Math.max(p, 1) - 1) : a.toPrecision(Math.max(p, 1));
+    }
+    if (m[3]) s = s.replace(/(\.\d*?)0+(?=$|e|%)/, "$1").replace(/\.(?=$|e|%)/, "");
+    if (v < 0 && /[1-9]/.test(s)) s = "\u2212" + s;
+  }
+  return s.replace(/^-/, "\u2212");
+}
+function fill(template, point) { // %{name}, %{name:format}, %{customdata[i]}
+  return (template || "").replace(/<extra>[\s\S]*?<\/extra>/g, "").replace(/%\{([^}:]+)(?::([^}]*))?\}/g,
+    (_, name, spec) => {
+      const m = /^(\w+)\[(\d+)\]$/.exec(name);
+      const v = m ? (point[m[1]] || [])[+m[2]] : point[name];
+      return number(v, spec);
+    });
+}
+
+// ---- rich text -----------------------------------------------------------------------------------------------
+const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: "\u00a0" };
+const decode = s => s.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (all, e) =>
+  e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : +e.slice(1))
+               : ENTITIES[e] ?? all);
+function runs(text) { // [[{text, b, i, sub, sup}]] per line
+  const lines = [[]], state = { b: 0, i: 0, sub: 0, sup: 0 };
+  for (const part of String(text ?? "").split(/(<\/?(?:b|i|sub|sup|br)\s*\/?>)/i)) {
+    const tag = /^<(\/?)(b|i|sub|sup|br)\s*\/?>$/i.exec(part);
+    if (!tag) { if (part) lines[lines.length - 1].push({ text: decode(part), ...state }); continue; }
+    const name = tag[2].toLowerCase();
+    if (name === "br") lines.push([]);
+    else state[name] = Math.max(0, state[name] + (tag[1] ? -1 : 1));
+  }
+  return lines;
+}
+// Lines of tspans in an SVG text element; the first line's baseline at the element's y.
+function richText(textEl, text, x) {
+  const lines = runs(text);
+  lines.forEach((line, k) => {
+    let shift = 0;
+    const first = node("tspan", { x, dy: k ? `${LINE}em` : null }, textEl);
+    if (!line.length) first.textContent = "\u200b";
+    line.forEach((r, j) => {
+      const want = r.sup ? -0.6 : r.sub ? 0.3 : 0;
+      const t = j === 0 ? first : node("tspan", {}, textEl);
+      if (r.sup || r.sub) t.setAttribute("font-size", "70%");
+      const dy = (want - shift) / (r.sup || r.sub ? 0.7 : 1);
+      if (j === 0 && dy) t.setAttribute("dy", `${(k ? LINE : 0) + dy}em`);
+      else if (dy) t.setAttribute("dy", `${dy}em`);
+      shift = want;
+      if (r.b) t.setAttribute("font-weight", "bold");
+      if (r.i) t.setAttribute("font-style", "italic");
+      t.textContent = r.text;
+    });
+    if (shift && line.length) node("tspan", { dy: `${-shift}em` }, textEl).textContent = "\u200b";
+  });
+  return lines.length;
+}
+function richHtml(parent, text) { // the same runs as HTML elements, for the hover label
+  runs(text).forEach((line, k) => {
+    if (k) parent.appendChild(document.createElement("br"));
+    for (const r of line) {
+      let e = document.createTextNode(r.text);
+      for (const tag of ["sub", "sup", "i", "b"]) if (r[tag]) { const w = document.createElement(tag); w.appendChild(e); e = w; }
+      parent.appendChild(e);
+    }
+  });
+}
+
+// ---- geometry ------------------------------------------------------------------------------------------------
+function frameOf(layout) {
+  const m = Object.assign({ l: 80, r: 80, t: 100, b: 80, pad: 0 }, layout.margin || {});
+  const W = layout.width || 700, H = layout.height || 450;
+  return { W, H, m, w: W - m.l - m.r, h: H - m.t - m.b };
+}
+function axes(layout, f) { // every axis as {lo, hi (px), r0, r1, px(v)}
+  const out = {};
+  for (const [name, a] of Object.entries(layout)) {
+    const k = /^(x|y)axis(\d*)$/.exec(name);
+    if (!k) continue;
+    const dom = a.domain || [0, 1], range = a.range || [0, 1];
+    const lo = k[1] === "x" ? f.m.l + dom[0] * f.w : f.m.t + (1 - dom[1]) * f.h;
+    const hi = k[1] === "x" ? f.m.l + dom[1] * f.w : f.m.t + (1 - dom[0]) * f.h;
+    const id = k[1] + k[2];
+    const px = k[1] === "x" ? v => lo + (v - range[0]) / (range[1] - range[0]) * (hi - lo)
+                            : v => hi - (v - range[0]) / (range[1] - range[0]) * (hi - lo);
+    out[id] = { id, name, a, lo, hi, range, px };
+  }
+  return out;
+}
+function paperX(f, v) { return f.m.l + v * f.w; }
+function paperY(f, v) { return f.m.t + (1 - v) * f.h; }
+function place(f, ax, ref, v, dim) {
+  if (!ref || ref === "paper") return dim === "x" ? paperX(f, v) : paperY(f, v);
+  const a = ax[ref.replace(" domain", "")];
+  if (ref.endsWith(" domain")) return a.lo + (dim === "x" ? v : 1 - v) * (a.hi - a.lo);
+  return a.px(v);
+}
+const fontAttrs = (font, base) => {
+  const ft = Object.assign({}, base, font || {});
+  return { "font-size": ft.size, fill: ft.color, "font-family": ft.family, "font-weight": ft.weight };
+};
+// A block of rich text anchored at (x, y): xanchor left/center/right, yanchor top/middle/bottom.
+// With `inset` (an annotation's border and padding, 2 px in Plotly) the drawn box is measured and placed, so
+// subscripts and superscripts count, as Plotly counts them; without, lines are placed by their font size.
+function textBlock(parent, text, x, y, font, xanchor, yanchor, cls, angle, inset) {
+  const size = font["font-size"] || 12;
+  const t = node("text", Object.assign({ class: cls, "text-anchor":
+    { left: "start", right: "end" }[xanchor] || "middle" }, font), parent);
+  const lines = richText(t, text, x);
+  const height = (lines - 1) * LINE * size;
+  const top = yanchor === "top" ? 0 : yanchor === "bottom" ? -(height + size) : -(height + size) / 2;
+  t.setAttribute("y", y + top + 0.8 * size);
+  if (inset !== undefined && t.getBBox) {
+    const b = t.getBBox();
+    if (b.height) {
+      const want = yanchor === "top" ? y + inset : yanchor === "bottom" ? y - inset - b.height : y - b.height / 2;
+      t.setAttribute("y", y + top + 0.8 * size + want - b.y);
+    }
+  }
+  if (angle) t.setAttribute("transform", `rotate(${angle} ${x} ${y})`);
+  return t;
+}
+const DASH = { dot: [1, 1], dash: [3, 3], longdash: [5, 5], dashdot: [3, 1, 1, 1] };
+const dash = (d, w) => d && DASH[d] ? DASH[d].map(v => v * Math.max(w || 2, 3)).join(",") : null;
+
+// ---- drawing -------------------------------------------------------------------------------------------------
+// Draws into `svg`, which is in the document (annotations are measured).
+function draw(svg, fig, st) {
+  const layout = fig.layout, f = frameOf(layout), ax = axes(layout, f), font = fontAttrs(layout.font);
+  for (const [k, v] of Object.entries({ class: "mha-svg", width: f.W, height: f.H, viewBox: `0 0 ${f.W} ${f.H}`,
+                                        "font-family": font["font-family"], role: "img" })) svg.setAttribute(k, v);
+  node("rect", { width: f.W, height: f.H, fill: layout.paper_bgcolor || "#fff" }, svg);
+  const defs = node("defs", {}, svg);
+  const uid = st.uid;
+  const subplots = {};
+  for (const t of st.data) {
+    const xa = ax[t.xaxis || "x"], ya = ax[t.yaxis || "y"];
+    if (xa && ya) subplots[(t.xaxis || "x") + (t.yaxis || "y")] = [xa, ya];
+  }
+  const shapes = layout.shapes || [];
+  // Plotly's layers: a shape below the traces lies under the plot areas when it is placed on the paper alone,
+  // over them (and under the traces) when it is placed on an axis.
+  const onPaper = s => (s.xref || "paper") === "paper" && (s.yref || "paper") === "paper";
+  const drawShapes = (layer, keep) => {
+    const g = node("g", { class: `shapes-${layer}` }, svg);
+    for (const s of shapes) {
+      if ((s.layer || "above") !== layer || !keep(s)) continue;
+      const x0 = place(f, ax, s.xref, s.x0, "x"), x1 = place(f, ax, s.xref, s.x1, "x");
+      const y0 = place(f, ax, s.yref, s.y0, "y"), y1 = place(f, ax, s.yref, s.y1, "y");
+      const line = s.line || {}, w = line.width ?? 2;
+      const stroke = { stroke: w ? line.color || "#444" : "none", "stroke-width": w, "stroke-dasharray": dash(line.dash, w),
+                       opacity: s.opacity };
+      if (s.type === "line") node("line", Object.assign({ x1: x0, y1: y0, x2: x1, y2: y1 }, stroke), g);
+      else node("rect", Object.assign({ x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
+                                        height: Math.abs(y1 - y0), fill: s.fillcolor || "none" }, stroke), g);
+    }
+  };
+  drawShapes("below", onPaper);
+  // each subplot: a clip path, an area for pointer events
+  for (const [name, [xa, ya]] of Object.entries(subplots)) {
+    const clip = node("clipPath", { id: `${uid}-${name}` }, defs);
+    node("rect", { x: xa.lo, y: ya.lo, width: xa.hi - xa.lo, height: ya.hi - ya.lo }, clip);
+    const pad = f.m.pad; // Plotly's margin.pad: the plot's background reaches this far past its axes
+    node("rect", { class: "mha-plot", "data-sub": name, "data-area": [xa.lo, ya.lo, xa.hi, ya.hi].join(","),
+                   "data-range": [...xa.range, ...ya.range].join(","), x: xa.lo - pad, y: ya.lo - pad,
+                   width: xa.hi - xa.lo + 2 * pad, height: ya.hi - ya.lo + 2 * pad,
+                   fill: layout.plot_bgcolor || "#fff" }, svg);
+  }
+  drawShapes("below", s => !onPaper(s));
+  const traces = node("g", { class: "mha-traces" }, svg);
+  st.data.forEach((t, i) => {
+    const name = (t.xaxis || "x") + (t.yaxis || "y"), [xa, ya] = subplots[name] || [];
+    if (!xa || t.visible === false) return;
+    const g = node("g", { class: `trace ${t.type}`, "data-trace": i, "data-sub": name }, traces);
+    if (t.type === "heatmap") heatmap(g, t, xa, ya, font);
+    else if (t.type === "scatter") {
+      if (t.cliponaxis !== false) g.setAttribute("clip-path", `url(#${uid}-${name})`);
+      scatter(g, t, xa, ya, font);
+    }
+  });
+  drawShapes("above", () => true);
+  axisLabels(svg, layout, ax, font, f.m.pad);
+  for (const t of st.data) colourBar(svg, f, t, font);
+  for (const a of layout.annotations || []) {
+    if (a.visible === false) continue;
+    textBlock(svg, a.text, place(f, ax, a.xref, a.x, "x"), place(f, ax, a.yref, a.y, "y"),
+              fontAttrs(a.font, font), a.xanchor || "center", a.yanchor || "middle", "annotation", a.textangle, 2);
+  }
+  return svg;
+}
+
+function heatmap(g, t, xa, ya, font) {
+  const z = t.z || [], x0 = t.x0 ?? 0, y0 = t.y0 ?? 0, text = t.text || [];
+  const lo = t.zmin ?? Math.min(...z.flat().filter(v => v !== null)), hi = t.zmax ?? Math.max(...z.flat().filter(v => v !== null));
+  const scale = t.colorscale, gx = (t.xgap || 0) / 2, gy = (t.ygap || 0) / 2;
+  const tf = fontAttrs(t.textfont, { family: font["font-family"] });
+  const cells = node("g", { opacity: t.opacity }, g), labels = node("g", {}, g);
+  z.forEach((row, i) => row.forEach((v, j) => {
+    if (v === null || v === undefined || Number.isNaN(v)) return;
+    const xl = xa.px(x0 + j - 0.5), xr = xa.px(x0 + j + 0.5), yt = ya.px(y0 + i - 0.5), yb = ya.px(y0 + i + 0.5);
+    const colour = colourAt(scale, (v - lo) / ((hi - lo) || 1));
+    node("rect", { x: Math.min(xl, xr) + gx, y: Math.min(yt, yb) + gy, width: Math.max(0, Math.abs(xr - xl) - 2 * gx),
+                   height: Math.max(0, Math.abs(yb - yt) - 2 * gy), fill: colour }, cells);
+    if (!t.texttemplate) return;
+    const label = fill(t.texttemplate, { z: v, x: x0 + j, y: y0 + i, text: (text[i] || [])[j] });
+    if (!label) return;
+    const e = node("text", Object.assign({}, tf, { class: "cell-label", x: (xl + xr) / 2,
+      y: (yt + yb) / 2 - 0.11 * (tf["font-size"] || 12),
+      "text-anchor": "middle", "dominant-baseline": "central",
+      fill: tf.fill || (isDark(colour) ? "#fff" : "#444") }), labels);
+    e.textContent = label;
+  }));
+}
+
+const TEXT_POSITION = { left: "end", right: "start", center: "middle" };
+function scatter(g, t, xa, ya, font) {
+  const xs = t.x || [], ys = t.y || [], mode = t.mode || "markers";
+  const ok = k => xs[k] !== null && xs[k] !== undefined && ys[k] !== null && ys[k] !== undefined;
+  if (mode.includes("lines")) {
+    let d = "", pen = false;
+    xs.forEach((_, k) => {
+      if (!ok(k)) { pen = false; return; }
+      d += `${pen ? "L" : "M"}${xa.px(xs[k])},${ya.px(ys[k])}`;
+      pen = true;
+    });
+    const line = t.line || {};
+    if (d) node("path", { d, fill: "none", stroke: line.color || "#444", "stroke-width": line.width ?? 2,
+                          "stroke-dasharray": dash(line.dash, line.width ?? 2), "stroke-linejoin": "round" }, g);
+  }
+  if (mode.includes("markers")) {
+    const mk = t.marker || {}, size = mk.size ?? 6, line = mk.line || {};
+    xs.forEach((_, k) => {
+      if (!ok(k)) return;
+      const colour = Array.isArray(mk.color) ? mk.color[k] : mk.color || "#444";
+      const attrs = { fill: colour, "fill-opacity": mk.opacity, stroke: line.width ? line.color : "none",
+                      "stroke-width": line.width || 0, class: "point" };
+      const cx = xa.px(xs[k]), cy = ya.px(ys[k]);
+      if (mk.symbol === "square") node("rect", Object.assign(attrs, { x: cx - size / 2, y: cy - size / 2, width: size, height: size }), g);
+      else node("circle", Object.assign(attrs, { cx, cy, r: size / 2 }), g);
+    });
+  }
+  if (mode.includes("text")) {
+    const tf = fontAttrs(t.textfont, font), pos = (t.textposition || "middle center").split(" ");
+    const anchor = TEXT_POSITION[pos[1] || "center"];
+    xs.forEach((_, k) => {
+      const words = Array.isArray(t.text) ? t.text[k] : t.text;
+      if (!ok(k) || words === undefined || words === null || words === "") return;
+      const x = xa.px(xs[k]), y = ya.px(ys[k]);
+      const yanchor = { top: "bottom", bottom: "top" }[pos[0]] || "middle";
+      textBlock(g, words, x, y + (yanchor === "bottom" ? -3 : yanchor === "top" ? 3 : 0), tf,
+                { start: "left", end: "right" }[anchor] || "center", yanchor, "point-text");
+    });
+  }
+}
+
+function axisLabels(svg, layout, ax, font, pad) {
+  for (const a of Object.values(ax)) {
+    const o = a.a;
+    if (o.visible === false) continue;
+    const x = a.id[0] === "x", other = ax[o.anchor && o.anchor !== "free" ? o.anchor : x ? "y" : "x"];
+    if (!other) continue;
+    const side = o.side || (x ? "bottom" : "left");
+    const at = x ? (side === "top" ? other.lo - pad : other.hi + pad) : (side === "right" ? other.hi + pad : other.lo - pad);
+    const tf = fontAttrs(o.tickfont, font), size = tf["font-size"] || 12;
+    const sub = x ? a.id + other.id : other.id + a.id;
+    const g = node("g", { class: `${x ? "x" : "y"}axis`, "data-axis": a.id, "data-sub": sub }, svg);
+    if (o.showticklabels !== false && o.tickvals) {
+      o.tickvals.forEach((v, k) => {
+        const lo = Math.min(a.range[0], a.range[1]), hi = Math.max(a.range[0], a.range[1]);
+        if (v < lo || v > hi) return;
+        const label = o.ticktext ? o.ticktext[k] : number(v);
+        if (x) textBlock(g, label, a.px(v), side === "top" ? at - 1 : at + 3, tf, "center",
+                         side === "top" ? "bottom" : "top", "tick");
+        else textBlock(g, label, side === "right" ? at + 1 : at - 1, a.px(v), tf, side === "right" ? "left" : "right",
+                       "middle", "tick");
+      });
+    }
+    const title = o.title && o.title.text;
+    if (title) {
+      const tfont = fontAttrs(o.title.font, font);
+      const off = (o.title.standoff ?? 15) + (o.showticklabels !== false && o.tickvals ? size * 1.2 : 0);
+      if (x) textBlock(g, title, (a.lo + a.hi) / 2, side === "top" ? at - off : at + off, tfont, "center",
+                       side === "top" ? "bottom" : "top", "axis-title");
+      else textBlock(g, title, side === "right" ? at + off : at - off, (a.lo + a.hi) / 2, tfont, "center",
+                     side === "right" ? "top" : "bottom", "axis-title", side === "right" ? 90 : -90);
+    }
+  }
+}
+
+function colourBar(svg, f, t, font) {
+  const src = t.type === "heatmap" ? t : t.marker || {};
+  const show = t.type === "heatmap" ? t.showscale !== false && t.colorbar : src.showscale && src.colorbar;
+  if (!show) return;
+  const cb = src.colorbar, scale = src.colorscale;
+  const lo = t.type === "heatmap" ? t.zmin : src.cmin, hi = t.type === "heatmap" ? t.zmax : src.cmax;
+  const len = cb.lenmode === "pixels" ? cb.len : (cb.len ?? 1) * f.h, thick = cb.thickness ?? 30;
+  const x = paperX(f, cb.x ?? 1.02) + (cb.xanchor === "right" ? -thick : cb.xanchor === "center" ? -thick / 2 : 0);
+  const y0 = paperY(f, cb.y ?? 0.5), top = cb.yanchor === "top" ? y0 : cb.yanchor === "bottom" ? y0 - len : y0 - len / 2;
+  const g = node("g", { class: "colorbar" }, svg);
+  // A title on top takes its room out of the bar's length, as in Plotly.
+  const title = cb.title && (cb.title.text ?? cb.title), tfont = fontAttrs((cb.title || {}).font, font);
+  const room = typeof title === "string" && title ? LINE * (tfont["font-size"] || 12) + 8 : 0;
+  if (room) textBlock(g, title, x + 3, top + 8, tfont, "left", "middle", "cbtitle");
+  const barTop = top + room, barLen = len - room;
+  const id = `cb${Math.random().toString(36).slice(2)}`;
+  const grad = node("linearGradient", { id, x1: 0, y1: 1, x2: 0, y2: 0 }, node("defs", {}, g));
+  for (const [stop] of scale) node("stop", { offset: stop, "stop-color": colourAt(scale, stop) }, grad);
+  node("rect", { class: "cbfill", x, y: barTop, width: thick, height: barLen, fill: `url(#${id})` }, g);
+  const tf = fontAttrs(cb.tickfont, font);
+  (cb.tickvals || []).forEach((v, k) => {
+    const y = barTop + barLen - (v - lo) / ((hi - lo) || 1) * barLen;
+    textBlock(g, cb.ticktext ? cb.ticktext[k] : number(v), x + thick + (room ? 5 : 3), y, tf, "left", "middle", "cbtick");
+  });
+}
+
+// ---- animation, controls, hover, clicks ----------------------------------------------------------------------
+function merge(a, b) {
+  const out = Object.assign({}, a);
+  for (const [k, v] of Object.entries(b)) {
+    const pv = plain(v);
+    out[k] = pv && typeof pv === "object" && !Array.isArray(pv) && out[k] && typeof out[k] === "object"
+      && !Array.isArray(out[k]) ? merge(out[k], pv) : pv;
+  }
+  return out;
+}
+
+function controls(root, fig, st, redraw) {
+  const layout = fig.layout, f = frameOf(layout), frames = fig.frames || [];
+  const box = (x, y, xanchor, yanchor, e) => {
+    e.style.position = "absolute";
+    e.style.left = `${paperX(f, x)}px`;
+    e.style.top = `${paperY(f, y)}px`;
+    e.style.transform = `translate(${{ left: 0, center: "-50%", right: "-100%" }[xanchor || "left"] ?? 0},`
+                      + `${{ top: 0, middle: "-50%", bottom: "-100%" }[yanchor || "top"] ?? 0})`;
+    root.appendChild(e);
+  };
+  const slider = (layout.sliders || [])[0];
+  const show = k => {
+    st.frame = k;
+    const fr = frames[k];
+    if (fr) (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { st.data[ti] = merge(st.data[ti], fr.data[j]); });
+    redraw();
+    if (st.place) st.place(k);
+  };
+  st.show = show;
+  const stop = () => { clearTimeout(st.timer); st.timer = null; };
+  for (const menu of layout.updatemenus || []) {
+    const bar = document.createElement("div");
+    bar.className = "mha-menu updatemenu-container";
+    bar.style.fontSize = `${(menu.font || {}).size || 12}px`;
+    for (const b of menu.buttons || []) {
+      const btn = document.createElement("button");
+      btn.type = "button";
+      btn.className = "mha-button updatemenu-button";
+      btn.textContent = b.label;
+      const [names, opts] = b.args || [];
+      btn.addEventListener("click", () => {
+        stop();
+        if (Array.isArray(names) && names[0] === null) return; // Pause
+        const step = ((opts || {}).frame || {}).duration ?? 500;
+        let k = (opts || {}).fromcurrent && st.frame < frames.length - 1 ? st.frame + 1 : 0;
+        const tick = () => { show(k); k += 1; if (k < frames.length) st.timer = setTimeout(tick, step); else st.timer = null; };
+        tick();
+      });
+      bar.appendChild(btn);
+    }
+    box(menu.x ?? -0.05, menu.y ?? 1, menu.xanchor, menu.yanchor, bar);
+  }
+  if (slider && frames.length) box(slider.x ?? 0, slider.y ?? 0, slider.xanchor, slider.yanchor,
+                                   frameSlider(slider, (slider.len ?? 1) * f.w, frames, st, stop, show));
+}
+
+// Plotly's frame slider: a rail, a tick and a label per step, a handle; drag, click, or the arrow keys.
+const INSET = 8; // px from each end of the rail to the first and last step
+function frameSlider(slider, width, frames, st, stop, show) {
+  const wrap = document.createElement("div"), n = slider.steps.length;
+  wrap.className = "mha-slider slider-container";
+  Object.assign(wrap.style, { width: `${width}px`, fontSize: `${(slider.font || {}).size || 12}px` });
+  Object.assign(wrap, { tabIndex: 0 });
+  wrap.setAttribute("role", "slider");
+  wrap.setAttribute("aria-valuemin", "0");
+  wrap.setAttribute("aria-valuemax", String(n - 1));
+  const at = k => INSET + (n > 1 ? k / (n - 1) : 0) * (width - 2 * INSET);
+  const rail = document.createElement("div"), handle = document.createElement("div");
+  rail.className = "mha-rail";
+  handle.className = "mha-handle";
+  wrap.append(rail);
+  st.labels = slider.steps.map((step, k) => {
+    const tick = document.createElement("div"), label = document.createElement("span");
+    tick.className = "mha-tick";
+    tick.style.left = `${at(k)}px`;
+    label.className = "mha-step";
+    label.textContent = step.label;
+    label.style.left = `${at(k)}px`;
+    wrap.append(tick, label);
+    return label;
+  });
+  wrap.append(handle);
+  const go = k => {
+    stop();
+    const name = slider.steps[k].args[0][0];
+    show(Math.max(0, frames.findIndex(fr => fr.name === name)));
+  };
+  st.place = k => {
+    handle.style.left = `${at(k)}px`;
+    wrap.setAttribute("aria-valuenow", String(k));
+    st.labels.forEach((l, i) => l.classList.toggle("on", i === k));
+  };
+  st.place(st.frame);
+  const nearest = e => {
+    const r = wrap.getBoundingClientRect();
+    return Math.max(0, Math.min(n - 1, Math.round((e.clientX - r.left - INSET) / ((width - 2 * INSET) || 1) * (n - 1))));
+  };
+  wrap.addEventListener("pointerdown", e => {
+    wrap.setPointerCapture(e.pointerId);
+    go(nearest(e));
+    const move = m => { const k = nearest(m); if (k !== st.frame) go(k); };
+    const up = () => { wrap.removeEventListener("pointermove", move); wrap.removeEventListener("pointerup", up); };
+    wrap.addEventListener("pointermove", move);
+    wrap.addEventListener("pointerup", up);
+  });
+  wrap.addEventListener("keydown", e => {
+    const k = { ArrowLeft: st.frame - 1, ArrowRight: st.frame + 1, Home: 0, End: n - 1 }[e.key];
+    if (k === undefined) return;
+    e.preventDefault();
+    go(Math.max(0, Math.min(n - 1, k)));
+  });
+  return wrap;
+}
+
+// The cell under the pointer, topmost trace first: a heatmap cell with a value, or a point of a scatter's markers.
+function cellAt(root, e) {
+  const st = root.mha, svg = root.querySelector(":scope > svg");
+  if (!st || !svg) return null;
+  const r = svg.getBoundingClientRect(), px = e.clientX - r.left, py = e.clientY - r.top;
+  const f = frameOf(st.layout), ax = axes(st.layout, f);
+  for (let i = st.data.length - 1; i >= 0; i--) {
+    const t = st.data[i], xa = ax[t.xaxis || "x"], ya = ax[t.yaxis || "y"];
+    if (!xa || !ya || t.hoverinfo === "skip" || px < xa.lo || px > xa.hi || py < ya.lo || py > ya.hi) continue;
+    const inv = (a, p) => a.range[0] + (a.id[0] === "x" ? p - a.lo : a.hi - p) / (a.hi - a.lo) * (a.range[1] - a.range[0]);
+    const vx = inv(xa, px), vy = inv(ya, py);
+    if (t.type === "heatmap" && t.hovertemplate) {
+      const j = Math.round(vx - (t.x0 ?? 0)), k = Math.round(vy - (t.y0 ?? 0)), row = (t.z || [])[k];
+      if (!row || row[j] === null || row[j] === undefined) continue;
+      return { t, point: { x: (t.x0 ?? 0) + j, y: (t.y0 ?? 0) + k, z: row[j], text: ((t.text || [])[k] || [])[j] } };
+    }
+    if (t.type === "scatter" && (t.mode || "").includes("markers") && t.hovertemplate) {
+      const cx = Math.round(vx), cy = Math.round(vy);
+      const n = (t.x || []).findIndex((v, q) => v === cx && t.y[q] === cy);
+      if (n < 0) continue;
+      return { t, point: { x: cx, y: cy, text: Array.isArray(t.text) ? t.text[n] : t.text,
+                           customdata: (t.customdata || [])[n] } };
+    }
+  }
+  return null;
+}
+
+// Once per chart element: the hover label follows the pointer, a click on a cell of the click layer is sent.
+function listen(root) {
+  root.addEventListener("mousemove", e => {
+    const tip = root.querySelector(":scope > .mha-tip"), hit = cellAt(root, e);
+    if (!tip) return;
+    if (!hit) { tip.style.display = "none"; return; }
+    tip.replaceChildren();
+    richHtml(tip, fill(hit.t.hovertemplate, hit.point));
+    const r = root.getBoundingClientRect();
+    tip.style.display = "block";
+    const left = e.clientX - r.left + 14, w = tip.offsetWidth;
+    tip.style.left = `${left + w > r.width ? Math.max(0, e.clientX - r.left - 14 - w) : left}px`;
+    tip.style.top = `${e.clientY - r.top + 14}px`;
+  });
+  root.addEventListener("mouseleave", () => {
+    const tip = root.querySelector(":scope > .mha-tip");
+    if (tip) tip.style.display = "none";
+  });
+  root.addEventListener("click", e => {
+    const hit = root.mha && root.mha.onCell ? cellAt(root, e) : null;
+    if (hit && hit.t.name === "click" && hit.point.customdata) root.mha.onCell(hit.point.customdata);
+  });
+}
+
+const STYLE = `
+.mha-chart { position: relative; display: inline-block; line-height: normal; }
+.mha-chart svg { display: block; }
+.mha-chart .mha-menu { display: flex; gap: 4px; }
+.mha-chart .mha-button { font: inherit; padding: 4px 10px; border: 1px solid #bec8d9; border-radius: 3px;
+  background: #f4faff; color: #2a3f5f; cursor: pointer; }
+.mha-chart .mha-button:hover { background: #e1eefb; }
+.mha-chart .mha-slider { height: 3.4em; cursor: pointer; touch-action: none; outline: none; }
+.mha-chart .mha-rail { position: absolute; left: 0; right: 0; top: 6px; height: 5px; border-radius: 3px;
+  background: #f8fafc; border: 1px solid #bec8d9; }
+.mha-chart .mha-handle { position: absolute; top: 0; width: 18px; height: 18px; margin-left: -9px; border-radius: 50%;
+  background: #fff; border: 1px solid #bec8d9; box-sizing: border-box; box-shadow: 0 1px 2px rgba(0,0,0,0.15); }
+.mha-chart .mha-slider:focus-visible .mha-handle { border-color: #2563eb; }
+.mha-chart .mha-tick { position: absolute; top: 20px; width: 1px; height: 5px; background: #333; }
+.mha-chart .mha-step { position: absolute; top: 26px; transform: translateX(-50%); white-space: nowrap; color: #2a3f5f; }
+.mha-chart .mha-step.on { font-weight: bold; }
+.mha-chart .mha-tip { position: absolute; display: none; pointer-events: none; z-index: 5; white-space: nowrap;
+  background: #fff; border: 1px solid rgba(47,45,43,0.2); border-radius: 3px; padding: 3px 6px; font-size: 12px;
+  color: #374151; box-shadow: 0 1px 3px rgba(0,0,0,0.1); }
+.mha-chart .mha-save { position: absolute; top: 0; right: 0; z-index: 4; opacity: 0; font-size: 11px; padding: 1px 6px;
+  border: 1px solid #d1d5db; border-radius: 3px; background: #fff; color: #374151; cursor: pointer; }
+.mha-chart:hover .mha-save, .mha-chart .mha-save:focus { opacity: 1; }
+`;
+
+// The PNG of the drawn SVG, at twice its size (what Plotly's camera button gave).
+function savePng(svg, name) {
+  const xml = new XMLSerializer().serializeToString(svg);
+  const img = new Image(), w = +svg.getAttribute("width"), h = +svg.getAttribute("height");
+  img.onload = () => {
+    const c = document.createElement("canvas");
+    c.width = 2 * w; c.height = 2 * h;
+    const g = c.getContext("2d");
+    g.scale(2, 2);
+    g.drawImage(img, 0, 0);
+    const a = document.createElement("a");
+    a.download = `${name}.png`;
+    a.href = c.toDataURL("image/png");
+    a.click();
+  };
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(xml);
+}
+
+export function render(host, fig, options) {
+  const opts = options || {};
+  let root = host.querySelector(":scope > .mha-chart");
+  if (!root) {
+    if (!document.getElementById("mha-chart-style")) {
+      const s = document.createElement("style");
+      s.id = "mha-chart-style";
+      s.textContent = STYLE;
+      document.head.appendChild(s);
+    }
+    root = document.createElement("div");
+    root.className = "mha-chart";
+    host.appendChild(root);
+    listen(root);
+  }
+  clearTimeout((root.mha || {}).timer);
+  root.replaceChildren();
+  const layout = fig.layout;
+  const active = ((layout.sliders || [])[0] || {}).active;
+  // root.mha, what a browser test reads: the figure (layout, frames), the traces as drawn now, the frame shown, and
+  // show(k) to step to frame k as the slider does.
+  const st = { fig, layout, frames: fig.frames || [], data: fig.data.map(plainTrace), frame: active ?? 0,
+               onCell: opts.onCell, uid: `m${Math.random().toString(36).slice(2)}` };
+  root.mha = st;
+  root.style.width = `${layout.width}px`;
+  root.style.height = `${layout.height}px`;
+  const redraw = () => {
+    const old = root.querySelector(":scope > svg"), svg = node("svg", {});
+    if (old) old.after(svg); else root.prepend(svg);
+    draw(svg, fig, st);
+    if (old) old.remove();
+    root.dataset.frame = String(st.frame);
+  };
+  redraw();
+  controls(root, fig, st, redraw);
+  const tip = document.createElement("div");
+  tip.className = "mha-tip";
+  root.appendChild(tip);
+  root.style.cursor = opts.onCell ? "pointer" : "";
+  if (opts.filename) {
+    const save = document.createElement("button");
+    save.type = "button";
+    save.className = "mha-save";
+    save.textContent = "PNG";
+    save.addEventListener("click", e => { e.stopPropagation(); savePng(root.querySelector("svg"), opts.filename); });
+    root.appendChild(save);
+  }
+  root.dataset.drawn = String(opts.revision ?? "");
+  return root;
+}
+
+// Streamlit's st.components.v2 entry: data = {spec, filename, revision, clickable}; a click sends the cell.
+// `tokens`, the run's n_tokens, is written on the chart (data-tokens): a browser test or benchmark can wait for the
+// chart drawn by the run it started.
+export default function ({ data, setTriggerValue, parentElement }) {
+  const host = parentElement;
+  let root = host.querySelector(":scope > .mha-chart");
+  if (!root || root.dataset.drawn !== String(data.revision))
+    root = render(host, JSON.parse(data.spec), {
+      filename: data.filename, revision: data.revision,
+      onCell: data.clickable ? cell => setTriggerValue("cell", cell) : null,
+    });
+  root.dataset.tokens = String(data.tokens);
+}

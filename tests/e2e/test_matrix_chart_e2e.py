@@ -1,0 +1,154 @@
+"""The matrix charts (mha/ui/matrix_chart.js) draw what their figures say: read back from the SVG in Chromium, every
+cell sits at its row and column (row 1 at the top), has its value's colour on the figure's scale, and shows the
+figure's number; the hover label and the frames say the same as the figure."""
+
+import re
+
+import pytest
+from plotly.colors import sample_colorscale, unlabel_rgb
+
+from .conftest import rerun_after, settle
+
+pytestmark = pytest.mark.e2e
+
+# Every drawn cell of every heatmap: its trace, its centre in the figure's data coordinates (as Plotly reads a range:
+# its first value at the left, and at the bottom), its fill, its label.
+CELLS = """(root) => {
+  const svg = root.querySelector('svg'), o = svg.getBoundingClientRect(), areas = {};
+  for (const r of svg.querySelectorAll('.mha-plot')) {
+    const [l, t, rr, b] = r.dataset.area.split(',').map(Number);
+    const [x0, x1, y0, y1] = r.dataset.range.split(',').map(Number);
+    areas[r.dataset.sub] = {l, t, rr, b, x0, x1, y0, y1};
+  }
+  const out = [];
+  for (const g of svg.querySelectorAll('g.trace.heatmap')) {
+    const a = areas[g.dataset.sub], labels = [...g.querySelectorAll('text.cell-label')];
+    for (const rect of g.querySelectorAll('rect')) {
+      const b = rect.getBoundingClientRect(), cx = (b.left + b.right) / 2 - o.left, cy = (b.top + b.bottom) / 2 - o.top;
+      const label = labels.find(t => {
+        const q = t.getBoundingClientRect();
+        return Math.abs((q.left + q.right) / 2 - o.left - cx) < 1 && Math.abs((q.top + q.bottom) / 2 - o.top - cy) < 3;
+      });
+      out.push({trace: +g.dataset.trace, x: a.x0 + (cx - a.l) / (a.rr - a.l) * (a.x1 - a.x0),
+                y: a.y0 + (a.b - cy) / (a.b - a.t) * (a.y1 - a.y0), fill: rect.getAttribute('fill'),
+                label: label ? label.textContent : null});
+    }
+  }
+  return {cells: out, data: root.mha.data};
+}"""
+
+
+def _rgb(colour: str) -> tuple[float, ...]:
+    return tuple(float(v) for v in unlabel_rgb(colour))
+
+
+def _number(v: float, spec: str) -> str:
+    """d3's f / ~g formats as the figures use them, with a true minus sign."""
+    m = re.fullmatch(r"\.(\d+)(~?)([fg])", spec)
+    digits, trim, kind = int(m[1]), m[2], m[3]
+    s = f"{abs(v):.{digits}f}" if kind == "f" else f"{abs(v):.{digits}g}"
+    if trim and "." in s and "e" not in s:
+        s = s.rstrip("0").rstrip(".")
+    return ("\u2212" if v < 0 and any(c in s for c in "123456789") else "") + s
+
+
+def _expected_label(trace: dict, i: int, j: int) -> str | None:
+    template = trace.get("texttemplate") or ""
+    if not template:
+        return None
+    if template == "%{text}":
+        return (trace.get("text") or [[]])[i][j] or None
+    m = re.fullmatch(r"%\{z:([^}]*)\}", template)
+    return _number(trace["z"][i][j], m[1]) if m else None
+
+
+def check_cells(page, key: str, data: list[dict] | None = None) -> int:
+    """Every drawn cell of the chart against `data`, the traces it should show (by default its own, as drawn)."""
+    read = page.evaluate(CELLS, page.locator(f".st-key-{key} .mha-chart").element_handle())
+    cells, data = read["cells"], data or read["data"]
+    drawn = {}
+    for c in cells:
+        drawn.setdefault(c["trace"], []).append(c)
+    checked = 0
+    for k, trace in enumerate(data):
+        if trace.get("type") != "heatmap":
+            continue
+        z, x0, y0 = trace["z"], trace.get("x0", 0), trace.get("y0", 0)
+        want = {(i, j) for i, row in enumerate(z) for j, v in enumerate(row) if v is not None}
+        got = {}
+        for c in drawn.get(k, []):
+            i, j = round(c["y"] - y0), round(c["x"] - x0)
+            assert abs(c["y"] - y0 - i) < 0.05 and abs(c["x"] - x0 - j) < 0.05, (key, k, c)  # centred on its cell
+            got[i, j] = c
+        assert set(got) == want, (key, k, sorted(set(got) ^ want)[:5])
+        lo, hi = trace["zmin"], trace["zmax"]
+        for (i, j), c in got.items():
+            t = min(1.0, max(0.0, (z[i][j] - lo) / ((hi - lo) or 1)))
+            expected = _rgb(sample_colorscale(trace["colorscale"], [t])[0])
+            assert max(abs(a - b) for a, b in zip(_rgb(c["fill"]), expected)) <= 1.5, (key, k, i, j, c["fill"])
+            assert c["label"] == _expected_label(trace, i, j), (key, k, i, j, c["label"])
+            checked += 1
+    return checked
+
+
+def open_view(page, url: str, query: str) -> None:
+    page.goto(f"{url}/?{query}")
+    settle(page)
+
+
+@pytest.mark.parametrize("query, keys", [
+    ("stage=scores", ["scores"]),
+    ("stage=kv_cache&lang=zh", ["kv_animation"]),
+    ("stage=qk&n_tokens=4&d_k=13", ["qk_q", "qk_k"]),
+    ("stage=block&text=the+cat+sat", ["block_ln1"]),
+])
+def test_every_cell_is_drawn_where_its_figure_puts_it_in_its_colour_with_its_number(page, app_url, query, keys):
+    open_view(page, app_url, query)
+    for key in keys:
+        assert check_cells(page, key) >= 9, key
+
+
+@pytest.mark.parametrize("query, key", [("stage=scores", "scores"), ("stage=kv_cache&n_tokens=4", "kv_animation")])
+def test_every_frame_draws_its_own_cells(page, app_url, query, key):
+    """Stepped through its frames, the chart draws each frame's values (the mask falling, S filling row by row, the
+    cache's new row): each frame's traces laid over the figure's, here in Python, as Plotly.animate lays them."""
+    open_view(page, app_url, query)
+    root = page.locator(f".st-key-{key} .mha-chart").element_handle()
+    fig = page.evaluate("(r) => r.mha.fig", root)
+    data = [dict(t) for t in fig["data"]]
+    assert len(fig["frames"]) >= 5
+    for k, frame in enumerate(fig["frames"]):
+        page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
+        assert page.evaluate("(r) => r.mha.frame", root) == k
+        for i, trace in zip(frame.get("traces", range(len(frame["data"]))), frame["data"]):
+            data[i] = data[i] | trace
+        assert check_cells(page, key, data) >= 9
+
+
+def test_the_hover_label_names_the_cell_under_the_pointer(page, app_url):
+    open_view(page, app_url, "stage=qk")
+    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)  # row 2, column 3 of Q₁
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    tip = page.locator(".st-key-qk_q .mha-tip")
+    tip.wait_for(state="visible")
+    assert tip.inner_text().startswith("Q1[2, 3] = ")  # the click layer's label: Q₁[row, column] and its sum
+
+
+def test_a_second_click_on_the_chosen_cell_lets_it_go(page, app_url):
+    open_view(page, app_url, "stage=qk")
+    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    rerun_after(page, lambda: page.mouse.click(x, y))
+    assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == 1
+    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    rerun_after(page, lambda: page.mouse.click(x, y))
+    assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == 0
