@@ -33,24 +33,32 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
                  look: Look = DESK) -> Spec:
     """The `most` likeliest tokens as horizontal bars, likeliest on top; `chosen` drawn in red.
 
-    Labels are user text: HTML-escaped here, since Plotly reads some HTML in its text."""
+    Everything is placed here (bar k at y = k, the names as tick labels, the left margin as wide as the longest
+    name), so the page can draw it without Plotly. Labels are user text: HTML-escaped, since the chart reads some
+    HTML in its text."""
     probs = np.asarray(probs, float)
     order = [int(i) for i in np.argsort(-probs, kind="stable")[:most]][::-1]
     names = [f"{html.escape(labels[i], quote=False)} ({i})" for i in order]
     colours = ["#dc2626" if i == chosen else "#6366f1" for i in order]
     size = look.tick + 2
-    data = [dict(type="bar", orientation="h", x=[float(probs[i]) for i in order], y=names,
+    rows = list(range(len(order)))
+    data = [dict(type="bar", orientation="h", x=[float(probs[i]) for i in order], y=rows, width=0.8,
                  marker=dict(color=colours), text=[f"{probs[i]:.3f}" for i in order], textposition="outside",
                  textfont=dict(size=size), cliponaxis=False,  # beside the bar, at full size (inside, Plotly shrinks it)
-                 customdata=order, hovertemplate="%{y}: %{x:.4f}<extra></extra>")]
+                 customdata=[[i, name] for i, name in zip(order, names)],
+                 hovertemplate="%{customdata[1]}: %{x:.4f}<extra></extra>")]
     row = max(24, round(2 * size))  # px a bar
     axes = axis_type(size)
+    ticks = [0, 0.2, 0.4, 0.6, 0.8, 1]
+    left = round(max(text_px(n, size) for n in names)) + 14
     layout = dict(height=max(160, 2 * look.title + 3 * size + row * len(order)), width=min(560, look.max_w),
-                  margin=dict(l=8, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
+                  margin=dict(l=left, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
                   font=dict(family=FONT, size=size),
                   title=dict(text=title, font=dict(size=look.title)),
-                  xaxis=axes["xaxis"] | dict(range=[0, 1], fixedrange=True),
-                  yaxis=axes["yaxis"] | dict(automargin=True, fixedrange=True, showgrid=False))  # a bar's axis: no grid
+                  xaxis=axes["xaxis"] | dict(range=[0, 1], fixedrange=True, tickmode="array", tickvals=ticks,
+                                             ticktext=[f"{v:g}" for v in ticks], showgrid=True, zeroline=False),
+                  yaxis=axes["yaxis"] | dict(range=[-0.5, len(order) - 0.5], fixedrange=True, showgrid=False,
+                                             tickmode="array", tickvals=rows, ticktext=names, zeroline=False))
     return figure(data, layout)
 
 

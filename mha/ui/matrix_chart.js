@@ -1,5 +1,5 @@
 // Draws a matrix figure (the Plotly figure dict built by mha.figures: heatmaps, text, outlines, colour bars,
-// annotations, shapes, animation frames) as one SVG in the page, without Plotly.js. Plotly's drawing cost a chart
+// annotations, shapes, animation frames; and horizontal bars) as one SVG in the page, without Plotly.js. Plotly's drawing cost a chart
 // stage about a second of its first load (its 4.7 MB chunk) and ~60 ms of every rerun; this costs a few ms.
 // Only what the builders write is read: explicit axis ranges and domains (the builders make cells square),
 // tickvals/ticktext, heatmaps with x0/y0 and unit steps, scatter text, lines and markers.
@@ -233,12 +233,14 @@ function draw(svg, fig, st) {
                    fill: layout.plot_bgcolor || "#fff" }, svg);
   }
   drawShapes("below", s => !onPaper(s));
+  gridLines(svg, ax);
   const traces = node("g", { class: "mha-traces" }, svg);
   st.data.forEach((t, i) => {
     const name = (t.xaxis || "x") + (t.yaxis || "y"), [xa, ya] = subplots[name] || [];
     if (!xa || t.visible === false) return;
     const g = node("g", { class: `trace ${t.type}`, "data-trace": i, "data-sub": name }, traces);
     if (t.type === "heatmap") heatmap(g, t, xa, ya, font);
+    else if (t.type === "bar") bars(g, t, xa, ya, font);
     else if (t.type === "scatter") {
       if (t.cliponaxis !== false) g.setAttribute("clip-path", `url(#${uid}-${name})`);
       scatter(g, t, xa, ya, font);
@@ -247,6 +249,9 @@ function draw(svg, fig, st) {
   drawShapes("above", () => true);
   axisLabels(svg, layout, ax, font, f.m.pad);
   for (const t of st.data) colourBar(svg, f, t, font);
+  const title = layout.title && layout.title.text;
+  if (title) textBlock(svg, title, (layout.title.x ?? 0.05) * f.W, f.m.t / 2, fontAttrs(layout.title.font, font),
+                       "left", "middle", "chart-title");
   for (const a of layout.annotations || []) {
     if (a.visible === false) continue;
     textBlock(svg, a.text, place(f, ax, a.xref, a.x, "x"), place(f, ax, a.yref, a.y, "y"),
@@ -276,6 +281,42 @@ function heatmap(g, t, xa, ya, font) {
       fill: tf.fill || (isDark(colour) ? "#fff" : "#444") }), labels);
     e.textContent = label;
   }));
+}
+
+// Bars from 0 to each value, `width` (in the axis's units) thick; a bar's text just past its end.
+function bars(g, t, xa, ya, font) {
+  const across = t.orientation === "h", values = across ? t.x || [] : t.y || [], at = across ? t.y || [] : t.x || [];
+  const w = (t.width ?? 0.8) / 2, mk = t.marker || {}, tf = fontAttrs(t.textfont, font);
+  values.forEach((v, k) => {
+    if (v === null || v === undefined || at[k] === null || at[k] === undefined) return;
+    const colour = Array.isArray(mk.color) ? mk.color[k] : mk.color || "#636efa";
+    const [x0, x1, y0, y1] = across ? [xa.px(0), xa.px(v), ya.px(at[k] - w), ya.px(at[k] + w)]
+                                    : [xa.px(at[k] - w), xa.px(at[k] + w), ya.px(0), ya.px(v)];
+    node("rect", { class: "bar", x: Math.min(x0, x1), y: Math.min(y0, y1), width: Math.abs(x1 - x0),
+                   height: Math.abs(y1 - y0), fill: colour }, g);
+    const words = Array.isArray(t.text) ? t.text[k] : t.text;
+    if (words === undefined || words === null || words === "") return;
+    if (across) textBlock(g, words, Math.max(x0, x1) + 3, (y0 + y1) / 2, tf, "left", "middle", "point-text");
+    else textBlock(g, words, (x0 + x1) / 2, Math.min(y0, y1) - 3, tf, "center", "bottom", "point-text");
+  });
+}
+
+// An axis's grid: a line across its subplot at each tick.
+function gridLines(svg, ax) {
+  const g = node("g", { class: "grid" }, svg);
+  for (const a of Object.values(ax)) {
+    const o = a.a, x = a.id[0] === "x";
+    if (!o.showgrid || !o.tickvals || o.visible === false) continue;
+    const other = ax[o.anchor && o.anchor !== "free" ? o.anchor : x ? "y" : "x"];
+    if (!other) continue;
+    const lo = Math.min(...a.range), hi = Math.max(...a.range);
+    for (const v of o.tickvals) {
+      if (v < lo || v > hi) continue;
+      const p = a.px(v);
+      node("line", Object.assign(x ? { x1: p, x2: p, y1: other.lo, y2: other.hi } : { y1: p, y2: p, x1: other.lo, x2: other.hi },
+                                 { stroke: o.gridcolor || "#eee", "stroke-width": 1 }), g);
+    }
+  }
 }
 
 const TEXT_POSITION = { left: "end", right: "start", center: "middle" };
@@ -509,6 +550,13 @@ function cellAt(root, e) {
       const j = Math.round(vx - (t.x0 ?? 0)), k = Math.round(vy - (t.y0 ?? 0)), row = (t.z || [])[k];
       if (!row || row[j] === null || row[j] === undefined) continue;
       return { t, point: { x: (t.x0 ?? 0) + j, y: (t.y0 ?? 0) + k, z: row[j], text: ((t.text || [])[k] || [])[j] } };
+    }
+    if (t.type === "bar" && t.hovertemplate) {
+      const across = t.orientation === "h", at = across ? t.y || [] : t.x || [], w = (t.width ?? 0.8) / 2;
+      const n = at.findIndex(v => Math.abs((across ? vy : vx) - v) <= w);
+      if (n < 0) continue;
+      return { t, point: { x: (t.x || [])[n], y: (t.y || [])[n], text: Array.isArray(t.text) ? t.text[n] : t.text,
+                           customdata: (t.customdata || [])[n] } };
     }
     if (t.type === "scatter" && (t.mode || "").includes("markers") && t.hovertemplate) {
       const cx = Math.round(vx), cy = Math.round(vy);

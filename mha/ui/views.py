@@ -338,9 +338,10 @@ def operand_key(o: Operand) -> tuple:
 # already made: one drawing per new figure instead of two. A clickable chart's axes are fixed: "pan" moves nothing.
 CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 
-# Figures of matrices (any with a heatmap) are drawn by matrix_chart.js, an SVG in the page, from the same figure
-# dict: Plotly.js cost a chart stage about a second of its first load (Streamlit fetches its 4.7 MB chunk with the
-# first chart) and ~60 ms of every rerun, where the SVG costs a few ms. Curves and bars stay with Plotly.
+# Figures laid out in full by their builders (the matrices, the next token's bars: svg_draws) are drawn by
+# matrix_chart.js, an SVG in the page, from the same figure dict: Plotly.js cost a chart stage about a second of its
+# first load (Streamlit fetches its 4.7 MB chunk with the first chart) and ~60 ms of every rerun, where the SVG costs
+# a few ms. The curves (GELU, the costs, the loss), with Plotly's automatic and log axes, stay with Plotly.
 _matrix = st.components.v2.component("mha_matrix", js=(Path(__file__).with_name("matrix_chart.js")).read_text(),
                                      isolate_styles=False)
 
@@ -356,10 +357,18 @@ class Drawn:
 
 def drawn(fig) -> Drawn:
     spec = fig if isinstance(fig, Spec) else Spec(fig.to_dict())
-    if not any(t.get("type") == "heatmap" for t in spec.to_dict()["data"]):
+    if not svg_draws(spec.to_dict()):
         return Drawn(spec)
     text = to_json(spec.to_dict())
     return Drawn(spec, text, hashlib.blake2b(text.encode(), digest_size=8).hexdigest())
+
+
+def svg_draws(spec: dict) -> bool:
+    """Whether matrix_chart.js draws this figure: heatmaps, scatter marks and bars on axes whose range the figure
+    gives (Plotly's automatic ranges and log axes, the curves', are Plotly's to draw)."""
+    axes = [a for name, a in spec["layout"].items() if name.startswith(("xaxis", "yaxis"))]
+    return bool(axes) and all(t.get("type") in ("heatmap", "scatter", "bar") for t in spec["data"]) \
+        and all("range" in a and a.get("type", "linear") == "linear" for a in axes)
 
 
 def to_json(spec: dict) -> str:

@@ -190,11 +190,12 @@ def test_the_next_token_is_the_model_s_and_greedy_takes_the_argmax(lang, tempera
     np.testing.assert_allclose(z(trace(at, "logits")), expected.logits, atol=1e-9)
     bars = _bars(at)
     assert sum(bars["x"]) == pytest.approx(1.0)
-    shown = dict(zip(bars["customdata"], bars["x"]))
+    shown = dict(zip((i for i, _ in bars["customdata"]), bars["x"]))
+    names = [name for _, name in bars["customdata"]]  # the bars' tick labels, bottom to top
     np.testing.assert_allclose([shown[i] for i in range(size)], expected.probs[-1], atol=1e-12)
     best = int(np.argmax(expected.probs[-1]))
-    assert f"{vocab[best]} ({best})" in bars["y"]
-    assert bars["marker"]["color"][bars["y"].index(f"{vocab[best]} ({best})")] == "#dc2626"  # the chosen bar
+    assert f"{vocab[best]} ({best})" in names
+    assert bars["marker"]["color"][names.index(f"{vocab[best]} ({best})")] == "#dc2626"  # the chosen bar
     assert mha.generate(ids, mw, 1, temperature) == [best]  # greedy agrees with the core's generator
 
 
@@ -220,7 +221,7 @@ def test_next_token_without_a_text_runs_on_the_example_and_says_so(lang):
 
 def test_appending_the_token_grows_the_text_by_one_token_on_every_stage():
     at = run(stage="next_token", text="the cat sat")
-    best = _bars(at)["y"][-1].rsplit(" (", 1)[0]
+    best = _bars(at)["customdata"][-1][1].rsplit(" (", 1)[0]  # the top bar's name
     at.button(key="append_token").click()
     rerun(at)
     assert at.session_state["n_tokens"] == 4

@@ -2,6 +2,7 @@
 cell sits at its row and column (row 1 at the top), has its value's colour on the figure's scale, and shows the
 figure's number; the hover label and the frames say the same as the figure."""
 
+import html
 import re
 
 import pytest
@@ -152,3 +153,30 @@ def test_a_second_click_on_the_chosen_cell_lets_it_go(page, app_url):
     page.mouse.move(x, y)
     rerun_after(page, lambda: page.mouse.click(x, y))
     assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == 0
+
+
+BARS = """(root) => {
+  const svg = root.querySelector('svg'), o = svg.getBoundingClientRect();
+  const box = e => { const q = e.getBoundingClientRect();
+                     return [q.left - o.left, (q.top + q.bottom) / 2 - o.top, q.right - o.left]; };
+  return {area: svg.querySelector('.mha-plot').dataset.area.split(',').map(Number),
+          bars: [...svg.querySelectorAll('rect.bar')].map(e => [...box(e), e.getAttribute('fill')]),
+          names: [...svg.querySelectorAll('.yaxis .tick')].map(e => [e.textContent, ...box(e)]),
+          data: root.mha.data[0]};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_next_token_bars_are_as_long_as_their_probabilities_beside_their_names(page, app_url, lang):
+    open_view(page, app_url, f"stage=next_token&lang={lang}")
+    read = page.evaluate(BARS, page.locator(".st-key-next_probs .mha-chart").element_handle())
+    (left, _, right, _), data = read["area"], read["data"]
+    bars = sorted(read["bars"], key=lambda b: b[1])  # top to bottom
+    names = sorted(read["names"], key=lambda n: n[2])
+    want = sorted(zip(data["x"], (name for _, name in data["customdata"])), key=lambda pair: -pair[0])
+    assert len(bars) == len(names) == len(want) >= 3
+    for (bar_left, bar_y, bar_right, _), (name, _, name_y, name_right), (p, wanted) in zip(bars, names, want):
+        assert abs(bar_left - left) < 1 and abs((bar_right - bar_left) - p * (right - left)) < 1, (name, p)
+        assert abs(bar_y - name_y) < 2 and name_right < left, (name, bar_y, name_y)  # its name beside it
+        assert name == html.unescape(wanted)
+    assert bars[0][3] == "#dc2626"  # greedy: the likeliest is the chosen one

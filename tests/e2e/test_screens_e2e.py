@@ -34,7 +34,7 @@ CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .
   const key = [...c.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-')).slice(7);
   const box = c.getBoundingClientRect();
   return {key: key, height: box.height, right: box.right, box: [box.left, box.top, box.right, box.bottom],
-          matrices: c.classList.contains('mha-chart')};
+          matrices: c.classList.contains('mha-chart') && c.mha.data.some(t => t.type === 'heatmap')};
 })"""
 # A display formula wider than its room scrolls sideways inside it (overflow-x: auto): its box is the room's width,
 # its scrollWidth what it would need.

@@ -16,8 +16,10 @@ LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
 def test_the_bars_are_the_probabilities_likeliest_on_top(look):
     probs = np.array([0.1, 0.6, 0.05, 0.25])
     spec = F.probs_figure(probs, ["a", "b", "<i>c</i>", "d"], 3, "p", look=LOOKS[look]).to_dict()
-    bars = spec["data"][0]
-    assert bars["y"] == ["&lt;i&gt;c&lt;/i&gt; (2)", "a (0)", "d (3)", "b (1)"]  # Plotly draws the last on top
+    bars, names = spec["data"][0], spec["layout"]["yaxis"]["ticktext"]
+    assert names == ["&lt;i&gt;c&lt;/i&gt; (2)", "a (0)", "d (3)", "b (1)"]  # the last on top
+    assert bars["y"] == spec["layout"]["yaxis"]["tickvals"] == [0, 1, 2, 3]
+    assert [name for _, name in bars["customdata"]] == names  # the hover label names the bar
     assert bars["x"] == [0.05, 0.1, 0.25, 0.6]
     assert [c == "#dc2626" for c in bars["marker"]["color"]] == [False, False, True, False]
     assert bars["text"] == ["0.050", "0.100", "0.250", "0.600"]
