@@ -47,7 +47,7 @@ against Chromium (--check-protocol), so another stage's own widgets (the input s
 selection) may differ from what a browser sends.
 
 Does a rerun recompute? After setting n_tokens to m, the run's elements (references resolved from the cache)
-must carry a shape with m rows (a Plotly heatmap's z, or an "m×k" in a heading, markdown or a chart annotation)
+must carry a shape with m rows (a heatmap's z, or an "m×k" in a heading, markdown or a chart annotation)
 and their shapes must differ from the previous run's; a rerun that does not is "stale". The bare page, or a view
 that shows no shape at all, cannot be checked: n/a; a view whose shapes do not follow n_tokens (the matmul
 refresher) counts every rerun as stale, so measure a view that does. Each server first gets one unmeasured
@@ -398,7 +398,8 @@ _shapes_by_hash: dict[str, frozenset] = {}
 
 
 def element_shapes(msg: ForwardMsg) -> frozenset:
-    """Matrix shapes a delta shows: Plotly heatmap z arrays, and "a×b" in text and chart annotations."""
+    """Matrix shapes a delta shows: heatmap z arrays (a Plotly chart's or a matrix chart's figure), and "a×b" in
+    text and chart annotations."""
     if msg.hash in _shapes_by_hash:
         return _shapes_by_hash[msg.hash]
     el = msg.delta.new_element
@@ -406,8 +407,10 @@ def element_shapes(msg: ForwardMsg) -> frozenset:
     out = set()
     if kind in ("markdown", "heading"):
         out.update(SHAPE_TEXT.findall(getattr(el, kind).body))
-    elif kind == "plotly_chart" and el.plotly_chart.spec:
-        spec = json.loads(el.plotly_chart.spec)
+    elif (kind == "plotly_chart" and el.plotly_chart.spec) or (
+            kind == "bidi_component" and el.bidi_component.component_name == "mha_matrix"):
+        text = el.plotly_chart.spec if kind == "plotly_chart" else json.loads(el.bidi_component.json)["spec"]
+        spec = json.loads(text)
         for trace in spec.get("data", []):
             z = trace.get("z")
             if isinstance(z, list) and z:

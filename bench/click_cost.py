@@ -55,7 +55,7 @@ def settled(page, ends: RunEnds, before: int, chart: str) -> None:
     if ends.count == before:
         raise TimeoutError("no run ended within 60 s of the action")
     page.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]', timeout=60_000)
-    page.wait_for_function(f"() => document.querySelectorAll('{chart} .js-plotly-plot .main-svg').length > 0")
+    page.wait_for_function(f"() => document.querySelectorAll('{chart} .mha-chart svg').length > 0")
 
 
 def cost(pid: int, page, ends: RunEnds, chart: str, action) -> float:
@@ -68,7 +68,7 @@ def cost(pid: int, page, ends: RunEnds, chart: str, action) -> float:
 
 
 def click_point(chart: str, index: int, page) -> None:
-    point = page.locator(f"{chart} .scatterlayer .point").nth(index)
+    point = page.locator(f"{chart} .mha-chart .point").nth(index)
     point.scroll_into_view_if_needed()
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2

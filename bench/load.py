@@ -56,8 +56,8 @@ SOAK_CYCLE = ("n_up", "stage", "n_down", "seed_up")
 SIZE_KEYS = ("n_tokens", "d_model", "d_k", "n_heads", "seed")
 STATE_JS = """() => {
   const num = k => { const el = document.querySelector(`.st-key-${k} input`); return el ? Number(el.value) : null; };
-  const plot = document.querySelector('.st-key-qk_q .js-plotly-plot');
-  const d = plot && plot.data;
+  const chart = document.querySelector('.st-key-qk_q .mha-chart');
+  const d = chart && chart.mha && chart.mha.data;
   return {url: location.href, title: (document.querySelector('h1') || {}).textContent || '',
           n_tokens: num('n_tokens'), d_model: num('d_model'), d_k: num('d_k'), n_heads: num('n_heads'),
           seed: num('seed'),

@@ -34,7 +34,7 @@ def open_scores(browser, server: Server):
     context.add_init_script(WATCH_LONG_TASKS)
     page = context.new_page()
     page.goto(f"{server.url}/?stage=scores", timeout=60_000)
-    page.wait_for_selector(".st-key-scores .main-svg", timeout=60_000)
+    page.wait_for_selector(".st-key-scores .main-svg, .st-key-scores .mha-chart svg", timeout=60_000)  # Plotly or SVG
     page.wait_for_function(SETTLED, timeout=60_000)
     page.wait_for_timeout(2000)
     return page
@@ -45,7 +45,7 @@ def change(page, how: str, turn: int) -> tuple[float, float]:
     if how == "size":
         target = page.locator(STEP[turn % 2])
     else:  # cells 4 and 5 of the click layer: row 2, columns 1 and 2 of S
-        target = page.locator(".st-key-scores .scatterlayer .point").nth(3 + turn % 2)
+        target = page.locator(".st-key-scores .scatterlayer .point, .st-key-scores .mha-chart .point").nth(3 + turn % 2)
     box = target.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)

@@ -283,7 +283,8 @@ function heatmap(g, t, xa, ya, font) {
   }));
 }
 
-// Bars from 0 to each value, `width` (in the axis's units) thick; a bar's text just past its end.
+// Bars from 0 to each value, `width` (in the axis's units) thick; a bar's text just past its end (into the margin the
+// figure leaves for it, when the bar is full length).
 function bars(g, t, xa, ya, font) {
   const across = t.orientation === "h", values = across ? t.x || [] : t.y || [], at = across ? t.y || [] : t.x || [];
   const w = (t.width ?? 0.8) / 2, mk = t.marker || {}, tf = fontAttrs(t.textfont, font);
@@ -296,8 +297,8 @@ function bars(g, t, xa, ya, font) {
                    height: Math.abs(y1 - y0), fill: colour }, g);
     const words = Array.isArray(t.text) ? t.text[k] : t.text;
     if (words === undefined || words === null || words === "") return;
-    if (across) textBlock(g, words, Math.max(x0, x1) + 3, (y0 + y1) / 2, tf, "left", "middle", "point-text");
-    else textBlock(g, words, (x0 + x1) / 2, Math.min(y0, y1) - 3, tf, "center", "bottom", "point-text");
+    if (across) textBlock(g, words, Math.max(x0, x1) + 3, (y0 + y1) / 2, tf, "left", "middle", "bar-text");
+    else textBlock(g, words, (x0 + x1) / 2, Math.min(y0, y1) - 3, tf, "center", "bottom", "bar-text");
   });
 }
 

@@ -37,6 +37,7 @@ READ = """(root) => {
     ticks: [...svg.querySelectorAll('.xaxis .tick, .yaxis .tick')].filter(visible).map(t => [host(t), text(t), box(t)]),
     cell_text: [...svg.querySelectorAll('.cell-label')].filter(visible).map(t => [host(t), text(t), box(t)]),
     point_text: [...svg.querySelectorAll('.point-text')].filter(visible).map(t => [host(t), text(t), box(t)]),
+    bar_text: [...svg.querySelectorAll('.bar-text')].filter(visible).map(t => [text(t), box(t)]),
     controls: [...root.querySelectorAll('.slider-container, .updatemenu-container')].map(box),
     frame: (root.mha.layout.sliders || []).length ? root.mha.frame : null,
   };
@@ -91,6 +92,7 @@ class Geometry:
     point_text: list  # [subplot, text, box]: text drawn by a trace (marks, sentences) at a point of a subplot
     controls: list
     frame: int | None
+    bar_text: list = ()  # [text, box]: a bar's value beside it (in the margin when the bar is full length)
 
 
 def _handle(page, key: str):

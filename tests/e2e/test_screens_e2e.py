@@ -70,7 +70,7 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
         key = chart["key"]
         g = chart_geometry(page, key)
         found += [f"{key}: {p}" for p in problems(g) + label_problems(g)]
-        found += [f"{key}: label {t!r} cut off at the figure's edge" for t, b in g.annotations
+        found += [f"{key}: label {t!r} cut off at the figure's edge" for t, b in (*g.annotations, *g.bar_text)
                   if not inside(b, chart["box"])]
         if chart["matrices"] and not any(abs(w - h) <= 1.5 for w, h in g.cells.values()):  # not a curve or bars
             found.append(f"{key}: no panel has square cells {g.cells} (laid out loosely, or squeezed into its column)")
