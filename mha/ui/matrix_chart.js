@@ -166,25 +166,33 @@ const fontAttrs = (font, base) => {
   return { "font-size": ft.size, fill: ft.color, "font-family": ft.family, "font-weight": ft.weight };
 };
 // A block of rich text anchored at (x, y): xanchor left/center/right, yanchor top/middle/bottom.
-// With `inset` (an annotation's border and padding, 2 px in Plotly) the drawn box is measured and placed, so
+// With `measured` (a list), the block is an annotation: its drawn box is to be measured and placed (fit), so that
 // subscripts and superscripts count, as Plotly counts them; without, lines are placed by their font size.
-function textBlock(parent, text, x, y, font, xanchor, yanchor, cls, angle, inset) {
+function textBlock(parent, text, x, y, font, xanchor, yanchor, cls, angle, measured) {
   const size = font["font-size"] || 12;
   const t = node("text", Object.assign({ class: cls, "text-anchor":
     { left: "start", right: "end" }[xanchor] || "middle" }, font), parent);
   const lines = richText(t, text, x);
   const height = (lines - 1) * LINE * size;
   const top = yanchor === "top" ? 0 : yanchor === "bottom" ? -(height + size) : -(height + size) / 2;
-  t.setAttribute("y", y + top + 0.8 * size);
-  if (inset !== undefined && t.getBBox) {
-    const b = t.getBBox();
-    if (b.height) {
-      const want = yanchor === "top" ? y + inset : yanchor === "bottom" ? y - inset - b.height : y - b.height / 2;
-      t.setAttribute("y", y + top + 0.8 * size + want - b.y);
-    }
-  }
+  const base = y + top + 0.8 * size;
+  t.setAttribute("y", base);
+  if (measured) measured.push({ t, y, base, yanchor });
   if (angle) t.setAttribute("transform", `rotate(${angle} ${x} ${y})`);
   return t;
+}
+
+// Annotations' boxes, read all at once (one layout for all, not one each) and then moved: the box 2 px (Plotly's
+// border and padding) inside the anchor.
+const INSET = 2;
+function fit(measured) {
+  const boxes = measured.map(m => m.t.getBBox());
+  measured.forEach(({ t, y, base, yanchor }, k) => {
+    const b = boxes[k];
+    if (!b.height) return;
+    const want = yanchor === "top" ? y + INSET : yanchor === "bottom" ? y - INSET - b.height : y - b.height / 2;
+    t.setAttribute("y", base + want - b.y);
+  });
 }
 const DASH = { dot: [1, 1], dash: [3, 3], longdash: [5, 5], dashdot: [3, 1, 1, 1] };
 const dash = (d, w) => d && DASH[d] ? DASH[d].map(v => v * Math.max(w || 2, 3)).join(",") : null;
@@ -252,11 +260,13 @@ function draw(svg, fig, st) {
   const title = layout.title && layout.title.text;
   if (title) textBlock(svg, title, (layout.title.x ?? 0.05) * f.W, f.m.t / 2, fontAttrs(layout.title.font, font),
                        "left", "middle", "chart-title");
+  const measured = [];
   for (const a of layout.annotations || []) {
     if (a.visible === false) continue;
     textBlock(svg, a.text, place(f, ax, a.xref, a.x, "x"), place(f, ax, a.yref, a.y, "y"),
-              fontAttrs(a.font, font), a.xanchor || "center", a.yanchor || "middle", "annotation", a.textangle, 2);
+              fontAttrs(a.font, font), a.xanchor || "center", a.yanchor || "middle", "annotation", a.textangle, measured);
   }
+  fit(measured);
   return svg;
 }
 
@@ -479,7 +489,7 @@ function controls(root, fig, st, redraw) {
 }
 
 // Plotly's frame slider: a rail, a tick and a label per step, a handle; drag, click, or the arrow keys.
-const INSET = 8; // px from each end of the rail to the first and last step
+const RAIL_INSET = 8; // px from each end of the rail to the first and last step
 function frameSlider(slider, width, frames, st, stop, show) {
   const wrap = document.createElement("div"), n = slider.steps.length;
   wrap.className = "mha-slider slider-container";
@@ -488,7 +498,7 @@ function frameSlider(slider, width, frames, st, stop, show) {
   wrap.setAttribute("role", "slider");
   wrap.setAttribute("aria-valuemin", "0");
   wrap.setAttribute("aria-valuemax", String(n - 1));
-  const at = k => INSET + (n > 1 ? k / (n - 1) : 0) * (width - 2 * INSET);
+  const at = k => RAIL_INSET + (n > 1 ? k / (n - 1) : 0) * (width - 2 * RAIL_INSET);
   const rail = document.createElement("div"), handle = document.createElement("div");
   rail.className = "mha-rail";
   handle.className = "mha-handle";
@@ -517,7 +527,8 @@ function frameSlider(slider, width, frames, st, stop, show) {
   st.place(st.frame);
   const nearest = e => {
     const r = wrap.getBoundingClientRect();
-    return Math.max(0, Math.min(n - 1, Math.round((e.clientX - r.left - INSET) / ((width - 2 * INSET) || 1) * (n - 1))));
+    const step = (width - 2 * RAIL_INSET) / Math.max(1, n - 1);
+    return Math.max(0, Math.min(n - 1, Math.round((e.clientX - r.left - RAIL_INSET) / (step || 1))));
   };
   wrap.addEventListener("pointerdown", e => {
     wrap.setPointerCapture(e.pointerId);
