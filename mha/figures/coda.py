@@ -51,14 +51,18 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
     axes = axis_type(size)
     ticks = [0, 0.2, 0.4, 0.6, 0.8, 1]
     left = round(max(text_px(n, size) for n in names)) + 14
-    layout = dict(height=max(160, 2 * look.title + 3 * size + row * len(order)), width=min(560, look.max_w),
+    height = max(160, 2 * look.title + 3 * size + row * len(order))
+    layout = dict(height=height, width=min(560, look.max_w),
                   margin=dict(l=left, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
                   font=dict(family=FONT, size=size),
-                  title=dict(text=title, font=dict(size=look.title)),
+                  title=dict(text=title, font=dict(size=look.title), xref="container", yref="container", x=0.05,
+                             xanchor="left", y=1 - look.title / height, yanchor="middle"),  # amid the top margin
                   xaxis=axes["xaxis"] | dict(range=[0, 1], fixedrange=True, tickmode="array", tickvals=ticks,
-                                             ticktext=[f"{v:g}" for v in ticks], showgrid=True, zeroline=False),
+                                             ticktext=[f"{v:g}" for v in ticks], showgrid=True, zeroline=False,
+                                             automargin=False),
                   yaxis=axes["yaxis"] | dict(range=[-0.5, len(order) - 0.5], fixedrange=True, showgrid=False,
-                                             tickmode="array", tickvals=rows, ticktext=names, zeroline=False))
+                                             tickmode="array", tickvals=rows, ticktext=names, zeroline=False,
+                                             automargin=False))
     return figure(data, layout)
 
 

@@ -257,9 +257,10 @@ function draw(svg, fig, st) {
   drawShapes("above", () => true);
   axisLabels(svg, layout, ax, font, f.m.pad);
   for (const t of st.data) colourBar(svg, f, t, font);
-  const title = layout.title && layout.title.text;
-  if (title) textBlock(svg, title, (layout.title.x ?? 0.05) * f.W, f.m.t / 2, fontAttrs(layout.title.font, font),
-                       "left", "middle", "chart-title");
+  const title = layout.title && layout.title.text, tl = layout.title || {}, pad = tl.pad || {};  // in the container
+  const tx = (tl.x ?? 0.05) * f.W + ((tl.xanchor || "left") === "left" ? pad.l || 0 : tl.xanchor === "right" ? -(pad.r || 0) : 0);
+  if (title) textBlock(svg, title, tx, tl.y === undefined ? f.m.t / 2 : (1 - tl.y) * f.H, fontAttrs(tl.font, font),
+                       tl.xanchor || "left", tl.yanchor || "middle", "chart-title");
   const measured = [];
   for (const a of layout.annotations || []) {
     if (a.visible === false) continue;
