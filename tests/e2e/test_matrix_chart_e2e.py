@@ -126,12 +126,19 @@ def test_every_frame_draws_its_own_cells(page, app_url, query, key):
         assert check_cells(page, key, data) >= 9
 
 
-def test_the_hover_label_names_the_cell_under_the_pointer(page, app_url):
-    open_view(page, app_url, "stage=qk")
-    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)  # row 2, column 3 of Q₁
+def _point_at(page, key: str, index: int) -> tuple[float, float]:
+    """The centre of point `index` of the chart's click layer, scrolled into view, the pointer moved onto it."""
+    point = page.locator(f".st-key-{key} .mha-chart .point").nth(index)
     point.scroll_into_view_if_needed()
     box = point.bounding_box()
-    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    return x, y
+
+
+def test_the_hover_label_names_the_cell_under_the_pointer(page, app_url):
+    open_view(page, app_url, "stage=qk")
+    _point_at(page, "qk_q", 9)  # row 2, column 3 of Q₁
     tip = page.locator(".st-key-qk_q .mha-tip")
     tip.wait_for(state="visible")
     assert tip.inner_text().startswith("Q1[2, 3] = ")  # the click layer's label: Q₁[row, column] and its sum
@@ -139,20 +146,10 @@ def test_the_hover_label_names_the_cell_under_the_pointer(page, app_url):
 
 def test_a_second_click_on_the_chosen_cell_lets_it_go(page, app_url):
     open_view(page, app_url, "stage=qk")
-    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)
-    point.scroll_into_view_if_needed()
-    box = point.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    rerun_after(page, lambda: page.mouse.click(x, y))
-    assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == 1
-    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)
-    point.scroll_into_view_if_needed()
-    box = point.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    rerun_after(page, lambda: page.mouse.click(x, y))
-    assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == 0
+    for shown in (1, 0):
+        x, y = _point_at(page, "qk_q", 9)
+        rerun_after(page, lambda x=x, y=y: page.mouse.click(x, y))
+        assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == shown
 
 
 BARS = """(root) => {
