@@ -192,6 +192,11 @@ def number(v: float, decimals: int) -> str:
     return "0" if s in ("-0", "") else s.replace("-", "−")
 
 
+def general(v: float, digits: int) -> str:
+    """v to `digits` significant digits (Python's g) with a true minus sign, as the charts write every number."""
+    return f"{v:.{digits}g}".replace("-", "−")
+
+
 CELL_PAD = 3  # px a cell number keeps clear of each side of its cell
 
 
@@ -293,7 +298,7 @@ def click_layer(m: Mat, xaxis: str, yaxis: str, size: float = 14) -> dict:
         x=jj.ravel().tolist(),
         y=ii.ravel().tolist(),
         customdata=np.stack([ii.ravel() - 1, jj.ravel() - 1], axis=1).tolist(),
-        text=[f"{v:.6g}" for v in values.ravel()],
+        text=[general(v, 6) for v in values.ravel()],
         mode="markers",
         marker=dict(symbol="square", size=size, opacity=0.003, color="#000", line=dict(width=0)),
         xaxis=xaxis,

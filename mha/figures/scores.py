@@ -24,6 +24,7 @@ from .base import (
     abs_limit,
     axis_spec,
     figure,
+    general,
     heatmap,
     number,
     outline,
@@ -509,10 +510,11 @@ def _click_layer(s: ScoreSteps, n: int, c: int, names: dict) -> dict:
     ii, jj = np.mgrid[0:n, 0:n]
     text = []
     for i, j in zip(ii.ravel(), jj.ravel()):
-        parts = [f"{names['scores']} = {s.scores[i, j]:.4g}", f"÷√d<sub>k</sub> = {s.scaled[i, j]:.4g}"] \
-            if s.scores is not None else [f"{names['scores']} = {s.scaled[i, j]:.4g}"]
+        scaled = f"÷√d<sub>k</sub> = {general(s.scaled[i, j], 4)}"
+        parts = [f"{names['scores']} = {general(s.scores[i, j], 4)}", scaled] if s.scores is not None \
+            else [f"{names['scores']} = {general(s.scaled[i, j], 4)}"]
         parts += ["→ −∞"] if j > i else []
-        parts.append(f"{names['probs']} = {s.probs[i, j]:.4g}")
+        parts.append(f"{names['probs']} = {general(s.probs[i, j], 4)}")
         text.append("<br>".join(parts))
     return dict(
         type="scatter", x=(jj.ravel() + 1).tolist(), y=(ii.ravel() + 1).tolist(),

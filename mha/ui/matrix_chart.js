@@ -53,7 +53,8 @@ function colourAt(scale, t) { // linear in RGB between the scale's stops, as Plo
 }
 const isDark = c => { const [r, g, b] = rgba(c); return (r * 299 + g * 587 + b * 114) / 1000 < 128; };
 
-// d3-format's f, g and ~ (what the builders' templates use); negatives with U+2212 as Plotly writes them
+// d3-format's f, g and ~ (what the builders' templates use), with a true minus sign (U+2212) as the builders write
+// every number (Plotly's d3 wrote a hyphen)
 function number(v, spec) {
   if (typeof v !== "number") return v === null || v === undefined ? "" : String(v);
   const m = /^(\.(\d+))?(~)?([efg%])?$/.exec(spec || "");
@@ -64,10 +65,7 @@ function number(v, spec) {
     if (kind === "f") s = Math.abs(v).toFixed(p);
     else if (kind === "e") s = Math.abs(v).toExponential(p);
     else if (kind === "%") s = (Math.abs(v) * 100).toFixed(p) + "%";
-    else {
-      const a = Math.abs(v), e = a === 0 ? 0 : Math.floor(Math.log10(a));
-      s = e < -6 || e >= Math.max(p, 1) ? a.toExponential(Math.max(p, 1) - 1) : a.toPrecision(Math.max(p, 1));
-    }
+    else s = Math.abs(v).toPrecision(Math.max(p, 1));  // d3's g: toPrecision (exponent form below 1e-6)
     if (m[3]) s = s.replace(/(\.\d*?)0+(?=$|e|%)/, "$1").replace(/\.(?=$|e|%)/, "");
     if (v < 0 && /[1-9]/.test(s)) s = "\u2212" + s;
   }
@@ -84,14 +82,31 @@ function fill(template, point) { // %{name}, %{name:format}, %{customdata[i]}
 
 // ---- rich text -----------------------------------------------------------------------------------------------
 const ENTITIES = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: "\u00a0" };
-const decode = s => s.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (all, e) =>
-  e[0] === "#" ? String.fromCodePoint(e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : +e.slice(1))
-               : ENTITIES[e] ?? all);
-function runs(text) { // [[{text, b, i, sub, sup}]] per line
-  const lines = [[]], state = { b: 0, i: 0, sub: 0, sup: 0 };
-  for (const part of String(text ?? "").split(/(<\/?(?:b|i|sub|sup|br)\s*\/?>)/i)) {
+const decode = s => s.replace(/&(#\d+|#x[0-9a-f]+|\w+);/gi, (all, e) => {
+  if (e[0] !== "#") return ENTITIES[e] ?? all;
+  const code = e[1] === "x" || e[1] === "X" ? parseInt(e.slice(2), 16) : +e.slice(1);
+  return code <= 0x10ffff ? String.fromCodePoint(code) : all;  // past Unicode: left as written
+});
+// A span's style, as far as Plotly reads it: font-size (px, em or %) and color; anything else is ignored.
+function spanStyle(style) {
+  const out = {};
+  for (const decl of style.split(";")) {
+    const [k, v] = decl.split(":").map(x => (x || "").trim().toLowerCase());
+    if (k === "font-size" && /^[\d.]+(px|em|%)$/.test(v)) out.size = v;
+    if (k === "color" && /^(#[0-9a-f]{3,8}|rgba?\([\d.,\s%]+\)|[a-z]+)$/.test(v)) out.color = v;
+  }
+  return out;
+}
+const TAGS = /(<\/?(?:b|i|sub|sup|br)\s*\/?>|<span\s+style\s*=\s*(?:"[^"]*"|'[^']*')\s*>|<\/span\s*>)/i;
+function runs(text) { // [[{text, b, i, sub, sup, size, color}]] per line
+  const lines = [[]], state = { b: 0, i: 0, sub: 0, sup: 0 }, spans = [];
+  for (const part of String(text ?? "").split(TAGS)) {
+    if (!part) continue;
     const tag = /^<(\/?)(b|i|sub|sup|br)\s*\/?>$/i.exec(part);
-    if (!tag) { if (part) lines[lines.length - 1].push({ text: decode(part), ...state }); continue; }
+    const open = /^<span\s+style\s*=\s*["']([^"']*)["']\s*>$/i.exec(part);
+    if (open) { spans.push(spanStyle(open[1])); continue; }
+    if (/^<\/span\s*>$/i.test(part)) { spans.pop(); continue; }
+    if (!tag) { lines[lines.length - 1].push({ text: decode(part), ...state, ...Object.assign({}, ...spans) }); continue; }
     const name = tag[2].toLowerCase();
     if (name === "br") lines.push([]);
     else state[name] = Math.max(0, state[name] + (tag[1] ? -1 : 1));
@@ -115,6 +130,8 @@ function richText(textEl, text, x) {
       shift = want;
       if (r.b) t.setAttribute("font-weight", "bold");
       if (r.i) t.setAttribute("font-style", "italic");
+      if (r.size && !(r.sup || r.sub)) t.setAttribute("font-size", r.size);
+      if (r.color) t.setAttribute("fill", r.color);
       t.textContent = r.text;
     });
     if (shift && line.length) node("tspan", { dy: `${-shift}em` }, textEl).textContent = "\u200b";
@@ -127,6 +144,13 @@ function richHtml(parent, text) { // the same runs as HTML elements, for the hov
     for (const r of line) {
       let e = document.createTextNode(r.text);
       for (const tag of ["sub", "sup", "i", "b"]) if (r[tag]) { const w = document.createElement(tag); w.appendChild(e); e = w; }
+      if (r.size || r.color) {
+        const w = document.createElement("span");
+        if (r.size) w.style.fontSize = r.size;
+        if (r.color) w.style.color = r.color;
+        w.appendChild(e);
+        e = w;
+      }
       parent.appendChild(e);
     }
   });
@@ -200,7 +224,7 @@ const dash = (d, w) => d && DASH[d] ? DASH[d].map(v => v * Math.max(w || 2, 3)).
 // ---- drawing -------------------------------------------------------------------------------------------------
 // Draws into `svg`, which is in the document (annotations are measured).
 function draw(svg, fig, st) {
-  const layout = fig.layout, f = frameOf(layout), ax = axes(layout, f), font = fontAttrs(layout.font);
+  const layout = st.layout, f = frameOf(layout), ax = axes(layout, f), font = fontAttrs(layout.font);
   for (const [k, v] of Object.entries({ class: "mha-svg", width: f.W, height: f.H, viewBox: `0 0 ${f.W} ${f.H}`,
                                         "font-family": font["font-family"], role: "img" })) svg.setAttribute(k, v);
   node("rect", { width: f.W, height: f.H, fill: layout.paper_bgcolor || "#fff" }, svg);
@@ -458,6 +482,7 @@ function controls(root, fig, st, redraw) {
     st.frame = k;
     const fr = frames[k];
     if (fr) (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { st.data[ti] = merge(st.data[ti], fr.data[j]); });
+    if (fr && fr.layout) st.layout = merge(st.layout, fr.layout);  // a frame's captions (arrays are replaced)
     redraw();
     if (st.place) st.place(k);
   };
@@ -535,9 +560,10 @@ function frameSlider(slider, width, frames, st, stop, show) {
     wrap.setPointerCapture(e.pointerId);
     go(nearest(e));
     const move = m => { const k = nearest(m); if (k !== st.frame) go(k); };
-    const up = () => { wrap.removeEventListener("pointermove", move); wrap.removeEventListener("pointerup", up); };
+    const ends = ["pointerup", "pointercancel", "lostpointercapture"];
+    const up = () => { wrap.removeEventListener("pointermove", move); ends.forEach(k => wrap.removeEventListener(k, up)); };
     wrap.addEventListener("pointermove", move);
-    wrap.addEventListener("pointerup", up);
+    ends.forEach(k => wrap.addEventListener(k, up));
   });
   wrap.addEventListener("keydown", e => {
     const k = { ArrowLeft: st.frame - 1, ArrowRight: st.frame + 1, Home: 0, End: n - 1 }[e.key];
@@ -628,6 +654,7 @@ const STYLE = `
 .mha-chart .mha-save { position: absolute; top: 0; right: 0; z-index: 4; opacity: 0; font-size: 11px; padding: 1px 6px;
   border: 1px solid #d1d5db; border-radius: 3px; background: #fff; color: #374151; cursor: pointer; }
 .mha-chart:hover .mha-save, .mha-chart .mha-save:focus { opacity: 1; }
+@media (hover: none) { .mha-chart .mha-save { opacity: 0.8; } }
 `;
 
 // The PNG of the drawn SVG, at twice its size (what Plotly's camera button gave).

@@ -243,8 +243,9 @@ def _open_gaps(fig, layout: dict, gaps: list[tuple[float, float]], paper: float)
     for name, spec in layout.items():
         if name.startswith("xaxis") and "domain" in spec:
             spec["domain"] = [move(spec["domain"][0]), move(spec["domain"][1])]
-    for note in layout.get("annotations", ()):
-        if note.get("xref", "paper") == "paper":
+    frames = [frame.get("layout", {}) for frame in fig.to_dict().get("frames") or ()]
+    for note in (*layout.get("annotations", ()), *(n for f in frames for n in f.get("annotations", ()))):
+        if note.get("xref", "paper") == "paper":  # the layout's and each frame's (its captions)
             note["x"] = move(note["x"])
     for shape in layout.get("shapes", ()):
         if shape.get("xref", "paper") == "paper":

@@ -35,7 +35,8 @@ CELLS = """(root) => {
                 label: label ? label.textContent : null});
     }
   }
-  return {cells: out, data: root.mha.data};
+  return {cells: out, fig: root.mha.fig, areas,
+          notes: [...svg.querySelectorAll('.annotation')].map(t => t.textContent.replace(/\u200b/g, ''))};
 }"""
 
 
@@ -63,10 +64,33 @@ def _expected_label(trace: dict, i: int, j: int) -> str | None:
     return _number(trace["z"][i][j], m[1]) if m else None
 
 
+def plot_areas(layout: dict) -> dict[str, list[float]]:
+    """Each subplot's plot area in px, worked out here from the layout (margins, size, domains) as Plotly would."""
+    m = {"l": 80, "r": 80, "t": 100, "b": 80} | layout.get("margin", {})
+    w, h = layout["width"] - m["l"] - m["r"], layout["height"] - m["t"] - m["b"]
+    out = {}
+    for name, x in layout.items():
+        if re.fullmatch(r"xaxis\d*", name) and "anchor" in x:
+            y = layout[x["anchor"].replace("y", "yaxis", 1)]
+            sub = name.replace("axis", "") + x["anchor"]
+            out[sub] = [m["l"] + x["domain"][0] * w, m["t"] + (1 - y["domain"][1]) * h,
+                        m["l"] + x["domain"][1] * w, m["t"] + (1 - y["domain"][0]) * h]
+    return out
+
+
+def visible_text(markup: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", markup.replace("<br>", "")))
+
+
 def check_cells(page, key: str, data: list[dict] | None = None) -> int:
-    """Every drawn cell of the chart against `data`, the traces it should show (by default its own, as drawn)."""
+    """Every drawn cell of the chart against `data`, the traces it should show (by default the figure's as the server
+    sent it), in plot areas placed where the layout says."""
     read = page.evaluate(CELLS, page.locator(f".st-key-{key} .mha-chart").element_handle())
-    cells, data = read["cells"], data or read["data"]
+    cells, data = read["cells"], data or read["fig"]["data"]
+    want = plot_areas(read["fig"]["layout"])
+    for sub, area in read["areas"].items():
+        if sub in want:
+            assert max(abs(a - b) for a, b in zip((area["l"], area["t"], area["rr"], area["b"]), want[sub])) < 0.5, sub
     drawn = {}
     for c in cells:
         drawn.setdefault(c["trace"], []).append(c)
@@ -116,14 +140,17 @@ def test_every_frame_draws_its_own_cells(page, app_url, query, key):
     open_view(page, app_url, query)
     root = page.locator(f".st-key-{key} .mha-chart").element_handle()
     fig = page.evaluate("(r) => r.mha.fig", root)
-    data = [dict(t) for t in fig["data"]]
+    data, notes = [dict(t) for t in fig["data"]], fig["layout"].get("annotations", [])
     assert len(fig["frames"]) >= 5
     for k, frame in enumerate(fig["frames"]):
         page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
         assert page.evaluate("(r) => r.mha.frame", root) == k
         for i, trace in zip(frame.get("traces", range(len(frame["data"]))), frame["data"]):
             data[i] = data[i] | trace
+        notes = frame.get("layout", {}).get("annotations", notes)  # a frame's captions replace the last ones
         assert check_cells(page, key, data) >= 9
+        drawn = page.evaluate(CELLS, root)["notes"]
+        assert drawn == [visible_text(n["text"]) for n in notes if n.get("visible", True)], k
 
 
 def _point_at(page, key: str, index: int) -> tuple[float, float]:
