@@ -1,9 +1,10 @@
 // Draws a matrix figure (the Plotly figure dict built by mha.figures: heatmaps, text, outlines, colour bars,
-// annotations, shapes, animation frames; and horizontal bars) as one SVG in the page, without Plotly.js. Plotly's drawing cost a chart
-// stage about a second of its first load (its 4.7 MB chunk) and ~60 ms of every rerun; this costs a few ms.
-// Only what the builders write is read: explicit axis ranges and domains (the builders make cells square),
-// tickvals/ticktext, heatmaps with x0/y0 and unit steps, scatter text, lines and markers.
-// Text is never parsed as HTML: <b>, <i>, <sub>, <sup> and <br> become tspans, anything else stays text.
+// annotations, shapes, animation frames; and horizontal bars) as one SVG in the page, without Plotly.js. Plotly's
+// drawing cost a chart stage about a second of its first load (its 4.7 MB chunk) and ~60 ms of every rerun; this
+// costs a few ms. Only what the builders write is read: explicit axis ranges and domains (the builders make cells
+// square), tickvals/ticktext, heatmaps with x0/y0 and unit steps, scatter text, lines and markers; arrays come as
+// lists (views.to_json). Text is never parsed as HTML: <b>, <i>, <sub>, <sup>, <br> and <span style> (font-size,
+// color) become tspans, anything else stays text.
 const NS = "http://www.w3.org/2000/svg";
 const LINE = 1.3; // line height, in em
 const node = (tag, attrs, parent) => {
@@ -14,19 +15,6 @@ const node = (tag, attrs, parent) => {
 };
 
 // ---- values --------------------------------------------------------------------------------------------------
-const TYPES = { f8: Float64Array, f4: Float32Array, i1: Int8Array, u1: Uint8Array, i2: Int16Array,
-                u2: Uint16Array, i4: Int32Array, u4: Uint32Array };
-function plain(v) { // a base64 typed array ({dtype, bdata, shape}) as nested lists
-  if (!v || typeof v !== "object" || Array.isArray(v) || v.bdata === undefined) return v;
-  const bin = atob(v.bdata), bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  const flat = Array.from(new TYPES[v.dtype](bytes.buffer));
-  const shape = v.shape === undefined ? [flat.length] : String(v.shape).split(",").map(Number);
-  if (shape.length < 2) return flat;
-  return Array.from({ length: shape[0] }, (_, i) => flat.slice(i * shape[1], (i + 1) * shape[1]));
-}
-const plainTrace = t => Object.fromEntries(Object.entries(t).map(([k, v]) => [k, plain(v)]));
-
 function rgba(c) {
   if (!c) return [0, 0, 0, 0];
   if (c[0] === "#") {
@@ -223,7 +211,7 @@ const dash = (d, w) => d && DASH[d] ? DASH[d].map(v => v * Math.max(w || 2, 3)).
 
 // ---- drawing -------------------------------------------------------------------------------------------------
 // Draws into `svg`, which is in the document (annotations are measured).
-function draw(svg, fig, st) {
+function draw(svg, st) {
   const layout = st.layout, f = frameOf(layout), ax = axes(layout, f), font = fontAttrs(layout.font);
   for (const [k, v] of Object.entries({ class: "mha-svg", width: f.W, height: f.H, viewBox: `0 0 ${f.W} ${f.H}`,
                                         "font-family": font["font-family"], role: "img" })) svg.setAttribute(k, v);
@@ -457,13 +445,10 @@ function colourBar(svg, f, t, font) {
 }
 
 // ---- animation, controls, hover, clicks ----------------------------------------------------------------------
-function merge(a, b) {
+const isObject = v => v && typeof v === "object" && !Array.isArray(v);
+function merge(a, b) {  // b laid over a as Plotly.animate lays a frame: objects merged, arrays and values replaced
   const out = Object.assign({}, a);
-  for (const [k, v] of Object.entries(b)) {
-    const pv = plain(v);
-    out[k] = pv && typeof pv === "object" && !Array.isArray(pv) && out[k] && typeof out[k] === "object"
-      && !Array.isArray(out[k]) ? merge(out[k], pv) : pv;
-  }
+  for (const [k, v] of Object.entries(b)) out[k] = isObject(v) && isObject(out[k]) ? merge(out[k], v) : v;
   return out;
 }
 
@@ -696,7 +681,7 @@ export function render(host, fig, options) {
   const active = ((layout.sliders || [])[0] || {}).active;
   // root.mha, what a browser test reads: the figure (layout, frames), the traces as drawn now, the frame shown, and
   // show(k) to step to frame k as the slider does.
-  const st = { fig, layout, frames: fig.frames || [], data: fig.data.map(plainTrace), frame: active ?? 0,
+  const st = { fig, layout, frames: fig.frames || [], data: fig.data.map(t => ({ ...t })), frame: active ?? 0,
                onCell: opts.onCell, uid: `m${Math.random().toString(36).slice(2)}` };
   root.mha = st;
   root.style.width = `${layout.width}px`;
@@ -704,7 +689,7 @@ export function render(host, fig, options) {
   const redraw = () => {
     const old = root.querySelector(":scope > svg"), svg = node("svg", {});
     if (old) old.after(svg); else root.prepend(svg);
-    draw(svg, fig, st);
+    draw(svg, st);
     if (old) old.remove();
     root.dataset.frame = String(st.frame);
   };

@@ -273,13 +273,6 @@ def selected(key: str) -> tuple[int, int] | None:
     return st.session_state.get(f"sel_{key}")
 
 
-def _remember(key: str) -> None:
-    """on_select: keep the clicked cell in our own key, so it survives the chart being redrawn."""
-    points = st.session_state[key].selection.points
-    cell = points[0].get("customdata") if points else None
-    st.session_state[f"sel_{key}"] = tuple(int(v) for v in cell) if cell else None
-
-
 def _remember_cell(key: str) -> None:
     """A click on a matrix chart's cell: that cell is chosen, or let go when it was chosen (as Plotly's select)."""
     cell = st.session_state[key].cell
@@ -333,10 +326,10 @@ def operand_key(o: Operand) -> tuple:
     return o.name, o.rows, o.cols, o.kind, digest(o.values, *(() if o.mask is None else (o.mask,)))
 
 
-# Streamlit 1.67 draws a chart, then gives Plotly a copy of the figure with its theme applied and, on a chart that
-# takes clicks, these settings; Plotly draws the whole figure again if the copy differs. So the charts take no theme
-# from Streamlit (theme=None: the figures carry it, figures.base.THEME), and a clickable one comes with the settings
-# already made: one drawing per new figure instead of two. A clickable chart's axes are fixed: "pan" moves nothing.
+# The settings Streamlit 1.67 gives a Plotly chart that takes clicks, written into every clickable figure: the page's
+# SVG reads none of them, and a figure drawn by Plotly with them (bench/floor_page.py's `plotly`) is drawn once, not
+# again when Streamlit hands Plotly its copy with the settings made. A clickable chart's axes are fixed: "pan" moves
+# nothing. The Plotly charts take no theme from Streamlit either (theme=None: the figures carry it, base.THEME).
 CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 
 # Figures laid out in full by their builders (the matrices, the next token's bars: svg_draws) are drawn by
@@ -392,9 +385,12 @@ def _listed(value):
 
 
 def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
+    """The figure in the page: the SVG where it draws it, else Plotly. Only the SVG takes clicks (every clickable
+    figure is a matrix)."""
     if not d.json:
-        kw = dict(on_select=lambda: _remember(key), selection_mode="points") if clickable else {}
-        st.plotly_chart(d.spec, key=key, width=width, config=chart_config(key), theme=None, **kw)
+        if clickable:
+            raise TypeError(f"chart {key!r} takes clicks but its figure is not one the SVG draws (svg_draws)")
+        st.plotly_chart(d.spec, key=key, width=width, config=chart_config(key), theme=None)
         return
     data = {"spec": d.json, "revision": d.revision, "clickable": clickable, "tokens": st.session_state.get("n_tokens"),
             "filename": chart_config(key)["toImageButtonOptions"]["filename"]}
