@@ -41,7 +41,7 @@ t = Text(ss["lang"])
 share, downloads = sidebar.render(t)
 st.html(TABLE_CSS + (PRESENTER_CSS if ss["present"] else ""))
 st.title(t("app_title"))
-st.caption(t("app_tagline"))
+st.caption(f"{t('app_tagline')} {t('credit')}")
 if ss.get("notices"):
     for notice in ss["notices"]:
         st.warning(t(notice.key, **notice.fields))

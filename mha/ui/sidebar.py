@@ -43,7 +43,6 @@ def render(t: Text):
         if trained:
             st.segmented_control(t("layer"), list(range(1, S.TRAINED_LAYERS + 1)), key="layer", required=True,
                                  help=t("layer_help"))
-        st.markdown(f"**{t('sidebar_sizes')}**")
         st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset",
                      on_change=session.apply_preset, disabled=trained)
         from_text = session.has_text()
@@ -60,18 +59,27 @@ def render(t: Text):
             st.caption(t("primes_no"))
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
         st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed", disabled=trained)
-        st.toggle(t("integers"), key="integers", help=t("integers_help"), on_change=session.on_size_change,
-                  disabled=trained)
-        st.markdown(f"**{t('sidebar_view')}**")
         ss["head"] = min(ss["head"], ss["n_heads"])
         st.segmented_control(t("head"), list(range(1, ss["n_heads"] + 1)), key="head", required=True)
-        st.toggle(t("cell_values"), key="cell_values", help=t("cell_values_help"))
-        st.toggle(t("present"), key="present", help=t("present_help"))
+        _options(t, trained)
         panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),
                   st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open",
                               on_change="rerun"))
-        st.caption(t("credit"))
     return panels
+
+
+def _options(t: Text, trained: bool) -> None:
+    """Whole numbers, numbers in cells, presenter mode: in a panel whose toggles are built only while it is open.
+
+    Each element a full rerun draws costs the browser about 1 ms of every interaction (bench/ui_latency.py); these
+    three are set once per session, if at all (a link carries them: integers, cells, present), so they wait in a
+    closed panel and keep their values while it is closed (persist_state)."""
+    panel = st.expander(t("sidebar_view"), icon=":material/tune:", key="options_open", on_change="rerun")
+    if panel.open:
+        panel.toggle(t("integers"), key="integers", help=t("integers_help"), on_change=session.on_size_change,
+                     disabled=trained, persist_state="session")
+        panel.toggle(t("cell_values"), key="cell_values", help=t("cell_values_help"), persist_state="session")
+        panel.toggle(t("present"), key="present", help=t("present_help"), persist_state="session")
 
 
 def share(panel, t: Text, params: dict[str, str]) -> None:

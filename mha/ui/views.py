@@ -265,8 +265,9 @@ def _open_gaps(fig, layout: dict, gaps: list[tuple[float, float]], paper: float)
 
 
 def header(t: Text, stage: str, **fields) -> None:
-    st.subheader(t(f"{stage}_title", **fields))
-    st.markdown(t(f"{stage}_text"))
+    """The stage's title and opening paragraph, one element (each element of a full rerun costs ~1 ms in the
+    browser, bench/ui_latency.py)."""
+    st.markdown(f"### {t(f'{stage}_title', **fields)}\n\n{t(f'{stage}_text')}")
 
 
 def selected(key: str) -> tuple[int, int] | None:

@@ -24,6 +24,15 @@ def rerun(at: AppTest) -> AppTest:
     return at
 
 
+def option(at: AppTest, key: str):
+    """A toggle of the sidebar's view options (integers, cell_values, present): built only while its panel is open,
+    so the panel is opened first."""
+    if not at.session_state["options_open"]:
+        at.session_state["options_open"] = True
+        rerun(at)
+    return at.toggle(key=key)
+
+
 def charts(at: AppTest) -> list[dict]:
     """Every chart's figure dict, in page order: Plotly's (curves, bars) and the matrix charts' (an SVG in the page)."""
     return [spec for _, spec in keyed_charts(at)]

@@ -11,7 +11,7 @@ import pytest
 import mha
 from mha.ui import exports
 
-from .helpers import rerun, run
+from .helpers import option, rerun, run
 
 CFG = mha.AttentionConfig()
 W, X = mha.init_weights(CFG), mha.init_input(CFG)
@@ -128,7 +128,7 @@ def test_a_large_views_files_are_written_when_asked_and_kept_while_the_view_stay
     at.button(key="export_prepare").click()
     rerun(at)
     assert set(_downloads(at)) == {"download_npz", "download_json", "download_csv"}
-    at.toggle(key="cell_values").set_value(False)
+    option(at, "cell_values").set_value(False)
     rerun(at)  # another change of the page, the same numbers: the files stay
     assert len(_downloads(at)) == 3
     at.number_input(key="seed").set_value(1)

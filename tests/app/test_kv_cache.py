@@ -18,9 +18,11 @@ def _add_twice():
 
 
 def _table(at, header: str) -> list[list[str]]:
-    """The rows of the Markdown table whose header holds `header`, as cells."""
-    text = next(m.value for m in at.markdown if m.value.startswith("|") and header in m.value.split("\n")[0])
-    rows = [line.strip("|").split(" | ") for line in text.split("\n")]
+    """The rows of the Markdown table whose header holds `header` (in an element of its own or after a paragraph),
+    as cells."""
+    tables = ([line for line in m.value.split("\n") if line.startswith("|")] for m in at.markdown)
+    lines = next(table for table in tables if table and header in table[0])
+    rows = [line.strip("|").split(" | ") for line in lines]
     return [[cell.strip().replace("\\|", "|") for cell in row] for row in rows[2:]]
 
 

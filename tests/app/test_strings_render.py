@@ -20,11 +20,14 @@ TAG = "@@{}@@"
 
 
 def _walk():
-    """Every stage, then the states that show more words: scores for 6 tokens, a clicked score, a quiz,
-    a nudge of token 1, a first token into an empty cache, an added token, the cost tab and a timing,
+    """Every stage, then the states that show more words: the view options open, scores for 6 tokens, a clicked
+    score, a quiz, a nudge of token 1, a first token into an empty cache, an added token, the cost tab and a timing,
     a link with bad parameters, sizes drawn in part, and the coda's states."""
     for stage in S.STAGES:
         yield run(stage=stage)
+    at = run(stage="input")
+    at.session_state["options_open"] = True  # the sidebar's view options, built while open
+    yield rerun(at)
     yield run(stage="scores", n_tokens=6)  # rows of scores fill in groups from 5 tokens on
     at = run(stage="scores")
     at.session_state["sel_scores"] = (2, 1)

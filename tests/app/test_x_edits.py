@@ -5,7 +5,7 @@ import pytest
 
 import mha
 
-from .helpers import page_text, rerun, run
+from .helpers import option, page_text, rerun, run
 
 EDITS = {"edited_rows": {0: {"c4": 3.25}, 2: {"c0": -1.5}}, "added_rows": [], "deleted_rows": []}
 
@@ -23,7 +23,7 @@ def test_a_new_seed_or_kind_of_numbers_keeps_the_edited_cells_and_says_how_many(
     if change == "seed":
         at.number_input(key="seed").set_value(4)
     else:
-        at.toggle(key="integers").set_value(True)
+        option(at, "integers").set_value(True)
     rerun(at)
     expected = mha.init_input(cfg)
     expected[0, 4], expected[2, 0] = 3.25, -1.5

@@ -12,7 +12,21 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 from .. import session
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
-from ..views import View, chart, equation, header, input_error, markdown_table, subscript, tex_int, token_ticks
+from ..shared import digest
+from ..views import (
+    View,
+    chart,
+    draw,
+    drawn,
+    equation,
+    header,
+    input_error,
+    markdown_table,
+    shared_figure,
+    subscript,
+    tex_int,
+    token_ticks,
+)
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
@@ -39,34 +53,39 @@ def _steps(v: View) -> None:
     rows = _rows(v)
     t = len(rows)
     next_row = _next_token_editor(v, t)
-    left, right = st.columns(2)
+    row = st.container(horizontal=True, vertical_alignment="center")  # one block, not three (st.columns)
     full_cache = t - len(v.x) >= MAX_ADDED
-    left.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
-                disabled=full_cache)
-    if full_cache:
-        left.caption(t_("kv_added_cap", most=MAX_ADDED))
+    row.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
+               disabled=full_cache)
     if t > len(v.x):
-        right.button(t_("kv_reset", n=len(v.x)), key="kv_reset", on_click=_reset)
+        row.button(t_("kv_reset", n=len(v.x)), key="kv_reset", on_click=_reset)
+    if full_cache:
+        row.caption(t_("kv_added_cap", most=MAX_ADDED))
     cache = mha.KVCache(v.w, capacity=t)
     steps = [cache.append(r) for r in rows]
     full = mha.forward(rows, v.w)
-    st.markdown(t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes)))
-    if t == len(v.x):
-        st.caption(t_("kv_hint"))
+    state = t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes))
+    st.markdown(f"{state}\n\n:gray[:small[{t_('kv_hint')}]]" if t == len(v.x) else state)  # one element
     # A segmented control rather than st.tabs: only the chosen part is built, and a rerun stays light
     # (tabs that rerun on change added ~80 ms to every rerun of this page in bench/ui_latency.py).
     part = st.segmented_control(t_("kv_part"), KV_PARTS, format_func=lambda p: t_(f"kv_tab_{p}"), key="kv_part",
                                 required=True, persist_state="session", label_visibility="collapsed")
     if part == "step":
         before = mha.forward(rows[:-1], v.w) if t > 1 else None  # what the tokens before the last one gave
-        fig = cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.named)
-        chart(token_ticks(fig, v.tokens, ("yaxis", "yaxis4", "xaxis4"), v.look), key="kv_animation")  # Q, S rows; keys
+
+        def build():
+            fig = cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.named)
+            return drawn(token_ticks(fig, v.tokens, ("yaxis", "yaxis4", "xaxis4"), v.look))  # Q, S rows; keys
+
+        w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session
+        parts = ("kv", digest(rows, w.w_q, w.w_k, w.w_v, w.w_o), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
+                 v.tokens)
+        draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
         widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
         if widest > COLS or t > drawn_rows(v.look):
             st.caption(t_("kv_window_note", cols=COLS, rows=drawn_rows(v.look)))
-        st.markdown(f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}")
-        if t > 1:
-            _proof(v, rows, steps[-1], full, before)
+        why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
+        st.markdown(f"{why}\n\n{_proof(v, rows, steps[-1], full, before)}" if t > 1 else why)  # one element
     else:
         _cost(v, t)
         _measure(v)
@@ -140,16 +159,16 @@ def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace, be
                      step.heads[h], step.y, names, words)
 
 
-def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace, before: mha.Trace) -> None:
+def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace, before: mha.Trace) -> str:
+    """The check, as Markdown: the step's rows against a full recompute on the same numbers."""
     t_, t = v.t, len(rows)
     prefix = float(np.max(np.abs(before.y - full.y[:-1])))
     last = float(np.max(np.abs(step.y - full.y[-1])))
     s_row = float(np.max(np.abs(step.probs - full.probs[:, -1, :])))
     sub = subscript(t)
-    st.markdown(f"**{t_('kv_proof_title')}**")
     table = [(t_("kv_proof_prefix", t=sub, rows=t_.rows(1, t - 1)), t_("kv_exact") if prefix == 0 else f"{prefix:.3g}"),
              (t_("kv_proof_last", t=sub), f"{last:.3g}"), (t_("kv_proof_s", t=t), f"{s_row:.3g}")]
-    st.markdown(markdown_table([t_("kv_proof_what"), t_("kv_proof_delta")], table))
+    return f"**{t_('kv_proof_title')}**\n\n{markdown_table([t_('kv_proof_what'), t_('kv_proof_delta')], table)}"
 
 
 def _cost(v: View, t: int) -> None:
