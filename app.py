@@ -40,8 +40,7 @@ t = Text(ss["lang"])
 
 share, downloads = sidebar.render(t)
 st.html(TABLE_CSS + (PRESENTER_CSS if ss["present"] else ""))
-st.title(t("app_title"))
-st.caption(f"{t('app_tagline')} {t('credit')}")
+st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two
 if ss.get("notices"):
     for notice in ss["notices"]:
         st.warning(t(notice.key, **notice.fields))

@@ -95,8 +95,7 @@ with st.sidebar:
     st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")
     st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open", on_change="rerun")
 st.html("<style>[data-testid='stMain'] table { display: block; }</style>")
-st.title(t("app_title"))
-st.caption(f"{t('app_tagline')} {t('credit')}")
+st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two
 screen.look(False)
 n = int(ss["n_tokens"])
 header(t, "scores", h=1)

@@ -454,14 +454,14 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
     if quiz:
         _quiz(key, v.t, a, b, c, quiz, v.look.narrow)
         return
-    hint, button = st.columns([4, 1])
-    button.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_start_quiz, args=(key, c.values.shape))
+    row = st.container(horizontal=True)  # the hint or the sums, and the quiz's button at the right: one block
     if cell is None:
-        hint.caption(v.t("click_hint", name=c.name.plain))
+        row.caption(v.t("click_hint", name=c.name.plain))
     else:
         i, j = cell
-        with hint:
+        with row.container():
             breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j, v.look.narrow)
+    row.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_start_quiz, args=(key, c.values.shape))
 
 
 QUIZ_TOLERANCE = 0.01  # an answer counts as right within 1% of the value (or 0.01 absolute near 0)

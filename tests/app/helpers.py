@@ -68,7 +68,7 @@ def chart_text(at: AppTest) -> str:
 def page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [m.value for m in at.latex] + [m.value for m in at.caption]
     parts += [e.value for e in (*at.info, *at.success, *at.warning, *at.error)]
-    parts += [h.value for h in (*at.title, *at.subheader)]
+    parts += [h.value for h in (*at.title, *at.subheader)] + [h.proto.body for h in at.get("html")]
     return " ".join(map(str, parts)) + " " + chart_text(at)
 
 

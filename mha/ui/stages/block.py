@@ -15,7 +15,7 @@ from mha import figures as F
 
 from .. import session
 from ..settings import BLOCK_PARTS as PARTS
-from ..views import Name, Operand, View, chart, equation, header, name, product_view, token_ticks
+from ..views import Name, Operand, View, chart, display, header, name, product_view, said_then_shown, token_ticks
 
 MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}
 DIAGRAM = """digraph {{ rankdir=LR;
@@ -101,9 +101,9 @@ def _rows(v: View, fig, *axes):
 def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, (n, d) = v.t, tr.x.shape
     token, feat = t("token"), t("feature")
-    st.markdown(f"**{t('block_ln')}**")
-    equation(v.look, r"\mathrm{LN}(x) = \gamma \odot \frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}} + \beta,",
-             (r"\mathrm{LN}_1(X):", rf"{n}\times {d} \to {n}\times {d}"))
+    said_then_shown(f"**{t('block_ln')}**",
+                    display(v.look, r"\mathrm{LN}(x) = \gamma \odot \frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}} + \beta,",
+                            (r"\mathrm{LN}_1(X):", rf"{n}\times {d} \to {n}\times {d}")))
     mean1, var1 = tr.x.mean(axis=1, keepdims=True), tr.x.var(axis=1, keepdims=True)
     mats = [F.Mat(tr.x, "X", row_label=token, col_label=feat), F.Mat(mean1, "μ₁", row_label=token, col_label=""),
             F.Mat(var1, "σ²₁", "magnitude", token, ""), F.Mat(bw.ln1_g[None], "γ₁", col_label=feat),
@@ -115,9 +115,10 @@ def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
 
 def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, (n, d) = v.t, tr.x.shape
-    st.markdown(f"**{t('block_attn')}**")
-    equation(v.look, (r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):", rf"{n}\times {d} \to {n}\times {d},"),
-             (r"R_1 = X + \mathrm{Attn}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"))
+    said_then_shown(f"**{t('block_attn')}**",
+                    display(v.look, (r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):",
+                                     rf"{n}\times {d} \to {n}\times {d},"),
+                            (r"R_1 = X + \mathrm{Attn}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}")))
     st.markdown(t("block_attn_is_y"))
     _stage_button(t("block_to_output"), "block_to_output", "output")
 
@@ -125,9 +126,10 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
 def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, (n, d), f = v.t, tr.x.shape, v.cfg.d_ff
     token, feat = t("token"), t("feature")
-    st.markdown(f"**{t('block_ffn')}**")
-    equation(v.look, (r"\mathrm{LN}_2(R_1):", rf"{n}\times {d} \to {n}\times {d},"),
-             (r"H = \mathrm{LN}_2(R_1)\,W_{fc} + b_{fc}:", rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}"))
+    said_then_shown(f"**{t('block_ffn')}**",
+                    display(v.look, (r"\mathrm{LN}_2(R_1):", rf"{n}\times {d} \to {n}\times {d},"),
+                            (r"H = \mathrm{LN}_2(R_1)\,W_{fc} + b_{fc}:",
+                             rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}")))
     mean2, var2 = tr.r1.mean(axis=1, keepdims=True), tr.r1.var(axis=1, keepdims=True)
     st.caption(t("block_ln2_stats", mean=_range(mean2), var=_range(var2)))
     ln2 = Operand(tr.ln2, name("LN", "2"), token, feat)
@@ -139,8 +141,8 @@ def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
 
 def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, n, f = v.t, len(tr.x), v.cfg.d_ff
-    st.markdown(f"**{t('block_gelu')}**")
-    equation(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}"))
+    said_then_shown(f"**{t('block_gelu')}**",
+                    display(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}")))
     row = st.number_input(t("block_row"), 1, n, n, key="block_row", persist_state="session")  # kept across parts
     chart(F.gelu_figure(tr.hidden[row - 1], tr.act[row - 1], t("block_gelu_curve"), t("block_gelu_row", i=row),
                         v.look),
@@ -150,10 +152,10 @@ def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
 def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, (n, d), f = v.t, tr.x.shape, v.cfg.d_ff
     token, feat = t("token"), t("feature")
-    st.markdown(f"**{t('block_out')}**")
-    equation(v.look, (r"\mathrm{FFN} = A\,W_{proj} + b_{proj}:",
-                      rf"({n}\times {f})\cdot({f}\times {d}) \to {n}\times {d},"),
-             (r"Y = R_1 + \mathrm{FFN}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"))
+    said_then_shown(f"**{t('block_out')}**",
+                    display(v.look, (r"\mathrm{FFN} = A\,W_{proj} + b_{proj}:",
+                                     rf"({n}\times {f})\cdot({f}\times {d}) \to {n}\times {d},"),
+                            (r"Y = R_1 + \mathrm{FFN}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}")))
     mats = [F.Mat(tr.attn.y, "Attn", row_label=token, col_label=feat),
             F.Mat(tr.r1, "R₁ = X + Attn", row_label=token, col_label=feat),
             F.Mat(tr.hidden, "H", row_label=token, col_label=t("hidden_unit")),

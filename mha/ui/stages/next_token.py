@@ -49,11 +49,11 @@ def render(v: View) -> None:
                  Operand(mw.wte.T, E_T, t("feature"), t("token_id")),
                  Operand(logits, LOGITS, t("token"), t("token_id")),
                  "logits = LN<sub>f</sub>(Y) · E<sup>T</sup>", cols=vocab)
-    left, right = st.columns(2)
-    temperature = left.number_input(t("temperature"), S.TEMPERATURE[0], S.TEMPERATURE[1], step=0.1,
-                                    key="temperature", persist_state="session", help=t("temperature_help"))
-    choice = right.segmented_control(t("choice"), S.CHOICES, format_func=lambda c: t(f"choice_{c}"), key="choice",
-                                     required=True, persist_state="session")
+    row = st.container(horizontal=True, vertical_alignment="bottom")  # one block, not three (st.columns)
+    temperature = row.number_input(t("temperature"), S.TEMPERATURE[0], S.TEMPERATURE[1], step=0.1,
+                                   key="temperature", persist_state="session", help=t("temperature_help"))
+    choice = row.segmented_control(t("choice"), S.CHOICES, format_func=lambda c: t(f"choice_{c}"), key="choice",
+                                   required=True, persist_state="session")
     probs = mha.softmax(logits[-1] / float(temperature))
     if choice == "sample":
         chosen = int(np.random.default_rng([cfg.seed, n]).choice(size, p=probs))

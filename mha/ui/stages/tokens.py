@@ -15,11 +15,12 @@ from mha import figures as F
 
 from .. import session
 from .. import settings as S
-from ..views import View, chart, equation, header, md_escape, token_ticks
+from ..views import View, chart, display, equation, header, md_escape, token_ticks
 
 EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
              "background:#eef2ff;border:1px solid #c7d2fe;font-size:0.95rem")
+COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # Streamlit's caption, light theme
 
 
 def example_text(lang: str) -> str:
@@ -44,11 +45,10 @@ def render(v: View) -> None:
     positions = ss.get("positions", S.DEFAULTS["positions"])
     tokens, vocab, ids, mw = session.coda(cfg, text, positions)
     n, d = len(tokens), cfg.d_model
-    chips(tokens, ids)
     if session.trained_on():  # the model's own vocabulary, not the text's
-        st.caption(t("tokens_count_trained", n=n, distinct=len(set(tokens)), vocab=len(vocab)))
+        chips(tokens, ids, t("tokens_count_trained", n=n, distinct=len(set(tokens)), vocab=len(vocab)))
     else:
-        st.caption(t("tokens_count", n=n, vocab=len(vocab)))
+        chips(tokens, ids, t("tokens_count", n=n, vocab=len(vocab)))
     # 1. look up rows of E
     e_rows = mw.wte[ids]
     equation(v.look, (r"E \in \mathbb{R}^{" + f"{len(vocab)}" + r"\times " + f"{d}" + "},",
@@ -64,9 +64,10 @@ def render(v: View) -> None:
     p = mw.wpe[:n] if mw.wpe is not None else None
     if p is None:
         p = mha.sinusoidal_positions(n, d)
-        equation(v.look, r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),",
-                 r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right),", f"d = {d}")
-        st.caption(t("positions_odd", d=d) if d % 2 else t("positions_even", d=d))
+        tex = display(v.look, r"PE_{(pos,\,2i)} = \sin\!\left(\frac{pos}{10000^{2i/d}}\right),",
+                      r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right),", f"d = {d}")
+        note = t("positions_odd", d=d) if d % 2 else t("positions_even", d=d)
+        st.markdown(f"$$\n{tex}\n$$\n\n:gray[:small[{note}]]")  # the formula and its note: one element
     else:
         st.caption(t("positions_learned_note"))
     # 3. X = E[ids] + P
@@ -99,11 +100,12 @@ def trained_notes(t, text: str) -> None:
     st.button(t("trained_random"), key="new_repeat", on_click=session.new_repeat)
 
 
-def chips(tokens: list[str], ids) -> None:
-    """Each token as a chip with its id; the text is escaped, so it shows literally."""
+def chips(tokens: list[str], ids, count: str) -> None:
+    """Each token as a chip with its id, and under them the count in a caption's type: one element. The text is
+    escaped, so it shows literally."""
     items = "".join(f'<span style="{CHIPS_CSS}">{html.escape(tok)} <sub>{int(i)}</sub></span>'
                     for tok, i in zip(tokens, ids))
-    st.html(f"<div>{items}</div>")
+    st.html(f'<div>{items}</div><p style="{COUNT_CSS}">{html.escape(count, quote=False)}</p>')
 
 
 def use_text(text: str) -> None:
