@@ -285,8 +285,8 @@ EN = {
     "kv_name_v": "V cache ({v})",
     "kv_why_q_title": "Why Q is not cached",
     "kv_why_q": (
-        r"Row t of S is $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$ and "
-        r"row t of H is that row times V. Only $q_t$ appears; $q_1,\dots,q_{{t-1}}$ "
+        "Row t of S is softmax(qₜKᵀ/√dₖ) and "
+        "row t of H is that row times V. Only qₜ appears; q₁, …, qₜ₋₁ "
         "were used for their own rows, which are finished. K and V, in contrast, "
         "are read again by every later token."
     ),
@@ -717,8 +717,8 @@ ZH = {
     "kv_name_v": "V 缓存（{v}）",
     "kv_why_q_title": "为什么不缓存 Q",
     "kv_why_q": (
-        r"S 的第 t 行是 $\operatorname{{softmax}}(q_t K^\top/\sqrt{{d_k}})$，H "
-        r"的第 t 行是这一行乘以 V。式子里只出现 $q_t$；$q_1,\dots,q_{{t-1}}$ 已经在算它们各自那一行时用过，"
+        "S 的第 t 行是 softmax(qₜKᵀ/√dₖ)，H "
+        "的第 t 行是这一行乘以 V。式子里只出现 qₜ；q₁, …, qₜ₋₁ 已经在算它们各自那一行时用过，"
         "那些行也早已算完。K 和 V 则不同，之后的每个词元都要再读一遍。"
     ),
     "kv_proof_title": "用这些数字现场验证",
