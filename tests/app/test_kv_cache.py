@@ -75,6 +75,34 @@ def test_the_cache_holds_the_seeded_tokens_and_the_frames_end_on_the_cached_row(
     assert all(o == 1 for _, o in q_first.values()) and all(o < 0.5 for _, o in q_last.values())  # Q fades out
 
 
+def test_the_animation_follows_the_head_shown_and_comes_back_with_it():
+    """The animation is built once per view for every session (shared_figure): choosing another head shows that
+    head's K cache and S, and going back shows the first head's again, not a figure kept for the other."""
+    at = run(stage="kv_cache")
+    cfg = mha.AttentionConfig()
+    w = mha.init_weights(cfg)
+    cache = mha.KVCache(w)
+    probs = [cache.append(mha.next_token(cfg, i)).probs for i in range(3)][-1]
+    for head in (1, 2, 1):
+        at.sidebar.segmented_control(key="head").set_value(head)
+        rerun(at)
+        animation, axes = _animation_panels(at)
+        last = _frame_traces(animation, len(animation["frames"]) - 1)
+        np.testing.assert_allclose(_matrix(drawn(last, axes["K"]), 3, 7), cache.k[head - 1], atol=1e-12, rtol=0)
+        np.testing.assert_allclose(_matrix(drawn(last, axes["S"]), 3, 3)[-1], probs[head - 1], atol=1e-12, rtol=0)
+        assert f"<b>S<sub>{head}</sub></b> · 3×3" in chart_text(at)
+
+
+def test_the_animation_speaks_the_pages_language_after_a_switch():
+    """Built once per view for every session: the same rows, weights and head in the other language are another
+    figure, with its steps' sentences in that language."""
+    at = run(stage="kv_cache", lang="en")
+    assert "X₃ arrives" in chart_text(at)
+    at.sidebar.segmented_control(key="lang").set_value("zh")
+    rerun(at)
+    assert "X₃ arrives" not in chart_text(at) and "X₃ 到来" in chart_text(at)
+
+
 def test_after_adding_a_token_s_grows_by_a_row_and_its_first_rows_are_the_s_of_the_tokens_before():
     at = run(stage="kv_cache")
     at.button(key="add_token").click()
