@@ -10,25 +10,6 @@ from mha.ui.stages import RENDER
 from mha.ui.strings import Text
 from mha.ui.views import TrainedRun, View, input_error
 
-# A projector: prose and formulas larger (figures are built larger for it: figures.PRESENT), the app's own
-# title smaller and the page starting higher, so that a stage's figure comes into view sooner.
-PRESENTER_CSS = """<style>
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] p { font-size: 1.4rem; line-height: 1.55; }
-[data-testid="stMain"] h1 { font-size: 1.9rem; padding-top: 0; }
-[data-testid="stMain"] h3 { font-size: 2.3rem; }
-[data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
-[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
-</style>"""
-# A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a
-# phone its cells are tighter, so that most fit.
-TABLE_CSS = """<style>
-[data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
-@media (max-width: 640px) {
-  [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
-}
-</style>"""
-
 presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded
 st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide",
                    initial_sidebar_state="collapsed" if presenting else "auto")
@@ -39,7 +20,6 @@ t = Text(ss["lang"])
 
 
 share, downloads = sidebar.render(t)
-st.html(TABLE_CSS + (PRESENTER_CSS if ss["present"] else ""))
 st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two
 if ss.get("notices"):
     for notice in ss["notices"]:

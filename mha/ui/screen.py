@@ -2,7 +2,9 @@
 
 Figures are built on the server at a fixed pixel size, so the server must know the window's width. A
 tiny component reports whether the window is at most PHONE_MAX px wide, once when the page opens and again
-when the window crosses that width; only a change of answer causes a rerun.
+when the window crosses that width; only a change of answer causes a rerun. The same component sets the page's
+type for its screen (PAGE_CSS, and PRESENTER_CSS on a projector) in the document's head: one element of a rerun
+fewer than an st.html of its own, and a style sheet that is replaced only when it changes.
 """
 
 import streamlit as st
@@ -11,10 +13,36 @@ from mha import figures as F
 
 PHONE_MAX = 640  # px: narrower windows get the phone layout
 
+# A projector: prose and formulas larger (figures are built larger for it: figures.PRESENT), the app's own
+# title smaller and the page starting higher, so that a stage's figure comes into view sooner.
+PRESENTER_CSS = """
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] p { font-size: 1.4rem; line-height: 1.55; }
+[data-testid="stMain"] h1 { font-size: 1.9rem; padding-top: 0; }
+[data-testid="stMain"] h3 { font-size: 2.3rem; }
+[data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
+"""
+# A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a
+# phone its cells are tighter, so that most fit.
+PAGE_CSS = """
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+@media (max-width: 640px) {
+  [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
+}
+"""
+
 _JS = """
 export default function ({ data, setStateValue, parentElement }) {
   // What the server drew this run for, on the component's element: lets a browser test wait for it.
   (parentElement.host || parentElement).dataset.screen = data.phone ? "phone" : "wide";
+  let sheet = document.getElementById("mha-page-css");
+  if (!sheet) {
+    sheet = document.createElement("style");
+    sheet.id = "mha-page-css";
+    document.head.appendChild(sheet);
+  }
+  if (sheet.textContent !== data.css) sheet.textContent = data.css;
   const report = () => {
     const phone = window.innerWidth <= data.phone_max;
     if (phone !== data.phone) setStateValue("phone", phone);
@@ -30,7 +58,8 @@ _probe = st.components.v2.component("mha_screen", js=_JS)
 def look(present: bool) -> F.Look:
     """The Look for this session's window; a phone wins over presenter mode (a projector is wide)."""
     phone = bool(st.session_state.get("screen_phone", False))
-    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone}, default={"phone": phone},
+    css = PAGE_CSS + (PRESENTER_CSS if present else "")
+    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css}, default={"phone": phone},
                     on_phone_change=_remember, height=0)
     phone = bool(result.phone) if result is not None and result.phone is not None else phone
     st.session_state["screen_phone"] = phone

@@ -28,6 +28,7 @@ def start() -> None:
     if st.session_state.get(STARTED):
         sync_trained()
         sync_n_tokens()
+        st.session_state["head"] = min(st.session_state["head"], st.session_state["n_heads"])  # fewer heads now?
         return
     values, notices = S.parse_params(st.query_params.to_dict())
     locale = (st.context.locale or "").lower()

@@ -59,8 +59,6 @@ def render(t: Text):
             st.caption(t("primes_no"))
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
         st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed", disabled=trained)
-        ss["head"] = min(ss["head"], ss["n_heads"])
-        st.segmented_control(t("head"), list(range(1, ss["n_heads"] + 1)), key="head", required=True)
         _options(t, trained)
         panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),
                   st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open",

@@ -270,6 +270,14 @@ def header(t: Text, stage: str, **fields) -> None:
     st.markdown(f"### {t(f'{stage}_title', **fields)}\n\n{t(f'{stage}_text')}")
 
 
+def head_control(t: Text) -> None:
+    """Which head the page shows, on the stages that show one head (Q and K, scores, V and H, the KV cache), next
+    to what it changes; none with a single head. Its value stays while other stages are shown (persist_state)."""
+    n = st.session_state["n_heads"]
+    if n > 1:
+        st.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session")
+
+
 def selected(key: str) -> tuple[int, int] | None:
     return st.session_state.get(f"sel_{key}")
 

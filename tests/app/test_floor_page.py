@@ -35,7 +35,7 @@ def test_the_floor_page_draws_the_apps_elements():
     for n in (3, 4):  # 4 is no prime: the sidebar offers to make the sizes primes
         app, bare = run(stage="scores", n_tokens=n), floor(n)
         assert elements(bare._tree) == elements(app._tree)
-        assert len(elements(app._tree)) >= 35
+        assert len(elements(app._tree)) >= 30  # the whole page, sidebar included: not a trivial match
 
 
 def test_the_floor_page_draws_the_apps_figure_and_follows_n_tokens():

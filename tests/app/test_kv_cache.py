@@ -84,7 +84,7 @@ def test_the_animation_follows_the_head_shown_and_comes_back_with_it():
     cache = mha.KVCache(w)
     probs = [cache.append(mha.next_token(cfg, i)).probs for i in range(3)][-1]
     for head in (1, 2, 1):
-        at.sidebar.segmented_control(key="head").set_value(head)
+        at.segmented_control(key="head").set_value(head)
         rerun(at)
         animation, axes = _animation_panels(at)
         last = _frame_traces(animation, len(animation["frames"]) - 1)

@@ -57,3 +57,26 @@ def test_numbers_in_cells_off_travels_in_the_link():
     at = run(stage="qk", cells="0")
     assert at.session_state["cell_values"] is False
     assert at.query_params["cells"] == "0"
+
+
+def test_the_head_chosen_on_one_stage_stays_through_stages_without_the_control_and_in_the_link():
+    """The head control is drawn by the stages that show one head; on the others it is not drawn, and the head
+    chosen stays (persist_state), in the page and in the link."""
+    at = run(stage="scores", n_heads=3)
+    at.segmented_control(key="head").set_value(3)
+    rerun(at)
+    for stage in ("input", "tokens", "output", "values"):
+        at.session_state["stage"] = stage
+        rerun(at)
+        assert at.session_state["head"] == 3 and at.query_params["head"] == "3", stage
+    assert at.segmented_control(key="head").value == 3
+    assert "<b>H<sub>3</sub></b>" in " ".join(a.get("text", "") for c in charts(at) for a in c["layout"]["annotations"])
+
+
+def test_one_head_draws_no_head_control_and_fewer_heads_bring_the_head_back_in_range():
+    at = run(stage="qk", n_heads=1)
+    assert not [w for w in at.segmented_control if w.key == "head"]
+    at = run(stage="qk", n_heads=3, head=3)
+    at.number_input(key="n_heads").set_value(2)
+    rerun(at)
+    assert at.session_state["head"] == 2 and at.segmented_control(key="head").options == ["1", "2"]

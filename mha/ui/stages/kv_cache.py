@@ -19,6 +19,7 @@ from ..views import (
     draw,
     drawn,
     equation,
+    head_control,
     header,
     input_error,
     markdown_table,
@@ -35,6 +36,7 @@ LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 def render(v: View) -> None:
     header(v.t, "kv")
+    head_control(v.t)
     _stage(v)
 
 

@@ -1,11 +1,12 @@
 """Stage 3: Q = X·W_Q and K = X·W_K for the chosen head, each laid out as a product."""
 
-from ..views import Operand, View, equation, header, name, product_view
+from ..views import Operand, View, equation, head_control, header, name, product_view
 
 
 def render(v: View) -> None:
     t, h, tr = v.t, v.head, v.trace
     header(t, "qk", h=h + 1)
+    head_control(t)
     n, d = v.x.shape
     k = v.cfg.d_k
     equation(v.look, (rf"Q_{{{h + 1}}} = X\,W_{{Q{h + 1}}},\quad K_{{{h + 1}}} = X\,W_{{K{h + 1}}}:",

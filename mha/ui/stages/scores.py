@@ -21,6 +21,7 @@ from ..views import (
     breakdown,
     clickable_chart,
     display,
+    head_control,
     header,
     name,
     said_then_shown,
@@ -38,6 +39,7 @@ NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 def render(v: View) -> None:
     t, h, ss = v.t, v.head, st.session_state
     header(t, "scores", h=h + 1)
+    head_control(t)
     example = st.toggle(t("mask_example"), key="example", help=t("mask_example_help"),
                         on_change=session.on_size_change, persist_state="session")
     phases = GIVEN_PHASES if example else PHASES

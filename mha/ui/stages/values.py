@@ -1,11 +1,12 @@
 """Stage 5: V = X·W_V, then H = S·V for the chosen head."""
 
-from ..views import Operand, View, equation, header, name, product_view
+from ..views import Operand, View, equation, head_control, header, name, product_view
 
 
 def render(v: View) -> None:
     t, h, tr = v.t, v.head, v.trace
     header(t, "values", h=h + 1)
+    head_control(t)
     n, d, dv = *v.x.shape, v.cfg.d_v
     s, vn, hn, wn = v.head_name("S"), v.head_name("V"), v.head_name("H"), v.weight_name("V")
     equation(v.look, (rf"V_{{{h + 1}}} = X\,W_{{V{h + 1}}}:",
