@@ -55,8 +55,9 @@ def _steps(v: View) -> None:
     rows = _rows(v)
     t = len(rows)
     next_row = _next_token_editor(v, t)
-    row = st.container(horizontal=True, vertical_alignment="center")  # one block, not three (st.columns)
     full_cache = t - len(v.x) >= MAX_ADDED
+    # the add button, and beside it the way back or the limit once there is one: a row only then (one element less)
+    row = st.container(horizontal=True, vertical_alignment="center") if t > len(v.x) or full_cache else st
     row.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
                disabled=full_cache)
     if t > len(v.x):

@@ -14,7 +14,7 @@ from mha import figures as F
 
 from .. import session
 from .. import settings as S
-from ..views import Name, Operand, View, chart, equation, header, md_escape, product_view
+from ..views import Name, Operand, View, chart, display, header, md_escape, product_view
 from .block import block_weights, checked_block
 from .tokens import example_text
 
@@ -41,10 +41,10 @@ def render(v: View) -> None:
     else:
         final = mha.layer_norm(checked_block(x, block_weights(cfg)).y, mw.lnf_g, mw.lnf_b)
         logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
-    equation(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
-                      rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
-             r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
-    st.caption(t("next_tied", vocab=size))
+    tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
+                           rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
+                  r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
+    st.markdown(f"$$\n{tex}\n$$\n\n:gray[:small[{t('next_tied', vocab=size)}]]")  # the formulas and their note
     product_view("next_logits", replace(v, tokens=tuple(tokens)), Operand(final, FINAL, t("token"), t("feature")),
                  Operand(mw.wte.T, E_T, t("feature"), t("token_id")),
                  Operand(logits, LOGITS, t("token"), t("token_id")),
@@ -60,14 +60,15 @@ def render(v: View) -> None:
     else:
         chosen = int(np.argmax(probs))
     chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
-    st.markdown(t("next_chosen_" + choice, token=md_escape(vocab[chosen]), id=chosen, p=f"{probs[chosen]:.4f}"))
+    chosen_words = t("next_chosen_" + choice, token=md_escape(vocab[chosen]), id=chosen, p=f"{probs[chosen]:.4f}")
+    weights = t("next_trained") if v.trained else t("next_untrained")
+    st.markdown(f"{chosen_words}\n\n:gray[:small[{weights}]]")  # the choice and what the weights make of it
     most = mw.wpe.shape[0] if v.trained else S.LIMITS["n_tokens"]  # the trained model's context
     full = n >= most
     st.button(t("append_token"), key="append_token", type="primary", on_click=append, args=(text, vocab[chosen]),
               disabled=full)
     if full:
         st.caption(t("next_full", most=most))
-    st.caption(t("next_trained") if v.trained else t("next_untrained"))
 
 
 def append(text: str, token: str) -> None:
