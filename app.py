@@ -10,9 +10,12 @@ from mha.ui.stages import RENDER
 from mha.ui.strings import Text
 from mha.ui.views import TrainedRun, View, input_error
 
-presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded
-st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide",
-                   initial_sidebar_state="collapsed" if presenting else "auto")
+if not st.session_state.get(session.STARTED):
+    # Once a session: the browser keeps the title, icon and layout, and each set_page_config a run sends costs it
+    # two messages to the page's own window, and the favicon set again (bench/ui_latency.py, kv_cache).
+    presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded
+    st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide",
+                       initial_sidebar_state="collapsed" if presenting else "auto")
 session.start()
 ss = st.session_state
 ss["page_running"] = True  # False again at the end: a fragment's own rerun then sees it so (session.link_follows)

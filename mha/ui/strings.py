@@ -353,13 +353,13 @@ EN = {
     "positions_sinusoidal": "Sinusoidal",
     "positions_learned": "Learned",
     "positions_odd": (
-        "$d_{{\\text{{model}}}} = {d}$ is odd: column $2i$ takes a sine, column $2i+1$ the cosine of the same "
-        "frequency, so the last column has no cosine partner. Count frequencies by column, $i = j // 2$, not "
-        "$d/2$ of each, or the shapes stop matching."
+        "d = {d} is odd: column 2i takes a sine, column 2i + 1 the cosine of the same frequency, so the last "
+        "column has no cosine partner. Count frequencies by column, i = j // 2, not d/2 of each, or the shapes "
+        "stop matching."
     ),
     "positions_even": (
-        "$d_{{\\text{{model}}}} = {d}$ is even, so sines and cosines pair up. With an odd width the last column "
-        "$2i$ would have no cosine partner, which is why the code counts frequencies by column."
+        "d = {d} is even, so sines and cosines pair up. With an odd width the last column, 2i, would have no "
+        "cosine partner, which is why the code counts frequencies by column."
     ),
     "positions_learned_note": "Learned positions are a table of one trained row per position (here drawn at random, untrained, like GPT-2's before training).",
     "tokens_x_used": "Every stage now starts from this X (n = {n}).",
@@ -781,11 +781,11 @@ ZH = {
     "positions_sinusoidal": "正弦",
     "positions_learned": "可学习",
     "positions_odd": (
-        "$d_{{\\text{{model}}}} = {d}$ 是奇数：第 $2i$ 列取正弦，第 $2i+1$ 列取同一频率的余弦，"
-        "所以最后一列没有配对的余弦。频率要按列来算，$i = j // 2$，而不是正弦、余弦各取 $d/2$ 个，否则形状对不上。"
+        "d = {d} 是奇数：第 2i 列取正弦，第 2i + 1 列取同一频率的余弦，"
+        "所以最后一列没有配对的余弦。频率要按列来算，i = j // 2，而不是正弦、余弦各取 d/2 个，否则形状对不上。"
     ),
     "positions_even": (
-        "$d_{{\\text{{model}}}} = {d}$ 是偶数，正弦和余弦正好成对。若宽度是奇数，最后的第 $2i$ 列就没有配对的余弦，"
+        "d = {d} 是偶数，正弦和余弦正好成对。若宽度是奇数，最后的第 2i 列就没有配对的余弦，"
         "所以代码按列计算频率。"
     ),
     "positions_learned_note": "可学习的位置编码是一张表，每个位置一行（这里是随机的、未经训练的，就像训练前的 GPT）。",

@@ -1,6 +1,7 @@
 """The explorer in a real browser: every stage, Play, an edit in the grid, a clicked cell."""
 
 import pytest
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from mha.ui.strings import EN
 
@@ -292,3 +293,25 @@ def test_after_switching_the_language_with_its_control_the_next_click_keeps_the_
     checked = page.locator('.st-key-stage input[type="radio"]:checked')
     assert checked.count() == 1 and checked.evaluate("e => e.closest('label').innerText").endswith(
         {"qk": "Q 和 K", "kv_cache": "KV 缓存", "input": "输入 X"}[start]), "the walk shows the stage, in Chinese"
+
+
+def test_the_page_is_configured_once_and_stays_so_through_reruns(page, app_url):
+    """Title, icon and the wide layout come with the session's first run only (a run that sends them costs the
+    browser two messages to its own window and the icon set again) and stay through reruns: a change of size, of
+    stage and of language."""
+    configs = []
+
+    def count(payload):
+        if isinstance(payload, bytes):
+            configs.append(ForwardMsg.FromString(payload).WhichOneof("type") == "page_config_changed")
+
+    listen(page, "websocket", lambda ws: ws.on("framereceived", count))
+    open_stage(page, app_url, "scores")
+    before = sum(configs)
+    rerun_after(page, page.locator('.st-key-n_tokens [data-testid="stNumberInputStepUp"]').click)
+    rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_kv_cache"]).click)
+    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="中文").click)
+    assert (before, sum(configs)) == (1, 1), "set_page_config is sent on every run again"
+    assert page.title() == "MHA Explorer"
+    assert page.locator('[data-testid="stMainBlockContainer"]').bounding_box()["width"] > 1000  # wide, not 736 px
+    assert page.locator("link[rel*=icon]").first.get_attribute("href").startswith("data:image/svg+xml")
