@@ -33,8 +33,7 @@ from mha.ui import settings as S  # noqa: E402
 from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
 from mha.ui.stages.scores import PHASES, _formula, _model_steps  # noqa: E402
 from mha.ui.strings import Text  # noqa: E402
-from mha.ui.views import Drawn, View, chart_config, clickable, draw, header  # noqa: E402
-from mha.ui.views import drawn as to_draw  # noqa: E402
+from mha.ui.views import View, chart_config, clickable, clickable_chart, header  # noqa: E402
 
 t = Text("en")
 SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)
@@ -52,12 +51,6 @@ def steps(n: int) -> F.ScoreSteps:
 def figure(n: int) -> Spec:
     """The app's scores figure for the post's sizes with n tokens, head 1, clickable: built once per n."""
     return clickable(F.scores_animation(steps(n), text=True, look=F.DESK, phase="s"))
-
-
-@st.cache_resource
-def drawn(n: int) -> Drawn:
-    """The figure as the app hands it to its matrix chart (its JSON and digest), once per n."""
-    return to_draw(figure(n))
 
 
 ss = st.session_state
@@ -109,7 +102,8 @@ def chart() -> None:
     st.segmented_control(t("phase"), PHASES, format_func=LABELS.get, key="phase", required=True,
                          label_visibility="collapsed")
     if CHART == "app":
-        draw(drawn(n), "scores", "content", clickable=True)
+        clickable_chart(("floor", n), lambda cell: F.scores_animation(steps(n), text=True, look=F.DESK, phase="s",
+                                                                      selected=cell), "scores", None)
     elif CHART == "plotly":
         st.plotly_chart(figure(n), key="scores", on_select="rerun", selection_mode="points", width="content",
                         config=chart_config("scores"), theme=None)

@@ -711,16 +711,50 @@ export function render(host, fig, options) {
   return root;
 }
 
-// Streamlit's st.components.v2 entry: data = {spec, filename, revision, clickable}; a click sends the cell.
-// `tokens`, the run's n_tokens, is written on the chart (data-tokens): a browser test or benchmark can wait for the
-// chart drawn by the run it started.
-export default function ({ data, setTriggerValue, parentElement }) {
-  const host = parentElement;
+// A clickable chart's outlined cell comes in an element of its own (views.clickable_chart: the mha_mark component
+// keeps its data = {marks: key, revision, patch} in window.mhaMarks and calls window.mhaPaint): a click then leaves
+// the chart's element as it was (the browser holds it; Streamlit sends its hash). The patch, JSON made by the
+// server for the figure of that revision, replaces traces by index and layout entries, and drops some.
+const MARKS = (window.mhaMarks ??= new Map());  // chart key → the last mark element's data
+const CHARTS = (window.mhaCharts ??= new Map());  // chart key → its .mha-chart root
+
+function marked(fig, patch) {
+  if (!patch) return fig;
+  const p = JSON.parse(patch), data = fig.data.slice(), layout = Object.assign({}, fig.layout, p.layout);
+  for (const [i, t] of Object.entries(p.data)) data[+i] = t;
+  for (const k of p.drop) delete layout[k];
+  return Object.assign({}, fig, { data, layout });
+}
+
+function markFor(key, revision) {
+  const m = MARKS.get(key);
+  return m && m.revision === revision ? m.patch : null;
+}
+
+// Draws the chart of `key` with its mark, unless it shows that already.
+function paint(key) {
+  const root = CHARTS.get(key);
+  if (!root || !root.isConnected) return;
+  const patch = markFor(key, root.dataset.drawn);
+  if (root.mark === patch) return;
+  render(root.parentNode, marked(root.base.fig, patch), root.base.opts);
+  root.mark = patch;
+}
+window.mhaPaint = paint;
+
+// A chart element's entry (screen.py loads this module once a page; views._matrix's script hands each chart to it):
+// data = {spec, filename, revision, clickable, key}; a click sends the cell. `tokens`, the run's n_tokens, is
+// written on the chart (data-tokens): a browser test or benchmark can wait for the chart drawn by the run it started.
+export function chart({ data, setTriggerValue, parentElement }) {
+  const host = parentElement, revision = String(data.revision);
   let root = host.querySelector(":scope > .mha-chart");
-  if (!root || root.dataset.drawn !== String(data.revision))
-    root = render(host, JSON.parse(data.spec), {
-      filename: data.filename, revision: data.revision,
-      onCell: data.clickable ? cell => setTriggerValue("cell", cell) : null,
-    });
+  if (!root || root.dataset.drawn !== revision) {
+    const fig = JSON.parse(data.spec), patch = markFor(data.key, revision);
+    const opts = { filename: data.filename, revision: data.revision,
+                   onCell: data.clickable ? cell => setTriggerValue("cell", cell) : null };
+    root = render(host, marked(fig, patch), opts);
+    Object.assign(root, { base: { fig, opts }, mark: patch });
+  }
+  CHARTS.set(data.key, root);
   root.dataset.tokens = String(data.tokens);
 }

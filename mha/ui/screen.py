@@ -7,6 +7,8 @@ type for its screen (PAGE_CSS, and PRESENTER_CSS on a projector) in the document
 fewer than an st.html of its own, and a style sheet that is replaced only when it changes.
 """
 
+from pathlib import Path
+
 import streamlit as st
 
 from mha import figures as F
@@ -23,16 +25,29 @@ PRESENTER_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
 """
-# A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a
-# phone its cells are tighter, so that most fit.
+# A clickable chart's mark element (views.clickable_chart) draws nothing of its own and takes no gap. A Markdown
+# table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a phone its cells
+# are tighter, so that most fit.
 PAGE_CSS = """
+[class*="st-key-mark_"] { display: none; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 @media (max-width: 640px) {
   [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
 }
 """
 
-_JS = """
+# The matrix charts' script (matrix_chart.js, 40 KB) is loaded once a page, as part of this component's: the
+# element is the same on every run, so Streamlit sends it once and then its hash. Each chart element carries a few
+# lines that hand the chart to it (views._matrix) instead of a copy of the 40 KB of its own.
+CHART_LIB = Path(__file__).with_name("matrix_chart.js").read_text()
+LIB_PROMISE = """window.mhaChartLib ??= (() => {
+  let resolve;
+  const lib = new Promise(r => { resolve = r; });
+  return Object.assign(lib, { resolve });
+})();
+"""
+_JS = CHART_LIB + LIB_PROMISE + """
+window.mhaChartLib.resolve({ chart, render });
 export default function ({ data, setStateValue, parentElement }) {
   // What the server drew this run for, on the component's element: lets a browser test wait for it.
   (parentElement.host || parentElement).dataset.screen = data.phone ? "phone" : "wide";

@@ -7,7 +7,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from pathlib import Path
 
 import numpy as np
 import streamlit as st
@@ -17,7 +16,7 @@ import mha
 from mha import figures as F
 from mha.figures.base import Spec, text_px
 
-from . import exports
+from . import exports, screen
 from .shared import Shared, digest
 from .strings import Text
 
@@ -345,8 +344,18 @@ CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 # matrix_chart.js, an SVG in the page, from the same figure dict: Plotly.js cost a chart stage about a second of its
 # first load (Streamlit fetches its 4.7 MB chunk with the first chart) and ~60 ms of every rerun, where the SVG costs
 # a few ms. The curves (GELU, the costs, the loss), with Plotly's automatic and log axes, stay with Plotly.
-_matrix = st.components.v2.component("mha_matrix", js=(Path(__file__).with_name("matrix_chart.js")).read_text(),
-                                     isolate_styles=False)
+_matrix = st.components.v2.component("mha_matrix", js=screen.LIB_PROMISE + """
+export default function (args) {
+  window.mhaChartLib.then(lib => lib.chart(args));
+}
+""", isolate_styles=False)
+_MARK_JS = """
+export default function ({ data }) {
+  (window.mhaMarks ??= new Map()).set(data.marks, data);
+  if (window.mhaPaint) window.mhaPaint(data.marks);
+}
+"""
+_mark = st.components.v2.component("mha_mark", js=_MARK_JS, isolate_styles=False)
 
 
 @dataclass(frozen=True)
@@ -401,7 +410,8 @@ def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
             raise TypeError(f"chart {key!r} takes clicks but its figure is not one the SVG draws (svg_draws)")
         st.plotly_chart(d.spec, key=key, width=width, config=chart_config(key), theme=None)
         return
-    data = {"spec": d.json, "revision": d.revision, "clickable": clickable, "tokens": st.session_state.get("n_tokens"),
+    data = {"spec": d.json, "revision": d.revision, "clickable": clickable, "key": key,
+            "tokens": st.session_state.get("n_tokens"),
             "filename": chart_config(key)["toImageButtonOptions"]["filename"]}
     _matrix(key=key, data=data, width=width, **({"on_cell_change": lambda: _remember_cell(key)} if clickable else {}))
 
@@ -418,9 +428,31 @@ def clickable(fig: Spec) -> Spec:
     return Spec(spec | {"layout": layout})
 
 
-def clickable_chart(parts: tuple, build, key: str) -> None:
-    """The figure of shared_figure(parts, build), drawn to take clicks (made so, and put into JSON, once per figure)."""
-    draw(shared_figure(parts, lambda: drawn(clickable(build()))), key, "content", clickable=True)
+def clickable_chart(parts: tuple, build, key: str, cell: tuple[int, int] | None) -> None:
+    """The figure build(None), drawn to take clicks, and `cell` outlined by a patch in an element of its own
+    (mark_<key>, hidden by the page's CSS), both built once per figure and cell for every session. A click changes
+    only that element, of a component whose script is a few lines: the chart's element (its figure and the 40 KB
+    script every mha_matrix element carries) is the one the browser already holds, so Streamlit sends its hash
+    instead, and matrix_chart.js lays the patch over the figure it has."""
+    base = shared_figure((*parts, None), lambda: drawn(clickable(build(None))))
+    draw(base, key, "content", clickable=True)
+    patch = None if cell is None else shared_figure(
+        (*parts, "mark", cell), lambda: mark_patch(base, drawn(clickable(build(cell)))))
+    _mark(key=f"mark_{key}", data={"marks": key, "revision": base.revision, "patch": patch}, height=0)
+
+
+def mark_patch(base: Drawn, marked: Drawn) -> str:
+    """What outlining a cell changes in a figure, as JSON for matrix_chart.js: the traces that differ, by index,
+    the layout entries that differ (the products' outlines are shapes) and those it drops. The outline may change
+    nothing else: the same traces, frames and configuration, or it could not be laid over the figure drawn."""
+    a, b = json.loads(base.json), json.loads(marked.json)
+    if len(a["data"]) != len(b["data"]) or {k: v for k, v in a.items() if k not in ("data", "layout")} != {
+            k: v for k, v in b.items() if k not in ("data", "layout")}:
+        raise ValueError("an outlined cell changed more of the figure than its traces and layout")
+    data = {str(i): t for i, (s, t) in enumerate(zip(a["data"], b["data"], strict=True)) if s != t}
+    layout = {k: v for k, v in b["layout"].items() if k not in a["layout"] or a["layout"][k] != v}
+    drop = [k for k in a["layout"] if k not in b["layout"]]
+    return json.dumps({"data": data, "layout": layout, "drop": drop}, separators=(",", ":"))
 
 
 def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> str:
@@ -445,16 +477,16 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
         cell = quiz = None
     named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
 
-    def build():
+    def build(mark):
         fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
-                               look=v.named if named else v.look, selected=cell, hidden=quiz, **blocks)
+                               look=v.named if named else v.look, selected=mark, hidden=quiz, **blocks)
         if named:
             fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
         return token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look)
 
-    parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, cell, quiz,
+    parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, quiz,
              blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
-    clickable_chart(parts, build, key)
+    clickable_chart(parts, build, key, cell)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
     note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:

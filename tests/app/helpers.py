@@ -39,13 +39,45 @@ def charts(at: AppTest) -> list[dict]:
 
 
 def keyed_charts(at: AppTest) -> list[tuple[str, dict]]:
-    """(widget key, figure dict) of every chart on the page, in page order."""
-    out = []
+    """(widget key, figure dict) of every chart on the page, in page order, as the page draws it: a clickable
+    chart's outlined cell comes in an element of its own (a mark), laid over the figure of the revision it names."""
+    out, marks, revisions = [], {}, {}
     for node in _elements(at._tree):
         if node.type == "plotly_chart":
             out.append((node.key, json.loads(node.proto.spec)))
+        elif node.type == "bidi_component" and node.proto.component_name == "mha_mark":
+            data = json.loads(node.proto.json)
+            marks[data["marks"]] = data
         elif node.type == "bidi_component" and node.proto.component_name == "mha_matrix":
-            out.append((node.key, json.loads(json.loads(node.proto.json)["spec"])))
+            data = json.loads(node.proto.json)
+            out.append((node.key, json.loads(data["spec"])))
+            revisions[node.key] = data["revision"]
+    for k, (key, spec) in enumerate(out):
+        mark = marks.get(key)
+        if mark and mark["patch"] and mark["revision"] == revisions[key]:
+            out[k] = (key, _outlined(spec, json.loads(mark["patch"])))
+    return out
+
+
+def _outlined(spec: dict, patch: dict) -> dict:
+    data = [patch["data"].get(str(i), trace) for i, trace in enumerate(spec["data"])]
+    layout = {k: v for k, v in (spec["layout"] | patch["layout"]).items() if k not in patch["drop"]}
+    return spec | {"data": data, "layout": layout}
+
+
+def chart_elements(at: AppTest) -> list[str]:
+    """Each matrix chart's element as Streamlit sends it (its data), in page order."""
+    return [node.proto.json for node in _elements(at._tree)
+            if node.type == "bidi_component" and node.proto.component_name == "mha_matrix"]
+
+
+def marks(at: AppTest) -> dict[str, dict]:
+    """The mark elements' data by the chart they outline a cell of."""
+    out = {}
+    for node in _elements(at._tree):
+        if node.type == "bidi_component" and node.proto.component_name == "mha_mark":
+            data = json.loads(node.proto.json)
+            out[data["marks"]] = data
     return out
 
 

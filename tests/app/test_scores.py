@@ -1,6 +1,7 @@
 """The scores stage in AppTest: the step it rests on (control and link), clicks that keep it, breakdowns read
 whole in both languages, the post's own mask example, and bad links refused with a notice."""
 
+import json
 import re
 
 import numpy as np
@@ -12,7 +13,7 @@ from mha.figures.scores import PHASES
 from mha.ui import settings as S
 from mha.ui.strings import EN, ZH
 
-from .helpers import APP, charts, formulas, page_text, rerun, run, z
+from .helpers import APP, chart_elements, charts, formulas, marks, page_text, rerun, run, z
 
 Q1, K1T = "Q<sub>1</sub>", "K<sub>1</sub><sup>T</sup>"
 
@@ -80,6 +81,23 @@ def test_a_click_keeps_the_phase_and_outlines_the_true_operands():
     assert outlines(spec) == {("x", "y"): (0.5, 7.5, 1.5, 2.5),  # row 2 of Q₁, all 7 columns
                               ("x2", "y2"): (2.5, 3.5, 0.5, 7.5),  # column 3 of K₁ᵀ, all 7 rows
                               ("x2", "y"): (2.5, 3.5, 1.5, 2.5)}  # the cell (2, 3)
+
+
+def test_a_click_leaves_the_chart_s_element_as_it_was_and_outlines_in_a_mark_of_its_own():
+    """The chart's element is byte for byte the one before the click (the browser holds it, so Streamlit sends
+    its hash); the mark names that chart's revision and changes its three outline traces, nothing else."""
+    at = run(stage="scores")
+    (before,) = chart_elements(at)
+    assert marks(at)["scores"]["patch"] is None
+    at.session_state["sel_scores"] = (1, 0)
+    rerun(at)
+    (after,) = chart_elements(at)
+    assert after == before
+    mark = marks(at)["scores"]
+    patch = json.loads(mark["patch"])
+    assert mark["revision"] == json.loads(after)["revision"]
+    assert patch["layout"] == {} and patch["drop"] == []
+    assert all(t["mode"] == "lines" for t in patch["data"].values()) and len(patch["data"]) == 3
 
 
 def test_choosing_a_phase_changes_the_chart_and_the_link():

@@ -104,8 +104,12 @@ def _parts(node) -> dict[str, list]:
         return {"plotly": _chart_words(json.loads(fields.get("spec", "{}")))}
     if node.type == "bidi_component" and node.proto.component_name == "mha_matrix":  # Plotly's markup, in an SVG
         return {"plotly": _chart_words(json.loads(json.loads(node.proto.json)["spec"]))}
+    if node.type == "bidi_component" and node.proto.component_name == "mha_mark":  # a clicked cell's outlines
+        return {"plotly": _chart_words(json.loads(json.loads(node.proto.json)["patch"] or "{}"))}
     if node.type == "latex":
         return {"latex": [fields.get("body", "")]}
+    if node.type == "bidi_component":  # a component's script is no words of the page
+        fields.pop("jsContent", None)
     if node.type == "selectbox":
         return {"plain": [*fields.pop("options", []), fields.pop("rawValue", "")], "markdown": _strings(fields)}
     return {"markdown": _strings(fields)}

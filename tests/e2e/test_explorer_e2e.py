@@ -127,6 +127,43 @@ def test_a_click_on_the_scores_reruns_the_chart_only(page, app_url):
     assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
 
 
+OUTLINES = """(root) => root.mha.data.map((t, i) => [t, i])
+    .filter(([t]) => t.mode === "lines" && !(t.x.length === 1 && t.x[0] === null))
+    .map(([t, i]) => [t.xaxis, t.yaxis, Math.min(...t.x), Math.max(...t.x), Math.min(...t.y), Math.max(...t.y),
+                      root.querySelectorAll(`svg .trace[data-trace="${i}"] path`).length])"""
+
+
+def _outlines(page) -> dict:
+    """The outlines the scores chart draws: (left, right, top, bottom) in cells by panel, each drawn as a path."""
+    drawn = page.evaluate(OUTLINES, page.locator(".st-key-scores .mha-chart").element_handle())
+    assert all(paths >= 1 for *_, paths in drawn), drawn
+    return {(x, y): tuple(box) for x, y, *box, _ in drawn}
+
+
+def test_a_clicked_cell_is_outlined_on_the_chart_the_browser_already_holds(page, app_url):
+    """A click on S[2, 1] outlines row 2 of Q₁, column 1 of K₁ᵀ and the cell, and the click's run does not send the
+    chart again (the outlines come in an element of their own); a second click on the cell lets it go."""
+    received = []
+    listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
+    open_stage(page, app_url, "scores")
+    assert _outlines(page) == {}
+    before = len(received)
+    rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
+    page.wait_for_function(f"(root) => ({OUTLINES})(root).length === 3",
+                           arg=page.locator(".st-key-scores .mha-chart").element_handle())
+    assert _outlines(page) == {("x", "y"): (0.5, 7.5, 1.5, 2.5),  # row 2 of Q₁, its 7 columns
+                               ("x2", "y2"): (0.5, 1.5, 0.5, 7.5),  # column 1 of K₁ᵀ, its 7 rows
+                               ("x2", "y"): (0.5, 1.5, 1.5, 2.5)}  # the cell (2, 1)
+    charts = [m for m in map(ForwardMsg.FromString, filter(lambda p: isinstance(p, bytes), received[before:]))
+              if m.WhichOneof("type") == "delta" and m.delta.new_element.bidi_component.component_name == "mha_matrix"
+              and '"spec"' in m.delta.new_element.bidi_component.json]
+    assert charts == [], "the click's run sent the chart again"
+    assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
+    rerun_after(page, _click_point(page, ".st-key-scores", 3))
+    page.wait_for_function(f"(root) => ({OUTLINES})(root).length === 0",
+                           arg=page.locator(".st-key-scores .mha-chart").element_handle())
+
+
 def test_a_click_and_the_quiz_on_a_product_rerun_that_product_only(page, app_url):
     sent = _listen(page)
     open_stage(page, app_url, "qk")

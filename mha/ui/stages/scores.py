@@ -72,14 +72,14 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
         cell = None
 
-    def build():
-        fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=cell)
+    def build(mark):
+        fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=mark)
         return fig if example else token_ticks(fig, v.tokens, ("yaxis", "xaxis2"), v.look)
 
     arrays = [a for a in (steps.scaled, steps.q, steps.k) if a is not None]
-    parts = ("scores", digest(*arrays), tuple(steps.names.items()), v.t.lang, v.text, v.look, phase, cell,
+    parts = ("scores", digest(*arrays), tuple(steps.names.items()), v.t.lang, v.text, v.look, phase,
              () if example else v.tokens)
-    clickable_chart(parts, build, "scores")
+    clickable_chart(parts, build, "scores", cell)
     inner = F.inner_window(v.cfg.n_tokens, d_k)
     if not example and v.look.narrow:
         st.caption(t("phone_operands"))
