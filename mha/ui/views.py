@@ -315,7 +315,17 @@ def display(look: F.Look, *groups: str | tuple[str, ...]) -> str:
 def said_then_shown(words: str, tex: str) -> None:
     """A sentence and the display formula it introduces, as one element (what st.latex sends is the same Markdown
     between $$ lines): a clicked cell's sums are two elements fewer to send and draw."""
-    st.markdown(f"{words}\n\n$$\n{tex}\n$$")
+    st.markdown(said(words, tex))
+
+
+def said(words: str, tex: str) -> str:
+    return f"{words}\n\n$$\n{tex}\n$$"
+
+
+def aside(text: str) -> str:
+    """A side note in Markdown, set as st.caption sets its text (small, in the caption's grey), for a note that
+    belongs in the element before it."""
+    return f":small[:gray[{text}]]"
 
 
 def input_error(t: Text, e: mha.InputError) -> None:
@@ -499,8 +509,8 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
         row.caption(v.t("click_hint", name=c.name.plain))
     else:
         i, j = cell
-        with row.container():
-            breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j, v.look.narrow)
+        row.markdown(breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j,
+                               v.look.narrow))
     row.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_start_quiz, args=(key, c.values.shape))
 
 
@@ -547,7 +557,7 @@ def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int
     else:
         st.error(t("quiz_wrong", answer=fmt(answer), value=fmt(value)))
     if answer is not None:
-        breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j, narrow)
+        st.markdown(breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j, narrow))
 
 
 def fmt(x: float) -> str:
@@ -580,9 +590,9 @@ def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, 
 
 
 def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int,
-              narrow: bool = False) -> float:
-    """Write C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers; returns the sum of the terms. `narrow` (a phone): one
-    term a line, so that every line fits the screen."""
+              narrow: bool = False) -> str:
+    """C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers, and the check that the terms add up to the cell, as one
+    Markdown element's text. `narrow` (a phone): one term a line, so that every line fits the screen."""
     terms = dot_terms(a_row, b_col)
     total = float(np.sum([p for _, _, p in terms]))
     shown_terms = terms if len(terms) <= MAX_TERMS else terms[: MAX_TERMS - 2]
@@ -593,9 +603,8 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     lines = [" + ".join(parts[k : k + per_line]) for k in range(0, len(parts), per_line)]
     body = r" \\ &\quad + ".join(lines)
     result = tex_num(total, paren=False)
-    said_then_shown(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1),
-                    rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
-    if len(terms) > len(shown_terms):
-        st.caption(t("breakdown_more", more=len(terms) - len(shown_terms)))
-    st.caption(t("breakdown_check", total=fmt(total), value=fmt(value)))
-    return total
+    notes = [t("breakdown_more", more=len(terms) - len(shown_terms))] if len(terms) > len(shown_terms) else []
+    notes.append(t("breakdown_check", total=fmt(total), value=fmt(value)))
+    formula = said(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1),
+                   rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
+    return "\n\n".join([formula, *map(aside, notes)])

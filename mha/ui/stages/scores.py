@@ -24,7 +24,7 @@ from ..views import (
     head_control,
     header,
     name,
-    said_then_shown,
+    said,
     selected,
     subscript,
     tex_num,
@@ -89,11 +89,12 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
         st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
         return
     i, j = cell
-    if not example:
+    sums = [softmax_breakdown(t, steps, i, j, None if example else d_k, v.look)]
+    if not example:  # the dot product behind the score first, then its softmax: one element
         q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
-        breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow)
-    softmax_breakdown(t, steps, i, j, None if example else d_k, v.look)
+        sums.insert(0, breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow))
+    st.markdown("\n\n".join(sums))
 
 
 def kt_name(head: int) -> Name:
@@ -158,12 +159,12 @@ def _example_steps(t: Text) -> F.ScoreSteps:
     return F.ScoreSteps(POST_EXAMPLE, masked, mha.softmax(masked), names, _words(t, None))
 
 
-def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None, look: F.Look) -> None:
-    """S[i, j] from row i of the scaled scores: exp of each visible key (j ≤ i) over their sum. On a phone the two
-    parts go on lines of their own and the sum shows its first NARROW_EXP_TERMS terms, so that each line fits."""
+def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None, look: F.Look) -> str:
+    """S[i, j] from row i of the scaled scores, as Markdown: exp of each visible key (j ≤ i) over their sum. On a
+    phone the two parts go on lines of their own and the sum shows its first NARROW_EXP_TERMS terms, so that each
+    line fits."""
     if j > i:
-        st.markdown(t("softmax_masked", i=i + 1, j=j + 1))
-        return
+        return t("softmax_masked", i=i + 1, j=j + 1)
     a = s.scaled[i, : i + 1]  # the visible keys only: the mask hides j > i
     e = np.exp(a - a.max())
     if d_k is None:
@@ -176,4 +177,4 @@ def softmax_breakdown(t: Text, s: F.ScoreSteps, i: int, j: int, d_k: int | None,
     terms = " + ".join(f"e^{{{tex_num(x)}}}" for x in a[:most]) + (r" + \cdots" if a.size > most else "")
     value = tex_num(e[j] / e.sum(), paren=False)
     fraction = rf"S_{{{i + 1},{j + 1}}} = \frac{{e^{{{tex_num(a[j])}}}}}{{{terms}}} = {value}"
-    said_then_shown(words, display(look, head + ",", fraction) if look.narrow else rf"{head},\quad {fraction}")
+    return said(words, display(look, head + ",", fraction) if look.narrow else rf"{head},\quad {fraction}")
