@@ -441,9 +441,8 @@ def clickable(fig: Spec) -> Spec:
 def clickable_chart(parts: tuple, build, key: str, cell: tuple[int, int] | None) -> None:
     """The figure build(None), drawn to take clicks, and `cell` outlined by a patch in an element of its own
     (mark_<key>, hidden by the page's CSS), both built once per figure and cell for every session. A click changes
-    only that element, of a component whose script is a few lines: the chart's element (its figure and the 40 KB
-    script every mha_matrix element carries) is the one the browser already holds, so Streamlit sends its hash
-    instead, and matrix_chart.js lays the patch over the figure it has."""
+    only that small element: the chart's element (its figure, ~30 KB on scores) is the one the browser already
+    holds, so Streamlit sends its hash instead, and matrix_chart.js lays the patch over the figure it has."""
     base = shared_figure((*parts, None), lambda: drawn(clickable(build(None))))
     draw(base, key, "content", clickable=True)
     patch = None if cell is None else shared_figure(
@@ -456,8 +455,8 @@ def mark_patch(base: Drawn, marked: Drawn) -> str:
     the layout entries that differ (the products' outlines are shapes) and those it drops. The outline may change
     nothing else: the same traces, frames and configuration, or it could not be laid over the figure drawn."""
     a, b = json.loads(base.json), json.loads(marked.json)
-    if len(a["data"]) != len(b["data"]) or {k: v for k, v in a.items() if k not in ("data", "layout")} != {
-            k: v for k, v in b.items() if k not in ("data", "layout")}:
+    rest = dict(data=None, layout=None)
+    if len(a["data"]) != len(b["data"]) or a | rest != b | rest:
         raise ValueError("an outlined cell changed more of the figure than its traces and layout")
     data = {str(i): t for i, (s, t) in enumerate(zip(a["data"], b["data"], strict=True)) if s != t}
     layout = {k: v for k, v in b["layout"].items() if k not in a["layout"] or a["layout"][k] != v}

@@ -41,19 +41,16 @@ def charts(at: AppTest) -> list[dict]:
 def keyed_charts(at: AppTest) -> list[tuple[str, dict]]:
     """(widget key, figure dict) of every chart on the page, in page order, as the page draws it: a clickable
     chart's outlined cell comes in an element of its own (a mark), laid over the figure of the revision it names."""
-    out, marks, revisions = [], {}, {}
+    out, revisions, shown = [], {}, marks(at)
     for node in _elements(at._tree):
         if node.type == "plotly_chart":
             out.append((node.key, json.loads(node.proto.spec)))
-        elif node.type == "bidi_component" and node.proto.component_name == "mha_mark":
-            data = json.loads(node.proto.json)
-            marks[data["marks"]] = data
         elif node.type == "bidi_component" and node.proto.component_name == "mha_matrix":
             data = json.loads(node.proto.json)
             out.append((node.key, json.loads(data["spec"])))
             revisions[node.key] = data["revision"]
     for k, (key, spec) in enumerate(out):
-        mark = marks.get(key)
+        mark = shown.get(key)
         if mark and mark["patch"] and mark["revision"] == revisions[key]:
             out[k] = (key, _outlined(spec, json.loads(mark["patch"])))
     return out

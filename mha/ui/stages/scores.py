@@ -89,11 +89,12 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
         st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
         return
     i, j = cell
-    sums = [softmax_breakdown(t, steps, i, j, None if example else d_k, v.look)]
-    if not example:  # the dot product behind the score first, then its softmax: one element
+    sums = []  # the dot product behind the score, then its softmax: one element
+    if not example:
         q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
-        sums.insert(0, breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow))
+        sums.append(breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow))
+    sums.append(softmax_breakdown(t, steps, i, j, None if example else d_k, v.look))
     st.markdown("\n\n".join(sums))
 
 
