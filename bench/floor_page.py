@@ -33,7 +33,7 @@ from mha.ui import settings as S  # noqa: E402
 from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
 from mha.ui.stages.scores import PHASES, _formula, _model_steps  # noqa: E402
 from mha.ui.strings import Text  # noqa: E402
-from mha.ui.views import View, chart_config, clickable, clickable_chart, header  # noqa: E402
+from mha.ui.views import View, chart_config, clickable, clickable_chart, header, picked  # noqa: E402
 
 t = Text("en")
 SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)
@@ -101,15 +101,19 @@ st.caption(t("scores_play_hint", steps=t("list_sep").join(LABELS.values())))
 def chart() -> None:
     st.segmented_control(t("phase"), PHASES, format_func=LABELS.get, key="phase", required=True,
                          label_visibility="collapsed")
+    hint = lambda cell: st.caption(t("click_hint", name="S₁"))  # noqa: E731
     if CHART == "app":
-        clickable_chart(("floor", n), lambda cell: F.scores_animation(steps(n), text=True, look=F.DESK, phase="s",
-                                                                      selected=cell), "scores", None)
-    elif CHART == "plotly":
+        parts, build = ("floor", n), lambda cell: F.scores_animation(steps(n), text=True, look=F.DESK, phase="s",
+                                                                     selected=cell)
+        picked(parts, build, clickable_chart(parts, build, "scores"), "scores", lambda cell: False, hint)
+        return
+    if CHART == "plotly":
         st.plotly_chart(figure(n), key="scores", on_select="rerun", selection_mode="points", width="content",
                         config=chart_config("scores"), theme=None)
     elif CHART == "tiny":
         st.plotly_chart(go.Figure(go.Heatmap(z=[[1, 2], [3, n]])), key="scores", theme=None)
-    st.caption(t("click_hint", name="S₁"))
+    with st.container():  # the block the app's `picked` fragment is
+        hint(None)
 
 
 chart()

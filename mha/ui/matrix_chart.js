@@ -711,12 +711,15 @@ export function render(host, fig, options) {
   return root;
 }
 
-// A clickable chart's outlined cell comes in an element of its own (views.clickable_chart: the mha_mark component
-// keeps its data = {marks: key, revision, patch} in window.mhaMarks and calls window.mhaPaint): a click then leaves
-// the chart's element as it was (the browser holds it; Streamlit sends its hash). The patch, JSON made by the
-// server for the figure of that revision, replaces traces by index and layout entries, and drops some.
+// A clickable chart's outlined cell comes in an element of its own (views.outline: the mha_mark component keeps
+// its data = {marks: key, revision, patch} in window.mhaMarks and calls window.mhaPaint): a click then leaves the
+// chart's element as it was (the browser holds it; Streamlit sends its hash). The patch, JSON made by the server
+// for the figure of that revision, replaces traces by index and layout entries, and drops some. A click is sent by
+// the mark element too (window.mhaPicks): it is the widget, so a click reruns the mark's fragment (views.picked),
+// the outline and the cell's sums, and not the chart's.
 const MARKS = (window.mhaMarks ??= new Map());  // chart key → the last mark element's data
 const CHARTS = (window.mhaCharts ??= new Map());  // chart key → its .mha-chart root
+const PICKS = (window.mhaPicks ??= new Map());  // chart key → the mark element's sender of a clicked cell
 
 function marked(fig, patch) {
   if (!patch) return fig;
@@ -743,15 +746,15 @@ function paint(key) {
 window.mhaPaint = paint;
 
 // A chart element's entry (screen.py loads this module once a page; views._matrix's script hands each chart to it):
-// data = {spec, filename, revision, clickable, key}; a click sends the cell. `tokens`, the run's n_tokens, is
+// data = {spec, filename, revision, clickable, key}; a click goes to the chart's mark. `tokens`, the run's n_tokens, is
 // written on the chart (data-tokens): a browser test or benchmark can wait for the chart drawn by the run it started.
-export function chart({ data, setTriggerValue, parentElement }) {
+export function chart({ data, parentElement }) {
   const host = parentElement, revision = String(data.revision);
   let root = host.querySelector(":scope > .mha-chart");
   if (!root || root.dataset.drawn !== revision) {
     const fig = JSON.parse(data.spec), patch = markFor(data.key, revision);
     const opts = { filename: data.filename, revision: data.revision,
-                   onCell: data.clickable ? cell => setTriggerValue("cell", cell) : null };
+                   onCell: data.clickable ? cell => PICKS.get(data.key)(cell) : null };
     root = render(host, marked(fig, patch), opts);
     Object.assign(root, { base: { fig, opts }, mark: patch });
   }

@@ -283,7 +283,7 @@ def selected(key: str) -> tuple[int, int] | None:
 
 def _remember_cell(key: str) -> None:
     """A click on a matrix chart's cell: that cell is chosen, or let go when it was chosen (as Plotly's select)."""
-    cell = st.session_state[key].cell
+    cell = st.session_state[f"mark_{key}"].cell
     cell = tuple(int(v) for v in cell) if cell else None
     st.session_state[f"sel_{key}"] = None if cell == selected(key) else cell
 
@@ -360,7 +360,8 @@ export default function (args) {
 }
 """, isolate_styles=False)
 _MARK_JS = """
-export default function ({ data }) {
+export default function ({ data, setTriggerValue }) {
+  (window.mhaPicks ??= new Map()).set(data.marks, cell => setTriggerValue("cell", cell));
   (window.mhaMarks ??= new Map()).set(data.marks, data);
   if (window.mhaPaint) window.mhaPaint(data.marks);
 }
@@ -423,7 +424,7 @@ def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
     data = {"spec": d.json, "revision": d.revision, "clickable": clickable, "key": key,
             "tokens": st.session_state.get("n_tokens"),
             "filename": chart_config(key)["toImageButtonOptions"]["filename"]}
-    _matrix(key=key, data=data, width=width, **({"on_cell_change": lambda: _remember_cell(key)} if clickable else {}))
+    _matrix(key=key, data=data, width=width)
 
 
 def chart(fig, key: str, width: str = "content") -> None:
@@ -438,16 +439,37 @@ def clickable(fig: Spec) -> Spec:
     return Spec(spec | {"layout": layout})
 
 
-def clickable_chart(parts: tuple, build, key: str, cell: tuple[int, int] | None) -> None:
-    """The figure build(None), drawn to take clicks, and `cell` outlined by a patch in an element of its own
-    (mark_<key>, hidden by the page's CSS), both built once per figure and cell for every session. A click changes
-    only that small element: the chart's element (its figure, ~30 KB on scores) is the one the browser already
-    holds, so Streamlit sends its hash instead, and matrix_chart.js lays the patch over the figure it has."""
+def clickable_chart(parts: tuple, build, key: str) -> Drawn:
+    """The figure build(None), drawn to take clicks, built once per figure for every session; returned for
+    `outline` and `picked`, which outline the chosen cell."""
     base = shared_figure((*parts, None), lambda: drawn(clickable(build(None))))
     draw(base, key, "content", clickable=True)
+    return base
+
+
+def outline(parts: tuple, build, base: Drawn, key: str, cell: tuple[int, int] | None) -> None:
+    """`cell` outlined on the chart `key` by a patch in an element of its own (mark_<key>, hidden by the page's CSS),
+    built once per figure and cell for every session. Only this small element changes with the cell: the chart's
+    element (its figure, ~30 KB on scores) is the one the browser already holds, and matrix_chart.js lays the patch
+    over the figure it has. The mark is the widget a click on the chart sets (matrix_chart.js hands it the cell)."""
     patch = None if cell is None else shared_figure(
         (*parts, "mark", cell), lambda: mark_patch(base, drawn(clickable(build(cell)))))
-    _mark(key=f"mark_{key}", data={"marks": key, "revision": base.revision, "patch": patch}, height=0)
+    _mark(key=f"mark_{key}", data={"marks": key, "revision": base.revision, "patch": patch}, height=0,
+          on_cell_change=lambda: _remember_cell(key))
+
+
+def picked(parts: tuple, build, base: Drawn, key: str, fits, show) -> None:
+    """What a click on the chart `key` changes, in a fragment of its own that a click reruns alone (the mark takes
+    the chart's clicks): the chosen cell's outline and show(cell), the cell's sums or the hint (cell None). A chosen
+    cell that `fits(cell)` rejects (the sizes shrank) counts as none."""
+    st.fragment(_picked)(parts, build, base, key, fits, show)
+
+
+def _picked(parts: tuple, build, base: Drawn, key: str, fits, show) -> None:
+    cell = selected(key)
+    cell = cell if cell is not None and fits(cell) else None
+    outline(parts, build, base, key, cell)
+    show(cell)
 
 
 def mark_patch(base: Drawn, marked: Drawn) -> str:
@@ -472,18 +494,23 @@ def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> st
     return ""
 
 
-@st.fragment
 def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, *, cols: Sequence[str] = (),
                  **blocks) -> None:
     """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz.
-    A fragment: a click and every step of the quiz rerun this product only, not the page with its sidebar.
+    A fragment (key product_<key>): every step of the quiz reruns this product only, not the page with its sidebar,
+    and a click only the clicked cell's outline, sums and the quiz's button (`picked`).
 
     Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
     `cols` names the columns of B and C (the vocabulary, for the logits)."""
+    st.fragment(_product, key=f"product_{key}")(key, v, a, b, c, formula, cols, blocks)
+
+
+def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, cols: Sequence[str],
+             blocks: dict) -> None:
+    rows, cols_drawn = (min(n, F.MAX_SIDE) for n in c.values.shape)
+    fits = lambda cell: cell[0] < rows and cell[1] < cols_drawn  # noqa: E731 (C as drawn)
     quiz = st.session_state.get(f"quiz_{key}")
-    cell = quiz or selected(key)
-    if cell and not (cell[0] < min(c.values.shape[0], F.MAX_SIDE) and cell[1] < min(c.values.shape[1], F.MAX_SIDE)):
-        cell = quiz = None
+    quiz = quiz if quiz and fits(quiz) else None
     named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
 
     def build(mark):
@@ -495,22 +522,27 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
 
     parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, quiz,
              blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
-    clickable_chart(parts, build, key, cell)
+    base = clickable_chart(parts, build, key)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
     note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:
         st.caption(note)
     if quiz:
+        outline(parts, build, base, key, quiz)
         _quiz(key, v.t, a, b, c, quiz, v.look.narrow)
         return
-    row = st.container(horizontal=True)  # the hint or the sums, and the quiz's button at the right: one block
-    if cell is None:
-        row.caption(v.t("click_hint", name=c.name.plain))
-    else:
-        i, j = cell
-        row.markdown(breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j,
-                               v.look.narrow))
-    row.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_start_quiz, args=(key, c.values.shape))
+
+    def show(cell):
+        row = st.container(horizontal=True)  # the hint or the sums, and the quiz's button at the right: one block
+        if cell is None:
+            row.caption(v.t("click_hint", name=c.name.plain))
+        else:
+            i, j = cell
+            row.markdown(breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j,
+                                   v.look.narrow))
+        row.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_first_quiz, args=(key, c.values.shape))
+
+    picked(parts, build, base, key, fits, show)
 
 
 QUIZ_TOLERANCE = 0.01  # an answer counts as right within 1% of the value (or 0.01 absolute near 0)
@@ -530,6 +562,13 @@ def _start_quiz(key: str, shape: tuple[int, int]) -> None:
     st.session_state[f"quiz_{key}"] = (int(rng.integers(rows)), int(rng.integers(cols)))
     st.session_state[f"quiz_answer_{key}"] = None
     st.session_state[f"quiz_checked_{key}"] = False
+
+
+def _first_quiz(key: str, shape: tuple[int, int]) -> None:
+    """The quiz's button under the sums: the quiz starts, and the product reruns (its chart hides the cell), not only
+    the fragment the button is in (the sums')."""
+    _start_quiz(key, shape)
+    st.rerun(f"product_{key}")
 
 
 def _stop_quiz(key: str) -> None:

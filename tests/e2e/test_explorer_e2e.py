@@ -118,13 +118,34 @@ def _click_point(page, selector: str, index: int):
     return lambda: page.mouse.click(x, y)
 
 
-def test_a_click_on_the_scores_reruns_the_chart_only(page, app_url):
-    """A clicked cell of S reruns the chart's fragment, not the page with its sidebar: the browser's rerun
-    request names the fragment, and the breakdown appears."""
-    sent = _listen(page)
+def _sent_by_server(received: list) -> list[str]:
+    """What the server's messages in `received` carry, in order: an element's type (a component's by its name), a
+    block, or a reference to a message the browser holds (ref_hash); session and run messages left out."""
+    out = []
+    for msg in map(ForwardMsg.FromString, filter(lambda p: isinstance(p, bytes), received)):
+        if msg.WhichOneof("type") == "ref_hash":
+            out.append("ref_hash")
+        elif msg.WhichOneof("type") == "delta":
+            delta = msg.delta
+            if delta.WhichOneof("type") == "new_element":
+                kind = delta.new_element.WhichOneof("type")
+                out.append(delta.new_element.bidi_component.component_name if kind == "bidi_component" else kind)
+            else:
+                out.append(delta.WhichOneof("type"))
+    return out
+
+
+def test_a_click_on_the_scores_reruns_the_cells_sums_only(page, app_url):
+    """A clicked cell of S reruns neither the page with its sidebar nor the chart with its step control: the browser's
+    rerun request names a fragment, and the run sends the outline's element and the sums, nothing else (not even
+    the chart by reference)."""
+    sent, received = _listen(page), []
+    listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
     open_stage(page, app_url, "scores")
+    before = len(received)
     _fragment_reruns_of(page, sent, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
     assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
+    assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "markdown"]
 
 
 OUTLINES = """(root) => root.mha.data.map((t, i) => [t, i])
@@ -165,12 +186,34 @@ def test_a_clicked_cell_is_outlined_on_the_chart_the_browser_already_holds(page,
 
 
 def test_a_click_and_the_quiz_on_a_product_rerun_that_product_only(page, app_url):
-    sent = _listen(page)
+    """A click reruns the product's outline and its row of sums and quiz button only, not the chart; the quiz's
+    button, the product's fragment (the chart hides a cell)."""
+    sent, received = _listen(page), []
+    listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
     open_stage(page, app_url, "qk")
+    before = len(received)
     _fragment_reruns_of(page, sent, _click_point(page, ".st-key-qk_k", 9))  # row 2, column 3 of K₁
     assert page.get_by_text("K₁[2, 3] is row 2 of X times column 3 of W_K1").count() == 1
+    assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "add_block", "markdown", "button"]
     _fragment_reruns_of(page, sent, page.locator(".st-key-quiz_start_qk_q button").click)
     assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1
+    chart = page.locator(".st-key-qk_q .mha-chart")
+    assert chart.locator("text.point-text", has_text="?").count() == 1  # the chart hides the quiz's cell
+
+
+def test_a_click_during_a_quiz_and_after_it(page, app_url):
+    """The quiz's cell stays outlined and hidden whatever is clicked meanwhile; once the quiz is stopped, a click
+    shows the clicked cell's sums again."""
+    open_stage(page, app_url, "qk")
+    rerun_after(page, page.locator(".st-key-quiz_start_qk_q button").click)
+    rerun_after(page, _click_point(page, ".st-key-qk_q", 9))
+    assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1
+    assert page.locator(".st-key-qk_q .mha-chart text.point-text", has_text="?").count() == 1
+    assert page.locator('[data-testid="stException"]').count() == 0
+    rerun_after(page, page.locator(".st-key-quiz_stop_qk_q button").click)
+    assert page.locator(".st-key-qk_q .mha-chart text.point-text", has_text="?").count() == 0
+    rerun_after(page, _click_point(page, ".st-key-qk_q", 4))  # Q₁[1, 5]
+    assert page.get_by_text("Q₁[1, 5] is row 1 of X times column 5 of W_Q1").count() == 1
 
 
 def test_adding_a_token_reruns_the_cache_stage_only_and_the_link_follows(page, app_url):

@@ -24,8 +24,8 @@ from ..views import (
     head_control,
     header,
     name,
+    picked,
     said,
-    selected,
     subscript,
     tex_num,
     token_ticks,
@@ -60,17 +60,14 @@ def render(v: View) -> None:
 
 @st.fragment
 def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: bool) -> None:
-    """The step, the chart and the clicked cell's sums. A fragment: choosing a step or clicking a cell reruns this
-    part only, not the page with its sidebar; the address bar follows the step."""
-    t, h, tr, d_k = v.t, v.head, v.trace, v.cfg.d_k
+    """The step, the chart and the clicked cell's sums. A fragment: choosing a step reruns this part only, not the
+    page with its sidebar (a click, only the sums: `picked`); the address bar follows the step."""
+    t, d_k = v.t, v.cfg.d_k
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
                                  persist_state="session", label_visibility="collapsed")  # the hint names it
     if phase != st.query_params.get("phase", S.DEFAULTS["phase"]):  # a new step, not a click: the link follows
         session.link_follows(v.cfg)
-    n = steps.scaled.shape[0]
-    cell = selected("scores")
-    if cell is not None and not (cell[0] < min(n, F.MAX_SIDE) and cell[1] < min(n, F.MAX_SIDE)):
-        cell = None
+    n = min(steps.scaled.shape[0], F.MAX_SIDE)
 
     def build(mark):
         fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=mark)
@@ -79,12 +76,20 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     arrays = [a for a in (steps.scaled, steps.q, steps.k) if a is not None]
     parts = ("scores", digest(*arrays), tuple(steps.names.items()), v.t.lang, v.text, v.look, phase,
              () if example else v.tokens)
-    clickable_chart(parts, build, "scores", cell)
+    base = clickable_chart(parts, build, "scores")
     inner = F.inner_window(v.cfg.n_tokens, d_k)
     if not example and v.look.narrow:
         st.caption(t("phone_operands"))
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
+    picked(parts, build, base, "scores", lambda cell: cell[0] < n and cell[1] < n,
+           lambda cell: _sums(v, steps, example, cell))
+
+
+def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | None) -> None:
+    """The clicked score's dot product (row i of Q times column j of Kᵀ) and its softmax, one element; the hint
+    when no cell is chosen."""
+    t, h, tr = v.t, v.head, v.trace
     if cell is None:
         st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
         return
@@ -94,7 +99,7 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
         q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
         sums.append(breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow))
-    sums.append(softmax_breakdown(t, steps, i, j, None if example else d_k, v.look))
+    sums.append(softmax_breakdown(t, steps, i, j, None if example else v.cfg.d_k, v.look))
     st.markdown("\n\n".join(sums))
 
 
