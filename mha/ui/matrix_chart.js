@@ -189,21 +189,30 @@ function textBlock(parent, text, x, y, font, xanchor, yanchor, cls, angle, measu
   const top = yanchor === "top" ? 0 : yanchor === "bottom" ? -(height + size) : -(height + size) / 2;
   const base = y + top + 0.8 * size;
   t.setAttribute("y", base);
-  if (measured) measured.push({ t, y, base, yanchor });
+  const key = [size, font["font-family"], font["font-weight"], text].join();
+  if (measured) measured.push({ t, y, base, yanchor, key });
   if (angle) t.setAttribute("transform", `rotate(${angle} ${x} ${y})`);
   return t;
 }
 
 // Annotations' boxes, read all at once (one layout for all, not one each) and then moved: the box 2 px (Plotly's
-// border and padding) inside the anchor.
+// border and padding) inside the anchor. A box's top (from the baseline) and height depend on the text and its font
+// only, so each is measured once a page: a chart drawn again (a new run, an animation's next frame) with texts it
+// has shown reads no layout (getBBox would lay out the whole page, with everything React has just changed in it).
 const INSET = 2;
+// annotation key (size, family, weight, text) → {top: box top − baseline, height}; on window, for a test to empty
+const BOXES = (window.mhaBoxes ??= new Map());
 function fit(measured) {
-  const boxes = measured.map(m => m.t.getBBox());
-  measured.forEach(({ t, y, base, yanchor }, k) => {
-    const b = boxes[k];
+  if (BOXES.size > 5000) BOXES.clear();
+  const keep = document.fonts.status === "loaded";  // a box measured in a stand-in font is used once, not kept
+  const boxes = new Map(measured.filter(m => !BOXES.has(m.key)).map(m => [m, m.t.getBBox()]));
+  measured.forEach(m => {
+    const box = boxes.get(m), b = box ? { top: box.y - m.base, height: box.height } : BOXES.get(m.key);
     if (!b.height) return;
-    const want = yanchor === "top" ? y + INSET : yanchor === "bottom" ? y - INSET - b.height : y - b.height / 2;
-    t.setAttribute("y", base + want - b.y);
+    if (box && keep) BOXES.set(m.key, b);
+    const want = m.yanchor === "top" ? m.y + INSET : m.yanchor === "bottom" ? m.y - INSET - b.height
+                                                                            : m.y - b.height / 2;
+    m.t.setAttribute("y", want - b.top);
   });
 }
 const DASH = { dot: [1, 1], dash: [3, 3], longdash: [5, 5], dashdot: [3, 1, 1, 1] };

@@ -153,6 +153,38 @@ def test_every_frame_draws_its_own_cells(page, app_url, query, key):
         assert drawn == [visible_text(n["text"]) for n in notes if n.get("visible", True)], k
 
 
+# Each annotation's drawn box (its text, top and height in px), and how many boxes the page has measured since
+# `counting` (getBBox calls).
+NOTE_BOXES = """(root) => [...root.querySelectorAll('svg text.annotation')].map(t => {
+  const b = t.getBoundingClientRect(); return [t.textContent, Math.round(b.top * 10) / 10, Math.round(b.height)]; })"""
+COUNTING = """() => { if (window.__boxes === undefined) { const get = SVGGraphicsElement.prototype.getBBox;
+  SVGGraphicsElement.prototype.getBBox = function () { window.__boxes++; return get.call(this); }; }
+  window.__boxes = 0; }"""
+
+
+@pytest.mark.parametrize("query, key", [("stage=kv_cache&lang=zh", "kv_animation"), ("stage=scores", "scores")])
+def test_a_chart_drawn_again_places_its_captions_as_when_it_measured_them(page, app_url, query, key):
+    """The captions' boxes are measured once a page: a frame drawn again puts every caption where its first drawing
+    did, and measures nothing."""
+    open_view(page, app_url, query)
+    root = page.locator(f".st-key-{key} .mha-chart").element_handle()
+    page.evaluate("() => document.fonts.ready")
+    frames = page.evaluate("(r) => r.mha.fig.frames.length", root)
+    page.evaluate(COUNTING)
+    page.evaluate("() => window.mhaBoxes.clear()")
+    first = []
+    for k in range(frames):
+        page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
+        first.append(page.evaluate(NOTE_BOXES, root))
+    assert page.evaluate("() => window.__boxes") > 0  # measured
+    page.evaluate(COUNTING)
+    for k in range(frames):
+        page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
+        assert page.evaluate(NOTE_BOXES, root) == first[k], k
+    assert page.evaluate("() => window.__boxes") == 0
+    assert any(first), "no captions drawn"
+
+
 def _point_at(page, key: str, index: int) -> tuple[float, float]:
     """The centre of point `index` of the chart's click layer, scrolled into view, the pointer moved onto it."""
     point = page.locator(f".st-key-{key} .mha-chart .point").nth(index)
