@@ -77,12 +77,11 @@ with st.sidebar:
     for key in S.SIZES:
         st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key)
     st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"))
-    with st.container():
-        if S.distinct_primes(ss):
-            st.caption(t("primes_yes"))
-        else:
-            st.caption(t("primes_no"))
-            st.button(t("primes_fix"), key="make_primes")
+    if S.distinct_primes(ss):
+        st.caption(t("primes_yes"))
+    else:
+        st.caption(t("primes_no"))
+        st.button(t("primes_fix"), key="make_primes")
     st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed")
     st.expander(t("sidebar_view"), icon=":material/tune:", key="options_open", on_change="rerun")
     st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")

@@ -51,14 +51,13 @@ def render(t: Text):
                             disabled=trained or (key == "n_tokens" and from_text),
                             help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
         st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"), disabled=trained)
-        with st.container():  # one block, primes or not: the seed and the panels below keep their places
-            if trained:
-                st.caption(t("trained_sizes", **session.trained_sizes()))
-            elif S.distinct_primes(ss):
-                st.caption(t("primes_yes"))
-            else:
-                st.caption(t("primes_no"))
-                st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
+        if trained:
+            st.caption(t("trained_sizes", **session.trained_sizes()))
+        elif S.distinct_primes(ss):
+            st.caption(t("primes_yes"))
+        else:
+            st.caption(t("primes_no"))
+            st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
         st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed", disabled=trained)
         _options(t, trained)
         panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),

@@ -159,19 +159,3 @@ def test_small_sizes_move_least_in_total(sizes):
         moved += np.abs(col - sizes[k])
     best = np.min((excess * 1000 + moved)[allowed])  # moved < 1000: compares (excess, moved) in order
     assert total(S.nearest_distinct_primes(sizes).values()) == divmod(int(best), 1000)
-
-
-def _sidebar_after_sizes(at) -> list[tuple]:
-    """(place, type, key) of the sidebar's top-level elements from the seed down."""
-    out = [(i, e.type, getattr(e, "key", None)) for i, e in at.sidebar.children.items()]
-    start = next(k for k, (_, kind, key) in enumerate(out) if key == "seed")
-    return out[start:]
-
-
-def test_the_seed_and_panels_keep_their_places_whether_the_sizes_are_primes_or_not():
-    """Going 3 → 4 tokens brings the offer to make the sizes primes; the elements below it stay where they were, so a
-    browser keeps them instead of drawing them anew."""
-    primes, not_primes = run(stage="scores", n_tokens=3), run(stage="scores", n_tokens=4)
-    assert "make_primes" in {b.key for b in not_primes.button} and "make_primes" not in {b.key for b in primes.button}
-    assert _sidebar_after_sizes(primes) == _sidebar_after_sizes(not_primes)
-    assert [kind for _, kind, _ in _sidebar_after_sizes(primes)][:2] == ["number_input", "expander"]
