@@ -458,14 +458,11 @@ def outline(parts: tuple, build, base: Drawn, key: str, cell: tuple[int, int] | 
           on_cell_change=lambda: _remember_cell(key))
 
 
+@st.fragment
 def picked(parts: tuple, build, base: Drawn, key: str, fits, show) -> None:
     """What a click on the chart `key` changes, in a fragment of its own that a click reruns alone (the mark takes
     the chart's clicks): the chosen cell's outline and show(cell), the cell's sums or the hint (cell None). A chosen
     cell that `fits(cell)` rejects (the sizes shrank) counts as none."""
-    st.fragment(_picked)(parts, build, base, key, fits, show)
-
-
-def _picked(parts: tuple, build, base: Drawn, key: str, fits, show) -> None:
     cell = selected(key)
     cell = cell if cell is not None and fits(cell) else None
     outline(parts, build, base, key, cell)
