@@ -95,6 +95,7 @@ chunks, fonts), /_stcore/health, /_stcore/host-config and the favicon: a first v
 import argparse
 import asyncio
 import contextlib
+import html
 import json
 import math
 import os
@@ -397,6 +398,10 @@ WIDGETS = {
 _shapes_by_hash: dict[str, frozenset] = {}
 
 
+# A matrix chart is an st.html (views.spec_html); its figure is the data-spec attribute.
+MATRIX_SPEC = re.compile(r'<div class="mha-spec"[^>]* data-spec="([^"]*)"')
+
+
 def element_shapes(msg: ForwardMsg) -> frozenset:
     """Matrix shapes a delta shows: heatmap z arrays (a Plotly chart's or a matrix chart's figure), and "a×b" in
     text and chart annotations."""
@@ -407,9 +412,8 @@ def element_shapes(msg: ForwardMsg) -> frozenset:
     out = set()
     if kind in ("markdown", "heading"):
         out.update(SHAPE_TEXT.findall(getattr(el, kind).body))
-    elif (kind == "plotly_chart" and el.plotly_chart.spec) or (
-            kind == "bidi_component" and el.bidi_component.component_name == "mha_matrix"):
-        text = el.plotly_chart.spec if kind == "plotly_chart" else json.loads(el.bidi_component.json)["spec"]
+    elif (kind == "plotly_chart" and el.plotly_chart.spec) or (kind == "html" and MATRIX_SPEC.search(el.html.body)):
+        text = el.plotly_chart.spec if kind == "plotly_chart" else html.unescape(MATRIX_SPEC.search(el.html.body)[1])
         spec = json.loads(text)
         for trace in spec.get("data", []):
             z = trace.get("z")

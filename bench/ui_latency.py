@@ -12,9 +12,10 @@ finished and painted. Interaction: a click on the sidebar's n_tokens step button
 the time runs from the click to the run finished and painted. A run is finished when the server's
 `script_finished` message for a run begun after the click (or the navigation) has arrived, and then
 the page shows `stApp` in state notRunning, nothing stale, no skeleton, every Plotly chart drawn
-(`.main-svg`), every matrix chart drawn for the n_tokens shown (`.mha-chart[data-tokens]`), followed by two
-animation frames. The script-state attribute alone is not enough: a fast
-rerun can go running → notRunning within one React commit, so the page never shows "running".
+(`.main-svg`), every matrix chart element with its chart beside it (`.mha-spec`, then `.mha-chart svg`: the page
+draws it in the commit that puts the element in, mha/ui/matrix_chart.js), followed by two animation frames. The
+script-state attribute alone is not enough: a fast rerun can go running → notRunning within one React commit, so
+the page never shows "running".
 Kilobytes: the websocket frames received during an interaction (their payload lengths). Going 3↔4 and
 back, Streamlit sends a message of 10 KB or more that the browser already holds as a reference
 (ref_hash), so the first 3→4 change, not counted in the medians, is shown apart: what a new value costs.
@@ -85,14 +86,12 @@ MONITOR_JS = """(() => {
     }
     return -1;
   }
-  const tokens = () => document.querySelector('.st-key-n_tokens input')?.value;
   const settled = () => {
     const app = document.querySelector('[data-testid="stApp"]');
     return app && app.getAttribute('data-test-script-state') === 'notRunning'
       && !document.querySelector('[data-stale="true"]') && !document.querySelector('[data-testid="stSkeleton"]')
       && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')].every(c => c.querySelector('.main-svg'))
-      && [...document.querySelectorAll('.mha-chart')].every(c => c.dataset.tokens === tokens()
-                                                                   && c.querySelector('svg'));
+      && [...document.querySelectorAll('.mha-spec')].every(s => s.parentNode.querySelector(':scope > .mha-chart svg'));
   };
   const frame = f => requestAnimationFrame(f);
   const poll = () => frame(() => settled() ? frame(() => frame(() => { B.tEnd = performance.now(); })) : poll());

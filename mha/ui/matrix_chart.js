@@ -754,19 +754,36 @@ function paint(key) {
 }
 window.mhaPaint = paint;
 
-// A chart element's entry (screen.py loads this module once a page; views._matrix's script hands each chart to it):
-// data = {spec, filename, revision, clickable, key}; a click goes to the chart's mark. `tokens`, the run's n_tokens, is
-// written on the chart (data-tokens): a browser test or benchmark can wait for the chart drawn by the run it started.
-export function chart({ data, parentElement }) {
-  const host = parentElement, revision = String(data.revision);
-  let root = host.querySelector(":scope > .mha-chart");
-  if (!root || root.dataset.drawn !== revision) {
-    const fig = JSON.parse(data.spec), patch = markFor(data.key, revision);
-    const opts = { filename: data.filename, revision: data.revision,
-                   onCell: data.clickable ? cell => PICKS.get(data.key)(cell) : null };
-    root = render(host, marked(fig, patch), opts);
-    Object.assign(root, { base: { fig, opts }, mark: patch });
+// A chart element (views.spec_html) is an empty <div class="mha-spec"> whose data attributes carry the figure's JSON
+// (spec), the chart's key, the figure's revision, the PNG's file name and whether it takes clicks (a click goes to the
+// chart's mark). The chart is drawn beside it, in the same st.html element: when a run sends another figure, React
+// writes the element's markup anew, which takes the old chart away with it, and the observer draws the new one
+// before the browser paints. An element the run leaves as it was keeps its chart.
+function chart(spec) {
+  const d = spec.dataset, fig = JSON.parse(d.spec), patch = markFor(d.key, d.revision);
+  const opts = { filename: d.filename, revision: d.revision,
+                 onCell: d.clickable ? cell => PICKS.get(d.key)(cell) : null };
+  const root = render(spec.parentNode, marked(fig, patch), opts);
+  Object.assign(root, { base: { fig, opts }, mark: patch });
+  CHARTS.set(d.key, root);
+}
+
+const SPECS = document.getElementsByClassName("mha-spec");
+
+function drawSpecs() {
+  for (const spec of SPECS) {
+    if (spec.mhaDrawn) continue;
+    spec.mhaDrawn = true;
+    chart(spec);
   }
-  CHARTS.set(data.key, root);
-  root.dataset.tokens = String(data.tokens);
+}
+
+// Once a page (screen.py's component loads this module): every chart element there is, and every one React puts
+// in the page later, is drawn. A MutationObserver's callback runs right after the commit that changed the page, in
+// the same task, before the browser paints it.
+export function watch() {
+  if (window.mhaWatch) return;
+  window.mhaWatch = new MutationObserver(drawSpecs);
+  window.mhaWatch.observe(document.body, { childList: true, subtree: true });
+  drawSpecs();
 }

@@ -37,17 +37,11 @@ PAGE_CSS = """
 """
 
 # The matrix charts' script (matrix_chart.js, 40 KB) is loaded once a page, as part of this component's: the
-# element is the same on every run, so Streamlit sends it once and then its hash. Each chart element carries a few
-# lines that hand the chart to it (views._matrix) instead of a copy of the 40 KB of its own.
+# element is the same on every run, so Streamlit sends it once and then its hash. It draws every chart element of the
+# page (views.spec_html), those there now and those to come (watch).
 CHART_LIB = Path(__file__).with_name("matrix_chart.js").read_text()
-LIB_PROMISE = """window.mhaChartLib ??= (() => {
-  let resolve;
-  const lib = new Promise(r => { resolve = r; });
-  return Object.assign(lib, { resolve });
-})();
-"""
-_JS = CHART_LIB + LIB_PROMISE + """
-window.mhaChartLib.resolve({ chart, render });
+_JS = CHART_LIB + """
+watch();
 export default function ({ data, setStateValue, parentElement }) {
   // What the server drew this run for, on the component's element: lets a browser test wait for it.
   (parentElement.host || parentElement).dataset.screen = data.phone ? "phone" : "wide";

@@ -16,7 +16,7 @@ import mha
 from mha import figures as F
 from mha.figures.base import Spec, text_px
 
-from . import exports, screen
+from . import exports
 from .shared import Shared, digest
 from .strings import Text
 
@@ -354,11 +354,13 @@ CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 # matrix_chart.js, an SVG in the page, from the same figure dict: Plotly.js cost a chart stage about a second of its
 # first load (Streamlit fetches its 4.7 MB chunk with the first chart) and ~60 ms of every rerun, where the SVG costs
 # a few ms. The curves (GELU, the costs, the loss), with Plotly's automatic and log axes, stay with Plotly.
-_matrix = st.components.v2.component("mha_matrix", js=screen.LIB_PROMISE + """
-export default function (args) {
-  window.mhaChartLib.then(lib => lib.chart(args));
-}
-""", isolate_styles=False)
+#
+# Such a chart's element is an st.html holding one empty <div class="mha-spec"> whose data attributes carry the
+# figure (spec_html). React writes it into the page in the commit that shows the run, and the observer that
+# matrix_chart.js keeps on the page (watch) draws the chart beside it before the browser paints that commit. A
+# component's script would draw it only after that paint: Streamlit 1.67 calls it from an effect, once it has loaded
+# its module again, and the page showed a frame with the run over and the old chart (about 16 ms of every full rerun
+# in bench/ui_latency.py, and a module load per chart).
 _MARK_JS = """
 export default function ({ data, setTriggerValue }) {
   (window.mhaPicks ??= new Map()).set(data.marks, cell => setTriggerValue("cell", cell));
@@ -421,10 +423,15 @@ def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
             raise TypeError(f"chart {key!r} takes clicks but its figure is not one the SVG draws (svg_draws)")
         st.plotly_chart(d.spec, key=key, width=width, config=chart_config(key), theme=None)
         return
-    data = {"spec": d.json, "revision": d.revision, "clickable": clickable, "key": key,
-            "tokens": st.session_state.get("n_tokens"),
-            "filename": chart_config(key)["toImageButtonOptions"]["filename"]}
-    _matrix(key=key, data=data, width=width)
+    st.container(key=key).html(spec_html(d, key, clickable), width=width)
+
+
+def spec_html(d: Drawn, key: str, clickable: bool) -> str:
+    """A matrix chart's element: the figure's JSON and what matrix_chart.js needs besides (the chart's key, the
+    figure's revision, the PNG's file name, whether it takes clicks), as data attributes of an empty div."""
+    fields = {"key": key, "revision": d.revision, "filename": chart_config(key)["toImageButtonOptions"]["filename"],
+              "spec": d.json} | ({"clickable": "1"} if clickable else {})
+    return '<div class="mha-spec" ' + " ".join(f'data-{k}="{html.escape(v)}"' for k, v in fields.items()) + "></div>"
 
 
 def chart(fig, key: str, width: str = "content") -> None:

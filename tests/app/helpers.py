@@ -1,6 +1,7 @@
 """Drive app.py with Streamlit's AppTest and read what the page shows."""
 
 import json
+from html.parser import HTMLParser
 from pathlib import Path
 
 import numpy as np
@@ -45,10 +46,9 @@ def keyed_charts(at: AppTest) -> list[tuple[str, dict]]:
     for node in _elements(at._tree):
         if node.type == "plotly_chart":
             out.append((node.key, json.loads(node.proto.spec)))
-        elif node.type == "bidi_component" and node.proto.component_name == "mha_matrix":
-            data = json.loads(node.proto.json)
-            out.append((node.key, json.loads(data["spec"])))
-            revisions[node.key] = data["revision"]
+        elif (data := chart_data(node)) is not None:
+            out.append((data["key"], json.loads(data["spec"])))
+            revisions[data["key"]] = data["revision"]
     for k, (key, spec) in enumerate(out):
         mark = shown.get(key)
         if mark and mark["patch"] and mark["revision"] == revisions[key]:
@@ -63,9 +63,39 @@ def _outlined(spec: dict, patch: dict) -> dict:
 
 
 def chart_elements(at: AppTest) -> list[str]:
-    """Each matrix chart's element as Streamlit sends it (its data), in page order."""
-    return [node.proto.json for node in _elements(at._tree)
-            if node.type == "bidi_component" and node.proto.component_name == "mha_matrix"]
+    """Each matrix chart's element as Streamlit sends it (its markup), in page order."""
+    return [node.proto.body for node in _elements(at._tree) if chart_data(node) is not None]
+
+
+class _SpecAttributes(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[dict] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag == "div" and ("class", "mha-spec") in attrs:
+            self.found.append({k.removeprefix("data-"): v for k, v in attrs if k.startswith("data-")})
+
+
+def spec_attributes(markup: str) -> dict | None:
+    """The data attributes of a matrix chart's one div.mha-spec in `markup`, read back as a browser reads them (its
+    markup unescaped), or None if there is none."""
+    parser = _SpecAttributes()
+    parser.feed(markup)
+    if not parser.found:
+        return None
+    (data,) = parser.found
+    return data
+
+
+def chart_data(node) -> dict | None:
+    """A matrix chart element's data (spec_attributes of its markup), or None for any other element."""
+    return spec_attributes(node.proto.body) if getattr(node, "type", None) == "html" else None
+
+
+def html_bodies(at: AppTest) -> list[str]:
+    """The markup of every st.html element that is not a matrix chart's."""
+    return [h.proto.body for h in at.get("html") if chart_data(h) is None]
 
 
 def marks(at: AppTest) -> dict[str, dict]:
@@ -85,7 +115,8 @@ def chart_keys(at: AppTest) -> list[str]:
 def _elements(node) -> list:
     out = []
     for child in getattr(node, "children", {}).values():
-        out += [child] if getattr(child, "type", None) in ("plotly_chart", "bidi_component") else _elements(child)
+        leaf = getattr(child, "type", None) in ("plotly_chart", "bidi_component", "html")
+        out += [child] if leaf else _elements(child)
     return out
 
 
@@ -97,7 +128,7 @@ def chart_text(at: AppTest) -> str:
 def page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [m.value for m in at.latex] + [m.value for m in at.caption]
     parts += [e.value for e in (*at.info, *at.success, *at.warning, *at.error)]
-    parts += [h.value for h in (*at.title, *at.subheader)] + [h.proto.body for h in at.get("html")]
+    parts += [h.value for h in (*at.title, *at.subheader)] + html_bodies(at)
     return " ".join(map(str, parts)) + " " + chart_text(at)
 
 

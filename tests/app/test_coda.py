@@ -13,7 +13,7 @@ import mha
 from mha.ui import settings as S
 from mha.ui.strings import Text
 
-from .helpers import APP, BLOCK_PARTS, block_parts, charts, page_text, rerun, run, z
+from .helpers import APP, BLOCK_PARTS, block_parts, charts, html_bodies, page_text, rerun, run, z
 
 TEXT = "the cat sat on the mat"  # 6 tokens, 5 distinct
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -36,7 +36,7 @@ def trace(at, name: str) -> dict:
 
 def everything(at) -> str:
     """Every chart spec, every html element and the page's words, as one string."""
-    return " ".join([json.dumps(charts(at)), *(h.proto.body for h in at.get("html")), page_text(at)])
+    return " ".join([json.dumps(charts(at)), *html_bodies(at), page_text(at)])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -236,7 +236,7 @@ def test_appending_the_token_grows_the_text_by_one_token_on_every_stage():
 def test_a_chinese_text_gives_one_token_per_character_and_appends_without_a_space():
     at = run(stage="tokens", text="我爱注意力", lang="zh")
     assert at.session_state["n_tokens"] == 5
-    chips = at.get("html")[0].proto.body
+    chips = html_bodies(at)[0]
     assert all(ch in chips for ch in "我爱注意力") and chips.count("<sub>") == 5
     at.session_state["stage"] = "next_token"
     rerun(at)

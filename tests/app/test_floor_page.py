@@ -51,7 +51,9 @@ def test_the_floor_page_puts_another_renderer_in_the_charts_place(monkeypatch):
     """FLOOR_CHART: the app's figure drawn by Plotly, a 2×2 Plotly chart, or nothing; the rest of the page unchanged."""
     app = run(stage="scores", n_tokens=4)
     (mine,) = charts(app)
-    rest = [e for e in elements(app._tree) if e[1] != "bidi_component" or e[2] == "screen"]
+    # all but the chart (a block keyed "scores" that holds its st.html) and its mark
+    rest = [e for e in elements(app._tree) if e[2] != "scores" and e[1] != "html"
+            and (e[1] != "bidi_component" or e[2] == "screen")]
     for chart, plotly in (("plotly", 1), ("tiny", 1), ("none", 0)):
         monkeypatch.setenv("FLOOR_CHART", chart)
         at = floor(4)

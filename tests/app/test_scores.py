@@ -13,7 +13,7 @@ from mha.figures.scores import PHASES
 from mha.ui import settings as S
 from mha.ui.strings import EN, ZH
 
-from .helpers import APP, chart_elements, charts, formulas, marks, page_text, rerun, run, z
+from .helpers import APP, chart_elements, charts, formulas, marks, page_text, rerun, run, spec_attributes, z
 
 Q1, K1T = "Q<sub>1</sub>", "K<sub>1</sub><sup>T</sup>"
 
@@ -95,7 +95,7 @@ def test_a_click_leaves_the_chart_s_element_as_it_was_and_outlines_in_a_mark_of_
     assert after == before
     mark = marks(at)["scores"]
     patch = json.loads(mark["patch"])
-    assert mark["revision"] == json.loads(after)["revision"]
+    assert mark["revision"] == spec_attributes(after)["revision"]
     assert patch["layout"] == {} and patch["drop"] == []
     assert all(t["mode"] == "lines" for t in patch["data"].values()) and len(patch["data"]) == 3
 

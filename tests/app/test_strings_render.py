@@ -13,7 +13,7 @@ from mha.ui import settings as S
 from mha.ui import views
 from mha.ui.strings import EN, Text
 
-from .helpers import block_parts, rerun, run
+from .helpers import block_parts, chart_data, rerun, run
 from .test_strings import LATEX, PLAIN, PLOTLY, renderers
 
 TAG = "@@{}@@"
@@ -102,8 +102,8 @@ def _parts(node) -> dict[str, list]:
     fields = MessageToDict(node.proto)
     if node.type == "plotly_chart":
         return {"plotly": _chart_words(json.loads(fields.get("spec", "{}")))}
-    if node.type == "bidi_component" and node.proto.component_name == "mha_matrix":  # Plotly's markup, in an SVG
-        return {"plotly": _chart_words(json.loads(json.loads(node.proto.json)["spec"]))}
+    if (chart := chart_data(node)) is not None:  # Plotly's markup, in an SVG
+        return {"plotly": _chart_words(json.loads(chart["spec"]))}
     if node.type == "bidi_component" and node.proto.component_name == "mha_mark":  # a clicked cell's outlines
         return {"plotly": _chart_words(json.loads(json.loads(node.proto.json)["patch"] or "{}"))}
     if node.type == "latex":

@@ -236,3 +236,31 @@ def test_the_next_token_bars_are_as_long_as_their_probabilities_beside_their_nam
         assert abs(bar_y - name_y) < 2 and name_right < left, (name, bar_y, name_y)  # its name beside it
         assert name == html.unescape(wanted)
     assert bars[0][3] == "#dc2626"  # greedy: the likeliest is the chosen one
+
+
+# Once a frame, before the browser paints it: whether the page shows a run over (nothing running, nothing stale),
+# whether every matrix chart element has beside it the chart of its own figure, and the figures' revisions.
+FRAMES = """() => { window.__frames = [];
+  const look = () => {
+    const app = document.querySelector('[data-testid="stApp"]'), specs = [...document.querySelectorAll('.mha-spec')];
+    const over = app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale="true"]');
+    const drawn = specs.every(s => s.parentNode.querySelector(':scope > .mha-chart')?.dataset.drawn === s.dataset.revision);
+    window.__frames.push([over, drawn, specs.map(s => s.dataset.revision).join()]);
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look); }"""
+
+
+@pytest.mark.parametrize("query, control", [("stage=scores", "n_tokens"), ("stage=qk&lang=zh", "n_tokens"),
+                                            ("stage=kv_cache", "n_tokens"), ("stage=next_token", "temperature")])
+def test_a_new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, app_url, query, control):
+    """A run that changes the figures (one more token; on the next token, a hotter temperature): no frame shows a
+    chart's element without its chart, or with the chart of the figure before, neither while the run goes on nor
+    once it is over."""
+    open_view(page, app_url, query)
+    page.evaluate(FRAMES)
+    rerun_after(page, lambda: page.locator(f'.st-key-{control} [data-testid="stNumberInputStepUp"]').click())
+    frames = page.evaluate("() => window.__frames")
+    assert frames[0][2] != frames[-1][2] and frames[-1][0], "the run sent no new figure, or is not over"
+    late = [k for k, (_, drawn, _) in enumerate(frames) if not drawn]
+    assert late == [], f"{len(late)} of {len(frames)} frames showed a chart's element before its chart"
