@@ -428,9 +428,14 @@ def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
 
 def spec_html(d: Drawn, key: str, clickable: bool) -> str:
     """A matrix chart's element: the figure's JSON and what matrix_chart.js needs besides (the chart's key, the
-    figure's revision, the PNG's file name, whether it takes clicks), as data attributes of an empty div."""
+    figure's revision, the PNG's file name, whether it takes clicks), as data attributes of an empty div.
+
+    The page's sanitizer (DOMPurify, in Streamlit's st.html) drops an attribute whose value holds "-->", "]>" or a
+    closing style or title tag, and a text of the user's may: "<" and ">" go as JSON's escapes \\u003c and \\u003e,
+    which only strings hold in JSON, and JSON.parse reads back."""
+    spec = d.json.replace("<", "\\u003c").replace(">", "\\u003e")
     fields = {"key": key, "revision": d.revision, "filename": chart_config(key)["toImageButtonOptions"]["filename"],
-              "spec": d.json} | ({"clickable": "1"} if clickable else {})
+              "spec": spec} | ({"clickable": "1"} if clickable else {})
     return '<div class="mha-spec" ' + " ".join(f'data-{k}="{html.escape(v)}"' for k, v in fields.items()) + "></div>"
 
 

@@ -2,14 +2,16 @@
 session must still see its own view, its own clicked cell and its own language."""
 
 import json
+import re
 
 import pytest
 
 from mha import figures as F
+from mha.figures.base import Spec
 from mha.ui import screen, views
 from mha.ui import settings as S
 
-from .helpers import _elements, chart_elements, charts, rerun, run
+from .helpers import _elements, chart_elements, charts, rerun, run, spec_attributes
 
 
 def outlined(spec: dict) -> int:
@@ -111,3 +113,21 @@ def test_the_charts_script_comes_once_a_page_and_the_charts_carry_none():
     assert [name for name, js in scripts if screen.CHART_LIB in js] == ["mha_screen"]
     bodies = chart_elements(at)
     assert len(bodies) >= 2 and not any("<script" in body or "mhaChart" in body for body in bodies)
+
+
+# DOMPurify's rule in Streamlit 1.67's st.html (purify.es.js, SAFE_FOR_XML): an attribute whose value matches it is
+# dropped from the page.
+SANITIZED_AWAY = re.compile(r"((--!?|])>)|</(style|script|title|xmp|textarea|noscript|iframe|noembed|noframes)", re.I)
+
+
+def test_a_chart_whose_texts_hold_what_the_sanitizer_drops_still_carries_its_figure():
+    """A figure's texts (a text of the user's among them) may hold "-->", "]>" or a closing tag: its element's
+    attributes must not, and say the same figure."""
+    words = "a --> b ]> c </style> </title> <b>d</b> & é 中"
+    fig = Spec({"data": [{"type": "heatmap", "z": [[1.0]], "text": [[words]], "hovertemplate": words}],
+                "layout": {"title": {"text": words}, "xaxis": {"range": [-0.5, 0.5]}, "yaxis": {"range": [-0.5, 0.5]}}})
+    d = views.drawn(fig)
+    assert SANITIZED_AWAY.search(d.json)
+    data = spec_attributes(views.spec_html(d, "qk_q", True))
+    assert not any(SANITIZED_AWAY.search(v) for v in data.values())
+    assert json.loads(data["spec"]) == json.loads(d.json) and data["revision"] == d.revision

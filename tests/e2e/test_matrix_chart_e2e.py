@@ -243,8 +243,10 @@ def test_the_next_token_bars_are_as_long_as_their_probabilities_beside_their_nam
 FRAMES = """() => { window.__frames = [];
   const look = () => {
     const app = document.querySelector('[data-testid="stApp"]'), specs = [...document.querySelectorAll('.mha-spec')];
-    const over = app.getAttribute('data-test-script-state') === 'notRunning' && !document.querySelector('[data-stale="true"]');
-    const drawn = specs.every(s => s.parentNode.querySelector(':scope > .mha-chart')?.dataset.drawn === s.dataset.revision);
+    const over = app.getAttribute('data-test-script-state') === 'notRunning'
+                 && !document.querySelector('[data-stale="true"]');
+    const drawn = specs.every(s => s.parentNode.querySelector(':scope > .mha-chart')?.dataset.drawn
+                                   === s.dataset.revision);
     window.__frames.push([over, drawn, specs.map(s => s.dataset.revision).join()]);
     requestAnimationFrame(look);
   };
