@@ -436,7 +436,12 @@ def spec_html(d: Drawn, key: str, clickable: bool) -> str:
     spec = d.json.replace("<", "\\u003c").replace(">", "\\u003e")
     fields = {"key": key, "revision": d.revision, "filename": chart_config(key)["toImageButtonOptions"]["filename"],
               "spec": spec} | ({"clickable": "1"} if clickable else {})
-    return '<div class="mha-spec" ' + " ".join(f'data-{k}="{html.escape(v)}"' for k, v in fields.items()) + "></div>"
+    return '<div class="mha-spec" ' + " ".join(f"data-{k}='{_attribute(v)}'" for k, v in fields.items()) + "></div>"
+
+
+def _attribute(value: str) -> str:
+    """`value` for an attribute in single quotes: JSON's many double quotes go as they are, not as &quot; each."""
+    return value.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def chart(fig, key: str, width: str = "content") -> None:
