@@ -95,7 +95,6 @@ chunks, fonts), /_stcore/health, /_stcore/host-config and the favicon: a first v
 import argparse
 import asyncio
 import contextlib
-import html
 import json
 import math
 import os
@@ -112,6 +111,7 @@ import time
 import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
+from html.parser import HTMLParser
 from importlib.metadata import version
 from pathlib import Path
 from urllib.parse import urlparse
@@ -398,8 +398,22 @@ WIDGETS = {
 _shapes_by_hash: dict[str, frozenset] = {}
 
 
-# A matrix chart is an st.html (views.spec_html); its figure is the data-spec attribute.
-MATRIX_SPEC = re.compile(r'<div class="mha-spec"[^>]* data-spec="([^"]*)"')
+class _MatrixSpec(HTMLParser):
+    """The figure of a matrix chart's st.html (views.spec_html): its div.mha-spec's data-spec attribute."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spec: str | None = None
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag == "div" and ("class", "mha-spec") in attrs:
+            self.spec = dict(attrs).get("data-spec")
+
+
+def matrix_spec(body: str) -> str | None:
+    parser = _MatrixSpec()
+    parser.feed(body)
+    return parser.spec
 
 
 def element_shapes(msg: ForwardMsg) -> frozenset:
@@ -412,8 +426,8 @@ def element_shapes(msg: ForwardMsg) -> frozenset:
     out = set()
     if kind in ("markdown", "heading"):
         out.update(SHAPE_TEXT.findall(getattr(el, kind).body))
-    elif (kind == "plotly_chart" and el.plotly_chart.spec) or (kind == "html" and MATRIX_SPEC.search(el.html.body)):
-        text = el.plotly_chart.spec if kind == "plotly_chart" else html.unescape(MATRIX_SPEC.search(el.html.body)[1])
+    elif text := (el.plotly_chart.spec if kind == "plotly_chart" else
+                  matrix_spec(el.html.body) if kind == "html" else None):
         spec = json.loads(text)
         for trace in spec.get("data", []):
             z = trace.get("z")
