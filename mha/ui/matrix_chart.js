@@ -472,11 +472,19 @@ function controls(root, fig, st, redraw) {
     root.appendChild(e);
   };
   const slider = (layout.sliders || [])[0];
+  // The frame the figure rests on is shown as the figure came: with what the frames do not hold, such as the clicked
+  // cell's outline (a mark's patch is laid over the figure, not over its frames).
+  const rest = st.frame, restData = st.data.map(t => ({ ...t })), restLayout = st.layout;
   const show = k => {
     st.frame = k;
     const fr = frames[k];
-    if (fr) (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { st.data[ti] = merge(st.data[ti], fr.data[j]); });
-    if (fr && fr.layout) st.layout = merge(st.layout, fr.layout);  // a frame's captions (arrays are replaced)
+    if (k === rest) {
+      st.data = restData.map(t => ({ ...t }));
+      st.layout = restLayout;
+    } else if (fr) {
+      (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { st.data[ti] = merge(st.data[ti], fr.data[j]); });
+      if (fr.layout) st.layout = merge(st.layout, fr.layout);  // a frame's captions (arrays are replaced)
+    }
     redraw();
     if (st.place) st.place(k);
   };

@@ -184,6 +184,21 @@ def test_a_clicked_cell_is_outlined_on_the_chart_the_browser_already_holds(page,
                            arg=page.locator(".st-key-scores .mha-chart").element_handle())
 
 
+def test_the_clicked_cell_is_outlined_again_on_the_step_the_chart_rests_on(page, app_url):
+    """Stepping through the animation shows each frame's own highlight; back on the step the chart rests on (S, the
+    last), the clicked cell and its row and column are outlined as they were before the animation played."""
+    open_stage(page, app_url, "scores")
+    rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
+    root = page.locator(".st-key-scores .mha-chart").element_handle()
+    page.wait_for_function(f"(root) => ({OUTLINES})(root).length === 3", arg=root)
+    outlined = _outlines(page)
+    frames, rest = page.evaluate("(r) => [r.mha.frames.length, r.mha.frame]", root)
+    assert rest == frames - 1
+    for k in range(frames):
+        page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
+    assert _outlines(page) == outlined
+
+
 def test_a_click_and_the_quiz_on_a_product_rerun_that_product_only(page, app_url):
     """A click reruns the product's outline and its row of sums and quiz button only, not the chart; the quiz's
     button, the product's fragment (the chart hides a cell)."""
