@@ -359,8 +359,7 @@ CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 # figure (spec_html). React writes it into the page in the commit that shows the run, and the observer that
 # matrix_chart.js keeps on the page (watch) draws the chart beside it before the browser paints that commit. A
 # component's script would draw it only after that paint: Streamlit 1.67 calls it from an effect, once it has loaded
-# its module again, and the page showed a frame with the run over and the old chart (about 16 ms of every full rerun
-# in bench/ui_latency.py, and a module load per chart).
+# its module again, and the page showed a frame (about 16 ms) with the run over and the old chart.
 _MARK_JS = """
 export default function ({ data, setTriggerValue }) {
   (window.mhaPicks ??= new Map()).set(data.marks, cell => setTriggerValue("cell", cell));
@@ -378,6 +377,16 @@ class Drawn:
     spec: Spec
     json: str = ""
     revision: str = ""
+
+    @cached_property
+    def attribute(self) -> str:
+        """The JSON as the value of a matrix chart's data-spec (spec_html), written once per figure: a shared figure
+        is drawn by every run that shows it.
+
+        The page's sanitizer (DOMPurify, in Streamlit's st.html) drops an attribute whose value holds "-->", "]>" or
+        a closing style or title tag, and a text of the user's may: "<" and ">" go as JSON's escapes \\u003c and
+        \\u003e, which only strings hold in JSON, and JSON.parse reads back."""
+        return _attribute(self.json.replace("<", "\\u003c").replace(">", "\\u003e"))
 
 
 def drawn(fig) -> Drawn:
@@ -427,21 +436,17 @@ def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
 
 
 def spec_html(d: Drawn, key: str, clickable: bool) -> str:
-    """A matrix chart's element: the figure's JSON and what matrix_chart.js needs besides (the chart's key, the
-    figure's revision, the PNG's file name, whether it takes clicks), as data attributes of an empty div.
-
-    The page's sanitizer (DOMPurify, in Streamlit's st.html) drops an attribute whose value holds "-->", "]>" or a
-    closing style or title tag, and a text of the user's may: "<" and ">" go as JSON's escapes \\u003c and \\u003e,
-    which only strings hold in JSON, and JSON.parse reads back."""
-    spec = d.json.replace("<", "\\u003c").replace(">", "\\u003e")
-    fields = {"key": key, "revision": d.revision, "filename": chart_config(key)["toImageButtonOptions"]["filename"],
-              "spec": spec} | ({"clickable": "1"} if clickable else {})
-    return '<div class="mha-spec" ' + " ".join(f"data-{k}='{_attribute(v)}'" for k, v in fields.items()) + "></div>"
+    """A matrix chart's element: the figure's JSON (Drawn.attribute) and what matrix_chart.js needs besides (the
+    chart's key, the figure's revision, the PNG's file name, whether it takes clicks), as data attributes of an empty
+    div, each in single quotes."""
+    fields = {"key": key, "revision": d.revision, "filename": chart_config(key)["toImageButtonOptions"]["filename"]}
+    return ('<div class="mha-spec" ' + " ".join(f"data-{k}='{_attribute(v)}'" for k, v in fields.items())
+            + f" data-spec='{d.attribute}'" + (" data-clickable='1'" if clickable else "") + "></div>")
 
 
 def _attribute(value: str) -> str:
     """`value` for an attribute in single quotes: JSON's many double quotes go as they are, not as &quot; each."""
-    return value.replace("&", "&amp;").replace("'", "&#39;").replace("<", "&lt;").replace(">", "&gt;")
+    return value.replace("&", "&amp;").replace("'", "&#39;")
 
 
 def chart(fig, key: str, width: str = "content") -> None:
