@@ -76,7 +76,6 @@ with st.sidebar:
     st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset")
     for key in S.SIZES:
         st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key)
-    st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"))
     if S.distinct_primes(ss):
         st.caption(t("primes_yes"))
     else:

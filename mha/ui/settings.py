@@ -31,6 +31,9 @@ EXAMPLES = ("mask",)
 # The block stage's parts, one on screen at a time (`part` in the link): LN₁; attention, + X; LN₂, the FFN's
 # up-projection; GELU; the down-projection, + R₁.
 BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")
+# The stages that draw the block's feed-forward network, so the sidebar's d_ff sits only there; elsewhere it keeps
+# its value (and its place in the link) unseen.
+FFN_STAGES = ("block", "next_token")
 # The KV-cache stage's parts (`part` in the link when the stage is kv_cache): the step a token makes, the cost.
 KV_PARTS = ("step", "cost")
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.

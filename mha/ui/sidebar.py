@@ -50,7 +50,9 @@ def render(t: Text):
             st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key, on_change=session.on_size_change,
                             disabled=trained or (key == "n_tokens" and from_text),
                             help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
-        st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"), disabled=trained)
+        if ss["stage"] in S.FFN_STAGES:  # one widget fewer on every other stage's run
+            st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"),
+                            disabled=trained, persist_state="session")
         if trained:
             st.caption(t("trained_sizes", **session.trained_sizes()))
         elif S.distinct_primes(ss):

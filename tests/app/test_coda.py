@@ -165,6 +165,25 @@ def test_d_ff_from_the_link_sizes_the_ffn():
     assert at.query_params["d_ff"] == "7"
 
 
+def test_d_ff_is_in_the_sidebar_only_where_the_ffn_is_drawn_and_keeps_its_value_between():
+    at = run(stage="scores", d_ff=7)
+    assert "d_ff" not in [w.key for w in at.sidebar.number_input]  # the attention stages have no FFN
+    assert at.session_state["d_ff"] == 7 and at.query_params["d_ff"] == "7"  # the link still carries it
+    for stage in ("block", "next_token", "kv_cache", "block"):  # away and back: the value survives its absence
+        at.sidebar.radio(key="stage").set_value(stage)
+        rerun(at)
+        keys = [w.key for w in at.sidebar.number_input]
+        assert ("d_ff" in keys) == (stage in S.FFN_STAGES), stage
+        assert at.session_state["d_ff"] == 7 and at.query_params["d_ff"] == "7", stage
+    assert at.number_input(key="d_ff").value == 7
+    at.number_input(key="d_ff").set_value(9)  # a value the learner typed survives a walk through the attention stages
+    for stage in ("scores", "kv_cache", "next_token"):
+        at.sidebar.radio(key="stage").set_value(stage)
+        rerun(at)
+        assert at.session_state["d_ff"] == 9 and at.query_params["d_ff"] == "9", stage
+    assert at.number_input(key="d_ff").value == 9
+
+
 def test_the_block_buttons_go_to_the_walk():
     at = run(stage="block")
     at.button(key="block_to_walk").click()

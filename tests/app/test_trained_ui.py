@@ -48,7 +48,11 @@ def test_the_trained_model_fixes_the_sizes_and_opens_on_a_repeat_of_its_task():
     assert letters[:half] == letters[half:] and set(letters) <= set(TRAINED.vocab) and len(set(letters[:half])) == half
     lo, hi = TRAINED.meta["repeat_lengths"]
     assert lo <= half <= hi and ss["n_tokens"] == 2 * half
-    assert all(at.sidebar.number_input(key=k).disabled for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff"))
+    assert all(at.sidebar.number_input(key=k).disabled for k in ("d_model", "d_k", "d_v", "n_heads"))
+    at.sidebar.radio(key="stage").set_value("block")  # d_ff is in the sidebar where the FFN is drawn, fixed too
+    assert rerun(at).sidebar.number_input(key="d_ff").disabled
+    at.sidebar.radio(key="stage").set_value("tokens")
+    rerun(at)
     at.button(key="new_repeat").click()
     rerun(at)
     assert at.session_state["text"] != " ".join(letters)
