@@ -30,7 +30,7 @@ if ss.get("notices"):
     st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
 
 cfg = session.config()
-look = screen.look(ss["present"])
+look = screen.look(ss["present"], t("png_save"))
 tokens = tuple(session.text_tokens(ss["text"]))
 if session.trained_on() and tokens:  # the walk shows the chosen layer's attention, on what that layer reads
     model = session.shipped()

@@ -677,6 +677,15 @@ function savePng(svg, name) {
   img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(xml);
 }
 
+// The PNG button's title in the page's language (screen.py's component sets it on every run; a switch of language
+// retitles the buttons already drawn).
+const SAVE = (window.mhaSave ??= { title: "" });
+export function saveTitle(title) {
+  if (!title || title === SAVE.title) return;
+  SAVE.title = title;
+  for (const b of document.querySelectorAll(".mha-chart .mha-save")) b.title = b.ariaLabel = title;
+}
+
 export function render(host, fig, options) {
   const opts = options || {};
   let root = host.querySelector(":scope > .mha-chart");
@@ -721,6 +730,7 @@ export function render(host, fig, options) {
     save.type = "button";
     save.className = "mha-save";
     save.textContent = "PNG";
+    save.title = save.ariaLabel = SAVE.title;
     save.addEventListener("click", e => { e.stopPropagation(); savePng(root.querySelector("svg"), opts.filename); });
     root.appendChild(save);
   }

@@ -52,6 +52,7 @@ export default function ({ data, setStateValue, parentElement }) {
     document.head.appendChild(sheet);
   }
   if (sheet.textContent !== data.css) sheet.textContent = data.css;
+  saveTitle(data.save);
   const report = () => {
     const phone = window.innerWidth <= data.phone_max;
     if (phone !== data.phone) setStateValue("phone", phone);
@@ -64,11 +65,12 @@ export default function ({ data, setStateValue, parentElement }) {
 _probe = st.components.v2.component("mha_screen", js=_JS)
 
 
-def look(present: bool) -> F.Look:
-    """The Look for this session's window; a phone wins over presenter mode (a projector is wide)."""
+def look(present: bool, save: str) -> F.Look:
+    """The Look for this session's window; a phone wins over presenter mode (a projector is wide). `save` is the
+    charts' PNG button's title in the page's language."""
     phone = bool(st.session_state.get("screen_phone", False))
     css = PAGE_CSS + (PRESENTER_CSS if present else "")
-    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css}, default={"phone": phone},
+    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css, "save": save}, default={"phone": phone},
                     on_phone_change=_remember, height=0)
     phone = bool(result.phone) if result is not None and result.phone is not None else phone
     st.session_state["screen_phone"] = phone

@@ -44,6 +44,7 @@ EN = {
     "cell_values": "Numbers in cells",
     "present": "Presenter mode",
     "present_help": "Larger type for a projector. A link with present=1 also opens with the sidebar folded.",
+    "png_save": "Save this chart as a PNG image",
     "cell_values_help": (
         "Left out anyway where a matrix is more than 16 on a side or its cells "
         "are too small to read; hover a cell for its value."
@@ -509,6 +510,7 @@ ZH = {
     "cell_values": "格内显示数值",
     "present": "演示模式",
     "present_help": "字号更大，适合投影。带 present=1 的链接打开时会收起侧边栏。",
+    "png_save": "把这张图存成 PNG 图片",
     "cell_values_help": "行数或列数超过 16、或者格子太小的矩阵不显示数值；把鼠标移到格子上可以看到。",
     "primes_yes": "✓ 各维度是互不相同的质数：看形状就知道它从哪来。",
     "primes_no": "这些维度不是互不相同的质数，不同来历的形状可能看起来一样。",

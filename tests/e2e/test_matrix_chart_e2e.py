@@ -8,6 +8,8 @@ import re
 import pytest
 from plotly.colors import sample_colorscale, unlabel_rgb
 
+from mha.ui.strings import TABLES
+
 from .conftest import rerun_after, settle
 
 pytestmark = pytest.mark.e2e
@@ -266,3 +268,16 @@ def test_a_new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, a
     assert frames[0][2] != frames[-1][2] and frames[-1][0], "the run sent no new figure, or is not over"
     late = [k for k, (_, drawn, _) in enumerate(frames) if not drawn]
     assert late == [], f"{len(late)} of {len(frames)} frames showed a chart's element before its chart"
+
+
+def test_the_png_button_is_titled_in_the_page_s_language(page, app_url):
+    """Every chart's PNG button says what it does, in the page's language, and says it anew when the language
+    changes (the buttons already drawn too: a switch of language need not draw the charts again)."""
+    open_view(page, app_url, "stage=qk&lang=zh")
+    titles = lambda: page.evaluate(  # noqa: E731
+        "() => [...document.querySelectorAll('.mha-chart .mha-save')].map(b => [b.title, b.ariaLabel])")
+    want = {"zh": TABLES["zh"]["png_save"], "en": TABLES["en"]["png_save"]}
+    assert want["zh"] != want["en"]
+    assert titles() and all(pair == [want["zh"]] * 2 for pair in titles())
+    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="English").click)
+    assert titles() and all(pair == [want["en"]] * 2 for pair in titles())
