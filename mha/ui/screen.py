@@ -70,8 +70,8 @@ def look(present: bool, save: str) -> F.Look:
     charts' PNG button's title in the page's language."""
     phone = bool(st.session_state.get("screen_phone", False))
     css = PAGE_CSS + (PRESENTER_CSS if present else "")
-    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css, "save": save}, default={"phone": phone},
-                    on_phone_change=_remember, height=0)
+    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css, "save": save},
+                    default={"phone": phone}, on_phone_change=_remember, height=0)
     phone = bool(result.phone) if result is not None and result.phone is not None else phone
     st.session_state["screen_phone"] = phone
     return F.PHONE if phone else F.PRESENT if present else F.DESK
