@@ -24,9 +24,8 @@ t = Text(ss["lang"])
 
 share, downloads = sidebar.render(t)
 st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two
-if ss.get("notices"):
-    for notice in ss["notices"]:
-        st.warning(t(notice.key, **notice.fields))
+if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own
+    st.warning(t.notice(notices[0]) if len(notices) == 1 else "\n".join(f"- {t.notice(n)}" for n in notices))
     st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
 
 cfg = session.config()

@@ -365,7 +365,7 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
             if v is not None and math.isfinite(v):
                 values[r, c] = v
             else:
-                st.warning(t("notice_cells", cell=f"{r + 1},{c + 1}", value=_word(cell, v), kept=f"{base[r, c]:g}"))
+                st.warning(t.md("notice_cells", cell=f"{r + 1},{c + 1}", value=_word(cell, v), kept=f"{base[r, c]:g}"))
     st.session_state[base_key] = values
     return values
 

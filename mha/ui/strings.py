@@ -9,6 +9,9 @@ so a literal brace, as in LaTeX, is doubled. How a value may be written depends 
 (<sub>, <b>) and no dollars; text inside st.latex is LaTeX.
 """
 
+import html
+import re
+
 EN = {
     "app_title": "MHA Explorer",
     "app_tagline": "Multi-head causal self-attention, step by step, with real numbers and every shape in view.",
@@ -903,9 +906,32 @@ ZH = {
 TABLES = {"en": EN, "zh": ZH}
 
 
+# Every ASCII punctuation mark but &, < and >, which md_escape writes as HTML entities instead.
+MARKDOWN_PUNCTUATION = re.compile(r"([!-%'-/:;=?@\[-`{-~])")
+
+
+# Where GFM would find an address in plain text (www.…, …://…, …@…), whatever the escapes: it looks for them in
+# the text once the escapes are read. A word joiner (invisible, and no place to break a line) splits each.
+ADDRESS_START = re.compile(r"(?i)(?<=www)(?=\.)|(?<=:)(?=//)|(?<=@)")
+WORD_JOINER = "\u2060"
+
+
+def md_escape(text: str) -> str:
+    """A value from outside (a link, a typed cell, a text), written so that Streamlit's Markdown shows it as it is.
+
+    CommonMark reads a backslash before any ASCII punctuation mark as that mark, literally: so no link, image,
+    emphasis, math, emoji shortcode or :colour[] directive can start inside the value. &, < and > go as entities,
+    so no tag or entity survives either, even as text. An address GFM would link is split by a word joiner."""
+    text = ADDRESS_START.sub(WORD_JOINER, text)
+    return html.escape(MARKDOWN_PUNCTUATION.sub(r"\\\1", text), quote=False)
+
+
 class Text:
     """t("key", field=value) in one language; t.rows(1, 3) and t.tokens(1, 3) say a range of rows or
-    tokens the way the language does ("row 1", "rows 1–3", "第 1 行", "第 1 至 3 个词元")."""
+    tokens the way the language does ("row 1", "rows 1–3", "第 1 行", "第 1 至 3 个词元").
+
+    t.md(key, **fields) is the one way a value from outside reaches the page's Markdown: its text fields are
+    escaped (md_escape); t.notice(n) says a settings.Notice so."""
 
     def __init__(self, lang: str):
         self.lang = lang if lang in TABLES else "en"
@@ -913,6 +939,14 @@ class Text:
 
     def __call__(self, key: str, /, **fields) -> str:
         return self.table[key].format(**fields)
+
+    def md(self, key: str, /, **fields) -> str:
+        """t(key, **fields) for Markdown, each str field shown literally (md_escape); numbers as the template says."""
+        return self(key, **{k: md_escape(v) if isinstance(v, str) else v for k, v in fields.items()})
+
+    def notice(self, notice) -> str:
+        """A settings.Notice in this language: its fields come from a link or a hand, so they go through md."""
+        return self.md(notice.key, **notice.fields)
 
     def template(self, key: str) -> str:
         """The value unformatted, for a figure that fills its fields itself (frame by frame)."""

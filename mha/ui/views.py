@@ -3,7 +3,6 @@
 import hashlib
 import html
 import json
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -131,16 +130,6 @@ def _read_only(trace: mha.Trace) -> mha.Trace:
     for a in vars(trace).values():
         a.flags.writeable = False
     return trace
-
-
-MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~$:])")
-
-
-def md_escape(text: str) -> str:
-    """User text for st.markdown, shown literally: <, > and & as entities (so no tag survives, even as
-    text), Markdown's and Streamlit's marks (* _ $ : [ …) backslash-escaped."""
-    text = html.escape(text, quote=False)
-    return MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
 def short(token: str, most: int = 8) -> str:
@@ -331,7 +320,7 @@ def aside(text: str) -> str:
 def input_error(t: Text, e: mha.InputError) -> None:
     """The core's refusal of these numbers, said in the page in the user's language. A fragment says it itself:
     Streamlit handles an exception raised in a fragment before the page's own `except` could see it."""
-    st.error(t("error_overflow") if "overflow" in str(e) else t("error_input", message=e))
+    st.error(t("error_overflow") if "overflow" in str(e) else t.md("error_input", message=str(e)))
 
 
 def shared_figure(parts: tuple, build):

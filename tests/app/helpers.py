@@ -1,6 +1,8 @@
 """Drive app.py with Streamlit's AppTest and read what the page shows."""
 
+import html
 import json
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -125,9 +127,22 @@ def chart_text(at: AppTest) -> str:
     return " ".join(a.get("text", "") for spec in charts(at) for a in spec["layout"].get("annotations", []))
 
 
+ESCAPED = re.compile(r"\\([!-/:-@\[-`{-~])")  # CommonMark: a backslash before ASCII punctuation shows that mark
+
+
+def shown(markdown: str) -> str:
+    """Markdown's text as the reader sees it, where it holds no math: escaped marks as marks, entities as characters."""
+    return html.unescape(ESCAPED.sub(r"\1", markdown))
+
+
+def warnings(at: AppTest) -> list[str]:
+    """Each warning box's text as the reader sees it."""
+    return [shown(w.value) for w in at.warning]
+
+
 def page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [m.value for m in at.latex] + [m.value for m in at.caption]
-    parts += [e.value for e in (*at.info, *at.success, *at.warning, *at.error)]
+    parts += [shown(e.value) for e in (*at.info, *at.success, *at.warning, *at.error)]
     parts += [h.value for h in (*at.title, *at.subheader)] + html_bodies(at)
     return " ".join(map(str, parts)) + " " + chart_text(at)
 

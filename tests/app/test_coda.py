@@ -13,7 +13,7 @@ import mha
 from mha.ui import settings as S
 from mha.ui.strings import Text
 
-from .helpers import APP, BLOCK_PARTS, block_parts, charts, html_bodies, page_text, rerun, run, z
+from .helpers import APP, BLOCK_PARTS, block_parts, charts, html_bodies, page_text, rerun, run, warnings, z
 
 TEXT = "the cat sat on the mat"  # 6 tokens, 5 distinct
 HOSTILE = "<img src=x onerror=alert(1)>"
@@ -396,7 +396,7 @@ def test_the_block_part_is_in_the_link_and_a_link_opens_on_it():
 @pytest.mark.parametrize("lang, words", [("en", "is not one of the known values"), ("zh", "已改用默认值")])
 def test_an_unknown_block_part_in_a_link_opens_the_first_with_a_notice(lang, words):
     at = run(stage="block", part="gelu2", lang=lang)
-    assert any("part=gelu2" in w.value and words in w.value for w in at.warning)
+    assert any("part=gelu2" in w and words in w for w in warnings(at))
     assert [tr["name"] for tr in charts(at)[0]["data"] if "z" in tr][-1] == "LN₁(X)"  # the first part
     assert "part" not in at.query_params
 

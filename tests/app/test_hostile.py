@@ -1,5 +1,6 @@
 """Hostile links and editor cells never crash the page; every refused value gets a visible message."""
 
+import re
 import unicodedata
 
 import numpy as np
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from mha.ui import settings as S
 
-from .helpers import page_text, rerun, run
+from .helpers import page_text, rerun, run, warnings
 
 HOSTILE = ["1e309", "-3", "0", "99999999999999999999", "9" * 5000, "NaN", "nan", "inf", "１２",
            "<script>alert(1)</script>", "", " ", "3.5", "0x10", "٣"]
@@ -93,7 +94,52 @@ def test_any_kv_text_decodes_to_at_most_the_cap_of_finite_tokens_or_a_notice(tex
 
 def test_link_notices_can_be_dismissed():
     at = run(n_tokens="1e309", stage="qk")
-    assert any("n_tokens=1e309" in w.value for w in at.warning)
+    assert any("n_tokens=1e309" in w for w in warnings(at))
     at.button(key="dismiss_notices").click()
     rerun(at)
-    assert not any("n_tokens" in w.value for w in at.warning)
+    assert not any("n_tokens" in w for w in warnings(at))
+
+
+# Payloads that Streamlit's Markdown would turn into something: an image fetched from another host (a beacon), a
+# link, emphasis, a colour directive, an icon, KaTeX, raw HTML, autolinked addresses, code, strikethrough, an entity.
+MARKUP = ["![](//127.0.0.1:9999/a)", "[Log in](//127.0.0.1:9)", "**bold**", ":red[red]", ":material/home:",
+          "$x^2$", "<img src=x onerror=alert(1)>", "http://127.0.0.1:9/a", "www.example.com", "a@b.co", "`code`",
+          "~~gone~~", "&amp;", "\\"]
+# Every link parameter whose notice writes the value it refused (x and kv write the item they could not use).
+NOTICED = ["n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "head", "d_ff", "layer", "lang", "stage", "preset",
+           "positions", "choice", "model", "temperature", "phase", "example", "part", "x", "kv"]
+PUNCTUATION = set("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+ENTITIES = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+# GFM links an address it finds in a text, escapes or not: www. or http(s):// and a domain, or an e-mail address.
+GFM_ADDRESS = re.compile(r"(?i)(?:https?://|www\.)[-.\w]|[-.\w+]@[-\w]+\.[-\w]")
+JOINER = "\u2060"
+
+
+def literal(value: str) -> str:
+    """A pattern for `value` written so that CommonMark shows it as it is: every ASCII punctuation mark after a
+    backslash (CommonMark's escape), or, for <, > and &, as its entity."""
+    return "".join(re.escape(ENTITIES.get(ch) or ("\\" + ch if ch in PUNCTUATION else ch)) for ch in value)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("key", NOTICED)
+def test_a_refused_link_value_is_written_literally_in_its_notice(key, lang):
+    for payload in MARKUP:
+        sent = f"1_{payload}" if key == "kv" else payload  # kv's items follow a count
+        at = run(**{key: sent, "lang": lang if key != "lang" else payload})
+        bodies = [w.value.replace(JOINER, "") for w in at.warning]  # the joiner is invisible
+        shown = S.shorten(payload)
+        assert any(re.search(literal(shown), body) for body in bodies), (key, payload, bodies)
+        if PUNCTUATION & set(shown) and len(shown) > 1:  # never as it came
+            assert not any(shown in re.sub(literal(shown), "", body) for body in bodies), (key, payload)
+        assert not any(GFM_ADDRESS.search(text) for text in warnings(at)), (key, payload)
+
+
+def test_a_refused_cell_is_written_literally_in_its_notice():
+    for lang in ("en", "zh"):
+        at = run(stage="input", lang=lang)
+        at.session_state["x_editor"] = {"edited_rows": {0: {"c0": "[Log in](//127.0.0.1:9)"}}, "added_rows": [],
+                                        "deleted_rows": []}
+        rerun(at)
+        body = " ".join(w.value for w in at.warning)
+        assert re.search(literal("“[Log in](//127.0.0.1:9)”"), body) and "[Log in](" not in body, body

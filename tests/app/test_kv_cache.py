@@ -6,7 +6,7 @@ import pytest
 import mha
 from tests.figures.test_cache_figure import _frame_traces, _letter, drawn, panels
 
-from .helpers import chart_keys, chart_text, charts, page_text, rerun, run
+from .helpers import chart_keys, chart_text, charts, page_text, rerun, run, warnings
 
 
 def _add_twice():
@@ -221,8 +221,8 @@ def test_added_tokens_stay_in_the_link_on_other_stages_and_leave_it_on_reset():
 def test_a_link_with_unusable_added_tokens_says_so(kv, tokens, notice):
     at = run(stage="kv_cache", kv=kv)
     assert f"The cache holds {tokens} tokens" in page_text(at)
-    warnings = " ".join(w.value for w in at.warning)
-    assert (notice in warnings) if notice else not warnings
+    warned = " ".join(warnings(at))
+    assert (notice in warned) if notice else not warned
 
 
 def test_the_cost_part_is_in_the_link_and_a_link_opens_on_it():
@@ -244,6 +244,6 @@ def test_the_cost_part_is_in_the_link_and_a_link_opens_on_it():
 @pytest.mark.parametrize("lang, words", [("en", "is not one of the known values"), ("zh", "已改用默认值")])
 def test_a_block_part_on_the_kv_stage_is_unknown_there(lang, words):
     at = run(stage="kv_cache", part="gelu", lang=lang)
-    assert any("part=gelu" in w.value and words in w.value for w in at.warning)
+    assert any("part=gelu" in w and words in w for w in warnings(at))
     assert "kv_animation" in chart_keys(at) and "part" not in at.query_params
     assert at.session_state["block_part"] == "ln1"

@@ -13,7 +13,7 @@ from mha.figures.scores import PHASES
 from mha.ui import settings as S
 from mha.ui.strings import EN, ZH
 
-from .helpers import APP, chart_elements, charts, formulas, marks, page_text, rerun, run, spec_attributes, z
+from .helpers import APP, chart_elements, charts, formulas, marks, page_text, rerun, run, spec_attributes, warnings, z
 
 Q1, K1T = "Q<sub>1</sub>", "K<sub>1</sub><sup>T</sup>"
 
@@ -204,9 +204,9 @@ def test_a_qkt_link_with_the_given_example_rests_on_the_given_step():
 @pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
 def test_bad_phase_or_example_in_a_link_is_refused_in_the_readers_language(lang, table):
     at = run(stage="scores", phase="softmax", example="yes<script>", lang=lang)
-    warnings = [w.value for w in at.warning]
+    warned = warnings(at)
     for key, value in (("phase", "softmax"), ("example", "yes<script>")):
-        assert table["notice_unknown"].format(key=key, value=value) in warnings
+        assert table["notice_unknown"].format(key=key, value=value) in " ".join(warned)
     assert at.segmented_control(key="phase").value == "s" and at.toggle(key="example").value is False
 
 

@@ -8,7 +8,7 @@ import pytest
 import mha
 from mha.ui.strings import EN, ZH
 
-from .helpers import charts, page_text, rerun, run, z
+from .helpers import charts, page_text, rerun, run, warnings, z
 
 TRAINED = mha.load_trained()
 INDEX = {c: i for i, c in enumerate(TRAINED.vocab)}
@@ -115,7 +115,7 @@ def test_letters_the_model_does_not_know_are_left_out_with_a_notice():
     vocab = len(TRAINED.vocab)
     assert f"4 tokens, 2 distinct; the trained model's vocabulary has {vocab} letters, so E has {vocab} rows" \
         in page_text(at)
-    warning = " ".join(w.value for w in at.warning)
+    warning = " ".join(warnings(at))
     assert "z" in warning and "9" in warning
 
 

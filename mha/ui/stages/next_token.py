@@ -14,7 +14,7 @@ from mha import figures as F
 
 from .. import session
 from .. import settings as S
-from ..views import Name, Operand, View, chart, display, header, md_escape, product_view
+from ..views import Name, Operand, View, chart, display, header, product_view
 from .block import block_weights, checked_block
 from .tokens import example_text
 
@@ -34,7 +34,7 @@ def render(v: View) -> None:
         x = v.x
     else:
         x = session.text_x(cfg, text, mw.positions)
-        st.info(t("next_example", example=md_escape(text)))
+        st.info(t.md("next_example", example=text))
     n, d, size = len(tokens), cfg.d_model, len(vocab)
     if v.trained:  # the whole trained model: its last layer's output, the final LN, its own E
         final, logits = v.trained.trace.final, v.trained.trace.logits
@@ -60,7 +60,7 @@ def render(v: View) -> None:
     else:
         chosen = int(np.argmax(probs))
     chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
-    chosen_words = t("next_chosen_" + choice, token=md_escape(vocab[chosen]), id=chosen, p=f"{probs[chosen]:.4f}")
+    chosen_words = t.md("next_chosen_" + choice, token=vocab[chosen], id=chosen, p=f"{probs[chosen]:.4f}")
     weights = t("next_trained") if v.trained else t("next_untrained")
     st.markdown(f"{chosen_words}\n\n:gray[:small[{weights}]]")  # the choice and what the weights make of it
     most = mw.wpe.shape[0] if v.trained else S.LIMITS["n_tokens"]  # the trained model's context

@@ -15,7 +15,7 @@ from mha import figures as F
 
 from .. import session
 from .. import settings as S
-from ..views import View, chart, display, equation, header, md_escape, token_ticks
+from ..views import View, chart, display, equation, header, token_ticks
 
 EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
@@ -33,13 +33,13 @@ def render(v: View) -> None:
     st.text_input(t("tokens_box"), key="text", on_change=session.on_text_change, persist_state="session",
                   placeholder=example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
     if notice := ss.pop("text_notice", None):
-        st.warning(t(notice.key, **notice.fields))
+        st.warning(t.notice(notice))
     if session.trained_on():
         trained_notes(t, ss.get("text", ""))
     text, own = ss.get("text", ""), session.has_text()
     if not own:
         text = example_text(t.lang)
-        st.info(t("tokens_example", example=md_escape(text)))
+        st.info(t.md("tokens_example", example=text))
         st.button(t("tokens_use_example"), key="use_example", on_click=use_text, args=(text,))
     cfg = replace(v.cfg, n_tokens=len(session.text_tokens(text)))
     positions = ss.get("positions", S.DEFAULTS["positions"])
@@ -94,7 +94,7 @@ def trained_notes(t, text: str) -> None:
     task = t("trained_task_distinct" if model.meta.get("distinct", True) else "trained_task_repeats")
     st.caption(t("trained_tokens_note", most=most, task=task, **letters))
     if unknown:
-        st.warning(t("trained_unknown", chars=md_escape(" ".join(unknown[:20])), **letters))
+        st.warning(t.md("trained_unknown", chars=" ".join(unknown[:20]), **letters))
     if cut:
         st.warning(t("trained_cut", most=most))
     st.button(t("trained_random"), key="new_repeat", on_click=session.new_repeat)
