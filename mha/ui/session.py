@@ -358,16 +358,28 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
     frame = pd.DataFrame(shown, index=pd.Index(rows, name=" " * (generation % 2)), columns=cols, dtype=object)
     config = {c: st.column_config.TextColumn(str(j + 1), alignment="right", **column) for j, c in enumerate(cols)}
     edited = st.data_editor(frame, key=key, column_config=config, num_rows="fixed", width="content")
-    values = base.astype(np.float64)
-    for r, row in enumerate(edited.itertuples(index=False)):
-        for c, cell in enumerate(row):
-            v = _number(cell)
-            if v is not None and math.isfinite(v):
-                values[r, c] = v
-            else:
-                st.warning(t.md("notice_cells", cell=f"{r + 1},{c + 1}", value=_word(cell, v), kept=f"{base[r, c]:g}"))
+    values, refused = _read_edits(base, np.array(shown, dtype=object), edited.to_numpy(dtype=object))
+    if refused:  # one notice, however many cells: a select-all and Delete empties every cell at once
+        r, c, cell, v = refused[0]
+        fields = dict(cell=f"{r + 1},{c + 1}", value=_word(cell, v))
+        st.warning(t.md("notice_cells", kept=f"{base[r, c]:g}", **fields) if len(refused) == 1
+                   else t.md("notice_cells_many", count=len(refused), **fields))
     st.session_state[base_key] = values
     return values
+
+
+def _read_edits(base: np.ndarray, shown: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, list[tuple]]:
+    """`base` with the grid's changed cells read in (only those: a large grid's run reads a handful, not all), and
+    the changed cells that are not finite numbers, as (row, col, cell, value read or None), in reading order."""
+    values, refused = base.astype(np.float64), []
+    for r, c in zip(*np.nonzero(cells != shown)):
+        cell = cells[r, c]
+        v = _number(cell)
+        if v is not None and math.isfinite(v):
+            values[r, c] = v
+        else:
+            refused.append((int(r), int(c), cell, v))
+    return values, refused
 
 
 def _shortest(v: float) -> str:
@@ -383,15 +395,12 @@ def _blank(cell) -> bool:
 
 
 def _number(cell) -> float | None:
-    """A grid cell as a number: None when empty or not a number. Full-width digits and − are read too."""
+    """A grid cell as a number: None when empty or not a number, read as a link reads one (settings.read_number)."""
     if _blank(cell):
         return None
     if isinstance(cell, (int, float)):
         return float(cell)
-    try:
-        return float(unicodedata.normalize("NFKC", str(cell)).strip().replace("−", "-"))
-    except ValueError:
-        return None
+    return S.read_number(str(cell))
 
 
 def _word(cell, v: float | None) -> str:

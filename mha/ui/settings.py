@@ -55,7 +55,8 @@ PRESETS = {
     "gpt2": dict(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12, integers=False, example=False),
 }
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
-X_VALUE_MAX = 1e6  # |cell| accepted from a link
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+NUMBER_MAX_CHARS = 40  # a float's shortest text (repr) takes at most 24
 KV_MAX_ADDED = 64  # tokens a session may add on the KV-cache stage (each is kept in its session state)
 
 
@@ -139,13 +140,22 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     return out, notices
 
 
-def _number(raw: str) -> float | None:
-    """A finite decimal number (full-width digits read too), or None."""
+def read_number(raw: str) -> float | None:
+    """A decimal number as a link or the grid of X writes it (full-width digits and − read too), or None.
+
+    The one reader of both, so that whatever the grid accepts a link carries and brings back. Plain decimals only:
+    not 1_000, 0x10, nan or inf, which Python's float() would read. 1e400 reads as inf, for the caller to refuse as
+    too large rather than as no number."""
     text = unicodedata.normalize("NFKC", raw).strip().replace("−", "-")
-    if not re.fullmatch(r"[+-]?(\d{1,12}(\.\d{0,12})?|\.\d{1,12})([eE][+-]?\d{1,3})?", text):
+    if len(text) > NUMBER_MAX_CHARS or not NUMBER.fullmatch(text):
         return None
-    value = float(text)
-    return value if math.isfinite(value) else None
+    return float(text)
+
+
+def _number(raw: str) -> float | None:
+    """A finite number, or None."""
+    value = read_number(raw)
+    return value if value is not None and math.isfinite(value) else None
 
 
 def cap_text(raw: str) -> tuple[str, Notice | None]:
@@ -184,16 +194,12 @@ def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """`base` with the `row.col~value` items of text applied, and the items that could not be."""
     x, bad = base.copy(), []
     for item in filter(None, text.split("_")):
-        m = re.fullmatch(r"(\d{1,4})\.(\d{1,4})~([-+0-9.eE]{1,32})", item)
-        try:
-            r, c, v = int(m[1]) - 1, int(m[2]) - 1, float(m[3])
-        except (TypeError, ValueError):
+        m = re.fullmatch(r"(\d{1,4})\.(\d{1,4})~([^~]+)", item)
+        v = _number(m[3]) if m else None
+        if v is None or not (0 <= int(m[1]) - 1 < x.shape[0] and 0 <= int(m[2]) - 1 < x.shape[1]):
             bad.append(item)
             continue
-        if not (0 <= r < x.shape[0] and 0 <= c < x.shape[1]) or not math.isfinite(v) or abs(v) > X_VALUE_MAX:
-            bad.append(item)
-            continue
-        x[r, c] = v
+        x[int(m[1]) - 1, int(m[2]) - 1] = v
     return x, bad
 
 

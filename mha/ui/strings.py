@@ -81,6 +81,7 @@ EN = {
     "notice_kv_clamped": "This link adds {count} tokens to the KV cache; this demo adds at most {most}, so the first {most} were used.",
     "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”); those cells keep their seeded values.",
     "notice_cells": "Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
+    "notice_cells_many": "{count:,} cells are empty or not finite numbers (the first, ({cell}), is {value}); each kept its previous value.",
     "error_input": "These numbers cannot be computed: {message}",
     "error_overflow": "X is too large: a product overflows float64 (beyond ±1.8e308). Scale X down, e.g. keep |X| below 1e100.",
     # shared
@@ -543,6 +544,7 @@ ZH = {
     "notice_kv_clamped": "这个链接向 KV 缓存追加了 {count} 个词元；本演示最多追加 {most} 个，已采用前 {most} 个。",
     "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 个格子无法使用（例如“{example}”），这些格子保留由种子生成的值。",
     "notice_cells": "({cell}) 这一格是 {value}：只能填有限的数，已保留原来的值 {kept}。",
+    "notice_cells_many": "有 {count:,} 格是空的或不是有限的数（第一格 ({cell}) 是 {value}），这些格都保留了原来的值。",
     "error_input": "这些数字无法计算：{message}",
     "error_overflow": "X 太大了：某个乘积超出了 float64 的范围（±1.8e308）。请把 X 缩小，例如让 |X| 小于 1e100。",
     "shape": "形状",

