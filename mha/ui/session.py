@@ -280,6 +280,7 @@ def make_primes() -> None:
 
 def reset_x() -> None:
     st.session_state["x_base"] = None
+    st.session_state["x_aside"] = {}
 
 
 def on_text_change() -> None:
@@ -321,8 +322,31 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
                 st.button(t("input_reset"), key="reset_x_kept", on_click=reset_x)
     else:
         x = _fit(old, seeded)
+        if old.shape != x.shape:
+            _set_aside(old, x, source, Text(ss["lang"]))
     ss["x_base"], ss["x_source"] = x, source
     return x
+
+
+def _set_aside(old: np.ndarray, x: np.ndarray, source: tuple, t: Text) -> None:
+    """X changed shape: the edited cells of `old` that no longer fit are set aside (session_state["x_aside"], by
+    place), and those set aside earlier that fit again are put back into `x`; each said once."""
+    aside = st.session_state.setdefault("x_aside", {})
+    seed, init, text, positions, model, layer = source
+    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions, model,
+                    layer)
+    beyond = old != was
+    beyond[: x.shape[0], : x.shape[1]] = False
+    for r, c in zip(*np.nonzero(beyond)):
+        aside[int(r), int(c)] = float(old[r, c])
+    back = [(r, c) for r, c in aside if r < x.shape[0] and c < x.shape[1]]
+    for r, c in back:
+        x[r, c] = aside.pop((r, c))
+    shape = f"{x.shape[0]}×{x.shape[1]}"
+    if beyond.any():
+        st.info(t("input_aside", shape=shape, count=int(beyond.sum())), icon=":material/edit_note:")
+    if back:
+        st.info(t("input_back", shape=shape, count=len(back)), icon=":material/edit_note:")
 
 
 def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple) -> tuple[np.ndarray, int]:
@@ -350,15 +374,23 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
     with a message naming the cell. Columns are c0, c1, … (labelled 1, 2, …). A new `generation`
     (its parity, in an invisible index name) gives the editor a new identity: its edits are dropped.
 
+    The grid is given the same numbers run after run (those `base` held when this generation began, or
+    when its shape changed), its edits on top: given new numbers, the browser drops its edits and
+    starts another run to say so, which took every first click after an edit a second run.
+
     Cells are text, read here: the grid's number editor (react-number-format) drops every key but
     digits, '.' and '-', so a typed 1e200 would arrive as 1200. Each number is shown in its shortest
     form that reads back exactly (repr), so an untouched cell keeps its value to the last bit."""
-    cols = [f"c{j}" for j in range(base.shape[1])]
-    shown = [[_shortest(float(v)) for v in row] for row in base]
+    held = st.session_state.get(f"{key}_data")
+    if held is None or held[0] != generation or held[1].shape != base.shape:
+        held = st.session_state[f"{key}_data"] = (generation, base.copy())
+    data = held[1]
+    cols = [f"c{j}" for j in range(data.shape[1])]
+    shown = [[_shortest(float(v)) for v in row] for row in data]
     frame = pd.DataFrame(shown, index=pd.Index(rows, name=" " * (generation % 2)), columns=cols, dtype=object)
     config = {c: st.column_config.TextColumn(str(j + 1), alignment="right", **column) for j, c in enumerate(cols)}
     edited = st.data_editor(frame, key=key, column_config=config, num_rows="fixed", width="content")
-    values, refused = _read_edits(base, np.array(shown, dtype=object), edited.to_numpy(dtype=object))
+    values, refused = _read_edits(data, base, np.array(shown, dtype=object), edited.to_numpy(dtype=object))
     if refused:  # one notice, however many cells: a select-all and Delete empties every cell at once
         r, c, cell, v = refused[0]
         fields = dict(cell=f"{r + 1},{c + 1}", value=_word(cell, v))
@@ -368,16 +400,19 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
     return values
 
 
-def _read_edits(base: np.ndarray, shown: np.ndarray, cells: np.ndarray) -> tuple[np.ndarray, list[tuple]]:
-    """`base` with the grid's changed cells read in (only those: a large grid's run reads a handful, not all), and
-    the changed cells that are not finite numbers, as (row, col, cell, value read or None), in reading order."""
-    values, refused = base.astype(np.float64), []
+def _read_edits(data: np.ndarray, last: np.ndarray, shown: np.ndarray,
+                cells: np.ndarray) -> tuple[np.ndarray, list[tuple]]:
+    """The grid's numbers: `data` (shown as `shown`) with its changed cells read in (only those: a large grid's run
+    reads a handful, not all), a refused one keeping its `last` value; and the refused cells, as (row, col, cell,
+    value read or None), in reading order."""
+    values, refused = data.astype(np.float64), []
     for r, c in zip(*np.nonzero(cells != shown)):
         cell = cells[r, c]
         v = _number(cell)
         if v is not None and math.isfinite(v):
             values[r, c] = v
         else:
+            values[r, c] = last[r, c]
             refused.append((int(r), int(c), cell, v))
     return values, refused
 

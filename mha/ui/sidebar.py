@@ -8,6 +8,7 @@ import mha
 
 from . import exports, session
 from . import settings as S
+from .inputs import number
 from .strings import Text
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -47,12 +48,11 @@ def render(t: Text):
                      on_change=session.apply_preset, disabled=trained)
         from_text = session.has_text()
         for key in S.SIZES:
-            st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key, on_change=session.on_size_change,
-                            disabled=trained or (key == "n_tokens" and from_text),
-                            help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
+            number(st, t, key, 1, S.LIMITS[key], on_change=session.on_size_change,
+                   disabled=trained or (key == "n_tokens" and from_text),
+                   help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
         if ss["stage"] in S.FFN_STAGES:  # one widget fewer on every other stage's run
-            st.number_input(t("d_ff"), 1, S.LIMITS["d_ff"], step=1, key="d_ff", help=t("d_ff_help"),
-                            disabled=trained, persist_state="session")
+            number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
         if trained:
             st.caption(t("trained_sizes", **session.trained_sizes()))
         elif S.distinct_primes(ss):
@@ -60,7 +60,7 @@ def render(t: Text):
         else:
             st.caption(t("primes_no"))
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
-        st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed", disabled=trained)
+        number(st, t, "seed", 0, S.LIMITS["seed"], disabled=trained)
         _options(t, trained)
         panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),
                   st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open",

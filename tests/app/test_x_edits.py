@@ -11,7 +11,7 @@ import mha
 from mha.ui import session
 from mha.ui import settings as S
 
-from .helpers import option, page_text, rerun, run
+from .helpers import option, page_text, rerun, run, warnings
 
 EDITS = {"edited_rows": {0: {"c4": 3.25}, 2: {"c0": -1.5}}, "added_rows": [], "deleted_rows": []}
 
@@ -130,3 +130,47 @@ def test_the_grid_and_the_link_take_the_same_numbers(typed):
     assert kept == (not notices)
     if kept:
         assert x[0, 0] == grid and S.decode_x(S.encode_x(x, base), base)[0][0, 0] == grid
+
+
+@pytest.mark.parametrize("lang, words", [("en", "the box was empty or held no number, so it keeps 3"),
+                                         ("zh", "输入框是空的或不是数字，所以保留 3")])
+def test_an_emptied_or_lettered_size_keeps_its_value_and_every_edit_and_says_so(lang, words):
+    at = run(stage="input", lang=lang)
+    at.session_state["x_editor"] = {"edited_rows": {2: {"c1": "7.5"}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    at.number_input(key="n_tokens").set_value(None)  # what the browser commits for an empty box or letters
+    rerun(at)
+    assert at.session_state["n_tokens"] == 3 and at.session_state["x_base"][2, 1] == 7.5
+    assert any(words in w for w in warnings(at))
+    rerun(at)
+    assert not at.warning  # said once
+
+
+@pytest.mark.parametrize("lang, words", [("en", "takes 1 to 64; 100 is outside that, so it keeps 3"),
+                                         ("zh", "的取值范围是 1 到 64；100 超出了这个范围，所以保留 3")])
+def test_a_size_out_of_range_keeps_its_value_in_the_pages_language(lang, words):
+    at = run(stage="qk", lang=lang)
+    at.number_input(key="n_tokens").set_value(100)
+    rerun(at)
+    assert at.session_state["n_tokens"] == 3 and any(words in w for w in warnings(at))
+
+
+def test_edits_beyond_a_smaller_x_are_set_aside_and_come_back_when_it_grows():
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {2: {"c1": "7.5"}, 0: {"c4": "-2.25"}}, "added_rows": [],
+                                    "deleted_rows": []}
+    rerun(at)
+    at.number_input(key="n_tokens").set_value(2)
+    rerun(at)
+    assert at.session_state["x_base"].shape == (2, 5) and at.session_state["x_base"][0, 4] == -2.25
+    assert "your 1 edited cell(s) beyond it are set aside" in page_text(at)
+    at.number_input(key="d_model").set_value(3)
+    rerun(at)
+    assert "your 1 edited cell(s) beyond it are set aside" in page_text(at)  # X₁'s fifth cell
+    at.number_input(key="d_model").set_value(5)
+    rerun(at)
+    at.number_input(key="n_tokens").set_value(3)
+    rerun(at)
+    x = at.session_state["x_base"]
+    assert x[2, 1] == 7.5 and x[0, 4] == -2.25 and "are back" in page_text(at)
+    assert at.query_params["x"].count("~") >= 2  # the link carries them again

@@ -14,6 +14,7 @@ import mha
 from mha import figures as F
 
 from .. import session
+from ..inputs import number
 from ..settings import BLOCK_PARTS as PARTS
 from ..views import Name, Operand, View, chart, display, header, name, product_view, said_then_shown, token_ticks
 
@@ -143,7 +144,7 @@ def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, n, f = v.t, len(tr.x), v.cfg.d_ff
     said_then_shown(f"**{t('block_gelu')}**",
                     display(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}")))
-    row = st.number_input(t("block_row"), 1, n, n, key="block_row", persist_state="session")  # kept across parts
+    row = number(st, t, "block_row", 1, n, default=n, persist_state="session")  # kept across parts
     chart(F.gelu_figure(tr.hidden[row - 1], tr.act[row - 1], t("block_gelu_curve"), t("block_gelu_row", i=row),
                         v.look),
           key="block_gelu")

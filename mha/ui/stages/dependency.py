@@ -6,6 +6,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
+from ..inputs import number
 from ..views import View, chart, equation, fmt, header, input_error, room_for_names, subscript, token_ticks
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
@@ -39,8 +40,8 @@ def _nudge(v: View) -> None:
     """Nudge one row of X and show how Y moves. A fragment: changing the row or the size reruns this column only."""
     t, half = v.t, v.look.column(0.5)
     n = len(v.x)
-    j = st.number_input(t("nudge_token"), 1, n, min(2, n), key="nudge_j")
-    eps = st.number_input(t("nudge_size"), -10.0, 10.0, 0.5, 0.1, key="nudge_eps")
+    j = number(st, t, "nudge_j", 1, n, label=t("nudge_token"), default=min(2, n))
+    eps = number(st, t, "nudge_eps", -10.0, 10.0, label=t("nudge_size"), default=0.5, step=0.1)
     moved = v.x.copy()
     moved[j - 1] += eps
     try:

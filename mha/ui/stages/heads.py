@@ -7,6 +7,7 @@ import mha
 from mha import figures as F
 
 from .. import session, training
+from ..inputs import number
 from ..views import View, chart, equation, header, markdown_table, name, token_ticks
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
@@ -92,7 +93,7 @@ def train_again(v: View) -> None:
     st.markdown(f"**{t('retrain_title')}**")
     st.caption(t("retrain_text", steps=training.STEPS))
     left, right = st.columns([1, 2])
-    seed = left.number_input(t("retrain_seed"), 0, 10**6, value=1, step=1, key="retrain_seed")
+    seed = number(left, t, "retrain_seed", 0, 10**6, default=1)
     if right.button(t("retrain_button"), key="retrain"):
         bar = st.progress(0.0, text=t("retrain_running", seed=seed))
         model = training.retrain(int(seed), lambda done: bar.progress(min(done, 1.0),

@@ -10,6 +10,7 @@ import mha
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
 
 from .. import session
+from ..inputs import number
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
@@ -207,7 +208,7 @@ def _measure(v: View) -> None:
     t_, cfg, ss = v.t, v.cfg, st.session_state
     st.markdown(f"**{t_('kv_measure_title')}**")
     cap = _measure_cap(cfg)
-    tokens = st.number_input(t_("kv_measure_tokens"), 2, cap, min(128, cap), key="kv_measure_T")
+    tokens = number(st, t_, "kv_measure_T", 2, cap, label=t_("kv_measure_tokens"), default=min(128, cap))
     if cap < 512:
         st.caption(t_("kv_measure_cap", T=cap))
     if st.button(t_("kv_measure"), key="kv_measure"):

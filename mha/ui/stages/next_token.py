@@ -14,6 +14,7 @@ from mha import figures as F
 
 from .. import session
 from .. import settings as S
+from ..inputs import number
 from ..views import Name, Operand, View, chart, display, header, product_view
 from .block import block_weights, checked_block
 from .tokens import example_text
@@ -50,8 +51,8 @@ def render(v: View) -> None:
                  Operand(logits, LOGITS, t("token"), t("token_id")),
                  "logits = LN<sub>f</sub>(Y) · E<sup>T</sup>", cols=vocab)
     row = st.container(horizontal=True, vertical_alignment="bottom")  # one block, not three (st.columns)
-    temperature = row.number_input(t("temperature"), S.TEMPERATURE[0], S.TEMPERATURE[1], step=0.1,
-                                   key="temperature", persist_state="session", help=t("temperature_help"))
+    temperature = number(row, t, "temperature", *S.TEMPERATURE, step=0.1, persist_state="session",
+                         help=t("temperature_help"))
     choice = row.segmented_control(t("choice"), S.CHOICES, format_func=lambda c: t(f"choice_{c}"), key="choice",
                                    required=True, persist_state="session")
     probs = mha.softmax(logits[-1] / float(temperature))
