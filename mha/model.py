@@ -22,14 +22,29 @@ POSITIONS = ("sinusoidal", "learned")
 # One token per CJK character (Chinese has no spaces between words), one per run of other letters or
 # digits, one per punctuation mark or symbol; an emoji with its modifiers and zero-width joins is one.
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f"
-_EMOJI_TAIL = "\ufe0f\u20e3\U0001f3fb-\U0001f3ff"
-TOKEN = re.compile(rf"[{_CJK}]|[^\W{_CJK}]+|[^\w\s][{_EMOJI_TAIL}]*(?:\u200d[^\w\s][{_EMOJI_TAIL}]*)*")
+# What an emoji draws with the character before it: a variation selector (U+FE0E text, U+FE0F emoji style), the
+# keycap U+20E3, a skin tone, or a run of tags ended by U+E007F (a subdivision flag: 🏴 and "gbsct" in tags).
+_EMOJI_TAIL = r"(?:[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff]|[\U000e0020-\U000e007e]+\U000e007f)*"
+# Characters nobody sees: controls, Unicode's format characters (category Cf: soft hyphen, zero-width space and
+# joiners, bidi marks, tags, ...) and variation selectors. No token starts with one, so alone they make no token
+# and, between two words, part them as a space would; inside an emoji they belong to it (_EMOJI_TAIL, U+200D).
+_INVISIBLE = ("\x00-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+             "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufe00-\ufe0f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+             "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f"
+             "\U000e0100-\U000e01ef")
+_KEYCAP = "[0-9#*]\ufe0f?\u20e3"  # 1️⃣: a digit (a letter to \w) with the keycap
+_FLAG = "[\U0001f1e6-\U0001f1ff]{2}"  # 🇫🇷: two regional indicators
+_EMOJI_PART = rf"(?:{_KEYCAP}|{_FLAG}|[^\w\s{_INVISIBLE}]){_EMOJI_TAIL}"
+TOKEN = re.compile(rf"[{_CJK}]|(?:(?!{_KEYCAP})[^\W{_CJK}])+|{_EMOJI_PART}(?:\u200d{_EMOJI_PART})*")
 
 
 def tokenize(text: str) -> list[str]:
     """Whitespace-separated words; CJK characters one by one; punctuation and each emoji on their own.
 
     "the cat sat." -> ["the", "cat", "sat", "."];  "我爱注意力" -> ["我", "爱", "注", "意", "力"].
+    An emoji is whole with what is drawn as one picture with it: 👍🏽, 1️⃣, 🇫🇷, Scotland's flag (🏴 and tags) and
+    👨‍👩‍👧 (joined by zero-width joiners) are one token each. An invisible character (a control or format character)
+    is no token: "a", a zero-width joiner, "b" -> ["a", "b"].
     """
     return TOKEN.findall(text)
 

@@ -1,5 +1,7 @@
 """Shared drawing pieces: a matrix (Mat), one heatmap trace, axes, boxes, titles, windowing, the click layer."""
 
+import html
+import itertools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -138,14 +140,14 @@ BROAD = set("MWmw—")  # the widest letters, about 0.88 em
 
 @lru_cache(maxsize=65536)
 def text_px(text: str, size: float) -> float:
-    """A one-line text's width in px, a little generous (HTML tags dropped, sub/superscripts smaller).
+    """A one-line text's width in px, a little generous (HTML tags dropped, entities read, sub/superscripts smaller).
 
     Measured in Chromium with the app's font (FONT) at 100 px: digits and "−" 0.555 em, "." 0.278 em, CJK and
     "· × → …" 1 em, lower-case letters 0.49 em on average, capitals up to 0.88 em (W); bold 4% wider.
     """
     small = sum(len(s) for s in re.findall(r"<su[bp]>(.*?)</su[bp]>", text))
     bold = sum(len(re.sub(r"<[^>]+>", "", s)) for s in re.findall(r"<b>(.*?)</b>", text))
-    plain = re.sub(r"<[^>]+>", "", text)
+    plain = html.unescape(re.sub(r"<[^>]+>", "", text))  # an escaped "<" (a user's text) is drawn as one character
     width = 0.0
     for ch in plain:
         if ch in WIDE or "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
@@ -159,6 +161,39 @@ def text_px(text: str, size: float) -> float:
         else:
             width += 0.72
     return (width - 0.2 * small + 0.05 * bold) * size * 1.06
+
+
+# A glyph, as far as shortening a label goes: a character with what an emoji draws with it (variation selectors, skin
+# tones, the keycap, tags), a zero-width joiner with the character it joins on. A label is cut between glyphs, so no
+# emoji loses its skin tone or its flag's tags, and no joiner is left at the end.
+_GLYPH = re.compile(r"\u200d?.[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]*", re.S)
+
+
+def short(text: str, most: int = 8) -> str:
+    """`text` (plain, not HTML) in at most `most` glyphs: its first most − 1 and "…" when it is longer."""
+    glyphs = _GLYPH.findall(text)
+    return text if len(glyphs) <= most else "".join(glyphs[: most - 1]) + "…"
+
+
+def fit_text(text: str, size: float, px: float) -> str:
+    """`text` (plain, not HTML) within `px` at `size` (text_px of it escaped, as a label is written): its first
+    glyphs and "…" when it is wider, at least the "…".
+
+    Measured glyph by glyph (text_px adds up its characters' widths), so that a 1,000-character word costs one pass,
+    and text_px's cache keeps glyphs, not the word's every prefix."""
+    glyphs = _GLYPH.findall(text)
+    widths = list(itertools.accumulate(text_px(html.escape(g, quote=False), size) for g in glyphs))
+    if not widths or widths[-1] <= px:
+        return text
+    room = px - text_px("…", size)
+    return "".join(glyphs[: sum(1 for w in widths if w <= room)]) + "…"
+
+
+def tick_titles(layout: dict, axis: str, titles: list[str]) -> None:
+    """Give each tick of `axis` a title (HTML-escaped, as a label is written): the whole text of a label drawn
+    shortened, which the page's chart shows when the pointer is on the label (matrix_chart.js; Plotly has no such
+    thing). Kept in layout.meta, the figure's own data to Plotly."""
+    layout.setdefault("meta", {}).setdefault("ticktitles", {})[axis] = titles
 
 
 def wrap(text: str, size: float, width: float) -> list[str]:

@@ -6,7 +6,9 @@ import numpy as np
 
 from mha.block import gelu
 
-from .base import DESK, FONT, Look, Spec, axis_type, figure, log_ticks, text_px
+from .base import DESK, FONT, Look, Spec, axis_type, figure, fit_text, log_ticks, text_px, tick_titles
+
+LABEL_SHARE = 0.4  # of the probability chart's width, the most its names (left of the bars) take
 
 
 def gelu_figure(hidden: np.ndarray, act: np.ndarray, curve: str, points: str, look: Look = DESK) -> Spec:
@@ -34,25 +36,29 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
     """The `most` likeliest tokens as horizontal bars, likeliest on top; `chosen` drawn in red.
 
     Everything is placed here (bar k at y = k, the names as tick labels, the left margin as wide as the longest
-    name), so the page can draw it without Plotly. Labels are user text: HTML-escaped, since the chart reads some
-    HTML in its text."""
+    name), so the page can draw it without Plotly. A name takes at most LABEL_SHARE of the width: a longer token is
+    shortened there, and written whole in the bar's hover label and the tick's title. Labels are user text:
+    HTML-escaped, since the chart reads some HTML in its text."""
     probs = np.asarray(probs, float)
     order = [int(i) for i in np.argsort(-probs, kind="stable")[:most]][::-1]
-    names = [f"{html.escape(labels[i], quote=False)} ({i})" for i in order]
+    size, width = look.tick + 2, min(560, look.max_w)
+    room = LABEL_SHARE * width - 14
+    whole = [f"{html.escape(labels[i], quote=False)} ({i})" for i in order]
+    names = [f"{html.escape(fit_text(labels[i], size, room - text_px(f' ({i})', size)), quote=False)} ({i})"
+             for i in order]
     colours = ["#dc2626" if i == chosen else "#6366f1" for i in order]
-    size = look.tick + 2
     rows = list(range(len(order)))
     data = [dict(type="bar", orientation="h", x=[float(probs[i]) for i in order], y=rows, width=0.8,
                  marker=dict(color=colours), text=[f"{probs[i]:.3f}" for i in order], textposition="outside",
                  textfont=dict(size=size), cliponaxis=False,  # beside the bar, at full size (inside, Plotly shrinks it)
-                 customdata=[[i, name] for i, name in zip(order, names)],
+                 customdata=[[i, name] for i, name in zip(order, whole)],
                  hovertemplate="%{customdata[1]}: %{x:.4f}<extra></extra>")]
     row = max(24, round(2 * size))  # px a bar
     axes = axis_type(size)
     ticks = [0, 0.2, 0.4, 0.6, 0.8, 1]
     left = round(max(text_px(n, size) for n in names)) + 14
     height = max(160, 2 * look.title + 3 * size + row * len(order))
-    layout = dict(height=height, width=min(560, look.max_w),
+    layout = dict(height=height, width=width,
                   margin=dict(l=left, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),
                   font=dict(family=FONT, size=size),
                   title=dict(text=title, font=dict(size=look.title), xref="container", yref="container", x=0.05,
@@ -63,6 +69,8 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
                   yaxis=axes["yaxis"] | dict(range=[-0.5, len(order) - 0.5], fixedrange=True, showgrid=False,
                                              tickmode="array", tickvals=rows, ticktext=names, zeroline=False,
                                              automargin=False))
+    if names != whole:
+        tick_titles(layout, "yaxis", whole)
     return figure(data, layout)
 
 

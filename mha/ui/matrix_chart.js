@@ -404,15 +404,18 @@ function axisLabels(svg, layout, ax, font, pad) {
     const tf = fontAttrs(o.tickfont, font), size = tf["font-size"] || 12;
     const sub = x ? a.id + other.id : other.id + a.id;
     const g = node("g", { class: `${x ? "x" : "y"}axis`, "data-axis": a.id, "data-sub": sub }, svg);
+    // A label drawn shortened (a long token) shows its whole text on hover: its title (figures.base.tick_titles).
+    const titles = (((layout.meta || {}).ticktitles) || {})[a.name] || [];
     if (o.showticklabels !== false && o.tickvals) {
       o.tickvals.forEach((v, k) => {
         const lo = Math.min(a.range[0], a.range[1]), hi = Math.max(a.range[0], a.range[1]);
         if (v < lo || v > hi) return;
         const label = o.ticktext ? o.ticktext[k] : number(v);
-        if (x) textBlock(g, label, a.px(v), side === "top" ? at - 1 : at + 3, tf, "center",
-                         side === "top" ? "bottom" : "top", "tick");
-        else textBlock(g, label, side === "right" ? at + 1 : at - 1, a.px(v), tf, side === "right" ? "left" : "right",
-                       "middle", "tick");
+        const t = x ? textBlock(g, label, a.px(v), side === "top" ? at - 1 : at + 3, tf, "center",
+                                side === "top" ? "bottom" : "top", "tick")
+                    : textBlock(g, label, side === "right" ? at + 1 : at - 1, a.px(v), tf,
+                                side === "right" ? "left" : "right", "middle", "tick");
+        if (titles[k]) node("title", {}, t).textContent = decode(titles[k]);
       });
     }
     const title = o.title && o.title.text;
@@ -650,9 +653,9 @@ const STYLE = `
 .mha-chart .mha-tick { position: absolute; top: 20px; width: 1px; height: 5px; background: #333; }
 .mha-chart .mha-step { position: absolute; top: 26px; transform: translateX(-50%); white-space: nowrap; color: #2a3f5f; }
 .mha-chart .mha-step.on { font-weight: bold; }
-.mha-chart .mha-tip { position: absolute; display: none; pointer-events: none; z-index: 5; white-space: nowrap;
-  background: #fff; border: 1px solid rgba(47,45,43,0.2); border-radius: 3px; padding: 3px 6px; font-size: 12px;
-  color: #374151; box-shadow: 0 1px 3px rgba(0,0,0,0.1); }
+.mha-chart .mha-tip { position: absolute; display: none; pointer-events: none; z-index: 5; width: max-content;
+  max-width: min(32em, 90vw); overflow-wrap: anywhere; background: #fff; border: 1px solid rgba(47,45,43,0.2);
+  border-radius: 3px; padding: 3px 6px; font-size: 12px; color: #374151; box-shadow: 0 1px 3px rgba(0,0,0,0.1); }
 .mha-chart .mha-save { position: absolute; top: 0; right: 0; z-index: 4; opacity: 0; font-size: 11px; padding: 1px 6px;
   border: 1px solid #d1d5db; border-radius: 3px; background: #fff; color: #374151; cursor: pointer; }
 .mha-chart:hover .mha-save, .mha-chart .mha-save:focus { opacity: 1; }

@@ -159,16 +159,25 @@ def _number(raw: str) -> float | None:
 
 
 def cap_text(raw: str) -> tuple[str, Notice | None]:
-    """A text as the coda reads it: NFKC-normalised, printable characters (and spaces) only, cut after its
-    LIMITS["n_tokens"]-th token (or TEXT_MAX_CHARS characters), with a notice when cut."""
-    text = "".join(ch if ch.isprintable() else " " for ch in unicodedata.normalize("NFKC", raw))
+    """A text as the coda reads it: NFKC-normalised, printable characters (and spaces) only (`_printable`), cut after
+    its LIMITS["n_tokens"]-th token (or TEXT_MAX_CHARS characters), with a notice when cut."""
+    text = unicodedata.normalize("NFKC", raw)
     most = LIMITS["n_tokens"]
     cut = len(text) > TEXT_MAX_CHARS
-    text = text[:TEXT_MAX_CHARS]
+    text = _printable(text[:TEXT_MAX_CHARS])
     ends = [m.end() for m in TOKEN.finditer(text)]
     if len(ends) > most:
         text, cut = text[: ends[most - 1]], True
     return text, Notice("notice_text_capped", dict(most=most, chars=TEXT_MAX_CHARS)) if cut else None
+
+
+def _printable(text: str) -> str:
+    """`text` with a space for each character that is not printable, but for the format characters an emoji token
+    holds (a zero-width joiner, a flag's tags): 👨‍👩‍👧 stays one token, as mha.tokenize reads it. A joiner outside an
+    emoji becomes a space, so that what the text box shows is what the tokenizer reads: two words."""
+    inside = {i for m in TOKEN.finditer(text) for i in range(m.start(), m.end())}
+    return "".join(ch if ch.isprintable() or (i in inside and unicodedata.category(ch) == "Cf") else " "
+                   for i, ch in enumerate(text))
 
 
 def shorten(raw: str) -> str:

@@ -13,7 +13,7 @@ from plotly.utils import PlotlyJSONEncoder
 
 import mha
 from mha import figures as F
-from mha.figures.base import Spec, text_px
+from mha.figures.base import Spec, short, text_px, tick_titles
 
 from . import exports
 from .shared import Shared, digest
@@ -132,8 +132,6 @@ def _read_only(trace: mha.Trace) -> mha.Trace:
     return trace
 
 
-def short(token: str, most: int = 8) -> str:
-    return token if len(token) <= most else token[: most - 1] + "…"
 
 
 def label_text(token: str, most: int = 8) -> str:
@@ -167,11 +165,13 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
     with words that has a panel to its left (the panels right of it move over, with their titles, colour bars and
     controls). Where the inner panels' room would pass the screen's width, only the leftmost panels' rows take
     words; where even that would (a phone), the rows keep their numbers. Columns keep theirs where the tokens would
-    not fit side by side."""
+    not fit side by side. A token's label drawn shortened has its whole text as the tick's title (tick_titles)."""
     if not tokens:
         return fig
     layout = fig.to_dict()["layout"]
     labels = lambda spec: [label_text(tokens[i - 1]) if 0 < i <= len(tokens) else str(i) for i in spec["tickvals"]]
+    whole = lambda spec: [html.escape(tokens[i - 1], quote=False) if 0 < i <= len(tokens) else str(i)
+                          for i in spec["tickvals"]]
     rows = [ax for ax in axes if ax.startswith("y") and "tickvals" in layout.get(ax, {})]
     wider = 0.0
     for ax in rows:
@@ -193,6 +193,8 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: F.Look = F.DESK):
             continue
         if (fits and ax in rows) if ax.startswith("y") else _columns_fit(spec, tokens, paper, look.tick):
             spec["ticktext"] = labels(spec)
+            if spec["ticktext"] != whole(spec):
+                tick_titles(layout, ax, whole(spec))
     if fits and wider > 0:
         if inner:
             edges = sorted(set(inner.values()))

@@ -2,14 +2,17 @@
 
 Every number checked here is computed again from mha's core, independently of the page."""
 
+import html
 import json
 import re
+from html.parser import HTMLParser
 
 import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
 import mha
+from mha import figures as F
 from mha.ui import settings as S
 from mha.ui.strings import Text
 
@@ -410,3 +413,69 @@ def test_the_gelu_row_stays_when_the_reader_looks_at_another_part_and_comes_back
         rerun(at)
     row = Text("en")("block_gelu_row", i=2)
     assert [tr["name"] for tr in charts(at)[0]["data"] if tr.get("name", "").startswith("row")] == [row]
+
+
+LONG = "a" * 1000  # one token of 1,000 characters: its name gave the probabilities a 7,000 px margin
+LONG_TOKENS = [LONG, '"\u200d' * 300 + '"', "<\u200d" * 300 + "<"]  # the last two: one token each, joined
+
+
+def _on(stage: str, text: str, phone: bool) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["stage"], at.query_params["text"] = stage, text
+    at.session_state["screen_phone"] = phone  # what the page's screen probe reports on a phone
+    return rerun(at)
+
+
+@pytest.mark.parametrize("phone", [False, True])
+@pytest.mark.parametrize("token", LONG_TOKENS)
+def test_a_1000_character_token_is_drawn_within_the_next_token_charts(token, phone):
+    """The probabilities' margins and plot stay positive and within the screen's width, the token shortened there
+    and whole in the bar's hover label; every axis naming it (the logits' rows and columns) shortens it too, whole in
+    the tick's title."""
+    at = _on("next_token", token, phone)
+    look = F.PHONE if phone else F.DESK
+    escaped = html.escape(token, quote=False)
+    for spec in charts(at):
+        layout = spec["layout"]
+        assert layout["width"] <= look.max_w + 8
+        for name in (key for key in layout if key[1:5] == "axis"):
+            named = [i for i, label in enumerate(layout[name].get("ticktext", ())) if "…" in label]
+            assert all(layout["meta"]["ticktitles"][name][i].startswith(escaped) for i in named), name
+    (probs,) = [spec for spec in charts(at) if spec["data"][0]["type"] == "bar"]
+    layout, margin = probs["layout"], probs["layout"]["margin"]
+    assert margin["l"] > 0 and margin["r"] > 0 and layout["width"] - margin["l"] - margin["r"] > 0
+    assert [name for _, name in probs["data"][0]["customdata"]] == [f"{escaped} (0)"]  # the hover: all of it
+    assert layout["yaxis"]["ticktext"][0].endswith("… (0)")
+
+
+@pytest.mark.parametrize("token", LONG_TOKENS)
+def test_a_long_token_s_chip_stays_within_the_page_and_is_whole_in_its_title(token):
+    at = _on("tokens", token, False)
+    (chips,) = [body for body in html_bodies(at) if "<sub>0</sub>" in body]
+    found = _Chips()
+    found.feed(chips)
+    ((style, title, shown),) = found.chips
+    assert "max-width:100%" in style and "overflow-wrap:anywhere" in style  # what the estimate misses wraps inside
+    assert title == token and shown.endswith("…") and len(shown) < 60
+    assert not re.sub(r"</?(span|sub|div|p)\b[^<>]*>", "", chips).count("<")  # the token stays escaped
+    assert '"\u200d"' not in chips  # in the title too
+
+
+class _Chips(HTMLParser):
+    """The chips' [style, title, text] in markup: each a span holding its token and a <sub> id."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.chips, self._in = [], None  # _in: the tag the text read now is in
+
+    def handle_starttag(self, tag, attrs) -> None:
+        if tag == "span":
+            self.chips.append([dict(attrs)["style"], dict(attrs).get("title"), ""])
+        self._in = tag
+
+    def handle_endtag(self, tag) -> None:
+        self._in = None
+
+    def handle_data(self, data) -> None:
+        if self._in == "span":
+            self.chips[-1][2] += data.strip()

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import mha
 from mha.ui import settings as S
 
 from .helpers import rerun, run
@@ -159,3 +160,21 @@ def test_small_sizes_move_least_in_total(sizes):
         moved += np.abs(col - sizes[k])
     best = np.min((excess * 1000 + moved)[allowed])  # moved < 1000: compares (excess, moved) in order
     assert total(S.nearest_distinct_primes(sizes).values()) == divmod(int(best), 1000)
+
+
+@pytest.mark.parametrize("emoji", ["👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👍🏽", "1\ufe0f\u20e3", "🇫🇷",
+                                   "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"])
+def test_a_text_from_a_link_keeps_a_joined_emoji_whole(emoji):
+    """cap_text spaced out every character Python will not print, the zero-width joiner and tags among them, and
+    split 👨‍👩‍👧 into three tokens before the tokenizer saw it."""
+    text, notice = S.cap_text(f"hi {emoji} there")
+    assert text == f"hi {emoji} there" and notice is None
+    assert mha.tokenize(text) == ["hi", emoji, "there"]
+
+
+@pytest.mark.parametrize("mark", ["\u200d", "\u200b", "\u202e", "\U000e0067", "\x00"])
+def test_an_invisible_character_between_words_reads_as_a_space(mark):
+    """Between two words, a joiner (or any invisible character) makes no token and glues nothing: the text box
+    shows the space the tokenizer reads."""
+    text, _ = S.cap_text(f"cat{mark}sat")
+    assert text == "cat sat" and mha.tokenize(text) == ["cat", "sat"]

@@ -1,6 +1,7 @@
 """The GPT block and the model around it, against a loop-by-loop reference and the post's claims."""
 
 import math
+import unicodedata
 
 import numpy as np
 import pytest
@@ -164,6 +165,36 @@ def test_generate_greedy_picks_the_argmax_of_the_full_recompute():
 ])
 def test_tokenize(text, tokens):
     assert mha.tokenize(text) == tokens
+
+
+FAMILY, RAINBOW, THUMB, KEYCAP, FLAG = "👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👍🏽", "1\ufe0f\u20e3", "🇫🇷"
+SCOTLAND = "🏴" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"  # a tag sequence
+JOINED = [FAMILY, RAINBOW, THUMB, KEYCAP, FLAG, SCOTLAND, "👩🏽\u200d💻", "#\ufe0f\u20e3", "❤\ufe0f"]
+
+
+@pytest.mark.parametrize("emoji", JOINED)
+def test_an_emoji_drawn_as_one_picture_is_one_token(emoji):
+    """What the docstring promises: modifiers, keycaps, flags, tags and zero-width joins stay with their emoji."""
+    assert mha.tokenize(emoji) == [emoji]
+    assert mha.tokenize(f"hi {emoji} there") == ["hi", emoji, "there"]
+    assert mha.tokenize(f"ok{emoji}ok") == ["ok", emoji, "ok"]
+
+
+def test_emoji_side_by_side_are_a_token_each():
+    assert mha.tokenize("🇫🇷🇩🇪" + FAMILY + THUMB + "😀") == ["🇫🇷", "🇩🇪", FAMILY, THUMB, "😀"]
+    assert mha.tokenize("room1\ufe0f\u20e3 123") == ["room", KEYCAP, "123"]
+
+
+def test_an_invisible_character_is_no_token_and_parts_two_words():
+    """A zero-width joiner (or space, a bidi mark, a tag, a control, a variation selector) between two letters makes
+    no invisible token of its own, and does not glue the two words into one."""
+    assert mha.tokenize("a\u200db") == ["a", "b"]
+    assert mha.tokenize("\u200d") == []
+    invisible = [chr(c) for c in range(0x110000)
+                 if unicodedata.category(chr(c)) in ("Cc", "Cf") and not chr(c).isspace()] + ["\ufe0e", "\ufe0f"]
+    bad = [hex(ord(ch)) for ch in invisible if mha.tokenize(f"ab{ch}cd") != ["ab", "cd"] or mha.tokenize(ch)]
+    assert not bad
+    assert mha.tokenize("😀\u200da a\u200d😀 😀\u200d") == ["😀", "a", "a", "😀", "😀"]  # a joiner joins emoji only
 
 
 def test_a_token_keeps_its_embedding_in_any_text():

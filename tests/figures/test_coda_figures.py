@@ -1,6 +1,10 @@
 """The coda's charts: the next token's probabilities as bars, likeliest on top, the chosen one in red, every
 label readable on its screen; GELU's curve with the row's values on it."""
 
+import html
+import json
+import re
+
 import numpy as np
 import pytest
 
@@ -8,6 +12,7 @@ from mha import figures as F
 from mha.block import gelu
 from mha.figures.base import text_px
 from mha.figures.cache import cost_figure
+from mha.figures.coda import LABEL_SHARE
 
 LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
 
@@ -38,6 +43,33 @@ def test_the_probability_labels_are_as_large_as_the_screen_s_type(look):
     assert layout["margin"]["r"] >= text_px("0.000", size)  # the longest label beside a full bar stays inside
     plot_h = layout["height"] - layout["margin"]["t"] - layout["margin"]["b"]
     assert plot_h / 20 >= 1.5 * size  # a bar is tall enough for its label
+
+
+
+LONG = "a" * 1000  # a 1,000-character token: its name made the left margin 7,000 px, the plot's width negative
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("token", [LONG, "<\u200d" * 300 + "<", "👨\u200d👩\u200d👧" * 100])
+def test_a_long_token_is_shortened_left_of_the_bars_and_whole_on_hover(look, token):
+    lk = LOOKS[look]
+    spec = F.probs_figure(np.array([0.7, 0.3]), [token, "b"], 0, "p", look=lk).to_dict()
+    layout, bars = spec["layout"], spec["data"][0]
+    margin, size = layout["margin"], layout["font"]["size"]
+    plot_w = layout["width"] - margin["l"] - margin["r"]
+    assert 0 < layout["width"] <= lk.max_w and margin["l"] > 0 and margin["r"] > 0 and plot_w > 0
+    assert margin["l"] <= LABEL_SHARE * layout["width"]  # the bars keep the rest
+    names, whole = layout["yaxis"]["ticktext"], [name for _, name in bars["customdata"]]
+    assert whole == ["b (1)", f"{html.escape(token, quote=False)} (0)"]  # the hover label: the whole token
+    assert layout["meta"]["ticktitles"]["yaxis"] == whole  # the tick's title too
+    assert names[0] == "b (1)" and names[1].endswith("… (0)") and len(names[1]) < len(whole[1]) / 4
+    assert margin["l"] >= max(text_px(n, size) for n in names)  # the names still fit the margin
+    assert not re.sub(r"</?(b|extra)>", "", json.dumps(spec)).count("<")  # the user's text stays escaped
+
+
+def test_a_token_that_fits_keeps_its_name_and_the_figure_its_layout():
+    spec = F.probs_figure(np.array([0.7, 0.3]), ["sat", "mat"], 0, "p").to_dict()
+    assert spec["layout"]["yaxis"]["ticktext"] == ["mat (1)", "sat (0)"] and "meta" not in spec["layout"]
 
 
 def test_gelu_markers_sit_on_the_curve():

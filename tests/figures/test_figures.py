@@ -1,11 +1,14 @@
 """Every builder's figure passes Plotly's own validation (the app skips it for speed) and draws what it says."""
 
+import html
+
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 
 import mha
 from mha import figures as F
+from mha.figures.base import fit_text, short, text_px
 from mha.figures.cache import CacheStep, cache_animation, cost_figure
 from mha.figures.scores import WORDS as SCORE_WORDS
 
@@ -46,6 +49,7 @@ BUILDERS = {
     "scores": _scores,
     "cache": _cache,
     "cost": lambda: cost_figure(np.arange(1, 10), {"a": (np.arange(1, 10), "solid")}, x_title="t", y_title="f"),
+    "probs_long": lambda: F.probs_figure(np.array([0.6, 0.4]), ["a" * 1000, "b"], 0, "p"),  # its ticks' titles
 }
 
 
@@ -71,3 +75,25 @@ def test_large_matrices_have_no_cell_numbers():
     big = np.random.default_rng(0).standard_normal((30, 30))
     spec = F.grid_figure([F.Mat(big, "B")], text=True, words=TRIM).to_dict()
     assert not spec["data"][0]["texttemplate"]
+
+
+SCOTLAND = "🏴" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"
+
+
+def test_a_shortened_label_keeps_every_emoji_it_shows_whole():
+    """A label is cut between glyphs: an emoji keeps its skin tone or its flag's tags, and no joiner dangles."""
+    family = "👨🏽\u200d👩🏽\u200d👧🏽\u200d👦🏽"
+    assert short(family) == family  # 4 glyphs, 11 characters
+    assert short("👍🏽" * 10, 3) == "👍🏽👍🏽…" and short("😀\u200d" * 10, 3) == "😀\u200d😀…"
+    assert short("the") == "the" and short("attention") == "attenti…"
+    flags = fit_text(SCOTLAND * 50, 12, 200)
+    assert flags.endswith("…") and flags[:-1] == SCOTLAND * (len(flags[:-1]) // len(SCOTLAND))
+
+
+@pytest.mark.parametrize("text", ["a" * 1000, "注" * 500, "<" * 400, "W" * 300])
+@pytest.mark.parametrize("px", [30, 120, 400])
+def test_a_fitted_label_fits_its_room(text, px):
+    fitted = fit_text(text, 12, px)
+    assert fitted.endswith("…") and text.startswith(fitted[:-1])
+    assert text_px(html.escape(fitted, quote=False), 12) <= px  # as the label is written: escaped
+    assert fit_text("mat", 12, px) == "mat"

@@ -12,6 +12,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.base import fit_text
 
 from .. import session
 from .. import settings as S
@@ -19,7 +20,8 @@ from ..views import View, chart, display, equation, header, token_ticks
 
 EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
-             "background:#eef2ff;border:1px solid #c7d2fe;font-size:0.95rem")
+             "background:#eef2ff;border:1px solid #c7d2fe;font-size:0.95rem;max-width:100%;overflow-wrap:anywhere")
+CHIP_PX, CHIP_FONT_PX = 240, 15.2  # a chip's token is shortened to this width (a phone's page is 358 px); 0.95rem
 COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # Streamlit's caption, light theme
 
 
@@ -103,9 +105,16 @@ def trained_notes(t, text: str) -> None:
 def chips(tokens: list[str], ids, count: str) -> None:
     """Each token as a chip with its id, and under them the count in a caption's type: one element. The text is
     escaped, so it shows literally."""
-    items = "".join(f'<span style="{CHIPS_CSS}">{html.escape(tok)} <sub>{int(i)}</sub></span>'
-                    for tok, i in zip(tokens, ids))
+    items = "".join(chip(tok, int(i)) for tok, i in zip(tokens, ids))
     st.html(f'<div>{items}</div><p style="{COUNT_CSS}">{html.escape(count, quote=False)}</p>')
+
+
+def chip(token: str, i: int) -> str:
+    """A token and its id as a chip within the page: a token wider than CHIP_PX shortened, whole in the chip's title
+    (on hover); the CSS wraps whatever the estimate misses inside the chip rather than past the page."""
+    shown = fit_text(token, CHIP_FONT_PX, CHIP_PX)
+    title = f' title="{html.escape(token)}"' if shown != token else ""
+    return f'<span style="{CHIPS_CSS}"{title}>{html.escape(shown)} <sub>{i}</sub></span>'
 
 
 def use_text(text: str) -> None:
