@@ -2,16 +2,22 @@
 
 Figures are built on the server at a fixed pixel size, so the server must know the window's width. A
 tiny component reports whether the window is at most PHONE_MAX px wide, once when the page opens and again
-when the window crosses that width; only a change of answer causes a rerun. The same component sets the page's
-type for its screen (PAGE_CSS, and PRESENTER_CSS on a projector) in the document's head: one element of a rerun
-fewer than an st.html of its own, and a style sheet that is replaced only when it changes.
+when the window crosses that width; only a change of answer causes a rerun. It also reports, once, a page
+opened from a link longer than Streamlit reads (which then reaches the server as no link at all). The same
+component sets the page's type for its screen (PAGE_CSS, and PRESENTER_CSS on a projector) in the document's
+head: one element of a rerun fewer than an st.html of its own, and a style sheet that is replaced only when it
+changes.
 """
 
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_FIELDS as LINK_FIELDS
+from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_LENGTH as LINK_CHARS
 
 from mha import figures as F
+
+from .settings import Notice
 
 PHONE_MAX = 640  # px: narrower windows get the phone layout
 
@@ -55,6 +61,13 @@ export default function ({ data, setStateValue, parentElement }) {
   }
   if (sheet.textContent !== data.css) sheet.textContent = data.css;
   saveTitle(data.save);
+  // A link over the server's limits reaches it as no link at all: the page opened is the one that tells.
+  const nav = performance.getEntriesByType("navigation")[0];
+  const query = nav ? new URL(nav.name).search.slice(1) : "";
+  const fields = query ? query.split("&").length : 0;
+  if (!data.link_over && (query.length > data.link_chars || fields > data.link_fields)) {
+    setStateValue("link_over", [query.length, fields]);
+  }
   const report = () => {
     const phone = window.innerWidth <= data.phone_max;
     if (phone !== data.phone) setStateValue("phone", phone);
@@ -72,8 +85,11 @@ def look(present: bool, save: str) -> F.Look:
     charts' PNG button's title in the page's language."""
     phone = bool(st.session_state.get("screen_phone", False))
     css = PAGE_CSS + (PRESENTER_CSS if present else "")
-    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css, "save": save},
-                    default={"phone": phone}, on_phone_change=_remember, height=0)
+    link_over = st.session_state.get("screen") is not None and st.session_state["screen"].link_over is not None
+    result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css, "save": save,
+                                        "link_chars": LINK_CHARS, "link_fields": LINK_FIELDS, "link_over": link_over},
+                    default={"phone": phone, "link_over": None}, on_phone_change=_remember,
+                    on_link_over_change=_link_over, height=0)
     phone = bool(result.phone) if result is not None and result.phone is not None else phone
     st.session_state["screen_phone"] = phone
     return F.PHONE if phone else F.PRESENT if present else F.DESK
@@ -81,3 +97,12 @@ def look(present: bool, save: str) -> F.Look:
 
 def _remember() -> None:
     st.session_state["screen_phone"] = bool(st.session_state["screen"].phone)
+
+
+def _link_over() -> None:
+    """The page was opened from a link the server would not read (over Streamlit's limits): say so with the notices
+    about the link."""
+    chars, fields = st.session_state["screen"].link_over
+    notice = Notice("notice_link_over", dict(chars=int(chars), fields=int(fields), max_chars=LINK_CHARS,
+                                             max_fields=LINK_FIELDS))
+    st.session_state["notices"] = [*st.session_state.get("notices", []), notice]

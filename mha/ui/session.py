@@ -468,14 +468,21 @@ def link_params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
         params["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":
         params["preset"] = ss["preset"]
-    diff = S.encode_x(x, base_x(cfg))
-    if diff and len(diff) <= S.X_PARAM_MAX:
-        params["x"] = diff
     added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model]).reshape(-1, cfg.d_model)
-    kv = S.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else ""
-    if kv and len(kv) <= S.X_PARAM_MAX:
-        params["kv"] = kv
+    left_out = {}  # what the link cannot carry, by parameter: its length (said in the share panel, on the stage)
+    for key, value in (("x", S.encode_x(x, base_x(cfg))),
+                       ("kv", S.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else "")):
+        if len(value) > S.X_PARAM_MAX:
+            left_out[key] = len(value)
+        elif value:
+            params[key] = value
+    ss["link_left_out"] = left_out
     return params
+
+
+def left_out(t: Text, key: str, length: int) -> str:
+    """That a link leaves out parameter `key` (x or kv), `length` characters long, said in the page's language."""
+    return t("link_left_out", what=t(f"link_left_out_{key}"), length=length, limit=S.X_PARAM_MAX)
 
 
 def link_follows(cfg: mha.AttentionConfig) -> None:

@@ -86,7 +86,8 @@ def share(panel, t: Text, params: dict[str, str]) -> None:
     """The link of this view, with Streamlit's copy button, in the share panel while it is open."""
     if panel.open:
         panel.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
-        panel.caption(t("share_help"))
+        notes = [session.left_out(t, k, n) for k, n in st.session_state.get("link_left_out", {}).items()]
+        panel.caption(" ".join([t("share_help"), *notes]))
 
 
 DOWNLOADS = (("npz", ".npz", ".npz", "application/octet-stream"), ("json", ".json", ".json", "application/json"),

@@ -174,3 +174,15 @@ def test_edits_beyond_a_smaller_x_are_set_aside_and_come_back_when_it_grows():
     x = at.session_state["x_base"]
     assert x[2, 1] == 7.5 and x[0, 4] == -2.25 and "are back" in page_text(at)
     assert at.query_params["x"].count("~") >= 2  # the link carries them again
+
+
+def test_edits_too_long_for_a_link_are_said_to_be_left_out():
+    at = run(stage="input", n_tokens=8, d_model=128)
+    at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": "1.2345678901234567" for c in range(128)}
+                                                    for r in range(8)}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    assert "x" not in at.query_params
+    assert any("leaves out your edits of X" in w for w in warnings(at))
+    at.session_state["share_open"] = True
+    rerun(at)
+    assert "leaves out your edits of X" in " ".join(c.value for c in at.sidebar.caption)

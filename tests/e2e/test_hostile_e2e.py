@@ -34,3 +34,11 @@ def test_a_hostile_link_makes_no_element_request_or_link(page, app_url, lang):
     hrefs = page.evaluate("() => [...document.querySelectorAll('a[href]')].map(a => a.href)")
     assert not [h for h in hrefs if "127.0.0.1:9" in h or "example.com" in h or "mailto:" in h], hrefs
     assert page.evaluate("() => document.querySelectorAll('main img[src=\"x\"], main svg[onload]').length") == 0
+
+
+def test_a_link_over_the_servers_parameter_limit_is_said_on_the_page(page, app_url):
+    page.goto(f"{app_url}/?stage=qk&" + "&".join(f"p{i}=1" for i in range(1001)))
+    settle(page, LOAD)
+    said = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+    assert "This link is longer than the server reads" in said and "1,002 parameters" in said, said
+    assert "stage=input" in page.url  # the default view, as Streamlit gave it

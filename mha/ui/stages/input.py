@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from .. import session
+from .. import settings as S
 from ..session import matrix_editor, reset_x
 from ..views import View, header, short, subscript
 
@@ -21,6 +22,8 @@ def render(v: View) -> None:
     elif v.tokens:
         edited = not np.array_equal(x, session.base_x(v.cfg))
         notice.info(t("input_text_edited") if edited else t("input_from_text", n=n))
+    if (length := len(S.encode_x(x, session.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
+        st.warning(session.left_out(t, "x", length))
     st.button(t("input_reset"), on_click=reset_x, key="reset_x")
     st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
     st.info(t("input_goal", shape=f"{n}×{d}"))
