@@ -94,6 +94,22 @@ def _walk():
     yield run(stage="heads", model="trained", text="A B C D")  # no letter repeats yet
     yield run(stage="tokens", model="trained", text="a b z 9 " + "C" * 20, lang="zh", layer=9)  # unknown, cut, bad
     yield run(stage="next_token", model="trained", text="A B C D E F G H A B C D E F G H")  # the context is full
+    # what a hand does to X and the boxes: a refused cell, many, a box emptied and out of range, edits set aside
+    # and back, edits too long for a link (on the stage and in the share panel)
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {2: {"c1": "x"}}, "added_rows": [], "deleted_rows": []}
+    yield rerun(at)
+    at.session_state["x_editor"] = {"edited_rows": {2: {"c1": "7.5", "c2": "x", "c3": ""}}, "added_rows": [],
+                                    "deleted_rows": []}
+    yield rerun(at)
+    for value in (None, 100, 2, 3):
+        at.number_input(key="n_tokens").set_value(value)
+        yield rerun(at)
+    at = run(stage="input", n_tokens=8, d_model=128)
+    at.session_state["share_open"] = True
+    at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": "1.2345678901234567" for c in range(128)}
+                                                    for r in range(8)}, "added_rows": [], "deleted_rows": []}
+    yield rerun(at)
 
 
 def _parts(node) -> dict[str, list]:
