@@ -3,7 +3,7 @@
 import streamlit as st
 
 import mha
-from mha.ui import screen, session, sidebar
+from mha.ui import reruns, screen, session, sidebar  # reruns first: it patches Streamlit (reruns.py)
 from mha.ui import settings as S
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER
@@ -62,3 +62,4 @@ session.write_url(params)
 ss["page_running"] = False
 sidebar.share(share, t, params)
 sidebar.downloads(downloads, t, cfg, ss["x_base"], view.w)
+reruns.release()  # the page is built: the clicks held while it was drawn run next (reruns.py)

@@ -66,7 +66,8 @@ def _run_on_reconnect() -> None:
     no others). Without that run, the new session's first run is the user's next click: its widget
     value arrives keyed by element id, unseen by start(), which puts the link's value back over it,
     and the callbacks it should fire are unknown to the new session. With it, the page is started
-    from its link (the URL always equals the view) before the user can click."""
+    from its link (the URL always equals the view) before a click is run: a click on a fragment
+    that run has not drawn yet waits for its end (reruns.py)."""
 
 
 @st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)  # at the limits one set is 67 MB

@@ -1,12 +1,20 @@
 """State and controls in a real browser: what the page keeps, resets and carries across a reload or a restart."""
 
-import pytest
+import os
+import signal
+import time
 
-from .conftest import _free_port, rerun_after, settle, start_server
+import pytest
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from .conftest import _free_port, listen, rerun_after, settle, start_server
+from .test_explorer_e2e import _click_point
 
 pytestmark = pytest.mark.e2e
 LOAD = 90_000  # ms a first load may take on a busy machine (Plotly's script is 4.7 MB)
 APP = '[data-testid="stApp"]'
+STEP_S = 0.005  # s a restarted server runs at a time while a test waits for it to draw (_step_until)
 
 
 def _alerts(page) -> list[str]:
@@ -99,4 +107,117 @@ def test_the_first_click_after_a_server_restart_counts(page, click, expect):
         assert "n_tokens=5" in page.url if "n_tokens" in click else "n_tokens=4" in page.url
     finally:
         server.terminate()
+        server.wait(timeout=30)
+
+
+def _traffic(page) -> list[str]:
+    """What passes on the page's websocket from now on, in order: the type of each message the server sends, and
+    "rerun" for each rerun request the page sends (call it before the page opens its socket)."""
+    seen: list[str] = []
+
+    def received(payload) -> None:
+        if isinstance(payload, bytes):
+            seen.append(ForwardMsg.FromString(payload).WhichOneof("type"))
+
+    def sent(payload) -> None:
+        if isinstance(payload, bytes) and BackMsg.FromString(payload).WhichOneof("type") == "rerun_script":
+            seen.append("rerun")
+
+    listen(page, "websocket", lambda ws: (ws.on("framereceived", received), ws.on("framesent", sent)))
+    return seen
+
+
+def _wait_for(page, traffic: list[str], since: int, kind: str) -> None:
+    """Wait until `traffic` has an entry of this kind after its first `since`."""
+    deadline = time.monotonic() + LOAD / 1000
+    while kind not in traffic[since:]:
+        assert time.monotonic() < deadline, f"no {kind} on the page's websocket"
+        page.wait_for_timeout(10)  # Playwright delivers the websocket's frames while it waits
+
+
+def _step_until(page, server, traffic: list[str], since: int, kind: str) -> None:
+    """Let `server` run in steps of STEP_S (SIGCONT, then SIGSTOP) until the page has a message of this kind from it;
+    the server is left stopped, at most a step or two past sending it."""
+    deadline = time.monotonic() + LOAD / 1000
+    while True:
+        os.kill(server.pid, signal.SIGSTOP)
+        page.wait_for_timeout(4 * STEP_S * 1000)  # what the step sent arrives (Playwright delivers it while it waits)
+        if kind in traffic[since:]:
+            return
+        assert time.monotonic() < deadline, f"no {kind} from the server"
+        os.kill(server.pid, signal.SIGCONT)
+        time.sleep(STEP_S)
+
+
+def _restart_and_click(page, server, port: int, traffic: list[str], click):
+    """Kill the server by its PID, start another on the same port, and `click` while the page's reconnect run is
+    drawing the page anew; return the new server once the runs that follow are over.
+
+    The click is made once that run has begun to draw (its first delta: the app is imported, the stage not yet
+    drawn), as a user's click while a fresh process draws its first page (a second or more). So that it reaches
+    the server before the run has drawn the stage however fast this machine is, the new process runs in steps until
+    that delta, and stays stopped until the click is sent."""
+    os.kill(server.pid, signal.SIGKILL)
+    server.wait(timeout=30)
+    page.wait_for_selector(f"{APP}:not([data-test-connection-state='CONNECTED'])", timeout=LOAD)  # cut off
+    since = len(traffic)
+    server = start_server(port)
+    page.wait_for_selector(f"{APP}[data-test-connection-state='CONNECTED']", timeout=LOAD)
+    try:
+        _step_until(page, server, traffic, since, "delta")
+        since = len(traffic)
+        click()
+        _wait_for(page, traffic, since, "rerun")
+    finally:
+        os.kill(server.pid, signal.SIGCONT)
+    _wait_for(page, traffic, since, "script_finished")
+    settle(page, LOAD)
+    return server
+
+
+def _click_at(page, locator):
+    """A click at the middle of what `locator` finds now, to be made later at once: a user's click, not Playwright's,
+    which would wait for the element to be drawn anew."""
+    box = locator.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    return lambda: page.mouse.click(x, y)
+
+
+def _sums_rows(page) -> list[int]:
+    """The rows of S whose clicked cell's sums the page shows."""
+    texts = page.get_by_text("keys k that row", exact=False).all_inner_texts()
+    return [int(t.split("keys k that row")[1].split()[0]) for t in texts]
+
+
+def test_the_first_add_token_after_a_server_restart_counts(page):
+    port = _free_port()
+    server = start_server(port)
+    traffic = _traffic(page)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?stage=kv_cache")
+        settle(page, LOAD)
+        add = page.locator(".st-key-add_token button")
+        rerun_after(page, add.click)
+        assert page.get_by_text("The cache holds 4 tokens").count() == 1 and "kv=1" in page.url
+        server = _restart_and_click(page, server, port, traffic, _click_at(page, add))
+        assert page.get_by_text("The cache holds 5 tokens").count() == 1 and "kv=2" in page.url
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+
+
+def test_the_first_cell_click_after_a_server_restart_counts(page):
+    port = _free_port()
+    server = start_server(port)
+    traffic = _traffic(page)
+    try:
+        page.goto(f"http://127.0.0.1:{port}/?stage=scores")
+        settle(page, LOAD)
+        rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
+        assert _sums_rows(page) == [2]
+        server = _restart_and_click(page, server, port, traffic, _click_point(page, ".st-key-scores", 6))  # query 3
+        assert _sums_rows(page) == [3]  # its sums: the click counted, and the sums shown are not wiped to none
+    finally:
+        server.kill()
         server.wait(timeout=30)
