@@ -3,7 +3,7 @@
 import streamlit as st
 
 import mha
-from mha.ui import reruns, screen, session, sidebar  # reruns first: it patches Streamlit (reruns.py)
+from mha.ui import budget, reruns, screen, session, sidebar  # reruns first: it patches Streamlit (reruns.py)
 from mha.ui import settings as S
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER
@@ -31,18 +31,23 @@ if notices := ss.get("notices"):  # one box: a link with many unusable values sa
 cfg = session.config()
 look = screen.look(ss["present"], t("png_save"))
 tokens = tuple(session.text_tokens(ss["text"]))
-if session.trained_on() and tokens:  # the walk shows the chosen layer's attention, on what that layer reads
-    model = session.shipped()
-    run = TrainedRun(model.weights, model.vocab, session.trained_trace(tokens), ss["layer"] - 1)
-    view = View(t, cfg, model.weights.blocks[run.layer].attn, session.current_x(cfg), ss["head"] - 1,
-                ss["cell_values"], look, tokens, run)
-else:
-    view = View(t, cfg, session.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init),
-                session.current_x(cfg), ss["head"] - 1, ss["cell_values"], look, tokens)
-try:
-    RENDER[ss["stage"]](view)
-except mha.InputError as e:
-    input_error(t, e)
+x = session.current_x(cfg)
+work = 0 if session.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
+view = None
+if not budget.asks(t, work):  # a view over the work budget is drawn once asked for, in the heavy lane
+    with budget.lane(t, work):
+        if session.trained_on() and tokens:  # the walk shows the chosen layer's attention, on what that layer reads
+            model = session.shipped()
+            run = TrainedRun(model.weights, model.vocab, session.trained_trace(tokens), ss["layer"] - 1)
+            view = View(t, cfg, model.weights.blocks[run.layer].attn, x, ss["head"] - 1, ss["cell_values"], look,
+                        tokens, run)
+        else:
+            view = View(t, cfg, session.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init), x,
+                        ss["head"] - 1, ss["cell_values"], look, tokens)
+        try:
+            RENDER[ss["stage"]](view)
+        except mha.InputError as e:
+            input_error(t, e)
 if code := snippet(ss["stage"]):
     code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
     if code_view.open:  # built only when opened
@@ -61,5 +66,5 @@ params = session.link_params(cfg, ss["x_base"])  # X as the stage left it (the i
 session.write_url(params)
 ss["page_running"] = False
 sidebar.share(share, t, params)
-sidebar.downloads(downloads, t, cfg, ss["x_base"], view.w)
+sidebar.downloads(downloads, t, cfg, ss["x_base"], view.w if view else None)  # None: the view waits to be drawn
 reruns.release()  # the page is built: the clicks held while it was drawn run next (reruns.py)

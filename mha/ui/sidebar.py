@@ -94,7 +94,7 @@ DOWNLOADS = (("npz", ".npz", ".npz", "application/octet-stream"), ("json", ".jso
              ("csv", ".csv (.zip)", "-csv.zip", "application/zip"))
 
 
-def downloads(panel, t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
+def downloads(panel, t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None) -> None:
     """The view's every matrix, in the downloads panel while it is open: files written before the click and kept
     while the view stays.
 
@@ -109,10 +109,13 @@ def downloads(panel, t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> No
             _files(t, cfg, x, w)
 
 
-def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights) -> None:
+def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None) -> None:
     values = exports.size(cfg)
     if values > exports.MAX_VALUES:
         st.caption(t("export_too_big", values=values, limit=exports.MAX_VALUES))
+        return
+    if w is None:  # the page asks before drawing this view (budget.asks)
+        st.caption(t("export_after_ask"))
         return
     ss, view = st.session_state, exports.view_key(x, w, cfg)
     held = ss.get("export_files")

@@ -9,13 +9,19 @@ from pathlib import Path
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
+from mha.ui.budget import CLEARED
+
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
-def run(**params) -> AppTest:
+def run(cleared: int = 0, **params) -> AppTest:
+    """The app opened from a link with these parameters; `cleared`: the numbers the session has already said yes
+    to drawing (budget.asks)."""
     at = AppTest.from_file(APP, default_timeout=60)
     for key, value in params.items():
         at.query_params[key] = str(value)
+    if cleared:
+        at.session_state[CLEARED] = cleared
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -17,6 +17,7 @@ from .helpers import block_parts, chart_data, rerun, run
 from .test_strings import LATEX, PLAIN, PLOTLY, renderers
 
 TAG = "@@{}@@"
+BIG = 10**8  # numbers said yes to: the large views of the walk are drawn
 
 
 def _walk():
@@ -54,9 +55,10 @@ def _walk():
     yield rerun(at)
     yield run(stage="input", n_tokens="lots", d_k=999, preset="huge")
     big = dict(n_tokens=20, d_model=1024, d_k=64, d_v=64, n_heads=16)  # drawn in part, costly, too big to export
+    yield run(stage="scores", **big)  # asked first
     for stage in ("scores", "dependency"):
-        yield run(stage=stage, **big)
-    at = run(stage="qk", **big)
+        yield run(stage=stage, cleared=BIG, **big)
+    at = run(stage="qk", cleared=BIG, **big)
     at.session_state["sel_qk_q"] = (0, 0)
     yield rerun(at)
     at = run(stage="scores", example="mask")  # the post's matrix: a given step instead of QKᵀ
@@ -69,7 +71,7 @@ def _walk():
     yield run(stage="qk", n_tokens=64)  # Q and K trimmed in rows only
     yield run(stage="output", n_tokens=64, d_model=256, n_heads=8)  # heads 5 to 8 of W_O not drawn
     yield run(stage="output", n_heads=5)  # head 5 alone not drawn
-    at = run(stage="kv_cache", **big)
+    at = run(stage="kv_cache", cleared=BIG, **big)
     yield at
     at.session_state["kv_part"] = "cost"
     yield rerun(at)

@@ -1,0 +1,76 @@
+"""Heavy work is costed before it starts: a view over the work budget asks first, and is drawn in the heavy lane."""
+
+import sys
+import threading
+import time
+
+import pytest
+
+import mha
+from mha.ui import budget
+
+from .helpers import chart_keys, page_text, rerun, run
+
+CAPS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
+
+
+H, D, K, V, N = 16, 1024, 128, 128, 64
+WALK = N * D * 2 + H * N * (2 * K + V) + 4 * H * N * N + H * N * V + N * H * V  # X, Y, Q, K, V, 4 n×n, H, Concat
+NUMBERS = H * D * (2 * K + V) + H * V * D + WALK  # W_Q, W_K, W_V, W_O and the walk
+
+
+def test_the_work_of_a_view_counts_its_weights_its_walk_and_its_ffn():
+    cfg = mha.AttentionConfig(**CAPS)
+    assert budget.work(cfg, "scores") == NUMBERS
+    assert budget.work(cfg, "block") == NUMBERS + 2 * D * cfg.d_ff
+
+
+@pytest.mark.parametrize("lang, words", [("en", f"This view computes {NUMBERS:,} numbers, more than 4,000,000"),
+                                         ("zh", f"这个视图要计算 {NUMBERS:,} 个数，超过了 4,000,000")])
+def test_a_link_to_the_largest_view_asks_first_and_computes_nothing_until_told(lang, words):
+    at = run(stage="scores", lang=lang, **CAPS)
+    assert words in page_text(at) and chart_keys(at) == []
+    at.button(key="budget_draw").click()
+    rerun(at)
+    assert "scores" in chart_keys(at) and words not in page_text(at)
+    at.session_state["stage"] = "qk"  # a yes holds for views up to that size
+    assert rerun(at) and chart_keys(at) and "budget_draw" not in [b.key for b in at.button]
+
+
+def test_a_view_within_the_budget_is_drawn_at_once():
+    at = run(stage="scores", preset="gpt2")
+    assert "scores" in chart_keys(at) and not any(b.key == "budget_draw" for b in at.button)
+
+
+def test_the_heavy_lane_draws_one_large_view_at_a_time_and_never_holds_up_a_small_one():
+    order, t = [], budget.Text("en")
+    holding, release = threading.Event(), threading.Event()
+
+    def first():
+        with budget.lane(t, budget.WORK_BUDGET + 1):
+            order.append("first in")
+            holding.set()
+            release.wait(10)
+            order.append("first out")
+
+    def second():
+        with budget.lane(t, budget.WORK_BUDGET + 1):
+            order.append("second in")
+
+    a = threading.Thread(target=first)
+    a.start()
+    holding.wait(10)
+    b = threading.Thread(target=second)
+    b.start()
+    with budget.lane(t, budget.WORK_BUDGET):  # a small view goes while the lane is taken
+        order.append("small")
+    time.sleep(0.2)
+    assert order == ["first in", "small"]  # the second large view waits
+    release.set()
+    a.join(10)
+    b.join(10)
+    assert order == ["first in", "small", "first out", "second in"]
+
+
+def test_the_interpreter_hands_the_gil_over_at_the_stated_interval():
+    assert sys.getswitchinterval() == pytest.approx(budget.SWITCH_S)
