@@ -37,11 +37,12 @@ def work(cfg: mha.AttentionConfig, stage: str) -> int:
     return exports.size(cfg) + ffn
 
 
-def asks(t: Text, numbers: int) -> bool:
-    """Whether the page asks before drawing a view of `numbers` numbers (and, if so, asks: the question and its
-    button). A yes holds for every view up to that size for the rest of the session."""
+def asks(t: Text, numbers: int, stage: str) -> bool:
+    """Whether the page asks before drawing a view of `numbers` numbers (and, if so, asks: under the stage's name,
+    the question and its button). A yes holds for every view up to that size for the rest of the session."""
     if numbers <= max(WORK_BUDGET, st.session_state.get(CLEARED, 0)):
         return False
+    st.markdown(f"### {t(f'stage_{stage}')}")
     st.info(t("budget_ask", numbers=numbers, budget=WORK_BUDGET), icon=":material/hourglass_top:")
     st.button(t("budget_draw"), key="budget_draw", type="primary", on_click=_clear, args=(numbers,))
     return True
