@@ -8,11 +8,11 @@ import numpy as np
 
 import mha
 
-from .shared import Shared, digest
+from .shared import MB, Shared, digest
 
 MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
 READY_MAX = 10_000  # numbers: a view up to this size has its files ready (a few ms to write); larger ones on request
-SHARED_VIEWS = 32  # views whose files every session reuses: a class going back and forth asks for the same few
+SHARED_FILES = 32 * MB  # the files every session reuses: a class going back and forth asks for the same few views
 
 
 def size(cfg: mha.AttentionConfig) -> int:
@@ -51,11 +51,11 @@ def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> tuple:
     return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o)
 
 
-_shared = Shared(SHARED_VIEWS)
+_shared = Shared(SHARED_FILES)
 
 
 def shared_files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes | str]:
-    """files(), kept for the last SHARED_VIEWS views of the whole process: written once, whichever session asks."""
+    """files(), kept for the views of the whole process within SHARED_FILES: written once, whichever session asks."""
     return _shared.get(view_key(x, w, cfg), lambda: files(x, w, cfg))
 
 
