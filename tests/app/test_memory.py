@@ -2,9 +2,12 @@
 
 import numpy as np
 import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.runtime.media_file_storage import MediaFileStorageError
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 import mha
-from mha.ui import session, views
+from mha.ui import exports, prepared, session, views
 from mha.ui.shared import MB, Shared, footprint
 
 from .helpers import rerun, run
@@ -96,3 +99,93 @@ def test_a_shared_matrix_chart_keeps_its_json_not_its_dict():
     assert kept and all(d.spec is None and d.json for d, _ in kept)
     assert views.FIGURES.held == sum(views.figure_bytes(v) for v, _ in views.FIGURES._items.values())
     assert rerun(at).get("html")
+
+
+# --- prepared downloads ---------------------------------------------------------------------------------------
+
+# A view of ~1 million numbers (~36 MB of files): three of them pass the downloads' budget.
+BIG = dict(n_tokens=64, d_model=130, d_k=128, d_v=128, n_heads=8)
+
+
+def _prepare(seed: int):
+    at = run(stage="input", seed=seed, **BIG)
+    at.session_state["downloads_open"] = True
+    rerun(at).button(key="export_prepare").click()
+    return rerun(at)
+
+
+def test_sessions_preparing_large_views_hold_at_most_the_downloads_budget():
+    """Three sessions prepare three views whose files pass the budget: the process holds the newest within it,
+    and no session holds a copy of its own."""
+    assert exports.READY_MAX < exports.size(mha.AttentionConfig(**BIG)) <= exports.MAX_VALUES
+    prepared.FILES.clear()
+    held = []
+    for seed in (1, 2, 3):
+        at = _prepare(seed)
+        assert {b.key for b in at.get("download_button")} == {"download_npz", "download_json", "download_csv"}
+        assert sum(footprint(at.session_state.to_dict()).values()) < MB
+        held.append(prepared.FILES.held)
+    assert held[0] > 30 * MB and max(held) <= 80 * MB and len(prepared.FILES._items) < 3
+    prepared.FILES.clear()
+
+
+def test_the_largest_views_files_fit_the_budget():
+    """Else they would be written anew for every session that asks, and held by each."""
+    cfg = mha.AttentionConfig(64, 130, 128, 128, 16)
+    assert exports.size(cfg) <= exports.MAX_VALUES
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    files = exports.files(x, w, cfg)
+    assert sum(map(len, files.values())) <= min(prepared.BUDGET, prepared.BYTES_PER_NUMBER * exports.size(cfg))
+
+
+class _Runtime:
+    """What prepared.sweep asks of Streamlit's runtime: which sessions are connected, and its media files."""
+
+    def __init__(self):
+        self.media_file_mgr = MediaFileManager(MemoryMediaFileStorage("/media"))
+        self.active = set()
+
+    def is_active_session(self, sid: str) -> bool:
+        return sid in self.active
+
+
+def test_a_closed_sessions_files_go_with_it(monkeypatch):
+    """Streamlit keeps a closed session for its tab to come back, then drops it without shutting it down: what it
+    registered stays unless someone lets it go. Here: two sessions show the same view's files, one closes (its
+    registration goes, the files stay for the other), then the other (the files go)."""
+    runtime = _Runtime()
+    for name, empty in (("_showing", {}), ("_asked", {}), ("_inactive", set())):
+        monkeypatch.setattr(prepared, name, empty)
+    monkeypatch.setattr(prepared, "_start_janitor", lambda: None)
+    prepared.FILES.clear()
+    cfg = mha.AttentionConfig(seed=4)
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    view = exports.view_key(x, w, cfg)
+    manager, urls = runtime.media_file_mgr, {}
+    for sid in ("one", "two"):
+        runtime.active.add(sid)
+        monkeypatch.setattr(prepared, "_session_id", lambda sid=sid: sid)
+        monkeypatch.setattr("streamlit.runtime.media_file_manager._get_session_id", lambda sid=sid: sid)
+        files = prepared.prepare(view, x, w, cfg)
+        urls[sid] = manager.add(files["json"], "application/json", "1.0", "f.json", is_for_static_download=True)
+        prepared.show(view)
+
+    def served(url: str) -> bool:
+        try:
+            return manager.read_file(url.rsplit("/", 1)[1]) is not None
+        except MediaFileStorageError:
+            return False
+
+    def passes(n: int) -> None:
+        for _ in range(n):
+            prepared.sweep(runtime)
+
+    runtime.active.discard("one")
+    passes(1)  # disconnected once: the tab may come back
+    assert view in prepared.FILES and "one" in prepared._asked
+    passes(2)
+    assert "one" not in prepared._asked and view in prepared.FILES and served(urls["two"])
+    runtime.active.discard("two")
+    passes(3)
+    assert view not in prepared.FILES and not prepared._asked and not served(urls["two"])
+    assert not manager._file_metadata
