@@ -7,7 +7,7 @@ with the e2e flags, from the tree's root, so its .streamlit/config.toml applies)
 
     python bench/memory.py [--runs 3] [--only downloads,walk] [--root DIR[,DIR...]]
     python bench/memory.py --only downloads --sessions 8 --after 120
-    python bench/memory.py --only walk --passes 2 --idle 60 --think 1
+    python bench/memory.py --only walk --passes 4 --idle 60 --think 0.5
 
 --root: the app trees to serve (default: this one). With several, each run serves every tree in turn, the order
 alternating from run to run, so that a noisy machine weighs on both alike: the original code side by side with this
@@ -303,9 +303,9 @@ def parse_args():
     p.add_argument("--root", default=str(ROOT), help="comma-separated app trees (default: this one)")
     p.add_argument("--sessions", type=int, default=8, help="downloads: sessions that prepare a max-size view")
     p.add_argument("--after", type=float, default=120, help="downloads: seconds the server is left after they close")
-    p.add_argument("--passes", type=int, default=2, help="walk: passes over every stage, each with a new seed")
+    p.add_argument("--passes", type=int, default=4, help="walk: passes over every stage, each with a new seed")
     p.add_argument("--idle", type=float, default=60, help="walk: seconds the heavy user waits before walking")
-    p.add_argument("--think", type=float, default=1.0, help="walk: the ordinary user's mean think time, seconds")
+    p.add_argument("--think", type=float, default=0.5, help="walk: the ordinary user's mean think time, seconds")
     args = p.parse_args()
     args.only = [m for m in args.only.split(",") if m]
     args.root = [Path(r).resolve() for r in args.root.split(",") if r]

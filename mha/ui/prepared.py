@@ -7,9 +7,12 @@ the tab to come back and is then dropped without being shut down, so Streamlit n
 its files stayed for the life of the process. Here each view's three files are one value of FILES, and the bytes the
 media file manager stores are these same objects, not copies. When the budget lets a view's files go, the sessions
 showing them give up their registrations (their buttons come back as a Prepare button on their next run); a janitor
-thread gives up those of sessions that have closed, and drops the files no session still open asked for.
+thread gives up those of sessions that have closed, drops the files no session still open asked for, and hands the
+memory the process let go of (these files, and every cache's values) back to the system.
 """
 
+import ctypes
+import ctypes.util
 import logging
 import threading
 import time
@@ -28,14 +31,15 @@ BUDGET = 80 * MB  # the largest view's three files (~71 MB) fit, alone
 BYTES_PER_NUMBER = 38  # the three files of a view with Gaussian weights: ~7.4 B (.npz) + ~21 (.json) + ~9 (.csv.zip)
 JANITOR_S = 15  # seconds between the janitor's passes: a closed session's files go within about a minute
 
-
 _building = threading.Lock()  # one build at a time: two large views' files and working memory are never made at once
-_lock = threading.Lock()  # guards what follows
+_janitor: list[threading.Thread] = []
+_log = logging.getLogger(__name__)
+_libc = ctypes.util.find_library("c")
+_malloc_trim = getattr(ctypes.CDLL(_libc), "malloc_trim", None) if _libc else None
+_lock = threading.Lock()  # guards the three below
 _showing: dict[str, Hashable] = {}  # session id -> the view whose files its last full run registered
 _asked: dict[str, set[Hashable]] = {}  # session id -> the views whose files it has shown
 _inactive: set[str] = set()  # sessions the janitor found disconnected on its last pass
-_janitor: list[threading.Thread] = []
-_log = logging.getLogger(__name__)
 
 
 def _dropped(view: Hashable, _files) -> None:
@@ -127,5 +131,15 @@ def _keep_sweeping() -> None:
         try:
             if Runtime.exists():
                 sweep(Runtime.instance())
+            _trim()
         except Exception:  # said, and tried again at the next pass: a janitor that died would keep the files
             _log.exception("the downloads' janitor failed a pass")
+
+
+def _trim() -> None:
+    """Hand back to the system the pages that freed memory leaves inside the C allocator's heaps (glibc's
+    malloc_trim). Arrays and files of a few MB are made in those heaps, and a heap keeps the pages of what was freed
+    in its middle: without this, a process that had let go of a view's weights or files kept much of their size.
+    Nothing where the C library has no malloc_trim."""
+    if _malloc_trim:
+        _malloc_trim(0)
