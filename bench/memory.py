@@ -8,6 +8,7 @@ with the e2e flags, from the tree's root, so its .streamlit/config.toml applies)
     python bench/memory.py [--runs 3] [--only downloads,walk] [--root DIR[,DIR...]]
     python bench/memory.py --only downloads --sessions 8 --after 120
     python bench/memory.py --only walk --passes 4 --idle 60 --think 0.5
+    python bench/memory.py --only room --room 4
 
 --root: the app trees to serve (default: this one). With several, each run serves every tree in turn, the order
 alternating from run to run, so that a noisy machine weighs on both alike: the original code side by side with this
@@ -28,6 +29,10 @@ idle p50/p95. Then the heavy user walks: --passes passes, each with a new seed (
 stage of the sidebar's radio, and on the block and KV-cache stages through every part; the ordinary user's reruns
 meanwhile give the walk's p50/p95. RSS is sampled every 0.25 s: at the start, its peak during the walk, at the
 walk's end and 10 s later.
+
+room (not run by default: --only room). --room users, one after the other, open the scores stage at the caps, each
+with a seed of its own, and stay: RSS after each. What a page keeps between its runs (Streamlit keeps a fragment's
+arguments: the view, its weights and its trace) is no cache's, and this is its size.
 
 Last: a table per mode, each figure the median of the runs with every run's figure in brackets, and the load average
 (os.getloadavg, as `uptime` prints it) at the start of each run.
@@ -268,7 +273,23 @@ async def walk(server: Server, args) -> dict:
             "walk seconds": walked - began, "idle seconds": began - start}
 
 
-MODES = {"downloads": downloads, "walk": walk}
+async def room(server: Server, args) -> dict:
+    """--room users, one after the other, open the scores stage at the caps, each with a seed of its own, and stay."""
+    await warm_up(server)
+    await asyncio.sleep(2)
+    figures, sessions, line = {"RSS before, MB": rss_mb(*server.pids)}, [], []
+    for i in range(args.room):
+        sessions.append(await load(server.url, f"stage=scores&{CAPS}&seed={2000 + i}"))
+        await asyncio.sleep(2)
+        line.append(rss_mb(*server.pids))
+    print(f"  RSS after each user opened, MB: {', '.join(f'{mb:.0f}' for mb in line)}", flush=True)
+    for session in sessions:
+        await session.close()
+    return figures | {f"RSS with {args.room} users at the caps, MB": line[-1],
+                      "RSS added by each user after the first, MB": (line[-1] - line[0]) / max(1, args.room - 1)}
+
+
+MODES = {"downloads": downloads, "walk": walk, "room": room}
 
 
 # --- runs and the summary --------------------------------------------------------------------------------
@@ -299,13 +320,14 @@ def median_line(name: str, values: list) -> str:
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--only", default="downloads,walk", help="comma-separated modes: downloads, walk")
+    p.add_argument("--only", default="downloads,walk", help="comma-separated modes: downloads, walk, room")
     p.add_argument("--root", default=str(ROOT), help="comma-separated app trees (default: this one)")
     p.add_argument("--sessions", type=int, default=8, help="downloads: sessions that prepare a max-size view")
     p.add_argument("--after", type=float, default=120, help="downloads: seconds the server is left after they close")
     p.add_argument("--passes", type=int, default=4, help="walk: passes over every stage, each with a new seed")
     p.add_argument("--idle", type=float, default=60, help="walk: seconds the heavy user waits before walking")
     p.add_argument("--think", type=float, default=0.5, help="walk: the ordinary user's mean think time, seconds")
+    p.add_argument("--room", type=int, default=4, help="room: users at the caps, each with a seed of its own")
     args = p.parse_args()
     args.only = [m for m in args.only.split(",") if m]
     args.root = [Path(r).resolve() for r in args.root.split(",") if r]

@@ -1,5 +1,7 @@
 """Memory has a budget: the shared caches hold what fits theirs, in bytes, and a closed session's files go."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from streamlit.runtime.media_file_manager import MediaFileManager
@@ -189,3 +191,16 @@ def test_a_closed_sessions_files_go_with_it(monkeypatch):
     passes(3)
     assert view not in prepared.FILES and not prepared._asked and not served(urls["two"])
     assert not manager._file_metadata
+
+
+def test_the_readme_states_each_caches_budget_and_a_total_under_the_smallest_host():
+    """The README's memory table is the budget: the code keeps to its figures, and they sum to a margin under 690 MB."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme[readme.index("### Memory"):].split("\n\n")[2]
+    rows = {cells[0].strip("`* "): int(cells[-1].strip("* ").removesuffix(" MB"))
+            for cells in (line.strip("|").split("|") for line in table.splitlines()[2:])}
+    held = {"session.MODELS": session.MODELS.budget, "prepared.FILES": prepared.FILES.budget,
+            "views.FIGURES": views.FIGURES.budget, "views.TRACES": views.TRACES.budget}
+    assert {name: rows[name] * MB for name in held} == held
+    total = rows.pop("total")
+    assert total == sum(rows.values()) <= 690 - 64
