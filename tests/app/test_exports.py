@@ -123,6 +123,7 @@ LARGE = dict(n_tokens=16, d_model=128, d_k=32, d_v=32, n_heads=8)
 
 def test_a_large_views_files_are_written_when_asked_and_kept_while_the_view_stays():
     assert exports.READY_MAX < exports.size(mha.AttentionConfig(**LARGE)) <= exports.MAX_VALUES
+    prepared.FILES.clear()  # not written by an earlier test in this process
     at = opened(stage="input", **LARGE)
     assert not _downloads(at) and at.button(key="export_prepare").label.startswith("Write the files (")
     at.button(key="export_prepare").click()
@@ -134,6 +135,16 @@ def test_a_large_views_files_are_written_when_asked_and_kept_while_the_view_stay
     at.number_input(key="seed").set_value(1)
     rerun(at)  # other numbers: asked for again
     assert not _downloads(at) and at.button(key="export_prepare")
+
+
+def test_a_large_view_prepared_in_one_session_is_ready_in_the_next():
+    """Shared by view: a class on one link writes the large files once."""
+    prepared.FILES.clear()
+    first = opened(stage="input", **LARGE)
+    first.button(key="export_prepare").click()
+    assert len(_downloads(rerun(first))) == 3
+    second = opened(stage="input", **LARGE)
+    assert [p.url for p in _downloads(second).values()] == [p.url for p in _downloads(first).values()]
 
 
 def test_export_size_counts_every_number():
