@@ -474,6 +474,8 @@ class Session:
         self.page_hash = ""
         self.max_age = 2
         self.widgets: dict[str, WidgetState] = {}
+        self.elements: list[Element] = []  # the last run's elements and blocks (references resolved), in order
+        self.blocks: list = []
         self.cache = MessageCache()
         self.ws = None
         self.sent: list[BackMsg] = [] if record else None
@@ -512,6 +514,14 @@ class Session:
     def set_int(self, wid: str, value: int) -> None:
         self.widgets[wid] = WidgetState(id=wid, int_value=value)
 
+    def find(self, key: str):
+        """The last run's element or block whose widget id ends with `-key` (None if it drew none)."""
+        for part in (*self.elements, *self.blocks):
+            proto = getattr(part, part.WhichOneof("type"))
+            if getattr(proto, "id", "").endswith(f"-{key}"):
+                return proto
+        return None
+
     async def run(self) -> Run:
         """Send a rerun with the current client state and read its messages to the run's script_finished."""
         msg = self.rerun_msg()
@@ -519,14 +529,14 @@ class Session:
             self.sent.append(msg)
         run = Run(time.monotonic())
         await self.ws.send(msg.SerializeToString())
-        elements, started, shapes = [], False, set()
+        elements, blocks, started, shapes = [], [], False, set()
         async with asyncio.timeout(self.timeout):
             while True:
                 fwd = ForwardMsg.FromString(await self.ws.recv())
                 kind = fwd.WhichOneof("type")
                 msg = self.cache.resolve(fwd)
                 if kind == "new_session":
-                    started, elements, shapes, run.kinds = True, [], set(), []
+                    started, elements, blocks, shapes, run.kinds = True, [], [], set(), []
                     self.page_hash = fwd.new_session.page_script_hash
                     self.max_age = fwd.new_session.config.max_cached_message_age or self.max_age
                 if not started:
@@ -541,20 +551,28 @@ class Session:
                     elements.append(el)
                     run.exceptions += el.WhichOneof("type") == "exception"
                     shapes |= element_shapes(msg)
+                elif msg is not None and msg.WhichOneof("type") == "delta" and msg.delta.HasField("add_block"):
+                    blocks.append(msg.delta.add_block)
                 elif kind == "script_finished" and fwd.script_finished != EARLY:
                     run.done, run.status, run.shapes = time.monotonic(), fwd.script_finished, frozenset(shapes)
                     self.cache.run_finished(self.max_age)
-                    self._keep_widgets(elements)
+                    self._keep_widgets(elements, blocks)
+                    self.elements, self.blocks = elements, blocks
                     return run
 
-    def _keep_widgets(self, elements: list) -> None:
-        """The frontend drops the state of widgets no longer on the page and takes values the server set."""
+    def _keep_widgets(self, elements: list, blocks: list) -> None:
+        """The frontend drops the state of widgets no longer on the page and takes values the server set. A keyed
+        expander is a widget too: the state a click gave it stays while the expander is on the page."""
         kept = {}
         for el in elements:
             wid = getattr(getattr(el, el.WhichOneof("type")), "id", "")
             state = widget_state(el, self.widgets.get(wid))
             if state is not None:
                 kept[wid] = state
+        for block in blocks:
+            wid = block.expandable.id if block.WhichOneof("type") == "expandable" else ""
+            if wid in self.widgets:
+                kept[wid] = self.widgets[wid]
         self.widgets = kept
 
 

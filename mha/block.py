@@ -62,23 +62,24 @@ class BlockWeights:
     d_ff = property(lambda self: self.w_fc.shape[1])
 
 
-def init_block(cfg: AttentionConfig, layer: int = 0) -> BlockWeights:
+def init_block(cfg: AttentionConfig, layer: int = 0, attn: Weights | None = None) -> BlockWeights:
     """A block fixed by cfg.seed and the layer. Layer 0's attention is init_weights(cfg): the walk's own.
 
     gaussian: W_fc ~ N(0, 1/d_model), W_proj ~ N(0, 1/d_ff), biases, γ − 1 and β ~ N(0, 0.1²) rounded to
     2 decimals (so the LN's scale and shift are visible); integers: W in −1..1, γ = 1, β = 0, biases 0.
+    `attn`: init_weights(cfg, layer) where the caller holds it already, so that the block shares it, not a copy.
     """
+    attn = init_weights(cfg, layer) if attn is None else attn
     rng = np.random.default_rng([cfg.seed, _BLOCK, layer])
     d, f = cfg.d_model, cfg.d_ff
     if cfg.init == "integers":
         w_fc, w_proj = (rng.integers(-1, 2, size=s).astype(np.float64) for s in ((d, f), (f, d)))
         ones, zeros = np.ones(d), np.zeros(d)
-        return BlockWeights(init_weights(cfg, layer), ones, zeros, ones, zeros, w_fc, np.zeros(f), w_proj, zeros)
+        return BlockWeights(attn, ones, zeros, ones, zeros, w_fc, np.zeros(f), w_proj, zeros)
     small = lambda *shape: np.round(0.1 * rng.standard_normal(shape), 2)
     w_fc = rng.standard_normal((d, f)) / np.sqrt(d)
     w_proj = rng.standard_normal((f, d)) / np.sqrt(f)
-    return BlockWeights(init_weights(cfg, layer), 1 + small(d), small(d), 1 + small(d), small(d),
-                        w_fc, small(f), w_proj, small(d))
+    return BlockWeights(attn, 1 + small(d), small(d), 1 + small(d), small(d), w_fc, small(f), w_proj, small(d))
 
 
 @dataclass(frozen=True, eq=False)

@@ -110,10 +110,11 @@ class ModelWeights:
 
 
 def init_model(cfg: AttentionConfig, vocab: list[str], n_layers: int = 1, positions: str = "sinusoidal",
-               n_ctx: int = 64) -> ModelWeights:
+               n_ctx: int = 64, blocks: tuple[BlockWeights, ...] | None = None) -> ModelWeights:
     """A seeded model over `vocab`: E row by row from token_embedding, blocks from init_block, γ_f = 1, β_f = 0.
 
     Learned positions (before any training) are N(0, 0.1²) rows rounded to 2 decimals, one per position.
+    `blocks`: init_block(cfg, l) for each layer where the caller holds them already, so that the model shares them.
     """
     if positions not in POSITIONS:
         raise ConfigError(f"positions must be one of {', '.join(POSITIONS)}; got {positions!r}.")
@@ -126,7 +127,7 @@ def init_model(cfg: AttentionConfig, vocab: list[str], n_layers: int = 1, positi
     if positions == "learned":
         rng = np.random.default_rng([cfg.seed, _TOKENS, 0])
         wpe = np.round(0.1 * rng.standard_normal((n_ctx, cfg.d_model)), 2)
-    blocks = [init_block(cfg, layer) for layer in range(n_layers)]
+    blocks = [init_block(cfg, layer) for layer in range(n_layers)] if blocks is None else list(blocks)
     return ModelWeights(wte, wpe, blocks, np.ones(cfg.d_model), np.zeros(cfg.d_model))
 
 

@@ -16,7 +16,7 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"screenshots of every stage: {shots}")
 
 
-LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e")  # minutes each, in that order
+LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e", "test_memory_e2e")  # minutes, in order
 
 
 def pytest_collection_modifyitems(items):

@@ -8,11 +8,11 @@ import numpy as np
 
 import mha
 
-from .shared import Shared, digest
+from .shared import digest
 
 MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
 READY_MAX = 10_000  # numbers: a view up to this size has its files ready (a few ms to write); larger ones on request
-SHARED_VIEWS = 32  # views whose files every session reuses: a class going back and forth asks for the same few
+NOTE = "QK^T_masked holds -inf above the diagonal, written here as null."
 
 
 def size(cfg: mha.AttentionConfig) -> int:
@@ -39,7 +39,7 @@ def stem(cfg: mha.AttentionConfig) -> str:
     return f"mha-trace-{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}-seed{cfg.seed}"
 
 
-def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes | str]:
+def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes]:
     """The three downloads of this view, the trace computed once: {"npz": …, "json": …, "csv": …}."""
     a = arrays(x, w)
     return {"npz": _npz(a), "json": _json(a, cfg), "csv": _csv_zip(a)}
@@ -51,19 +51,11 @@ def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> tuple:
     return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o)
 
 
-_shared = Shared(SHARED_VIEWS)
-
-
-def shared_files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes | str]:
-    """files(), kept for the last SHARED_VIEWS views of the whole process: written once, whichever session asks."""
-    return _shared.get(view_key(x, w, cfg), lambda: files(x, w, cfg))
-
-
 def to_npz(x: np.ndarray, w: mha.Weights) -> bytes:
     return _npz(arrays(x, w))
 
 
-def to_json(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> str:
+def to_json(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> bytes:
     return _json(arrays(x, w), cfg)
 
 
@@ -77,13 +69,33 @@ def _npz(a: dict[str, np.ndarray]) -> bytes:
     return buffer.getvalue()
 
 
-def _json(a: dict[str, np.ndarray], cfg: mha.AttentionConfig) -> str:
-    """JSON has no −∞: masked cells are written as null, as the note in the file says."""
-    matrices = {name: {"shape": list(m.shape), "values": np.where(np.isfinite(m), m, np.nan).tolist()}
-                for name, m in a.items()}
-    body = {"config": {k: getattr(cfg, k) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")},
-            "note": "QK^T_masked holds -inf above the diagonal, written here as null.", "matrices": matrices}
-    return json.dumps(body, allow_nan=True).replace("NaN", "null")
+def _json(a: dict[str, np.ndarray], cfg: mha.AttentionConfig) -> bytes:
+    """{"config": …, "note": …, "matrices": {name: {"shape": …, "values": nested lists}}}, the text json.dumps gives
+    the whole, written a matrix (a head) at a time: the whole as lists of Python floats holds several times the
+    file. JSON has no −∞: masked cells are written as null, as the note in the file says."""
+    head = {"config": {k: getattr(cfg, k) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")},
+            "note": NOTE}
+    out = io.BytesIO()
+    out.write(json.dumps(head)[:-1].encode() + b', "matrices": {')
+    for i, (name, m) in enumerate(a.items()):
+        out.write(f'{", " if i else ""}{json.dumps(name)}: {{"shape": {json.dumps(list(m.shape))}, "values": '.encode())
+        _json_values(m, out)
+        out.write(b"}")
+    out.write(b"}}")
+    return out.getvalue()
+
+
+def _json_values(m: np.ndarray, out: io.BytesIO) -> None:
+    """m as JSON's nested lists, ±∞ as null: a matrix in one piece, a stack of them one by one."""
+    if m.ndim <= 2:
+        text = json.dumps(np.where(np.isfinite(m), m, np.nan).tolist(), allow_nan=True)
+        out.write(text.replace("NaN", "null").encode())
+        return
+    out.write(b"[")
+    for k, part in enumerate(m):
+        out.write(b", " if k else b"")
+        _json_values(part, out)
+    out.write(b"]")
 
 
 # What the rows and the columns of each matrix count: the row-label column's header, then the labels' prefix.

@@ -16,6 +16,7 @@ import streamlit as st
 import mha
 
 from . import settings as S
+from .shared import MB, Shared
 from .strings import Text
 
 STARTED = "_started"
@@ -70,11 +71,31 @@ def _run_on_reconnect() -> None:
     that run has not drawn yet waits for its end (reruns.py)."""
 
 
-@st.cache_resource(max_entries=4, ttl=3600, show_spinner=False)  # at the limits one set is 67 MB
+MODELS_BUDGET = 160 * MB  # the seeded weights of one view at the caps (the walk's, the FFN, E) with room to spare
+MODELS = Shared(MODELS_BUDGET)  # the walk's weights, the block around them, the coda's model around that block
+
+
 def weights(d_model: int, d_k: int, d_v: int, n_heads: int, seed: int, init: str) -> mha.Weights:
-    """Read-only weights shared by every session with the same sizes and seed. Defined here, not in app.py,
-    so that it is decorated once per process rather than on every run."""
-    return mha.init_weights(mha.AttentionConfig(1, d_model, d_k, d_v, n_heads, seed, init))
+    """Read-only weights shared by every session with the same sizes and seed."""
+    cfg = mha.AttentionConfig(1, d_model, d_k, d_v, n_heads, seed, init)
+    numbers = n_heads * d_model * (2 * d_k + d_v) + n_heads * d_v * d_model
+    return _model(("weights", d_model, d_k, d_v, n_heads, seed, init), numbers, lambda: mha.init_weights(cfg))
+
+
+def block_weights(cfg: mha.AttentionConfig) -> mha.BlockWeights:
+    """Layer 0's block, around the walk's own weights object (not a copy of them); shared read-only."""
+    w = weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
+    numbers = 2 * cfg.d_model * cfg.d_ff + cfg.d_ff + 5 * cfg.d_model
+    key = ("block", cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init, cfg.d_ff)
+    return _model(key, numbers, lambda: mha.init_block(cfg, 0, attn=w))
+
+
+def _model(key: tuple, numbers: int, make):
+    """A value of MODELS, made when missing after room is made for its float64 numbers: at the caps the old
+    weights and the new are not held at once."""
+    if key not in MODELS:
+        MODELS.room(8 * numbers)
+    return MODELS.get(key, make)
 
 
 @lru_cache(maxsize=16)
@@ -209,14 +230,21 @@ def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str]
     return _seeded_coda(cfg, text, positions)
 
 
-@lru_cache(maxsize=2)  # at the limits (d_model 1024, d_ff 4096) one model holds ~110 MB
 def _seeded_coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
                                                                                  mha.ModelWeights]:
-    tokens = text_tokens(text)
-    vocab = mha.vocabulary(tokens)
-    index = {tok: i for i, tok in enumerate(vocab)}
-    ids = np.array([index[tok] for tok in tokens], dtype=np.int64)
-    return tokens, vocab, ids, mha.init_model(cfg, vocab, 1, positions, n_ctx=S.LIMITS["n_tokens"] + 1)
+    """The text's one-block model, around the block of block_weights (not a copy of it): only its E and P are its
+    own."""
+    block = block_weights(cfg)
+    numbers = (2 * S.LIMITS["n_tokens"] + 1) * cfg.d_model  # E (a row per distinct token) and P, at most
+
+    def make():
+        tokens = text_tokens(text)
+        vocab = mha.vocabulary(tokens)
+        index = {tok: i for i, tok in enumerate(vocab)}
+        ids = np.array([index[tok] for tok in tokens], dtype=np.int64)
+        return tokens, vocab, ids, mha.init_model(cfg, vocab, 1, positions, S.LIMITS["n_tokens"] + 1, (block,))
+
+    return _model(("coda", cfg, text, positions), numbers, make)
 
 
 def _base_for(cfg: mha.AttentionConfig, text: str, positions: str, model: str = "seeded",

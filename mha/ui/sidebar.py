@@ -6,7 +6,7 @@ import streamlit as st
 
 import mha
 
-from . import exports, session
+from . import exports, prepared, session
 from . import settings as S
 from .inputs import number
 from .strings import Text
@@ -95,45 +95,46 @@ DOWNLOADS = (("npz", ".npz", ".npz", "application/octet-stream"), ("json", ".jso
 
 
 def downloads(panel, t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None) -> None:
-    """The view's every matrix, in the downloads panel while it is open: files written before the click and kept
-    while the view stays.
+    """The view's every matrix, in the downloads panel while it is open: files written before the click.
 
     Not Streamlit's deferred downloads (a callable run on click): each rerun gives the callable a new id
     and any session's rerun may drop the old one, or the file it wrote, before the browser fetches it
     ("Deferred file … not found"). Files written here stay registered to this session until its next
-    run, and a click does not rerun (on_click="ignore"). A small view's files are written once for the
-    whole process (exports.shared_files: a class asks for the same few views); a large view's only when
-    asked for, then kept for that view."""
-    if panel.open:
-        with panel:
-            _files(t, cfg, x, w)
+    run, and a click does not rerun (on_click="ignore"). A small view's files are written as the panel
+    opens, a large view's when asked for; either way once for the whole process (prepared.prepare),
+    and kept while the process's budget for them allows (prepared.BUDGET)."""
+    if not panel.open:
+        prepared.show(None)
+        return
+    with panel:
+        prepared.show(_files(t, cfg, x, w))
 
 
-def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None) -> None:
+def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None):
+    """Draw the panel's buttons; return the view whose files they registered (None: none)."""
     values = exports.size(cfg)
     if values > exports.MAX_VALUES:
         st.caption(t("export_too_big", values=values, limit=exports.MAX_VALUES))
-        return
+        return None
     if w is None:  # the page asks before drawing this view (budget.asks)
         st.caption(t("export_after_ask"))
-        return
-    ss, view = st.session_state, exports.view_key(x, w, cfg)
-    held = ss.get("export_files")
-    if held is None or held[0] != view:
-        ss.pop("export_files", None)
+        return None
+    view = exports.view_key(x, w, cfg)
+    made = prepared.ready(view)
+    if made is None:
         ask = st.empty()
         if values > exports.READY_MAX and not ask.button(t("export_prepare", values=values), key="export_prepare",
                                                          icon=":material/description:"):
-            return
+            return None
         try:
             with ask, st.spinner(t("export_preparing", values=values)):
-                made = exports.shared_files(x, w, cfg) if values <= exports.READY_MAX else exports.files(x, w, cfg)
-                held = ss["export_files"] = (view, made)
+                made = prepared.prepare(view, x, w, cfg)
         except mha.InputError:  # the page says why X cannot be computed
             ask.caption(t("export_no_trace"))
-            return
+            return None
         ask.empty()
     name = exports.stem(cfg)
     for kind, label, ending, mime in DOWNLOADS:
-        st.download_button(label, held[1][kind], f"{name}{ending}", mime, key=f"download_{kind}",
+        st.download_button(label, made[kind], f"{name}{ending}", mime, key=f"download_{kind}",
                            icon=":material/download:", on_click="ignore")
+    return view

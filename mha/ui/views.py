@@ -3,6 +3,7 @@
 import hashlib
 import html
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
@@ -16,11 +17,11 @@ from mha import figures as F
 from mha.figures.base import Spec, short, text_px, tick_titles
 
 from . import exports
-from .shared import Shared, digest
+from .shared import MB, Shared, digest
 from .strings import Text
 
-FIGURES = Shared(96)  # about 100 KB each: the figures of the views a class has open, built once
-TRACES = Shared(64)  # traces of views up to SHARED_TRACE numbers, computed once for every session
+FIGURES_BUDGET = 32 * MB  # the figures of the views a class has open, built once (README, Memory)
+TRACES_BUDGET = 24 * MB  # traces of views up to SHARED_TRACE numbers, computed once for every session
 SHARED_TRACE = 50_000  # numbers in a trace's arrays (~400 KB); larger views compute their own
 CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d"]}
 MAX_TERMS = 8  # dot products longer than this are written out in part
@@ -363,9 +364,10 @@ _mark = st.components.v2.component("mha_mark", js=_MARK_JS, isolate_styles=False
 
 @dataclass(frozen=True)
 class Drawn:
-    """A figure as it goes to the page: its dict for Plotly, or its JSON and digest for the SVG."""
+    """A figure as it goes to the page: its dict for Plotly, or its JSON and digest for the SVG (and no dict: a
+    figure's dict of Python numbers is several times its JSON, and the shared figures are kept)."""
 
-    spec: Spec
+    spec: Spec | None
     json: str = ""
     revision: str = ""
 
@@ -385,7 +387,29 @@ def drawn(fig) -> Drawn:
     if not svg_draws(spec.to_dict()):
         return Drawn(spec)
     text = to_json(spec.to_dict())
-    return Drawn(spec, text, hashlib.blake2b(text.encode(), digest_size=8).hexdigest())
+    return Drawn(None, text, hashlib.blake2b(text.encode(), digest_size=8).hexdigest())
+
+
+def figure_bytes(value: "Drawn | str") -> int:
+    """What a shared figure holds: an outline's patch; a matrix chart's JSON twice (its attribute is the same text,
+    escaped, made on the first draw); a Plotly figure's dict (a curve's: small)."""
+    if isinstance(value, str):
+        return sys.getsizeof(value)
+    if value.json:
+        return 2 * sys.getsizeof(value.json)
+    return _dict_bytes(value.spec.to_dict())
+
+
+def _dict_bytes(value) -> int:
+    """The size of a figure's dict and everything in it (numpy arrays by their bytes)."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes + sys.getsizeof(value)
+    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else ()
+    return sys.getsizeof(value) + sum(map(_dict_bytes, inner))
+
+
+FIGURES = Shared(FIGURES_BUDGET, size=figure_bytes)
+TRACES = Shared(TRACES_BUDGET)
 
 
 def svg_draws(spec: dict) -> bool:

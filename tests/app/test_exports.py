@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import mha
-from mha.ui import exports
+from mha.ui import exports, prepared
 
 from .helpers import option, rerun, run
 
@@ -85,9 +85,9 @@ def opened(**params):
 def test_the_sidebar_offers_the_downloads_in_a_panel_that_writes_nothing_while_folded(monkeypatch):
     """A folded panel costs a run nothing: no file written or registered, no button; opened, it offers all three."""
     written = []
-    real = exports.shared_files
-    monkeypatch.setattr(exports, "shared_files", lambda *a: written.append(a) or real(*a))
-    exports._shared.clear()
+    real = exports.files
+    monkeypatch.setattr(exports, "files", lambda *a: written.append(a) or real(*a))
+    prepared.FILES.clear()
     at = run(stage="qk")
     assert at.expander(key="downloads_open").label == "Download every matrix of this view"
     assert not at.get("download_button") and not written
@@ -123,6 +123,7 @@ LARGE = dict(n_tokens=16, d_model=128, d_k=32, d_v=32, n_heads=8)
 
 def test_a_large_views_files_are_written_when_asked_and_kept_while_the_view_stays():
     assert exports.READY_MAX < exports.size(mha.AttentionConfig(**LARGE)) <= exports.MAX_VALUES
+    prepared.FILES.clear()  # not written by an earlier test in this process
     at = opened(stage="input", **LARGE)
     assert not _downloads(at) and at.button(key="export_prepare").label.startswith("Write the files (")
     at.button(key="export_prepare").click()
@@ -134,6 +135,16 @@ def test_a_large_views_files_are_written_when_asked_and_kept_while_the_view_stay
     at.number_input(key="seed").set_value(1)
     rerun(at)  # other numbers: asked for again
     assert not _downloads(at) and at.button(key="export_prepare")
+
+
+def test_a_large_view_prepared_in_one_session_is_ready_in_the_next():
+    """Shared by view: a class on one link writes the large files once."""
+    prepared.FILES.clear()
+    first = opened(stage="input", **LARGE)
+    first.button(key="export_prepare").click()
+    assert len(_downloads(rerun(first))) == 3
+    second = opened(stage="input", **LARGE)
+    assert [p.url for p in _downloads(second).values()] == [p.url for p in _downloads(first).values()]
 
 
 def test_export_size_counts_every_number():
@@ -151,7 +162,7 @@ def test_every_session_showing_a_small_view_shares_its_files(monkeypatch):
     written = []
     real = exports.files
     monkeypatch.setattr(exports, "files", lambda *a: written.append(a[2]) or real(*a))
-    exports._shared.clear()
+    prepared.FILES.clear()
     first, second = opened(stage="qk", seed=5), opened(stage="qk", seed=5)
     assert [b.proto.url for b in first.get("download_button")] == [b.proto.url for b in second.get("download_button")]
     assert len(written) == 1
@@ -162,8 +173,9 @@ def test_every_session_showing_a_small_view_shares_its_files(monkeypatch):
 
 def test_other_weights_of_the_same_sizes_give_their_own_files():
     other = mha.Weights(W.w_q + 1, W.w_k, W.w_v, W.w_o)
-    assert exports.shared_files(X, W, CFG) == exports.files(X, W, CFG)
-    assert exports.shared_files(X, other, CFG) == exports.files(X, other, CFG) != exports.files(X, W, CFG)
+    shared = lambda w: prepared.prepare(exports.view_key(X, w, CFG), X, w, CFG)  # noqa: E731
+    assert shared(W) == exports.files(X, W, CFG)
+    assert shared(other) == exports.files(X, other, CFG) != exports.files(X, W, CFG)
 
 
 def test_the_trained_models_files_follow_the_layer_shown():
@@ -175,3 +187,14 @@ def test_the_trained_models_files_follow_the_layer_shown():
     assert at.session_state["layer"] == 2
     after = {k: p.url for k, p in _downloads(at).items()}
     assert set(after) == set(urls) and all(after[k] != urls[k] for k in urls)
+
+
+def test_the_json_is_the_text_one_dump_of_the_whole_gives():
+    """Written a matrix at a time, the file is still the text json.dumps makes of the whole body, byte for byte."""
+    for cfg in (CFG, mha.AttentionConfig(4, 3, 2, 5, 3, seed=2, init="integers")):
+        w, x = mha.init_weights(cfg), mha.init_input(cfg)
+        matrices = {name: {"shape": list(m.shape), "values": np.where(np.isfinite(m), m, np.nan).tolist()}
+                    for name, m in exports.arrays(x, w).items()}
+        sizes = ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")
+        body = {"config": {k: getattr(cfg, k) for k in sizes}, "note": exports.NOTE, "matrices": matrices}
+        assert exports.to_json(x, w, cfg) == json.dumps(body, allow_nan=True).replace("NaN", "null").encode()

@@ -88,12 +88,12 @@ def test_every_chart_is_strict_json(params, monkeypatch):
 def test_a_second_session_on_the_same_view_computes_no_trace(monkeypatch):
     """Its trace, figures and files come from the first session's run; another X is computed anew."""
     import mha
-    from mha.ui import exports
+    from mha.ui import prepared
 
     calls = []
     real = mha.forward
     monkeypatch.setattr(mha, "forward", lambda x, w: calls.append(x.shape) or real(x, w))
-    for store in (views.TRACES, views.FIGURES, exports._shared):
+    for store in (views.TRACES, views.FIGURES, prepared.FILES):
         store.clear()
     run(stage="values", seed=11)
     first = len(calls)

@@ -219,3 +219,17 @@ def test_bad_model_inputs_raise_actionable_errors():
         mha.init_model(cfg, ["a"], positions="rotary")
     with pytest.raises(mha.ConfigError, match="d_ff"):
         mha.AttentionConfig(d_ff=0)
+
+
+@pytest.mark.parametrize("init", ["gaussian", "integers"])
+def test_a_block_and_a_model_built_on_weights_already_made_share_them_and_equal_their_own(init):
+    """The app keeps one copy of the walk's weights for the walk, the block and the coda (mha/ui/session.py)."""
+    cfg = mha.AttentionConfig(init=init, d_ff=6)
+    w = mha.init_weights(cfg)
+    bw = mha.init_block(cfg, 0, attn=w)
+    assert bw.attn is w and _lists(bw) == _lists(mha.init_block(cfg))
+    vocab = mha.vocabulary(mha.tokenize("the cat sat"))
+    mw = mha.init_model(cfg, vocab, blocks=(bw,))
+    own = mha.init_model(cfg, vocab)
+    assert mw.blocks[0] is bw and _lists(own.blocks[0]) == _lists(bw)
+    np.testing.assert_array_equal(mw.wte, own.wte)

@@ -32,12 +32,6 @@ NODES = ("ln1", "attn", "add1", "ln2", "ffn", "add2")  # the boxes a part can ou
 UP = Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂W_fc")
 
 
-@st.cache_resource(max_entries=2, ttl=3600, show_spinner=False)  # ~110 MB each at the limits
-def block_weights(cfg: mha.AttentionConfig) -> mha.BlockWeights:
-    """Layer 0's block: its attention is the walk's weights (init_weights(cfg)); shared read-only."""
-    return mha.init_block(cfg, 0)
-
-
 def checked_block(x: np.ndarray, bw: mha.BlockWeights) -> mha.BlockTrace:
     """mha.block, refused (InputError, so the page says why) where a layer norm's variance overflows: LN would
     then quietly turn its rows into β."""
@@ -61,10 +55,10 @@ def render(v: View) -> None:
 
 
 def _weights(v: View) -> mha.BlockWeights:
-    """The trained layer's block, or layer 0's seeded one (shared through block_weights' cache). Looked up on every
+    """The trained layer's block, or layer 0's seeded one (shared through session.MODELS). Looked up on every
     run, never handed to the fragment: a fragment keeps its arguments while its session stays on the stage, and
-    weights dropped from the cache would then stay in memory once per session (~110 MB each at the limits)."""
-    return v.trained.weights.blocks[v.trained.layer] if v.trained else block_weights(v.cfg)
+    weights dropped from the cache would then stay in memory once per session."""
+    return v.trained.weights.blocks[v.trained.layer] if v.trained else session.block_weights(v.cfg)
 
 
 def diagram(t, part: str) -> str:

@@ -1,0 +1,145 @@
+"""The download panel's files: built on request, one copy per view for the whole process, held within a byte budget,
+and let go with the sessions that showed them.
+
+A download button hands its bytes to Streamlit's media file manager, which keeps them registered to the session
+(and stored) until the session's next full run. A session whose tab closes waits server.disconnectedSessionTTL for
+the tab to come back and is then dropped without being shut down, so Streamlit never releases what it registered:
+its files stayed for the life of the process. Here each view's three files are one value of FILES, and the bytes the
+media file manager stores are these same objects, not copies. When the budget lets a view's files go, the sessions
+showing them give up their registrations (their buttons come back as a Prepare button on their next run); a janitor
+thread gives up those of sessions that have closed, drops the files no session still open asked for, and hands the
+memory the process let go of (these files, and every cache's values) back to the system.
+"""
+
+import ctypes
+import ctypes.util
+import logging
+import threading
+import time
+from collections.abc import Hashable
+
+import numpy as np
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+import mha
+
+from . import exports
+from .shared import MB, Shared
+
+BUDGET = 80 * MB  # the largest view's three files (~71 MB) fit, alone
+BYTES_PER_NUMBER = 38  # the three files of a view with Gaussian weights: ~7.4 B (.npz) + ~21 (.json) + ~9 (.csv.zip)
+JANITOR_S = 15  # seconds between the janitor's passes: a closed session's files go within about a minute
+
+_building = threading.Lock()  # one build at a time: two large views' files and working memory are never made at once
+_janitor: list[threading.Thread] = []
+_log = logging.getLogger(__name__)
+_libc = ctypes.util.find_library("c")
+_malloc_trim = getattr(ctypes.CDLL(_libc), "malloc_trim", None) if _libc else None
+_lock = threading.Lock()  # guards the three below
+_showing: dict[str, Hashable] = {}  # session id -> the view whose files its last full run registered
+_asked: dict[str, set[Hashable]] = {}  # session id -> the views whose files it has shown
+_inactive: set[str] = set()  # sessions the janitor found disconnected on its last pass
+
+
+def _dropped(view: Hashable, _files) -> None:
+    """The budget let go of a view's files: the sessions showing them give up their registrations."""
+    with _lock:
+        holders = [sid for sid, shown in _showing.items() if shown == view]
+        for sid in holders:
+            del _showing[sid]
+    if Runtime.exists():
+        _release(holders, Runtime.instance().media_file_mgr)
+
+
+FILES = Shared(BUDGET, dropped=_dropped)
+
+
+def ready(view: Hashable) -> dict[str, bytes] | None:
+    """The view's files if the process holds them."""
+    return FILES.peek(view)
+
+
+def prepare(view: Hashable, x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes]:
+    """The view's files, written once for the process, after the least recently shown have made room for them."""
+    with _building:
+        found = FILES.peek(view)  # another session may have written them while this one waited
+        if found is not None:
+            return found
+        FILES.room(BYTES_PER_NUMBER * exports.size(cfg))
+        return FILES.get(view, lambda: exports.files(x, w, cfg))
+
+
+def show(view: Hashable | None) -> None:
+    """This full run of the session registered the files of `view` (None: no files)."""
+    sid = _session_id()
+    if sid is None:
+        return
+    with _lock:
+        if view is None:
+            _showing.pop(sid, None)
+        else:
+            _showing[sid] = view
+            _asked.setdefault(sid, set()).add(view)
+    _start_janitor()
+
+
+def _session_id() -> str | None:
+    ctx = get_script_run_ctx()
+    return ctx.session_id if ctx else None
+
+
+def _release(sessions: list[str], manager) -> None:
+    """Give up the media file registrations of these sessions, and sweep. Streamlit deletes a download's file at
+    the second sweep that finds it unregistered (the end of any session's run, or the janitor's next pass), so that a
+    click between two runs of its own session still finds its file."""
+    for sid in sessions:
+        manager.clear_session_refs(sid)
+    manager.remove_orphaned_files()
+
+
+def sweep(runtime: Runtime) -> None:
+    """The janitor's pass: a session found disconnected on two passes in a row has closed (a reconnecting tab is
+    back within seconds, and reruns: the page's timed fragment asks for it). Its registrations go, and the files of
+    views no open session asked for."""
+    with _lock:
+        inactive = {sid for sid in _asked.keys() | _showing.keys() if not runtime.is_active_session(sid)}
+        closed = sorted(inactive & _inactive)
+        _inactive.clear()
+        _inactive.update(inactive - set(closed))
+        left = set()
+        for sid in closed:
+            _showing.pop(sid, None)
+            left |= _asked.pop(sid, set())
+        still = set().union(*_asked.values())
+    for view in left - still:
+        FILES.pop(view)
+    _release(closed, runtime.media_file_mgr)
+
+
+def _start_janitor() -> None:
+    with _lock:
+        if _janitor:
+            return
+        _janitor.append(threading.Thread(target=_keep_sweeping, name="mha-downloads-janitor", daemon=True))
+    _janitor[0].start()
+
+
+def _keep_sweeping() -> None:
+    while True:
+        time.sleep(JANITOR_S)
+        try:
+            if Runtime.exists():
+                sweep(Runtime.instance())
+            _trim()
+        except Exception:  # said, and tried again at the next pass: a janitor that died would keep the files
+            _log.exception("the downloads' janitor failed a pass")
+
+
+def _trim() -> None:
+    """Hand back to the system the pages that freed memory leaves inside the C allocator's heaps (glibc's
+    malloc_trim). Arrays and files of a few MB are made in those heaps, and a heap keeps the pages of what was freed
+    in its middle: without this, a process that had let go of a view's weights or files kept much of their size.
+    Nothing where the C library has no malloc_trim."""
+    if _malloc_trim:
+        _malloc_trim(0)

@@ -1,0 +1,206 @@
+"""Memory has a budget: the shared caches hold what fits theirs, in bytes, and a closed session's files go."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from streamlit.runtime.media_file_manager import MediaFileManager
+from streamlit.runtime.media_file_storage import MediaFileStorageError
+from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
+
+import mha
+from mha.ui import exports, prepared, session, views
+from mha.ui.shared import MB, Shared, footprint
+
+from .helpers import rerun, run
+
+
+def megabytes(n: float) -> np.ndarray:
+    return np.zeros(int(n * MB) // 8)
+
+
+def test_the_held_bytes_stay_within_the_budget_under_a_run_of_large_values():
+    cache = Shared(10 * MB)
+    for key in range(20):
+        cache.get(key, lambda: megabytes(3))
+        assert cache.held <= 10 * MB
+    assert [k in cache for k in (16, 17, 18, 19)] == [False, True, True, True]
+
+
+def test_the_value_used_least_recently_goes_first():
+    cache = Shared(10 * MB)
+    for key in "abc":
+        cache.get(key, lambda: megabytes(3))
+    cache.get("a", lambda: pytest.fail("a is kept"))  # a is used again: b is now the oldest
+    cache.get("d", lambda: megabytes(3))
+    assert ("a" in cache, "b" in cache, "c" in cache, "d" in cache) == (True, False, True, True)
+
+
+def test_a_value_larger_than_the_budget_is_handed_back_and_not_kept():
+    cache = Shared(10 * MB)
+    cache.get("small", lambda: megabytes(2))
+    big = cache.get("big", lambda: megabytes(11))
+    assert big.nbytes == 11 * MB and "big" not in cache and "small" in cache and cache.held == 2 * MB
+
+
+def test_a_buffer_several_values_hold_counts_once_and_goes_with_the_last():
+    w = megabytes(4)
+    cache = Shared(10 * MB)
+    cache.get("w", lambda: w)
+    cache.get("view", lambda: w[:10])  # a view of w's data: no new bytes
+    cache.get("block", lambda: {"attn": w, "ffn": megabytes(4)})
+    assert cache.held == 8 * MB
+    cache.pop("w")
+    cache.pop("view")
+    assert cache.held == 8 * MB  # the block still holds w
+    cache.pop("block")
+    assert cache.held == 0
+
+
+def test_room_lets_the_oldest_go_before_a_large_value_is_built_and_says_which():
+    gone = []
+    cache = Shared(10 * MB, dropped=lambda key, value: gone.append(key))
+    for key in "abc":
+        cache.get(key, lambda: megabytes(3))
+    cache.room(6 * MB)
+    assert gone == ["a", "b"] and cache.held == 3 * MB
+
+
+def test_footprint_counts_arrays_bytes_and_text_in_what_values_hold():
+    a = megabytes(1)
+    value = (a, a[::2], {"json": b"x" * 1000, "text": "y" * 1000}, [mha.Weights(*(np.ones((1, 2, 3)),) * 3,
+                                                                               np.ones((3, 2)))])
+    assert sorted(footprint(value).values()) == sorted([MB, 1033, 1049, 48, 48, 48, 48])
+
+
+def test_the_walks_weights_are_one_copy_for_the_walk_the_block_and_the_coda():
+    session.MODELS.clear()
+    cfg = mha.AttentionConfig(d_model=16, d_k=8, d_v=8, n_heads=4, d_ff=32, seed=3)
+    w = session.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
+    block = session.block_weights(cfg)
+    assert block.attn is w and session.block_weights(cfg) is block
+    assert session.MODELS.held == sum(footprint(block).values())  # the block adds its FFN, not the weights again
+
+
+def test_a_walk_of_the_caps_keeps_the_weights_within_their_budget(monkeypatch):
+    """Three seeds at the caps, each with its block: each set is ~128 MB, the budget one set and some."""
+    session.MODELS.clear()
+    held = []
+    for seed in range(3):
+        cfg = mha.AttentionConfig(64, 1024, 128, 128, 16, seed, d_ff=4096)
+        session.block_weights(cfg)
+        held.append(session.MODELS.held)
+    assert max(held) <= session.MODELS_BUDGET and held[-1] >= 128 * MB
+    session.MODELS.clear()
+
+
+def test_a_shared_matrix_chart_keeps_its_json_not_its_dict():
+    views.FIGURES.clear()
+    at = run(stage="qk")
+    kept = [v for v in views.FIGURES._items.values() if isinstance(v[0], views.Drawn)]
+    assert kept and all(d.spec is None and d.json for d, _ in kept)
+    assert views.FIGURES.held == sum(views.figure_bytes(v) for v, _ in views.FIGURES._items.values())
+    assert rerun(at).get("html")
+
+
+# --- prepared downloads ---------------------------------------------------------------------------------------
+
+# A view of ~1 million numbers (~36 MB of files): three of them pass the downloads' budget.
+BIG = dict(n_tokens=64, d_model=130, d_k=128, d_v=128, n_heads=8)
+
+
+def _prepare(seed: int):
+    at = run(stage="input", seed=seed, **BIG)
+    at.session_state["downloads_open"] = True
+    rerun(at).button(key="export_prepare").click()
+    return rerun(at)
+
+
+def test_sessions_preparing_large_views_hold_at_most_the_downloads_budget():
+    """Three sessions prepare three views whose files pass the budget: the process holds the newest within it,
+    and no session holds a copy of its own."""
+    assert exports.READY_MAX < exports.size(mha.AttentionConfig(**BIG)) <= exports.MAX_VALUES
+    prepared.FILES.clear()
+    held = []
+    for seed in (1, 2, 3):
+        at = _prepare(seed)
+        assert {b.key for b in at.get("download_button")} == {"download_npz", "download_json", "download_csv"}
+        assert sum(footprint(at.session_state.to_dict()).values()) < MB
+        held.append(prepared.FILES.held)
+    assert held[0] > 30 * MB and max(held) <= 80 * MB and len(prepared.FILES._items) < 3
+    prepared.FILES.clear()
+
+
+def test_the_largest_views_files_fit_the_budget():
+    """Else they would be written anew for every session that asks, and held by each."""
+    cfg = mha.AttentionConfig(64, 130, 128, 128, 16)
+    assert exports.size(cfg) <= exports.MAX_VALUES
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    files = exports.files(x, w, cfg)
+    assert sum(map(len, files.values())) <= min(prepared.BUDGET, prepared.BYTES_PER_NUMBER * exports.size(cfg))
+
+
+class _Runtime:
+    """What prepared.sweep asks of Streamlit's runtime: which sessions are connected, and its media files."""
+
+    def __init__(self):
+        self.media_file_mgr = MediaFileManager(MemoryMediaFileStorage("/media"))
+        self.active = set()
+
+    def is_active_session(self, sid: str) -> bool:
+        return sid in self.active
+
+
+def test_a_closed_sessions_files_go_with_it(monkeypatch):
+    """Streamlit keeps a closed session for its tab to come back, then drops it without shutting it down: what it
+    registered stays unless someone lets it go. Here: two sessions show the same view's files, one closes (its
+    registration goes, the files stay for the other), then the other (the files go)."""
+    runtime = _Runtime()
+    for name, empty in (("_showing", {}), ("_asked", {}), ("_inactive", set())):
+        monkeypatch.setattr(prepared, name, empty)
+    monkeypatch.setattr(prepared, "_start_janitor", lambda: None)
+    prepared.FILES.clear()
+    cfg = mha.AttentionConfig(seed=4)
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    view = exports.view_key(x, w, cfg)
+    manager, urls = runtime.media_file_mgr, {}
+    for sid in ("one", "two"):
+        runtime.active.add(sid)
+        monkeypatch.setattr(prepared, "_session_id", lambda sid=sid: sid)
+        monkeypatch.setattr("streamlit.runtime.media_file_manager._get_session_id", lambda sid=sid: sid)
+        files = prepared.prepare(view, x, w, cfg)
+        urls[sid] = manager.add(files["json"], "application/json", "1.0", "f.json", is_for_static_download=True)
+        prepared.show(view)
+
+    def served(url: str) -> bool:
+        try:
+            return manager.read_file(url.rsplit("/", 1)[1]) is not None
+        except MediaFileStorageError:
+            return False
+
+    def passes(n: int) -> None:
+        for _ in range(n):
+            prepared.sweep(runtime)
+
+    runtime.active.discard("one")
+    passes(1)  # disconnected once: the tab may come back
+    assert view in prepared.FILES and "one" in prepared._asked
+    passes(2)
+    assert "one" not in prepared._asked and view in prepared.FILES and served(urls["two"])
+    runtime.active.discard("two")
+    passes(3)
+    assert view not in prepared.FILES and not prepared._asked and not served(urls["two"])
+    assert not manager._file_metadata
+
+
+def test_the_readme_states_each_caches_budget_and_a_total_under_the_smallest_host():
+    """The README's memory table is the budget: the code keeps to its figures, and they sum to a margin under 690 MB."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    table = readme[readme.index("### Memory"):].split("\n\n")[2]
+    rows = {cells[0].strip("`* "): int(cells[-1].strip("* ").removesuffix(" MB"))
+            for cells in (line.strip("|").split("|") for line in table.splitlines()[2:])}
+    held = {"session.MODELS": session.MODELS.budget, "prepared.FILES": prepared.FILES.budget,
+            "views.FIGURES": views.FIGURES.budget, "views.TRACES": views.TRACES.budget}
+    assert {name: rows[name] * MB for name in held} == held
+    total = rows.pop("total")
+    assert total == sum(rows.values()) <= 690 - 64
