@@ -7,7 +7,7 @@ with the e2e flags, from the tree's root, so its .streamlit/config.toml applies)
 
     python bench/memory.py [--runs 3] [--only downloads,walk] [--root DIR[,DIR...]]
     python bench/memory.py --only downloads --sessions 8 --after 120
-    python bench/memory.py --only walk --passes 4 --idle 60 --think 0.5
+    python bench/memory.py --only walk --passes 4 --idle 60 --think 0.5 [--heavy 4] [--switch 0.005,0.0005]
     python bench/memory.py --only room --room 4
 
 --root: the app trees to serve (default: this one). With several, each run serves every tree in turn, the order
@@ -23,12 +23,14 @@ closes its websocket, and the server is left alone for --after seconds: RSS ever
 bytes and the URLs again.
 
 walk (b, c). One warm-up user. An ordinary user opens ?stage=scores at the post's sizes and, after exponential think
-times (mean --think), sets n_tokens 3 ↔ 4 (capacity.change: a full rerun, checked to recompute). A heavy user opens
-the first stage at the caps (CAPS). For --idle seconds the heavy user waits: the ordinary user's reruns give the
-idle p50/p95. Then the heavy user walks: --passes passes, each with a new seed (the sidebar's seed), through every
-stage of the sidebar's radio, and on the block and KV-cache stages through every part; the ordinary user's reruns
-meanwhile give the walk's p50/p95. RSS is sampled every 0.25 s: at the start, its peak during the walk, at the
-walk's end and 10 s later.
+times (mean --think), sets n_tokens 3 ↔ 4 (capacity.change: a full rerun, checked to recompute). --heavy users open
+the first stage at the caps (CAPS), each with seeds of its own. For --idle seconds they wait: the ordinary user's
+reruns give the idle p50/p95. Then they walk, all at once: --passes passes, each with a new seed (the sidebar's
+seed), through every stage of the sidebar's radio, and on the block and KV-cache stages through every part, saying
+yes at once where the page asks before drawing (budget_draw); the ordinary user's reruns meanwhile give the walk's
+p50/p95. RSS is sampled every 0.25 s: at the start, its peak during the walk, at the walk's end and 10 s later.
+--switch serves each tree once per GIL switch interval given (the environment's MHA_GIL_SWITCH_S, which
+mha/ui/budget.py reads), side by side like the trees.
 
 room (not run by default: --only room). --room users, one after the other, open the scores stage at the caps, each
 with a seed of its own, and stay: RSS after each. What a page keeps between its runs (Streamlit keeps a fragment's
@@ -66,6 +68,7 @@ CAPS = "n_tokens=64&d_model=1024&d_k=128&d_v=128&n_heads=16&d_ff=4096"  # settin
 KINDS = ("npz", "json", "csv")
 PARTS = {"block": "block_part", "kv_cache": "kv_part"}  # stages drawn a part at a time: the control's key
 TIMEOUT = 300  # seconds a run may take (a cap-sized run on a busy 2-core host takes several)
+SWITCH_ENV = "MHA_GIL_SWITCH_S"  # read by mha/ui/budget.py
 
 
 # --- the client's gestures -------------------------------------------------------------------------------
@@ -224,27 +227,36 @@ async def ordinary_user(session: Session, seen: Ordinary, stop: asyncio.Event, t
 
 
 async def walk_the_caps(session: Session, passes: int, first_seed: int) -> int:
-    """Every stage, and every part of the stages drawn a part at a time, once per pass, each pass a new seed."""
+    """Every stage, and every part of the stages drawn a part at a time, once per pass, each pass a new seed. Where
+    the page asks before drawing a large view (budget.asks), the walker says yes at once."""
     runs = 0
+
+    async def go_ahead() -> None:
+        nonlocal runs
+        runs += 1
+        if session.find("budget_draw") is not None:
+            await press(session, "budget_draw")
+            runs += 1
+
     for p in range(passes):
         if p:
             await set_number(session, "seed", first_seed + p)
-            runs += 1
+            await go_ahead()
         for i in range(len(session.find("stage").options)):
             await choose(session, "stage", i)
-            runs += 1
+            await go_ahead()
             stage = re.search(r"stage=(\w+)", session.query).group(1)
             if stage in PARTS:
                 for j in range(1, len(session.find(PARTS[stage]).options)):
                     await choose(session, PARTS[stage], j)
-                    runs += 1
+                    await go_ahead()
     return runs
 
 
 async def walk(server: Server, args) -> dict:
     await warm_up(server)
     ordinary = await load(server.url, "stage=scores")
-    heavy = await load(server.url, f"stage=matmul&{CAPS}&seed=1000")
+    heavy = [await load(server.url, f"stage=matmul&{CAPS}&seed={1000 + 100 * k}") for k in range(args.heavy)]
     sampler = Sampler(server)
     seen, stop = Ordinary(), asyncio.Event()
     user = asyncio.create_task(ordinary_user(ordinary, seen, stop, args.think, 1))
@@ -252,7 +264,7 @@ async def walk(server: Server, args) -> dict:
     rss_start = rss_mb(*server.pids)
     await asyncio.sleep(args.idle)
     seen.phase, began = "walk", time.monotonic()
-    runs = await walk_the_caps(heavy, args.passes, 1000)
+    runs = sum(await asyncio.gather(*(walk_the_caps(h, args.passes, 1000 + 100 * k) for k, h in enumerate(heavy))))
     walked = time.monotonic()
     seen.phase = "after"
     rss_end = rss_mb(*server.pids)
@@ -260,7 +272,7 @@ async def walk(server: Server, args) -> dict:
     stop.set()
     await user
     await sampler.stop()
-    for session in (ordinary, heavy):
+    for session in (ordinary, *heavy):
         await session.close()
     idle, during = seen.latencies["idle"], seen.latencies["walk"]
     print(f"  the walk: {runs} runs in {walked - began:.0f} s; the ordinary user: {len(idle)} reruns idle, "
@@ -294,8 +306,11 @@ MODES = {"downloads": downloads, "walk": walk, "room": room}
 
 # --- runs and the summary --------------------------------------------------------------------------------
 
-def one_run(mode: str, root: Path, args, tmp: Path) -> dict:
+def one_run(mode: str, root: Path, switch: str | None, args, tmp: Path) -> dict:
     server = Server(f"{mode}:{root.name}", root / "app.py", root, tmp / f"{mode}-{root.name}-{time.time_ns()}.log")
+    os.environ.pop(SWITCH_ENV, None)
+    if switch is not None:
+        os.environ[SWITCH_ENV] = switch  # the server's environment is this one's
     server.start()
     try:
         server.wait_healthy()
@@ -306,6 +321,10 @@ def one_run(mode: str, root: Path, args, tmp: Path) -> dict:
         return figures | {"load average at the start": load_avg[0]}
     finally:
         server.stop()
+
+
+def _switched(switch: str | None) -> str:
+    return "" if switch is None else f", GIL switch {switch} s"
 
 
 def median_line(name: str, values: list) -> str:
@@ -327,30 +346,35 @@ def parse_args():
     p.add_argument("--passes", type=int, default=4, help="walk: passes over every stage, each with a new seed")
     p.add_argument("--idle", type=float, default=60, help="walk: seconds the heavy user waits before walking")
     p.add_argument("--think", type=float, default=0.5, help="walk: the ordinary user's mean think time, seconds")
+    p.add_argument("--heavy", type=int, default=1, help="walk: heavy users walking the caps at once, seeds apart")
+    p.add_argument("--switch", default="", help="walk: comma-separated GIL switch intervals (s) to serve each tree "
+                                                "with, side by side (MHA_GIL_SWITCH_S; default: the app's own)")
     p.add_argument("--room", type=int, default=4, help="room: users at the caps, each with a seed of its own")
     args = p.parse_args()
     args.only = [m for m in args.only.split(",") if m]
     args.root = [Path(r).resolve() for r in args.root.split(",") if r]
+    args.switch = [s for s in args.switch.split(",") if s] or [None]
     return args
 
 
 def main() -> int:
     args = parse_args()
     print(f"env: {machine()}; roots: {', '.join(str(r) for r in args.root)}", flush=True)
-    results = {(mode, root): [] for mode in args.only for root in args.root}
+    variants = [(root, switch) for root in args.root for switch in args.switch]
+    results = {(mode, *v): [] for mode in args.only for v in variants}
     with tempfile.TemporaryDirectory(prefix="memory_") as tmp:
         for k in range(args.runs):
             for mode in args.only:
-                for root in args.root if k % 2 == 0 else args.root[::-1]:
-                    print(f"run {k + 1}, {mode}, {root} (load {', '.join(f'{x:.2f}' for x in os.getloadavg())})",
-                          flush=True)
-                    figures = one_run(mode, root, args, Path(tmp))
+                for root, switch in variants if k % 2 == 0 else variants[::-1]:
+                    print(f"run {k + 1}, {mode}, {root}{_switched(switch)} "
+                          f"(load {', '.join(f'{x:.2f}' for x in os.getloadavg())})", flush=True)
+                    figures = one_run(mode, root, switch, args, Path(tmp))
                     print("  " + json.dumps({n: round(v, 3) if isinstance(v, float) else v
                                              for n, v in figures.items()}, ensure_ascii=False), flush=True)
-                    results[mode, root].append(figures)
+                    results[mode, root, switch].append(figures)
     print(f"\nmedians of {args.runs} run(s), each run's figure in brackets; env: {machine()}")
-    for (mode, root), runs in results.items():
-        print(f"{mode}, {root}:")
+    for (mode, root, switch), runs in results.items():
+        print(f"{mode}, {root}{_switched(switch)}:")
         for name in runs[0]:
             print("  " + median_line(name, [r.get(name) for r in runs]))
     return 0

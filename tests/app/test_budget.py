@@ -74,3 +74,46 @@ def test_the_heavy_lane_draws_one_large_view_at_a_time_and_never_holds_up_a_smal
 
 def test_the_interpreter_hands_the_gil_over_at_the_stated_interval():
     assert sys.getswitchinterval() == pytest.approx(budget.SWITCH_S)
+
+
+def _weights(seed: int) -> tuple:
+    cfg = mha.AttentionConfig(**CAPS, seed=seed)
+    return cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.d_ff, cfg.seed, cfg.init
+
+
+@pytest.fixture
+def two_seats_taken():
+    """Two other sessions show large views on seeds 1 and 2 (conftest empties the seats after)."""
+    budget._seats.update({"a": _weights(1), "b": _weights(2)})
+
+
+@pytest.mark.parametrize("lang, words", [("en", "already shows 2 views this large"), ("zh", "已经有 2 个这么大的视图")])
+def test_a_third_large_view_waits_for_a_seat_and_says_so(two_seats_taken, lang, words):
+    at = run(stage="scores", seed=3, lang=lang, cleared=10**9, **CAPS)
+    assert words in page_text(at) and chart_keys(at) == []
+    del budget._seats["b"]  # that session went on to a smaller view
+    at.button(key="budget_retry").click()
+    rerun(at)
+    assert "scores" in chart_keys(at) and words not in page_text(at)
+
+
+def test_a_large_view_already_shown_elsewhere_shares_its_seat(two_seats_taken):
+    at = run(stage="scores", seed=2, cleared=10**9, **CAPS)  # the weights of session b
+    assert "scores" in chart_keys(at)
+    assert sorted(budget._seats.values()).count(_weights(2)) == 2
+
+
+def test_a_seat_of_a_disconnected_session_is_free(two_seats_taken, monkeypatch):
+    monkeypatch.setattr(budget, "_connected", lambda sid: sid != "a")
+    at = run(stage="scores", seed=3, cleared=10**9, **CAPS)
+    assert "scores" in chart_keys(at) and "a" not in budget._seats
+
+
+def test_a_smaller_view_gives_the_seat_back(two_seats_taken):
+    budget._seats.pop("b")
+    at = run(stage="scores", seed=3, cleared=10**9, **CAPS)
+    assert len(budget._seats) == 2
+    at.session_state["stage"] = "scores"
+    at.number_input(key="d_model").set_value(64)
+    rerun(at)
+    assert list(budget._seats) == ["a"]
