@@ -34,8 +34,8 @@ tokens = tuple(session.text_tokens(ss["text"]))
 x = session.current_x(cfg)
 work = 0 if session.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
 view = None
-# A view over the work budget is drawn once asked for, in one of the few seats the memory allows, in the heavy lane
-if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, work):
+# A view over the work budget is drawn once asked for, if the memory for views shown allows, in the heavy lane
+if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
     with budget.lane(t, work):
         if session.trained_on() and tokens:  # the walk shows the chosen layer's attention, on what that layer reads
             model = session.shipped()

@@ -246,7 +246,7 @@ async def walk_the_caps(session: Session, passes: int, first_seed: int) -> int:
             await choose(session, "stage", i)
             await go_ahead()
             stage = re.search(r"stage=(\w+)", session.query).group(1)
-            if stage in PARTS:
+            if stage in PARTS and session.find(PARTS[stage]) is not None:  # none while the page waits for a seat
                 for j in range(1, len(session.find(PARTS[stage]).options)):
                     await choose(session, PARTS[stage], j)
                     await go_ahead()

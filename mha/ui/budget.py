@@ -3,10 +3,10 @@
 One process serves every visitor, and only one of its threads runs Python at a time (the GIL). Four rules:
 - A view is costed before anything of it is computed: the numbers of its weights and of its walk (`work`). Over
   WORK_BUDGET the page asks first (`asks`), once per session for views up to that size.
-- At most SEATS different views over WORK_BUDGET are shown at a time (`seated`): a page keeps its view (weights,
-  trace, figures' operands) while it shows it, about 100 MB at the caps, and the process's memory is the demo's to
-  share. Pages on the same weights (sizes and seed) share a seat, as they share the weights: a room on one link
-  costs little more than one page. A seat is free once no connected session shows its view.
+- The views shown at once hold at most HELD_BUDGET between them (`seated`): a page keeps its view (weights, walk,
+  figures' operands) while it shows it, 75 MB at the caps and 140 MB with the FFN, and the process's memory is the
+  demo's to share. Pages on the same weights (sizes and seed) count them once, as they share them: a room on one
+  link costs one set of weights and a walk a page. A page that disconnects lets go of what it held.
 - Views over WORK_BUDGET are drawn one at a time in the process (`lane`): a room opening the largest view queues
   its draws instead of running them all at once, and ordinary views never wait for it.
 - The interpreter hands the GIL to a waiting thread every SWITCH_S seconds (sys.setswitchinterval; Python's
@@ -27,17 +27,21 @@ import mha
 
 from . import exports
 from . import settings as S
+from .session import MODELS_BUDGET
+from .shared import MB
 from .strings import Text
 
 WORK_BUDGET = 4_000_000  # numbers: above, a view's first draw costs the server's one Python thread over a second
 SWITCH_S = float(os.environ.get("MHA_GIL_SWITCH_S", "0.0005"))  # bench/memory.py --switch compares values
 CLEARED = "work_cleared"  # session key: the most numbers this session has said yes to
-SEATS = 2  # views over WORK_BUDGET (weights apart) that may be shown at once
+HELD_BUDGET = MODELS_BUDGET  # bytes the views shown at once may hold: what the weights' cache holds, no more
+HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted
 
 sys.setswitchinterval(SWITCH_S)
 _lane = threading.Lock()
 _seat_lock = threading.Lock()
-_seats: dict[str, tuple] = {}  # session id -> the weights of the view over WORK_BUDGET its last full run drew
+_seats: dict[str, tuple[dict, int]] = {}  # session id -> what its view holds (holds), for the sessions whose last
+# full run drew a view of HELD_FROM numbers or more
 
 
 def work(cfg: mha.AttentionConfig, stage: str) -> int:
@@ -58,27 +62,45 @@ def asks(t: Text, numbers: int, stage: str) -> bool:
     return True
 
 
-def seated(t: Text, cfg: mha.AttentionConfig, numbers: int) -> bool:
-    """Whether this session may draw a view of these sizes and `numbers` numbers: at once within WORK_BUDGET (and
-    the session leaves its seat, if it had one), else if its weights are seated already or a seat is free.
-    Otherwise the page says why, with a button to try again."""
+def seated(t: Text, cfg: mha.AttentionConfig, stage: str) -> bool:
+    """Whether this session may draw this view: if what the views shown at once hold, with this one in place of
+    the session's last, stays within HELD_BUDGET (a view under HELD_FROM numbers always may, uncounted). Sessions
+    that have disconnected are let go of first. Otherwise the page says why, with a button to try again."""
     ctx = get_script_run_ctx()
     sid = ctx.session_id if ctx else ""
-    weights = (cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.d_ff, cfg.seed, cfg.init)
+    mine = holds(cfg, stage)
+    needs = _held({sid: mine})
     with _seat_lock:
-        if numbers <= WORK_BUDGET:
-            _seats.pop(sid, None)
+        _seats.pop(sid, None)
+        if needs < 8 * HELD_FROM:
             return True
-        others = {s: w for s, w in _seats.items() if s != sid}
-        if weights not in others.values() and len(set(others.values())) >= SEATS:
-            for s in [s for s in others if not _connected(s)]:
-                del _seats[s], others[s]
-        if weights in others.values() or len(set(others.values())) < SEATS:
-            _seats[sid] = weights
+        if _held({**_seats, sid: mine}) > HELD_BUDGET:
+            for s in [s for s in _seats if not _connected(s)]:
+                del _seats[s]
+        if _held({**_seats, sid: mine}) <= HELD_BUDGET:
+            _seats[sid] = mine
             return True
-    st.warning(t("budget_full", seats=SEATS), icon=":material/group:")
+        held = _held(_seats)
+    st.warning(t("budget_full", held=round(held / MB), budget=round(HELD_BUDGET / MB), needs=round(needs / MB)),
+               icon=":material/group:")
     st.button(t("budget_retry"), key="budget_retry")
     return False
+
+
+def holds(cfg: mha.AttentionConfig, stage: str) -> tuple[dict, int]:
+    """What a page showing this view holds: its weights' bytes by what pages share them by (the attention's by sizes
+    and seed; the FFN's, on the stages that draw it, with d_ff too), and its walk's bytes, its own."""
+    attention = (cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
+    weights = {attention: 8 * (exports.size(cfg) - exports.trace_size(cfg))}
+    if stage in S.FFN_STAGES:
+        weights[(*attention, cfg.d_ff)] = 8 * 2 * cfg.d_model * cfg.d_ff
+    return weights, 8 * exports.trace_size(cfg)
+
+
+def _held(seats: dict) -> int:
+    """The bytes these pages hold: each set of weights once, each page's walk."""
+    weights = {key: size for held, _ in seats.values() for key, size in held.items()}
+    return sum(weights.values()) + sum(walk for _, walk in seats.values())
 
 
 def _connected(session_id: str) -> bool:

@@ -76,19 +76,35 @@ def test_the_interpreter_hands_the_gil_over_at_the_stated_interval():
     assert sys.getswitchinterval() == pytest.approx(budget.SWITCH_S)
 
 
-def _weights(seed: int) -> tuple:
-    cfg = mha.AttentionConfig(**CAPS, seed=seed)
-    return cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.d_ff, cfg.seed, cfg.init
+MIB = 2**20
+WEIGHTS_MIB = 8 * (H * D * (2 * K + V) + H * V * D) // MIB  # W_Q, W_K, W_V, W_O at the caps: 64 MiB
+WALK_MIB = 8 * WALK // MIB  # 8 MiB
+
+
+def _seat(seed: int, stage: str = "scores") -> tuple:
+    return budget.holds(mha.AttentionConfig(**CAPS, seed=seed), stage)
 
 
 @pytest.fixture
-def two_seats_taken():
-    """Two other sessions show large views on seeds 1 and 2 (conftest empties the seats after)."""
-    budget._seats.update({"a": _weights(1), "b": _weights(2)})
+def two_views_shown():
+    """Two other sessions show the caps' scores on seeds 1 and 2 (conftest empties the seats after)."""
+    budget._seats.update({"a": _seat(1), "b": _seat(2)})
 
 
-@pytest.mark.parametrize("lang, words", [("en", "already shows 2 views this large"), ("zh", "已经有 2 个这么大的视图")])
-def test_a_third_large_view_waits_for_a_seat_and_says_so(two_seats_taken, lang, words):
+def test_what_a_view_holds_is_its_weights_once_and_each_pages_walk():
+    assert (WEIGHTS_MIB, WALK_MIB) == (64, 8)
+    assert budget._held({"a": _seat(1), "b": _seat(2)}) == 2 * (WEIGHTS_MIB + WALK_MIB) * MIB
+    assert budget._held({"a": _seat(1), "b": _seat(1)}) == (WEIGHTS_MIB + 2 * WALK_MIB) * MIB
+    ffn = 8 * 2 * D * mha.AttentionConfig().d_ff  # the block's W_fc and W_proj at the default d_ff
+    assert budget._held({"a": _seat(1), "b": _seat(1, "block")}) == (WEIGHTS_MIB + 2 * WALK_MIB) * MIB + ffn
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", f"would hold {WEIGHTS_MIB + WALK_MIB} MB while it is shown, and the views shown on this server already "
+           f"hold {2 * (WEIGHTS_MIB + WALK_MIB)} of the 160 MB"),
+    ("zh", f"要占用 {WEIGHTS_MIB + WALK_MIB} MB 内存，而这台服务器上正在显示的视图已经占用了它为视图留出的 160 MB 中的 "
+           f"{2 * (WEIGHTS_MIB + WALK_MIB)} MB")])
+def test_a_view_past_the_memory_for_views_shown_waits_and_says_so(two_views_shown, lang, words):
     at = run(stage="scores", seed=3, lang=lang, cleared=10**9, **CAPS)
     assert words in page_text(at) and chart_keys(at) == []
     del budget._seats["b"]  # that session went on to a smaller view
@@ -97,23 +113,24 @@ def test_a_third_large_view_waits_for_a_seat_and_says_so(two_seats_taken, lang, 
     assert "scores" in chart_keys(at) and words not in page_text(at)
 
 
-def test_a_large_view_already_shown_elsewhere_shares_its_seat(two_seats_taken):
+def test_a_view_on_weights_already_shown_adds_only_its_walk(two_views_shown):
     at = run(stage="scores", seed=2, cleared=10**9, **CAPS)  # the weights of session b
     assert "scores" in chart_keys(at)
-    assert sorted(budget._seats.values()).count(_weights(2)) == 2
+    assert budget._held(budget._seats) == (2 * WEIGHTS_MIB + 3 * WALK_MIB) * MIB
 
 
-def test_a_seat_of_a_disconnected_session_is_free(two_seats_taken, monkeypatch):
+def test_a_disconnected_session_lets_go_of_its_view(two_views_shown, monkeypatch):
     monkeypatch.setattr(budget, "_connected", lambda sid: sid != "a")
     at = run(stage="scores", seed=3, cleared=10**9, **CAPS)
     assert "scores" in chart_keys(at) and "a" not in budget._seats
 
 
-def test_a_smaller_view_gives_the_seat_back(two_seats_taken):
+def test_a_smaller_view_lets_go_of_the_larger(two_views_shown):
     budget._seats.pop("b")
     at = run(stage="scores", seed=3, cleared=10**9, **CAPS)
     assert len(budget._seats) == 2
-    at.session_state["stage"] = "scores"
-    at.number_input(key="d_model").set_value(64)
+    at.number_input(key="n_heads").set_value(1)
+    rerun(at)
+    at.number_input(key="d_model").set_value(8)  # under HELD_FROM numbers
     rerun(at)
     assert list(budget._seats) == ["a"]
