@@ -117,7 +117,7 @@ SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled"
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
-    "present", "kv", "GELU", "PNG",
+    "present", "kv", "GELU", "PNG", "MB",
 }
 MATRICES = set("QKVSHXYW")
 
