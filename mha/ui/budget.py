@@ -4,7 +4,7 @@ One process serves every visitor, and only one of its threads runs Python at a t
 - A view is costed before anything of it is computed: the numbers of its weights and of its walk (`work`). Over
   WORK_BUDGET the page asks first (`asks`), once per session for views up to that size.
 - The views shown at once hold at most HELD_BUDGET between them (`seated`): a page keeps its view (weights, walk,
-  figures' operands) while it shows it, 75 MB at the caps and 140 MB with the FFN, and the process's memory is the
+  figures' operands) while it shows it, 72 MB at the caps and 136 MB with the FFN, and the process's memory is the
   demo's to share. Pages on the same weights (sizes and seed) count them once, as they share them: a room on one
   link costs one set of weights and a walk a page. A page that disconnects lets go of what it held.
 - Views over WORK_BUDGET are drawn one at a time in the process (`lane`): a room opening the largest view queues
@@ -27,14 +27,13 @@ import mha
 
 from . import exports
 from . import settings as S
-from .session import MODELS_BUDGET
 from .shared import MB
 from .strings import Text
 
 WORK_BUDGET = 4_000_000  # numbers: above, a view's first draw costs the server's one Python thread over a second
 SWITCH_S = float(os.environ.get("MHA_GIL_SWITCH_S", "0.0005"))  # bench/memory.py --switch compares values
 CLEARED = "work_cleared"  # session key: the most numbers this session has said yes to
-HELD_BUDGET = MODELS_BUDGET  # bytes the views shown at once may hold: what the weights' cache holds, no more
+HELD_BUDGET = 136 * MB  # bytes the views shown at once may hold: the largest one view (the caps' block), no more
 HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted
 
 sys.setswitchinterval(SWITCH_S)

@@ -86,9 +86,9 @@ def _seat(seed: int, stage: str = "scores") -> tuple:
 
 
 @pytest.fixture
-def two_views_shown():
-    """Two other sessions show the caps' scores on seeds 1 and 2 (conftest empties the seats after)."""
-    budget._seats.update({"a": _seat(1), "b": _seat(2)})
+def one_view_shown():
+    """Another session shows the caps' scores on seed 1 (conftest empties the seats after)."""
+    budget._seats["a"] = _seat(1)
 
 
 def test_what_a_view_holds_is_its_weights_once_and_each_pages_walk():
@@ -101,36 +101,40 @@ def test_what_a_view_holds_is_its_weights_once_and_each_pages_walk():
 
 @pytest.mark.parametrize("lang, words", [
     ("en", f"would hold {WEIGHTS_MIB + WALK_MIB} MB while it is shown, and the views shown on this server already "
-           f"hold {2 * (WEIGHTS_MIB + WALK_MIB)} of the 160 MB"),
-    ("zh", f"要占用 {WEIGHTS_MIB + WALK_MIB} MB 内存，而这台服务器上正在显示的视图已经占用了它为视图留出的 160 MB 中的 "
-           f"{2 * (WEIGHTS_MIB + WALK_MIB)} MB")])
-def test_a_view_past_the_memory_for_views_shown_waits_and_says_so(two_views_shown, lang, words):
+           f"hold {WEIGHTS_MIB + WALK_MIB} of the 136 MB"),
+    ("zh", f"要占用 {WEIGHTS_MIB + WALK_MIB} MB 内存，而这台服务器上正在显示的视图已经占用了它为视图留出的 136 MB 中的 "
+           f"{WEIGHTS_MIB + WALK_MIB} MB")])
+def test_a_view_past_the_memory_for_views_shown_waits_and_says_so(one_view_shown, lang, words):
     at = run(stage="scores", seed=3, lang=lang, cleared=10**9, **CAPS)
     assert words in page_text(at) and chart_keys(at) == []
-    del budget._seats["b"]  # that session went on to a smaller view
+    del budget._seats["a"]  # that session went on to a smaller view
     at.button(key="budget_retry").click()
     rerun(at)
     assert "scores" in chart_keys(at) and words not in page_text(at)
 
 
-def test_a_view_on_weights_already_shown_adds_only_its_walk(two_views_shown):
-    at = run(stage="scores", seed=2, cleared=10**9, **CAPS)  # the weights of session b
+def test_the_largest_view_fits_alone():
+    at = run(stage="block", cleared=10**9, **CAPS, d_ff=4096)
+    assert chart_keys(at) and budget._held(budget._seats) == (2 * WEIGHTS_MIB + WALK_MIB) * MIB == budget.HELD_BUDGET
+
+
+def test_a_view_on_weights_already_shown_adds_only_its_walk(one_view_shown):
+    at = run(stage="scores", seed=1, cleared=10**9, **CAPS)  # the weights of session a
     assert "scores" in chart_keys(at)
-    assert budget._held(budget._seats) == (2 * WEIGHTS_MIB + 3 * WALK_MIB) * MIB
+    assert budget._held(budget._seats) == (WEIGHTS_MIB + 2 * WALK_MIB) * MIB
 
 
-def test_a_disconnected_session_lets_go_of_its_view(two_views_shown, monkeypatch):
+def test_a_disconnected_session_lets_go_of_its_view(one_view_shown, monkeypatch):
     monkeypatch.setattr(budget, "_connected", lambda sid: sid != "a")
     at = run(stage="scores", seed=3, cleared=10**9, **CAPS)
     assert "scores" in chart_keys(at) and "a" not in budget._seats
 
 
-def test_a_smaller_view_lets_go_of_the_larger(two_views_shown):
-    budget._seats.pop("b")
+def test_a_smaller_view_lets_go_of_the_larger():
     at = run(stage="scores", seed=3, cleared=10**9, **CAPS)
-    assert len(budget._seats) == 2
+    assert len(budget._seats) == 1
     at.number_input(key="n_heads").set_value(1)
     rerun(at)
     at.number_input(key="d_model").set_value(8)  # under HELD_FROM numbers
     rerun(at)
-    assert list(budget._seats) == ["a"]
+    assert not budget._seats
