@@ -479,3 +479,10 @@ class _Chips(HTMLParser):
     def handle_data(self, data) -> None:
         if self._in == "span":
             self.chips[-1][2] += data.strip()
+
+
+def test_a_long_chosen_token_is_shortened_in_its_sentence():
+    word = "abcdefghij" * 100
+    at = run(stage="next_token", text=f"{word} {word}")
+    said = " ".join(m.value for m in at.markdown)
+    assert "abcdefghijabcdefghijabc…" in said and word not in said

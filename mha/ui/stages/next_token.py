@@ -11,6 +11,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.base import short
 
 from .. import session
 from .. import settings as S
@@ -19,6 +20,7 @@ from ..views import Name, Operand, View, chart, display, header, product_view
 from .block import checked_block
 from .tokens import example_text
 
+CHOSEN_MOST = 24  # glyphs of the chosen token its sentence writes
 E_T = Name("E<sup>T</sup>", r"E^{\top}", "Eᵀ")
 LOGITS = Name("logits", r"\mathrm{logits}", "logits")
 FINAL = Name("LN<sub>f</sub>(Y)", r"\mathrm{LN}_f(Y)", "LN_f(Y)")
@@ -61,7 +63,8 @@ def render(v: View) -> None:
     else:
         chosen = int(np.argmax(probs))
     chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
-    chosen_words = t.md("next_chosen_" + choice, token=vocab[chosen], id=chosen, p=f"{probs[chosen]:.4f}")
+    chosen_words = t.md("next_chosen_" + choice, token=short(vocab[chosen], CHOSEN_MOST), id=chosen,
+                        p=f"{probs[chosen]:.4f}")  # a long token whole in the chart's hover, not in a sentence
     weights = t("next_trained") if v.trained else t("next_untrained")
     st.markdown(f"{chosen_words}\n\n:gray[:small[{weights}]]")  # the choice and what the weights make of it
     most = mw.wpe.shape[0] if v.trained else S.LIMITS["n_tokens"]  # the trained model's context
