@@ -411,11 +411,13 @@ function axisLabels(svg, layout, ax, font, pad) {
         const lo = Math.min(a.range[0], a.range[1]), hi = Math.max(a.range[0], a.range[1]);
         if (v < lo || v > hi) return;
         const label = o.ticktext ? o.ticktext[k] : number(v);
-        const t = x ? textBlock(g, label, a.px(v), side === "top" ? at - 1 : at + 3, tf, "center",
-                                side === "top" ? "bottom" : "top", "tick")
-                    : textBlock(g, label, side === "right" ? at + 1 : at - 1, a.px(v), tf,
-                                side === "right" ? "left" : "right", "middle", "tick");
-        if (titles[k]) node("title", {}, t).textContent = decode(titles[k]);
+        // The title beside the label in a group of their own, so that the label's text stays only what it shows.
+        const box = titles[k] ? node("g", { class: "titled" }, g) : g;
+        if (titles[k]) node("title", {}, box).textContent = decode(titles[k]);
+        if (x) textBlock(box, label, a.px(v), side === "top" ? at - 1 : at + 3, tf, "center",
+                         side === "top" ? "bottom" : "top", "tick");
+        else textBlock(box, label, side === "right" ? at + 1 : at - 1, a.px(v), tf, side === "right" ? "left" : "right",
+                       "middle", "tick");
       });
     }
     const title = o.title && o.title.text;

@@ -64,7 +64,7 @@ def _keep_rerunning(url: str, started: threading.Event, stop: threading.Event, r
         page = browser.new_context().new_page()
         page.goto(f"{url}/?stage=input&seed=5")
         settle(page, 90_000)
-        steps = page.locator(".st-key-seed button")
+        steps = page.locator('.st-key-seed [data-testid^="stNumberInputStep"]')  # − then +
         started.set()
         while not stop.is_set():
             rerun_after(page, steps.nth(len(runs) % 2).click)

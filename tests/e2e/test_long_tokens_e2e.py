@@ -21,9 +21,8 @@ BARS = """() => [...document.querySelectorAll('.st-key-next_probs svg rect.bar')
 # Every tick label drawn shortened: its text, its title, and whether it lies inside its SVG.
 SHORTENED = """() => [...document.querySelectorAll('.mha-chart svg .tick')].filter(t => t.textContent.includes('…'))
   .map(t => { const b = t.getBBox(), w = +t.ownerSVGElement.getAttribute('width');
-              const title = t.querySelector('title');
-              return [t.textContent.replace(title ? title.textContent : '', ''), title && title.textContent,
-                      b.x >= 0 && b.x + b.width <= w]; })"""
+              const title = t.parentNode.querySelector(':scope > title');
+              return [t.textContent, title && title.textContent, b.x >= 0 && b.x + b.width <= w]; })"""
 CHARTS_RIGHT = """() => Math.max(...[...document.querySelectorAll('.mha-chart')]
   .map(c => c.getBoundingClientRect().right))"""
 
