@@ -3,7 +3,7 @@
 import streamlit as st
 
 import mha
-from mha.ui import budget, reruns, screen, session, sidebar  # reruns first: it patches Streamlit (reruns.py)
+from mha.ui import budget, reruns, screen, session, sidebar  # importing reruns patches Streamlit (reruns.py)
 from mha.ui import settings as S
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER

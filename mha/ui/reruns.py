@@ -13,8 +13,8 @@ runs in full at once.
 
 The drop happens in AppSession.request_rerun itself, on the server's event loop, before any script runs, and
 Streamlit offers no hook there: so its method is wrapped, once a process, when this module is first imported. app.py
-imports it before the rest of the UI, so that it is in place as early in a process's first run as it can be; a click
-that reaches a restarted server before that import is still dropped. Where this Streamlit lacks what the wrapper
+imports it on its first lines, with the rest of the UI, so that it is in place early in a process's first run; a
+click that reaches a restarted server before that import is still dropped. Where this Streamlit lacks what the wrapper
 calls, nothing is wrapped, the log says so, and tests/app/test_reruns.py fails.
 """
 

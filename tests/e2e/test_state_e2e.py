@@ -3,6 +3,7 @@
 import os
 import signal
 import time
+from contextlib import contextmanager
 
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -190,34 +191,33 @@ def _sums_rows(page) -> list[int]:
     return [int(t.split("keys k that row")[1].split()[0]) for t in texts]
 
 
-def test_the_first_add_token_after_a_server_restart_counts(page):
-    port = _free_port()
-    server = start_server(port)
-    traffic = _traffic(page)
+@contextmanager
+def _restartable(page, stage: str):
+    """A server of the test's own with the page open on `stage`, and restart(click), which kills it and clicks as
+    _restart_and_click does; whichever server runs last is killed at the end."""
+    port, servers, traffic = _free_port(), [], _traffic(page)
+    servers.append(start_server(port))
     try:
-        page.goto(f"http://127.0.0.1:{port}/?stage=kv_cache")
+        page.goto(f"http://127.0.0.1:{port}/?stage={stage}")
         settle(page, LOAD)
+        yield lambda click: servers.append(_restart_and_click(page, servers[-1], port, traffic, click))
+    finally:
+        servers[-1].kill()
+        servers[-1].wait(timeout=30)
+
+
+def test_the_first_add_token_after_a_server_restart_counts(page):
+    with _restartable(page, "kv_cache") as restart:
         add = page.locator(".st-key-add_token button")
         rerun_after(page, add.click)
         assert page.get_by_text("The cache holds 4 tokens").count() == 1 and "kv=1" in page.url
-        server = _restart_and_click(page, server, port, traffic, _click_at(page, add))
+        restart(_click_at(page, add))
         assert page.get_by_text("The cache holds 5 tokens").count() == 1 and "kv=2" in page.url
-    finally:
-        server.kill()
-        server.wait(timeout=30)
 
 
 def test_the_first_cell_click_after_a_server_restart_counts(page):
-    port = _free_port()
-    server = start_server(port)
-    traffic = _traffic(page)
-    try:
-        page.goto(f"http://127.0.0.1:{port}/?stage=scores")
-        settle(page, LOAD)
+    with _restartable(page, "scores") as restart:
         rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
         assert _sums_rows(page) == [2]
-        server = _restart_and_click(page, server, port, traffic, _click_point(page, ".st-key-scores", 6))  # query 3
+        restart(_click_point(page, ".st-key-scores", 6))  # query 3
         assert _sums_rows(page) == [3]  # its sums: the click counted, and the sums shown are not wiped to none
-    finally:
-        server.kill()
-        server.wait(timeout=30)
