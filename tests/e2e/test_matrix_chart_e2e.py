@@ -173,7 +173,7 @@ def test_a_chart_drawn_again_places_its_captions_as_when_it_measured_them(page, 
     page.evaluate("() => document.fonts.ready")
     frames = page.evaluate("(r) => r.mha.fig.frames.length", root)
     page.evaluate(COUNTING)
-    page.evaluate("() => window.mhaBoxes.clear()")
+    page.evaluate("() => window.mha.boxes.clear()")
     first = []
     for k in range(frames):
         page.evaluate("([r, k]) => r.mha.show(k)", [root, k])

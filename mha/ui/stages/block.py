@@ -14,9 +14,10 @@ import mha
 from mha import figures as F
 
 from .. import session
+from ..chart import chart
 from ..inputs import number
 from ..settings import BLOCK_PARTS as PARTS
-from ..views import Name, Operand, View, chart, display, header, name, product_view, said_then_shown, token_ticks
+from ..views import Name, Operand, View, display, header, name, product_view, said_then_shown, token_ticks
 
 MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}
 DIAGRAM = """digraph {{ rankdir=LR;

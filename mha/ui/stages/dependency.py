@@ -6,8 +6,9 @@ import streamlit as st
 import mha
 from mha import figures as F
 
+from ..chart import chart
 from ..inputs import number
-from ..views import View, chart, equation, fmt, header, input_error, room_for_names, subscript, token_ticks
+from ..views import View, equation, fmt, header, input_error, room_for_names, subscript, token_ticks
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 

@@ -7,8 +7,9 @@ import mha
 from mha import figures as F
 
 from .. import session, training
+from ..chart import chart
 from ..inputs import number
-from ..views import View, chart, equation, header, markdown_table, name, token_ticks
+from ..views import View, equation, header, markdown_table, name, token_ticks
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
 

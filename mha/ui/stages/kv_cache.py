@@ -10,21 +10,18 @@ import mha
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
 
 from .. import session
+from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
 from ..views import (
     View,
-    chart,
-    draw,
-    drawn,
     equation,
     head_control,
     header,
     input_error,
     markdown_table,
-    shared_figure,
     subscript,
     tex_int,
     token_ticks,

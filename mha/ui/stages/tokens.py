@@ -16,7 +16,8 @@ from mha.figures.base import fit_text
 
 from .. import session
 from .. import settings as S
-from ..views import View, chart, display, equation, header, token_ticks
+from ..chart import chart
+from ..views import View, display, equation, header, token_ticks
 
 EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
