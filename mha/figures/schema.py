@@ -170,7 +170,7 @@ COLORBAR = {
     "ticktext": read(STRS), "tickfont": FONT,
     "title": {"text": read(_str), "font": FONT, "side": plotly(one_of("top"), "the page writes the title on top")},
     "outlinewidth": plotly(one_of(0), "the page draws no outline"),
-    "xpad": plotly(one_of(0), "the page pads nothing: the bar's left edge is at x"),
+    "xpad": read(_num),  # the title starts xpad right of x, as in Plotly; the bar, unlike Plotly's, at x
     "ypad": plotly(one_of(0), "the page pads nothing: the bar's end is at y"),
     "ticks": plotly(one_of(""), "the page draws no tick marks"),
     "tickmode": plotly(one_of("array"), "the page labels tickvals, and no other tick"),

@@ -478,7 +478,7 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
                               cell=c, look=look), kt_drawn, dec_q),
         ]
     bar = dict(thickness=max(8, look.tick), lenmode="pixels", len=n * c, y=b.fy(b.s_y + n * c), yanchor="bottom",
-               xanchor="left", xpad=0, ypad=0, outlinewidth=0, ticks="", tickfont=dict(size=look.tick),
+               xanchor="left", xpad=3, ypad=0, outlinewidth=0, ticks="", tickfont=dict(size=look.tick),
                tickmode="array")
     bars = [
         _colour_bar(SIGNED, -lim, lim, bar | dict(x=b.fx(b.cb_x[0]), tickvals=ticks, ticktext=tick_text,

@@ -443,10 +443,11 @@ function colourBar(svg, f, t, font) {
   const x = paperX(f, cb.x ?? 1.02) + (cb.xanchor === "right" ? -thick : cb.xanchor === "center" ? -thick / 2 : 0);
   const y0 = paperY(f, cb.y ?? 0.5), top = cb.yanchor === "top" ? y0 : cb.yanchor === "bottom" ? y0 - len : y0 - len / 2;
   const g = node("g", { class: "colorbar" }, svg);
-  // A title on top takes its room out of the bar's length, as in Plotly.
+  // A title on top takes its room out of the bar's length, as in Plotly, and starts xpad right of x, as in Plotly; the
+  // bar itself is drawn at x (Plotly draws it xpad further right too).
   const title = cb.title && (cb.title.text ?? cb.title), tfont = fontAttrs((cb.title || {}).font, font);
   const room = typeof title === "string" && title ? LINE * (tfont["font-size"] || 12) + 8 : 0;
-  if (room) textBlock(g, title, x + 3, top + 8, tfont, "left", "middle", "cbtitle");
+  if (room) textBlock(g, title, x + (cb.xpad ?? 0), top + 8, tfont, "left", "middle", "cbtitle");
   const barTop = top + room, barLen = len - room;
   const id = `cb${Math.random().toString(36).slice(2)}`;
   const grad = node("linearGradient", { id, x1: 0, y1: 1, x2: 0, y2: 0 }, node("defs", {}, g));
