@@ -13,7 +13,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from .. import session
+from .. import link, models, session
 from ..inputs import number
 from ..settings import BLOCK_PARTS as PARTS
 from ..views import Name, Operand, View, chart, display, header, name, product_view, said_then_shown, token_ticks
@@ -55,10 +55,10 @@ def render(v: View) -> None:
 
 
 def _weights(v: View) -> mha.BlockWeights:
-    """The trained layer's block, or layer 0's seeded one (shared through session.MODELS). Looked up on every
+    """The trained layer's block, or layer 0's seeded one (shared through models.MODELS). Looked up on every
     run, never handed to the fragment: a fragment keeps its arguments while its session stays on the stage, and
     weights dropped from the cache would then stay in memory once per session."""
-    return v.trained.weights.blocks[v.trained.layer] if v.trained else session.block_weights(v.cfg)
+    return v.trained.weights.blocks[v.trained.layer] if v.trained else models.block_weights(v.cfg)
 
 
 def diagram(t, part: str) -> str:
@@ -78,7 +78,7 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
     st.segmented_control(t("block_part"), PARTS, format_func=lambda p: t(f"block_part_{p}"), key="block_part",
                          required=True, persist_state="session")
     if part != st.query_params.get("part", PARTS[0]):  # a part chosen here: the link follows
-        session.link_follows(v.cfg)
+        link.follows(v.cfg)
     {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part](v, tr, bw)
 
 
