@@ -4,11 +4,11 @@ import streamlit as st
 
 import mha
 from mha.ui import budget, link, models, reruns, screen, session, sidebar, x_source  # reruns patches Streamlit
-from mha.ui import settings as S
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
 from mha.ui.views import View, input_error
+from mha.ui.walk import STAGES
 
 if not st.session_state.get(session.STARTED):
     # Once a session: the browser keeps the title, icon and layout, and each set_page_config a run sends costs it
@@ -47,14 +47,14 @@ if code := snippet(ss["stage"]):
     if code_view.open:  # built only when opened
         code_view.code(code, language="python")
 
-i = S.STAGES.index(ss["stage"])
+i = STAGES.index(ss["stage"])
 # One row, the way back on the left and on on the right: one block, not a block of three columns (each an element)
-nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(S.STAGES) - 1 else
+nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(STAGES) - 1 else
                    "right" if i == 0 else "left")
 if i > 0:
-    nav.button(t("prev"), on_click=session.go_to, args=(S.STAGES[i - 1],), key="prev_stage")
-if i < len(S.STAGES) - 1:
-    nav.button(t("next"), on_click=session.go_to, args=(S.STAGES[i + 1],), key="next_stage")
+    nav.button(t("prev"), on_click=session.go_to, args=(STAGES[i - 1],), key="prev_stage")
+if i < len(STAGES) - 1:
+    nav.button(t("next"), on_click=session.go_to, args=(STAGES[i + 1],), key="next_stage")
 
 params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
 link.write(params)

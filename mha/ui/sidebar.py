@@ -6,7 +6,7 @@ import streamlit as st
 
 import mha
 
-from . import exports, link, models, prepared, session, x_source
+from . import exports, link, models, prepared, session, walk, x_source
 from . import settings as S
 from .inputs import number
 from .strings import Text
@@ -37,7 +37,7 @@ def render(t: Text):
     with st.sidebar:
         st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True,
                              on_change=_relabel)
-        st.radio(t("sidebar_walk"), S.STAGES, format_func=lambda s: t(f"stage_{s}"), key="stage")
+        st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.title(t, s), key="stage")
         st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model",
                              required=True, on_change=session.on_model_change, help=t("model_help"))
         trained = models.trained_on()
@@ -51,7 +51,7 @@ def render(t: Text):
             number(st, t, key, 1, S.LIMITS[key], on_change=session.on_size_change,
                    disabled=trained or (key == "n_tokens" and from_text),
                    help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
-        if ss["stage"] in S.FFN_STAGES:  # one widget fewer on every other stage's run
+        if ss["stage"] in walk.FFN_STAGES:  # one widget fewer on every other stage's run
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
         if trained:
             st.caption(t("trained_sizes", **models.trained_sizes()))

@@ -1,4 +1,4 @@
-"""Stage 10 (the coda): the GPT block around the walk's attention, GPT-2's pre-LN order, on the walk's X.
+"""Stage `block` (the coda): the GPT block around the walk's attention, GPT-2's pre-LN order, on the walk's X.
 
     LN₁ → attention → + X → LN₂ → FFN (W_fc, GELU, W_proj) → + R₁
 Five parts, one on screen at a time and marked in the diagram: LN₁; attention and the first residual; LN₂ and
@@ -17,6 +17,7 @@ from .. import link, models, session
 from ..inputs import number
 from ..settings import BLOCK_PARTS as PARTS
 from ..views import Name, Operand, View, chart, display, header, name, product_view, said_then_shown, token_ticks
+from ..walk import NUMBERS
 
 MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}
 DIAGRAM = """digraph {{ rankdir=LR;
@@ -114,8 +115,8 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
                     display(v.look, (r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):",
                                      rf"{n}\times {d} \to {n}\times {d},"),
                             (r"R_1 = X + \mathrm{Attn}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}")))
-    st.markdown(t("block_attn_is_y"))
-    _stage_button(t("block_to_output"), "block_to_output", "output")
+    st.markdown(t("block_attn_is_y", qk=NUMBERS["qk"], output=NUMBERS["output"]))
+    _stage_button(t("block_to_output", output=NUMBERS["output"]), "block_to_output", "output")
 
 
 def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:

@@ -1,4 +1,4 @@
-"""Stage 6: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
+"""Stage `heads`: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
 
 import numpy as np
 import streamlit as st

@@ -1,4 +1,4 @@
-"""Stage 2: X, one row per token, edited in a grid; Y's shape is the goal."""
+"""Stage `input`: X, one row per token, edited in a grid; Y's shape is the goal."""
 
 import numpy as np
 import streamlit as st

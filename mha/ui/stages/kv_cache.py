@@ -1,4 +1,4 @@
-"""Stage 9: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
+"""Stage `kv_cache`: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
 import time
 from functools import partial

@@ -1,4 +1,4 @@
-"""Stage 1: the refresher. (a×b)·(b×c) = a×c, one dot product per cell, on a small editable example."""
+"""Stage `matmul`: the refresher. (a×b)·(b×c) = a×c, one dot product per cell, on a small editable example."""
 
 import numpy as np
 import streamlit as st

@@ -1,4 +1,4 @@
-"""Stage 11 (the coda): the block's output through the final layer norm, logits = LN_f(Y)·Eᵀ, and the next token.
+"""Stage `next_token` (the coda): the block's output through the final layer norm, logits = LN_f(Y)·Eᵀ, the next token.
 
 With a text, on the walk's X (edits included); with none, on the tokens stage's example. The chosen token can
 be appended to the text, so n grows by one on every stage.

@@ -1,4 +1,4 @@
-"""Stage 4: QKᵀ → ÷√d_k → causal mask → softmax = S for the chosen head, or for the post's own mask example.
+"""Stage `scores`: QKᵀ → ÷√d_k → causal mask → softmax = S for the chosen head, or for the post's own mask example.
 
 The chart rests on one step (the `phase` control, also in the link) and plays every frame on demand;
 a click on a cell writes out its dot product (row i of Q times column j of Kᵀ) and its softmax.

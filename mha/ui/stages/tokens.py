@@ -1,4 +1,4 @@
-"""Stage 1b (the coda): text → tokens → the rows of E they look up → + positions P = X.
+"""Stage `tokens` (the coda): text → tokens → the rows of E they look up → + positions P = X.
 
 With a text, this X is the one every later stage starts from (n = its number of tokens); with none,
 an example shows the way and the walk keeps its seeded X.
