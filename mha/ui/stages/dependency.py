@@ -1,4 +1,4 @@
-"""Stage 8: Y_i = f_i(X_1..X_i). The exact dependency map, and a nudge that shows which rows of Y move."""
+"""Stage `dependency`: Y_i = f_i(X_1..X_i). The exact dependency map, and a nudge that shows which rows of Y move."""
 
 import numpy as np
 import streamlit as st

@@ -1,4 +1,4 @@
-"""Stage 6: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
+"""Stage `heads`: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
 
 import numpy as np
 import streamlit as st
@@ -6,7 +6,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from .. import session, training
+from .. import models, training, x_source
 from ..inputs import number
 from ..views import View, chart, equation, header, markdown_table, name, token_ticks
 
@@ -72,7 +72,7 @@ def timeline(v: View) -> None:
     """Training, scrubbed: the loss at each shipped snapshot, and the chosen layer's heads at the chosen one
     on this sequence (their patterns and scores), so the induction head can be watched forming."""
     t, run = v.t, v.trained
-    snaps = session.shipped().snapshots
+    snaps = models.shipped().snapshots
     steps = [step for step, *_ in snaps]
     st.markdown(f"**{t('timeline_title')}**")
     st.caption(t("timeline_text", count=len(snaps), steps=steps[-1]))
@@ -103,10 +103,10 @@ def train_again(v: View) -> None:
             st.warning(t("retrain_busy"))
         else:
             ss["train_seed"] = int(seed)
-            session.reset_x()
+            x_source.reset_x()
             st.rerun()
     if ss.get("train_seed") is not None:
-        meta = session.shipped().meta
+        meta = models.shipped().meta
         best = lambda key, layer: max(meta[key][layer])
         st.info(t("retrain_showing", seed=ss["train_seed"], acc=f"{meta['accuracy']:.3f}",
                   prev=f"{best('previous_token', 0):.2f}", ind=f"{best('induction', 1):.2f}"))
@@ -115,4 +115,4 @@ def train_again(v: View) -> None:
 
 def back_to_shipped() -> None:
     st.session_state.pop("train_seed", None)
-    session.reset_x()
+    x_source.reset_x()
