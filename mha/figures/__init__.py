@@ -6,13 +6,10 @@ A product A·B = C is laid out with B above C and A left of C, so the row of A a
 that make a cell of C meet at that cell.
 """
 
-from .base import DESK, LOOKS, MAX_SIDE, MAX_TEXT_SIDE, PHONE, PRESENT, Look, Mat, Window, Words, shown, window
+from .base import DESK, MAX_SIDE, PHONE, PRESENT, Look, Mat, Words
 from .coda import gelu_figure, loss_figure, probs_figure
-from .products import drawn, grid_figure, product_figure, product_window
+from .products import grid_figure, product_figure, product_window
 from .scores import ScoreSteps, inner_window, scores_animation
 
-__all__ = ["DESK", "LOOKS", "MAX_SIDE", "MAX_TEXT_SIDE", "PHONE", "PRESENT", "Look", "Mat", "ScoreSteps", "Window",
-           "Words", "drawn", "gelu_figure", "grid_figure", "loss_figure", "inner_window", "product_figure",
-           "product_window",
-           "probs_figure", "scores_animation",
-           "shown", "window"]
+__all__ = ["DESK", "MAX_SIDE", "PHONE", "PRESENT", "Look", "Mat", "ScoreSteps", "Words", "gelu_figure", "grid_figure",
+           "inner_window", "loss_figure", "probs_figure", "product_figure", "product_window", "scores_animation"]

@@ -3,7 +3,7 @@
 import html
 import itertools
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -19,9 +19,6 @@ MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
 FONT = "Noto Sans CJK SC, Noto Sans, Arial, sans-serif"
 MAX_TEXT_SIDE = 16  # no numbers in cells when a matrix is larger than this on either side
 MAX_SIDE = 48  # a longer axis is windowed to its first MAX_SIDE entries, with a note
-MIN_TEXT_CELL = 26  # pixels: smaller cells get no numbers (hover still gives them)
-GAP = 0.04  # space between panels, as a fraction of the figure
-MARGIN = dict(l=36, r=16, t=56, b=24)
 
 
 @dataclass(frozen=True)
@@ -57,7 +54,6 @@ PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=43
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
              cell=40, fig_h=760, side=24)
-LOOKS = {"desk": DESK, "present": PRESENT, "phone": PHONE}
 
 
 @dataclass(frozen=True)
@@ -106,30 +102,8 @@ class Words:
                                                                                                       last=last)
 
 
-@dataclass(frozen=True)
-class Window:
-    """Which leading part of each axis is drawn (all of it unless longer than MAX_SIDE)."""
-
-    rows: int
-    cols: int
-    full: tuple[int, int] = field(default=(0, 0))
-
-    @property
-    def clipped(self) -> bool:
-        return (self.rows, self.cols) != self.full
-
-
-def window(m: np.ndarray, limit: int = MAX_SIDE) -> Window:
-    return Window(min(m.shape[0], limit), min(m.shape[1], limit), tuple(m.shape))
-
-
 def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
     return m[:limit, :limit]
-
-
-def wants_text(text: bool, m: np.ndarray, cell: int, look: Look = DESK) -> bool:
-    """Numbers in the cells of `m`: asked for, at most MAX_TEXT_SIDE a side, cells big enough to read."""
-    return text and max(m.shape) <= MAX_TEXT_SIDE and cell >= max(MIN_TEXT_CELL, look.min_text_cell)
 
 
 WIDE = set("∞√÷▶❚·×→…")  # the CJK font, first in FONT, draws "·" and "×" a full em wide
@@ -261,11 +235,6 @@ def fit_numbers(z: np.ndarray, cell_w: float, cell_h: float, look: "Look") -> tu
     return None
 
 
-def cell_size(rows: int, cols: int, target: int = 44, max_w: int = 860, max_h: int = 640) -> int:
-    """Pixels per (square) cell so that a grid of rows × cols fits the budget."""
-    return int(max(6, min(target, max_w / max(cols, 1), max_h / max(rows, 1))))
-
-
 def as_gaps(z: np.ndarray) -> list:
     """−∞/NaN become None: Plotly leaves those cells empty (a gap). None, not NaN: JSON has no NaN, and a figure
     holding one is encoded by Plotly three times (dumped, read back to swap NaN for null, dumped again)."""
@@ -373,11 +342,6 @@ def axis_spec(n: int, domain, anchor: str, reverse: bool = False, side: str | No
     return ax
 
 
-def label(text: str, x: float, y: float, xanchor="center", size=13) -> dict:
-    return dict(text=text, x=x, y=y, xref="paper", yref="paper", xanchor=xanchor, yanchor="bottom",
-                showarrow=False, font=dict(size=size))
-
-
 def box(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash=None) -> dict:
     """A rectangle around cells x0..x1, y0..y1 (1-based, inclusive) of one panel."""
     return dict(type="rect", xref=axis_x, yref=axis_y, x0=x0 - 0.5, x1=x1 + 0.5, y0=y0 - 0.5, y1=y1 + 0.5,
@@ -413,9 +377,6 @@ class Spec(go.Figure):
         self._spec = spec
 
     def to_dict(self) -> dict:
-        return self._spec
-
-    def to_plotly_json(self) -> dict:
         return self._spec
 
 

@@ -14,9 +14,7 @@ import numpy as np
 from .base import (
     DESK,
     FONT,
-    GAP,
     HIGHLIGHT,
-    MARGIN,
     MASKED_BG,
     MAX_SIDE,
     MAX_TEXT_SIDE,
@@ -26,7 +24,6 @@ from .base import (
     abs_limit,
     axis_spec,
     box,
-    cell_size,
     click_layer,
     figure,
     fit_numbers,
@@ -34,7 +31,6 @@ from .base import (
     number,
     number_cell,
     number_formats,
-    shown,
     text_px,
     tick_step,
     wrap,
@@ -188,45 +184,6 @@ def _block_names(names: Sequence[str], block: int, count: int, px: float, need: 
 
 
 # ---------------------------------------------------------------- A·B = C
-
-
-@dataclass(frozen=True)
-class ProductLayout:
-    """Geometry of the scores animation's Q·Kᵀ layout: A bottom-left, B top-right, C bottom-right."""
-
-    n: int  # rows of A and C (shown)
-    k: int  # inner dimension (shown)
-    m: int  # columns of B and C (shown)
-    cell: int
-
-    @property
-    def size(self) -> tuple[int, int]:
-        w = self.cell * (self.k + self.m) / (1 - GAP) + MARGIN["l"] + MARGIN["r"] + 70
-        h = self.cell * (self.k + self.n) / (1 - GAP) + MARGIN["t"] + MARGIN["b"] + 60
-        return int(max(w, 420)), int(max(h, 260))
-
-    @property
-    def split_x(self) -> float:
-        return self.k / (self.k + self.m) * (1 - GAP)
-
-    @property
-    def split_y(self) -> float:
-        return self.n / (self.k + self.n) * (1 - GAP)
-
-    def axes(self) -> dict:
-        sx, sy = self.split_x, self.split_y
-        return dict(
-            xaxis=axis_spec(self.k, (0, sx), "y"),
-            yaxis=axis_spec(self.n, (0, sy), "x", reverse=True),
-            xaxis2=axis_spec(self.m, (sx + GAP, 1), "y", side="top"),
-            yaxis2=axis_spec(self.k, (sy + GAP, 1), "x2", reverse=True),
-        )
-
-
-def product_layout(a: np.ndarray, b: np.ndarray) -> ProductLayout:
-    n, k = shown(a).shape
-    m = shown(b).shape[1]
-    return ProductLayout(n, k, m, cell_size(k + n, k + m + 1, max_w=780, max_h=620))
 
 
 @dataclass(frozen=True)
