@@ -1,14 +1,12 @@
 """Shared drawing pieces: a matrix (Mat), one heatmap trace, axes, boxes, titles, windowing, the click layer."""
 
-import html
-import itertools
-import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import get_colorscale
+
+from .text import widest
 
 # Colour scales written out: Plotly.js knows neither the "_r" suffix nor these sequential names.
 SIGNED = get_colorscale("RdBu_r")  # blue < 0 < red
@@ -16,7 +14,6 @@ PROBS = get_colorscale("Oranges")  # 0 .. 1
 MAGNITUDE = get_colorscale("Purples")  # 0 .. max, for sizes (norms)
 HIGHLIGHT = "#111827"
 MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
-FONT = "Noto Sans CJK SC, Noto Sans, Arial, sans-serif"
 MAX_TEXT_SIDE = 16  # no numbers in cells when a matrix is larger than this on either side
 MAX_SIDE = 48  # a longer axis is windowed to its first MAX_SIDE entries, with a note
 
@@ -106,89 +103,11 @@ def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
     return m[:limit, :limit]
 
 
-WIDE = set("∞√÷▶❚·×→…")  # the CJK font, first in FONT, draws "·" and "×" a full em wide
-NARROW = set(".,:;'|!() ")
-DIGIT = set("0123456789−+-=")
-BROAD = set("MWmw—")  # the widest letters, about 0.88 em
-
-
-@lru_cache(maxsize=65536)
-def text_px(text: str, size: float) -> float:
-    """A one-line text's width in px, a little generous (HTML tags dropped, entities read, sub/superscripts smaller).
-
-    Measured in Chromium with the app's font (FONT) at 100 px: digits and "−" 0.555 em, "." 0.278 em, CJK and
-    "· × → …" 1 em, lower-case letters 0.49 em on average, capitals up to 0.88 em (W); bold 4% wider.
-    """
-    small = sum(len(s) for s in re.findall(r"<su[bp]>(.*?)</su[bp]>", text))
-    bold = sum(len(re.sub(r"<[^>]+>", "", s)) for s in re.findall(r"<b>(.*?)</b>", text))
-    plain = html.unescape(re.sub(r"<[^>]+>", "", text))  # an escaped "<" (a user's text) is drawn as one character
-    width = 0.0
-    for ch in plain:
-        if ch in WIDE or "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
-            width += 1.0
-        elif ch in BROAD:
-            width += 0.9
-        elif ch in NARROW:
-            width += 0.3
-        elif ch in DIGIT or ch.islower():
-            width += 0.56
-        else:
-            width += 0.72
-    return (width - 0.2 * small + 0.05 * bold) * size * 1.06
-
-
-# A glyph, as far as shortening a label goes: a character with what an emoji draws with it (variation selectors, skin
-# tones, the keycap, tags), a zero-width joiner with the character it joins on. A label is cut between glyphs, so no
-# emoji loses its skin tone or its flag's tags, and no joiner is left at the end.
-_GLYPH = re.compile(r"\u200d?.[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]*", re.S)
-
-
-def short(text: str, most: int = 8) -> str:
-    """`text` (plain, not HTML) in at most `most` glyphs: its first most − 1 and "…" when it is longer."""
-    glyphs = _GLYPH.findall(text)
-    return text if len(glyphs) <= most else "".join(glyphs[: most - 1]) + "…"
-
-
-def fit_text(text: str, size: float, px: float) -> str:
-    """`text` (plain, not HTML) within `px` at `size` (text_px of it escaped, as a label is written): its first
-    glyphs and "…" when it is wider, at least the "…".
-
-    Measured glyph by glyph (text_px adds up its characters' widths), so that a 1,000-character word costs one pass,
-    and text_px's cache keeps glyphs, not the word's every prefix."""
-    glyphs = _GLYPH.findall(text)
-    widths = list(itertools.accumulate(text_px(html.escape(g, quote=False), size) for g in glyphs))
-    if not widths or widths[-1] <= px:
-        return text
-    room = px - text_px("…", size)
-    return "".join(glyphs[: sum(1 for w in widths if w <= room)]) + "…"
-
-
 def tick_titles(layout: dict, axis: str, titles: list[str]) -> None:
     """Give each tick of `axis` a title (HTML-escaped, as a label is written): the whole text of a label drawn
     shortened, which the page's chart shows when the pointer is on the label (matrix_chart.js; Plotly has no such
     thing). Kept in layout.meta, the figure's own data to Plotly."""
     layout.setdefault("meta", {}).setdefault("ticktitles", {})[axis] = titles
-
-
-def wrap(text: str, size: float, width: float) -> list[str]:
-    """Break a text into lines no wider than `width` px: at spaces, or between CJK characters.
-
-    HTML tags stay whole; a line break never falls inside "<sub>…</sub>".
-    """
-    tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
-                        text)
-    closing = "、，。；：！？）》」』"
-    for k in range(len(tokens) - 1, 0, -1):  # no line starts with closing punctuation: it stays with what it closes
-        if tokens[k][0] in closing:
-            tokens[k - 1] = tokens[k - 1].rstrip() + tokens.pop(k)
-    lines, line = [], ""
-    for token in tokens:
-        if line.strip() and text_px((line + token).rstrip(), size) > width:
-            lines.append(line.rstrip())
-            line = token.lstrip()
-        else:
-            line += token
-    return [*lines, line.rstrip()] if line.strip() else lines
 
 
 def number(v: float, decimals: int) -> str:
@@ -206,7 +125,12 @@ def general(v: float, digits: int) -> str:
     return f"{v:.{digits}g}".replace("-", "−")
 
 
-CELL_PAD = 3  # px a cell number keeps clear of each side of its cell
+CELL_PAD = 6  # px a cell number keeps clear of its cell's edges, both sides together
+
+
+def fits(texts, size: float, width: float) -> bool:
+    """Whether every one of `texts` at `size` fits a cell `width` px wide, CELL_PAD clear of its edges."""
+    return widest(texts, size) + CELL_PAD <= width
 
 
 def number_formats(look: "Look") -> tuple[tuple[int, int], ...]:
@@ -216,8 +140,8 @@ def number_formats(look: "Look") -> tuple[tuple[int, int], ...]:
 
 def number_cell(z: np.ndarray, size: int, decimals: int, look: "Look") -> float:
     """The smallest square cell (px) that holds every number of z in this format."""
-    widest = max((text_px(number(v, decimals), size) for v in np.asarray(z, float).ravel()), default=0.0)
-    return max(widest + 2 * CELL_PAD, size * 1.2 + 2, look.min_text_cell)
+    numbers = (number(v, decimals) for v in np.asarray(z, float).ravel())
+    return max(widest(numbers, size) + CELL_PAD, size * 1.2 + 2, look.min_text_cell)
 
 
 def fit_numbers(z: np.ndarray, cell_w: float, cell_h: float, look: "Look") -> tuple[list[list[str]], int] | None:
@@ -229,8 +153,7 @@ def fit_numbers(z: np.ndarray, cell_w: float, cell_h: float, look: "Look") -> tu
         return None
     for size, decimals in number_formats(look):
         strings = [[number(v, decimals) for v in row] for row in np.asarray(z, float)]
-        widest = max((text_px(s, size) for row in strings for s in row), default=0.0)
-        if widest + 2 * CELL_PAD <= cell_w and size * 1.2 + 2 <= cell_h:
+        if fits((s for row in strings for s in row), size, cell_w) and size * 1.2 + 2 <= cell_h:
             return strings, size
     return None
 

@@ -13,7 +13,6 @@ import numpy as np
 
 from .base import (
     DESK,
-    FONT,
     HIGHLIGHT,
     MASKED_BG,
     MAX_TEXT_SIDE,
@@ -30,6 +29,7 @@ from .base import (
     outline,
     patch,
 )
+from .text import FONT
 
 FADED = 0.12  # opacity of Q rows once they are no longer needed
 ROWS = 16  # tokens drawn: the last ROWS (the new token is the last row)

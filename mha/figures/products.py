@@ -13,7 +13,6 @@ import numpy as np
 
 from .base import (
     DESK,
-    FONT,
     HIGHLIGHT,
     MASKED_BG,
     MAX_SIDE,
@@ -31,10 +30,9 @@ from .base import (
     number,
     number_cell,
     number_formats,
-    text_px,
     tick_step,
-    wrap,
 )
+from .text import FONT, text_px, widest, wrap
 
 PAD = 4  # px between a panel and its labels
 PANEL_GAP = 24  # px between small multiples (beyond their tick labels)
@@ -97,7 +95,7 @@ def _lines(text: str, size: float, width: float) -> list[str]:
 
 
 def _wide(lines: list[str], size: float) -> float:
-    return max((text_px(s, size) for s in lines), default=0.0) + NOTE_PAD
+    return widest(lines, size) + NOTE_PAD
 
 
 def _clamp(centre: float, lines: list[str], size: float, lo: float, hi: float) -> float:
@@ -310,7 +308,7 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
 
     left = _axis_title_w(look) + PAD + _ytick_w(n, look)
     gap_x = _ytick_w(k, look) + PAD
-    cb_w = 10 + PAD + max(text_px(s, look.tick) for s in _colour_ticks(c, zc, 99, look)[1]) + 2 * PAD
+    cb_w = 10 + PAD + widest(_colour_ticks(c, zc, 99, look)[1], look.tick) + 2 * PAD
     right = max(cb_w, max((_wide([s], look.tick + 1) for s in names), default=0) + 2 * PAD)
     needs = _c_needs(text, c, zc, look)
     budget_h = look.max_h
@@ -578,7 +576,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
         suffix = "" if idx == 0 else str(idx + 1)
         if block_cols:
             _block_lines(cv.shapes, f"x{suffix}", f"y{suffix}", True, block_cols, c, r, width=3, dash=None)
-        widest = max((_wide([name], tick1) for name in names[idx]), default=0.0)
-        for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, widest):
+        name_w = max((_wide([name], tick1) for name in names[idx]), default=0.0)
+        for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, name_w):
             cv.note(block_name, px + mid * grid.cell, py + r * grid.cell + _xband(look), tick1, yanchor="top")
     return cv.spec(traces)

@@ -14,7 +14,8 @@ from plotly.utils import PlotlyJSONEncoder
 
 import mha
 from mha import figures as F
-from mha.figures.base import Spec, short, text_px, tick_titles
+from mha.figures.base import Spec, tick_titles
+from mha.figures.text import short, text_px
 
 from . import exports
 from .shared import MB, Shared, digest

@@ -12,7 +12,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.base import fit_text
+from mha.figures.text import fit_text
 
 from .. import session
 from .. import settings as S
