@@ -103,13 +103,6 @@ def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
     return m[:limit, :limit]
 
 
-def tick_titles(layout: dict, axis: str, titles: list[str]) -> None:
-    """Give each tick of `axis` a title (HTML-escaped, as a label is written): the whole text of a label drawn
-    shortened, which the page's chart shows when the pointer is on the label (matrix_chart.js; Plotly has no such
-    thing). Kept in layout.meta, the figure's own data to Plotly."""
-    layout.setdefault("meta", {}).setdefault("ticktitles", {})[axis] = titles
-
-
 def number(v: float, decimals: int) -> str:
     """v with at most `decimals` decimals, trailing zeros dropped, a true minus sign; "" for a gap."""
     if not np.isfinite(v):

@@ -6,8 +6,9 @@ import numpy as np
 
 from mha.block import gelu
 
-from .base import DESK, Look, Spec, axis_type, figure, log_ticks, tick_titles
+from .base import DESK, Look, Spec, axis_type, figure, log_ticks
 from .text import FONT, fit_text, text_px, widest
+from .ticks import tick_titles
 
 LABEL_SHARE = 0.4  # of the probability chart's width, the most its names (left of the bars) take
 

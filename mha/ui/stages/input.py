@@ -3,10 +3,12 @@
 import numpy as np
 import streamlit as st
 
+from mha.figures.text import short
+
 from .. import session
 from .. import settings as S
 from ..session import matrix_editor, reset_x
-from ..views import View, header, short, subscript
+from ..views import View, header, subscript
 
 
 def render(v: View) -> None:
