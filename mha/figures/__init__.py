@@ -1,5 +1,9 @@
 """Plotly builders: arrays and labels in, a figure out (plain dicts in a go.Figure). No Streamlit here.
 
+base: screens, matrices, numbers in cells, shared traces and the theme; text: the one measure of text;
+ticks: axes named by tokens; products: A·B = C and small multiples; scores: the QKᵀ → softmax animation;
+cache: a KV-cache decode step and its cost; coda: GELU, the next token's probabilities, the loss.
+
 Matrices are drawn the way the post writes them: row 1 at the top, columns left to right, square
 cells, one colour scale per quantity (diverging and centred at 0 for signed values, 0..1 for S).
 A product A·B = C is laid out with B above C and A left of C, so the row of A and the column of B

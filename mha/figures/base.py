@@ -1,4 +1,5 @@
-"""Shared drawing pieces: a matrix (Mat), one heatmap trace, axes, boxes, titles, windowing, the click layer."""
+"""Shared drawing pieces: the screens (Look), a matrix (Mat), windowing, numbers in cells, one heatmap trace, axes,
+boxes, the click layer, and Streamlit's theme written into every figure."""
 
 from dataclasses import dataclass, replace
 
@@ -205,10 +206,9 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
 
 
 def click_layer(m: Mat, xaxis: str, yaxis: str, size: float = 14) -> dict:
-    """Near-transparent square markers on every cell centre of `m`: Streamlit returns these on click.
-
-    A heatmap click returns nothing in Streamlit 1.67, and a trace with hoverinfo "skip" sends no
-    clicks, so this layer also carries the cell's hover text (it sits on top of the heatmap).
+    """Near-transparent square markers on every cell centre of `m`, the trace a click on the chart is read from
+    (named "click"; its customdata is the cell, 0-based). It lies over the heatmap, so it also carries the cell's
+    hover text.
     """
     values = shown(m.values)
     rows, cols = values.shape
@@ -282,10 +282,10 @@ def patch(trace: dict) -> dict:
 class Spec(go.Figure):
     """A figure held as the plain dict Plotly.js reads, handed over as it is.
 
-    go.Figure validates every property of every trace and frame: ~250 ms for an animation of a few
-    dozen frames, most of a rerun. The builders here write only properties Plotly knows (the tests
-    render every figure in Chromium), so the dict is passed through; `to_dict` is what Streamlit and
-    plotly.io call to serialise a figure.
+    go.Figure would validate every property of every trace and frame, most of a rerun's work for an animation.
+    The builders here write only properties Plotly knows (tests/figures/test_figures.py has Plotly validate every
+    builder's figure), so the dict is passed through; `to_dict` is what Streamlit and plotly.io call to serialise a
+    figure.
     """
 
     def __init__(self, spec: dict):
@@ -296,13 +296,13 @@ class Spec(go.Figure):
         return self._spec
 
 
-# The template Streamlit 1.67 puts under a chart's layout when the chart takes its (light) theme, read from the page
+# The template Streamlit puts under a chart's layout when the chart takes its (light) theme, read from the page
 # (`gd.layout.template.layout`; its parts for titles of the whole figure, colour axes, ternary plots, range selectors
 # and minor grids apply to nothing drawn here, but for the one title). The figures carry it in their own layout: Plotly
 # counts a template as changed whenever it is a new object, and Streamlit hands Plotly a JSON copy of each figure
-# just after drawing it, so every new figure was drawn twice.
+# just after drawing it, so a themed figure would be drawn twice.
 SANS = '"Source Sans", sans-serif, "Source Sans", sans-serif'
-GREY, LINE, WHITE = "#808495", "#e6eaf1", "#FFFFFF"
+GREY, LINE_GREY, WHITE = "#808495", "#e6eaf1", "#FFFFFF"
 THEME = dict(
     font=dict(color=GREY, family=SANS, size=12, weight=400), paper_bgcolor=WHITE, plot_bgcolor=WHITE,
     legend=dict(title=dict(font=dict(size=12, color=GREY), side="top"), valign="top", bordercolor="rgba(0,0,0,0)",
@@ -311,9 +311,11 @@ THEME = dict(
     hoverlabel=dict(bgcolor=WHITE, bordercolor="rgba(47, 45, 43, 0.2)", font=dict(color=GREY, family=SANS, size=12)))
 TITLE = dict(font=dict(family=SANS, size=16, color="#2F2D2B"), pad=dict(l=4), xanchor="left", x=0)
 AXIS_THEME = dict(  # as a template's xaxis and yaxis, each for every x or y axis
-    xaxis=dict(zerolinecolor=LINE, gridcolor=LINE, showgrid=False, zeroline=False, tickcolor=LINE, automargin=True,
+    xaxis=dict(zerolinecolor=LINE_GREY, gridcolor=LINE_GREY, showgrid=False, zeroline=False, tickcolor=LINE_GREY,
+               automargin=True,
                tickfont=dict(color=GREY, size=12), title=dict(font=dict(color=GREY, size=14), standoff=20)),
-    yaxis=dict(zerolinecolor=LINE, gridcolor=LINE, ticklabelposition="outside", tickcolor=LINE, automargin=True,
+    yaxis=dict(zerolinecolor=LINE_GREY, gridcolor=LINE_GREY, ticklabelposition="outside", tickcolor=LINE_GREY,
+               automargin=True,
                tickfont=dict(color=GREY, size=12), title=dict(font=dict(color=GREY, size=14), standoff=24)))
 
 
@@ -378,7 +380,7 @@ def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> 
 
     With a `datarevision` Plotly.react tells new data by that number instead of by the arrays' identity. Streamlit
     hands Plotly a JSON copy of a figure just after drawing it, and without one every copied array counts as new data:
-    the whole figure was drawn a second time. A figure never gets new data under the same revision: a new figure is
+    the whole figure would be drawn a second time. A figure never gets new data under the same revision: a new figure is
     a new chart element (Streamlit's element id hashes the spec), drawn afresh, and an animation's frames are drawn
     by Plotly.animate."""
     return Spec(dict(data=data, layout=themed(layout) | {"datarevision": 1}, frames=frames or []))

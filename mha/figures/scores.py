@@ -502,8 +502,8 @@ def _colour_bar(scale: list, low: float, high: float, bar: dict) -> dict:
 
 
 def _click_layer(s: ScoreSteps, n: int, c: int, names: dict) -> dict:
-    """Near-transparent squares over every cell of the scores/S panel: Streamlit returns these on a click
-    (a heatmap click returns nothing in Streamlit 1.67). Hover names every value the cell goes through."""
+    """Near-transparent squares over every cell of the scores/S panel, the trace a click is read from (named
+    "click", as base.click_layer). Hover names every value the cell goes through."""
     ii, jj = np.mgrid[0:n, 0:n]
     text = []
     for i, j in zip(ii.ravel(), jj.ravel()):
