@@ -5,9 +5,10 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.ticks import room_for_names, token_ticks
 
 from ..inputs import number
-from ..views import View, chart, equation, fmt, header, input_error, room_for_names, subscript, token_ticks
+from ..views import View, chart, equation, fmt, header, input_error, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 

@@ -5,10 +5,11 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.ticks import token_ticks
 
 from .. import models, training, x_source
 from ..inputs import number
-from ..views import View, chart, equation, header, markdown_table, name, token_ticks
+from ..views import View, chart, equation, header, markdown_table, name
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
 

@@ -3,10 +3,12 @@
 import numpy as np
 import streamlit as st
 
+from mha.figures.text import short
+
 from .. import link, x_source
 from .. import settings as S
 from ..editor import matrix_editor
-from ..views import View, header, short, subscript
+from ..views import View, header, subscript
 
 
 def render(v: View) -> None:

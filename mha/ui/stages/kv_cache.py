@@ -8,6 +8,7 @@ import streamlit as st
 
 import mha
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
+from mha.figures.ticks import token_ticks
 
 from .. import editor, link
 from ..inputs import number
@@ -27,7 +28,6 @@ from ..views import (
     shared_figure,
     subscript,
     tex_int,
-    token_ticks,
 )
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)

@@ -11,7 +11,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.base import short
+from mha.figures.text import short
 
 from .. import models, session, x_source
 from .. import settings as S

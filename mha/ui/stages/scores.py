@@ -10,6 +10,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 from mha.figures.scores import GIVEN_PHASES, PHASES
+from mha.figures.ticks import token_ticks
 
 from .. import link, session
 from .. import settings as S
@@ -28,7 +29,6 @@ from ..views import (
     said,
     subscript,
     tex_num,
-    token_ticks,
 )
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
