@@ -122,9 +122,9 @@ def general(v: float, digits: int) -> str:
 CELL_PAD = 6  # px a cell number keeps clear of its cell's edges, both sides together
 
 
-def fits(texts, size: float, width: float) -> bool:
-    """Whether every one of `texts` at `size` fits a cell `width` px wide, CELL_PAD clear of its edges."""
-    return widest(texts, size) + CELL_PAD <= width
+def fits(texts, size: float, width: float, pad: float = CELL_PAD) -> bool:
+    """Whether every one of `texts` at `size` fits a cell `width` px wide, `pad` px clear of its edges."""
+    return widest(texts, size) + pad <= width
 
 
 def number_formats(look: "Look") -> tuple[tuple[int, int], ...]:

@@ -131,14 +131,16 @@ def _fmt(value: float, spec: str) -> str:
 def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[str, int] | None:
     """(texttemplate, font size) with which every value of `values` fits its cell, or None: no numbers.
 
-    Three significant digits if they fit, else two, else two decimals; then the same a size or two smaller.
+    Three significant digits if they fit, else two, else two decimals; then the same a size or two smaller. The
+    cache's cells are the smallest of the app (32 px at the post's sizes on a desk), so a number here keeps 1 px a
+    side clear of text_px's estimate, which is itself generous, where a product's keeps 3.
     """
     finite = values[np.isfinite(values)]
     if cell < look.min_text_cell or max(values.shape) > MAX_TEXT_SIDE:
         return None
     for size in (look.cell_text, look.cell_text - 2, look.cell_text - 4):
         for spec in ((".3~g", ".2~g", ".2f") if size == look.cell_text else (".2~g", ".2f")):
-            if size >= 8 and fits((_fmt(float(v), spec) for v in finite), size, cell):
+            if size >= 8 and fits((_fmt(float(v), spec) for v in finite), size, cell, pad=2):
                 return f"%{{z:{spec}}}", size
     return None
 
