@@ -3,12 +3,12 @@
 import streamlit as st
 
 import mha
-from mha.ui import budget, reruns, screen, session, sidebar  # importing reruns patches Streamlit (reruns.py)
-from mha.ui import settings as S
+from mha.ui import budget, link, models, reruns, screen, session, sidebar, x_source  # reruns patches Streamlit
 from mha.ui.code import snippet
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
-from mha.ui.views import TrainedRun, View, input_error
+from mha.ui.views import View, input_error
+from mha.ui.walk import STAGES
 
 if not st.session_state.get(session.STARTED):
     # Once a session: the browser keeps the title, icon and layout, and each set_page_config a run sends costs it
@@ -18,7 +18,7 @@ if not st.session_state.get(session.STARTED):
                        initial_sidebar_state="collapsed" if presenting else "auto")
 session.start()
 ss = st.session_state
-ss["page_running"] = True  # False again at the end: a fragment's own rerun then sees it so (session.link_follows)
+ss["page_running"] = True  # False again at the end: a fragment's own rerun then sees it so (link.follows)
 t = Text(ss["lang"])
 
 
@@ -30,21 +30,14 @@ if notices := ss.get("notices"):  # one box: a link with many unusable values sa
 
 cfg = session.config()
 look = screen.look(ss["present"], t("png_save"))
-tokens = tuple(session.text_tokens(ss["text"]))
-x = session.current_x(cfg)
-work = 0 if session.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
+given = x_source.inputs(cfg)  # X, its tokens and, with the trained model, the run the walk shows a layer of
+work = 0 if models.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
 view = None
 # A view over the work budget is drawn once asked for, if the memory for views shown allows, in the heavy lane
 if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
     with budget.lane(t, work):
-        if session.trained_on() and tokens:  # the walk shows the chosen layer's attention, on what that layer reads
-            model = session.shipped()
-            run = TrainedRun(model.weights, model.vocab, session.trained_trace(tokens), ss["layer"] - 1)
-            view = View(t, cfg, model.weights.blocks[run.layer].attn, x, ss["head"] - 1, ss["cell_values"], look,
-                        tokens, run)
-        else:
-            view = View(t, cfg, session.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init), x,
-                        ss["head"] - 1, ss["cell_values"], look, tokens)
+        view = View(t, cfg, given.weights(), given.x, ss["head"] - 1, ss["cell_values"], look, given.tokens,
+                    given.trained)
         try:
             RENDER[ss["stage"]](view)
         except mha.InputError as e:
@@ -54,17 +47,17 @@ if code := snippet(ss["stage"]):
     if code_view.open:  # built only when opened
         code_view.code(code, language="python")
 
-i = S.STAGES.index(ss["stage"])
+i = STAGES.index(ss["stage"])
 # One row, the way back on the left and on on the right: one block, not a block of three columns (each an element)
-nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(S.STAGES) - 1 else
+nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(STAGES) - 1 else
                    "right" if i == 0 else "left")
 if i > 0:
-    nav.button(t("prev"), on_click=session.go_to, args=(S.STAGES[i - 1],), key="prev_stage")
-if i < len(S.STAGES) - 1:
-    nav.button(t("next"), on_click=session.go_to, args=(S.STAGES[i + 1],), key="next_stage")
+    nav.button(t("prev"), on_click=session.go_to, args=(STAGES[i - 1],), key="prev_stage")
+if i < len(STAGES) - 1:
+    nav.button(t("next"), on_click=session.go_to, args=(STAGES[i + 1],), key="next_stage")
 
-params = session.link_params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
-session.write_url(params)
+params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
+link.write(params)
 ss["page_running"] = False
 sidebar.share(share, t, params)
 sidebar.downloads(downloads, t, cfg, ss["x_base"], view.w if view else None)  # None: the view waits to be drawn

@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import mha  # noqa: E402
 from mha import figures as F  # noqa: E402
 from mha.figures.base import Spec  # noqa: E402
-from mha.ui import screen  # noqa: E402
+from mha.ui import screen, walk  # noqa: E402
 from mha.ui import settings as S  # noqa: E402
 from mha.ui.chart import chart_config, clickable, clickable_chart, picked  # noqa: E402
 from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
@@ -71,7 +71,7 @@ def reconnect() -> None:
 reconnect()
 with st.sidebar:
     st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True)
-    st.radio(t("sidebar_walk"), S.STAGES, format_func=lambda s: t(f"stage_{s}"), key="stage")
+    st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.title(t, s), key="stage")
     st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model", required=True,
                          help=t("model_help"))
     st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset")

@@ -1,14 +1,13 @@
-"""Shared drawing pieces: a matrix (Mat), one heatmap trace, axes, boxes, titles, windowing, the click layer."""
+"""Shared drawing pieces: the screens (Look), a matrix (Mat), windowing, numbers in cells, one heatmap trace, axes,
+boxes, the click layer, and Streamlit's theme written into every figure."""
 
-import html
-import itertools
-import re
-from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from dataclasses import dataclass, replace
 
 import numpy as np
 import plotly.graph_objects as go
 from plotly.colors import get_colorscale
+
+from .text import widest
 
 # Colour scales written out: Plotly.js knows neither the "_r" suffix nor these sequential names.
 SIGNED = get_colorscale("RdBu_r")  # blue < 0 < red
@@ -16,12 +15,8 @@ PROBS = get_colorscale("Oranges")  # 0 .. 1
 MAGNITUDE = get_colorscale("Purples")  # 0 .. max, for sizes (norms)
 HIGHLIGHT = "#111827"
 MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
-FONT = "Noto Sans CJK SC, Noto Sans, Arial, sans-serif"
 MAX_TEXT_SIDE = 16  # no numbers in cells when a matrix is larger than this on either side
 MAX_SIDE = 48  # a longer axis is windowed to its first MAX_SIDE entries, with a note
-MIN_TEXT_CELL = 26  # pixels: smaller cells get no numbers (hover still gives them)
-GAP = 0.04  # space between panels, as a fraction of the figure
-MARGIN = dict(l=36, r=16, t=56, b=24)
 
 
 @dataclass(frozen=True)
@@ -57,7 +52,6 @@ PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=43
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
              cell=40, fig_h=760, side=24)
-LOOKS = {"desk": DESK, "present": PRESENT, "phone": PHONE}
 
 
 @dataclass(frozen=True)
@@ -106,115 +100,8 @@ class Words:
                                                                                                       last=last)
 
 
-@dataclass(frozen=True)
-class Window:
-    """Which leading part of each axis is drawn (all of it unless longer than MAX_SIDE)."""
-
-    rows: int
-    cols: int
-    full: tuple[int, int] = field(default=(0, 0))
-
-    @property
-    def clipped(self) -> bool:
-        return (self.rows, self.cols) != self.full
-
-
-def window(m: np.ndarray, limit: int = MAX_SIDE) -> Window:
-    return Window(min(m.shape[0], limit), min(m.shape[1], limit), tuple(m.shape))
-
-
 def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
     return m[:limit, :limit]
-
-
-def wants_text(text: bool, m: np.ndarray, cell: int, look: Look = DESK) -> bool:
-    """Numbers in the cells of `m`: asked for, at most MAX_TEXT_SIDE a side, cells big enough to read."""
-    return text and max(m.shape) <= MAX_TEXT_SIDE and cell >= max(MIN_TEXT_CELL, look.min_text_cell)
-
-
-WIDE = set("∞√÷▶❚·×→…")  # the CJK font, first in FONT, draws "·" and "×" a full em wide
-NARROW = set(".,:;'|!() ")
-DIGIT = set("0123456789−+-=")
-BROAD = set("MWmw—")  # the widest letters, about 0.88 em
-
-
-@lru_cache(maxsize=65536)
-def text_px(text: str, size: float) -> float:
-    """A one-line text's width in px, a little generous (HTML tags dropped, entities read, sub/superscripts smaller).
-
-    Measured in Chromium with the app's font (FONT) at 100 px: digits and "−" 0.555 em, "." 0.278 em, CJK and
-    "· × → …" 1 em, lower-case letters 0.49 em on average, capitals up to 0.88 em (W); bold 4% wider.
-    """
-    small = sum(len(s) for s in re.findall(r"<su[bp]>(.*?)</su[bp]>", text))
-    bold = sum(len(re.sub(r"<[^>]+>", "", s)) for s in re.findall(r"<b>(.*?)</b>", text))
-    plain = html.unescape(re.sub(r"<[^>]+>", "", text))  # an escaped "<" (a user's text) is drawn as one character
-    width = 0.0
-    for ch in plain:
-        if ch in WIDE or "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
-            width += 1.0
-        elif ch in BROAD:
-            width += 0.9
-        elif ch in NARROW:
-            width += 0.3
-        elif ch in DIGIT or ch.islower():
-            width += 0.56
-        else:
-            width += 0.72
-    return (width - 0.2 * small + 0.05 * bold) * size * 1.06
-
-
-# A glyph, as far as shortening a label goes: a character with what an emoji draws with it (variation selectors, skin
-# tones, the keycap, tags), a zero-width joiner with the character it joins on. A label is cut between glyphs, so no
-# emoji loses its skin tone or its flag's tags, and no joiner is left at the end.
-_GLYPH = re.compile(r"\u200d?.[\ufe0e\ufe0f\u20e3\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]*", re.S)
-
-
-def short(text: str, most: int = 8) -> str:
-    """`text` (plain, not HTML) in at most `most` glyphs: its first most − 1 and "…" when it is longer."""
-    glyphs = _GLYPH.findall(text)
-    return text if len(glyphs) <= most else "".join(glyphs[: most - 1]) + "…"
-
-
-def fit_text(text: str, size: float, px: float) -> str:
-    """`text` (plain, not HTML) within `px` at `size` (text_px of it escaped, as a label is written): its first
-    glyphs and "…" when it is wider, at least the "…".
-
-    Measured glyph by glyph (text_px adds up its characters' widths), so that a 1,000-character word costs one pass,
-    and text_px's cache keeps glyphs, not the word's every prefix."""
-    glyphs = _GLYPH.findall(text)
-    widths = list(itertools.accumulate(text_px(html.escape(g, quote=False), size) for g in glyphs))
-    if not widths or widths[-1] <= px:
-        return text
-    room = px - text_px("…", size)
-    return "".join(glyphs[: sum(1 for w in widths if w <= room)]) + "…"
-
-
-def tick_titles(layout: dict, axis: str, titles: list[str]) -> None:
-    """Give each tick of `axis` a title (HTML-escaped, as a label is written): the whole text of a label drawn
-    shortened, which the page's chart shows when the pointer is on the label (matrix_chart.js; Plotly has no such
-    thing). Kept in layout.meta, the figure's own data to Plotly."""
-    layout.setdefault("meta", {}).setdefault("ticktitles", {})[axis] = titles
-
-
-def wrap(text: str, size: float, width: float) -> list[str]:
-    """Break a text into lines no wider than `width` px: at spaces, or between CJK characters.
-
-    HTML tags stay whole; a line break never falls inside "<sub>…</sub>".
-    """
-    tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
-                        text)
-    closing = "、，。；：！？）》」』"
-    for k in range(len(tokens) - 1, 0, -1):  # no line starts with closing punctuation: it stays with what it closes
-        if tokens[k][0] in closing:
-            tokens[k - 1] = tokens[k - 1].rstrip() + tokens.pop(k)
-    lines, line = [], ""
-    for token in tokens:
-        if line.strip() and text_px((line + token).rstrip(), size) > width:
-            lines.append(line.rstrip())
-            line = token.lstrip()
-        else:
-            line += token
-    return [*lines, line.rstrip()] if line.strip() else lines
 
 
 def number(v: float, decimals: int) -> str:
@@ -232,7 +119,12 @@ def general(v: float, digits: int) -> str:
     return f"{v:.{digits}g}".replace("-", "−")
 
 
-CELL_PAD = 3  # px a cell number keeps clear of each side of its cell
+CELL_PAD = 6  # px a cell number keeps clear of its cell's edges, both sides together
+
+
+def fits(texts, size: float, width: float, pad: float = CELL_PAD) -> bool:
+    """Whether every one of `texts` at `size` fits a cell `width` px wide, `pad` px clear of its edges."""
+    return widest(texts, size) + pad <= width
 
 
 def number_formats(look: "Look") -> tuple[tuple[int, int], ...]:
@@ -242,8 +134,8 @@ def number_formats(look: "Look") -> tuple[tuple[int, int], ...]:
 
 def number_cell(z: np.ndarray, size: int, decimals: int, look: "Look") -> float:
     """The smallest square cell (px) that holds every number of z in this format."""
-    widest = max((text_px(number(v, decimals), size) for v in np.asarray(z, float).ravel()), default=0.0)
-    return max(widest + 2 * CELL_PAD, size * 1.2 + 2, look.min_text_cell)
+    numbers = (number(v, decimals) for v in np.asarray(z, float).ravel())
+    return max(widest(numbers, size) + CELL_PAD, size * 1.2 + 2, look.min_text_cell)
 
 
 def fit_numbers(z: np.ndarray, cell_w: float, cell_h: float, look: "Look") -> tuple[list[list[str]], int] | None:
@@ -255,15 +147,9 @@ def fit_numbers(z: np.ndarray, cell_w: float, cell_h: float, look: "Look") -> tu
         return None
     for size, decimals in number_formats(look):
         strings = [[number(v, decimals) for v in row] for row in np.asarray(z, float)]
-        widest = max((text_px(s, size) for row in strings for s in row), default=0.0)
-        if widest + 2 * CELL_PAD <= cell_w and size * 1.2 + 2 <= cell_h:
+        if fits((s for row in strings for s in row), size, cell_w) and size * 1.2 + 2 <= cell_h:
             return strings, size
     return None
-
-
-def cell_size(rows: int, cols: int, target: int = 44, max_w: int = 860, max_h: int = 640) -> int:
-    """Pixels per (square) cell so that a grid of rows × cols fits the budget."""
-    return int(max(6, min(target, max_w / max(cols, 1), max_h / max(rows, 1))))
 
 
 def as_gaps(z: np.ndarray) -> list:
@@ -320,10 +206,9 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
 
 
 def click_layer(m: Mat, xaxis: str, yaxis: str, size: float = 14) -> dict:
-    """Near-transparent square markers on every cell centre of `m`: Streamlit returns these on click.
-
-    A heatmap click returns nothing in Streamlit 1.67, and a trace with hoverinfo "skip" sends no
-    clicks, so this layer also carries the cell's hover text (it sits on top of the heatmap).
+    """Near-transparent square markers on every cell centre of `m`, the trace a click on the chart is read from
+    (named "click"; its customdata is the cell, 0-based). It lies over the heatmap, so it also carries the cell's
+    hover text.
     """
     values = shown(m.values)
     rows, cols = values.shape
@@ -373,11 +258,6 @@ def axis_spec(n: int, domain, anchor: str, reverse: bool = False, side: str | No
     return ax
 
 
-def label(text: str, x: float, y: float, xanchor="center", size=13) -> dict:
-    return dict(text=text, x=x, y=y, xref="paper", yref="paper", xanchor=xanchor, yanchor="bottom",
-                showarrow=False, font=dict(size=size))
-
-
 def box(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, dash=None) -> dict:
     """A rectangle around cells x0..x1, y0..y1 (1-based, inclusive) of one panel."""
     return dict(type="rect", xref=axis_x, yref=axis_y, x0=x0 - 0.5, x1=x1 + 0.5, y0=y0 - 0.5, y1=y1 + 0.5,
@@ -422,10 +302,10 @@ def patch(trace: dict) -> dict:
 class Spec(go.Figure):
     """A figure held as the plain dict Plotly.js reads, handed over as it is.
 
-    go.Figure validates every property of every trace and frame: ~250 ms for an animation of a few
-    dozen frames, most of a rerun. The builders here write only properties Plotly knows (the tests
-    render every figure in Chromium), so the dict is passed through; `to_dict` is what Streamlit and
-    plotly.io call to serialise a figure.
+    go.Figure would validate every property of every trace and frame, most of a rerun's work for an animation.
+    The builders here write only properties Plotly knows (tests/figures/test_figures.py has Plotly validate every
+    builder's figure), so the dict is passed through; `to_dict` is what Streamlit and plotly.io call to serialise a
+    figure.
     """
 
     def __init__(self, spec: dict):
@@ -435,17 +315,14 @@ class Spec(go.Figure):
     def to_dict(self) -> dict:
         return self._spec
 
-    def to_plotly_json(self) -> dict:
-        return self._spec
 
-
-# The template Streamlit 1.67 puts under a chart's layout when the chart takes its (light) theme, read from the page
+# The template Streamlit puts under a chart's layout when the chart takes its (light) theme, read from the page
 # (`gd.layout.template.layout`; its parts for titles of the whole figure, colour axes, ternary plots, range selectors
 # and minor grids apply to nothing drawn here, but for the one title). The figures carry it in their own layout: Plotly
 # counts a template as changed whenever it is a new object, and Streamlit hands Plotly a JSON copy of each figure
-# just after drawing it, so every new figure was drawn twice.
+# just after drawing it, so a themed figure would be drawn twice.
 SANS = '"Source Sans", sans-serif, "Source Sans", sans-serif'
-GREY, LINE, WHITE = "#808495", "#e6eaf1", "#FFFFFF"
+GREY, LINE_GREY, WHITE = "#808495", "#e6eaf1", "#FFFFFF"
 THEME = dict(
     font=dict(color=GREY, family=SANS, size=12, weight=400), paper_bgcolor=WHITE, plot_bgcolor=WHITE,
     legend=dict(title=dict(font=dict(size=12, color=GREY), side="top"), valign="top", bordercolor="rgba(0,0,0,0)",
@@ -454,9 +331,11 @@ THEME = dict(
     hoverlabel=dict(bgcolor=WHITE, bordercolor="rgba(47, 45, 43, 0.2)", font=dict(color=GREY, family=SANS, size=12)))
 TITLE = dict(font=dict(family=SANS, size=16, color="#2F2D2B"), pad=dict(l=4), xanchor="left", x=0)
 AXIS_THEME = dict(  # as a template's xaxis and yaxis, each for every x or y axis
-    xaxis=dict(zerolinecolor=LINE, gridcolor=LINE, showgrid=False, zeroline=False, tickcolor=LINE, automargin=True,
+    xaxis=dict(zerolinecolor=LINE_GREY, gridcolor=LINE_GREY, showgrid=False, zeroline=False, tickcolor=LINE_GREY,
+               automargin=True,
                tickfont=dict(color=GREY, size=12), title=dict(font=dict(color=GREY, size=14), standoff=20)),
-    yaxis=dict(zerolinecolor=LINE, gridcolor=LINE, ticklabelposition="outside", tickcolor=LINE, automargin=True,
+    yaxis=dict(zerolinecolor=LINE_GREY, gridcolor=LINE_GREY, ticklabelposition="outside", tickcolor=LINE_GREY,
+               automargin=True,
                tickfont=dict(color=GREY, size=12), title=dict(font=dict(color=GREY, size=14), standoff=24)))
 
 
@@ -521,7 +400,7 @@ def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> 
 
     With a `datarevision` Plotly.react tells new data by that number instead of by the arrays' identity. Streamlit
     hands Plotly a JSON copy of a figure just after drawing it, and without one every copied array counts as new data:
-    the whole figure was drawn a second time. A figure never gets new data under the same revision: a new figure is
+    the whole figure would be drawn a second time. A figure never gets new data under the same revision: a new figure is
     a new chart element (Streamlit's element id hashes the spec), drawn afresh, and an animation's frames are drawn
     by Plotly.animate."""
     return Spec(dict(data=data, layout=themed(layout) | {"datarevision": 1}, frames=frames or []))

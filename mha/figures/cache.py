@@ -13,7 +13,6 @@ import numpy as np
 
 from .base import (
     DESK,
-    FONT,
     HIGHLIGHT,
     MASKED_BG,
     MAX_TEXT_SIDE,
@@ -25,11 +24,13 @@ from .base import (
     axis_type,
     box,
     figure,
+    fits,
     heatmap,
     log_ticks,
     outline,
     patch,
 )
+from .text import FONT, text_px, widest, wrap
 
 FADED = 0.12  # opacity of Q rows once they are no longer needed
 ROWS = 16  # tokens drawn: the last ROWS (the new token is the last row)
@@ -44,7 +45,7 @@ NOTE_COLOR = "#9a3412"
 HEIGHT_EXTRA = 200  # px a desk or projector figure may add to look.max_h for its buttons, slider and caption
 MAIN_W = 1100  # px: Streamlit's main column is 1120 px wide at 1280 px with the sidebar folded
 MODEBAR_W = 130  # px at the top right where Plotly's toolbar appears on hover: the slider stops short of it
-LINE = 1.45  # line height of annotations, in em (Plotly's 1.3 and the box around the text)
+NOTE_LINE = 1.45  # em a line of an annotation takes (Plotly's 1.3 and the box around the text)
 
 
 @dataclass(frozen=True)
@@ -120,46 +121,6 @@ class Plan:
     sizes: dict  # title, tick, caption, note, button, slider font sizes
 
 
-# Widths of characters in em, for laying text out before the browser does (Noto Sans, a little generous).
-_NARROW = {".": 0.3, ",": 0.3, ":": 0.3, ";": 0.3, " ": 0.3, "·": 0.3, "(": 0.36, ")": 0.36, "|": 0.3,
-           "1": 0.56, "i": 0.28, "l": 0.28, "j": 0.28, "t": 0.36, "f": 0.36, "r": 0.4, "-": 0.36}
-
-
-def _plain(html: str) -> str:
-    return re.sub(r"<[^>]+>", "", html)
-
-
-def text_width(html: str, size: float, bold: bool = False) -> float:
-    """Estimated px width of one line of text: CJK and full-width characters 1 em, capitals 0.68, the rest
-    0.56 (narrow ones less)."""
-    em = 0.0
-    for ch in _plain(html):
-        if ord(ch) >= 0x2E80:
-            em += 1.0
-        elif ch in _NARROW:
-            em += _NARROW[ch]
-        elif ch.isupper() or ch in "mwMW—…→":
-            em += 0.72
-        else:
-            em += 0.56
-    return em * size * (1.06 if bold else 1.0)
-
-
-def wrap(text: str, size: float, width: float) -> list[str]:
-    """Lines of at most `width` px: breaks at spaces, or between any two CJK characters."""
-    tokens = re.findall(r"[\u2e80-\uffff][，。；：、）」]?|[^\s\u2e80-\uffff]+\s*|\s+", text)
-    lines, line = [], ""
-    for tok in tokens:
-        if line and text_width(line + tok.rstrip(), size) > width:
-            lines.append(line.rstrip())
-            line = tok.lstrip()
-        else:
-            line += tok
-    if line.strip():
-        lines.append(line.rstrip())
-    return lines or [""]
-
-
 def _fmt(value: float, spec: str) -> str:
     """What Plotly's "%{z:<spec>}" prints for ".2f" or ".3~g" (d3 writes no "+0" in exponents)."""
     if spec.endswith("f"):
@@ -170,15 +131,16 @@ def _fmt(value: float, spec: str) -> str:
 def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[str, int] | None:
     """(texttemplate, font size) with which every value of `values` fits its cell, or None: no numbers.
 
-    Three significant digits if they fit, else two, else two decimals; then the same a size or two smaller.
+    Three significant digits if they fit, else two, else two decimals; then the same a size or two smaller. The
+    cache's cells are the smallest of the app (32 px at the post's sizes on a desk), so a number here keeps 1 px a
+    side clear of text_px's estimate, which is itself generous, where a product's keeps 3.
     """
     finite = values[np.isfinite(values)]
     if cell < look.min_text_cell or max(values.shape) > MAX_TEXT_SIDE:
         return None
     for size in (look.cell_text, look.cell_text - 2, look.cell_text - 4):
         for spec in ((".3~g", ".2~g", ".2f") if size == look.cell_text else (".2~g", ".2f")):
-            widest = max((text_width(_fmt(float(v), spec), size) for v in finite), default=0.0)
-            if size >= 8 and widest <= cell - 4:
+            if size >= 8 and fits((_fmt(float(v), spec) for v in finite), size, cell, pad=2):
                 return f"%{{z:{spec}}}", size
     return None
 
@@ -220,7 +182,7 @@ def _title(s: CacheStep, key: str, win: tuple[int, int, int]) -> str:
 
 def _title_width(title: str, size: int) -> float:
     head, *window = title.split("<br>")
-    return max([text_width(head, size, bold=True)] + [text_width(line, size * 0.85) for line in window])
+    return max([text_px(head, size)] + [text_px(line, size * 0.85) for line in window])
 
 
 def plan(s: CacheStep, look: Look = DESK) -> Plan:
@@ -234,18 +196,18 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
     titles = {key: _title(s, key, win) for key, win in wins.items()}
     title_w = {key: _title_width(title, z["title"]) for key, title in titles.items()}
     title_lines = max(t.count("<br>") + 1 for t in titles.values())
-    title_h = title_lines * z["title"] * LINE + 6
+    title_h = title_lines * z["title"] * NOTE_LINE + 6
     tick_h = z["tick"] * 1.5 + 4
-    note_h = z["note"] * LINE + 4
+    note_h = z["note"] * NOTE_LINE + 4
     gap = max(14, z["tick"] * 1.4)
-    label_w = text_width(str(s.t), z["tick"]) + 8  # token numbers left of a row of panels
+    label_w = text_px(str(s.t), z["tick"]) + 8  # token numbers left of a row of panels
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
     width = min(look.max_w, MAIN_W)
-    buttons_w = sum(text_width(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
+    buttons_w = sum(text_px(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
     button_h = z["button"] + 16
-    slider_h = 46 + z["slider"] * LINE
-    overhang = max(text_width(name, z["slider"]) for name in s.words["steps"]) / 2 + 6  # the last name's half
+    slider_h = 46 + z["slider"] * NOTE_LINE
+    overhang = widest(s.words["steps"], z["slider"]) / 2 + 6  # the last name's half
     if look.narrow:  # the slider needs the whole width for six names
         slider = (pad + button_h + 6, 8.0, width - 8 - overhang)
         caption_top = slider[0] + slider_h + 4
@@ -255,8 +217,8 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
     captions = [s.words[k] for k in STEPS]
     cap_lines = max(len(wrap(c, z["caption"], width - 2 * pad)) for c in captions)
     legend_lines = len(wrap(s.words["legend"], z["note"], width - 2 * pad))
-    legend_top = caption_top + cap_lines * z["caption"] * LINE + 8
-    top = legend_top + legend_lines * z["note"] * LINE + 8
+    legend_top = caption_top + cap_lines * z["caption"] * NOTE_LINE + 8
+    top = legend_top + legend_lines * z["note"] * NOTE_LINE + 8
 
     def rows_h(cell: int) -> float:
         per_group = [title_h + wins[g[0]][0] * cell + tick_h + (note_h if "q" in g else 0) for g in groups]

@@ -6,7 +6,9 @@ import numpy as np
 
 from mha.block import gelu
 
-from .base import DESK, FONT, Look, Spec, axis_type, figure, fit_text, log_ticks, text_px, tick_titles
+from .base import DESK, Look, Spec, axis_type, figure, log_ticks
+from .text import FONT, fit_text, text_px, widest
+from .ticks import tick_titles
 
 LABEL_SHARE = 0.4  # of the probability chart's width, the most its names (left of the bars) take
 
@@ -56,7 +58,7 @@ def probs_figure(probs: np.ndarray, labels: list[str], chosen: int, title: str, 
     row = max(24, round(2 * size))  # px a bar
     axes = axis_type(size)
     ticks = [0, 0.2, 0.4, 0.6, 0.8, 1]
-    left = round(max(text_px(n, size) for n in names)) + 14
+    left = round(widest(names, size)) + 14
     height = max(160, 2 * look.title + 3 * size + row * len(order))
     layout = dict(height=height, width=width,
                   margin=dict(l=left, r=int(text_px("0.000", size)) + 12, t=2 * look.title, b=2 * size),

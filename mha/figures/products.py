@@ -13,10 +13,7 @@ import numpy as np
 
 from .base import (
     DESK,
-    FONT,
-    GAP,
     HIGHLIGHT,
-    MARGIN,
     MASKED_BG,
     MAX_SIDE,
     MAX_TEXT_SIDE,
@@ -26,7 +23,6 @@ from .base import (
     abs_limit,
     axis_spec,
     cell_box,
-    cell_size,
     click_layer,
     figure,
     fit_numbers,
@@ -35,11 +31,9 @@ from .base import (
     number_cell,
     number_formats,
     outline_rule,
-    shown,
-    text_px,
     tick_step,
-    wrap,
 )
+from .text import FONT, text_px, widest, wrap
 
 PAD = 4  # px between a panel and its labels
 PANEL_GAP = 24  # px between small multiples (beyond their tick labels)
@@ -102,7 +96,7 @@ def _lines(text: str, size: float, width: float) -> list[str]:
 
 
 def _wide(lines: list[str], size: float) -> float:
-    return max((text_px(s, size) for s in lines), default=0.0) + NOTE_PAD
+    return widest(lines, size) + NOTE_PAD
 
 
 def _clamp(centre: float, lines: list[str], size: float, lo: float, hi: float) -> float:
@@ -189,45 +183,6 @@ def _block_names(names: Sequence[str], block: int, count: int, px: float, need: 
 
 
 # ---------------------------------------------------------------- A·B = C
-
-
-@dataclass(frozen=True)
-class ProductLayout:
-    """Geometry of the scores animation's Q·Kᵀ layout: A bottom-left, B top-right, C bottom-right."""
-
-    n: int  # rows of A and C (shown)
-    k: int  # inner dimension (shown)
-    m: int  # columns of B and C (shown)
-    cell: int
-
-    @property
-    def size(self) -> tuple[int, int]:
-        w = self.cell * (self.k + self.m) / (1 - GAP) + MARGIN["l"] + MARGIN["r"] + 70
-        h = self.cell * (self.k + self.n) / (1 - GAP) + MARGIN["t"] + MARGIN["b"] + 60
-        return int(max(w, 420)), int(max(h, 260))
-
-    @property
-    def split_x(self) -> float:
-        return self.k / (self.k + self.m) * (1 - GAP)
-
-    @property
-    def split_y(self) -> float:
-        return self.n / (self.k + self.n) * (1 - GAP)
-
-    def axes(self) -> dict:
-        sx, sy = self.split_x, self.split_y
-        return dict(
-            xaxis=axis_spec(self.k, (0, sx), "y"),
-            yaxis=axis_spec(self.n, (0, sy), "x", reverse=True),
-            xaxis2=axis_spec(self.m, (sx + GAP, 1), "y", side="top"),
-            yaxis2=axis_spec(self.k, (sy + GAP, 1), "x2", reverse=True),
-        )
-
-
-def product_layout(a: np.ndarray, b: np.ndarray) -> ProductLayout:
-    n, k = shown(a).shape
-    m = shown(b).shape[1]
-    return ProductLayout(n, k, m, cell_size(k + n, k + m + 1, max_w=780, max_h=620))
 
 
 @dataclass(frozen=True)
@@ -354,7 +309,7 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
 
     left = _axis_title_w(look) + PAD + _ytick_w(n, look)
     gap_x = _ytick_w(k, look) + PAD
-    cb_w = 10 + PAD + max(text_px(s, look.tick) for s in _colour_ticks(c, zc, 99, look)[1]) + 2 * PAD
+    cb_w = 10 + PAD + widest(_colour_ticks(c, zc, 99, look)[1], look.tick) + 2 * PAD
     right = max(cb_w, max((_wide([s], look.tick + 1) for s in names), default=0) + 2 * PAD)
     needs = _c_needs(text, c, zc, look)
     budget_h = look.max_h
@@ -622,7 +577,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
         suffix = "" if idx == 0 else str(idx + 1)
         if block_cols:
             _block_lines(cv.shapes, f"x{suffix}", f"y{suffix}", True, block_cols, c, r, width=3, dash=None)
-        widest = max((_wide([name], tick1) for name in names[idx]), default=0.0)
-        for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, widest):
+        name_w = max((_wide([name], tick1) for name in names[idx]), default=0.0)
+        for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, name_w):
             cv.note(block_name, px + mid * grid.cell, py + r * grid.cell + _xband(look), tick1, yanchor="top")
     return cv.spec(traces)

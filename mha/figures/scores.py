@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import (
+    CELL_PAD,
     DESK,
-    FONT,
     HIGHLIGHT,
     MAX_SIDE,
     MAX_TEXT_SIDE,
@@ -25,6 +25,7 @@ from .base import (
     abs_limit,
     axis_spec,
     figure,
+    fits,
     general,
     heatmap,
     number,
@@ -32,17 +33,15 @@ from .base import (
     outline_rule,
     patch,
     shown,
-    text_px,
     trace_box,
-    wrap,
 )
+from .text import FONT, text_px, widest, wrap
 
 PHASES = ("qkt", "scaled", "masked", "s")  # QKᵀ, ÷√d_k, masked, S: ids used in links
 GIVEN_PHASES = PHASES[1:]  # a given matrix (the post's mask example) starts already scaled
 MASK_GREY = "#c4c8cf"  # a masked (−∞) cell
 BG = "#ffffff"  # an empty cell (not computed yet) and the gaps between cells
-CELL_PAD = 6  # px a cell number keeps clear of its cell's edges
-LINE = 1.5  # em: the height a line of text needs (measured 1.4 em in Chromium)
+MARK_LINE = 1.5  # em: the height a mark written in a row of cells needs (a line measured 1.4 em in Chromium)
 FIGURE_EXTRA = 160  # px the titles, Play/Pause and the slider may add to the look's panel budget (max_h)
 
 
@@ -89,9 +88,7 @@ def strings(z: np.ndarray, decimals: int | None) -> list[list[str]]:
 def fit_decimals(values: list[np.ndarray], cell: int, size: int) -> int | None:
     """The most decimals (2, else 1) at which every number of `values` fits its cell; None if none does."""
     for decimals in (2, 1):
-        widest = max((text_px(number(v, decimals), size) for a in values for v in np.ravel(a) if np.isfinite(v)),
-                     default=0.0)
-        if widest + CELL_PAD <= cell:
+        if fits((number(v, decimals) for a in values for v in np.ravel(a)), size, cell):
             return decimals
     return None
 
@@ -139,7 +136,7 @@ class Board:
 
     @property
     def sigma_size(self) -> int:  # a line of text is about 1.4 em tall: Σ=1 must fit its row
-        return max(8, min(self.look.tick + 1, int(self.cell / LINE)))
+        return max(8, min(self.look.tick + 1, int(self.cell / MARK_LINE)))
 
     @property
     def sigma_w(self) -> float:
@@ -258,7 +255,7 @@ def board(n: int, k: int, look: Look, cb_titles: tuple[str, str], signed_ticks: 
     """The largest square cell (up to the look's target) at which the panels fit the look's budget (max_w,
     max_h) and the whole figure its height plus FIGURE_EXTRA; the controls placed where they fit."""
     def cb_width(title: str, ticks: list[str]) -> float:
-        bar = max(8, look.tick) + 6 + max(text_px(t, look.tick) for t in ticks)
+        bar = max(8, look.tick) + 6 + widest(ticks, look.tick)
         return max(bar, text_px(title, look.tick + 1)) + 6
 
     cb_w = (cb_width(cb_titles[0], signed_ticks), cb_width(cb_titles[1], PROB_TICKS[1]))
@@ -382,7 +379,7 @@ def _title(b: Board, text: str, centre: float, lo: float, hi: float, y: float, y
     """A title centred on `centre` px, kept within lo..hi px (moved, and broken into lines if it must)."""
     size = b.look.title
     lines = wrap(text, size, hi - lo)
-    width = max(text_px(line, size) for line in lines)
+    width = widest(lines, size)
     x = min(max(centre, lo + width / 2), hi - width / 2)
     return dict(text="<br>".join(lines), x=b.fx(x), y=b.fy(y), xref="paper", yref="paper", xanchor="center",
                 yanchor=yanchor, showarrow=False, font=dict(size=size))
@@ -420,11 +417,11 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     signed = [shown(a) for a in (s.scores, s.scaled) if a is not None]
     dec_signed = fit_decimals(signed, c, cell_font) if small else None
     dec_probs = fit_decimals([shown(s.probs)], c, cell_font) if small else None
-    mark_size = cell_font if c >= text_px("−∞", cell_font) + CELL_PAD and c >= cell_font * LINE else 0
+    mark_size = cell_font if c >= text_px("−∞", cell_font) + CELL_PAD and c >= cell_font * MARK_LINE else 0
     upper = np.triu(np.ones((n, n), bool), k=1)
     grey = np.where(upper, 1.0, np.nan)
     blank = np.full((n, n), np.nan)
-    sigma_rows = c >= b.sigma_size * LINE
+    sigma_rows = c >= b.sigma_size * MARK_LINE
 
     def cell_text(trace: dict, z: np.ndarray, decimals: int | None) -> dict:
         trace.update(texttemplate="%{text}" if decimals is not None else "", text=strings(z, decimals),
@@ -512,8 +509,8 @@ def _colour_bar(scale: list, low: float, high: float, bar: dict) -> dict:
 
 
 def _click_layer(s: ScoreSteps, n: int, c: int, names: dict) -> dict:
-    """Near-transparent squares over every cell of the scores/S panel: Streamlit returns these on a click
-    (a heatmap click returns nothing in Streamlit 1.67). Hover names every value the cell goes through."""
+    """Near-transparent squares over every cell of the scores/S panel, the trace a click is read from (named
+    "click", as base.click_layer). Hover names every value the cell goes through."""
     ii, jj = np.mgrid[0:n, 0:n]
     text = []
     for i, j in zip(ii.ravel(), jj.ravel()):
@@ -553,7 +550,7 @@ def _frames_for_slider(s: ScoreSteps, n: int, operands: bool, b: Board) -> tuple
         spacing = (b.slider_w - 20) / (len(frames) - 1)
         labels = slider_labels(s, frames)
         for size in (b.look.tick, b.look.tick - 1, b.look.tick - 2):
-            if max(text_px(label, size) for label in labels) + 12 <= spacing:
+            if widest(labels, size) + 12 <= spacing:
                 return frames, size
     return frames, b.look.tick - 2
 

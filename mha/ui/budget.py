@@ -25,8 +25,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 import mha
 
-from . import exports
-from . import settings as S
+from . import exports, walk
 from .shared import MB
 from .strings import Text
 
@@ -46,7 +45,7 @@ _seats: dict[str, tuple[dict, int]] = {}  # session id -> what its view holds (h
 def work(cfg: mha.AttentionConfig, stage: str) -> int:
     """The numbers a view computes: its weights and every matrix of the walk (what a download of it holds), and
     the block's feed-forward weights on the stages that draw it."""
-    ffn = 2 * cfg.d_model * cfg.d_ff if stage in S.FFN_STAGES else 0
+    ffn = 2 * cfg.d_model * cfg.d_ff if stage in walk.FFN_STAGES else 0
     return exports.size(cfg) + ffn
 
 
@@ -55,7 +54,7 @@ def asks(t: Text, numbers: int, stage: str) -> bool:
     the question and its button). A yes holds for every view up to that size for the rest of the session."""
     if numbers <= max(WORK_BUDGET, st.session_state.get(CLEARED, 0)):
         return False
-    st.markdown(f"### {t(f'stage_{stage}')}")
+    st.markdown(f"### {walk.title(t, stage)}")
     st.info(t("budget_ask", numbers=numbers, budget=WORK_BUDGET), icon=":material/hourglass_top:")
     st.button(t("budget_draw"), key="budget_draw", type="primary", on_click=_clear, args=(numbers,))
     return True
@@ -91,7 +90,7 @@ def holds(cfg: mha.AttentionConfig, stage: str) -> tuple[dict, int]:
     and seed; the FFN's, on the stages that draw it, with d_ff too), and its walk's bytes, its own."""
     attention = (cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
     weights = {attention: 8 * (exports.size(cfg) - exports.trace_size(cfg))}
-    if stage in S.FFN_STAGES:
+    if stage in walk.FFN_STAGES:
         weights[(*attention, cfg.d_ff)] = 8 * 2 * cfg.d_model * cfg.d_ff
     return weights, 8 * exports.trace_size(cfg)
 

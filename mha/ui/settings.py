@@ -17,8 +17,8 @@ import numpy as np
 from mha.figures.scores import PHASES
 from mha.model import TOKEN
 
-STAGES = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "output", "dependency", "kv_cache",
-          "block", "next_token")
+from .walk import STAGES
+
 SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
 LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
@@ -31,9 +31,6 @@ EXAMPLES = ("mask",)
 # The block stage's parts, one on screen at a time (`part` in the link): LN₁; attention, + X; LN₂, the FFN's
 # up-projection; GELU; the down-projection, + R₁.
 BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")
-# The stages that draw the block's feed-forward network, so the sidebar's d_ff sits only there; elsewhere it keeps
-# its value (and its place in the link) unseen.
-FFN_STAGES = ("block", "next_token")
 # The KV-cache stage's parts (`part` in the link when the stage is kv_cache): the step a token makes, the cost.
 KV_PARTS = ("step", "cost")
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.

@@ -6,7 +6,7 @@ import streamlit as st
 
 import mha
 
-from . import exports, prepared, session
+from . import exports, link, models, prepared, session, walk, x_source
 from . import settings as S
 from .inputs import number
 from .strings import Text
@@ -37,24 +37,24 @@ def render(t: Text):
     with st.sidebar:
         st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True,
                              on_change=_relabel)
-        st.radio(t("sidebar_walk"), S.STAGES, format_func=lambda s: t(f"stage_{s}"), key="stage")
+        st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.title(t, s), key="stage")
         st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model",
                              required=True, on_change=session.on_model_change, help=t("model_help"))
-        trained = session.trained_on()
+        trained = models.trained_on()
         if trained:
             st.segmented_control(t("layer"), list(range(1, S.TRAINED_LAYERS + 1)), key="layer", required=True,
                                  help=t("layer_help"))
         st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset",
                      on_change=session.apply_preset, disabled=trained)
-        from_text = session.has_text()
+        from_text = x_source.has_text()
         for key in S.SIZES:
             number(st, t, key, 1, S.LIMITS[key], on_change=session.on_size_change,
                    disabled=trained or (key == "n_tokens" and from_text),
                    help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
-        if ss["stage"] in S.FFN_STAGES:  # one widget fewer on every other stage's run
+        if ss["stage"] in walk.FFN_STAGES:  # one widget fewer on every other stage's run
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
         if trained:
-            st.caption(t("trained_sizes", **session.trained_sizes()))
+            st.caption(t("trained_sizes", **models.trained_sizes()))
         elif S.distinct_primes(ss):
             st.caption(t("primes_yes"))
         else:
@@ -86,7 +86,7 @@ def share(panel, t: Text, params: dict[str, str]) -> None:
     """The link of this view, with Streamlit's copy button, in the share panel while it is open."""
     if panel.open:
         panel.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
-        notes = [session.left_out(t, k, n) for k, n in st.session_state.get("link_left_out", {}).items()]
+        notes = [link.left_out(t, k, n) for k, n in st.session_state.get("link_left_out", {}).items()]
         panel.caption(" ".join([t("share_help"), *notes]))
 
 

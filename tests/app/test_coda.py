@@ -15,6 +15,7 @@ import mha
 from mha import figures as F
 from mha.ui import settings as S
 from mha.ui.strings import Text
+from mha.ui.walk import FFN_STAGES
 
 from .helpers import APP, BLOCK_PARTS, block_parts, charts, html_bodies, page_text, rerun, run, warnings, z
 
@@ -176,7 +177,7 @@ def test_d_ff_is_in_the_sidebar_only_where_the_ffn_is_drawn_and_keeps_its_value_
         at.sidebar.radio(key="stage").set_value(stage)
         rerun(at)
         keys = [w.key for w in at.sidebar.number_input]
-        assert ("d_ff" in keys) == (stage in S.FFN_STAGES), stage
+        assert ("d_ff" in keys) == (stage in FFN_STAGES), stage
         assert at.session_state["d_ff"] == 7 and at.query_params["d_ff"] == "7", stage
     assert at.number_input(key="d_ff").value == 7
     at.number_input(key="d_ff").set_value(9)  # a value the learner typed survives a walk through the attention stages

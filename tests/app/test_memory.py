@@ -9,7 +9,7 @@ from streamlit.runtime.media_file_storage import MediaFileStorageError
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 import mha
-from mha.ui import chart, exports, prepared, session, views
+from mha.ui import chart, exports, models, prepared, views
 from mha.ui.shared import MB, Shared, footprint
 
 from .helpers import rerun, run
@@ -74,24 +74,24 @@ def test_footprint_counts_arrays_bytes_and_text_in_what_values_hold():
 
 
 def test_the_walks_weights_are_one_copy_for_the_walk_the_block_and_the_coda():
-    session.MODELS.clear()
+    models.MODELS.clear()
     cfg = mha.AttentionConfig(d_model=16, d_k=8, d_v=8, n_heads=4, d_ff=32, seed=3)
-    w = session.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
-    block = session.block_weights(cfg)
-    assert block.attn is w and session.block_weights(cfg) is block
-    assert session.MODELS.held == sum(footprint(block).values())  # the block adds its FFN, not the weights again
+    w = models.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
+    block = models.block_weights(cfg)
+    assert block.attn is w and models.block_weights(cfg) is block
+    assert models.MODELS.held == sum(footprint(block).values())  # the block adds its FFN, not the weights again
 
 
 def test_a_walk_of_the_caps_keeps_the_weights_within_their_budget(monkeypatch):
     """Three seeds at the caps, each with its block: each set is ~128 MB, the budget one set and some."""
-    session.MODELS.clear()
+    models.MODELS.clear()
     held = []
     for seed in range(3):
         cfg = mha.AttentionConfig(64, 1024, 128, 128, 16, seed, d_ff=4096)
-        session.block_weights(cfg)
-        held.append(session.MODELS.held)
-    assert max(held) <= session.MODELS_BUDGET and held[-1] >= 128 * MB
-    session.MODELS.clear()
+        models.block_weights(cfg)
+        held.append(models.MODELS.held)
+    assert max(held) <= models.MODELS_BUDGET and held[-1] >= 128 * MB
+    models.MODELS.clear()
 
 
 def test_a_shared_matrix_chart_keeps_its_json_not_its_dict():
@@ -199,7 +199,7 @@ def test_the_readme_states_each_caches_budget_and_a_total_under_the_smallest_hos
     table = readme[readme.index("### Memory"):].split("\n\n")[2]
     rows = {cells[0].strip("`* "): int(cells[-1].strip("* ").removesuffix(" MB"))
             for cells in (line.strip("|").split("|") for line in table.splitlines()[2:])}
-    held = {"session.MODELS": session.MODELS.budget, "prepared.FILES": prepared.FILES.budget,
+    held = {"models.MODELS": models.MODELS.budget, "prepared.FILES": prepared.FILES.budget,
             "chart.FIGURES": chart.FIGURES.budget, "views.TRACES": views.TRACES.budget}
     assert {name: rows[name] * MB for name in held} == held
     total = rows.pop("total")

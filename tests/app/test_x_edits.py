@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mha
-from mha.ui import session
+from mha.ui import editor
 from mha.ui import settings as S
 
 from .helpers import option, page_text, rerun, run, warnings
@@ -123,7 +123,7 @@ def test_emptying_every_cell_at_once_gives_one_notice_and_keeps_every_value(n, d
 @given(st.one_of(st.text(alphabet="0123456789+-.eExabn ", max_size=12), st.floats(allow_nan=False).map(repr)))
 def test_the_grid_and_the_link_take_the_same_numbers(typed):
     """What the grid keeps, a link carries and reads back; what the grid refuses, a link refuses too."""
-    grid = session._number(typed)
+    grid = editor.read_cell(typed)
     kept = grid is not None and math.isfinite(grid)
     base = np.zeros((1, 1))
     x, notices = S.decode_x(f"1.1~{typed}", base)

@@ -223,7 +223,7 @@ def test_bad_model_inputs_raise_actionable_errors():
 
 @pytest.mark.parametrize("init", ["gaussian", "integers"])
 def test_a_block_and_a_model_built_on_weights_already_made_share_them_and_equal_their_own(init):
-    """The app keeps one copy of the walk's weights for the walk, the block and the coda (mha/ui/session.py)."""
+    """The app keeps one copy of the walk's weights for the walk, the block and the coda (mha/ui/models.py)."""
     cfg = mha.AttentionConfig(init=init, d_ff=6)
     w = mha.init_weights(cfg)
     bw = mha.init_block(cfg, 0, attn=w)

@@ -1,10 +1,10 @@
-"""figures.text_px, which every layout relies on to keep labels apart and inside their figure, is never
-narrower than what Chromium draws in the figures' font (FONT, with its CJK face first)."""
+"""figures.text.text_px, the one text-width estimate every layout relies on to keep labels apart and inside
+their figure, is never narrower than what Chromium draws in the figures' font (FONT, with its CJK face first)."""
 
 import plotly.graph_objects as go
 import pytest
 
-from mha.figures.base import FONT, text_px
+from mha.figures.text import FONT, text_px
 from mha.ui.strings import EN, ZH
 
 pytestmark = pytest.mark.e2e

@@ -10,9 +10,9 @@ import pytest
 
 from mha import figures as F
 from mha.block import gelu
-from mha.figures.base import text_px
 from mha.figures.cache import cost_figure
 from mha.figures.coda import LABEL_SHARE
+from mha.figures.text import text_px
 
 LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
 

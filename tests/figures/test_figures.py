@@ -8,9 +8,9 @@ import pytest
 
 import mha
 from mha import figures as F
-from mha.figures.base import fit_text, short, text_px
 from mha.figures.cache import CacheStep, cache_animation, cost_figure
 from mha.figures.scores import WORDS as SCORE_WORDS
+from mha.figures.text import fit_text, short, text_px
 
 CFG = mha.AttentionConfig(n_tokens=5)
 W = mha.init_weights(CFG)

@@ -10,7 +10,7 @@ import pytest
 
 import mha
 from mha import figures as F
-from mha.figures.base import text_px
+from mha.figures.text import text_px
 from mha.ui.strings import EN, ZH
 
 LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}

@@ -1,18 +1,8 @@
-"""One module per stage, in the post's order; each has render(view)."""
+"""One module per stage, named by its id (walk.py); each has render(view). RENDER maps the walk's stages, in its
+order, to their render functions."""
 
-from . import block, dependency, heads, input, kv_cache, matmul, next_token, output, qk, scores, tokens, values
+from importlib import import_module
 
-RENDER = {
-    "matmul": matmul.render,
-    "tokens": tokens.render,
-    "input": input.render,
-    "qk": qk.render,
-    "scores": scores.render,
-    "values": values.render,
-    "heads": heads.render,
-    "output": output.render,
-    "dependency": dependency.render,
-    "kv_cache": kv_cache.render,
-    "block": block.render,
-    "next_token": next_token.render,
-}
+from ..walk import STAGES
+
+RENDER = {stage: import_module(f"{__name__}.{stage}").render for stage in STAGES}

@@ -1,4 +1,4 @@
-"""Stage 10 (the coda): the GPT block around the walk's attention, GPT-2's pre-LN order, on the walk's X.
+"""Stage `block` (the coda): the GPT block around the walk's attention, GPT-2's pre-LN order, on the walk's X.
 
     LN₁ → attention → + X → LN₂ → FFN (W_fc, GELU, W_proj) → + R₁
 Five parts, one on screen at a time and marked in the diagram: LN₁; attention and the first residual; LN₂ and
@@ -12,12 +12,14 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.ticks import token_ticks
 
-from .. import session
+from .. import link, models, session
 from ..chart import chart
 from ..inputs import number
 from ..settings import BLOCK_PARTS as PARTS
-from ..views import Name, Operand, View, display, header, name, product_view, said_then_shown, token_ticks
+from ..views import Name, Operand, View, display, header, name, product_view, said_then_shown
+from ..walk import NUMBERS
 
 MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}
 DIAGRAM = """digraph {{ rankdir=LR;
@@ -56,10 +58,10 @@ def render(v: View) -> None:
 
 
 def _weights(v: View) -> mha.BlockWeights:
-    """The trained layer's block, or layer 0's seeded one (shared through session.MODELS). Looked up on every
+    """The trained layer's block, or layer 0's seeded one (shared through models.MODELS). Looked up on every
     run, never handed to the fragment: a fragment keeps its arguments while its session stays on the stage, and
     weights dropped from the cache would then stay in memory once per session."""
-    return v.trained.weights.blocks[v.trained.layer] if v.trained else session.block_weights(v.cfg)
+    return v.trained.weights.blocks[v.trained.layer] if v.trained else models.block_weights(v.cfg)
 
 
 def diagram(t, part: str) -> str:
@@ -79,7 +81,7 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
     st.segmented_control(t("block_part"), PARTS, format_func=lambda p: t(f"block_part_{p}"), key="block_part",
                          required=True, persist_state="session")
     if part != st.query_params.get("part", PARTS[0]):  # a part chosen here: the link follows
-        session.link_follows(v.cfg)
+        link.follows(v.cfg)
     {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part](v, tr, bw)
 
 
@@ -115,8 +117,8 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
                     display(v.look, (r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):",
                                      rf"{n}\times {d} \to {n}\times {d},"),
                             (r"R_1 = X + \mathrm{Attn}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}")))
-    st.markdown(t("block_attn_is_y"))
-    _stage_button(t("block_to_output"), "block_to_output", "output")
+    st.markdown(t("block_attn_is_y", qk=NUMBERS["qk"], output=NUMBERS["output"]))
+    _stage_button(t("block_to_output", output=NUMBERS["output"]), "block_to_output", "output")
 
 
 def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:

@@ -1,14 +1,15 @@
-"""Stage 8: Y_i = f_i(X_1..X_i). The exact dependency map, and a nudge that shows which rows of Y move."""
+"""Stage `dependency`: Y_i = f_i(X_1..X_i). The exact dependency map, and a nudge that shows which rows of Y move."""
 
 import numpy as np
 import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.ticks import room_for_names, token_ticks
 
 from ..chart import chart
 from ..inputs import number
-from ..views import View, equation, fmt, header, input_error, room_for_names, subscript, token_ticks
+from ..views import View, equation, fmt, header, input_error, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 

@@ -1,15 +1,16 @@
-"""Stage 6: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
+"""Stage `heads`: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
 
 import numpy as np
 import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.ticks import token_ticks
 
-from .. import session, training
+from .. import models, training, x_source
 from ..chart import chart
 from ..inputs import number
-from ..views import View, equation, header, markdown_table, name, token_ticks
+from ..views import View, equation, header, markdown_table, name
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
 
@@ -73,7 +74,7 @@ def timeline(v: View) -> None:
     """Training, scrubbed: the loss at each shipped snapshot, and the chosen layer's heads at the chosen one
     on this sequence (their patterns and scores), so the induction head can be watched forming."""
     t, run = v.t, v.trained
-    snaps = session.shipped().snapshots
+    snaps = models.shipped().snapshots
     steps = [step for step, *_ in snaps]
     st.markdown(f"**{t('timeline_title')}**")
     st.caption(t("timeline_text", count=len(snaps), steps=steps[-1]))
@@ -104,10 +105,10 @@ def train_again(v: View) -> None:
             st.warning(t("retrain_busy"))
         else:
             ss["train_seed"] = int(seed)
-            session.reset_x()
+            x_source.reset_x()
             st.rerun()
     if ss.get("train_seed") is not None:
-        meta = session.shipped().meta
+        meta = models.shipped().meta
         best = lambda key, layer: max(meta[key][layer])
         st.info(t("retrain_showing", seed=ss["train_seed"], acc=f"{meta['accuracy']:.3f}",
                   prev=f"{best('previous_token', 0):.2f}", ind=f"{best('induction', 1):.2f}"))
@@ -116,4 +117,4 @@ def train_again(v: View) -> None:
 
 def back_to_shipped() -> None:
     st.session_state.pop("train_seed", None)
-    session.reset_x()
+    x_source.reset_x()

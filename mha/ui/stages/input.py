@@ -1,12 +1,14 @@
-"""Stage 2: X, one row per token, edited in a grid; Y's shape is the goal."""
+"""Stage `input`: X, one row per token, edited in a grid; Y's shape is the goal."""
 
 import numpy as np
 import streamlit as st
 
-from .. import session
+from mha.figures.text import short
+
+from .. import link, x_source
 from .. import settings as S
-from ..session import matrix_editor, reset_x
-from ..views import View, header, short, subscript
+from ..editor import matrix_editor
+from ..views import View, header, subscript
 
 
 def render(v: View) -> None:
@@ -20,11 +22,11 @@ def render(v: View) -> None:
     if v.trained:
         notice.info(t("input_trained", layer=v.trained.layer + 1, n=n))
     elif v.tokens:
-        edited = not np.array_equal(x, session.base_x(v.cfg))
+        edited = not np.array_equal(x, x_source.base_x(v.cfg))
         notice.info(t("input_text_edited") if edited else t("input_from_text", n=n))
-    if (length := len(S.encode_x(x, session.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
-        st.warning(session.left_out(t, "x", length))
-    st.button(t("input_reset"), on_click=reset_x, key="reset_x")
+    if (length := len(S.encode_x(x, x_source.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
+        st.warning(link.left_out(t, "x", length))
+    st.button(t("input_reset"), on_click=x_source.reset_x, key="reset_x")
     st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
     st.info(t("input_goal", shape=f"{n}×{d}"))
 

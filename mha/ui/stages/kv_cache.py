@@ -1,4 +1,4 @@
-"""Stage 9: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
+"""Stage `kv_cache`: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
 import time
 from functools import partial
@@ -8,8 +8,9 @@ import streamlit as st
 
 import mha
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
+from mha.figures.ticks import token_ticks
 
-from .. import session
+from .. import editor, link
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
 from ..settings import KV_MAX_ADDED as MAX_ADDED
@@ -24,7 +25,6 @@ from ..views import (
     markdown_table,
     subscript,
     tex_int,
-    token_ticks,
 )
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
@@ -91,7 +91,7 @@ def _steps(v: View) -> None:
         _cost(v, t)
         _measure(v)
     ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
-    session.link_follows(v.cfg)
+    link.follows(v.cfg)
 
 
 def _rows(v: View) -> np.ndarray:
@@ -112,7 +112,7 @@ def _next_token_editor(v: View, t: int) -> np.ndarray:
     panel = st.expander(v.t("kv_next", t=subscript(t + 1)), key="kv_next_open", on_change="rerun")
     if panel.open:
         with panel:
-            session.matrix_editor("kv_next", "kv_next_base", ss["kv_next_base"], [f"X{subscript(t + 1)}"], v.t,
+            editor.matrix_editor("kv_next", "kv_next_base", ss["kv_next_base"], [f"X{subscript(t + 1)}"], v.t,
                           generation=t)
     return ss["kv_next_base"][0]
 

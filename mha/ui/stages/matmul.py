@@ -1,9 +1,9 @@
-"""Stage 1: the refresher. (a×b)·(b×c) = a×c, one dot product per cell, on a small editable example."""
+"""Stage `matmul`: the refresher. (a×b)·(b×c) = a×c, one dot product per cell, on a small editable example."""
 
 import numpy as np
 import streamlit as st
 
-from ..session import matrix_editor
+from ..editor import matrix_editor
 from ..views import Operand, View, equation, header, name, product_view
 
 A = np.array([[1.0, 2.0, 0.0], [-1.0, 3.0, 1.0]])  # 2×3

@@ -1,4 +1,4 @@
-"""Stage 11 (the coda): the block's output through the final layer norm, logits = LN_f(Y)·Eᵀ, and the next token.
+"""Stage `next_token` (the coda): the block's output through the final layer norm, logits = LN_f(Y)·Eᵀ, the next token.
 
 With a text, on the walk's X (edits included); with none, on the tokens stage's example. The chosen token can
 be appended to the text, so n grows by one on every stage.
@@ -11,9 +11,9 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.base import short
+from mha.figures.text import short
 
-from .. import session
+from .. import models, session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..inputs import number
@@ -30,20 +30,20 @@ FINAL = Name("LN<sub>f</sub>(Y)", r"\mathrm{LN}_f(Y)", "LN_f(Y)")
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "next_token")
-    own = session.has_text()
+    own = x_source.has_text()
     text = ss["text"] if own else example_text(t.lang)
-    cfg = replace(v.cfg, n_tokens=len(session.text_tokens(text)))
-    tokens, vocab, ids, mw = session.coda(cfg, text, ss.get("positions", S.DEFAULTS["positions"]))
+    cfg = replace(v.cfg, n_tokens=len(x_source.text_tokens(text)))
+    tokens, vocab, ids, mw = x_source.coda(cfg, text, ss.get("positions", S.DEFAULTS["positions"]))
     if own:
         x = v.x
     else:
-        x = session.text_x(cfg, text, mw.positions)
+        x = x_source.text_x(cfg, text, mw.positions)
         st.info(t.md("next_example", example=text))
     n, d, size = len(tokens), cfg.d_model, len(vocab)
     if v.trained:  # the whole trained model: its last layer's output, the final LN, its own E
         final, logits = v.trained.trace.final, v.trained.trace.logits
     else:
-        final = mha.layer_norm(checked_block(x, session.block_weights(cfg)).y, mw.lnf_g, mw.lnf_b)
+        final = mha.layer_norm(checked_block(x, models.block_weights(cfg)).y, mw.lnf_g, mw.lnf_b)
         logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
     tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),

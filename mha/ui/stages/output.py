@@ -1,4 +1,4 @@
-"""Stage 7: Y = Concat·W_O, each head's block of W_O rows marked, and Y split into per-head terms."""
+"""Stage `output`: Y = Concat·W_O, each head's block of W_O rows marked, and Y split into per-head terms."""
 
 import streamlit as st
 

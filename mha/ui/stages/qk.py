@@ -1,4 +1,4 @@
-"""Stage 3: Q = X·W_Q and K = X·W_K for the chosen head, each laid out as a product."""
+"""Stage `qk`: Q = X·W_Q and K = X·W_K for the chosen head, each laid out as a product."""
 
 from ..views import Operand, View, equation, head_control, header, name, product_view
 

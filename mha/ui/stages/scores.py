@@ -1,4 +1,4 @@
-"""Stage 4: QKᵀ → ÷√d_k → causal mask → softmax = S for the chosen head, or for the post's own mask example.
+"""Stage `scores`: QKᵀ → ÷√d_k → causal mask → softmax = S for the chosen head, or for the post's own mask example.
 
 The chart rests on one step (the `phase` control, also in the link) and plays every frame on demand;
 a click on a cell writes out its dot product (row i of Q times column j of Kᵀ) and its softmax.
@@ -10,13 +10,14 @@ import streamlit as st
 import mha
 from mha import figures as F
 from mha.figures.scores import GIVEN_PHASES, PHASES
+from mha.figures.ticks import token_ticks
 
-from .. import session
+from .. import link, session
 from .. import settings as S
 from ..chart import clickable_chart, picked
 from ..shared import digest
 from ..strings import Text
-from ..views import Name, View, breakdown, display, head_control, header, name, said, subscript, tex_num, token_ticks
+from ..views import Name, View, breakdown, display, head_control, header, name, said, subscript, tex_num
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
@@ -53,7 +54,7 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
                                  persist_state="session", label_visibility="collapsed")  # the hint names it
     if phase != st.query_params.get("phase", S.DEFAULTS["phase"]):  # a new step, not a click: the link follows
-        session.link_follows(v.cfg)
+        link.follows(v.cfg)
     n = min(steps.scaled.shape[0], F.MAX_SIDE)
 
     def build():

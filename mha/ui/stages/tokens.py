@@ -1,4 +1,4 @@
-"""Stage 1b (the coda): text → tokens → the rows of E they look up → + positions P = X.
+"""Stage `tokens` (the coda): text → tokens → the rows of E they look up → + positions P = X.
 
 With a text, this X is the one every later stage starts from (n = its number of tokens); with none,
 an example shows the way and the walk keeps its seeded X.
@@ -12,12 +12,13 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.base import fit_text
+from mha.figures.text import fit_text
+from mha.figures.ticks import token_ticks
 
-from .. import session
+from .. import models, session, x_source
 from .. import settings as S
 from ..chart import chart
-from ..views import View, display, equation, header, token_ticks
+from ..views import View, display, equation, header
 
 EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
@@ -37,18 +38,18 @@ def render(v: View) -> None:
                   placeholder=example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
     if notice := ss.pop("text_notice", None):
         st.warning(t.notice(notice))
-    if session.trained_on():
+    if models.trained_on():
         trained_notes(t, ss.get("text", ""))
-    text, own = ss.get("text", ""), session.has_text()
+    text, own = ss.get("text", ""), x_source.has_text()
     if not own:
         text = example_text(t.lang)
         st.info(t.md("tokens_example", example=text))
         st.button(t("tokens_use_example"), key="use_example", on_click=use_text, args=(text,))
-    cfg = replace(v.cfg, n_tokens=len(session.text_tokens(text)))
+    cfg = replace(v.cfg, n_tokens=len(x_source.text_tokens(text)))
     positions = ss.get("positions", S.DEFAULTS["positions"])
-    tokens, vocab, ids, mw = session.coda(cfg, text, positions)
+    tokens, vocab, ids, mw = x_source.coda(cfg, text, positions)
     n, d = len(tokens), cfg.d_model
-    if session.trained_on():  # the model's own vocabulary, not the text's
+    if models.trained_on():  # the model's own vocabulary, not the text's
         chips(tokens, ids, t("tokens_count_trained", n=n, distinct=len(set(tokens)), vocab=len(vocab)))
     else:
         chips(tokens, ids, t("tokens_count", n=n, vocab=len(vocab)))
@@ -61,7 +62,7 @@ def render(v: View) -> None:
     fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=v.look)
     chart(token_ticks(token_ticks(fig, vocab, ("yaxis",), v.look), tokens, ("yaxis2",), v.look), key="tokens_e")
     # 2. positions
-    if not session.trained_on():  # the trained model's positions are the ones it learned
+    if not models.trained_on():  # the trained model's positions are the ones it learned
         st.segmented_control(t("positions"), S.POSITIONS, format_func=lambda p: t(f"positions_{p}"),
                              key="positions", required=True, persist_state="session", on_change=session.on_text_change)
     p = mw.wpe[:n] if mw.wpe is not None else None
@@ -91,8 +92,8 @@ def render(v: View) -> None:
 
 def trained_notes(t, text: str) -> None:
     """What the trained model reads of the text, what it left out, and a fresh sequence of its task."""
-    _, unknown, cut = session.trained_tokens(text)
-    model = session.shipped()
+    _, unknown, cut = x_source.trained_tokens(text)
+    model = models.shipped()
     most, letters = model.meta["sizes"]["n_ctx"], dict(first=model.vocab[0], last=model.vocab[-1])
     task = t("trained_task_distinct" if model.meta.get("distinct", True) else "trained_task_repeats")
     st.caption(t("trained_tokens_note", most=most, task=task, **letters))

@@ -1,4 +1,4 @@
-"""Stage 5: V = X·W_V, then H = S·V for the chosen head."""
+"""Stage `values`: V = X·W_V, then H = S·V for the chosen head."""
 
 from ..views import Operand, View, equation, head_control, header, name, product_view
 

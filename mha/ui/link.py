@@ -1,0 +1,74 @@
+"""The link: the view written into the address bar as query parameters, so the page's own URL is always a working
+link, and what a link cannot carry said where it is left out.
+
+Widget keys are the URL parameter names (DESIGN.md contract). The URL is managed here rather than with
+bind="query-params", so ids (not translated labels) travel in links; session.start reads a link back, every value
+checked before a widget is built."""
+
+import numpy as np
+import streamlit as st
+
+import mha
+
+from . import settings as S
+from .models import trained_on, trained_sizes
+from .strings import Text
+from .x_source import base_x, has_text, seeded_added
+
+
+def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
+    """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits,
+    the tokens added on the KV-cache stage (those that fit d_model, as the stage keeps them)."""
+    ss = st.session_state
+    from_text = has_text()  # the text fixes n
+    fixed = set(trained_sizes()) if trained_on() else set()  # the trained model's sizes are its own
+    out = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head", "d_ff")
+           if ss[k] != S.DEFAULTS[k] and not (from_text and k == "n_tokens") and k not in fixed}
+    for key in ("text", "positions", "temperature", "choice", "model", "layer"):
+        if ss.get(key, S.DEFAULTS[key]) != S.DEFAULTS[key]:
+            out[key] = str(ss[key])
+    flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
+    out.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
+    out.update(lang=ss["lang"], stage=ss["stage"])
+    if ss["stage"] == "scores" and ss.get("phase", S.DEFAULTS["phase"]) != S.DEFAULTS["phase"]:
+        out["phase"] = ss["phase"]
+    part = {"block": "block_part", "kv_cache": "kv_part"}.get(ss["stage"])
+    if part and ss.get(part, S.DEFAULTS[part]) != S.DEFAULTS[part]:
+        out["part"] = ss[part]
+    if ss.get("example"):
+        out["example"] = S.EXAMPLES[0]
+    if ss["preset"] != "custom":
+        out["preset"] = ss["preset"]
+    added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model]).reshape(-1, cfg.d_model)
+    too_long = {}  # what the link cannot carry, by parameter: its length (said in the share panel, on the stage)
+    for key, value in (("x", S.encode_x(x, base_x(cfg))),
+                       ("kv", S.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else "")):
+        if len(value) > S.X_PARAM_MAX:
+            too_long[key] = len(value)
+        elif value:
+            out[key] = value
+    ss["link_left_out"] = too_long
+    return out
+
+
+def left_out(t: Text, key: str, length: int) -> str:
+    """That a link leaves out parameter `key` (x or kv), `length` characters long, said in the page's language."""
+    return t("link_left_out", what=t(f"link_left_out_{key}"), length=length, limit=S.X_PARAM_MAX)
+
+
+def follows(cfg: mha.AttentionConfig) -> None:
+    """After a fragment changed what the link holds (the step, tokens added): the address bar follows. The sidebar's
+    share panel, if open, shows the link, so then the whole page runs again to draw it anew."""
+    ss = st.session_state
+    if ss.get("page_running"):  # a run of the whole page writes the link at its end (app.py)
+        return
+    now = params(cfg, ss["x_base"])
+    if ss.get("share_open") and now != st.query_params.to_dict():
+        st.rerun(scope="app")
+    write(now)
+
+
+def write(query: dict[str, str]) -> None:
+    """Keep the address bar equal to the view, so the page's own URL is always a working link."""
+    if query != st.query_params.to_dict():
+        st.query_params.from_dict(query)

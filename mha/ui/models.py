@@ -1,0 +1,73 @@
+"""The models a view shows, made once per process and shared read-only by every session: the seeded weights of
+the walk, the block around them, the coda's model around that block (MODELS, within a byte budget), and the trained
+model (the shipped one, or one this session retrained)."""
+
+from functools import lru_cache
+
+import numpy as np
+import streamlit as st
+
+import mha
+
+from . import training
+from .shared import MB, Shared
+
+MODELS_BUDGET = 160 * MB  # the seeded weights of one view at the caps (the walk's, the FFN, E) with room to spare
+MODELS = Shared(MODELS_BUDGET)  # the walk's weights, the block around them, the coda's model around that block
+
+
+def weights(d_model: int, d_k: int, d_v: int, n_heads: int, seed: int, init: str) -> mha.Weights:
+    """Read-only weights shared by every session with the same sizes and seed."""
+    cfg = mha.AttentionConfig(1, d_model, d_k, d_v, n_heads, seed, init)
+    numbers = n_heads * d_model * (2 * d_k + d_v) + n_heads * d_v * d_model
+    return held(("weights", d_model, d_k, d_v, n_heads, seed, init), numbers, lambda: mha.init_weights(cfg))
+
+
+def block_weights(cfg: mha.AttentionConfig) -> mha.BlockWeights:
+    """Layer 0's block, around the walk's own weights object (not a copy of them); shared read-only."""
+    w = weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
+    numbers = 2 * cfg.d_model * cfg.d_ff + cfg.d_ff + 5 * cfg.d_model
+    key = ("block", cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init, cfg.d_ff)
+    return held(key, numbers, lambda: mha.init_block(cfg, 0, attn=w))
+
+
+def held(key: tuple, numbers: int, make):
+    """A value of MODELS, made when missing after room is made for its float64 numbers: at the caps the old
+    weights and the new are not held at once."""
+    if key not in MODELS:
+        MODELS.room(8 * numbers)
+    return MODELS.get(key, make)
+
+
+# ---------------------------------------------------------------- the trained model (mha.train)
+
+
+def trained_on() -> bool:
+    return st.session_state.get("model") == "trained"
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> "mha.train.Trained":
+    return mha.load_trained()
+
+
+def shipped() -> "mha.train.Trained":
+    """The trained model this session shows: the one shipped in mha/trained/ (read once per process, shared
+    read-only by every session), or one this session retrained with another seed (see training.py)."""
+    return training.model(st.session_state.get("train_seed")) or _shipped()
+
+
+def trained_sizes() -> dict:
+    sizes = shipped().meta["sizes"]
+    return {k: sizes[k] for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff")}
+
+
+def trained_trace(letters: tuple[str, ...]) -> mha.ModelTrace:
+    """This session's trained model run on these letters (every layer's whole trace)."""
+    return _trace(shipped(), letters)
+
+
+@lru_cache(maxsize=32)
+def _trace(m: "mha.train.Trained", letters: tuple[str, ...]) -> mha.ModelTrace:
+    index = {tok: i for i, tok in enumerate(m.vocab)}
+    return mha.model_forward(np.array([index[c] for c in letters], dtype=np.int64), m.weights)

@@ -1,0 +1,242 @@
+"""Where X comes from: seeded numbers, a text's tokens (X = E[ids] + P of the coda's model), or the trained model's
+sequence (what the chosen layer's attention reads), with the user's edits on top, kept or set aside as the sizes
+change. `inputs` answers, once a run, what the walk computes from: X, its tokens, and the weights to use on it."""
+
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import streamlit as st
+
+import mha
+
+from . import models
+from . import settings as S
+from .models import block_weights, held, shipped, trained_on, trained_sizes, trained_trace
+from .strings import Text
+from .views import TrainedRun
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What the walk computes from on this run."""
+
+    cfg: mha.AttentionConfig
+    x: np.ndarray  # current_x: the user's X where the shape allows, seeded (or the text's) cells elsewhere
+    tokens: tuple[str, ...]  # the text's tokens, one per row of X (none without a text)
+    trained: TrainedRun | None  # with the trained model on a text: its run, and the layer the walk shows
+
+    def weights(self) -> mha.Weights:
+        """The attention the walk shows: the trained layer's, or the seeded weights, made on this call (at the caps
+        they are large, so the page makes them only once it has decided to draw the view)."""
+        if self.trained:
+            return self.trained.weights.blocks[self.trained.layer].attn
+        cfg = self.cfg
+        return models.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
+
+
+def inputs(cfg: mha.AttentionConfig) -> Inputs:
+    """X on this run and where it comes from. With the trained model on a text, the walk shows the chosen layer's
+    attention, on what that layer reads."""
+    ss = st.session_state
+    tokens = tuple(text_tokens(ss["text"]))
+    x = current_x(cfg)
+    trained = None
+    if trained_on() and tokens:
+        model = shipped()
+        trained = TrainedRun(model.weights, model.vocab, trained_trace(tokens), ss["layer"] - 1)
+    return Inputs(cfg, x, tokens, trained)
+
+
+# ---------------------------------------------------------------- tokens
+
+
+def text_tokens(text: str) -> list[str]:
+    """The text's tokens (at most LIMITS["n_tokens"]: a longer text is cut where it is read). With the trained
+    model, its letters: see trained_tokens."""
+    if trained_on():
+        return trained_tokens(text)[0]
+    return mha.tokenize(text)[: S.LIMITS["n_tokens"]]
+
+
+def has_text() -> bool:
+    return bool(text_tokens(st.session_state.get("text", "")))
+
+
+def trained_tokens(text: str) -> tuple[list[str], list[str], bool]:
+    """The trained model reads one letter a token (spaces ignored, lower case read as upper case): the letters
+    of its alphabet, at most its context length; the characters it does not know; whether the text was cut."""
+    m = shipped()
+    known, unknown = set(m.vocab), []
+    letters = []
+    for ch in unicodedata.normalize("NFKC", text):
+        if ch.isspace():
+            continue
+        if ch.upper() in known:
+            letters.append(ch.upper())
+        elif ch not in unknown:
+            unknown.append(ch)
+    most = m.meta["sizes"]["n_ctx"]
+    return letters[:most], unknown, len(letters) > most
+
+
+def random_repeat(seed: int) -> str:
+    """A sequence of the trained task: L distinct letters of the alphabet, then the same L again (spaced). Distinct,
+    so that the pattern reads at a glance; the training draws (which may repeat a letter) include these, and the
+    shipped model gets every one of them right (README)."""
+    m = shipped()
+    rng = np.random.default_rng([seed, 2024])
+    lo, hi = m.meta["repeat_lengths"]
+    first = [m.vocab[i] for i in rng.choice(m.meta["alphabet"], size=int(rng.integers(lo, hi + 1)), replace=False)]
+    return " ".join(first + first)
+
+
+# ---------------------------------------------------------------- X before edits
+
+
+@lru_cache(maxsize=16)
+def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
+    """The seeded X for these sizes, made once (every rerun needs it twice: to fit X and to diff it for the link)."""
+    x = mha.init_input(cfg)
+    x.flags.writeable = False  # shared: callers copy before changing it
+    return x
+
+
+def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:
+    """The seeded tokens the KV-cache stage offers after X, (count, d_model): what a link's `kv` edits."""
+    return np.array([mha.next_token(cfg, cfg.n_tokens + i) for i in range(count)]).reshape(count, cfg.d_model)
+
+
+def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
+                                                                        mha.ModelWeights]:
+    """The text's tokens, its vocabulary, the token ids and a model: a one-block model over the text's own
+    vocabulary, whose block is init_block(cfg, 0) (its attention is the walk's weights); or the trained one."""
+    if trained_on():
+        m, tokens = shipped(), text_tokens(text)
+        return tokens, m.vocab, trained_trace(tuple(tokens)).ids, m.weights
+    return _seeded_coda(cfg, text, positions)
+
+
+def _seeded_coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
+                                                                                 mha.ModelWeights]:
+    """The text's one-block model, around the block of block_weights (not a copy of it): only its E and P are its
+    own."""
+    block = block_weights(cfg)
+    numbers = (2 * S.LIMITS["n_tokens"] + 1) * cfg.d_model  # E (a row per distinct token) and P, at most
+
+    def make():
+        tokens = text_tokens(text)
+        vocab = mha.vocabulary(tokens)
+        index = {tok: i for i, tok in enumerate(vocab)}
+        ids = np.array([index[tok] for tok in tokens], dtype=np.int64)
+        return tokens, vocab, ids, mha.init_model(cfg, vocab, 1, positions, S.LIMITS["n_tokens"] + 1, (block,))
+
+    return held(("coda", cfg, text, positions), numbers, make)
+
+
+@lru_cache(maxsize=8)
+def text_x(cfg: mha.AttentionConfig, text: str, positions: str) -> np.ndarray:
+    """X = E[ids] + P for the text (n_tokens × d_model)."""
+    _, _, ids, mw = coda(cfg, text, positions)
+    x = mw.wte[ids] + mha.model.positions_for(mw, 0, len(ids))
+    x.flags.writeable = False
+    return x
+
+
+def _base_for(cfg: mha.AttentionConfig, text: str, positions: str, model: str = "seeded",
+              layer: int = 1) -> np.ndarray:
+    if model == "trained":  # what the chosen layer's attention reads: LN₁ of the residual stream there
+        letters = trained_tokens(text)[0]
+        if letters and len(letters) == cfg.n_tokens and cfg.d_model == trained_sizes()["d_model"]:
+            return trained_trace(tuple(letters)).layers[layer - 1].ln1
+    tokens = text_tokens(text)
+    if not tokens or len(tokens) != cfg.n_tokens:
+        return seeded_x(cfg)
+    return text_x(cfg, text, positions)
+
+
+def base_x(cfg: mha.AttentionConfig) -> np.ndarray:
+    """The X a view starts from before edits: made from the text when there is one, else seeded."""
+    ss = st.session_state
+    return _base_for(cfg, ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"]), ss.get("model", "seeded"),
+                     int(ss.get("layer", 1)))
+
+
+# ---------------------------------------------------------------- the user's edits
+
+
+def reset_x() -> None:
+    st.session_state["x_base"] = None
+    st.session_state["x_aside"] = {}
+
+
+def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
+    """X for these sizes: the user's X where the shape allows, seeded cells elsewhere.
+
+    A new seed (or kind of numbers) draws X anew but keeps the cells the user edited, and says so.
+    A reset, or a new seed, gives the editor a new identity, since a Streamlit 1.67 data editor
+    re-applies its edits to new data of the same shape.
+    """
+    ss = st.session_state
+    text, positions = ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"])
+    model, layer = ss.get("model", "seeded"), int(ss.get("layer", 1))
+    seeded, source = base_x(cfg), (cfg.seed, cfg.init, text, positions, model, layer)
+    old = ss.get("x_base")
+    if old is None:
+        x = seeded
+        ss["x_generation"] = ss.get("x_generation", 0) + 1
+    elif ss.setdefault("x_source", source) != source:
+        x, kept = _keep_edits(old, seeded, ss["x_source"])
+        ss["x_generation"] = ss.get("x_generation", 0) + 1
+        if kept:
+            t = Text(ss["lang"])
+            st.info(t("input_kept", seed=cfg.seed, count=kept), icon=":material/edit_note:")
+            if ss["stage"] != "input":  # the input stage has this button under X
+                st.button(t("input_reset"), key="reset_x_kept", on_click=reset_x)
+    else:
+        x = _fit(old, seeded)
+        if old.shape != x.shape:
+            _set_aside(old, x, source, Text(ss["lang"]))
+    ss["x_base"], ss["x_source"] = x, source
+    return x
+
+
+def _set_aside(old: np.ndarray, x: np.ndarray, source: tuple, t: Text) -> None:
+    """X changed shape: the edited cells of `old` that no longer fit are set aside (session_state["x_aside"], by
+    place), and those set aside earlier that fit again are put back into `x`; each said once."""
+    aside = st.session_state.setdefault("x_aside", {})
+    seed, init, text, positions, model, layer = source
+    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions, model,
+                    layer)
+    beyond = old != was
+    beyond[: x.shape[0], : x.shape[1]] = False
+    for r, c in zip(*np.nonzero(beyond)):
+        aside[int(r), int(c)] = float(old[r, c])
+    back = [(r, c) for r, c in aside if r < x.shape[0] and c < x.shape[1]]
+    for r, c in back:
+        x[r, c] = aside.pop((r, c))
+    shape = f"{x.shape[0]}×{x.shape[1]}"
+    if beyond.any():
+        st.info(t("input_aside", shape=shape, count=int(beyond.sum())), icon=":material/edit_note:")
+    if back:
+        st.info(t("input_back", shape=shape, count=len(back)), icon=":material/edit_note:")
+
+
+def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple) -> tuple[np.ndarray, int]:
+    """The new seeded X with the cells where `old` differed from its own seeded X; how many those are."""
+    seed, init, text, positions, model, layer = old_source
+    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions, model,
+                    layer)
+    x = seeded.copy()
+    r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
+    edited = old[:r, :c] != was[:r, :c]
+    x[:r, :c][edited] = old[:r, :c][edited]
+    return x, int(edited.sum())
+
+
+def _fit(old: np.ndarray, seeded: np.ndarray) -> np.ndarray:
+    x = seeded.copy()
+    r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
+    x[:r, :c] = old[:r, :c]
+    return x
