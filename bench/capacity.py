@@ -399,7 +399,7 @@ _shapes_by_hash: dict[str, frozenset] = {}
 
 
 class _MatrixSpec(HTMLParser):
-    """The figure of a matrix chart's st.html (views.spec_html): its div.mha-spec's data-spec attribute."""
+    """The figure of a matrix chart's st.html (chart.spec_html): its div.mha-spec's data-spec attribute."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -9,7 +9,9 @@ run has ended (read from the websocket, the same way for both) and the page has 
 the last messages. /proc counts in clock ticks (10 ms), so the figures are totals over every turn divided by the
 turns; the idle server's CPU over the same pauses is shown apart, and the last column takes it off both sides
 (each side ends with one such pause). Every interaction is checked to have shown what it should (the clicked
-cell's sums, the step in the link, the cache's new length, the nudge's rows).
+cell's sums, the step in the link, the cache's new length, the nudge's rows). Beside the CPU, what the server sent
+the browser for each action (websocket bytes, per action) and how many chart elements the interactions sent in all:
+a click on a matrix sends its mark (the cell alone) and the sums, none.
 
     python bench/click_cost.py [--turns 20] [--only scores-click,kv-add]
 """
@@ -37,14 +39,19 @@ TOGGLE = ".st-key-cell_values label"  # the options' "numbers in cells": a full 
 
 class RunEnds:
     """How many script runs (full or fragment) the page has seen end, read from its websocket: a fragment's run
-    can be over before the page ever shows it running, so the page's own state cannot tell."""
+    can be over before the page ever shows it running, so the page's own state cannot tell. Also the bytes the
+    server has sent, and how many of its messages held a matrix chart's element (its figure)."""
 
     def __init__(self, page):
-        self.count = 0
+        self.count = self.bytes = self.charts = 0
         page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
 
     def _frame(self, payload) -> None:
-        if isinstance(payload, bytes) and ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished":
+        if not isinstance(payload, bytes):
+            return
+        self.bytes += len(payload)
+        self.charts += b'class="mha-spec"' in payload
+        if ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished":
             self.count += 1
 
 
@@ -59,13 +66,14 @@ def settled(page, ends: RunEnds, before: int, chart: str) -> None:
     page.wait_for_function(f"() => document.querySelectorAll('{chart} .mha-chart svg').length > 0")
 
 
-def cost(pid: int, page, ends: RunEnds, chart: str, action) -> float:
-    """Server CPU from just before `action` to its run's end, the page settled and PAUSE_S more."""
-    before, runs = cpu_s(pid), ends.count
+def cost(pid: int, page, ends: RunEnds, chart: str, action) -> tuple[float, int, int]:
+    """Server CPU from just before `action` to its run's end, the page settled and PAUSE_S more; the bytes the
+    server sent meanwhile, and the chart elements among them."""
+    before, runs, sent, charts = cpu_s(pid), ends.count, ends.bytes, ends.charts
     action()
     settled(page, ends, runs, chart)
     time.sleep(PAUSE_S)
-    return cpu_s(pid) - before
+    return cpu_s(pid) - before, ends.bytes - sent, ends.charts - charts
 
 
 def click_point(chart: str, index: int, page) -> None:
@@ -121,8 +129,9 @@ INTERACTIONS = {
 }
 
 
-def measure(page, ends: RunEnds, url: str, pid: int, what: Interaction, turns: int) -> tuple[float, float, float]:
-    """Server CPU seconds per interaction, per full rerun and per idle pause, on one stage."""
+def measure(page, ends: RunEnds, url: str, pid: int, what: Interaction, turns: int) -> tuple:
+    """Server CPU seconds per interaction, per full rerun and per idle pause, on one stage; the bytes sent per
+    interaction and per full rerun, and the chart elements the interactions sent."""
     runs = ends.count
     page.goto(f"{url}/?stage={what.stage}")
     settled(page, ends, runs, what.chart)
@@ -140,7 +149,8 @@ def measure(page, ends: RunEnds, url: str, pid: int, what: Interaction, turns: i
         before = cpu_s(pid)
         time.sleep(PAUSE_S)
         idle.append(cpu_s(pid) - before)
-    return sum(acts) / turns, sum(reruns) / turns, sum(idle) / turns
+    act, rerun = ([sum(x) / turns for x in zip(*runs)] for runs in (acts, reruns))
+    return act[0], rerun[0], sum(idle) / turns, act[1], rerun[1], sum(a[2] for a in acts)
 
 
 def main() -> None:
@@ -166,11 +176,12 @@ def main() -> None:
             app.stop()
     print(f"env: {machine()}; {args.turns} turns each")
     print("| interaction | stage | server CPU per interaction | per full rerun | interaction / rerun | idle pause "
-          "| ratio, the idle pause off both |")
-    print("|---|---|---|---|---|---|---|")
-    for name, act, rerun, idle in rows:
+          "| ratio, the idle pause off both | sent per interaction | per full rerun | charts sent by interactions |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for name, act, rerun, idle, act_bytes, rerun_bytes, charts in rows:
         print(f"| {name} | {INTERACTIONS[name].stage} | {act * 1000:.1f} ms | {rerun * 1000:.1f} ms | "
-              f"{act / rerun:.2f} | {idle * 1000:.1f} ms | {(act - idle) / (rerun - idle):.2f} |")
+              f"{act / rerun:.2f} | {idle * 1000:.1f} ms | {(act - idle) / (rerun - idle):.2f} | "
+              f"{act_bytes / 1000:.1f} kB | {rerun_bytes / 1000:.1f} kB | {charts} |")
 
 
 if __name__ == "__main__":

@@ -30,10 +30,11 @@ from mha import figures as F  # noqa: E402
 from mha.figures.base import Spec  # noqa: E402
 from mha.ui import screen, walk  # noqa: E402
 from mha.ui import settings as S  # noqa: E402
+from mha.ui.chart import chart_config, clickable, clickable_chart, picked  # noqa: E402
 from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
 from mha.ui.stages.scores import PHASES, _formula, _model_steps  # noqa: E402
 from mha.ui.strings import Text  # noqa: E402
-from mha.ui.views import View, chart_config, clickable, clickable_chart, header, picked  # noqa: E402
+from mha.ui.views import View, header  # noqa: E402
 
 t = Text("en")
 SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)
@@ -102,9 +103,8 @@ def chart() -> None:
                          label_visibility="collapsed")
     hint = lambda cell: st.caption(t("click_hint", name="S₁"))  # noqa: E731
     if CHART == "app":
-        parts, build = ("floor", n), lambda cell: F.scores_animation(steps(n), text=True, look=F.DESK, phase="s",
-                                                                     selected=cell)
-        picked(parts, build, clickable_chart(parts, build, "scores"), "scores", lambda cell: False, hint)
+        clickable_chart(("floor", n), lambda: F.scores_animation(steps(n), text=True, look=F.DESK, phase="s"), "scores")
+        picked("scores", lambda cell: False, hint)
         return
     if CHART == "plotly":
         st.plotly_chart(figure(n), key="scores", on_select="rerun", selection_mode="points", width="content",

@@ -271,6 +271,26 @@ def outline(axis_x: str, axis_y: str, x0, x1, y0, y1, color=HIGHLIGHT, width=3, 
                 mode="lines", line=dict(color=color, width=width, dash=dash), hoverinfo="skip", showlegend=False)
 
 
+def outline_rule(layout: dict, cells: tuple[int, int], *boxes: dict) -> None:
+    """How the page outlines the cell (i, j), 0-based, that a reader clicks, in layout.meta.outline: matrix_chart.js
+    draws it (mha/ui/chart.py). `cells` are the rows and columns a click may choose. Each box, from `cell_box` or
+    `trace_box`, outlines cells x (columns) by y (rows) of one panel, each [first, last] (1-based, as `box` takes
+    them) or "i" (the clicked cell's row) or "j" (its column)."""
+    layout.setdefault("meta", {})["outline"] = dict(cells=list(cells), boxes=list(boxes))
+
+
+def cell_box(axis_x: str, axis_y: str, x, y, width=3) -> dict:
+    """An outline drawn as a layout shape, `box` without its corners: put first among the figure's shapes."""
+    shape = {k: v for k, v in box(axis_x, axis_y, 0, 0, 0, 0, width=width).items() if k not in ("x0", "x1", "y0", "y1")}
+    return dict(x=x, y=y, shape=shape)
+
+
+def trace_box(trace: int, x, y, line: dict | None = None) -> dict:
+    """An outline drawn into a lines trace (an `outline` the figure holds, shown or not): its path becomes the box,
+    and its line `line` if given. A figure whose frames draw outlines in that trace shows this one at rest."""
+    return dict(x=x, y=y, trace=trace) | ({"line": line} if line else {})
+
+
 FRAME_KEYS = ("type", "z", "opacity", "texttemplate", "x", "y", "text")  # what a frame changes; the rest stays
 
 

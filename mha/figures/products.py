@@ -22,7 +22,7 @@ from .base import (
     Spec,
     abs_limit,
     axis_spec,
-    box,
+    cell_box,
     click_layer,
     figure,
     fit_numbers,
@@ -30,6 +30,7 @@ from .base import (
     number,
     number_cell,
     number_formats,
+    outline_rule,
     tick_step,
 )
 from .text import FONT, text_px, widest, wrap
@@ -285,9 +286,9 @@ def _plan(geo: Cross, titles: list[str], formula: str, look: Look) -> _Plan:
 
 
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, look: Look = DESK,
-                   selected: tuple[int, int] | None = None, hidden: tuple[int, int] | None = None, blocks: int = 0,
-                   block_names: Sequence[str] = ()) -> Spec:
-    """A·B = C. Traces: 0 A, 1 B, 2 C, 3 the click layer over C; `selected` (0-based) outlines row, column, cell.
+                   hidden: tuple[int, int] | None = None, blocks: int = 0, block_names: Sequence[str] = ()) -> Spec:
+    """A·B = C. Traces: 0 A, 1 B, 2 C, 3 the click layer over C; a clicked cell of C is outlined with its row of A
+    and column of B (outline_rule: the page draws the outlines).
 
     `hidden` (0-based) blanks one cell of C and writes "?" there, for a quiz.
     `blocks` > 0 splits the inner dimension into blocks of that size (one per head): lines between
@@ -323,13 +324,12 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
                       formula=formula,  # numbers while stacking gives C its numbers too
                       right=max((_wide([s], look.tick + 1) for s in names), default=-PAD) + PAD)  # B's block names
         if cell < STACK_BELOW or inner < cell / 2 and _numbers(text, c, zc, stack.cell, stack.cell, look):
-            return _stacked(stack, a, b, c, look=look, selected=selected, hidden=hidden, blocks=blocks, names=names,
-                            window=(n, k, m))
-    return _draw_cross(plan, a, b, c, (za, zb, zc), formula, text=text, look=look, selected=selected, hidden=hidden,
-                       blocks=blocks, names=names)
+            return _stacked(stack, a, b, c, look=look, hidden=hidden, blocks=blocks, names=names, window=(n, k, m))
+    return _draw_cross(plan, a, b, c, (za, zb, zc), formula, text=text, look=look, hidden=hidden, blocks=blocks,
+                       names=names)
 
 
-def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, look, selected, hidden, blocks,
+def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, look, hidden, blocks,
                 names) -> Spec:
     geo = plan.geo
     n, k, m, cell, inner = geo.n, geo.k, geo.m, geo.cell, geo.inner
@@ -364,17 +364,21 @@ def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, 
     cv.note(a.col_label, a_x + a_w / 2, c_y + c_h + _xband(look), tick1, yanchor="top")
     cv.note(c.col_label, _clamp(c_x + c_w / 2, [c.col_label], tick1, c_x - PAD, geo.width), c_y - _xband(look),
             tick1)
-    if selected is not None:
-        i, j = selected[0] + 1, selected[1] + 1
-        width = 4 if look.cell_text > 12 else 3
-        cv.shapes += [box("x", "y", 1, k, i, i, width=width), box("x2", "y2", j, j, 1, k, width=width),
-                      box("x2", "y", j, j, i, i, width=width)]
     if blocks:
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
         for block_name, mid in _block_names(names, blocks, k, inner, _note_h(1, tick1)):
             cv.note(block_name, c_x + c_w + 2 * PAD, b_y + mid * inner, tick1, xanchor="left", yanchor="middle")
-    return cv.spec(traces)
+    return _outlined(cv.spec(traces), ("x", "y"), ("x2", "y2"), ("x2", "y"), (n, k, m), 4 if look.cell_text > 12 else 3)
+
+
+def _outlined(spec: Spec, a, b, c, window: tuple[int, int, int], width: int) -> Spec:
+    """The product, saying how a clicked cell (i, j) of C is outlined: row i of A, column j of B and the cell, on
+    these panels' axes (x, y)."""
+    n, k, m = window
+    outline_rule(spec.to_dict()["layout"], (n, m), cell_box(*a, [1, k], "i", width), cell_box(*b, "j", [1, k], width),
+                 cell_box(*c, "j", "i", width))
+    return spec
 
 
 def _colour_ticks(m: Mat, z: np.ndarray, room: float, look: Look) -> tuple[list[float], list[str]]:
@@ -405,7 +409,7 @@ def _question(cell: tuple[int, int], xaxis: str, yaxis: str, look: Look) -> dict
                 showlegend=False)
 
 
-def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, selected, hidden, blocks: int, names: list[str],
+def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, hidden, blocks: int, names: list[str],
              window: tuple[int, int, int]) -> Spec:
     """A above B above C (`grid`), each as wide as a phone allows, when the cross would be too small for them.
 
@@ -417,9 +421,6 @@ def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, selected, hid
     traces.append(click_layer(c, "x3", "y3", size=max(6.0, grid.cell - 2)))
     if hidden is not None:
         traces.append(_question(hidden, "x3", "y3", look))
-    if selected is not None:
-        i, j = selected[0] + 1, selected[1] + 1
-        cv.shapes += [box("x", "y", 1, k, i, i), box("x2", "y2", j, j, 1, k), box("x3", "y3", j, j, i, i)]
     if blocks:
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
@@ -427,7 +428,7 @@ def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, selected, hid
         for block_name, mid in _block_names(names, blocks, k, grid.cell, _note_h(1, tick1)):
             cv.note(block_name, bx + m * grid.cell + PAD, by + mid * grid.cell, tick1, xanchor="left",
                     yanchor="middle")
-    return cv.spec(traces)
+    return _outlined(cv.spec(traces), ("x", "y"), ("x2", "y2"), ("x3", "y3"), window, 3)
 
 
 # ---------------------------------------------------------------- small multiples

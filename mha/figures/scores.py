@@ -14,6 +14,7 @@ import numpy as np
 from .base import (
     CELL_PAD,
     DESK,
+    HIGHLIGHT,
     MAX_SIDE,
     MAX_TEXT_SIDE,
     PROBS,
@@ -29,8 +30,10 @@ from .base import (
     heatmap,
     number,
     outline,
+    outline_rule,
     patch,
     shown,
+    trace_box,
 )
 from .text import FONT, text_px, widest, wrap
 
@@ -382,14 +385,14 @@ def _title(b: Board, text: str, centre: float, lo: float, hi: float, y: float, y
                 yanchor=yanchor, showarrow=False, font=dict(size=size))
 
 
-def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str = "s",
-                     selected: tuple[int, int] | None = None) -> Spec:
-    """The walk as frames on one fixed board, resting on `phase` (its last frame), `selected` outlined.
+def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str = "s") -> Spec:
+    """The walk as frames on one fixed board, resting on `phase` (its last frame).
 
     Traces (operands drawn): 0 Q, 1 Kᵀ, 2 mask (grey), 3 signed scores, 4 S, 5 "−∞"/"0" marks, 6 Σ=1, 7 the
     frame's sentence, 8-10 outlines (Q rows, S cells, a Kᵀ column), 11-12 colour bars, 13 click layer.
     Without operands (a phone, or a given matrix) Q, Kᵀ and their outlines are left out. Frames carry the
-    traces from the mask to the outlines.
+    traces from the mask to the outlines. A clicked cell (i, j) is outlined at rest in the outline traces: row i of
+    Q, the cell, column j of Kᵀ (outline_rule: the page draws them).
     """
     words, names = s.words, s.names
     phase = phase if phase in s.phases else s.phases[-1]
@@ -426,7 +429,7 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
         return trace
 
     def dynamic(f: Frame, marks: Frame) -> list[dict]:
-        """The traces a frame changes; `marks` gives the outlines (the frame's own, or a clicked cell's)."""
+        """The traces a frame changes; `marks` gives the outlines (the frame's own, or none at rest)."""
         ii, jj = np.nonzero(upper) if f.masked and mark_size else (np.zeros(0, int), np.zeros(0, int))
         if sigma_rows:
             sigma = ["Σ=1" if i < f.softmaxed else "" for i in range(n)]
@@ -458,11 +461,7 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
                 outline("x2", "y2", col + 1, col + 1, 1, k, show=marks.kt_col is not None)]
 
     still = frames[rest]
-    picked = Frame("", "", still.signed, still.probs, False, 0)
-    if selected is not None and selected[0] < n and selected[1] < n:
-        i, j = selected
-        picked = Frame("", "", still.signed, still.probs, False, 0, (i, i), j, (i, i), j)
-    at_rest = dynamic(still, picked)
+    at_rest = dynamic(still, Frame("", "", still.signed, still.probs, False, 0))
     at_rest[5]["text"] = ["<br>".join(wrap(words[f"cap_{phase}"], look.caption, b.caption_w))]
 
     static = []
@@ -490,7 +489,15 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     first = len(static)
     frame_specs = [dict(name=str(idx), data=[patch(tr) for tr in dynamic(f, f)],
                         traces=list(range(first, first + len(at_rest)))) for idx, f in enumerate(frames)]
-    return figure(data, _layout(b, s, n_full, (q_title, s_title), frames, rest, label_size), frame_specs)
+    layout = _layout(b, s, n_full, (q_title, s_title), frames, rest, label_size)
+    out = first + len(at_rest) - (3 if operands else 1)  # the outline traces: [Q's rows,] S's cells[, Kᵀ's column]
+    solid = dict(color=HIGHLIGHT, width=3, dash=None)  # a clicked cell's (S's rows are dotted while softmaxed)
+    if operands:
+        boxes = [trace_box(out, [1, k], "i"), trace_box(out + 1, "j", "i", solid), trace_box(out + 2, "j", [1, k])]
+    else:
+        boxes = [trace_box(out, "j", "i", solid)]
+    outline_rule(layout, (n, n), *boxes)
+    return figure(data, layout, frame_specs)
 
 
 def _colour_bar(scale: list, low: float, high: float, bar: dict) -> dict:

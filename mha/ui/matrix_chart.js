@@ -1,11 +1,12 @@
 // Draws a matrix figure (the Plotly figure dict built by mha.figures: heatmaps, text, outlines, colour bars,
-// annotations, shapes, animation frames; and horizontal bars) as one SVG in the page, without Plotly.js. Plotly's
-// drawing cost a chart stage about a second of its first load (its 4.7 MB chunk) and ~60 ms of every rerun; this
-// costs a few ms. Only what the builders write is read: explicit axis ranges and domains (the builders make cells
-// square), tickvals/ticktext, heatmaps with x0/y0 and unit steps, scatter text, lines and markers; arrays come as
-// lists (views.to_json). Text is never parsed as HTML: <b>, <i>, <sub>, <sup>, <br> and <span style> (font-size,
-// color) become tspans, anything else stays text.
+// annotations, shapes, animation frames; and horizontal bars) as one SVG in the page, without Plotly.js. Only the part
+// of Plotly's format the builders write is read, and mha/figures/schema.py lists it: explicit axis ranges and domains
+// (the builders make cells square), tickvals/ticktext, heatmaps with x0/y0 and unit steps, scatter text, lines and
+// markers; arrays come as lists (chart.to_json). Text is never parsed as HTML: <b>, <i>, <sub>, <sup>, <br> and
+// <span style> (font-size, color) become tspans, anything else stays text. The element it draws from, the one global
+// it keeps (window.mha) and what a click sends are mha/ui/chart.py's docstring.
 const NS = "http://www.w3.org/2000/svg";
+const MHA = (window.mha ??= {});  // what outlives one chart: chart.py's docstring lists it
 const LINE = 1.3; // line height, in em
 const node = (tag, attrs, parent) => {
   const e = document.createElementNS(NS, tag);
@@ -200,8 +201,8 @@ function textBlock(parent, text, x, y, font, xanchor, yanchor, cls, angle, measu
 // only, so each is measured once a page: a chart drawn again (a new run, an animation's next frame) with texts it
 // has shown reads no layout (getBBox would lay out the whole page, with everything React has just changed in it).
 const INSET = 2;
-// annotation key (size, family, weight, text) → {top: box top − baseline, height}; on window, for a test to empty
-const BOXES = (window.mhaBoxes ??= new Map());
+// annotation key (size, family, weight, text) → {top: box top − baseline, height}; a test may empty it
+const BOXES = (MHA.boxes ??= new Map());
 function fit(measured) {
   if (BOXES.size > 5000) BOXES.clear();
   const keep = document.fonts.status === "loaded";  // a box measured in a stand-in font is used once, not kept
@@ -442,10 +443,11 @@ function colourBar(svg, f, t, font) {
   const x = paperX(f, cb.x ?? 1.02) + (cb.xanchor === "right" ? -thick : cb.xanchor === "center" ? -thick / 2 : 0);
   const y0 = paperY(f, cb.y ?? 0.5), top = cb.yanchor === "top" ? y0 : cb.yanchor === "bottom" ? y0 - len : y0 - len / 2;
   const g = node("g", { class: "colorbar" }, svg);
-  // A title on top takes its room out of the bar's length, as in Plotly.
+  // A title on top takes its room out of the bar's length, as in Plotly, and starts xpad right of x, as in Plotly; the
+  // bar itself is drawn at x (Plotly draws it xpad further right too).
   const title = cb.title && (cb.title.text ?? cb.title), tfont = fontAttrs((cb.title || {}).font, font);
   const room = typeof title === "string" && title ? LINE * (tfont["font-size"] || 12) + 8 : 0;
-  if (room) textBlock(g, title, x + 3, top + 8, tfont, "left", "middle", "cbtitle");
+  if (room) textBlock(g, title, x + (cb.xpad ?? 0), top + 8, tfont, "left", "middle", "cbtitle");
   const barTop = top + room, barLen = len - room;
   const id = `cb${Math.random().toString(36).slice(2)}`;
   const grad = node("linearGradient", { id, x1: 0, y1: 1, x2: 0, y2: 0 }, node("defs", {}, g));
@@ -478,7 +480,7 @@ function controls(root, fig, st, redraw) {
   };
   const slider = (layout.sliders || [])[0];
   // The frame the figure rests on is shown as the figure came: with what the frames do not hold, such as the clicked
-  // cell's outline (a mark's patch is laid over the figure, not over its frames).
+  // cell's outline (drawn into the figure, not into its frames).
   const rest = st.frame, restData = st.data.map(t => ({ ...t })), restLayout = st.layout;
   const show = k => {
     st.frame = k;
@@ -684,10 +686,9 @@ function savePng(svg, name) {
 
 // The PNG button's title in the page's language (screen.py's component sets it on every run; a switch of language
 // retitles the buttons already drawn).
-const SAVE = (window.mhaSave ??= { title: "" });
 export function saveTitle(title) {
-  if (!title || title === SAVE.title) return;
-  SAVE.title = title;
+  if (!title || title === MHA.title) return;
+  MHA.title = title;
   for (const b of document.querySelectorAll(".mha-chart .mha-save")) b.title = b.ariaLabel = title;
 }
 
@@ -735,7 +736,7 @@ export function render(host, fig, options) {
     save.type = "button";
     save.className = "mha-save";
     save.textContent = "PNG";
-    save.title = save.ariaLabel = SAVE.title;
+    save.title = save.ariaLabel = MHA.title || "";
     save.addEventListener("click", e => { e.stopPropagation(); savePng(root.querySelector("svg"), opts.filename); });
     root.appendChild(save);
   }
@@ -743,51 +744,56 @@ export function render(host, fig, options) {
   return root;
 }
 
-// A clickable chart's outlined cell comes in an element of its own (views.outline: the mha_mark component keeps
-// its data = {marks: key, revision, patch} in window.mhaMarks and calls window.mhaPaint): a click then leaves the
-// chart's element as it was (the browser holds it; Streamlit sends its hash). The patch, JSON made by the server
-// for the figure of that revision, replaces traces by index and layout entries, and drops some. A click is sent by
-// the mark element too (window.mhaPicks): it is the widget, so a click reruns the mark's fragment (views.picked),
-// the outline and the cell's sums, and not the chart's.
-const MARKS = (window.mhaMarks ??= new Map());  // chart key → the last mark element's data
-const CHARTS = (window.mhaCharts ??= new Map());  // chart key → its .mha-chart root
-const PICKS = (window.mhaPicks ??= new Map());  // chart key → the mark element's sender of a clicked cell
+// A clickable chart's chosen cell comes in an element of its own, the chart's mark (chart.mark: its data {key, cell}
+// in MHA.marks with its way to send a click, then MHA.paint(key)): a click leaves the chart's element as it was, and
+// the chart is drawn again with the cell outlined as its figure says (layout.meta.outline, figures.base.outline_rule).
+const MARKS = (MHA.marks ??= new Map());  // chart key → {cell: [i, j] or null, send(cell)}
+const CHARTS = (MHA.charts ??= new Map());  // chart key → its .mha-chart root
 
-function marked(fig, patch) {
-  if (!patch) return fig;
-  const p = JSON.parse(patch), data = fig.data.slice(), layout = Object.assign({}, fig.layout, p.layout);
-  for (const [i, t] of Object.entries(p.data)) data[+i] = t;
-  for (const k of p.drop) delete layout[k];
-  return Object.assign({}, fig, { data, layout });
+// The figure with cell [i, j] (0-based) outlined: each box of the rule covers columns x and rows y of its panel
+// ([first, last], 1-based, or "i" / "j": the cell's row / column), as a layout shape put before the figure's own or as
+// the path of a lines trace. `drawn` is the cell outlined ("" for none: no cell, no rule, or a cell outside its cells).
+function outlined(fig, cell) {
+  const rule = (fig.layout.meta || {}).outline;
+  if (!rule || !cell || !(cell[0] < rule.cells[0] && cell[1] < rule.cells[1])) return { fig, drawn: "" };
+  const [i, j] = cell, at = v => v === "i" ? [i + 1, i + 1] : v === "j" ? [j + 1, j + 1] : v;
+  const data = fig.data.slice(), shapes = [];
+  for (const b of rule.boxes) {
+    const [x0, x1] = at(b.x), [y0, y1] = at(b.y);
+    if (b.shape) shapes.push(Object.assign({}, b.shape, { x0: x0 - 0.5, x1: x1 + 0.5, y0: y0 - 0.5, y1: y1 + 0.5 }));
+    else data[b.trace] = Object.assign({}, data[b.trace], { x: [x0 - 0.5, x1 + 0.5, x1 + 0.5, x0 - 0.5, x0 - 0.5],
+                                                            y: [y0 - 0.5, y0 - 0.5, y1 + 0.5, y1 + 0.5, y0 - 0.5] },
+                                       b.line ? { line: b.line } : {});
+  }
+  const layout = shapes.length ? Object.assign({}, fig.layout, { shapes: shapes.concat(fig.layout.shapes || []) })
+                               : fig.layout;
+  return { fig: Object.assign({}, fig, { data, layout }), drawn: cell.join() };
 }
 
-function markFor(key, revision) {
-  const m = MARKS.get(key);
-  return m && m.revision === revision ? m.patch : null;
-}
+const markOf = key => (MARKS.get(key) || {}).cell || null;
 
-// Draws the chart of `key` with its mark, unless it shows that already.
+// Draws the chart of `key` with its mark's cell outlined, unless it shows that already.
 function paint(key) {
   const root = CHARTS.get(key);
   if (!root || !root.isConnected) return;
-  const patch = markFor(key, root.dataset.drawn);
-  if (root.mark === patch) return;
-  render(root.parentNode, marked(root.base.fig, patch), root.base.opts);
-  root.mark = patch;
+  const o = outlined(root.base.fig, markOf(key));
+  if (root.mark === o.drawn) return;
+  render(root.parentNode, o.fig, root.base.opts);
+  root.mark = o.drawn;
 }
-window.mhaPaint = paint;
+MHA.paint = paint;
 
-// A chart element (views.spec_html) is an empty <div class="mha-spec"> whose data attributes carry the figure's JSON
+// A chart element (chart.spec_html) is an empty <div class="mha-spec"> whose data attributes carry the figure's JSON
 // (spec), the chart's key, the figure's revision, the PNG's file name and whether it takes clicks (a click goes to the
 // chart's mark). The chart is drawn beside it, in the same st.html element: when a run sends another figure, React
 // writes the element's markup anew, which takes the old chart away with it, and the observer draws the new one
 // before the browser paints. An element the run leaves as it was keeps its chart.
 function chart(spec) {
-  const d = spec.dataset, fig = JSON.parse(d.spec), patch = markFor(d.key, d.revision);
+  const d = spec.dataset, fig = JSON.parse(d.spec), o = outlined(fig, markOf(d.key));
   const opts = { filename: d.filename, revision: d.revision,
-                 onCell: d.clickable ? cell => PICKS.get(d.key)(cell) : null };
-  const root = render(spec.parentNode, marked(fig, patch), opts);
-  Object.assign(root, { base: { fig, opts }, mark: patch });
+                 onCell: d.clickable ? cell => (MARKS.get(d.key) || { send() {} }).send(cell) : null };
+  const root = render(spec.parentNode, o.fig, opts);
+  Object.assign(root, { base: { fig, opts }, mark: o.drawn });
   CHARTS.set(d.key, root);
 }
 
@@ -805,8 +811,8 @@ function drawSpecs() {
 // in the page later, is drawn. A MutationObserver's callback runs right after the commit that changed the page, in
 // the same task, before the browser paints it.
 export function watch() {
-  if (window.mhaWatch) return;
-  window.mhaWatch = new MutationObserver(drawSpecs);
-  window.mhaWatch.observe(document.body, { childList: true, subtree: true });
+  if (MHA.observer) return;
+  MHA.observer = new MutationObserver(drawSpecs);
+  MHA.observer.observe(document.body, { childList: true, subtree: true });
   drawSpecs();
 }

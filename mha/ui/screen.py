@@ -6,10 +6,8 @@ when the window crosses that width; only a change of answer causes a rerun. It a
 opened from a link longer than Streamlit reads (which then reaches the server as no link at all). The same
 component sets the page's type for its screen (PAGE_CSS, and PRESENTER_CSS on a projector) in the document's
 head: one element of a rerun fewer than an st.html of its own, and a style sheet that is replaced only when it
-changes.
+changes. Its script carries the matrix charts' (chart.LIB), and the style sheet their CSS (chart.py).
 """
-
-from pathlib import Path
 
 import streamlit as st
 from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_FIELDS as LINK_FIELDS
@@ -17,6 +15,7 @@ from streamlit.runtime.state.query_params import CLIENT_STATE_QUERY_STRING_MAX_L
 
 from mha import figures as F
 
+from . import chart
 from .settings import Notice
 
 PHONE_MAX = 640  # px: narrower windows get the phone layout
@@ -31,12 +30,10 @@ PRESENTER_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
 """
-# A clickable chart's mark element (views.clickable_chart) draws nothing of its own and takes no gap. A Markdown
-# table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a phone its cells
-# are tighter, so that most fit. A number box of inputs.number offers no empty value, so not the button that
-# empties it (Streamlit's for a box without a default); the quiz's answer box, which starts empty, keeps it.
-PAGE_CSS = """
-[class*="st-key-mark_"] { display: none; }
+# A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a phone
+# its cells are tighter, so that most fit. A number box of inputs.number offers no empty value, so not the button
+# that empties it (Streamlit's for a box without a default); the quiz's answer box, which starts empty, keeps it.
+PAGE_CSS = chart.CSS + """
 .stElementContainer:not([class*="st-key-quiz_answer_"]) [data-testid="stNumberInputClearButton"] { display: none; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 @media (max-width: 640px) {
@@ -44,11 +41,10 @@ PAGE_CSS = """
 }
 """
 
-# The matrix charts' script (matrix_chart.js, 40 KB) is loaded once a page, as part of this component's: the
-# element is the same on every run, so Streamlit sends it once and then its hash. It draws every chart element of the
-# page (views.spec_html), those there now and those to come (watch).
-CHART_LIB = Path(__file__).with_name("matrix_chart.js").read_text()
-_JS = CHART_LIB + """
+# The matrix charts' script is loaded once a page, as part of this component's: the element is the same on every run,
+# so Streamlit sends it once and then its hash. It draws every chart element of the page, those there now and those
+# to come (watch), and titles their PNG buttons in the page's language (saveTitle).
+_JS = chart.LIB + """
 watch();
 export default function ({ data, setStateValue, parentElement }) {
   // What the server drew this run for, on the component's element: lets a browser test wait for it.

@@ -1,29 +1,24 @@
 """Pieces every stage uses: the stage header, a clickable product A·B = C, and the dot-product breakdown."""
 
-import hashlib
-import json
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 import streamlit as st
-from plotly.utils import PlotlyJSONEncoder
 
 import mha
 from mha import figures as F
-from mha.figures.base import Spec
 from mha.figures.ticks import room_for_names, token_ticks
 
 from . import exports
+from .chart import clickable_chart, mark, picked
 from .shared import MB, Shared, digest
 from .strings import Text
 
-FIGURES_BUDGET = 32 * MB  # the figures of the views a class has open, built once (README, Memory)
 TRACES_BUDGET = 24 * MB  # traces of views up to SHARED_TRACE numbers, computed once for every session
 SHARED_TRACE = 50_000  # numbers in a trace's arrays (~400 KB); larger views compute their own
-CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d"]}
+TRACES = Shared(TRACES_BUDGET)
 MAX_TERMS = 8  # dot products longer than this are written out in part
 TERMS_PER_LINE = 4
 
@@ -147,25 +142,6 @@ def head_control(t: Text) -> None:
         st.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session")
 
 
-def selected(key: str) -> tuple[int, int] | None:
-    return st.session_state.get(f"sel_{key}")
-
-
-def _remember_cell(key: str) -> None:
-    """A click on a matrix chart's cell: that cell is chosen, or let go when it was chosen (as Plotly's select)."""
-    cell = st.session_state[f"mark_{key}"].cell
-    cell = tuple(int(v) for v in cell) if cell else None
-    st.session_state[f"sel_{key}"] = None if cell == selected(key) else cell
-
-
-def chart_config(key: str) -> dict:
-    """Plotly toolbar: PNG export named after the chart and the sizes, e.g. mha-qk_q-3x5x7x11x2-seed0."""
-    ss = st.session_state
-    sizes = "x".join(str(ss.get(k, "")) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads"))
-    return CHART_CONFIG | {"toImageButtonOptions": {"filename": f"mha-{key}-{sizes}-seed{ss.get('seed', 0)}",
-                                                    "scale": 2}}
-
-
 def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
     """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px).
 
@@ -204,198 +180,8 @@ def input_error(t: Text, e: mha.InputError) -> None:
     st.error(t("error_overflow") if "overflow" in str(e) else t.md("error_input", message=str(e)))
 
 
-def shared_figure(parts: tuple, build):
-    """build(), or the same figure built earlier in this process by any session: `parts` must name everything the
-    figure draws (arrays by `digest`, the language, the look, the selection …). Nobody changes a figure after."""
-    return FIGURES.get(parts, build)
-
-
 def operand_key(o: Operand) -> tuple:
     return o.name, o.rows, o.cols, o.kind, digest(o.values, *(() if o.mask is None else (o.mask,)))
-
-
-# The settings Streamlit 1.67 gives a Plotly chart that takes clicks, written into every clickable figure: the page's
-# SVG reads none of them, and a figure drawn by Plotly with them (bench/floor_page.py's `plotly`) is drawn once, not
-# again when Streamlit hands Plotly its copy with the settings made. A clickable chart's axes are fixed: "pan" moves
-# nothing. The Plotly charts take no theme from Streamlit either (theme=None: the figures carry it, base.THEME).
-CLICKABLE = dict(clickmode="event+select", dragmode="pan")
-
-# Figures laid out in full by their builders (the matrices, the next token's bars: svg_draws) are drawn by
-# matrix_chart.js, an SVG in the page, from the same figure dict: Plotly.js cost a chart stage about a second of its
-# first load (Streamlit fetches its 4.7 MB chunk with the first chart) and ~60 ms of every rerun, where the SVG costs
-# a few ms. The curves (GELU, the costs, the loss), with Plotly's automatic and log axes, stay with Plotly.
-#
-# Such a chart's element is an st.html holding one empty <div class="mha-spec"> whose data attributes carry the
-# figure (spec_html). React writes it into the page in the commit that shows the run, and the observer that
-# matrix_chart.js keeps on the page (watch) draws the chart beside it before the browser paints that commit. A
-# component's script would draw it only after that paint: Streamlit 1.67 calls it from an effect, once it has loaded
-# its module again, and the page showed a frame (about 16 ms) with the run over and the old chart.
-_MARK_JS = """
-export default function ({ data, setTriggerValue }) {
-  (window.mhaPicks ??= new Map()).set(data.marks, cell => setTriggerValue("cell", cell));
-  (window.mhaMarks ??= new Map()).set(data.marks, data);
-  if (window.mhaPaint) window.mhaPaint(data.marks);
-}
-"""
-_mark = st.components.v2.component("mha_mark", js=_MARK_JS, isolate_styles=False)
-
-
-@dataclass(frozen=True)
-class Drawn:
-    """A figure as it goes to the page: its dict for Plotly, or its JSON and digest for the SVG (and no dict: a
-    figure's dict of Python numbers is several times its JSON, and the shared figures are kept)."""
-
-    spec: Spec | None
-    json: str = ""
-    revision: str = ""
-
-    @cached_property
-    def attribute(self) -> str:
-        """The JSON as the value of a matrix chart's data-spec (spec_html), written once per figure: a shared figure
-        is drawn by every run that shows it.
-
-        The page's sanitizer (DOMPurify, in Streamlit's st.html) drops an attribute whose value holds "-->", "]>" or
-        a closing style or title tag, and a text of the user's may: "<" and ">" go as JSON's escapes \\u003c and
-        \\u003e, which only strings hold in JSON, and JSON.parse reads back."""
-        return _attribute(self.json.replace("<", "\\u003c").replace(">", "\\u003e"))
-
-
-def drawn(fig) -> Drawn:
-    spec = fig if isinstance(fig, Spec) else Spec(fig.to_dict())
-    if not svg_draws(spec.to_dict()):
-        return Drawn(spec)
-    text = to_json(spec.to_dict())
-    return Drawn(None, text, hashlib.blake2b(text.encode(), digest_size=8).hexdigest())
-
-
-def figure_bytes(value: "Drawn | str") -> int:
-    """What a shared figure holds: an outline's patch; a matrix chart's JSON twice (its attribute is the same text,
-    escaped, made on the first draw); a Plotly figure's dict (a curve's: small)."""
-    if isinstance(value, str):
-        return sys.getsizeof(value)
-    if value.json:
-        return 2 * sys.getsizeof(value.json)
-    return _dict_bytes(value.spec.to_dict())
-
-
-def _dict_bytes(value) -> int:
-    """The size of a figure's dict and everything in it (numpy arrays by their bytes)."""
-    if isinstance(value, np.ndarray):
-        return value.nbytes + sys.getsizeof(value)
-    inner = value.values() if isinstance(value, dict) else value if isinstance(value, list | tuple) else ()
-    return sys.getsizeof(value) + sum(map(_dict_bytes, inner))
-
-
-FIGURES = Shared(FIGURES_BUDGET, size=figure_bytes)
-TRACES = Shared(TRACES_BUDGET)
-
-
-def svg_draws(spec: dict) -> bool:
-    """Whether matrix_chart.js draws this figure: heatmaps, scatter marks and bars on axes whose range the figure
-    gives (Plotly's automatic ranges and log axes, the curves', are Plotly's to draw)."""
-    axes = [a for name, a in spec["layout"].items() if name.startswith(("xaxis", "yaxis"))]
-    return bool(axes) and all(t.get("type") in ("heatmap", "scatter", "bar") for t in spec["data"]) \
-        and all("range" in a and a.get("type", "linear") == "linear" for a in axes)
-
-
-def to_json(spec: dict) -> str:
-    """A figure dict as strict JSON in one pass (numpy arrays as lists). A NaN or ±∞ (a builder's slip: a gap is
-    None) goes through Plotly's encoder instead, which writes null for it at three times the cost."""
-    try:
-        return json.dumps(spec, allow_nan=False, separators=(",", ":"), default=_listed)
-    except ValueError:
-        return loose_json(spec)
-
-
-def loose_json(spec: dict) -> str:
-    return json.dumps(spec, cls=PlotlyJSONEncoder, separators=(",", ":"))
-
-
-def _listed(value):
-    if isinstance(value, np.ndarray | np.generic):
-        return value.tolist()
-    raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:
-    """The figure in the page: the SVG where it draws it, else Plotly. Only the SVG takes clicks (every clickable
-    figure is a matrix)."""
-    if not d.json:
-        if clickable:
-            raise TypeError(f"chart {key!r} takes clicks but its figure is not one the SVG draws (svg_draws)")
-        st.plotly_chart(d.spec, key=key, width=width, config=chart_config(key), theme=None)
-        return
-    st.container(key=key).html(spec_html(d, key, clickable), width=width)
-
-
-def spec_html(d: Drawn, key: str, clickable: bool) -> str:
-    """A matrix chart's element: the figure's JSON (Drawn.attribute) and what matrix_chart.js needs besides (the
-    chart's key, the figure's revision, the PNG's file name, whether it takes clicks), as data attributes of an empty
-    div, each in single quotes."""
-    fields = {"key": key, "revision": d.revision, "filename": chart_config(key)["toImageButtonOptions"]["filename"]}
-    return ('<div class="mha-spec" ' + " ".join(f"data-{k}='{_attribute(v)}'" for k, v in fields.items())
-            + f" data-spec='{d.attribute}'" + (" data-clickable='1'" if clickable else "") + "></div>")
-
-
-def _attribute(value: str) -> str:
-    """`value` for an attribute in single quotes: JSON's many double quotes go as they are, not as &quot; each."""
-    return value.replace("&", "&amp;").replace("'", "&#39;")
-
-
-def chart(fig, key: str, width: str = "content") -> None:
-    draw(drawn(fig), key, width, clickable=False)
-
-
-def clickable(fig: Spec) -> Spec:
-    """The figure with the click settings Streamlit gives a chart that takes clicks (CLICKABLE, hovermode)."""
-    spec = fig.to_dict()
-    layout = spec["layout"] | CLICKABLE
-    layout["hovermode"] = layout.get("hovermode") or "closest"
-    return Spec(spec | {"layout": layout})
-
-
-def clickable_chart(parts: tuple, build, key: str) -> Drawn:
-    """The figure build(None), drawn to take clicks, built once per figure for every session; returned for
-    `outline` and `picked`, which outline the chosen cell."""
-    base = shared_figure((*parts, None), lambda: drawn(clickable(build(None))))
-    draw(base, key, "content", clickable=True)
-    return base
-
-
-def outline(parts: tuple, build, base: Drawn, key: str, cell: tuple[int, int] | None) -> None:
-    """`cell` outlined on the chart `key` by a patch in an element of its own (mark_<key>, hidden by the page's CSS),
-    built once per figure and cell for every session. Only this small element changes with the cell: the chart's
-    element (its figure, ~30 KB on scores) is the one the browser already holds, and matrix_chart.js lays the patch
-    over the figure it has. The mark is the widget a click on the chart sets (matrix_chart.js hands it the cell)."""
-    patch = None if cell is None else shared_figure(
-        (*parts, "mark", cell), lambda: mark_patch(base, drawn(clickable(build(cell)))))
-    _mark(key=f"mark_{key}", data={"marks": key, "revision": base.revision, "patch": patch}, height=0,
-          on_cell_change=lambda: _remember_cell(key))
-
-
-@st.fragment
-def picked(parts: tuple, build, base: Drawn, key: str, fits, show) -> None:
-    """What a click on the chart `key` changes, in a fragment of its own that a click reruns alone (the mark takes
-    the chart's clicks): the chosen cell's outline and show(cell), the cell's sums or the hint (cell None). A chosen
-    cell that `fits(cell)` rejects (the sizes shrank) counts as none."""
-    cell = selected(key)
-    cell = cell if cell is not None and fits(cell) else None
-    outline(parts, build, base, key, cell)
-    show(cell)
-
-
-def mark_patch(base: Drawn, marked: Drawn) -> str:
-    """What outlining a cell changes in a figure, as JSON for matrix_chart.js: the traces that differ, by index,
-    the layout entries that differ (the products' outlines are shapes) and those it drops. The outline may change
-    nothing else: the same traces, frames and configuration, or it could not be laid over the figure drawn."""
-    a, b = json.loads(base.json), json.loads(marked.json)
-    rest = dict(data=None, layout=None)
-    if len(a["data"]) != len(b["data"]) or a | rest != b | rest:
-        raise ValueError("an outlined cell changed more of the figure than its traces and layout")
-    data = {str(i): t for i, (s, t) in enumerate(zip(a["data"], b["data"], strict=True)) if s != t}
-    layout = {k: v for k, v in b["layout"].items() if k not in a["layout"] or a["layout"][k] != v}
-    drop = [k for k in a["layout"] if k not in b["layout"]]
-    return json.dumps({"data": data, "layout": layout, "drop": drop}, separators=(",", ":"))
 
 
 def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> str:
@@ -410,7 +196,7 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
                  **blocks) -> None:
     """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz.
     A fragment (key product_<key>): every step of the quiz reruns this product only, not the page with its sidebar,
-    and a click only the clicked cell's outline, sums and the quiz's button (`picked`).
+    and a click only the clicked cell's mark, sums and the quiz's button (`chart.picked`).
 
     Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
     `cols` names the columns of B and C (the vocabulary, for the logits)."""
@@ -425,22 +211,22 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
     quiz = quiz if quiz and fits(quiz) else None
     named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
 
-    def build(mark):
+    def build():
         fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
-                               look=v.named if named else v.look, selected=mark, hidden=quiz, **blocks)
+                               look=v.named if named else v.look, hidden=quiz, **blocks)
         if named:
             fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
         return token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look)
 
     parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, quiz,
              blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
-    base = clickable_chart(parts, build, key)
+    clickable_chart(parts, build, key)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
     note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:
         st.caption(note)
     if quiz:
-        outline(parts, build, base, key, quiz)
+        mark(key, quiz)
         _quiz(key, v.t, a, b, c, quiz, v.look.narrow)
         return
 
@@ -454,7 +240,7 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
                                    v.look.narrow))
         row.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_first_quiz, args=(key, c.values.shape))
 
-    picked(parts, build, base, key, fits, show)
+    picked(key, fits, show)
 
 
 QUIZ_TOLERANCE = 0.01  # an answer counts as right within 1% of the value (or 0.01 absolute near 0)

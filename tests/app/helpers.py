@@ -48,26 +48,31 @@ def charts(at: AppTest) -> list[dict]:
 
 
 def keyed_charts(at: AppTest) -> list[tuple[str, dict]]:
-    """(widget key, figure dict) of every chart on the page, in page order, as the page draws it: a clickable
-    chart's outlined cell comes in an element of its own (a mark), laid over the figure of the revision it names."""
-    out, revisions, shown = [], {}, marks(at)
+    """(widget key, figure dict) of every chart on the page, in page order, as the server sends it: a clickable
+    chart's chosen cell is not in its figure but in its mark (`marks`), and the page outlines it by the figure's rule
+    (`outline_rule`)."""
+    out = []
     for node in _elements(at._tree):
         if node.type == "plotly_chart":
             out.append((node.key, json.loads(node.proto.spec)))
         elif (data := chart_data(node)) is not None:
             out.append((data["key"], json.loads(data["spec"])))
-            revisions[data["key"]] = data["revision"]
-    for k, (key, spec) in enumerate(out):
-        mark = shown.get(key)
-        if mark and mark["patch"] and mark["revision"] == revisions[key]:
-            out[k] = (key, _outlined(spec, json.loads(mark["patch"])))
     return out
 
 
-def _outlined(spec: dict, patch: dict) -> dict:
-    data = [patch["data"].get(str(i), trace) for i, trace in enumerate(spec["data"])]
-    layout = {k: v for k, v in (spec["layout"] | patch["layout"]).items() if k not in patch["drop"]}
-    return spec | {"data": data, "layout": layout}
+def outline_rule(spec: dict) -> tuple[list[int], dict[tuple[str, str], tuple]]:
+    """A clickable figure's rule for outlining a clicked cell (i, j): the cells a click may choose, and each box by the
+    axes of its panel: (columns, rows), each [first, last] (1-based) or "i" / "j" (the cell's row / column); a box
+    drawn into a trace adds that trace's index."""
+    rule = spec["layout"]["meta"]["outline"]
+    boxes = {}
+    for b in rule["boxes"]:
+        if "shape" in b:
+            boxes[b["shape"]["xref"], b["shape"]["yref"]] = (b["x"], b["y"])
+        else:
+            trace = spec["data"][b["trace"]]
+            boxes[trace["xaxis"], trace["yaxis"]] = (b["x"], b["y"], b["trace"])
+    return rule["cells"], boxes
 
 
 def chart_elements(at: AppTest) -> list[str]:
@@ -106,14 +111,15 @@ def html_bodies(at: AppTest) -> list[str]:
     return [h.proto.body for h in at.get("html") if chart_data(h) is None]
 
 
-def marks(at: AppTest) -> dict[str, dict]:
-    """The mark elements' data by the chart they outline a cell of."""
-    out = {}
-    for node in _elements(at._tree):
-        if node.type == "bidi_component" and node.proto.component_name == "mha_mark":
-            data = json.loads(node.proto.json)
-            out[data["marks"]] = data
-    return out
+def marks(at: AppTest) -> dict[str, tuple[int, int] | None]:
+    """The cell each clickable chart's mark names (0-based), by the chart's key: the cell the page outlines."""
+    return {data["key"]: None if data["cell"] is None else tuple(data["cell"]) for data in mark_data(at)}
+
+
+def mark_data(at: AppTest) -> list[dict]:
+    """Each mark element's data, whole, in page order."""
+    return [json.loads(node.proto.json) for node in _elements(at._tree)
+            if node.type == "bidi_component" and node.proto.component_name == "mha_mark"]
 
 
 def chart_keys(at: AppTest) -> list[str]:

@@ -9,7 +9,7 @@ from streamlit.runtime.media_file_storage import MediaFileStorageError
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 import mha
-from mha.ui import exports, models, prepared, views
+from mha.ui import chart, exports, models, prepared, views
 from mha.ui.shared import MB, Shared, footprint
 
 from .helpers import rerun, run
@@ -95,11 +95,11 @@ def test_a_walk_of_the_caps_keeps_the_weights_within_their_budget(monkeypatch):
 
 
 def test_a_shared_matrix_chart_keeps_its_json_not_its_dict():
-    views.FIGURES.clear()
+    chart.FIGURES.clear()
     at = run(stage="qk")
-    kept = [v for v in views.FIGURES._items.values() if isinstance(v[0], views.Drawn)]
+    kept = [v for v in chart.FIGURES._items.values() if isinstance(v[0], chart.Drawn)]
     assert kept and all(d.spec is None and d.json for d, _ in kept)
-    assert views.FIGURES.held == sum(views.figure_bytes(v) for v, _ in views.FIGURES._items.values())
+    assert chart.FIGURES.held == sum(chart.figure_bytes(v) for v, _ in chart.FIGURES._items.values())
     assert rerun(at).get("html")
 
 
@@ -200,7 +200,7 @@ def test_the_readme_states_each_caches_budget_and_a_total_under_the_smallest_hos
     rows = {cells[0].strip("`* "): int(cells[-1].strip("* ").removesuffix(" MB"))
             for cells in (line.strip("|").split("|") for line in table.splitlines()[2:])}
     held = {"models.MODELS": models.MODELS.budget, "prepared.FILES": prepared.FILES.budget,
-            "views.FIGURES": views.FIGURES.budget, "views.TRACES": views.TRACES.budget}
+            "chart.FIGURES": chart.FIGURES.budget, "views.TRACES": views.TRACES.budget}
     assert {name: rows[name] * MB for name in held} == held
     total = rows.pop("total")
     assert total == sum(rows.values()) <= 690 - 64

@@ -1,7 +1,6 @@
 """The scores stage in AppTest: the step it rests on (control and link), clicks that keep it, breakdowns read
 whole in both languages, the post's own mask example, and bad links refused with a notice."""
 
-import json
 import re
 
 import numpy as np
@@ -13,7 +12,20 @@ from mha.figures.scores import PHASES
 from mha.ui import settings as S
 from mha.ui.strings import EN, ZH
 
-from .helpers import APP, chart_elements, charts, formulas, marks, page_text, rerun, run, spec_attributes, warnings, z
+from .helpers import (
+    APP,
+    chart_elements,
+    charts,
+    formulas,
+    mark_data,
+    marks,
+    outline_rule,
+    page_text,
+    rerun,
+    run,
+    warnings,
+    z,
+)
 
 Q1, K1T = "Q<sub>1</sub>", "K<sub>1</sub><sup>T</sup>"
 
@@ -27,12 +39,6 @@ def heat(spec: dict, name: str, xaxis: str = "x2", yaxis: str = "y") -> dict:
     (trace,) = [t for t in spec["data"] if t["type"] == "heatmap" and t["name"] == name and t["xaxis"] == xaxis
                 and t["yaxis"] == yaxis]
     return trace
-
-
-def outlines(spec: dict) -> dict:
-    """Outline traces by the panel they are drawn on: (left, right, top, bottom) in cell coordinates."""
-    return {(t["xaxis"], t["yaxis"]): (min(t["x"]), max(t["x"]), min(t["y"]), max(t["y"]))
-            for t in spec["data"] if t.get("mode") == "lines" and t["x"] != [None]}
 
 
 def expected_at_rest(phase: str, tr: mha.Trace) -> tuple[np.ndarray, np.ndarray]:
@@ -78,26 +84,27 @@ def test_a_click_keeps_the_phase_and_outlines_the_true_operands():
     assert spec["layout"]["sliders"][0]["active"] == before
     signed, _ = expected_at_rest("masked", post_trace())
     np.testing.assert_allclose(z(heat(spec, f"{Q1}{K1T}")), signed, atol=1e-12, rtol=0)
-    assert outlines(spec) == {("x", "y"): (0.5, 7.5, 1.5, 2.5),  # row 2 of Q₁, all 7 columns
-                              ("x2", "y2"): (2.5, 3.5, 0.5, 7.5),  # column 3 of K₁ᵀ, all 7 rows
-                              ("x2", "y"): (2.5, 3.5, 1.5, 2.5)}  # the cell (2, 3)
+    assert marks(at) == {"scores": (1, 2)}  # the page outlines (2, 3) by the figure's rule:
+    cells, boxes = outline_rule(spec)
+    assert cells == [3, 3] and {axes: box[:2] for axes, box in boxes.items()} == {
+        ("x", "y"): ([1, 7], "i"),  # row i of Q₁, all 7 columns
+        ("x2", "y2"): ("j", [1, 7]),  # column j of K₁ᵀ, all 7 rows
+        ("x2", "y"): ("j", "i")}  # the cell (i, j)
+    for *_, trace in boxes.values():  # each in a lines trace of the figure, empty until a cell is chosen
+        assert spec["data"][trace]["mode"] == "lines" and spec["data"][trace]["x"] == [None]
 
 
-def test_a_click_leaves_the_chart_s_element_as_it_was_and_outlines_in_a_mark_of_its_own():
+def test_a_click_leaves_the_chart_s_element_as_it_was_and_its_mark_carries_the_cell_alone():
     """The chart's element is byte for byte the one before the click (the browser holds it, so Streamlit sends
-    its hash); the mark names that chart's revision and changes its three outline traces, nothing else."""
+    its hash); the mark says which chart and which cell, nothing of the figure."""
     at = run(stage="scores")
     (before,) = chart_elements(at)
-    assert marks(at)["scores"]["patch"] is None
+    assert mark_data(at) == [{"key": "scores", "cell": None}]
     at.session_state["sel_scores"] = (1, 0)
     rerun(at)
     (after,) = chart_elements(at)
     assert after == before
-    mark = marks(at)["scores"]
-    patch = json.loads(mark["patch"])
-    assert mark["revision"] == spec_attributes(after)["revision"]
-    assert patch["layout"] == {} and patch["drop"] == []
-    assert all(t["mode"] == "lines" for t in patch["data"].values()) and len(patch["data"]) == 3
+    assert mark_data(at) == [{"key": "scores", "cell": [1, 0]}]
 
 
 def test_choosing_a_phase_changes_the_chart_and_the_link():
@@ -230,16 +237,19 @@ def test_on_a_phone_the_mask_formula_is_two_lines_and_q_kt_are_said_to_be_left_o
 
 
 def test_sessions_showing_the_same_view_share_one_built_figure(monkeypatch):
-    """A class on one view builds its chart once; another step, language or cell is another chart."""
+    """A class on one view builds its chart once; another step or language is another chart, a clicked cell none."""
     from mha import figures as F
-    from mha.ui import views
+    from mha.ui import chart
 
     built = []
     real = F.scores_animation
     monkeypatch.setattr(F, "scores_animation", lambda *a, **k: built.append(k["phase"]) or real(*a, **k))
-    views.FIGURES.clear()
+    chart.FIGURES.clear()
     first, second = run(stage="scores", seed=3), run(stage="scores", seed=3)
     assert charts(first) == charts(second) and len(built) == 1
+    second.session_state["sel_scores"] = (2, 1)
+    rerun(second)
+    assert len(built) == 1
     second.segmented_control(key="phase").set_value("masked")
     rerun(second)
     assert built == ["s", "masked"]

@@ -1,4 +1,4 @@
-"""Figures are built once per process and shared by every session showing the same thing (views.FIGURES): each
+"""Figures are built once per process and shared by every session showing the same thing (chart.FIGURES): each
 session must still see its own view, its own clicked cell and its own language."""
 
 import json
@@ -8,40 +8,35 @@ import pytest
 
 from mha import figures as F
 from mha.figures.base import Spec
-from mha.ui import screen, views
+from mha.ui import chart, views
 from mha.ui import settings as S
 
-from .helpers import _elements, chart_elements, charts, rerun, run, spec_attributes
-
-
-def outlined(spec: dict) -> int:
-    """How many shapes outline a selection (the product's row of A, column of B and cell of C)."""
-    shapes = spec["layout"].get("shapes", [])
-    return sum(1 for s in shapes if s.get("type") == "rect" and s.get("line", {}).get("width", 0) >= 3)
+from .helpers import _elements, chart_elements, charts, marks, rerun, run, spec_attributes
 
 
 def test_a_product_is_built_once_for_every_session_showing_it(monkeypatch):
     built = []
     real = F.product_figure
-    monkeypatch.setattr(F, "product_figure", lambda *a, **k: built.append(k["selected"]) or real(*a, **k))
-    views.FIGURES.clear()
+    monkeypatch.setattr(F, "product_figure", lambda *a, **k: built.append(a) or real(*a, **k))
+    chart.FIGURES.clear()
     first, second = run(stage="values", seed=7), run(stage="values", seed=7)
     assert len(built) == 2 and charts(first) == charts(second)  # values: X·W_V and S·V, each once
 
 
 def test_a_cell_clicked_in_one_session_is_outlined_there_only():
-    views.FIGURES.clear()
+    """The cell is the session's (its mark names it); the figure, the same for every session, outlines none."""
+    chart.FIGURES.clear()
     plain, clicked = run(stage="qk", seed=8), run(stage="qk", seed=8)
     clicked.session_state["sel_qk_q"] = (1, 2)
     rerun(clicked)
-    assert outlined(charts(clicked)[0]) == 3
-    assert outlined(charts(rerun(plain))[0]) == 0  # built after the clicked one, from the same view
-    assert outlined(charts(run(stage="qk", seed=8))[0]) == 0
+    assert marks(clicked)["qk_q"] == (1, 2)
+    assert marks(rerun(plain))["qk_q"] is None and marks(run(stage="qk", seed=8))["qk_q"] is None
+    assert charts(clicked) == charts(plain)
 
 
 def test_each_language_gets_its_own_words_on_a_shared_figure():
     """A trimmed product writes which part it draws, in the page's language."""
-    views.FIGURES.clear()
+    chart.FIGURES.clear()
     sizes = dict(stage="qk", seed=9, n_tokens=F.MAX_SIDE + 8)
     en, zh = ("".join(a.get("text", "") for a in charts(run(lang=lang, **sizes))[0]["layout"]["annotations"])
               .replace("<br>", "") for lang in ("en", "zh"))
@@ -61,11 +56,11 @@ def test_every_chart_is_strict_json(params, monkeypatch):
     import plotly.io
 
     loose = []
-    real, real_loose = plotly.io.to_json, views.loose_json
+    real, real_loose = plotly.io.to_json, chart.loose_json
 
     def note(figure):
         try:
-            json.dumps(figure, allow_nan=False, default=views._listed)
+            json.dumps(figure, allow_nan=False, default=chart._listed)
         except ValueError:
             loose.append(figure.get("layout", {}).get("title") or [t.get("name") for t in figure.get("data", [])])
 
@@ -78,8 +73,8 @@ def test_every_chart_is_strict_json(params, monkeypatch):
         return real_loose(figure)
 
     monkeypatch.setattr(plotly.io, "to_json", to_json)
-    monkeypatch.setattr(views, "loose_json", loose_json)
-    views.FIGURES.clear()
+    monkeypatch.setattr(chart, "loose_json", loose_json)
+    chart.FIGURES.clear()
     at = run(**params)
     assert charts(at) or params["stage"] in NO_CHART
     assert not loose
@@ -93,7 +88,7 @@ def test_a_second_session_on_the_same_view_computes_no_trace(monkeypatch):
     calls = []
     real = mha.forward
     monkeypatch.setattr(mha, "forward", lambda x, w: calls.append(x.shape) or real(x, w))
-    for store in (views.TRACES, views.FIGURES, prepared.FILES):
+    for store in (views.TRACES, chart.FIGURES, prepared.FILES):
         store.clear()
     run(stage="values", seed=11)
     first = len(calls)
@@ -110,7 +105,7 @@ def test_the_charts_script_comes_once_a_page_and_the_charts_carry_none():
     at = run(stage="qk")
     scripts = [(node.proto.component_name, node.proto.js_content) for node in _elements(at._tree)
                if node.type == "bidi_component"]
-    assert [name for name, js in scripts if screen.CHART_LIB in js] == ["mha_screen"]
+    assert [name for name, js in scripts if chart.LIB in js] == ["mha_screen"]
     bodies = chart_elements(at)
     assert len(bodies) >= 2 and not any("<script" in body or "mhaChart" in body for body in bodies)
 
@@ -126,8 +121,8 @@ def test_a_chart_whose_texts_hold_what_the_sanitizer_drops_still_carries_its_fig
     words = "a --> b ]> c </style> </title> <b>d</b> & é 中"
     fig = Spec({"data": [{"type": "heatmap", "z": [[1.0]], "text": [[words]], "hovertemplate": words}],
                 "layout": {"title": {"text": words}, "xaxis": {"range": [-0.5, 0.5]}, "yaxis": {"range": [-0.5, 0.5]}}})
-    d = views.drawn(fig)
+    d = chart.drawn(fig)
     assert SANITIZED_AWAY.search(d.json)
-    data = spec_attributes(views.spec_html(d, "qk_q", True))
+    data = spec_attributes(chart.spec_html(d, "qk_q", True))
     assert not any(SANITIZED_AWAY.search(v) for v in data.values())
     assert json.loads(data["spec"]) == json.loads(d.json) and data["revision"] == d.revision

@@ -9,8 +9,8 @@ import re
 import pytest
 from google.protobuf.json_format import MessageToDict
 
+from mha.ui import chart
 from mha.ui import settings as S
-from mha.ui import views
 from mha.ui.strings import EN, Text
 
 from .helpers import block_parts, chart_data, rerun, run
@@ -122,8 +122,8 @@ def _parts(node) -> dict[str, list]:
         return {"plotly": _chart_words(json.loads(fields.get("spec", "{}")))}
     if (chart := chart_data(node)) is not None:  # Plotly's markup, in an SVG
         return {"plotly": _chart_words(json.loads(chart["spec"]))}
-    if node.type == "bidi_component" and node.proto.component_name == "mha_mark":  # a clicked cell's outlines
-        return {"plotly": _chart_words(json.loads(json.loads(node.proto.json)["patch"] or "{}"))}
+    if node.type == "bidi_component" and node.proto.component_name == "mha_mark":  # a chart's chosen cell: no words
+        return {}
     if node.type == "latex":
         return {"latex": [fields.get("body", "")]}
     if node.type == "bidi_component":  # a component's script is no words of the page
@@ -162,7 +162,7 @@ def pages():
     ends with an empty store, so that it draws its own tagged figures and leaves none to other tests."""
     call, template = Text.__call__, Text.template
     shown = []
-    views.FIGURES.clear()
+    chart.FIGURES.clear()
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
@@ -172,7 +172,7 @@ def pages():
                     if getattr(node, "proto", None) is not None:
                         shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]
         finally:
-            views.FIGURES.clear()
+            chart.FIGURES.clear()
     return shown
 
 

@@ -1,5 +1,7 @@
 """The explorer in a real browser: every stage, Play, an edit in the grid, a clicked cell."""
 
+import json
+
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -137,8 +139,8 @@ def _sent_by_server(received: list) -> list[str]:
 
 def test_a_click_on_the_scores_reruns_the_cells_sums_only(page, app_url):
     """A clicked cell of S reruns neither the page with its sidebar nor the chart with its step control: the browser's
-    rerun request names a fragment, and the run sends the outline's element and the sums, nothing else (not even
-    the chart by reference)."""
+    rerun request names a fragment, and the run sends the chart's mark and the sums, nothing else (not even the chart
+    by reference); the mark carries the chart's key and the cell, nothing of the figure."""
     sent, received = _listen(page), []
     listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
     open_stage(page, app_url, "scores")
@@ -146,6 +148,14 @@ def test_a_click_on_the_scores_reruns_the_cells_sums_only(page, app_url):
     _fragment_reruns_of(page, sent, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
     assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
     assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "markdown"]
+    (mark,) = [json.loads(m.delta.new_element.bidi_component.json) for m in _deltas(received[before:])
+               if m.delta.new_element.bidi_component.component_name == "mha_mark"]
+    assert mark == {"key": "scores", "cell": [1, 0]}
+
+
+def _deltas(received: list) -> list:
+    return [m for m in map(ForwardMsg.FromString, filter(lambda p: isinstance(p, bytes), received))
+            if m.WhichOneof("type") == "delta"]
 
 
 OUTLINES = """(root) => root.mha.data.map((t, i) => [t, i])
@@ -163,7 +173,7 @@ def _outlines(page) -> dict:
 
 def test_a_clicked_cell_is_outlined_on_the_chart_the_browser_already_holds(page, app_url):
     """A click on S[2, 1] outlines row 2 of Q₁, column 1 of K₁ᵀ and the cell, and the click's run does not send the
-    chart again (the outlines come in an element of their own); a second click on the cell lets it go."""
+    chart again (its mark names the cell, which the browser outlines); a second click on the cell lets it go."""
     received = []
     listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
     open_stage(page, app_url, "scores")
@@ -175,8 +185,7 @@ def test_a_clicked_cell_is_outlined_on_the_chart_the_browser_already_holds(page,
     assert _outlines(page) == {("x", "y"): (0.5, 7.5, 1.5, 2.5),  # row 2 of Q₁, its 7 columns
                                ("x2", "y2"): (0.5, 1.5, 0.5, 7.5),  # column 1 of K₁ᵀ, its 7 rows
                                ("x2", "y"): (0.5, 1.5, 1.5, 2.5)}  # the cell (2, 1)
-    charts = [m for m in map(ForwardMsg.FromString, filter(lambda p: isinstance(p, bytes), received[before:]))
-              if m.WhichOneof("type") == "delta" and 'class="mha-spec"' in m.delta.new_element.html.body]
+    charts = [m for m in _deltas(received[before:]) if 'class="mha-spec"' in m.delta.new_element.html.body]
     assert charts == [], "the click's run sent the chart again"
     assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
     rerun_after(page, _click_point(page, ".st-key-scores", 3))

@@ -173,7 +173,7 @@ def test_a_chart_drawn_again_places_its_captions_as_when_it_measured_them(page, 
     page.evaluate("() => document.fonts.ready")
     frames = page.evaluate("(r) => r.mha.fig.frames.length", root)
     page.evaluate(COUNTING)
-    page.evaluate("() => window.mhaBoxes.clear()")
+    page.evaluate("() => window.mha.boxes.clear()")
     first = []
     for k in range(frames):
         page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
@@ -211,6 +211,81 @@ def test_a_second_click_on_the_chosen_cell_lets_it_go(page, app_url):
         x, y = _point_at(page, "qk_q", 9)
         rerun_after(page, lambda x=x, y=y: page.mouse.click(x, y))
         assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == shown
+
+
+# What the chart draws as outlines, and where its panels are: each outline's box (left, right, top, bottom in the
+# SVG's px: the products' are rectangles among the shapes above the traces, the scores' the paths of lines traces),
+# and each panel's plot area (left, top, right, bottom) and axis ranges (x0, x1, y0, y1) by subplot.
+OUTLINE_BOXES = """(root) => {
+  const svg = root.querySelector(':scope > svg'), box = e => { const b = e.getBBox();
+    return [b.x, b.x + b.width, b.y, b.y + b.height]; };
+  const panels = {};
+  for (const r of svg.querySelectorAll('.mha-plot')) panels[r.dataset.sub] = [r.dataset.area.split(',').map(Number),
+                                                                                r.dataset.range.split(',').map(Number)];
+  return {boxes: [...svg.querySelectorAll('.shapes-above rect, .mha-traces path')].map(box), panels};
+}"""
+
+
+def _cells_box(panel, cols: tuple[int, int], rows: tuple[int, int]) -> tuple[float, ...]:
+    """(left, right, top, bottom) px of cells cols × rows (1-based, inclusive) of a panel, from its drawn area and its
+    axes' ranges (a cell is one unit of each axis wide, centred on its number)."""
+    (left, top, right, bottom), (x0, x1, y0, y1) = panel
+    px = lambda v: left + (v - x0) / (x1 - x0) * (right - left)
+    py = lambda v: bottom - (v - y0) / (y1 - y0) * (bottom - top)
+    xs, ys = sorted((px(cols[0] - 0.5), px(cols[1] + 0.5))), sorted((py(rows[0] - 0.5), py(rows[1] + 0.5)))
+    return (*xs, *ys)
+
+
+# A cell with i ≠ j, on two heads or more: a product crossed (A's rows beside C's, B's columns above C's), with the
+# heads' blocks drawn across its outlines, and the scores (Q beside S, Kᵀ above it). Each gives the click layer's
+# point, its cell (0-based) and the panels (subplots) its outlines go on: A's row, B's column, C's cell.
+CLICKED_CELLS = [
+    ("stage=qk&n_heads=3&head=2", "qk_q", 9, (1, 2), ("xy", "x2y2", "x2y")),
+    ("stage=output&n_heads=2", "output_y", 7, (1, 2), ("xy", "x2y2", "x2y")),
+    ("stage=scores&n_heads=3&head=2", "scores", 7, (2, 1), ("xy", "x2y2", "x2y")),
+]
+
+
+@pytest.mark.parametrize("query, key, point, cell, subs", CLICKED_CELLS, ids=[c[1] for c in CLICKED_CELLS])
+def test_a_clicked_cell_is_outlined_with_its_row_and_column_where_the_page_draws_them(page, app_url, query, key, point,
+                                                                                      cell, subs):
+    """Clicked, cell (i, j) of C is outlined on the chart, and with it row i of A across all of A and column j of B
+    down all of B (on the scores: Q's row and Kᵀ's column): three boxes exactly on those cells, around the point
+    clicked, and no other."""
+    open_view(page, app_url, query)
+    root = page.locator(f".st-key-{key} .mha-chart").element_handle()
+    assert page.evaluate(OUTLINE_BOXES, root)["boxes"] == []
+    x, y = _point_at(page, key, point)
+    rerun_after(page, lambda: page.mouse.click(x, y))
+    read = page.evaluate(OUTLINE_BOXES, page.locator(f".st-key-{key} .mha-chart").element_handle())
+    panels, (i, j) = read["panels"], cell
+    a, b, c = (panels[sub] for sub in subs)
+    k = round(a[1][1] - 0.5)  # A's columns drawn: its x axis runs from 0.5 to k + 0.5
+    want = [_cells_box(a, (1, k), (i + 1, i + 1)), _cells_box(b, (j + 1, j + 1), (1, k)),
+            _cells_box(c, (j + 1, j + 1), (i + 1, i + 1))]
+    assert len(read["boxes"]) == 3, read["boxes"]
+    for expected in want:
+        assert any(max(abs(p - q) for p, q in zip(box, expected)) <= 0.5 for box in read["boxes"]), (expected, read)
+    svg = page.locator(f".st-key-{key} .mha-chart svg").bounding_box()
+    left, right, top, bottom = want[2]  # the point clicked is the outlined cell's centre
+    assert abs(svg["x"] + (left + right) / 2 - x) <= 1 and abs(svg["y"] + (top + bottom) / 2 - y) <= 1
+
+
+def test_a_chart_drawn_anew_keeps_the_chosen_cell_and_lets_go_of_one_that_no_longer_fits(page, app_url):
+    """The language switched, the chart (its words new) is drawn with the chosen cell outlined again; one token
+    fewer, the chosen cell (row 3) is not drawn any more, nor outlined."""
+    open_view(page, app_url, "stage=scores")
+    x, y = _point_at(page, "scores", 7)  # S[3, 2]
+    rerun_after(page, lambda: page.mouse.click(x, y))
+    outlines = lambda: page.evaluate(OUTLINE_BOXES, page.locator(".st-key-scores .mha-chart").element_handle())
+    before = outlines()["boxes"]
+    assert len(before) == 3
+    revision = page.locator(".st-key-scores .mha-chart").get_attribute("data-drawn")
+    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="中文").click)
+    assert page.locator(".st-key-scores .mha-chart").get_attribute("data-drawn") != revision  # drawn anew
+    assert outlines()["boxes"] == before
+    rerun_after(page, lambda: page.locator('.st-key-n_tokens [data-testid="stNumberInputStepDown"]').click())
+    assert outlines()["boxes"] == []
 
 
 BARS = """(root) => {

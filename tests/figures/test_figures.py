@@ -41,7 +41,7 @@ def _cache():
 
 BUILDERS = {
     "product": lambda: F.product_figure(F.Mat(TR.x, "X"), F.Mat(W.w_q[0], "W"), F.Mat(TR.q[0], "Q"), text=True,
-                                        formula="Q = XW", words=TRIM, selected=(1, 2)),
+                                        formula="Q = XW", words=TRIM),
     "product_blocks": lambda: F.product_figure(F.Mat(TR.concat, "C"), F.Mat(W.w_o, "W"), F.Mat(TR.y, "Y"),
                                                text=True, formula="Y", words=TRIM, blocks=11, block_names=["h1", "h2"]),
     "grid": lambda: F.grid_figure([F.Mat(TR.probs[0], "S", "probs"), F.Mat(TR.probs[1], "S", "magnitude")], text=True,

@@ -207,7 +207,7 @@ def test_plotly_accepts_every_property(look):
     w, tr = trace_of(CONFIGS["large"])
     for fig in (F.product_figure(F.Mat(tr.concat, "C"), F.Mat(w.w_o, "W"), F.Mat(tr.y, "Y"), text=True,
                                  formula="Y", words=words(), look=LOOKS[look], blocks=11, block_names=["h"] * 8,
-                                 selected=(1, 2), hidden=(0, 0)),
+                                 hidden=(0, 0)),
                 F.grid_figure([F.Mat(tr.concat, "C")], text=True, words=words(), look=LOOKS[look], block_cols=11,
                               block_names=["h"] * 8, axis_titles=True)):
         go.Figure(fig.to_dict())
@@ -247,6 +247,23 @@ def test_every_label_of_a_product_is_inside_the_figure(size, look, lang):
             if note.get("textangle", 0) in (0, None):
                 left, right = horizontal_extent(note, width)
                 assert -1 <= left and right <= width + 1, (case, note["text"], left, right, width)
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("size", CONFIGS)
+def test_a_clicked_cell_of_c_is_outlined_with_its_row_of_a_and_column_of_b(size, look):
+    """The figure says how the page outlines a clicked cell (i, j) of C, crossed or stacked: row i of A across every
+    column drawn, column j of B down every row drawn, and the cell on C's axes (its click layer's); any cell drawn
+    may be chosen."""
+    for case, parts in product_cases(CONFIGS[size], EN).items():
+        spec = F.product_figure(**parts, text=True, words=words(), look=LOOKS[look]).to_dict()
+        rule, data = spec["layout"]["meta"]["outline"], spec["data"]
+        click = next(t for t in data if t.get("name") == "click")
+        k = z(data[0]).shape[1]
+        assert rule["cells"] == list(z(data[2]).shape), case
+        boxes = {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"]) for b in rule["boxes"]}
+        assert boxes == {("x", "y"): ([1, k], "i"), ("x2", "y2"): ("j", [1, k]),
+                         (click["xaxis"], click["yaxis"]): ("j", "i")}, case
 
 
 @pytest.mark.parametrize("look", LOOKS)

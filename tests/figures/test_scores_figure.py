@@ -217,19 +217,26 @@ def test_frames_change_data_only_and_colour_bars_never_move():
     assert all(not t.get("showscale") for t in spec["data"] if t["type"] == "heatmap")
 
 
+@pytest.mark.parametrize("look", LOOKS)
 @pytest.mark.parametrize("phase", PHASES)
-def test_a_clicked_cell_keeps_the_phase_and_outlines_its_row_of_q_and_column_of_kt(phase):
+def test_a_clicked_cell_is_outlined_with_its_row_of_q_and_column_of_kt(phase, look):
+    """The figure says how the page outlines a clicked cell (i, j) at the step it rests on: row i of Q (every column
+    drawn), column j of Kᵀ (every row drawn) and the cell; on a phone, which draws no Q or Kᵀ, the cell. Each goes
+    into one of the outline traces the frames animate, empty at rest."""
     tr = trace_of(**SIZES["resized"])
-    plain = scores_animation(model_steps(tr), text=True, phase=phase).to_dict()
-    spec = scores_animation(model_steps(tr), text=True, phase=phase, selected=(3, 1)).to_dict()
-    assert spec["layout"]["sliders"][0]["active"] == plain["layout"]["sliders"][0]["active"]
-    lines = {(t["xaxis"], t["yaxis"]): t for t in spec["data"] if t.get("mode") == "lines"}
-    box = lambda t: (min(t["x"]), max(t["x"]), min(t["y"]), max(t["y"]))
-    k = z(spec["data"][roles(spec)["q"]]).shape[1]
-    assert box(lines["x", "y"]) == (0.5, k + 0.5, 3.5, 4.5)  # row 4 of Q, every column
-    assert box(lines["x2", "y2"]) == (1.5, 2.5, 0.5, k + 0.5)  # column 2 of Kᵀ, every row
-    assert box(lines["x2", "y"]) == (1.5, 2.5, 3.5, 4.5)  # the cell (4, 2)
-    assert all(t["x"] == [None] for t in plain["data"] if t.get("mode") == "lines")  # nothing outlined unclicked
+    spec = scores_animation(model_steps(tr), text=True, phase=phase, look=LOOKS[look]).to_dict()
+    rule, data = spec["layout"]["meta"]["outline"], spec["data"]
+    n = tr.scores.shape[1]
+    assert rule["cells"] == [n, n]
+    boxes = {(data[b["trace"]]["xaxis"], data[b["trace"]]["yaxis"]): (b["x"], b["y"]) for b in rule["boxes"]}
+    if LOOKS[look].narrow:
+        assert boxes == {("x2", "y"): ("j", "i")}
+    else:
+        k = z(data[roles(spec)["q"]]).shape[1]
+        assert boxes == {("x", "y"): ([1, k], "i"), ("x2", "y2"): ("j", [1, k]), ("x2", "y"): ("j", "i")}
+    for b in rule["boxes"]:
+        assert data[b["trace"]]["mode"] == "lines" and data[b["trace"]]["x"] == [None]
+        assert b["trace"] in spec["frames"][0]["traces"]
 
 
 @pytest.mark.parametrize("look", LOOKS)

@@ -15,9 +15,10 @@ from mha import figures as F
 from mha.figures.ticks import token_ticks
 
 from .. import link, models, session
+from ..chart import chart
 from ..inputs import number
 from ..settings import BLOCK_PARTS as PARTS
-from ..views import Name, Operand, View, chart, display, header, name, product_view, said_then_shown
+from ..views import Name, Operand, View, display, header, name, product_view, said_then_shown
 from ..walk import NUMBERS
 
 MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}

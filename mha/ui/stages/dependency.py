@@ -7,8 +7,9 @@ import mha
 from mha import figures as F
 from mha.figures.ticks import room_for_names, token_ticks
 
+from ..chart import chart
 from ..inputs import number
-from ..views import View, chart, equation, fmt, header, input_error, subscript
+from ..views import View, equation, fmt, header, input_error, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 

@@ -8,8 +8,9 @@ from mha import figures as F
 from mha.figures.ticks import token_ticks
 
 from .. import models, training, x_source
+from ..chart import chart
 from ..inputs import number
-from ..views import View, chart, equation, header, markdown_table, name
+from ..views import View, equation, header, markdown_table, name
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
 

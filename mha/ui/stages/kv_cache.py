@@ -11,21 +11,18 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 from mha.figures.ticks import token_ticks
 
 from .. import editor, link
+from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
 from ..views import (
     View,
-    chart,
-    draw,
-    drawn,
     equation,
     head_control,
     header,
     input_error,
     markdown_table,
-    shared_figure,
     subscript,
     tex_int,
 )

@@ -15,8 +15,9 @@ from mha.figures.text import short
 
 from .. import models, session, x_source
 from .. import settings as S
+from ..chart import chart
 from ..inputs import number
-from ..views import Name, Operand, View, chart, display, header, product_view
+from ..views import Name, Operand, View, display, header, product_view
 from .block import checked_block
 from .tokens import example_text
 

@@ -4,7 +4,8 @@ import streamlit as st
 
 from mha import figures as F
 
-from ..views import Operand, View, chart, equation, header, name, product_view
+from ..chart import chart
+from ..views import Operand, View, equation, header, name, product_view
 
 
 def render(v: View) -> None:

@@ -14,22 +14,10 @@ from mha.figures.ticks import token_ticks
 
 from .. import link, session
 from .. import settings as S
+from ..chart import clickable_chart, picked
 from ..shared import digest
 from ..strings import Text
-from ..views import (
-    Name,
-    View,
-    breakdown,
-    clickable_chart,
-    display,
-    head_control,
-    header,
-    name,
-    picked,
-    said,
-    subscript,
-    tex_num,
-)
+from ..views import Name, View, breakdown, display, head_control, header, name, said, subscript, tex_num
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
@@ -69,21 +57,20 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
         link.follows(v.cfg)
     n = min(steps.scaled.shape[0], F.MAX_SIDE)
 
-    def build(mark):
-        fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase, selected=mark)
+    def build():
+        fig = F.scores_animation(steps, text=v.text, look=v.look, phase=phase)
         return fig if example else token_ticks(fig, v.tokens, ("yaxis", "xaxis2"), v.look)
 
     arrays = [a for a in (steps.scaled, steps.q, steps.k) if a is not None]
     parts = ("scores", digest(*arrays), tuple(steps.names.items()), v.t.lang, v.text, v.look, phase,
              () if example else v.tokens)
-    base = clickable_chart(parts, build, "scores")
+    clickable_chart(parts, build, "scores")
     inner = F.inner_window(v.cfg.n_tokens, d_k)
     if not example and v.look.narrow:
         st.caption(t("phone_operands"))
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
-    picked(parts, build, base, "scores", lambda cell: cell[0] < n and cell[1] < n,
-           lambda cell: _sums(v, steps, example, cell))
+    picked("scores", lambda cell: cell[0] < n and cell[1] < n, lambda cell: _sums(v, steps, example, cell))
 
 
 def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | None) -> None:
