@@ -5,9 +5,10 @@ import streamlit as st
 import mha
 from mha.ui import budget, link, models, reruns, screen, session, sidebar, x_source  # reruns patches Streamlit
 from mha.ui.code import snippet
+from mha.ui.prose import input_error
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
-from mha.ui.views import View, input_error
+from mha.ui.view import View
 from mha.ui.walk import STAGES
 
 if not st.session_state.get(session.STARTED):

@@ -31,10 +31,11 @@ from mha.figures.base import Spec  # noqa: E402
 from mha.ui import screen, walk  # noqa: E402
 from mha.ui import settings as S  # noqa: E402
 from mha.ui.chart import chart_config, clickable, clickable_chart, picked  # noqa: E402
+from mha.ui.prose import header  # noqa: E402
 from mha.ui.sidebar import LANGUAGE_NAMES  # noqa: E402
 from mha.ui.stages.scores import PHASES, _formula, _model_steps  # noqa: E402
 from mha.ui.strings import Text  # noqa: E402
-from mha.ui.views import View, header  # noqa: E402
+from mha.ui.view import View
 
 t = Text("en")
 SIZES = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2)

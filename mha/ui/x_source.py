@@ -15,7 +15,7 @@ from . import models
 from . import settings as S
 from .models import block_weights, held, shipped, trained_on, trained_sizes, trained_trace
 from .strings import Text
-from .views import TrainedRun
+from .view import TrainedRun
 
 
 @dataclass(frozen=True)

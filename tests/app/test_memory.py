@@ -9,7 +9,7 @@ from streamlit.runtime.media_file_storage import MediaFileStorageError
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 import mha
-from mha.ui import chart, exports, models, prepared, views
+from mha.ui import chart, exports, models, prepared, view
 from mha.ui.shared import MB, Shared, footprint
 
 from .helpers import rerun, run
@@ -200,7 +200,7 @@ def test_the_readme_states_each_caches_budget_and_a_total_under_the_smallest_hos
     rows = {cells[0].strip("`* "): int(cells[-1].strip("* ").removesuffix(" MB"))
             for cells in (line.strip("|").split("|") for line in table.splitlines()[2:])}
     held = {"models.MODELS": models.MODELS.budget, "prepared.FILES": prepared.FILES.budget,
-            "chart.FIGURES": chart.FIGURES.budget, "views.TRACES": views.TRACES.budget}
+            "chart.FIGURES": chart.FIGURES.budget, "view.TRACES": view.TRACES.budget}
     assert {name: rows[name] * MB for name in held} == held
     total = rows.pop("total")
     assert total == sum(rows.values()) <= 690 - 64

@@ -37,7 +37,7 @@ def test_a_wrong_answer_is_corrected_with_the_breakdown():
 @pytest.mark.parametrize("answer, value, right", [(1.0, 1.005, True), (1.0, 1.02, False), (0.004, 0.0, True),
                                                   (-2.0, 2.0, False)])
 def test_tolerance(answer, value, right):
-    from mha.ui.views import quiz_right
+    from mha.ui.product import quiz_right
 
     assert quiz_right(answer, value) is right
 

@@ -8,7 +8,7 @@ import pytest
 
 from mha import figures as F
 from mha.figures.base import Spec
-from mha.ui import chart, views
+from mha.ui import chart, view
 from mha.ui import settings as S
 
 from .helpers import _elements, chart_elements, charts, marks, rerun, run, spec_attributes
@@ -88,7 +88,7 @@ def test_a_second_session_on_the_same_view_computes_no_trace(monkeypatch):
     calls = []
     real = mha.forward
     monkeypatch.setattr(mha, "forward", lambda x, w: calls.append(x.shape) or real(x, w))
-    for store in (views.TRACES, chart.FIGURES, prepared.FILES):
+    for store in (view.TRACES, chart.FIGURES, prepared.FILES):
         store.clear()
     run(stage="values", seed=11)
     first = len(calls)

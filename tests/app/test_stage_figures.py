@@ -12,7 +12,7 @@ import pytest
 
 import mha
 from mha.ui.strings import EN, ZH
-from mha.ui.views import subscript
+from mha.ui.view import subscript
 
 from .helpers import keyed_charts, rerun, run, z
 

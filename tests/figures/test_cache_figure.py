@@ -17,7 +17,7 @@ from mha import figures as F
 from mha.figures.cache import cache_animation
 from mha.ui.stages.kv_cache import _step
 from mha.ui.strings import Text
-from mha.ui.views import View
+from mha.ui.view import View
 
 # The story of the frames: from which frame on each matrix has its row t (S shows q_t·Kᵀ/√d_k at frame 2
 # and its softmax from frame 3 on).

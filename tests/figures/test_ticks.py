@@ -28,7 +28,7 @@ def _trace(n: int, heads: int = 3):
 
 
 def _product(n: int, look: F.Look, tokens: list[str]) -> tuple[dict, tuple[str, ...]]:
-    """X·W_Q = Q with X's and Q's rows named, as the product views name them (views._product)."""
+    """X·W_Q = Q with X's and Q's rows named, as the product views name them (product._product)."""
     w, tr = _trace(n)
     fig = F.product_figure(F.Mat(tr.x, "X"), F.Mat(w.w_q[0], "W"), F.Mat(tr.q[0], "Q"), text=True,
                            formula="Q = XW", words=TRIM, look=room_for_names(tokens, look))

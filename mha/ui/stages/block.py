@@ -17,8 +17,10 @@ from mha.figures.ticks import token_ticks
 from .. import link, models, session
 from ..chart import chart
 from ..inputs import number
+from ..product import product_view
+from ..prose import display, header, said_then_shown
 from ..settings import BLOCK_PARTS as PARTS
-from ..views import Name, Operand, View, display, header, name, product_view, said_then_shown
+from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
 
 MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}

@@ -9,7 +9,8 @@ from mha.figures.ticks import room_for_names, token_ticks
 
 from ..chart import chart
 from ..inputs import number
-from ..views import View, equation, fmt, header, input_error, subscript
+from ..prose import equation, fmt, header, input_error
+from ..view import View, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 

@@ -10,7 +10,8 @@ from mha.figures.ticks import token_ticks
 from .. import models, training, x_source
 from ..chart import chart
 from ..inputs import number
-from ..views import View, equation, header, markdown_table, name
+from ..prose import equation, header, markdown_table
+from ..view import View, name
 
 ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
 

@@ -8,7 +8,8 @@ from mha.figures.text import short
 from .. import link, x_source
 from .. import settings as S
 from ..editor import matrix_editor
-from ..views import View, header, subscript
+from ..prose import header
+from ..view import View, subscript
 
 
 def render(v: View) -> None:

@@ -13,19 +13,11 @@ from mha.figures.ticks import token_ticks
 from .. import editor, link
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
+from ..prose import equation, head_control, header, input_error, markdown_table, tex_int
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
-from ..views import (
-    View,
-    equation,
-    head_control,
-    header,
-    input_error,
-    markdown_table,
-    subscript,
-    tex_int,
-)
+from ..view import View, subscript
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend

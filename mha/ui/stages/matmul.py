@@ -4,7 +4,9 @@ import numpy as np
 import streamlit as st
 
 from ..editor import matrix_editor
-from ..views import Operand, View, equation, header, name, product_view
+from ..product import product_view
+from ..prose import equation, header
+from ..view import Operand, View, name
 
 A = np.array([[1.0, 2.0, 0.0], [-1.0, 3.0, 1.0]])  # 2×3
 B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0, 3.0, 1.0, -1.0]])  # 3×5

@@ -17,7 +17,9 @@ from .. import models, session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..inputs import number
-from ..views import Name, Operand, View, display, header, product_view
+from ..product import product_view
+from ..prose import display, header
+from ..view import Name, Operand, View
 from .block import checked_block
 from .tokens import example_text
 

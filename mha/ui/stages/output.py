@@ -5,7 +5,9 @@ import streamlit as st
 from mha import figures as F
 
 from ..chart import chart
-from ..views import Operand, View, equation, header, name, product_view
+from ..product import product_view
+from ..prose import equation, header
+from ..view import Operand, View, name
 
 
 def render(v: View) -> None:

@@ -1,6 +1,8 @@
 """Stage `qk`: Q = X·W_Q and K = X·W_K for the chosen head, each laid out as a product."""
 
-from ..views import Operand, View, equation, head_control, header, name, product_view
+from ..product import product_view
+from ..prose import equation, head_control, header
+from ..view import Operand, View, name
 
 
 def render(v: View) -> None:

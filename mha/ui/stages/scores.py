@@ -15,9 +15,11 @@ from mha.figures.ticks import token_ticks
 from .. import link, session
 from .. import settings as S
 from ..chart import clickable_chart, picked
+from ..product import breakdown
+from ..prose import display, head_control, header, said, tex_num
 from ..shared import digest
 from ..strings import Text
-from ..views import Name, View, breakdown, display, head_control, header, name, said, subscript, tex_num
+from ..view import Name, View, name, subscript
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part

@@ -18,7 +18,8 @@ from mha.figures.ticks import token_ticks
 from .. import models, session, x_source
 from .. import settings as S
 from ..chart import chart
-from ..views import View, display, equation, header
+from ..prose import display, equation, header
+from ..view import View
 
 EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"

@@ -1,6 +1,8 @@
 """Stage `values`: V = X·W_V, then H = S·V for the chosen head."""
 
-from ..views import Operand, View, equation, head_control, header, name, product_view
+from ..product import product_view
+from ..prose import equation, head_control, header
+from ..view import Operand, View, name
 
 
 def render(v: View) -> None:

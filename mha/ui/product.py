@@ -1,0 +1,148 @@
+"""A clickable product A·B = C: the figure, the clicked cell's dot product written term by term, and the quiz that
+hides a cell and asks for it."""
+
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from mha import figures as F
+from mha.figures.ticks import token_ticks
+
+from .chart import clickable_chart, mark, picked
+from .prose import aside, fmt, said, tex_num, window_note
+from .strings import Text
+from .view import Name, Operand, View, operand_key
+
+MAX_TERMS = 8  # dot products longer than this are written out in part
+TERMS_PER_LINE = 4
+
+
+def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, *, cols: Sequence[str] = (),
+                 **blocks) -> None:
+    """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz.
+    A fragment (key product_<key>): every step of the quiz reruns this product only, not the page with its sidebar,
+    and a click only the clicked cell's mark, sums and the quiz's button (`chart.picked`).
+
+    Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
+    `cols` names the columns of B and C (the vocabulary, for the logits)."""
+    st.fragment(_product, key=f"product_{key}")(key, v, a, b, c, formula, cols, blocks)
+
+
+def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, cols: Sequence[str],
+             blocks: dict) -> None:
+    rows, cols_drawn = (min(n, F.MAX_SIDE) for n in c.values.shape)
+    fits = lambda cell: cell[0] < rows and cell[1] < cols_drawn  # noqa: E731 (C as drawn)
+    quiz = st.session_state.get(f"quiz_{key}")
+    quiz = quiz if quiz and fits(quiz) else None
+    named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
+
+    def build():
+        fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
+                               look=v.named if named else v.look, hidden=quiz, **blocks)
+        if named:
+            fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
+        return token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look)
+
+    parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, quiz,
+             blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
+    clickable_chart(parts, build, key)
+    n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
+    note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
+    if note:
+        st.caption(note)
+    if quiz:
+        mark(key, quiz)
+        _quiz(key, v.t, a, b, c, quiz, v.look.narrow)
+        return
+
+    def show(cell):
+        row = st.container(horizontal=True)  # the hint or the sums, and the quiz's button at the right: one block
+        if cell is None:
+            row.caption(v.t("click_hint", name=c.name.plain))
+        else:
+            i, j = cell
+            row.markdown(breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j,
+                                   v.look.narrow))
+        row.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_first_quiz, args=(key, c.values.shape))
+
+    picked(key, fits, show)
+
+
+QUIZ_TOLERANCE = 0.01  # an answer counts as right within 1% of the value (or 0.01 absolute near 0)
+
+
+def quiz_right(answer: float, value: float) -> bool:
+    return abs(answer - value) <= QUIZ_TOLERANCE * max(1.0, abs(value))
+
+
+def _start_quiz(key: str, shape: tuple[int, int]) -> None:
+    """Hide a random cell of C (within what is drawn) and empty the answer box.
+
+    The box is emptied by setting its value to None: Streamlit 1.67 then tells the browser to clear it.
+    Popping the key is not enough, as the browser keeps showing (and sending) the old answer."""
+    rows, cols = (min(n, F.MAX_SIDE) for n in shape)
+    rng = np.random.default_rng()
+    st.session_state[f"quiz_{key}"] = (int(rng.integers(rows)), int(rng.integers(cols)))
+    st.session_state[f"quiz_answer_{key}"] = None
+    st.session_state[f"quiz_checked_{key}"] = False
+
+
+def _first_quiz(key: str, shape: tuple[int, int]) -> None:
+    """The quiz's button under the sums: the quiz starts, and the product reruns (its chart hides the cell), not only
+    the fragment the button is in (the sums')."""
+    _start_quiz(key, shape)
+    st.rerun(f"product_{key}")
+
+
+def _stop_quiz(key: str) -> None:
+    st.session_state[f"quiz_{key}"] = None
+
+
+def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int, int], narrow: bool) -> None:
+    """Ask for the hidden cell; once checked, say right or wrong and show the dot product."""
+    i, j = cell
+    value = float(c.values[i, j])
+    st.markdown(t("quiz_ask", name=c.name.plain, i=i + 1, j=j + 1, a=a.name.plain, b=b.name.plain))
+    answer = st.number_input(t("quiz_answer"), value=None, step=0.01, format="%.4f", key=f"quiz_answer_{key}")
+    check, again, stop = st.columns(3)
+    if check.button(t("quiz_check"), key=f"quiz_check_{key}", type="primary"):
+        st.session_state[f"quiz_checked_{key}"] = True
+    again.button(t("quiz_again"), key=f"quiz_again_{key}", on_click=_start_quiz, args=(key, c.values.shape))
+    stop.button(t("quiz_stop"), key=f"quiz_stop_{key}", on_click=_stop_quiz, args=(key,))
+    if not st.session_state.get(f"quiz_checked_{key}"):
+        return
+    if answer is None:
+        st.warning(t("quiz_empty"))
+    elif quiz_right(answer, value):
+        st.success(t("quiz_right", answer=fmt(answer), value=fmt(value)))
+    else:
+        st.error(t("quiz_wrong", answer=fmt(answer), value=fmt(value)))
+    if answer is not None:
+        st.markdown(breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j, narrow))
+
+
+def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, float]]:
+    """The products a_k·b_k that a cell of A·B adds up, in order."""
+    return [(float(p), float(q), float(p * q)) for p, q in zip(a_row, b_col)]
+
+
+def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int,
+              narrow: bool = False) -> str:
+    """C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers, and the check that the terms add up to the cell, as one
+    Markdown element's text. `narrow` (a phone): one term a line, so that every line fits the screen."""
+    terms = dot_terms(a_row, b_col)
+    total = float(np.sum([p for _, _, p in terms]))
+    shown_terms = terms if len(terms) <= MAX_TERMS else terms[: MAX_TERMS - 2]
+    parts = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
+    if len(terms) > len(shown_terms):
+        parts.append(r"\cdots")
+    per_line = 1 if narrow else TERMS_PER_LINE
+    lines = [" + ".join(parts[k : k + per_line]) for k in range(0, len(parts), per_line)]
+    body = r" \\ &\quad + ".join(lines)
+    result = tex_num(total, paren=False)
+    notes = [t("breakdown_more", more=len(terms) - len(shown_terms))] if len(terms) > len(shown_terms) else []
+    notes.append(t("breakdown_check", total=fmt(total), value=fmt(value)))
+    formula = said(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1),
+                   rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
+    return "\n\n".join([formula, *map(aside, notes)])

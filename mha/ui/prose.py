@@ -1,0 +1,93 @@
+"""A stage's words and formulas: its header, the head control, display formulas and the sentences that introduce them,
+side notes, the core's refusals, and numbers written for prose and LaTeX."""
+
+import streamlit as st
+
+import mha
+from mha import figures as F
+
+from .strings import Text
+
+
+def header(t: Text, stage: str, **fields) -> None:
+    """The stage's title and opening paragraph, one element (each element of a full rerun costs ~1 ms in the
+    browser, bench/ui_latency.py)."""
+    st.markdown(f"### {t(f'{stage}_title', **fields)}\n\n{t(f'{stage}_text')}")
+
+
+def head_control(t: Text) -> None:
+    """Which head the page shows, on the stages that show one head (Q and K, scores, V and H, the KV cache), next
+    to what it changes; none with a single head. Its value stays while other stages are shown (persist_state)."""
+    n = st.session_state["n_heads"]
+    if n > 1:
+        st.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session")
+
+
+def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
+    """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px).
+
+    A group is one part or a tuple of parts that read as one (a product and its shapes).
+    """
+    st.latex(display(look, *groups))
+
+
+def display(look: F.Look, *groups: str | tuple[str, ...]) -> str:
+    """The LaTeX of `equation`, to be written with words of its own (`said_then_shown`)."""
+    groups_ = [(g,) if isinstance(g, str) else g for g in groups]
+    if look.narrow and sum(len(g) for g in groups_) > 1:
+        return r"\begin{gathered} " + r" \\ ".join(p for g in groups_ for p in g) + r" \end{gathered}"
+    return r"\qquad ".join(r"\ ".join(g) for g in groups_)
+
+
+def said_then_shown(words: str, tex: str) -> None:
+    """A sentence and the display formula it introduces, as one element (what st.latex sends is the same Markdown
+    between $$ lines): a clicked cell's sums are two elements fewer to send and draw."""
+    st.markdown(said(words, tex))
+
+
+def said(words: str, tex: str) -> str:
+    return f"{words}\n\n$$\n{tex}\n$$"
+
+
+def aside(text: str) -> str:
+    """A side note in Markdown, set as st.caption sets its text (small, in the caption's grey), for a note that
+    belongs in the element before it."""
+    return f":small[:gray[{text}]]"
+
+
+def input_error(t: Text, e: mha.InputError) -> None:
+    """The core's refusal of these numbers, said in the page in the user's language. A fragment says it itself:
+    Streamlit handles an exception raised in a fragment before the page's own `except` could see it."""
+    st.error(t("error_overflow") if "overflow" in str(e) else t.md("error_input", message=str(e)))
+
+
+def window_note(t: Text, *shapes: tuple[tuple[int, int], tuple[int, int]]) -> str:
+    """The first (full shape, drawn shape) pair that is trimmed, said once under the figure."""
+    for (rows, cols), (shown_rows, shown_cols) in shapes:
+        if (rows, cols) != (shown_rows, shown_cols):
+            return t("window_note", rows=shown_rows, cols=shown_cols, full_rows=rows, full_cols=cols)
+    return ""
+
+
+def fmt(x: float) -> str:
+    return f"{x:.4g}".replace("e+", "e").replace("-", "−")
+
+
+def tex_num(x: float, digits: int = 4, paren: bool = True) -> str:
+    """x for LaTeX: `digits` significant digits, powers of ten written out, negatives in brackets."""
+    text = f"{x:.{digits}g}"
+    if "e" in text:
+        mant, exp = text.split("e")
+        text = rf"{mant}\times 10^{{{int(exp)}}}"
+    return f"({text})" if x < 0 and paren else text
+
+
+def markdown_table(header_: list[str], rows: list[tuple]) -> str:
+    """A small table as Markdown: lighter on the page than st.table for a few rows of text."""
+    line = lambda cells: "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+    return "\n".join([line(header_), line(["---"] * len(header_)), *map(line, rows)])
+
+
+def tex_int(n: int) -> str:
+    """12,345 for LaTeX: braces keep KaTeX from spacing the comma like punctuation."""
+    return f"{n:,}".replace(",", "{,}")
