@@ -11,7 +11,7 @@ import mha
 from .shared import digest
 
 MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
-READY_MAX = 10_000  # numbers: a view up to this size has its files ready (a few ms to write); larger ones on request
+READY_MAX = 10_000  # numbers: a view up to this size has its files ready (cheap to write); larger ones on request
 NOTE = "QK^T_masked holds -inf above the diagonal, written here as null."
 
 
