@@ -51,18 +51,6 @@ def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> tuple:
     return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o)
 
 
-def to_npz(x: np.ndarray, w: mha.Weights) -> bytes:
-    return _npz(arrays(x, w))
-
-
-def to_json(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> bytes:
-    return _json(arrays(x, w), cfg)
-
-
-def to_csv_zip(x: np.ndarray, w: mha.Weights) -> bytes:
-    return _csv_zip(arrays(x, w))
-
-
 def _npz(a: dict[str, np.ndarray]) -> bytes:
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **a)
