@@ -13,7 +13,7 @@ from mha.ui.walk import STAGES
 
 if not st.session_state.get(session.STARTED):
     # Once a session: the browser keeps the title, icon and layout, and each set_page_config a run sends costs it
-    # two messages to the page's own window, and the favicon set again (bench/ui_latency.py, kv_cache).
+    # two messages to the page's own window, and the favicon set again.
     presenting = st.query_params.get("present") == "1"  # a projector link opens with the sidebar folded
     st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide",
                        initial_sidebar_state="collapsed" if presenting else "auto")

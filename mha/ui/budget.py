@@ -29,8 +29,8 @@ from . import exports, walk
 from .shared import MB
 from .strings import Text
 
-WORK_BUDGET = 4_000_000  # numbers: above, a view's first draw costs the server's one Python thread over a second
-SWITCH_S = float(os.environ.get("MHA_GIL_SWITCH_S", "0.0005"))  # bench/memory.py --switch compares values
+WORK_BUDGET = 4_000_000  # numbers: a larger view's first draw keeps every other page waiting for the one Python thread
+SWITCH_S = float(os.environ.get("MHA_GIL_SWITCH_S", "0.0005"))  # settable, for bench/memory.py --switch to compare
 CLEARED = "work_cleared"  # session key: the most numbers this session has said yes to
 HELD_BUDGET = 136 * MB  # bytes the views shown at once may hold: the largest one view (the caps' block), no more
 HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted

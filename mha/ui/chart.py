@@ -67,8 +67,8 @@ LIB = Path(__file__).with_name("matrix_chart.js").read_text()
 CSS = '\n[class*="st-key-mark_"] { display: none; }'  # a chart's mark draws nothing and takes no gap
 
 # The settings Streamlit gives a Plotly chart that takes clicks, written into every clickable figure: the SVG reads
-# none of them, and a figure drawn by Plotly with them (bench/floor_page.py's `plotly`) is drawn once, not again when
-# Streamlit hands Plotly its copy with the settings made. A clickable chart's axes are fixed: "pan" moves nothing.
+# none of them, and the figure stays the one Plotly would draw (bench/floor_page.py draws it so, to compare), drawn
+# once, not again when Streamlit hands Plotly its copy with the settings made. The axes are fixed: "pan" moves nothing.
 CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 
 _MARK_JS = """

@@ -11,7 +11,7 @@ import mha
 from .shared import digest
 
 MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
-READY_MAX = 10_000  # numbers: a view up to this size has its files ready (a few ms to write); larger ones on request
+READY_MAX = 10_000  # numbers: a view up to this size has its files ready (cheap to write); larger ones on request
 NOTE = "QK^T_masked holds -inf above the diagonal, written here as null."
 
 
@@ -49,18 +49,6 @@ def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> tuple:
     """What a view's files depend on: the sizes and seed, X and the weights (the trained model's two layers share
     sizes and X)."""
     return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o)
-
-
-def to_npz(x: np.ndarray, w: mha.Weights) -> bytes:
-    return _npz(arrays(x, w))
-
-
-def to_json(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> bytes:
-    return _json(arrays(x, w), cfg)
-
-
-def to_csv_zip(x: np.ndarray, w: mha.Weights) -> bytes:
-    return _csv_zip(arrays(x, w))
 
 
 def _npz(a: dict[str, np.ndarray]) -> bytes:

@@ -1,7 +1,7 @@
 """The link: the view written into the address bar as query parameters, so the page's own URL is always a working
 link, and what a link cannot carry said where it is left out.
 
-Widget keys are the URL parameter names (DESIGN.md contract). The URL is managed here rather than with
+Widget keys are the URL parameter names (a contract: docs/DESIGN.md). The URL is managed here rather than with
 bind="query-params", so ids (not translated labels) travel in links; session.start reads a link back, every value
 checked before a widget is built."""
 

@@ -783,11 +783,8 @@ function paint(key) {
 }
 MHA.paint = paint;
 
-// A chart element (chart.spec_html) is an empty <div class="mha-spec"> whose data attributes carry the figure's JSON
-// (spec), the chart's key, the figure's revision, the PNG's file name and whether it takes clicks (a click goes to the
-// chart's mark). The chart is drawn beside it, in the same st.html element: when a run sends another figure, React
-// writes the element's markup anew, which takes the old chart away with it, and the observer draws the new one
-// before the browser paints. An element the run leaves as it was keeps its chart.
+// Draws a chart element (chart.spec_html; its attributes are in chart.py's docstring) beside it, in the same st.html
+// element: a run that sends another figure makes React write the element anew, which takes the old chart with it.
 function chart(spec) {
   const d = spec.dataset, fig = JSON.parse(d.spec), o = outlined(fig, markOf(d.key));
   const opts = { filename: d.filename, revision: d.revision,

@@ -79,8 +79,8 @@ def quiz_right(answer: float, value: float) -> bool:
 def _start_quiz(key: str, shape: tuple[int, int]) -> None:
     """Hide a random cell of C (within what is drawn) and empty the answer box.
 
-    The box is emptied by setting its value to None: Streamlit 1.67 then tells the browser to clear it.
-    Popping the key is not enough, as the browser keeps showing (and sending) the old answer."""
+    The box is emptied by setting its value to None, which Streamlit passes on to the browser. Popping the key is
+    not enough: the browser keeps showing (and sending) the old answer."""
     rows, cols = (min(n, F.MAX_SIDE) for n in shape)
     rng = np.random.default_rng()
     st.session_state[f"quiz_{key}"] = (int(rng.integers(rows)), int(rng.integers(cols)))

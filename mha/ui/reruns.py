@@ -1,4 +1,5 @@
-"""A rerun of a fragment the session does not hold runs in full instead of being dropped: Streamlit 1.67, patched.
+"""A rerun of a fragment the session does not hold runs in full, where Streamlit would drop it: its
+AppSession.request_rerun, wrapped.
 
 After a server restart the page reconnects to a new session, which holds none of the page's fragments until its
 first run has drawn them (session._run_on_reconnect asks for that run as soon as the page reconnects). Streamlit's

@@ -55,8 +55,8 @@ def start() -> None:
 @st.fragment(run_every=RECONNECT_TIMER)
 def _run_on_reconnect() -> None:
     """Draws nothing. A page with a timed fragment asks for a full run as soon as it reconnects to a
-    restarted server (Streamlit 1.67's frontend does so for pages with auto-rerun fragments, and for
-    no others). Without that run, the new session's first run is the user's next click: its widget
+    restarted server (Streamlit's frontend does so for pages with a timed fragment, and for no
+    others). Without that run, the new session's first run is the user's next click: its widget
     value arrives keyed by element id, unseen by start(), which puts the link's value back over it,
     and the callbacks it should fire are unknown to the new session. With it, the page is started
     from its link (the URL always equals the view) before a click is run: a click on a fragment

@@ -14,8 +14,8 @@ from .strings import Text
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 
 
-# Widgets whose value travels as its option's label (Streamlit 1.67's radio and selectbox), labelled in the page's
-# language. The segmented controls travel by index.
+# Widgets whose value the browser sends back as its option's label (Streamlit's radio and selectbox do), labelled
+# in the page's language. The segmented controls send an index.
 LABELLED = ("stage", "preset")
 
 
@@ -31,8 +31,8 @@ def _relabel() -> None:
 def render(t: Text):
     """Draw the settings; return the (share, downloads) panels, filled once the view is known and only while open.
 
-    Both are folded at first: a closed panel costs a run one element (no link written, no files registered); with
-    the other cuts of its commit, 39 -> 35 ms of server time per full rerun on scores (bench/capacity.py)."""
+    Both are folded at first: a closed panel costs a run one element, and no link is written and no files are
+    registered for it."""
     ss = st.session_state
     with st.sidebar:
         st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True,
@@ -71,8 +71,8 @@ def render(t: Text):
 def _options(t: Text, trained: bool) -> None:
     """Whole numbers, numbers in cells, presenter mode: in a panel whose toggles are built only while it is open.
 
-    Each element a full rerun draws costs the browser about 1 ms of every interaction (bench/ui_latency.py); these
-    three are set once per session, if at all (a link carries them: integers, cells, present), so they wait in a
+    Each element a full rerun draws costs the browser time on every interaction; these three are set once per
+    session, if at all (a link carries them: integers, cells, present), so they wait in a
     closed panel and keep their values while it is closed (persist_state)."""
     panel = st.expander(t("sidebar_view"), icon=":material/tune:", key="options_open", on_change="rerun")
     if panel.open:

@@ -59,8 +59,8 @@ def _steps(v: View) -> None:
     full = mha.forward(rows, v.w)
     state = t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes))
     st.markdown(f"{state}\n\n:gray[:small[{t_('kv_hint')}]]" if t == len(v.x) else state)  # one element
-    # A segmented control rather than st.tabs: only the chosen part is built, and a rerun stays light
-    # (tabs that rerun on change added ~80 ms to every rerun of this page in bench/ui_latency.py).
+    # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
+    # made the browser's every rerun of this page slower (bench/README.md).
     part = st.segmented_control(t_("kv_part"), KV_PARTS, format_func=lambda p: t_(f"kv_tab_{p}"), key="kv_part",
                                 required=True, persist_state="session", label_visibility="collapsed")
     if part == "step":
