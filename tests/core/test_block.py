@@ -115,6 +115,18 @@ def test_model_logits_match_the_loop_reference(model):
     np.testing.assert_allclose(tr.probs.sum(-1), 1, atol=1e-12)
 
 
+@pytest.mark.parametrize("row", [0, 2])
+def test_a_row_too_large_for_a_layer_norm_is_refused_not_turned_into_beta(row):
+    """Past ~1e154 a row's variance overflows and LN would quietly give β; the block says so instead."""
+    cfg = mha.AttentionConfig()
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    x[row, 1] = 1e200
+    with pytest.raises(mha.InputError, match="variance overflows float64"):
+        mha.block(x, bw)
+    x[row, 1] = 1e100  # its square still fits
+    assert np.all(np.isfinite(mha.block(x, bw).y))
+
+
 def test_temperature_sharpens_and_flattens():
     cfg = mha.AttentionConfig()
     vocab = mha.vocabulary(mha.tokenize("a b c d e"))

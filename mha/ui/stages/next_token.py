@@ -17,7 +17,6 @@ from .. import models, session, x_source
 from .. import settings as S
 from ..inputs import number
 from ..views import Name, Operand, View, chart, display, header, product_view
-from .block import checked_block
 from .tokens import example_text
 
 CHOSEN_MOST = 24  # glyphs of the chosen token its sentence writes
@@ -42,7 +41,7 @@ def render(v: View) -> None:
     if v.trained:  # the whole trained model: its last layer's output, the final LN, its own E
         final, logits = v.trained.trace.final, v.trained.trace.logits
     else:
-        final = mha.layer_norm(checked_block(x, models.block_weights(cfg)).y, mw.lnf_g, mw.lnf_b)
+        final = mha.layer_norm(mha.block(x, models.block_weights(cfg)).y, mw.lnf_g, mw.lnf_b)
         logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
     tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
