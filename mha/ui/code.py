@@ -18,9 +18,9 @@ PIECES = {
     "output": [("y",)],
     "dependency": [analysis.dependency],
     "kv_cache": [kv.KVCache.append],
-    "tokens": [model.tokenize, model.sinusoidal_positions],
+    "tokens": [model.tokenize, model.sinusoidal_positions, model.embed],
     "block": [mha.layer_norm, mha.gelu, mha.block],
-    "next_token": [model.model_forward],
+    "next_token": [model.logits_from, model.model_forward],
 }
 
 

@@ -15,9 +15,9 @@ EXPECTED = {
     "output": ["y = _finite("],
     "dependency": ["def dependency"],
     "kv_cache": ["def append"],
-    "tokens": ["def tokenize", "def sinusoidal_positions"],
+    "tokens": ["def tokenize", "def sinusoidal_positions", "def embed"],
     "block": ["def layer_norm", "def gelu", "def block"],
-    "next_token": ["logits = final @ mw.wte.T"],
+    "next_token": ["final = layer_norm(h, mw.lnf_g, mw.lnf_b)", "logits = final @ mw.wte.T"],
 }
 
 
