@@ -21,11 +21,14 @@ from .config import INITS, AttentionConfig
 from .errors import ConfigError, InputError
 from .model import (
     POSITIONS,
+    LogitsTrace,
     ModelCache,
     ModelTrace,
     ModelWeights,
+    embed,
     generate,
     init_model,
+    logits_from,
     model_forward,
     sinusoidal_positions,
     token_embedding,
@@ -35,10 +38,10 @@ from .model import (
 
 __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
-    "InputError", "KVCache", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block", "causal_mask",
-    "check_input", "cost", "dependency", "forward", "head_roles", "gelu", "generate", "init_block", "init_input",
-    "init_model", "init_weights", "layer_norm", "model_forward", "next_token", "sinusoidal_positions", "softmax",
-    "token_embedding", "tokenize", "vocabulary", "load_trained",
+    "InputError", "KVCache", "LogitsTrace", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block",
+    "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "gelu", "generate",
+    "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
+    "next_token", "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
 
 

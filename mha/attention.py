@@ -3,7 +3,8 @@
 Shapes use the post's names: n = n_tokens, h = n_heads.
 """
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -100,11 +101,17 @@ def causal_mask(n: int) -> np.ndarray:
 
 
 def softmax(a: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Numerically stable softmax: exp(a - max) never overflows; exp(-inf) is exactly 0."""
-    top = np.max(a, axis=axis, keepdims=True)
-    e = np.subtract(a, np.where(np.isfinite(top), top, 0.0))  # the one array of a's size allocated here
-    np.exp(e, out=e)  # in place: no second and third (h, n, n) temporary
-    e /= np.sum(e, axis=axis, keepdims=True)
+    """Softmax along `axis`, numerically stable: exp(a - max) never overflows, and exp(-inf) is exactly 0."""
+    e = np.exp(a - a.max(axis, keepdims=True))
+    return e / e.sum(axis, keepdims=True)
+
+
+def _softmax_lean(a: np.ndarray, axis: int = -1) -> np.ndarray:
+    """softmax's numbers, bit for bit, from one new array of a's size instead of three: forward's (h, n, n)
+    scores are its largest arrays."""
+    e = a - a.max(axis, keepdims=True)
+    np.exp(e, out=e)
+    e /= e.sum(axis, keepdims=True)
     return e
 
 
@@ -145,41 +152,61 @@ def check_input(x, d_model: int) -> np.ndarray:
     return a
 
 
+def walk(x: np.ndarray, w: Weights, softmax=softmax) -> Trace:
+    """The post's walk from X to Y, one line per step. x (n, d_model) -> Trace; h = n_heads.
+
+    forward runs it with softmax=_softmax_lean: the same numbers from less memory."""
+    n = len(x)  # tokens
+    q = x @ w.w_q  # Q_i = X W_Qi: (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
+    k = x @ w.w_k  # K_i = X W_Ki: (h, n, d_k)
+    v = x @ w.w_v  # V_i = X W_Vi: (h, n, d_v)
+    scores = q @ k.transpose(0, 2, 1)  # Q Kᵀ: (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
+    scaled = scores / np.sqrt(w.d_k)  # ÷ √d_k: (h, n, n), a score's spread near 1 whatever d_k is
+    masked = scaled + causal_mask(n)  # + mask: (h, n, n), -inf above the diagonal: token i may not see j > i
+    probs = softmax(masked)  # S, softmax of each row: (h, n, n), rows sum to 1, exactly 0 above the diagonal
+    heads = probs @ v  # H_i = S_i V_i: (h, n, n) @ (h, n, d_v) -> (h, n, d_v)
+    concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v), head blocks side by side
+    y = concat @ w.w_o  # Y = Concat W_O: (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
+    return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
+
+
+def forward(x, w: Weights) -> Trace:
+    """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace.
+
+    The walk itself is `walk`; around it, forward keeps two promises the walk need not spell out:
+    - Exactness. Tokens go through in blocks of BLOCK rows, the last block padded with zero rows that the mask
+      hides from every real token. The matrix products then have the same shapes for n and n + 1 tokens, so BLAS
+      adds up each real row in the same order and appending a token leaves Y_1..n bit for bit unchanged (the
+      post's claim, exactly, while n + 1 stays within the same number of blocks).
+    - A reason for every failure: a step whose numbers overflow float64 raises InputError naming that step,
+      instead of handing on inf or NaN.
+    """
+    x = check_input(x, w.d_model)
+    n = x.shape[0]
+    padded = np.zeros((-(-n // BLOCK) * BLOCK, w.d_model))
+    padded[:n] = x
+    with np.errstate(over="ignore", invalid="ignore"):
+        t = walk(padded, w, softmax=_softmax_lean)
+    for name, a in (("Q", t.q), ("K", t.k), ("V", t.v), ("QKᵀ", t.scores), ("H", t.heads), ("Y", t.y)):
+        _finite(name, a)
+    return _first(t, x)
+
+
 def _finite(name: str, a: np.ndarray) -> np.ndarray:
-    if not np.all(np.isfinite(a)):
+    """a, or InputError naming the step whose numbers overflow float64. NaN or ±inf anywhere shows in a's min or
+    max, which need no bool array of a's size (for the (h, n, n) scores, one more at forward's peak memory)."""
+    if a.size and not (math.isfinite(a.min()) and math.isfinite(a.max())):
         raise InputError(
             f"{name} overflows float64 (values beyond ±1.8e308): scale X down, e.g. keep |X| below 1e100."
         )
     return a
 
 
-def forward(x, w: Weights) -> Trace:
-    """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace.
-
-    Tokens are computed in blocks of BLOCK rows, the last block padded with zero rows that the mask hides
-    from every real token. The matrix products then have the same shapes for n and n + 1 tokens, so BLAS
-    adds up each real row in the same order and appending a token leaves Y_1..n bit-for-bit unchanged
-    (the post's claim, exactly, while n + 1 stays within the same number of blocks).
-    """
-    x = check_input(x, w.d_model)
-    n = x.shape[0]
-    rows = -(-n // BLOCK) * BLOCK
-    padded = np.zeros((rows, w.d_model))
-    padded[:n] = x
-    with np.errstate(over="ignore", invalid="ignore"):
-        q = _finite("Q", padded @ w.w_q)  # (N, d_model) @ (h, d_model, d_k) -> (h, N, d_k)
-        k = _finite("K", padded @ w.w_k)  # (h, N, d_k)
-        v = _finite("V", padded @ w.w_v)  # (h, N, d_v)
-        k_t = np.ascontiguousarray(k.transpose(0, 2, 1))  # (h, d_k, N): a strided Kᵀ slows some BLAS kernels
-        scores = _finite("QKᵀ", q @ k_t)  # (h, N, d_k) @ (h, d_k, N) -> (h, N, N)
-        scaled = scores / np.sqrt(w.d_k)
-        masked = scaled + causal_mask(rows)  # -inf above the diagonal: no looking ahead (nor at padding)
-        probs = softmax(masked)  # rows sum to 1, exact 0 above the diagonal
-        heads = _finite("H", probs @ v)  # (h, N, N) @ (h, N, d_v) -> (h, N, d_v)
-        concat = heads.transpose(1, 0, 2).reshape(rows, -1)  # (N, h d_v), head blocks side by side
-        y = _finite("Y", concat @ w.w_o)  # (N, h d_v) @ (h d_v, d_model) -> (N, d_model)
-    if rows == n:
-        return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
-    cut = [np.ascontiguousarray(a[..., :n, :n]) for a in (scores, scaled, masked, probs)]
-    return Trace(x, q[:, :n].copy(), k[:, :n].copy(), v[:, :n].copy(), *cut, heads[:, :n].copy(), concat[:n].copy(),
-                 y[:n].copy())
+def _first(t: Trace, x: np.ndarray) -> Trace:
+    """The walk's trace cut to the real tokens, the rows of x (own contiguous copies, so no padding stays held)."""
+    n = len(x)
+    if len(t.x) == n:
+        return replace(t, x=x)
+    rows = [a[:, :n].copy() for a in (t.q, t.k, t.v)]
+    square = [np.ascontiguousarray(a[..., :n, :n]) for a in (t.scores, t.scaled, t.masked, t.probs)]
+    return Trace(x, *rows, *square, t.heads[:, :n].copy(), t.concat[:n].copy(), t.y[:n].copy())

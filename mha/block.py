@@ -98,7 +98,11 @@ class BlockTrace:
 
 
 def block(x, bw: BlockWeights) -> BlockTrace:
-    """One GPT-2 block on x (n, d_model), keeping every intermediate."""
+    """One GPT-2 block on x (n, d_model), keeping every intermediate.
+
+    InputError where a step overflows float64, and where a row of x, r1 or y (the next layer norm's input) is too
+    large for a layer norm: its variance would overflow and LN would quietly turn that row into β.
+    """
     x = check_input(x, bw.d_model)
     with np.errstate(over="ignore", invalid="ignore"):
         ln1 = layer_norm(x, bw.ln1_g, bw.ln1_b)
@@ -109,6 +113,8 @@ def block(x, bw: BlockWeights) -> BlockTrace:
         act = gelu(hidden)
         ffn = _finite("the FFN", act @ bw.w_proj + bw.b_proj)  # (n, d_ff) @ (d_ff, d_model) -> (n, d_model)
         y = _finite("the block's output", r1 + ffn)
+        if not all(np.all(np.isfinite(np.var(a, axis=-1))) for a in (x, r1, y)):
+            raise InputError("a layer norm's variance overflows float64: X is too large for the block.")
     return BlockTrace(x, ln1, attn, r1, ln2, hidden, act, ffn, y)
 
 

@@ -132,6 +132,16 @@ def init_model(cfg: AttentionConfig, vocab: list[str], n_layers: int = 1, positi
 
 
 @dataclass(frozen=True, eq=False)
+class LogitsTrace:
+    """X through the model's blocks to the logits."""
+
+    x: np.ndarray  # (n, d_model)  the first block's input
+    layers: tuple[BlockTrace, ...]  # one per block; layers[l].y feeds layer l + 1
+    final: np.ndarray  # (n, d_model)  LN_f(x_L)
+    logits: np.ndarray  # (n, vocab)   final·Eᵀ
+
+
+@dataclass(frozen=True, eq=False)
 class ModelTrace:
     ids: np.ndarray  # (n,) token ids
     e: np.ndarray  # (n, d_model)  E[ids]
@@ -161,20 +171,31 @@ def check_ids(ids, vocab_size: int) -> np.ndarray:
     return a
 
 
-def model_forward(ids, mw: ModelWeights, temperature: float = 1.0) -> ModelTrace:
-    """ids (n,) -> ModelTrace: embeddings, every block's trace, final LN, logits and next-token probabilities."""
+def embed(ids, mw: ModelWeights) -> np.ndarray:
+    """ids (n,) -> X = E[ids] + P[:n] (n, d_model): each token's row of E plus its position's row of P."""
     ids = check_ids(ids, mw.vocab_size)
-    temperature = _temperature(temperature)
-    e = mw.wte[ids]  # (n, d_model): row i of E for each token
-    p = positions_for(mw, 0, len(ids))
-    x = check_input(e + p, mw.d_model)
+    return check_input(mw.wte[ids] + positions_for(mw, 0, len(ids)), mw.d_model)
+
+
+def logits_from(x, mw: ModelWeights) -> LogitsTrace:
+    """X (n, d_model) -> LogitsTrace: every block in turn, the final layer norm and logits = LN_f(x_L)·Eᵀ."""
+    x = check_input(x, mw.d_model)
     layers, h = [], x
     for bw in mw.blocks:
         layers.append(block(h, bw))
         h = layers[-1].y
     final = layer_norm(h, mw.lnf_g, mw.lnf_b)
     logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
-    return ModelTrace(ids, e, p, x, tuple(layers), final, logits, softmax(logits / temperature))
+    return LogitsTrace(x, tuple(layers), final, logits)
+
+
+def model_forward(ids, mw: ModelWeights, temperature: float = 1.0) -> ModelTrace:
+    """ids (n,) -> ModelTrace: embeddings, every block's trace, final LN, logits and next-token probabilities."""
+    ids = check_ids(ids, mw.vocab_size)
+    temperature = _temperature(temperature)
+    top = logits_from(embed(ids, mw), mw)
+    e, p = mw.wte[ids], positions_for(mw, 0, len(ids))  # (n, d_model) each: what X is the sum of
+    return ModelTrace(ids, e, p, top.x, top.layers, top.final, top.logits, softmax(top.logits / temperature))
 
 
 def _temperature(t: float) -> float:

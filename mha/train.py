@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .analysis import head_roles
 from .attention import Weights, causal_mask, softmax
 from .block import EPS, BlockWeights
 from .model import ModelWeights
@@ -216,19 +217,19 @@ def second_copy_weights(n: int) -> np.ndarray:
 
 
 def head_scores(mw: ModelWeights, ids: np.ndarray) -> dict[str, np.ndarray]:
-    """(layers, heads) mean attention on ids (b, 2L) of repeated runs:
-    previous-token = S[i, i−1] over every i ≥ 1; induction = S[i, i−L+1] over the second copy (i ≥ L)."""
+    """(layers, heads) mean head_roles scores on ids (b, 2L) of repeated runs: previous-token = S[i, i−1] over
+    every i ≥ 1; induction = S[i, i−L+1] over the second copy (i ≥ L).
+
+    head_roles reads each position i of the first copy as a token of its own (0..L−1, twice), so the second copy's
+    row i looks at i−L+1 even where a symbol repeats within the first copy."""
     from .model import model_forward
 
-    n = ids.shape[1]
-    half = n // 2
+    positions = np.tile(np.arange(ids.shape[1] // 2), 2)  # (2L,)
     prev, induction = [], []
     for row in ids:
-        probs = np.stack([layer.attn.probs for layer in model_forward(row, mw).layers])  # (L, h, n, n)
-        i = np.arange(1, n)
-        prev.append(probs[:, :, i, i - 1].mean(-1))
-        j = np.arange(half, n)
-        induction.append(probs[:, :, j, j - half + 1].mean(-1))
+        roles = [head_roles(layer.attn.probs, positions) for layer in model_forward(row, mw).layers]
+        prev.append([p for p, _ in roles])  # (layers, heads)
+        induction.append([i for _, i in roles])
     return {"previous_token": np.mean(prev, 0), "induction": np.mean(induction, 0)}
 
 

@@ -8,19 +8,19 @@ import mha
 from mha import analysis, attention, model
 from mha import cache as kv
 
-# stage -> what to show: a whole function, or the lines of forward() that assign these names
+# stage -> what to show: a whole function, or the lines of the walk (attention.walk) that assign these names
 PIECES = {
     "input": [attention.check_input],
     "qk": [("q", "k")],
-    "scores": [("k_t", "scores", "scaled", "masked", "probs"), attention.causal_mask, attention.softmax],
+    "scores": [("scores", "scaled", "masked", "probs"), attention.causal_mask, attention.softmax],
     "values": [("v", "heads")],
     "heads": [("concat",)],
     "output": [("y",)],
     "dependency": [analysis.dependency],
     "kv_cache": [kv.KVCache.append],
-    "tokens": [model.tokenize, model.sinusoidal_positions],
+    "tokens": [model.tokenize, model.sinusoidal_positions, model.embed],
     "block": [mha.layer_norm, mha.gelu, mha.block],
-    "next_token": [model.model_forward],
+    "next_token": [model.logits_from, model.model_forward],
 }
 
 
@@ -32,13 +32,13 @@ def snippet(stage: str) -> str:
         if callable(piece):
             source, where = inspect.getsource(piece), f"{piece.__module__}.{piece.__qualname__}"
         else:
-            source, where = _assignments(piece), "mha.attention.forward"
+            source, where = _assignments(piece), "mha.attention.walk"
         parts.append(f"# {where}\n{textwrap.dedent(source).rstrip()}")
     return "\n\n".join(parts)
 
 
 def _assignments(names: tuple[str, ...]) -> str:
-    """The lines of forward() that assign one of `names` (first statement of a line), dedented."""
-    lines = inspect.getsource(mha.forward).splitlines()
+    """The lines of the walk that assign one of `names` (first statement of a line), dedented."""
+    lines = inspect.getsource(attention.walk).splitlines()
     picked = [line.strip() for line in lines if line.strip().split(" = ")[0] in names]
     return "\n".join(picked)

@@ -139,7 +139,7 @@ def _seeded_coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[l
 def text_x(cfg: mha.AttentionConfig, text: str, positions: str) -> np.ndarray:
     """X = E[ids] + P for the text (n_tokens × d_model)."""
     _, _, ids, mw = coda(cfg, text, positions)
-    x = mw.wte[ids] + mha.model.positions_for(mw, 0, len(ids))
+    x = mha.embed(ids, mw)
     x.flags.writeable = False
     return x
 

@@ -222,6 +222,21 @@ def test_the_next_token_is_the_model_s_and_greedy_takes_the_argmax(lang, tempera
     assert mha.generate(ids, mw, 1, temperature) == [best]  # greedy agrees with the core's generator
 
 
+def test_the_logits_are_the_model_s_on_the_edited_x():
+    """An edit of X reaches the next token: the page shows mha.logits_from on the X the walk shows."""
+    at = run(stage="input", text=TEXT)
+    at.session_state["x_editor"] = {"edited_rows": {1: {"c2": 4.5}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    at.session_state["stage"] = "next_token"
+    rerun(at)
+    tokens, vocab, ids, mw, x, cfg = model(TEXT)
+    x[1, 2] = 4.5
+    expected = mha.logits_from(x, mw)
+    np.testing.assert_allclose(z(trace(at, "logits")), expected.logits, atol=1e-9)
+    assert np.abs(expected.logits - mha.model_forward(ids, mw).logits).max() > 1e-3  # the edit shows
+    np.testing.assert_allclose(sorted(_bars(at)["x"]), sorted(mha.softmax(expected.logits[-1])), atol=1e-12)
+
+
 def test_the_sampled_choice_is_seeded_and_travels_in_the_link():
     at = run(stage="next_token", text=TEXT, choice="sample", temperature=4)
     first = page_text(at)

@@ -115,6 +115,51 @@ def test_model_logits_match_the_loop_reference(model):
     np.testing.assert_allclose(tr.probs.sum(-1), 1, atol=1e-12)
 
 
+@settings(max_examples=100, deadline=None)
+@given(models())
+def test_the_model_is_embed_then_logits_from(model):
+    """model_forward is X = E[ids] + P, then logits_from(X): one forward from X to the logits, the UI's too."""
+    mw, ids = model
+    tr = mha.model_forward(ids, mw)
+    x = mha.embed(ids, mw)
+    np.testing.assert_array_equal(x, mw.wte[ids] + (mha.sinusoidal_positions(len(ids), mw.d_model)
+                                                    if mw.wpe is None else mw.wpe[: len(ids)]))
+    top = mha.logits_from(x, mw)
+    np.testing.assert_array_equal(tr.x, x)
+    np.testing.assert_array_equal(tr.logits, top.logits)
+    np.testing.assert_array_equal(tr.final, top.final)
+    assert [b.y.tobytes() for b in tr.layers] == [b.y.tobytes() for b in top.layers]
+
+
+def test_logits_from_takes_any_x_such_as_an_edited_one():
+    cfg = mha.AttentionConfig(n_tokens=4, seed=3)
+    mw = mha.init_model(cfg, ["a", "b", "c"], n_layers=2)
+    x = mha.embed([0, 1, 2, 0], mw)
+    x[1, 2] = 7.5  # a learner's edit
+    bw = _lists(mw.blocks[0]), _lists(mw.blocks[1])
+    h = ref.block(ref.block(x.tolist(), bw[0]), bw[1])
+    want = np.array(ref.layer_norm(h, mw.lnf_g, mw.lnf_b, 1e-5)) @ mw.wte.T
+    np.testing.assert_allclose(mha.logits_from(x, mw).logits, want, rtol=0, atol=1e-10)
+    with pytest.raises(mha.InputError, match="d_model"):
+        mha.logits_from(x[:, :4], mw)
+
+
+@pytest.mark.parametrize("row", [0, 2])
+def test_a_row_too_large_for_a_layer_norm_is_refused_not_turned_into_beta(row):
+    """Past ~1e154 a row's variance overflows and LN would quietly give β; the block says so instead, and so does
+    everything built on it."""
+    cfg = mha.AttentionConfig()
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    x[row, 1] = 1e200
+    with pytest.raises(mha.InputError, match="variance overflows float64"):
+        mha.block(x, bw)
+    mw = mha.init_model(cfg, ["a", "b"], blocks=(bw,))
+    with pytest.raises(mha.InputError, match="variance overflows float64"):
+        mha.logits_from(x, mw)
+    x[row, 1] = 1e100  # its square still fits
+    assert np.all(np.isfinite(mha.block(x, bw).y))
+
+
 def test_temperature_sharpens_and_flattens():
     cfg = mha.AttentionConfig()
     vocab = mha.vocabulary(mha.tokenize("a b c d e"))

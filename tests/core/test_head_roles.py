@@ -51,6 +51,25 @@ def test_on_the_task_s_sequences_they_are_the_training_script_s_scores():
     np.testing.assert_allclose(np.mean([[g[1] for g in r] for r in got], 0), want["induction"], atol=1e-12)
 
 
+@pytest.mark.parametrize("length", [1, 4, 8])
+def test_head_scores_read_the_copy_position_where_the_first_copy_repeats_a_symbol(length):
+    """The shipped task draws its first copy with repeats. head_scores still reads each second-copy row i against
+    i − L + 1, the token after the same position of the first copy, not against the latest earlier equal symbol."""
+    m = mha.load_trained()
+    ids = train.Task(tuple(m.meta["alphabet"]), (length, length), distinct=False).sample(np.random.default_rng(9), 12)
+    assert length == 1 or any(len(set(row[:length])) < length for row in ids)  # repeats to tell the two apart
+    prev, induction = [], []
+    for row in ids:
+        for layer, trace in enumerate(mha.model_forward(row, m.weights).layers):
+            s = trace.attn.probs
+            prev.append((layer, [np.mean([h[i, i - 1] for i in range(1, 2 * length)]) for h in s]))
+            induction.append((layer, [np.mean([h[i, i - length + 1] for i in range(length, 2 * length)]) for h in s]))
+    got = train.head_scores(m.weights, ids)
+    for name, rows in (("previous_token", prev), ("induction", induction)):
+        want = [np.mean([r for layer, r in rows if layer == k], 0) for k in range(m.weights.n_layers)]
+        np.testing.assert_allclose(got[name], want, rtol=0, atol=1e-12)
+
+
 def test_the_shipped_timeline_shows_the_loss_falling_as_the_induction_head_forms():
     """What the timeline tells a learner: while no layer-2 head does induction (score < 0.2) the loss stays
     high (>= 1.5); once one does (>= 0.8) it is low (<= 0.5)."""

@@ -112,3 +112,32 @@ def test_overflowing_inputs_are_refused_with_a_reason(cfg, scale):
         assert "overflow" in str(e) and "scale X down" in str(e)
     else:  # tiny weights can keep even these finite; then nothing may be NaN
         assert np.all(np.isfinite(t.probs)) and np.all(np.isfinite(t.y))
+
+
+@st.composite
+def score_arrays(draw):
+    """Arrays softmax meets: random scores, some -inf (a mask), a few huge or infinite, rows of every length."""
+    shape = draw(st.lists(st.integers(1, 9), min_size=1, max_size=3))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    a = rng.standard_normal(shape) * draw(st.sampled_from([1.0, 30.0, 1e300]))
+    for value in (-np.inf, np.inf):
+        a[rng.random(shape) < draw(st.sampled_from([0.0, 0.2, 0.9]))] = value
+    return a, draw(st.integers(-len(shape), len(shape) - 1))
+
+
+@given(score_arrays())
+def test_the_lean_softmax_forward_runs_is_the_shown_softmax_bit_for_bit(case):
+    a, axis = case
+    with np.errstate(over="ignore", invalid="ignore"):
+        np.testing.assert_array_equal(mha.attention._softmax_lean(a, axis), mha.softmax(a, axis))
+
+
+@given(configs(max_tokens=70))
+def test_forward_is_the_plain_walk_with_exactness_and_guards_around_it(cfg):
+    """Padding to BLOCK rows and the overflow checks change no number beyond rounding, and no shape."""
+    w, x = _layer(cfg)
+    t, plain = mha.forward(x, w), mha.attention.walk(x, w)
+    for name in ("q", "k", "v", "scores", "scaled", "masked", "probs", "heads", "concat", "y"):
+        assert getattr(t, name).shape == getattr(plain, name).shape, name
+        np.testing.assert_allclose(getattr(t, name), getattr(plain, name), rtol=1e-12, atol=1e-12, err_msg=name)
+    np.testing.assert_array_equal(t.x, x)

@@ -13,14 +13,13 @@ import mha
 from mha import figures as F
 from mha.figures.text import short
 
-from .. import models, session, x_source
+from .. import session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, header
 from ..view import Name, Operand, View
-from .block import checked_block
 from .tokens import example_text
 
 CHOSEN_MOST = 24  # glyphs of the chosen token its sentence writes
@@ -42,11 +41,9 @@ def render(v: View) -> None:
         x = x_source.text_x(cfg, text, mw.positions)
         st.info(t.md("next_example", example=text))
     n, d, size = len(tokens), cfg.d_model, len(vocab)
-    if v.trained:  # the whole trained model: its last layer's output, the final LN, its own E
-        final, logits = v.trained.trace.final, v.trained.trace.logits
-    else:
-        final = mha.layer_norm(checked_block(x, models.block_weights(cfg)).y, mw.lnf_g, mw.lnf_b)
-        logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
+    # the trained model's whole run on the text, or the one-block model's on the walk's X (edits included)
+    top = v.trained.trace if v.trained else mha.logits_from(x, mw)
+    final, logits = top.final, top.logits
     tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
                   r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")

@@ -76,7 +76,7 @@ def render(v: View) -> None:
     else:
         st.caption(t("positions_learned_note"))
     # 3. X = E[ids] + P
-    x = e_rows + p
+    x = mha.embed(ids, mw)
     equation(v.look, (r"X = E[\mathrm{ids}] + P:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"))
     mats = [F.Mat(p, "P", row_label=t("token"), col_label=t("feature")),
             F.Mat(x, "X = E[ids] + P", row_label=t("token"), col_label=t("feature"))]
