@@ -42,6 +42,9 @@ def test_emptying_the_largest_grid_gives_one_notice_and_the_page_stays_live(page
     settle(page, LOAD)
     grid = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
     page.mouse.click(grid["x"] + 80, grid["y"] + 52)  # a cell of X₁
+    # the keys go to the grid only once it holds the focus (on a busy machine, a while after the click)
+    page.wait_for_function("() => !!(document.activeElement && document.activeElement.closest('.st-key-x_editor'))",
+                           timeout=30_000)
     page.keyboard.press("Control+A")
     start = time.monotonic()
     rerun_after(page, lambda: page.keyboard.press("Delete"), timeout=120_000)
