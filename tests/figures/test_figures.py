@@ -27,16 +27,21 @@ def _scores():
                                            k=TR.k[h], scores=TR.scores[h]), text=True)
 
 
-def _cache():
-    cache = mha.KVCache(W)
-    step = [cache.append(r) for r in TR.x][-1]
-    before = mha.forward(TR.x[:-1], W)
+def cache_figure(tr: mha.Trace, w: mha.Weights, look: F.Look = F.DESK):
+    """The KV-cache animation of head 1 at the decode step of tr's last token, with one-letter words."""
+    cache = mha.KVCache(w)
+    step = [cache.append(r) for r in tr.x][-1]
+    before = mha.forward(tr.x[:-1], w)
     words = dict(arrive="a", append="a", scores="s", softmax="s", drop_q="d", output="o", play="p", pause="p",
                  legend="l", drop_q_note="n", steps=list("123456"), last_rows="{n}/{total}", first_cols="{n}/{total}",
                  last_cols="{n}/{total}")
-    return cache_animation(CacheStep(TR.q[0], cache.k[0], cache.v[0], before.probs[0], before.heads[0], before.y,
+    return cache_animation(CacheStep(tr.q[0], cache.k[0], cache.v[0], before.probs[0], before.heads[0], before.y,
                                      step.scaled[0], step.probs[0], step.heads[0], step.y,
-                                     dict(q="Q", k="K", v="V", y="Y", s="S", h="H"), words), text=True)
+                                     dict(q="Q", k="K", v="V", y="Y", s="S", h="H"), words), text=True, look=look)
+
+
+def _cache():
+    return cache_figure(TR, W)
 
 
 BUILDERS = {

@@ -10,10 +10,11 @@ import pytest
 
 import mha
 from mha import figures as F
-from mha.figures.cache import CacheStep, cache_animation
 from mha.figures.scores import WORDS as SCORE_WORDS
 from mha.figures.text import text_px, widest
 from mha.figures.ticks import label_text, room_for_names, token_ticks
+
+from .test_figures import cache_figure
 
 LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
 TRIM = F.Words("{rows} rows", "{cols} cols", "{rows}, {cols}", "{first}–{last} hidden", "{first} hidden")
@@ -58,16 +59,7 @@ def _scores(n: int, look: F.Look, tokens: list[str]) -> tuple[dict, tuple[str, .
 def _cache(n: int, look: F.Look, tokens: list[str]) -> tuple[dict, tuple[str, ...]]:
     """A decode step at token n: the figure draws the last rows only (its ticks start past 1)."""
     w, tr = _trace(n)
-    cache = mha.KVCache(w)
-    step = [cache.append(r) for r in tr.x][-1]
-    before = mha.forward(tr.x[:-1], w)
-    words = dict(arrive="a", append="a", scores="s", softmax="s", drop_q="d", output="o", play="p", pause="p",
-                 legend="l", drop_q_note="n", steps=list("123456"), last_rows="{n}/{total}", first_cols="{n}/{total}",
-                 last_cols="{n}/{total}")
-    fig = cache_animation(CacheStep(tr.q[0], cache.k[0], cache.v[0], before.probs[0], before.heads[0], before.y,
-                                    step.scaled[0], step.probs[0], step.heads[0], step.y,
-                                    dict(q="Q", k="K", v="V", y="Y", s="S", h="H"), words), text=True,
-                          look=room_for_names(tokens, look))
+    fig = cache_figure(tr, w, room_for_names(tokens, look))
     axes = ("yaxis", "yaxis4", "xaxis4")
     return token_ticks(fig, tokens, axes, look).to_dict(), axes
 
