@@ -174,7 +174,7 @@ def _cost(v: View, t: int) -> None:
              said(r"O = 2\,h\,d_v\,d_{model}", tex_int(2 * h * dv * d)))
     equation(v.look, said(rf"\text{{cached}}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.step_flops_cached)),
              said(rf"\text{{recompute}}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.step_flops_recompute)))
-    st.markdown(markdown_table(["", t_("kv_cost_flops"), t_("kv_cost_bytes")],
+    st.markdown(markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
                                [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
                                 (t_("kv_without", t=t), f"{c.step_flops_recompute:,}", f"{c.step_bytes_recompute:,}")]))
     st.caption(t_("kv_cost_note"))
