@@ -340,6 +340,8 @@ EN = {
     "kv_series_ms_cached": "with the cache",
     "kv_series_ms_full": "recompute",
     "kv_dropped_rows": r"Added tokens no longer fit $d_{{\text{{model}}}} = {d}$ and were removed.",
+    "kv_tex_cached": r"\text{{cached}}",
+    "kv_tex_recompute": r"\text{{recompute}}",
     # axis words in hover
     "y_row": "row of Y",
     "x_row": "row of X",
@@ -784,6 +786,8 @@ ZH = {
     "kv_series_ms_cached": "使用缓存",
     "kv_series_ms_full": "整体重算",
     "kv_dropped_rows": r"追加的词元与 $d_{{\text{{model}}}} = {d}$ 对不上，已被移除。",
+    "kv_tex_cached": r"\text{{用缓存}}",
+    "kv_tex_recompute": r"\text{{重算}}",
     "y_row": "Y 的行",
     "x_row": "X 的行",
     "rows_of": "行",
