@@ -61,8 +61,10 @@ class Mat:
     values: np.ndarray
     name: str  # e.g. "Q₁"
     kind: str = "signed"  # "signed" (centred at 0), "probs" (0..1) or "magnitude" (0..max)
-    row_label: str = "row"  # hover text: what a row index means ("token", "feature")
-    col_label: str = "col"
+    # what a row and a column index count, in the reader's language (hover text, axis titles): t("token"), …;
+    # left empty, the index is given by the name's [i, j] alone
+    row_label: str = ""
+    col_label: str = ""
     mask: np.ndarray | None = None  # True where a cell is masked out (drawn as a grey gap, no number)
 
     @property
@@ -195,14 +197,19 @@ def heatmap(m: Mat, xaxis: str, yaxis: str, text: bool, *, z=None, zlim=None, sc
         texttemplate=("%{z:.3~g}" if cell >= 38 else "%{z:.2~g}") if text else "",  # "" (not None) clears it in a frame
         textfont=dict(size=look.cell_text if cell >= 38 else look.cell_text - 2),
         hoverongaps=False,
-        hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{z:.6g}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
-        "<extra></extra>",
+        hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{z:.6g}}{_counted(m)}<extra></extra>",
         x0=1,
         y0=1,
         xgap=1,
         ygap=1,
         name=m.name,
     ) | fitted
+
+
+def _counted(m: Mat) -> str:
+    """The hover's second line: "token 2 · feature 3", the indices said by what they count (those labelled)."""
+    said = [f"{label} %{{{axis}}}" for label, axis in ((m.row_label, "y"), (m.col_label, "x")) if label]
+    return "<br>" + " · ".join(said) if said else ""
 
 
 def click_layer(m: Mat, xaxis: str, yaxis: str, size: float = 14) -> dict:
@@ -223,8 +230,7 @@ def click_layer(m: Mat, xaxis: str, yaxis: str, size: float = 14) -> dict:
         marker=dict(symbol="square", size=size, opacity=0.003, color="#000", line=dict(width=0)),
         xaxis=xaxis,
         yaxis=yaxis,
-        hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{text}}<br>{m.row_label} %{{y}} · {m.col_label} %{{x}}"
-        "<extra></extra>",
+        hovertemplate=f"{m.name}[%{{y}}, %{{x}}] = %{{text}}{_counted(m)}<extra></extra>",
         showlegend=False,
         name="click",
     )

@@ -67,7 +67,7 @@ class CacheStep:
     y_t: np.ndarray  # (d_model,) row t of Y, from the cache
     names: dict  # q, k, v, s, h, y -> display names (HTML)
     words: dict  # one caption per STEPS key, steps (slider labels), legend, drop_q_note, play, pause,
-    #              last_rows, first_cols, last_cols ("{n}", "{total}")
+    #              last_rows, first_cols, last_cols ("{n}", "{total}"), token and col (what rows and columns count)
 
     @property
     def t(self) -> int:
@@ -267,8 +267,8 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
 
     def hm(key, z, y0, style_key=None, opacity=1.0, zlim=None, kind=None):
         pan = p.panels[key]
-        tr = heatmap(Mat(drawn[key], s.names[key], kind or kinds.get(key, "signed"), "token", "col"), *ax[key],
-                     False, z=z, zlim=zlim if zlim is not None else lims.get(key), cell=p.cell, look=look)
+        mat = Mat(drawn[key], s.names[key], kind or kinds.get(key, "signed"), s.words["token"], s.words["col"])
+        tr = heatmap(mat, *ax[key], False, z=z, zlim=lims.get(key) if zlim is None else zlim, cell=p.cell, look=look)
         style = styles[style_key or key]
         if style and opacity == 1.0:
             tr.update(texttemplate=style[0], textfont=dict(size=style[1]))

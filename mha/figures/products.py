@@ -131,6 +131,8 @@ class Canvas:
         self.layout[f"xaxis{suffix}"], self.layout[f"yaxis{suffix}"] = xa, ya
 
     def note(self, text: str, x: float, y: float, size: float, *, xanchor="center", yanchor="bottom", angle=0):
+        if not text:  # an axis a matrix leaves unlabelled
+            return
         self.notes.append(dict(text=text, x=x / self.width, y=1 - y / self.height, xref="paper", yref="paper",
                                xanchor=xanchor, yanchor=yanchor, showarrow=False, textangle=angle,
                                font=dict(size=size)))

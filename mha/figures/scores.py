@@ -68,9 +68,10 @@ class ScoreSteps:
 
 # What `words` holds: play, pause; step_<phase> (short slider labels) and cap_<phase> (the sentence at
 # rest); fill {i} {j}, fill_rows and softmax_rows (.format(a=first, b=last): one row is said as one) (frame
-# sentences); shown {rows} {cols} (a windowed matrix's title).
+# sentences); shown {rows} {cols} (a windowed matrix's title); token, feature, key (what a row or column counts,
+# in hover text).
 WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_rows",
-         "softmax_rows", "shown")
+         "softmax_rows", "shown", "token", "feature", "key")
 
 
 def inner_window(n: int, d_k: int) -> int:
@@ -438,10 +439,10 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
         traces = [
             heatmap(Mat(grey, "mask"), "x2", "y", False, z=grey if f.masked else blank, zlim=1.0, cell=c, look=look)
             | dict(colorscale=[[0, MASK_GREY], [1, MASK_GREY]], hoverinfo="skip", hovertemplate=None),
-            cell_text(heatmap(Mat(s.scaled, names["scores"]), "x2", "y", False, z=f.signed, zlim=lim, cell=c,
-                              look=look), f.signed, dec_signed),
-            cell_text(heatmap(Mat(s.probs, names["probs"], kind="probs"), "x2", "y", False, z=f.probs, cell=c,
-                              look=look), f.probs, dec_probs),
+            cell_text(heatmap(Mat(s.scaled, names["scores"], row_label=words["token"], col_label=words["key"]), "x2",
+                              "y", False, z=f.signed, zlim=lim, cell=c, look=look), f.signed, dec_signed),
+            cell_text(heatmap(Mat(s.probs, names["probs"], "probs", words["token"], words["key"]), "x2", "y", False,
+                              z=f.probs, cell=c, look=look), f.probs, dec_probs),
             _text_trace("x2", "y", (jj + 1).tolist(), (ii + 1).tolist(),
                         ["0" if i < f.softmaxed else "−∞" for i in ii], mark_size or 1),
             _text_trace("x3", "y", [0] * n, list(range(1, n + 1)), sigma, b.sigma_size, color="#9a3412",
@@ -469,10 +470,10 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
         q_drawn, kt_drawn = shown(s.q)[:n, :k], shown(s.k)[:n, :k].T
         dec_q = fit_decimals([q_drawn, kt_drawn], c, cell_font) if small else None
         static = [
-            cell_text(heatmap(Mat(q_drawn, names["q"], row_label="token", col_label="feature"), "x", "y", False,
-                              cell=c, look=look), q_drawn, dec_q),
-            cell_text(heatmap(Mat(kt_drawn, names["kt"], row_label="feature", col_label="token"), "x2", "y2", False,
-                              cell=c, look=look), kt_drawn, dec_q),
+            cell_text(heatmap(Mat(q_drawn, names["q"], row_label=words["token"], col_label=words["feature"]), "x",
+                              "y", False, cell=c, look=look), q_drawn, dec_q),
+            cell_text(heatmap(Mat(kt_drawn, names["kt"], row_label=words["feature"], col_label=words["token"]), "x2",
+                              "y2", False, cell=c, look=look), kt_drawn, dec_q),
         ]
     bar = dict(thickness=max(8, look.tick), lenmode="pixels", len=n * c, y=b.fy(b.s_y + n * c), yanchor="bottom",
                xanchor="left", xpad=3, ypad=0, outlinewidth=0, ticks="", tickfont=dict(size=look.tick),

@@ -56,7 +56,6 @@ EN = {
     "primes_yes": "✓ Distinct primes: every shape says where it came from.",
     "primes_no": "These sizes are not distinct primes, so two shapes can look alike.",
     "primes_fix": "Make them distinct primes",
-    "stage": "Stage",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "Matrix product",
     "stage_tokens": "Text → tokens → X",
@@ -101,14 +100,11 @@ EN = {
     "error_input": "These numbers cannot be computed: {message}",
     "error_overflow": "X is too large: a product overflows float64 (beyond ±1.8e308). Scale X down, e.g. keep |X| below 1e100.",
     # shared
-    "shape": "shape",
     "token": "token",
     "feature": "feature",
     "key_pos": "key",
     "span_row": "row {a}",
     "span_rows": "rows {a}–{b}",
-    "span_token": "token {a}",
-    "span_tokens": "tokens {a}–{b}",
     "click_hint": "Click any cell of {name} to see the dot product that made it.",
     "window_note": "Showing the first {rows}×{cols} of {full_rows}×{full_cols}; hover for values.",
     "trim_rows": "first {rows} rows drawn",
@@ -344,6 +340,8 @@ EN = {
     "kv_series_ms_cached": "with the cache",
     "kv_series_ms_full": "recompute",
     "kv_dropped_rows": r"Added tokens no longer fit $d_{{\text{{model}}}} = {d}$ and were removed.",
+    "kv_tex_cached": r"\text{{cached}}",
+    "kv_tex_recompute": r"\text{{recompute}}",
     # axis words in hover
     "y_row": "row of Y",
     "x_row": "row of X",
@@ -502,13 +500,13 @@ ZH = {
     "app_tagline": "用真实的数字一步一步计算多头因果自注意力，每个矩阵的形状都看得见。",
     "sidebar_walk": "步骤",
     "sidebar_view": "显示选项",
-    "sidebar_export": "下载这一页的全部矩阵",
-    "export_too_big": "这一页共有 {values:,} 个数，下载上限是 {limit:,} 个。把维度调小一些就可以下载。",
+    "sidebar_export": "下载当前视图的全部矩阵",
+    "export_too_big": "当前视图共有 {values:,} 个数，下载上限是 {limit:,} 个。把维度调小一些就可以下载。",
     "export_after_ask": "这个视图画出来之后才能生成下载文件。",
     "export_prepare": "生成下载文件（共 {values:,} 个数）",
-    "export_preparing": "正在写出 {values:,} 个数……",
+    "export_preparing": "正在生成下载文件（{values:,} 个数）……",
     "export_no_trace": "X 目前无法计算（原因见页面上的提示），暂时没有可下载的文件。",
-    "share": "本页链接",
+    "share": "当前视图的链接",
     "share_help": "点右上角的按钮即可复制。打开这个链接，会看到同样的维度、同样的 X 和同一个步骤。",
     "lang": "语言",
     "preset": "维度",
@@ -531,11 +529,10 @@ ZH = {
     "present": "演示模式",
     "present_help": "字号更大，适合投影。带 present=1 的链接打开时会收起侧边栏。",
     "png_save": "把这张图存成 PNG 图片",
-    "cell_values_help": "行数或列数超过 16、或者格子太小的矩阵不显示数值；把鼠标移到格子上可以看到。",
+    "cell_values_help": "即使打开这一项，行数或列数超过 16、或者格子小得看不清的矩阵也不显示数值；把鼠标移到格子上就能看到。",
     "primes_yes": "✓ 各维度是互不相同的质数：看形状就知道它从哪来。",
     "primes_no": "这些维度不是互不相同的质数，不同来历的形状可能看起来一样。",
     "primes_fix": "换成互不相同的质数",
-    "stage": "阶段",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "矩阵乘法",
     "stage_tokens": "文本 → 词元 → X",
@@ -558,34 +555,31 @@ ZH = {
     "notice_clamped": "链接参数 {key}={value} 超出了本演示允许的范围，已改用 {used}。",
     "notice_unknown": "链接参数 {key}={value} 不在可选的值之中，已改用默认值。",
     "notice_link_over": "这个链接超出了服务器能读取的长度（{fields:,} 个参数共 {chars:,} 个字符；最多读取 {max_fields:,} 个参数、{max_chars:,} 个字符），所以页面打开的是默认视图。",
-    "link_left_out": "这一页的链接没有带上{what}：它有 {length:,} 个字符，超过了链接能携带的 {limit:,} 个。要保留它们，请下载矩阵。",
+    "link_left_out": "当前视图的链接没有带上{what}：它有 {length:,} 个字符，超过了链接能携带的 {limit:,} 个。要保留它们，请下载矩阵。",
     "link_left_out_x": "你对 X 的修改",
     "link_left_out_kv": "追加到 KV 缓存的词元",
     "notice_x_too_long": "链接里的 X 有 {length} 个字符（上限 {limit}），已改用随机种子生成的 X。",
     "notice_x_items": "链接里的 X 有 {count} 格无法使用（例如“{example}”），其余各格已采用。",
     "notice_kv_too_long": "链接里追加到 KV 缓存的词元共有 {length} 个字符（上限 {limit}），因此一个也没有追加。",
     "notice_kv_count": "链接参数 kv={value} 开头不是追加词元的个数（0 到 {most}），因此一个也没有追加。",
-    "notice_kv_clamped": "这个链接向 KV 缓存追加了 {count} 个词元；本演示最多追加 {most} 个，已采用前 {most} 个。",
-    "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 个格子无法使用（例如“{example}”），这些格子保留由种子生成的值。",
-    "notice_cells": "({cell}) 这一格是 {value}：只能填有限的数，已保留原来的值 {kept}。",
-    "budget_ask": "这个视图要计算 {numbers:,} 个数，超过了 {budget:,}。这个演示由很多人共用，画它会让每个人的页面都慢上一会儿，所以要等你确认再画。",
+    "notice_kv_clamped": "这个链接要向 KV 缓存追加 {count} 个词元；本演示最多追加 {most} 个，所以只追加了前 {most} 个。",
+    "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 格无法使用（例如“{example}”），这些格仍用随机种子生成的值。",
+    "notice_cells": "({cell}) 这一格填的是 {value}：只能填有限的数，所以这一格仍是之前的 {kept}。",
+    "budget_ask": "这个视图要计算 {numbers:,} 个数，超过了 {budget:,} 个。这个演示由很多人共用，画它会让每个人的页面都慢上一会儿，所以要等你确认再画。",
     "budget_draw": "画出来",
-    "budget_full": "这个视图显示期间要占用 {needs:,} MB 内存，而这台服务器上正在显示的视图已经占用了它为视图留出的 {budget:,} MB 中的 {held:,} MB。请过一分钟再试，或者把维度调小一些（也可以用别人正在看的随机种子：相同的权重只占一份内存）。",
+    "budget_full": "这个视图显示期间要占用 {needs:,} MB 内存，而服务器为视图留出的 {budget:,} MB 内存中，正在显示的视图已经占用了 {held:,} MB。请过一分钟再试，或者把维度调小一些（也可以用别人正在看的随机种子：相同的权重只占一份内存）。",
     "budget_retry": "再试一次",
-    "budget_waiting": "服务器正在画另一个大视图，画完就轮到你的…",
-    "number_empty": "{label} 需要 {low} 到 {high} 之间的数；输入框是空的或不是数字，所以保留 {kept}。",
-    "number_outside": "{label} 的取值范围是 {low} 到 {high}；{value} 超出了这个范围，所以保留 {kept}。",
-    "notice_cells_many": "有 {count:,} 格是空的或不是有限的数（第一格 ({cell}) 是 {value}），这些格都保留了原来的值。",
+    "budget_waiting": "服务器正在画另一个大视图，画完就轮到你的……",
+    "number_empty": "{label} 需要 {low} 到 {high} 之间的数；输入框是空的或不是数字，所以仍用 {kept}。",
+    "number_outside": "{label} 的取值范围是 {low} 到 {high}；{value} 超出了这个范围，所以仍用 {kept}。",
+    "notice_cells_many": "有 {count:,} 格是空的或不是有限的数（第一格 ({cell}) 是 {value}），这些格都仍是之前的值。",
     "error_input": "这些数字无法计算：{message}",
     "error_overflow": "X 太大了：某个乘积超出了 float64 的范围（±1.8e308）。请把 X 缩小，例如让 |X| 小于 1e100。",
-    "shape": "形状",
     "token": "词元",
     "feature": "特征",
     "key_pos": "键",
     "span_row": "第 {a} 行",
     "span_rows": "第 {a}–{b} 行",
-    "span_token": "第 {a} 个词元",
-    "span_tokens": "第 {a} 至 {b} 个词元",
     "click_hint": "点击 {name} 的任意一格，看看它是由哪一次内积算出来的。",
     "window_note": "只画出 {full_rows}×{full_cols} 中前 {rows}×{cols} 的部分；鼠标悬停可看数值。",
     "trim_rows": "只画出前 {rows} 行",
@@ -624,7 +618,7 @@ ZH = {
     "input_reset": "把 X 恢复为随机种子生成的值",
     "input_aside": "X 现在是 {shape}：你改过的格子中有 {count} 个在它之外，先放在一边，X 再变大时会回来。",
     "input_back": "X 现在是 {shape}：之前放在一边的 {count} 个改过的格子回来了。",
-    "input_kept": "随机种子 {seed}：权重和 X 都已重新生成，但你改过的 {count} 个 X 的格子保留了原来的值。",
+    "input_kept": "随机种子 {seed}：权重和 X 都已重新生成，但你在 X 里改过的 {count} 格仍是你填的数。",
     "input_editor_help": "只能填数字。每行是一个词元，每列是一个特征。",
     "qk_title": "第 {h} 个头的查询与键",
     "qk_text": (
@@ -643,9 +637,9 @@ ZH = {
         "图中 Q 只画出 {d_k} 列中的前 {shown} 列，Kᵀ 只画出 {d_k} 行中的前 {shown} "
         "行；每个注意力分数都是全部 {d_k} 项乘积之和。"
     ),
-    "scores_play_hint": "在图正上方选一个步骤（{steps}）就能看到它；按 ▶ 播放则逐帧看完这几步。图下方的滑块标出了每一步。",
+    "scores_play_hint": "在图正上方选一个环节（{steps}）就能看到它，或者按 ▶ 播放，逐帧看完这些环节；图下方的滑块标出了每个环节。",
     "list_sep": "、",
-    "phase": "步骤",
+    "phase": "环节",
     "phase_qkt": "QKᵀ",
     "phase_scaled": "÷ √{d_k}",
     "phase_given": "给定",
@@ -792,24 +786,26 @@ ZH = {
     "kv_series_ms_cached": "使用缓存",
     "kv_series_ms_full": "整体重算",
     "kv_dropped_rows": r"追加的词元与 $d_{{\text{{model}}}} = {d}$ 对不上，已被移除。",
+    "kv_tex_cached": r"\text{{用缓存}}",
+    "kv_tex_recompute": r"\text{{重算}}",
     "y_row": "Y 的行",
     "x_row": "X 的行",
     "rows_of": "行",
     "cols_of": "列",
     # 尾声
     "d_ff": "前馈网络隐藏维度 $d_{{ff}}$",
-    "d_ff_help": "块中前馈网络的宽度（GPT 取嵌入维度的四倍）。",
-    "n_tokens_from_text": "由词元页的文本决定：每个词元对应 X 的一行。",
-    "notice_not_number": "链接参数 {key}={value} 不是数字，已使用默认值。",
+    "d_ff_help": "块中前馈网络隐藏层的单元数（GPT-2 取嵌入维度的四倍）。",
+    "n_tokens_from_text": "由“文本 → 词元 → X”这一步里的文本决定：每个词元对应 X 的一行。",
+    "notice_not_number": "链接参数 {key}={value} 不是数字，已改用默认值。",
     "notice_text_capped": "文本只保留了前 {most} 个词元（或前 {chars} 个字符），这是本演示的上限。",
     "tokens_title": "从文本到 X：词元、嵌入、位置编码",
     "tokens_text": (
         "X 的每一行从哪里来？先把文本切成词元，每个词元有一个编号，编号选出嵌入矩阵 E 的一行；"
-        "再给每一行加上位置编码，就得到 X。输入一段文本：后面每一页都从它开始，每个词元一行。"
+        "再给每一行加上位置编码，就得到 X。输入一段文本：后面的每一步都从它开始，每个词元一行。"
     ),
     "tokens_box": "你的文本",
     "tokens_box_help": "每个词、标点和表情各算一个词元；中文按字切分。最多 {most} 个词元。",
-    "tokens_example": "还没有文本，这里先用一个例子：“{example}”。在你输入文本或采用这个例子之前，各页仍使用随机生成的 X。",
+    "tokens_example": "还没有文本，这里先用一个例子：“{example}”。在你输入文本或采用这个例子之前，后面各步仍使用随机种子生成的 X。",
     "tokens_use_example": "采用这段文本",
     "tokens_count": "共 {n} 个词元，其中 {vocab} 个互不相同：词表有 {vocab} 项，所以 E 有 {vocab} 行。",
     "tokens_count_trained": "共 {n} 个词元，其中 {distinct} 个互不相同；训练过的模型词表有 {vocab} 个字母，所以 E 有 {vocab} 行。",
@@ -822,14 +818,14 @@ ZH = {
         "所以最后一列没有配对的余弦。频率要按列来算，i = j // 2，而不是正弦、余弦各取 d/2 个，否则形状对不上。"
     ),
     "positions_even": (
-        "d = {d} 是偶数，正弦和余弦正好成对。若宽度是奇数，最后的第 2i 列就没有配对的余弦，"
+        "d = {d} 是偶数，正弦和余弦正好成对。若 d 是奇数，最后的第 2i 列就没有配对的余弦，"
         "所以代码按列计算频率。"
     ),
-    "positions_learned_note": "可学习的位置编码是一张表，每个位置一行（这里是随机的、未经训练的，就像训练前的 GPT）。",
-    "tokens_x_used": "现在每一页都使用这个 X（n = {n}）。",
-    "tokens_x_edited": "你在输入页改过 X：各页使用你改过的 X，而不是这个。在那里重置 X，即可重新使用文本生成的 X。",
-    "tokens_x_not_used": "例子只在这里展示：各页仍使用随机生成的 X。",
-    "input_from_text": "X 由你的文本生成（n = {n} 个词元，见词元页）。在这里修改任意一格都会覆盖它。",
+    "positions_learned_note": "可学习的位置编码是一张表，每个位置一行，由训练得到（这里是随机生成的、未经训练，就像训练前的 GPT-2）。",
+    "tokens_x_used": "现在后面的每一步都从这个 X 开始（n = {n}）。",
+    "tokens_x_edited": "你在“输入 X”这一步改过 X：各步用的是你改过的 X，而不是这个。到那一步重置 X，就会重新使用由文本生成的 X。",
+    "tokens_x_not_used": "这个例子只在这里展示：各步仍使用随机种子生成的 X。",
+    "input_from_text": "X 由你的文本生成（n = {n} 个词元，见“文本 → 词元 → X”这一步）。在这里修改任意一格都会覆盖它。",
     "input_text_edited": "你的修改覆盖了由文本生成的 X；重置 X 即可回到文本的 X。",
     "block_title": "注意力外面的 GPT 块",
     "block_text": (
@@ -879,16 +875,16 @@ ZH = {
     "next_probs_title": "第 {i} 个词元之后，下一个词元的概率",
     "next_chosen_greedy": "贪心选择：“{token}”（编号 {id}），概率 {p}。",
     "next_chosen_sample": "按种子采样得到：“{token}”（编号 {id}），概率 {p}。",
-    "append_token": "把它拼接到文本末尾",
+    "append_token": "把它追加到文本末尾",
     "next_full": "文本已有 {most} 个词元，达到本演示的上限。",
     "next_untrained": "这些权重是随机的，没有训练过：这里展示的是计算过程，而不是通顺的句子。",
     "model": "权重",
-    "model_help": "随机：按种子生成的随机数，尺寸任意，和原文一样。训练过：在本仓库里训练的两层模型，"
-                  "训练数据是会重复的序列，尺寸固定。",
+    "model_help": "随机：按种子生成的随机数，维度任意，和原文一样。训练过：在本仓库里训练的两层模型，"
+                  "训练数据是会重复的序列，维度固定。",
     "model_seeded": "随机（原文）",
     "model_trained": "训练过",
     "layer": "层",
-    "layer_help": "逐步演示展示哪一个块的注意力。第 1 层读字母和它们的位置；第 2 层读第 1 层在此基础上加进来的信息。",
+    "layer_help": "各步骤展示的是哪一个块的注意力。第 1 层读字母和它们的位置；第 2 层读第 1 层在此基础上加进来的信息。",
     "trained_sizes": r"训练过的模型尺寸固定：$d_{{\text{{model}}}} = {d_model}$、$d_k = {d_k}$、$d_v = {d_v}$、$h = {n_heads}$、"
                      r"$d_{{ff}} = {d_ff}$；n 就是字母的个数。",
     "trained_tokens_note": "训练过的模型每个字母算一个词元，只认 {first} 到 {last}（空格跳过，最多 {most} 个字母），位置向量是学出来的。"
@@ -899,13 +895,13 @@ ZH = {
     "trained_cut": "训练过的模型最多读 {most} 个字母，多出来的部分没有用上。",
     "trained_random": "随机生成一个重复序列",
     "input_trained": "使用训练过的模型时，这里的 X 是第 {layer} 层注意力读到的输入：该层残差流经过 $\\mathrm{{LN}}_1$ 之后的结果，"
-                     "由你的 {n} 个字母算出。修改任意一格，都会在逐步演示中覆盖它。",
+                     "由你的 {n} 个字母算出。修改任意一格，后面各步就改用你修改后的值。",
     "block_trained": "训练过的模型的第 {layer} 层：用它自己的权重，作用在流到这一层的残差流上。",
     "next_trained": "这些权重是在重复序列上训练出来的。第二遍一开始，最可能的下一个字母，"
                     "应当是第一遍里紧跟在当前字母后面的那个。",
     "roles_title": "每个头在做什么？在当前序列上实测",
-    "roles_text": "前一词元分数：每一行分给紧挨在前面那个词元的平均权重。归纳分数：对于当前字母在前面出现过的那些行，"
-                  "分给前面那次出现之后紧跟着的词元的平均权重。分数达到 {bar} 才给这个头起名字。",
+    "roles_text": "前一词元分数：每一行分给紧挨在它前面那个词元的权重，取平均。归纳分数：对于当前字母在前面出现过的那些行，"
+                  "分给前面那次出现的下一个词元的权重，取平均。一个头只有某项分数达到 {bar} 或以上，才按这项分数命名。",
     "roles_layer": "层",
     "roles_head": "头",
     "roles_prev": "前一词元分数",
@@ -917,22 +913,22 @@ ZH = {
     "role_none": "没有明显的模式",
     "roles_no_repeat": "还没有重复的字母",
     "timeline_title": "训练过程，一步一步看",
-    "timeline_text": "模型训练了 {steps} 步，中途存下了 {count} 份。选一个时刻：看看那时的损失（在一组固定的重复序列上算的），"
+    "timeline_text": "模型训练了 {steps} 步，途中保存了 {count} 次。选一个时刻：看看那时的损失（在一组固定的重复序列上算的），"
                      "以及这一层的各个头当时在你的序列上怎么分配注意力。还没有头做归纳时，损失一直很高；归纳头形成的过程中，损失随之下降。",
-    "timeline_step": "训练步数",
+    "timeline_step": "训练到第几步",
     "timeline_x": "训练步数",
     "timeline_y": "第二遍上的损失",
     "timeline_at": "第 {step} 步时，第 {layer} 层的各个头在你的序列上：",
     "retrain_title": "再训练一次",
     "retrain_text": "换一个种子，从头训练同一个模型：{steps} 步，大约一分钟。换了种子，头的分工可能不同，"
                     "也可能没有一个头学会归纳；上面的表格会如实显示。",
-    "retrain_seed": "种子",
+    "retrain_seed": "随机种子",
     "retrain_button": "用这个种子训练",
     "retrain_running": "正在用种子 {seed} 训练……",
     "retrain_busy": "本应用里正有另一个模型在训练，同一时间只能训练一个。请过一分钟再试。",
     "retrain_showing": "当前显示的是用种子 {seed} 重新训练的模型：第二遍上的准确率 {acc}，"
                        "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。",
-    "retrain_back": "换回随附的模型",
+    "retrain_back": "换回自带的模型",
 }
 
 TABLES = {"en": EN, "zh": ZH}
@@ -959,8 +955,8 @@ def md_escape(text: str) -> str:
 
 
 class Text:
-    """t("key", field=value) in one language; t.rows(1, 3) and t.tokens(1, 3) say a range of rows or
-    tokens the way the language does ("row 1", "rows 1–3", "第 1 行", "第 1 至 3 个词元").
+    """t("key", field=value) in one language; t.rows(1, 3) says a range of rows the way the language does
+    ("row 1", "rows 1–3", "第 1 行", "第 1–3 行").
 
     t.md(key, **fields) is the one way a value from outside reaches the page's Markdown: its text fields are
     escaped (md_escape); t.notice(n) says a settings.Notice so."""
@@ -984,23 +980,17 @@ class Text:
         """The value unformatted, for a figure that fills its fields itself (frame by frame)."""
         return self.table[key]
 
-    def ranged(self, key: str, kind: str = "row") -> str:
-        """A template with a {rows} (or {tokens}) field that a figure fills as .format(a=first, b=last)."""
-        return _Ranged(self.template(key), lambda a, b: self.span(kind, a, b), f"{kind}s")
+    def ranged(self, key: str) -> str:
+        """A template with a {rows} field that a figure fills as .format(a=first, b=last)."""
+        return _Ranged(self.template(key), self.rows, "rows")
 
     def rows(self, first: int, last: int) -> str:
-        return self.span("row", first, last)
-
-    def tokens(self, first: int, last: int) -> str:
-        return self.span("token", first, last)
-
-    def span(self, kind: str, first: int, last: int) -> str:
-        """Rows (kind "row") or tokens (kind "token") first..last, 1-based; one of them is said as one."""
+        """Rows first..last, 1-based; one row is said as one."""
         if last < first:
             raise ValueError(f"an empty range: {first}..{last}")
         if first == last:
-            return self(f"span_{kind}", a=first)
-        return self(f"span_{kind}s", a=first, b=last)
+            return self("span_row", a=first)
+        return self("span_rows", a=first, b=last)
 
 
 class _Ranged(str):

@@ -102,7 +102,7 @@ def test_what_a_view_holds_is_its_weights_once_and_each_pages_walk():
 @pytest.mark.parametrize("lang, words", [
     ("en", f"would hold {WEIGHTS_MIB + WALK_MIB} MB while it is shown, and the views shown on this server already "
            f"hold {WEIGHTS_MIB + WALK_MIB} of the 136 MB"),
-    ("zh", f"要占用 {WEIGHTS_MIB + WALK_MIB} MB 内存，而这台服务器上正在显示的视图已经占用了它为视图留出的 136 MB 中的 "
+    ("zh", f"要占用 {WEIGHTS_MIB + WALK_MIB} MB 内存，而服务器为视图留出的 136 MB 内存中，正在显示的视图已经占用了 "
            f"{WEIGHTS_MIB + WALK_MIB} MB")])
 def test_a_view_past_the_memory_for_views_shown_waits_and_says_so(one_view_shown, lang, words):
     at = run(stage="scores", seed=3, lang=lang, cleared=10**9, **CAPS)

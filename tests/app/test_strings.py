@@ -29,8 +29,8 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options
-LATEX = {"dependency_zero_when"}  # pieces of an st.latex formula
-SPANS = {"span_row", "span_rows", "span_token", "span_tokens"}  # ranges put into Markdown and chart text alike
+LATEX = {"dependency_zero_when", "kv_tex_cached", "kv_tex_recompute"}  # pieces of an st.latex formula
+SPANS = {"span_row", "span_rows"}  # ranges put into Markdown and chart text alike
 
 
 # the scores stage's step names: the step picker's options, the frame slider's labels and, listed, the play hint
@@ -135,8 +135,10 @@ def english_left_in(text: str) -> list[str]:
 
 
 def matrix_letters(text: str) -> Counter:
-    """Q K V S H X Y W as the value names them: "QKᵀ" is Q and K, "W_V" is W and V, "KV" is K and V."""
+    """Q K V S H X Y W as the value names them: "QKᵀ" is Q and K, "W_V" is W and V, "KV" is K and V. A stage named
+    in Chinese (“文本 → 词元 → X”这一步, where the English says "the tokens stage") names no matrix."""
     text = re.sub(r"\{\w*(?::[^}]*)?\}", " ", text)  # fields: "X{t}" is X
+    text = re.sub(r"“[^”]*”这一步", " ", text)
     text = re.sub(r"<[^>]*>", " ", text)
     return Counter(c for run in re.findall(r"[A-Za-z]+", text) if set(run) <= MATRICES for c in run)
 
@@ -189,17 +191,16 @@ def test_the_markup_check_catches_what_the_page_showed_raw():
 
 
 SAID = {
-    "en": {(1, 1): ("row 1", "token 1"), (1, 3): ("rows 1–3", "tokens 1–3"), (4, 4): ("row 4", "token 4")},
-    "zh": {(1, 1): ("第 1 行", "第 1 个词元"), (1, 3): ("第 1–3 行", "第 1 至 3 个词元"),
-           (4, 4): ("第 4 行", "第 4 个词元")},
+    "en": {(1, 1): "row 1", (1, 3): "rows 1–3", (4, 4): "row 4"},
+    "zh": {(1, 1): "第 1 行", (1, 3): "第 1–3 行", (4, 4): "第 4 行"},
 }
 
 
 @pytest.mark.parametrize("lang", sorted(TABLES))
 def test_a_range_of_one_row_is_said_as_one_row(lang):
     t = Text(lang)
-    for (first, last), (rows, tokens) in SAID[lang].items():
-        assert (t.rows(first, last), t.tokens(first, last)) == (rows, tokens)
+    for (first, last), rows in SAID[lang].items():
+        assert t.rows(first, last) == rows
     assert t.ranged("anim_softmax").format(a=2, b=2) == t("anim_softmax", rows=t.rows(2, 2))  # a figure's frame
     with pytest.raises(ValueError):
         t.rows(3, 2)
@@ -219,3 +220,57 @@ def test_ranges_are_built_by_the_range_helper_only(key):
 def test_unknown_language_falls_back_to_english():
     assert Text("fr")("prev") == EN["prev"] and Text("zh")("prev") == ZH["prev"]
     assert set(TABLES) == {"en", "zh"}
+
+
+def _gpts(text: str) -> tuple[int, int]:
+    """How often a value names GPT-2, and the GPT of the original paper."""
+    return len(re.findall(r"GPT-2", text)), len(re.findall(r"GPT(?!-2)", text))
+
+
+def term_problems(zh: dict[str, str], en: dict[str, str]) -> dict[str, set[str]]:
+    """One word per thing in Chinese: for each rule, the keys whose Chinese value breaks it."""
+    stages = {v for k, v in zh.items() if k.startswith("stage_")}
+    rules = {
+        # the sidebar calls the walk 步骤 (上一步 / 下一步): a stage is a 步, never a 页 ("第 7 页", "词元页");
+        # 页面 is the browser's page
+        "page": lambda k: re.search(r"页(?!面)", zh[k]),
+        # 拼接 is the post's word for Concat; "append" is 追加
+        "concat": lambda k: "拼接" in zh[k] and not re.search(r"(?i)concat", en[k]),
+        # read after "drawn anew", it says the edits were undone
+        "kept": lambda k: "保留了原来的值" in zh[k],
+        # sizes (d_model, d_k, …) are 维度, shapes are 形状
+        "size": lambda k: "尺寸" in zh[k],
+        # GPT-2 where the English says GPT-2, GPT where it says GPT
+        "gpt": lambda k: _gpts(zh[k]) != _gpts(en[k]),
+        # “…”这一步 names a stage as the sidebar does
+        "stage": lambda k: any(name not in stages for name in re.findall(r"“([^”]*)”这一步", zh[k])),
+    }
+    return {rule: {k for k in zh if broken(k)} for rule, broken in rules.items()}
+
+
+# Keys other changes of this round rewrite (the block's and the next token's words): each leaves its list once fixed.
+TERMS_PENDING = {"page": {"block_attn_is_y", "block_to_output", "next_example"}, "gpt": {"block_text", "next_tied"},
+                 "size": {"trained_sizes"}}
+
+
+def test_chinese_uses_one_term_per_thing():
+    found = term_problems(ZH, EN)
+    for rule, keys in found.items():
+        pending = TERMS_PENDING.get(rule, set())
+        assert keys - pending == set(), (rule, {k: ZH[k] for k in keys - pending})
+        assert pending <= keys, f"{rule}: fixed now, take {sorted(pending - keys)} off TERMS_PENDING"
+
+
+def test_the_term_check_catches_each_slip():
+    en = {"a": "Set by the text on the tokens stage.", "b": "Append it to the text", "c": "Concat(H₁, H₂)",
+          "d": "your edits were kept", "e": "fixed sizes", "f": "as in GPT-2", "g": "see the input stage"}
+    zh = {"a": "由词元页的文本决定。", "b": "把它拼接到文本末尾", "c": "拼接 H₁ 和 H₂", "d": "保留了原来的值",
+          "e": "尺寸固定", "f": "和 GPT 一样", "g": "见“输入”这一步", "stage_input": "输入 X"}
+    en["stage_input"] = "Input X"
+    assert term_problems(zh, en) == {"page": {"a"}, "concat": {"b"}, "kept": {"d"}, "size": {"e"}, "gpt": {"f"},
+                                     "stage": {"g"}}
+    fixed = zh | {"a": "由“文本 → 词元 → X”这一步里的文本决定。", "b": "把它追加到文本末尾", "d": "仍是你填的数",
+                  "e": "维度固定", "f": "和 GPT-2 一样", "g": "见“输入 X”这一步", "stage_tokens": "文本 → 词元 → X"}
+    assert term_problems(fixed, en | {"stage_tokens": "Text → tokens → X"}) == {r: set() for r in
+                                                                               ("page", "concat", "kept", "size",
+                                                                                "gpt", "stage")}

@@ -14,7 +14,7 @@ from mha.ui import settings as S
 from mha.ui.strings import EN, Text
 
 from .helpers import block_parts, chart_data, rerun, run
-from .test_strings import LATEX, PLAIN, PLOTLY, renderers
+from .test_strings import LATEX, MATRICES, NAMES, PLAIN, PLOTLY, latin_words, renderers
 
 TAG = "@@{}@@"
 BIG = 10**8  # numbers said yes to: the large views of the walk are drawn
@@ -211,3 +211,65 @@ def test_the_range_check_reads_ranges_the_way_the_page_printed_them():
         assert ONE_ROW_RANGE.search(bad.translate(SUB)), bad
     for fine in ("rows 1–3", "row 1", "3×3", "1.5–1.55", "0.11–1.1"):
         assert not ONE_ROW_RANGE.search(fine), fine
+
+
+SHOWN = {"hovertemplate", "text", "label", "ticktext"}  # the strings of a chart a reader sees (title and annotation
+# texts are "text" too); names, fonts, colours and modes are not
+
+
+def _shown_in_chart(spec, key: str = "") -> list[str]:
+    if isinstance(spec, dict):
+        return [s for k, v in spec.items() if k not in ("z", "x", "y", "customdata", "bdata")
+                for s in _shown_in_chart(v, k)]
+    if isinstance(spec, list):
+        return [s for v in spec for s in _shown_in_chart(v, key)]
+    return [spec] if isinstance(spec, str) and key in SHOWN else []
+
+
+# The page's notation, the same in both languages: subscripts (d_model, W_fc, W_proj), E[ids], Attn, LN, FFN (the
+# post's word), logits, PE
+NOTATION = {"model", "ff", "fc", "proj", "ids", "Attn", "LN", "FFN", "logits", "pos", "PE"}
+
+
+def _english(text: str) -> list[str]:
+    text = re.sub(r"%\{[^}]*\}", " ", re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S))  # Plotly's fields, formulas
+    text = re.sub(r":\w+\[", " ", text)  # Streamlit's directives: :gray[…], :small[…]
+    return [w for w in latin_words(text) if w not in NAMES | NOTATION and not set(w) <= MATRICES]
+
+
+def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
+    """Latin words on the Chinese pages of every stage (and the KV cache's cost, the block's parts), outside the
+    strings tables' checks: what the code writes into charts (hover labels), formulas' \\text{…} and Markdown."""
+    found: dict[str, set[tuple[str, str]]] = {}
+
+    def scan(at, where):
+        for node in at._tree:
+            if getattr(node, "proto", None) is None:
+                continue
+            fields = MessageToDict(node.proto)
+            texts = []
+            if node.type == "plotly_chart":
+                texts = _shown_in_chart(json.loads(fields.get("spec", "{}")))
+            elif (data := chart_data(node)) is not None:
+                texts = _shown_in_chart(json.loads(data["spec"]))
+            elif node.type == "latex":
+                texts = re.findall(r"\\text\{([^{}]*)\}", fields.get("body", ""))
+            elif node.type == "markdown":
+                texts = [fields.get("body", "")]
+            for text in texts:
+                for word in _english(text):
+                    found.setdefault(word, set()).add((where, text))
+
+    for stage in S.STAGES:
+        scan(run(stage=stage, lang="zh"), stage)
+    at = run(stage="kv_cache", lang="zh")
+    at.session_state["kv_part"] = "cost"
+    scan(rerun(at), "kv_cache cost")
+    for part, at in block_parts(run(stage="block", lang="zh")):
+        scan(at, f"block {part}")
+    return found
+
+
+def test_chinese_pages_show_no_english_the_code_wrote():
+    """"token · feature" in a hover label, \\text{cached} in a formula: words the code writes are the tables' too."""
+    assert latin_shown_zh_pages() == {}

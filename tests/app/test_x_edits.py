@@ -66,7 +66,7 @@ def test_edits_from_a_link_are_kept_on_another_stage_in_chinese():
     at.number_input(key="seed").set_value(1)
     rerun(at)
     assert at.session_state["x_base"][1, 1] == 9.5
-    assert "你改过的 1 个 X 的格子保留了原来的值" in page_text(at)
+    assert "你在 X 里改过的 1 格仍是你填的数" in page_text(at)
 
 
 @pytest.mark.parametrize("typed, stored", [("1e200", 1e200), ("-2.5E-3", -0.0025), ("１．５", 1.5), ("−2", -2.0),
@@ -133,7 +133,7 @@ def test_the_grid_and_the_link_take_the_same_numbers(typed):
 
 
 @pytest.mark.parametrize("lang, words", [("en", "the box was empty or held no number, so it keeps 3"),
-                                         ("zh", "输入框是空的或不是数字，所以保留 3")])
+                                         ("zh", "输入框是空的或不是数字，所以仍用 3")])
 def test_an_emptied_or_lettered_size_keeps_its_value_and_every_edit_and_says_so(lang, words):
     at = run(stage="input", lang=lang)
     at.session_state["x_editor"] = {"edited_rows": {2: {"c1": "7.5"}}, "added_rows": [], "deleted_rows": []}
@@ -147,7 +147,7 @@ def test_an_emptied_or_lettered_size_keeps_its_value_and_every_edit_and_says_so(
 
 
 @pytest.mark.parametrize("lang, words", [("en", "takes 1 to 64; 100 is outside that, so it keeps 3"),
-                                         ("zh", "的取值范围是 1 到 64；100 超出了这个范围，所以保留 3")])
+                                         ("zh", "的取值范围是 1 到 64；100 超出了这个范围，所以仍用 3")])
 def test_a_size_out_of_range_keeps_its_value_in_the_pages_language(lang, words):
     at = run(stage="qk", lang=lang)
     at.number_input(key="n_tokens").set_value(100)

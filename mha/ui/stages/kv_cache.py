@@ -142,7 +142,7 @@ def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace, be
         drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
         steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
         last_rows=wt.template("kv_last_rows"), first_cols=wt.template("kv_first_cols"),
-        last_cols=wt.template("kv_last_cols"),
+        last_cols=wt.template("kv_last_cols"), token=wt("token"), col=wt("cols_of"),
     )
     if before is not None:
         s_prev, h_prev, y_prev = before.probs[h], before.heads[h], before.y
@@ -172,9 +172,10 @@ def _cost(v: View, t: int) -> None:
     said = partial(_said, v.look)
     equation(v.look, said(r"P = 2\,d_{model}\,h\,(2d_k + d_v)", f"{tex_int(2 * d * h * (2 * dk + dv))},"),
              said(r"O = 2\,h\,d_v\,d_{model}", tex_int(2 * h * dv * d)))
-    equation(v.look, said(rf"\text{{cached}}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.step_flops_cached)),
-             said(rf"\text{{recompute}}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.step_flops_recompute)))
-    st.markdown(markdown_table(["", t_("kv_cost_flops"), t_("kv_cost_bytes")],
+    cached, recompute = t_("kv_tex_cached"), t_("kv_tex_recompute")
+    equation(v.look, said(rf"{cached}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.step_flops_cached)),
+             said(rf"{recompute}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.step_flops_recompute)))
+    st.markdown(markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
                                [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
                                 (t_("kv_without", t=t), f"{c.step_flops_recompute:,}", f"{c.step_bytes_recompute:,}")]))
     st.caption(t_("kv_cost_note"))
