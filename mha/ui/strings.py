@@ -56,6 +56,17 @@ EN = {
     "primes_yes": "✓ Distinct primes: every shape says where it came from.",
     "primes_no": "These sizes are not distinct primes, so two shapes can look alike.",
     "primes_fix": "Make them distinct primes",
+    "lengths_shared": "Different quantities share a length here, so the shape no longer says which one it came from: "
+                      "{groups}.",
+    "lengths_sep": "; ",
+    "length_n_tokens": "tokens $n$",
+    "length_vocab": "vocabulary size",
+    "length_d_model": r"embedding size $d_{{\text{{model}}}}$",
+    "length_d_k": "query/key size $d_k$",
+    "length_d_v": "value size $d_v$",
+    "length_n_heads": "heads $h$",
+    "length_concat": r"Concat's width $h\cdot d_v$",
+    "length_d_ff": "FFN hidden size $d_{{ff}}$",
     "stage": "Stage",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "Matrix product",
@@ -247,6 +258,10 @@ EN = {
         "and see which rows of Y move."
     ),
     "dependency_zero_when": r"\text{{for }} j > i",
+    "dependency_w": "$W$: every weight of this attention layer, one set for every row $i$: each head's $W_Q$, $W_K$, "
+                    "$W_V$, then $W_O$; {count:,} numbers in all.",
+    "dependency_w_trained": "$W$: every weight of layer {layer}'s attention in the trained model, one set for every row "
+                            "$i$: each head's $W_Q$, $W_K$, $W_V$, then $W_O$; {count:,} numbers in all.",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$ (Frobenius norm, exact)",
     "dependency_skip": "The exact map costs about {flops:,} operations at these sizes; it is drawn up to {limit:,}.",
     "nudge_token": "Nudge token j",
@@ -535,6 +550,16 @@ ZH = {
     "primes_yes": "✓ 各维度是互不相同的质数：看形状就知道它从哪来。",
     "primes_no": "这些维度不是互不相同的质数，不同来历的形状可能看起来一样。",
     "primes_fix": "换成互不相同的质数",
+    "lengths_shared": "这里有不同的量长度相同，看形状就分不出它从哪来：{groups}。",
+    "lengths_sep": "；",
+    "length_n_tokens": "词元数 $n$",
+    "length_vocab": "词表大小",
+    "length_d_model": r"嵌入维度 $d_{{\text{{model}}}}$",
+    "length_d_k": "查询/键维度 $d_k$",
+    "length_d_v": "值维度 $d_v$",
+    "length_n_heads": "头数 $h$",
+    "length_concat": r"Concat 的宽度 $h\cdot d_v$",
+    "length_d_ff": "前馈网络隐藏维度 $d_{{ff}}$",
     "stage": "阶段",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "矩阵乘法",
@@ -708,6 +733,10 @@ ZH = {
         "词元。扰动一个词元（给它的每个特征加上同一个数），看看 Y 的哪些行会随之变化。"
     ),
     "dependency_zero_when": r"\text{{当 }} j > i \text{{ 时}}",
+    "dependency_w": "$W$：这一层注意力的全部权重，每一行 $i$ 用的都是同一组：每个头的 $W_Q$、$W_K$、$W_V$，"
+                    "再加上 $W_O$，共 {count:,} 个数。",
+    "dependency_w_trained": "$W$：训练过的模型第 {layer} 层注意力的全部权重，每一行 $i$ 用的都是同一组：每个头的 "
+                            "$W_Q$、$W_K$、$W_V$，再加上 $W_O$，共 {count:,} 个数。",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$（Frobenius 范数，精确值）",
     "dependency_skip": "在这些维度下，精确计算约需 {flops:,} 次运算；只有不超过 {limit:,} 次时才画出来。",
     "nudge_token": "扰动第 j 个词元",

@@ -9,19 +9,24 @@ from mha.figures.ticks import room_for_names, token_ticks
 
 from ..chart import chart
 from ..inputs import number
-from ..prose import equation, fmt, header, input_error
-from ..view import View, subscript
+from ..prose import aside, display, fmt, header, input_error, tex_int
+from ..view import View, name, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
+TUPLE_HEADS = 3  # heads up to which W is written out whole; with more, its first and last head and W_O
 
 
 def render(v: View) -> None:
     t, cfg = v.t, v.cfg
     header(t, "dependency")
     n, d = v.x.shape
-    equation(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
-             r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "
-             + t("dependency_zero_when"))
+    claim = display(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
+                    r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "
+                    + t("dependency_zero_when"))
+    w, count = parameters(v.w)
+    said = t("dependency_w_trained", layer=v.trained.layer + 1, count=count) if v.trained else \
+        t("dependency_w", count=count)
+    st.markdown(f"$$\n{claim}\n$$\n\n$$\n{display(v.look, *w)}\n$$\n\n{aside(said)}")  # one element
     cost = cfg.n_heads * n * n * d * d
     left, right = st.columns(2)
     half = v.look.column(0.5)
@@ -36,6 +41,22 @@ def render(v: View) -> None:
             st.info(t("dependency_skip", flops=int(cost), limit=int(EXACT_BUDGET)))
     with right:
         _nudge(v)
+
+
+def parameters(w: mha.Weights) -> tuple[tuple[tuple[str, ...], tuple[str, str]], int]:
+    """The post's W = (W_Q1, W_K1, W_V1, W_Q2, …, W_O) of these weights, one part a head (a phone's lines), with its
+    count of numbers written out as h·(d·d_k + d·d_k + d·d_v) + (h·d_v)·d; and that count."""
+    h, d, d_k = w.w_q.shape
+    d_v = w.w_v.shape[2]
+    heads = range(1, h + 1) if h <= TUPLE_HEADS else (1, None, h)
+    parts = [r"\dots," if i is None else ", ".join(name("W", f"{m}{i}").tex for m in "QKV") + "," for i in heads]
+    parts[0] = "W = (" + parts[0]
+    parts[-1] += " W_O):"
+    each = rf"{d}\cdot {d_k} + {d}\cdot {d_k} + {d}\cdot {d_v}"
+    if h > 1:
+        each = rf"{h}\cdot({each})"
+    count = sum(a.size for a in (w.w_q, w.w_k, w.w_v, w.w_o))
+    return (tuple(parts), (rf"{each} + {h * d_v}\cdot {d}", f"= {tex_int(count)}")), count
 
 
 @st.fragment
