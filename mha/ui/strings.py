@@ -258,10 +258,8 @@ EN = {
         "and see which rows of Y move."
     ),
     "dependency_zero_when": r"\text{{for }} j > i",
-    "dependency_w": "$W$: every weight of this attention layer, one set for every row $i$: each head's $W_Q$, $W_K$, "
-                    "$W_V$, then $W_O$; {count:,} numbers in all.",
-    "dependency_w_trained": "$W$: every weight of layer {layer}'s attention in the trained model, one set for every row "
-                            "$i$: each head's $W_Q$, $W_K$, $W_V$, then $W_O$; {count:,} numbers in all.",
+    "dependency_w_count": r"\text{{ numbers}}",
+    "dependency_w_trained": r"\text{{layer {layer}'s }}",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$ (Frobenius norm, exact)",
     "dependency_skip": "The exact map costs about {flops:,} operations at these sizes; it is drawn up to {limit:,}.",
     "nudge_token": "Nudge token j",
@@ -733,10 +731,8 @@ ZH = {
         "词元。扰动一个词元（给它的每个特征加上同一个数），看看 Y 的哪些行会随之变化。"
     ),
     "dependency_zero_when": r"\text{{当 }} j > i \text{{ 时}}",
-    "dependency_w": "$W$：这一层注意力的全部权重，每一行 $i$ 用的都是同一组：每个头的 $W_Q$、$W_K$、$W_V$，"
-                    "再加上 $W_O$，共 {count:,} 个数。",
-    "dependency_w_trained": "$W$：训练过的模型第 {layer} 层注意力的全部权重，每一行 $i$ 用的都是同一组：每个头的 "
-                            "$W_Q$、$W_K$、$W_V$，再加上 $W_O$，共 {count:,} 个数。",
+    "dependency_w_count": r"\text{{ 个数}}",
+    "dependency_w_trained": r"\text{{第 {layer} 层的 }}",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$（Frobenius 范数，精确值）",
     "dependency_skip": "在这些维度下，精确计算约需 {flops:,} 次运算；只有不超过 {limit:,} 次时才画出来。",
     "nudge_token": "扰动第 j 个词元",

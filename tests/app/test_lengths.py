@@ -114,14 +114,17 @@ def test_the_trained_model_s_fresh_sequences_keep_their_own_length():
     assert len(seen) > 1
 
 
-def tuple_and_count(at) -> tuple[list[str], str, int, str]:
-    """The dependency stage's W: its entries, the count's expression, the count it prints, and the words under it."""
-    element = next(m.value for m in at.markdown if "W = (" in m.value)
-    tex = element.split("$$")[3]
-    entries, expression = re.fullmatch(r"\s*W = \((.*)\):(.*)\s*", tex, re.S).groups()
+def tuple_and_count(at) -> tuple[str, list[str], str, int, str]:
+    """The dependency stage's W, from the formula under its claim: the words before it, its entries, the count's
+    expression, the count it prints, and the words after it."""
+    tex = next(f.value for f in at.latex if "W = (" in f.value)
+    tex = tex.split(r"\\[0.5em]")[1]  # the claim's line, then W's (on one line or two)
+    for mark in ("$$", r"\begin{gathered}", r"\end{gathered}", "\\\\"):
+        tex = tex.replace(mark, " ")
+    whose, entries, expression, total, words = re.fullmatch(
+        r"\s*(.*)W = \((.*)\):(.*)=\s*([\d{},]+)(.*)", tex, re.S).groups()
     entries = [e.strip() for e in entries.replace(r"\ ", " ").split(",")]
-    left, total = expression.split("=")
-    return entries, left, int(total.replace("{,}", "").strip()), element.split("$$")[-1]
+    return whose.strip(), entries, expression, int(total.replace("{,}", "")), words.strip()
 
 
 def evaluate(tex: str) -> int:
@@ -131,17 +134,18 @@ def evaluate(tex: str) -> int:
     return eval(plain)  # digits, +, * and brackets only (checked above)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("sizes", [
     {}, dict(n_heads=1), dict(n_heads=3, d_k=4), dict(n_heads=4, d_model=6, d_k=3, d_v=2), dict(n_heads=16),
 ])
-def test_the_dependency_stage_writes_w_and_counts_its_numbers(sizes):
-    at = run(stage="dependency", **sizes)
+def test_the_dependency_stage_writes_w_and_counts_its_numbers(sizes, lang):
+    at = run(stage="dependency", lang=lang, **sizes)
     ss = at.session_state
     h, d, d_k, d_v = ss["n_heads"], ss["d_model"], ss["d_k"], ss["d_v"]
     want = h * d * d_k + h * d * d_k + h * d * d_v + (h * d_v) * d  # W_Q, W_K, W_V of every head, and W_O
-    entries, expression, total, words = tuple_and_count(at)
+    whose, entries, expression, total, words = tuple_and_count(at)
     assert total == want and evaluate(expression) == want  # the terms as printed add up to the count printed
-    assert f"{want:,} numbers" in words
+    assert whose == "" and words == TABLES[lang]["dependency_w_count"].format()
     heads = [f"W_{{{m}{i}}}" for i in range(1, h + 1) for m in "QKV"]
     if h <= 3:
         assert entries == [*heads, "W_O"]
@@ -159,7 +163,6 @@ def test_the_trained_model_s_w_is_its_layer_s(layer, lang):
     h, d, d_k = attn.w_q.shape
     d_v = attn.w_v.shape[2]
     want = 2 * h * d * d_k + h * d * d_v + h * d_v * d
-    _, expression, total, words = tuple_and_count(at)
+    whose, _, expression, total, _ = tuple_and_count(at)
     assert total == want == evaluate(expression)
-    key = "dependency_w_trained"
-    assert TABLES[lang][key].format(layer=layer, count=want) in words
+    assert whose == TABLES[lang]["dependency_w_trained"].format(layer=layer)

@@ -29,7 +29,7 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options
-LATEX = {"dependency_zero_when"}  # pieces of an st.latex formula
+LATEX = {"dependency_zero_when", "dependency_w_count", "dependency_w_trained"}  # pieces of an st.latex formula
 SPANS = {"span_row", "span_rows", "span_token", "span_tokens"}  # ranges put into Markdown and chart text alike
 
 
