@@ -55,7 +55,6 @@ EN = {
     ),
     "primes_yes": "✓ Distinct primes: every shape says where it came from.",
     "primes_no": "These sizes are not distinct primes, so two shapes can look alike.",
-    "primes_fix": "Make them distinct primes",
     "lengths_shared": "Different quantities share a length here, so the shape no longer says which one it came from: "
                       "{groups}.",
     "lengths_sep": "; ",
@@ -67,6 +66,7 @@ EN = {
     "length_n_heads": "heads $h$",
     "length_concat": r"Concat's width $h\cdot d_v$",
     "length_d_ff": "FFN hidden size $d_{{ff}}$",
+    "primes_fix": "Make them distinct primes",
     "stage": "Stage",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "Matrix product",
@@ -547,7 +547,6 @@ ZH = {
     "cell_values_help": "行数或列数超过 16、或者格子太小的矩阵不显示数值；把鼠标移到格子上可以看到。",
     "primes_yes": "✓ 各维度是互不相同的质数：看形状就知道它从哪来。",
     "primes_no": "这些维度不是互不相同的质数，不同来历的形状可能看起来一样。",
-    "primes_fix": "换成互不相同的质数",
     "lengths_shared": "这里有不同的量长度相同，看形状就分不出它从哪来：{groups}。",
     "lengths_sep": "；",
     "length_n_tokens": "词元数 $n$",
@@ -558,6 +557,7 @@ ZH = {
     "length_n_heads": "头数 $h$",
     "length_concat": r"Concat 的宽度 $h\cdot d_v$",
     "length_d_ff": "前馈网络隐藏维度 $d_{{ff}}$",
+    "primes_fix": "换成互不相同的质数",
     "stage": "阶段",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "矩阵乘法",

@@ -29,7 +29,7 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options
-LATEX = {"dependency_zero_when", "dependency_w_count", "dependency_w_trained"}  # pieces of an st.latex formula
+LATEX = {"dependency_zero_when"}  # pieces of an st.latex formula
 SPANS = {"span_row", "span_rows", "span_token", "span_tokens"}  # ranges put into Markdown and chart text alike
 
 
@@ -114,6 +114,7 @@ def test_both_languages_fill_the_same_fields(key):
 
 SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled", "phase_s", "kv_step_softmax",
                 "list_sep", "lengths_sep", "block_gelu_curve"}
+LATEX |= {"dependency_w_count", "dependency_w_trained"}  # W's words in the dependency stage's formula
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
