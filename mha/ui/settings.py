@@ -244,6 +244,15 @@ def distinct_primes(sizes: Mapping) -> bool:
     return all(map(is_prime, values)) and len(set(values)) == len(values)
 
 
+def shared_lengths(lengths: Mapping[str, int]) -> list[tuple[int, tuple[str, ...]]]:
+    """The lengths that two or more of a view's quantities share (quantity → length), each with those quantities in
+    the order given: where a shape no longer says which of them it came from. Ordered by the first quantity."""
+    groups: dict[int, list[str]] = {}
+    for name, length in lengths.items():
+        groups.setdefault(int(length), []).append(name)
+    return [(length, tuple(names)) for length, names in groups.items() if len(names) > 1]
+
+
 @lru_cache(maxsize=1)
 def _primes_upto(n: int) -> tuple[int, ...]:
     return tuple(p for p in range(2, n + 1) if is_prime(p))

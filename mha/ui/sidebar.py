@@ -53,12 +53,16 @@ def render(t: Text):
                    help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
         if ss["stage"] in walk.FFN_STAGES:  # one widget fewer on every other stage's run
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
+        shared, primes = _shared_lengths(t, ss["stage"]), S.distinct_primes(ss)
         if trained:
             st.caption(t("trained_sizes", **models.trained_sizes()))
-        elif S.distinct_primes(ss):
-            st.caption(t("primes_yes"))
-        else:
+        elif not primes:
             st.caption(t("primes_no"))
+        elif not shared:
+            st.caption(t("primes_yes"))
+        if shared:  # which quantities share a length: said once, where the sizes are
+            st.caption(shared)
+        if not trained and not primes:
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
         number(st, t, "seed", 0, S.LIMITS["seed"], disabled=trained)
         _options(t, trained)
@@ -66,6 +70,16 @@ def render(t: Text):
                   st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open",
                               on_change="rerun"))
     return panels
+
+
+def _shared_lengths(t: Text, stage: str) -> str:
+    """The sentence naming the quantities of this view that share a length (a text's tokens or vocabulary, or sizes
+    alike), each group as "a = b = length"; empty when every length is its own."""
+    groups = S.shared_lengths(x_source.view_lengths(stage, t.lang))
+    if not groups:
+        return ""
+    said = (" = ".join([*(t(f"length_{name}") for name in names), str(length)]) for length, names in groups)
+    return t("lengths_shared", groups=t("lengths_sep").join(said))
 
 
 def _options(t: Text, trained: bool) -> None:

@@ -16,6 +16,14 @@ from . import settings as S
 from .models import block_weights, held, shipped, trained_on, trained_sizes, trained_trace
 from .strings import Text
 from .view import TrainedRun
+from .walk import FFN_STAGES
+
+# The text a stage of the coda shows when none is typed: its tokens and its vocabulary (6 and 4; 9 and 4) are lengths
+# no size of the post has (3, 5, 7, 11, 2, 22 and d_ff 13), so every shape on those stages still says where it came
+# from (tests/app/test_lengths.py).
+EXAMPLE = dict(en="to be or not to be", zh="人人为我，我为人人")
+# The stages that run on EXAMPLE without a text, and draw the vocabulary (E, the logits).
+EXAMPLE_STAGES = ("tokens", "next_token")
 
 
 @dataclass(frozen=True)
@@ -60,6 +68,10 @@ def text_tokens(text: str) -> list[str]:
     return mha.tokenize(text)[: S.LIMITS["n_tokens"]]
 
 
+def example_text(lang: str) -> str:
+    return EXAMPLE.get(lang, EXAMPLE["en"])
+
+
 def has_text() -> bool:
     return bool(text_tokens(st.session_state.get("text", "")))
 
@@ -84,12 +96,34 @@ def trained_tokens(text: str) -> tuple[list[str], list[str], bool]:
 def random_repeat(seed: int) -> str:
     """A sequence of the trained task: L distinct letters of the alphabet, then the same L again (spaced). Distinct,
     so that the pattern reads at a glance; the training draws (which may repeat a letter) include these, and the
-    shipped model gets every one of them right (README)."""
+    shipped model gets every one of them right (README). Its length 2L is none of the model's sizes, nor its
+    vocabulary's or context's (where the task's lengths allow), so that every shape on its page says where it came
+    from."""
     m = shipped()
     rng = np.random.default_rng([seed, 2024])
     lo, hi = m.meta["repeat_lengths"]
-    first = [m.vocab[i] for i in rng.choice(m.meta["alphabet"], size=int(rng.integers(lo, hi + 1)), replace=False)]
+    sizes = m.meta["sizes"]
+    taken = {len(m.vocab), sizes["n_ctx"], sizes["n_heads"] * sizes["d_v"], *trained_sizes().values()}
+    halves = [half for half in range(lo, hi + 1) if 2 * half not in taken] or list(range(lo, hi + 1))
+    first = [m.vocab[i] for i in rng.choice(m.meta["alphabet"], size=int(rng.choice(halves)), replace=False)]
     return " ".join(first + first)
+
+
+def view_lengths(stage: str, lang: str) -> dict[str, int]:
+    """The lengths this view's matrices are made of, by quantity (the sidebar's keys, and "vocab" and "concat"): n
+    is the text's number of tokens (on the stages that show the example without one, the example's), the vocabulary
+    is counted where it is drawn, h·d_v with more than one head, d_ff where the FFN is drawn."""
+    ss = st.session_state
+    tokens = text_tokens(ss.get("text", "")) or (text_tokens(example_text(lang)) if stage in EXAMPLE_STAGES else [])
+    out = {"n_tokens": len(tokens) if tokens else int(ss["n_tokens"])}
+    if tokens and stage in EXAMPLE_STAGES:
+        out["vocab"] = len(shipped().vocab) if trained_on() else len(set(tokens))
+    out.update({key: int(ss[key]) for key in ("d_model", "d_k", "d_v", "n_heads")})
+    if out["n_heads"] > 1:
+        out["concat"] = out["n_heads"] * out["d_v"]
+    if stage in FFN_STAGES:
+        out["d_ff"] = int(ss["d_ff"])
+    return out
 
 
 # ---------------------------------------------------------------- X before edits

@@ -16,6 +16,7 @@ from mha import figures as F
 from mha.ui import settings as S
 from mha.ui.strings import Text
 from mha.ui.walk import FFN_STAGES
+from mha.ui.x_source import EXAMPLE
 
 from .helpers import APP, BLOCK_PARTS, block_parts, charts, html_bodies, page_text, rerun, run, warnings, z
 
@@ -248,7 +249,7 @@ def test_the_sampled_choice_is_seeded_and_travels_in_the_link():
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_next_token_without_a_text_runs_on_the_example_and_says_so(lang):
     at = run(stage="next_token", lang=lang)
-    example = {"en": TEXT, "zh": "我爱注意力"}[lang]
+    example = EXAMPLE[lang]
     assert any(example.replace(" ", "") in i.value.replace(" ", "") for i in at.info)
     tokens, vocab, ids, mw, x, cfg = model(example)
     n, size = len(ids), len(vocab)

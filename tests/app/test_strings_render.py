@@ -91,7 +91,7 @@ def _walk():
     for lang in ("zh", "en"):  # the block on a text, each of its parts
         for _, at in block_parts(run(stage="block", text="the cat sat", lang=lang)):
             yield at
-    for stage in ("tokens", "input", "heads", "block", "next_token"):  # the trained model, its sidebar
+    for stage in ("tokens", "input", "heads", "dependency", "block", "next_token"):  # the trained model, its sidebar
         yield run(stage=stage, model="trained", layer=2)
     yield run(stage="heads", model="trained", text="A B C D")  # no letter repeats yet
     yield run(stage="tokens", model="trained", text="a b z 9 " + "C" * 20, lang="zh", layer=9)  # unknown, cut, bad

@@ -1,5 +1,7 @@
 """Stage `dependency`: Y_i = f_i(X_1..X_i). The exact dependency map, and a nudge that shows which rows of Y move."""
 
+import re
+
 import numpy as np
 import streamlit as st
 
@@ -9,19 +11,26 @@ from mha.figures.ticks import room_for_names, token_ticks
 
 from ..chart import chart
 from ..inputs import number
-from ..prose import equation, fmt, header, input_error
-from ..view import View, subscript
+from ..prose import display, fmt, header, input_error, tex_int
+from ..view import View, name, subscript
 
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
+TUPLE_HEADS = 3  # heads up to which W is written out whole; with more, its first and last head and W_O
+# A display line's width, in units of about half an em (a Chinese character is two), that fits the page of a desk and
+# of a projector: the post's W and its count (89) fit on one line.
+LINE_UNITS = 95
 
 
 def render(v: View) -> None:
     t, cfg = v.t, v.cfg
     header(t, "dependency")
     n, d = v.x.shape
-    equation(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
-             r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "
-             + t("dependency_zero_when"))
+    claim = display(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
+                    r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "
+                    + t("dependency_zero_when"))
+    whose = t("dependency_w_trained", layer=v.trained.layer + 1) if v.trained else ""
+    w = lines(v.look, *parameters(v.w, whose, t("dependency_w_count")))
+    st.latex(rf"\begin{{gathered}} {claim} \\[0.5em] {w} \end{{gathered}}")  # the claim, then its W: one element
     cost = cfg.n_heads * n * n * d * d
     left, right = st.columns(2)
     half = v.look.column(0.5)
@@ -36,6 +45,40 @@ def render(v: View) -> None:
             st.info(t("dependency_skip", flops=int(cost), limit=int(EXACT_BUDGET)))
     with right:
         _nudge(v)
+
+
+def parameters(w: mha.Weights, whose: str, numbers: str) -> tuple[tuple[str, ...], tuple[str, str, str]]:
+    """The post's W = (W_Q1, W_K1, W_V1, W_Q2, …, W_O) of these weights, one part a head (a phone's lines), `whose`
+    (LaTeX) before it; and its count of numbers, written out as h·(d·d_k + d·d_k + d·d_v) + (h·d_v)·d, then the
+    weights' own count and `numbers` (LaTeX)."""
+    h, d, d_k = w.w_q.shape
+    d_v = w.w_v.shape[2]
+    heads = range(1, h + 1) if h <= TUPLE_HEADS else (1, None, h)
+    parts = [r"\dots," if i is None else ", ".join(name("W", f"{m}{i}").tex for m in "QKV") + "," for i in heads]
+    parts[0] = whose + "W = (" + parts[0]
+    parts[-1] += " W_O):"
+    each = rf"{d}\cdot {d_k} + {d}\cdot {d_k} + {d}\cdot {d_v}"
+    if h > 1:
+        each = rf"{h}\cdot({each})"
+    count = sum(a.size for a in (w.w_q, w.w_k, w.w_v, w.w_o))
+    return tuple(parts), (each, rf"+ {h * d_v}\cdot {d}", f"= {tex_int(count)}{numbers}")
+
+
+def lines(look: F.Look, w: tuple[str, ...], count: tuple[str, ...]) -> str:
+    """W and its count on one line where that fits, else on two (a phone: one part a line)."""
+    one = display(look, w, count)
+    if look.narrow or units(one) <= LINE_UNITS:
+        return one
+    return rf"\begin{{gathered}} {display(look, w)} \\ {display(look, count)} \end{{gathered}}"
+
+
+def units(tex: str) -> int:
+    """About how wide a line of LaTeX is, in half ems: its characters as shown, a Chinese one counted twice."""
+    shown = re.sub(r"\\text\{([^{}]*)\}", r"\1", tex)
+    for command, glyphs in ((r"\cdot", "·"), (r"\dots", "…"), (r"\qquad", "    "), ("\\ ", " "), ("{,}", ",")):
+        shown = shown.replace(command, glyphs)
+    shown = re.sub(r"\\[A-Za-z]+|[{}_^]", "", shown)
+    return sum(2 if "\u4e00" <= c <= "\u9fff" else 1 for c in shown)
 
 
 @st.fragment

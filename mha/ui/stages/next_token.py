@@ -20,7 +20,6 @@ from ..inputs import number
 from ..product import product_view
 from ..prose import display, header
 from ..view import Name, Operand, View
-from .tokens import example_text
 
 CHOSEN_MOST = 24  # glyphs of the chosen token its sentence writes
 E_T = Name("E<sup>T</sup>", r"E^{\top}", "Eᵀ")
@@ -32,7 +31,7 @@ def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "next_token")
     own = x_source.has_text()
-    text = ss["text"] if own else example_text(t.lang)
+    text = ss["text"] if own else x_source.example_text(t.lang)
     cfg = replace(v.cfg, n_tokens=len(x_source.text_tokens(text)))
     tokens, vocab, ids, mw = x_source.coda(cfg, text, ss.get("positions", S.DEFAULTS["positions"]))
     if own:

@@ -21,29 +21,24 @@ from ..chart import chart
 from ..prose import display, equation, header
 from ..view import View
 
-EXAMPLE = dict(en="the cat sat on the mat", zh="我爱注意力")
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
              "background:#eef2ff;border:1px solid #c7d2fe;font-size:0.95rem;max-width:100%;overflow-wrap:anywhere")
 CHIP_PX, CHIP_FONT_PX = 240, 15.2  # a chip's token is shortened to this width (a phone's page is 358 px); 0.95rem
 COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # Streamlit's caption, light theme
 
 
-def example_text(lang: str) -> str:
-    return EXAMPLE.get(lang, EXAMPLE["en"])
-
-
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "tokens")
     st.text_input(t("tokens_box"), key="text", on_change=session.on_text_change, persist_state="session",
-                  placeholder=example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
+                  placeholder=x_source.example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
     if notice := ss.pop("text_notice", None):
         st.warning(t.notice(notice))
     if models.trained_on():
         trained_notes(t, ss.get("text", ""))
     text, own = ss.get("text", ""), x_source.has_text()
     if not own:
-        text = example_text(t.lang)
+        text = x_source.example_text(t.lang)
         st.info(t.md("tokens_example", example=text))
         st.button(t("tokens_use_example"), key="use_example", on_click=use_text, args=(text,))
     cfg = replace(v.cfg, n_tokens=len(x_source.text_tokens(text)))

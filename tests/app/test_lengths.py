@@ -1,0 +1,168 @@
+"""Shapes that say where they came from: on every default view no two different quantities share a length (the
+coda's example texts and the trained model's opening sequence included), a text or sizes that make two share one are
+said once, in the sidebar, in the page's language; and the dependency stage writes the post's W with its count of
+numbers, for any sizes and heads."""
+
+import re
+
+import pytest
+
+import mha
+from mha.ui.strings import EN, ZH
+from mha.ui.walk import FFN_STAGES
+
+from .helpers import charts, html_bodies, page_text, run, z
+
+TRAINED = mha.load_trained()
+TABLES = {"en": EN, "zh": ZH}
+VIEWS = {"seeded-en": dict(lang="en"), "seeded-zh": dict(lang="zh"), "trained": dict(model="trained")}
+# One stage of each kind of lengths: n and the sizes; Concat's h·d_v; the example's tokens and vocabulary; d_ff
+STAGES = ("input", "heads", "tokens", "block", "next_token")
+
+
+def shape(at, name: str) -> tuple[int, int]:
+    """The shape of the matrix the page draws under this name."""
+    return next(z(tr).shape for spec in charts(at) for tr in spec["data"] if tr.get("name") == name and "z" in tr)
+
+
+def drawn_lengths(at, stage: str) -> dict[str, int]:
+    """The lengths of this view's quantities, read from what the page holds and draws: the sizes it computes with,
+    and on the coda's stages the tokens and the vocabulary of the matrices it draws."""
+    ss = at.session_state
+    out = {k: ss[k] for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads")}
+    if ss["n_heads"] > 1:
+        out["h·d_v"] = ss["n_heads"] * ss["d_v"]
+    if stage in FFN_STAGES:
+        out["d_ff"] = ss["d_ff"]
+    if stage == "tokens":
+        (vocab, d), (n, _) = shape(at, "E"), shape(at, "E[ids]")
+        assert d == ss["d_model"] and n == html_bodies(at)[0].count("<sub>")  # the chips, one a token
+        out.update(n_tokens=n, vocab=vocab)
+    if stage == "next_token":
+        n, vocab = shape(at, "logits")
+        out.update(n_tokens=n, vocab=vocab)
+    if ss["model"] == "trained":  # the model's own sizes, whether or not this stage draws them
+        sizes = TRAINED.meta["sizes"]
+        out.update(vocab=len(TRAINED.vocab), n_ctx=sizes["n_ctx"], d_ff=sizes["d_ff"])
+        assert out["n_tokens"] == len(ss["text"].split())
+    return out
+
+
+@pytest.mark.parametrize("stage", STAGES)
+@pytest.mark.parametrize("view", VIEWS)
+def test_no_two_quantities_share_a_length_on_a_default_view(view, stage):
+    at = run(stage=stage, **VIEWS[view])
+    lengths = drawn_lengths(at, stage)
+    shared = {length for length in lengths.values() if list(lengths.values()).count(length) > 1}
+    assert not shared, {k: v for k, v in lengths.items() if v in shared}
+    table = TABLES[at.session_state["lang"]]
+    assert table["lengths_shared"].split("{")[0] not in page_text(at)
+
+
+def said(lang: str, *groups: tuple[tuple[str, ...], int]) -> str:
+    """The sidebar's sentence for these groups of quantities (by the keys of their names) and their lengths."""
+    t = TABLES[lang]
+    parts = [" = ".join([*(t[f"length_{k}"].replace("{{", "{").replace("}}", "}") for k in keys), str(length)])
+             for keys, length in groups]
+    return t["lengths_shared"].format(groups=t["lengths_sep"].join(parts))
+
+
+def sidebar(at) -> str:
+    return " ".join(c.value for c in at.sidebar.caption)
+
+
+@pytest.mark.parametrize("lang, text, stage, groups", [
+    ("en", "the cat sat on the mat", "tokens", [(("vocab", "d_model"), 5)]),  # 6 tokens, 5 distinct
+    ("zh", "我爱注意力", "next_token", [(("n_tokens", "vocab", "d_model"), 5)]),
+    ("zh", "我爱注意力机制", "tokens", [(("n_tokens", "vocab", "d_k"), 7)]),
+    ("en", "我爱注意力机制", "qk", [(("n_tokens", "d_k"), 7)]),  # the vocabulary is drawn on the coda's stages only
+    ("en", "to be, or not to be, that is the question:", "block", [(("n_tokens", "d_ff"), 13)]),
+])
+def test_a_text_that_makes_lengths_alike_is_said_once_in_the_sidebar(lang, text, stage, groups):
+    at = run(stage=stage, text=text, lang=lang)
+    tokens = mha.tokenize(text)
+    want = {"n_tokens": len(tokens), "vocab": len(set(tokens)), "d_model": 5, "d_k": 7, "d_ff": 13}
+    assert all(want[k] == length for keys, length in groups for k in keys)  # the cases say what they claim
+    sentence = said(lang, *groups)
+    assert sentence in sidebar(at)
+    assert page_text(at).count(TABLES[lang]["lengths_shared"].split("{")[0]) == 1  # said once on the page
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_sizes_alike_and_the_trained_model_s_own_are_said_too(lang):
+    at = run(stage="heads", d_k=11, lang=lang)
+    assert said(lang, (("d_k", "d_v"), 11)) in sidebar(at)
+    at = run(stage="block", d_ff=22, lang=lang)  # Concat's width h·d_v = 2·11
+    assert said(lang, (("concat", "d_ff"), 22)) in sidebar(at)
+    at = run(stage="tokens", model="trained", text="A B C D A B C D", lang=lang)
+    assert said(lang, (("n_tokens", "vocab"), len(TRAINED.vocab))) in sidebar(at)
+
+
+def test_the_trained_model_s_fresh_sequences_keep_their_own_length():
+    at = run(stage="tokens", model="trained")
+    sizes = TRAINED.meta["sizes"]
+    taken = {len(TRAINED.vocab), sizes["n_ctx"], sizes["n_heads"] * sizes["d_v"],
+             *(sizes[k] for k in ("d_model", "d_k", "d_v", "n_heads", "d_ff"))}
+    seen = set()
+    for _ in range(6):
+        letters = at.session_state["text"].split()
+        half = len(letters) // 2
+        assert letters[:half] == letters[half:] and len(letters) not in taken
+        seen.add(at.session_state["text"])
+        at.button(key="new_repeat").click()
+        at.run()
+    assert len(seen) > 1
+
+
+def tuple_and_count(at) -> tuple[str, list[str], str, int, str]:
+    """The dependency stage's W, from the formula under its claim: the words before it, its entries, the count's
+    expression, the count it prints, and the words after it."""
+    tex = next(f.value for f in at.latex if "W = (" in f.value)
+    tex = tex.split(r"\\[0.5em]")[1]  # the claim's line, then W's (on one line or two)
+    for mark in ("$$", r"\begin{gathered}", r"\end{gathered}", "\\\\"):
+        tex = tex.replace(mark, " ")
+    whose, entries, expression, total, words = re.fullmatch(
+        r"\s*(.*)W = \((.*)\):(.*)=\s*([\d{},]+)(.*)", tex, re.S).groups()
+    entries = [e.strip() for e in entries.replace(r"\ ", " ").split(",")]
+    return whose.strip(), entries, expression, int(total.replace("{,}", "")), words.strip()
+
+
+def evaluate(tex: str) -> int:
+    """2\\cdot(5\\cdot 7 + …) + 22\\cdot 5 as a number."""
+    plain = tex.replace(r"\qquad", " ").replace(r"\ ", " ").replace(r"\cdot", "*")
+    assert re.fullmatch(r"[\d\s*+()]+", plain), plain
+    return eval(plain)  # digits, +, * and brackets only (checked above)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("sizes", [
+    {}, dict(n_heads=1), dict(n_heads=3, d_k=4), dict(n_heads=4, d_model=6, d_k=3, d_v=2), dict(n_heads=16),
+])
+def test_the_dependency_stage_writes_w_and_counts_its_numbers(sizes, lang):
+    at = run(stage="dependency", lang=lang, **sizes)
+    ss = at.session_state
+    h, d, d_k, d_v = ss["n_heads"], ss["d_model"], ss["d_k"], ss["d_v"]
+    want = h * d * d_k + h * d * d_k + h * d * d_v + (h * d_v) * d  # W_Q, W_K, W_V of every head, and W_O
+    whose, entries, expression, total, words = tuple_and_count(at)
+    assert total == want and evaluate(expression) == want  # the terms as printed add up to the count printed
+    assert whose == "" and words == TABLES[lang]["dependency_w_count"].format()
+    heads = [f"W_{{{m}{i}}}" for i in range(1, h + 1) for m in "QKV"]
+    if h <= 3:
+        assert entries == [*heads, "W_O"]
+    else:  # the first head, …, the last, W_O
+        assert entries == [*heads[:3], r"\dots", *heads[-3:], "W_O"]
+    if sizes == {}:
+        assert total == 360  # the post's: 2·(5·7 + 5·7 + 5·11) + 22·5
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("layer", [1, 2])
+def test_the_trained_model_s_w_is_its_layer_s(layer, lang):
+    at = run(stage="dependency", model="trained", layer=layer, lang=lang)
+    attn = TRAINED.weights.blocks[layer - 1].attn
+    h, d, d_k = attn.w_q.shape
+    d_v = attn.w_v.shape[2]
+    want = 2 * h * d * d_k + h * d * d_v + h * d_v * d
+    whose, _, expression, total, _ = tuple_and_count(at)
+    assert total == want == evaluate(expression)
+    assert whose == TABLES[lang]["dependency_w_trained"].format(layer=layer)

@@ -1,0 +1,30 @@
+"""The dependency stage's W and its count fit the page on every screen, in both languages: on one line where there is
+room (the post's), on two where there is not (the trained model's, a third head, wide sizes), one part a line on a
+phone."""
+
+import pytest
+
+from .conftest import settle
+from .test_screens_e2e import FORMULAS, SCREENS
+
+pytestmark = pytest.mark.e2e
+
+VIEWS = {
+    "post": {}, "trained": dict(model="trained", layer=2), "three-heads": dict(n_heads=3, d_k=13),
+    "wide": dict(n_tokens=8, d_model=256, d_k=128, d_v=128, n_heads=16),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("screen", SCREENS)
+def test_w_fits_the_page(page, app_url, screen, lang):
+    viewport, extra = SCREENS[screen]
+    page.set_viewport_size(viewport)
+    for name, params in VIEWS.items():
+        query = "&".join(f"{k}={v}" for k, v in dict(stage="dependency", lang=lang, **params, **extra).items())
+        page.goto(f"{app_url}/?{query}")
+        settle(page, 120_000)
+        w = page.locator('[data-testid="stMain"] .katex-display').filter(has_text="W=(")
+        assert w.count() == 1, (name, page.url)
+        found = [(text, wide, room) for text, wide, room in page.evaluate(FORMULAS) if wide > room + 3]
+        assert not found, (name, screen, lang, found)
