@@ -389,17 +389,15 @@ EN = {
     "input_text_edited": "Your edits override the X made from the text; reset X to go back to the text's X.",
     "block_title": "The GPT block around attention",
     "block_text": (
-        "Attention is one part of a transformer block. Around it sit two residual connections (a sublayer's output "
-        "is added to its input), two layer norms (each row rescaled to mean 0 and variance 1, then by γ and β) and "
-        "the FFN, a small two-layer network that treats each row alone. Every step keeps the shape n×d, so blocks "
-        "stack. Where the layer norms sit depends on the model: the post's figure puts them after each sum, GPT-2 "
-        "before each sublayer."
+        "Attention is one part of a GPT block. Around it: two residual connections (a sublayer's output added to "
+        "its input), two layer norms (each row to mean 0 and variance 1, then γ and β) and the FFN, a small "
+        "two-layer network on each row alone. Every step keeps the shape n×d, so blocks stack."
     ),
     "block_ln_order": "Where the layer norms sit",
     "block_ln_post": "post-LN: the original GPT (the post's figure)",
     "block_ln_pre": "pre-LN: GPT-2",
     "block_order_post": (
-        "The original GPT (2018) puts each layer norm after a residual sum. Attention reads X itself (so $\\mathrm{{Attn}}$ is "
+        "The original GPT (2018), drawn in the figure the post ends on, puts each layer norm after a residual sum. Attention reads X itself (so $\\mathrm{{Attn}}$ is "
         "exactly the walk's Y), its output is added to X, and the sum is normalised: $R_1 = \\mathrm{{LN}}_1(X + "
         "\\mathrm{{Attn}})$. The FFN reads $R_1$, its output is added to $R_1$, and that sum is normalised again: "
         "$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$."
@@ -435,12 +433,10 @@ EN = {
     "block_part_out": "FFN down, + R₁",
     "block_part_out_post": "FFN down, + R₁, LN₂",
     "block_ln": "Layer norm: each row to mean 0 and variance 1, then scaled by γ and shifted by β",
-    "block_hat_mean": "mean of x̂",
-    "block_hat_var": "variance of x̂",
     "block_hat_note": (
         "$\\hat x$ is ${input}$ with each row's μ subtracted and then divided by $\\sqrt{{\\sigma^2+\\varepsilon}}$: "
         "every row of $\\hat x$ has mean 0 and variance $\\sigma^2/(\\sigma^2+\\varepsilon)$, which is 1 but for "
-        "ε = 10⁻⁵ (the two columns beside it). Then γ scales and β shifts each feature."
+        "ε = 10⁻⁵ (the columns μ(x̂) and σ²(x̂)). Then γ scales and β shifts each feature."
     ),
     "block_attn": "Attention, then the first residual connection",
     "block_attn_is_y_pre": (
@@ -875,16 +871,14 @@ ZH = {
     "input_text_edited": "你的修改覆盖了由文本生成的 X；重置 X 即可回到文本的 X。",
     "block_title": "注意力外面的 GPT 块",
     "block_text": (
-        "注意力只是 GPT 块的一部分。它周围还有两个残差连接（把子层的输出加回它的输入）、两个层归一化"
-        "（把每一行变成均值 0、方差 1，再乘以 γ、加上 β），以及前馈网络：一个对每一行单独运算的两层小网络。"
-        "每一步都保持 n×d 的形状，所以块可以一层层堆叠。层归一化放在哪里因模型而异：文章里的图把它放在每次相加之后，"
-        "GPT-2 则放在每个子层之前。"
+        "注意力只是 GPT 块的一部分。它周围有两个残差连接（把子层的输出加回它的输入）、两个层归一化（把每一行变成均值 0、"
+        "方差 1，再乘以 γ、加上 β），以及前馈网络：一个对每一行单独运算的两层小网络。每一步都保持 n×d 的形状，所以块可以一层层堆叠。"
     ),
     "block_ln_order": "层归一化的位置",
     "block_ln_post": "后置：最初的 GPT（文章里的图）",
     "block_ln_pre": "前置：GPT-2",
     "block_order_post": (
-        "最初的 GPT（2018 年）把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各页算出的 Y），"
+        "最初的 GPT（2018 年），也就是文章结尾那张图，把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各页算出的 Y），"
         "输出加回 X，再对这个和做层归一化：$R_1 = \\mathrm{{LN}}_1(X + \\mathrm{{Attn}})$。前馈网络读 $R_1$，"
         "输出加回 $R_1$，再归一化一次：$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$。"
     ),
@@ -916,12 +910,10 @@ ZH = {
     "block_part_out": "降维，加 R₁",
     "block_part_out_post": "降维，加 R₁，层归一化 2",
     "block_ln": "层归一化：每一行变成均值 0、方差 1，再乘以 γ、加上 β",
-    "block_hat_mean": "x̂ 的均值",
-    "block_hat_var": "x̂ 的方差",
     "block_hat_note": (
         "$\\hat x$ 是 ${input}$ 的每一行减去 μ、再除以 $\\sqrt{{\\sigma^2+\\varepsilon}}$："
         "$\\hat x$ 每一行的均值为 0，方差为 $\\sigma^2/(\\sigma^2+\\varepsilon)$，除了 ε = 10⁻⁵ 带来的一点差别就是 1"
-        "（见旁边两列）。然后 γ 按特征缩放，β 按特征平移。"
+        "（见 μ(x̂) 和 σ²(x̂) 两列）。然后 γ 按特征缩放，β 按特征平移。"
     ),
     "block_attn": "注意力，然后是第一个残差连接",
     "block_attn_is_y_pre": (

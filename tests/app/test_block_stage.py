@@ -72,9 +72,9 @@ def test_ln1_shows_the_normalised_rows_with_mean_0_and_variance_1(ln, input_name
     hat = (z_in - mu) / np.sqrt(var + 1e-5)
     np.testing.assert_allclose(z(_trace(at, input_name)), z_in, atol=1e-9)
     np.testing.assert_allclose(z(_trace(at, "x̂")), hat, atol=1e-9)
-    np.testing.assert_allclose(z(_trace(at, "mean of x̂")), 0, atol=1e-9)
-    np.testing.assert_allclose(z(_trace(at, "variance of x̂")), var / (var + 1e-5), atol=1e-9)
-    assert np.all(np.abs(z(_trace(at, "variance of x̂")) - 1) < 1e-3)  # 1 at the precision a cell shows
+    np.testing.assert_allclose(z(_trace(at, "μ(x̂)")), 0, atol=1e-12)
+    np.testing.assert_allclose(z(_trace(at, "σ²(x̂)")), var / (var + 1e-5), atol=1e-9)
+    assert np.all(np.abs(z(_trace(at, "σ²(x̂)")) - 1) < 1e-3)  # 1 at the precision a cell shows
     out = "LN₁(X)" if ln == "pre" else "R₁ = LN₁(X + Attn)"
     np.testing.assert_allclose(z(_trace(at, out)), hat * bw.ln1_g + bw.ln1_b, atol=1e-9)
 

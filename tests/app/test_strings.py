@@ -22,7 +22,7 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
     "kv_axis_t", "kv_axis_flops", "kv_series_cached", "kv_series_full", "kv_sizes_now", "kv_sizes_gpt2",
     "kv_measure_axis", "kv_series_ms_cached", "kv_series_ms_full",
     "anim_qkt", "anim_given", "anim_s", "drawn_part", "step_masked", "trim_rows", "trim_cols", "trim_both",
-    "blocks_hidden", "block_hidden", "block_hat_mean", "block_hat_var", "kv_arrive_first", "kv_drop_q_first", "kv_output_first", "kv_legend",
+    "blocks_hidden", "block_hidden", "kv_arrive_first", "kv_drop_q_first", "kv_output_first", "kv_legend",
     "kv_legend_first", "kv_drop_q_note", "kv_last_rows", "kv_first_cols", "kv_last_cols",
     *(f"kv_step_{k}" for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")),
     "token_id", "hidden_unit", "block_gelu_curve", "block_gelu_row", "next_probs_title",  # the coda's charts

@@ -61,8 +61,6 @@ def render(v: View) -> None:
         st.segmented_control(t("block_ln_order"), BLOCK_ORDERS, format_func=lambda o: t(f"block_ln_{o}"), key="block_ln",
                              required=True, persist_state="session")
         tr = mha.block(v.x, _weights(v), ln=st.session_state["block_ln"])  # InputError where X is too large
-    st.markdown(f"**{t(f'block_ln_{tr.ln}')}.** {t(f'block_order_{tr.ln}')}")
-    st.caption(t("block_why"))
     _parts(v, tr)
 
 
@@ -92,7 +90,9 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
     parts = BLOCK_PARTS_IN[tr.ln]
     part = st.session_state.get("block_part")
     part = part if part in parts else parts[0]  # the control's value, read before it is drawn: the diagram is above
-    st.graphviz_chart(diagram(t, part, tr.ln))
+    st.graphviz_chart(diagram(t, part, tr.ln))  # the first figure, right under the order's control
+    st.markdown(t(f"block_order_{tr.ln}"))  # which order this is, and why GPT-2 moved the norm
+    st.caption(t("block_why"))
     _stage_button(t("block_to_walk"), "block_to_walk", "qk")
     st.segmented_control(t("block_part"), parts, format_func=lambda p: part_label(t, p, tr.ln), key="block_part",
                          required=True, persist_state="session")
@@ -114,7 +114,8 @@ def _rows(v: View, fig, *axes):
 
 def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     """LN₁ on its input, with the numbers a learner can check: each row's μ and σ², the normalised rows x̂ (their
-    mean 0 and variance σ²/(σ²+ε), just under 1), then γ and β."""
+    mean 0, shown as the exact 0 it is but for float rounding, ~1e-17, which would colour the column; their variance
+    σ²/(σ²+ε), just under 1), then γ and β."""
     t, (n, d) = v.t, tr.x.shape
     token, feat = t("token"), t("feature")
     z, z_name, z_tex = ((tr.x, "X", "X") if tr.ln == "pre" else
@@ -129,8 +130,8 @@ def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     ln_name = "LN₁(X)" if tr.ln == "pre" else "R₁ = LN₁(X + Attn)"
     mats = [F.Mat(z, z_name, row_label=token, col_label=feat), F.Mat(mean, "μ₁", row_label=token, col_label=""),
             F.Mat(var, "σ²₁", "magnitude", token, ""), F.Mat(hat, "x̂", row_label=token, col_label=feat),
-            F.Mat(hat.mean(axis=1, keepdims=True), t("block_hat_mean"), row_label=token, col_label=""),
-            F.Mat(hat.var(axis=1, keepdims=True), t("block_hat_var"), "magnitude", token, ""),
+            F.Mat(np.round(hat.mean(axis=1, keepdims=True), 12) + 0.0, "μ(x̂)", row_label=token, col_label=""),
+            F.Mat(hat.var(axis=1, keepdims=True), "σ²(x̂)", "magnitude", token, ""),
             F.Mat(bw.ln1_g[None], "γ₁", col_label=feat), F.Mat(bw.ln1_b[None], "β₁", col_label=feat),
             F.Mat(tr.ln1, ln_name, row_label=token, col_label=feat)]
     per_row = None if v.look.narrow else 6  # a phone puts one or two a row
@@ -150,7 +151,7 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
         mats = [(tr.ln1, "LN₁(X)"), (tr.attn.y, "Attn"), (tr.x, "X"), (tr.r1, "R₁ = X + Attn")]
     else:
         tex = ((r"\mathrm{Attn} = \mathrm{MHA}(X):", rf"{n}\times {d} \to {n}\times {d},"),
-               (r"X + \mathrm{Attn}:", shape + ","), (r"R_1 = \mathrm{LN}_1(X + \mathrm{Attn})",))
+               (r"R_1 = \mathrm{LN}_1(X + \mathrm{Attn}):", shape))  # the sum's shape; LN keeps it
         mats = [(tr.x, "X"), (tr.attn.y, "Attn"), (tr.sum1, "X + Attn"), (tr.r1, "R₁ = LN₁(X + Attn)")]
     said_then_shown(f"**{t('block_attn')}**", display(v.look, *tex))
     grid = [F.Mat(a, label, row_label=token, col_label=feat) for a, label in mats]
@@ -201,7 +202,7 @@ def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
                 F.Mat(tr.r1, "R₁ = X + Attn", row_label=token, col_label=feat), *hidden,
                 F.Mat(tr.y, "Y = R₁ + FFN", row_label=token, col_label=feat)]
     else:
-        tex = (proj, (r"R_1 + \mathrm{FFN}:", add + ","), (r"Y = \mathrm{LN}_2(R_1 + \mathrm{FFN})",))
+        tex = (proj, (r"Y = \mathrm{LN}_2(R_1 + \mathrm{FFN}):", add))  # the sum's shape; LN keeps it
         mats = [F.Mat(tr.r1, "R₁", row_label=token, col_label=feat), *hidden,
                 F.Mat(tr.sum2, "R₁ + FFN", row_label=token, col_label=feat),
                 F.Mat(tr.y, "Y = LN₂(R₁ + FFN)", row_label=token, col_label=feat)]
