@@ -18,7 +18,8 @@ from .config import AttentionConfig
 from .errors import ConfigError, InputError
 
 EPS = 1e-5  # GPT-2's layer-norm epsilon
-ORDERS = ("pre", "post")  # where the layer norms sit: GPT-2's (before each sublayer), the original GPT's (after each sum)
+# Where the layer norms sit: GPT-2's order (before each sublayer), the original GPT's (after each residual sum)
+ORDERS = ("pre", "post")
 
 
 def layer_norm(x: np.ndarray, gamma: np.ndarray, beta: np.ndarray, eps: float = EPS) -> np.ndarray:

@@ -140,7 +140,7 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     on_kv = _first(params.get("stage", "")).strip() == "kv_cache"
     parts = ("kv_part", KV_PARTS) if on_kv else ("block_part", BLOCK_PARTS)
     for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
-                                ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS)):  # link parameter, session key, values
+                                ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS)):  # parameter, session key, values
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:

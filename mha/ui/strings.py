@@ -397,7 +397,7 @@ EN = {
     "block_ln_post": "post-LN: the original GPT (the post's figure)",
     "block_ln_pre": "pre-LN: GPT-2",
     "block_order_post": (
-        "The original GPT (2018), drawn in the figure the post ends on, puts each layer norm after a residual sum. Attention reads X itself (so $\\mathrm{{Attn}}$ is "
+        "The original GPT (2018), whose block is the figure the post ends on, puts each layer norm after a residual sum. Attention reads X itself (so $\\mathrm{{Attn}}$ is "
         "exactly the walk's Y), its output is added to X, and the sum is normalised: $R_1 = \\mathrm{{LN}}_1(X + "
         "\\mathrm{{Attn}})$. The FFN reads $R_1$, its output is added to $R_1$, and that sum is normalised again: "
         "$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$."
@@ -442,6 +442,10 @@ EN = {
     "block_attn_is_y_pre": (
         "Attn is the walk's Y, stages {qk} to {output}, with the same weights, but computed on $\\mathrm{{LN}}_1(X)$ "
         "instead of on X. Adding X back gives $R_1$."
+    ),
+    "block_attn_is_y_trained": (
+        "Attn is the walk's Y, stages {qk} to {output}: with the trained model the walk already runs on what this "
+        "layer's attention reads, $\\mathrm{{LN}}_1(X)$ of the residual stream X that reaches it. Adding X back gives $R_1$."
     ),
     "block_attn_is_y_post": (
         "Attn is the walk's Y, stages {qk} to {output}: the same weights on the same X. Adding X back and "
@@ -878,7 +882,7 @@ ZH = {
     "block_ln_post": "后置：最初的 GPT（文章里的图）",
     "block_ln_pre": "前置：GPT-2",
     "block_order_post": (
-        "最初的 GPT（2018 年），也就是文章结尾那张图，把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各页算出的 Y），"
+        "最初的 GPT（2018 年）的块，也就是文章结尾那张图，把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各页算出的 Y），"
         "输出加回 X，再对这个和做层归一化：$R_1 = \\mathrm{{LN}}_1(X + \\mathrm{{Attn}})$。前馈网络读 $R_1$，"
         "输出加回 $R_1$，再归一化一次：$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$。"
     ),
@@ -919,6 +923,10 @@ ZH = {
     "block_attn_is_y_pre": (
         "这里的注意力输出就是第 {qk} 至第 {output} 页算出的 Y，权重相同，只是输入换成了 $\\mathrm{{LN}}_1(X)$，"
         "而不是 X。再加回 X，得到 $R_1$。"
+    ),
+    "block_attn_is_y_trained": (
+        "这里的注意力输出就是第 {qk} 至第 {output} 页算出的 Y：用训练过的模型时，前面各页本来就从这一层注意力读到的输入算起，"
+        "也就是流到这一层的残差流 X 的 $\\mathrm{{LN}}_1(X)$。再加回 X，得到 $R_1$。"
     ),
     "block_attn_is_y_post": (
         "这里的注意力输出就是第 {qk} 至第 {output} 页算出的 Y：同样的权重，同样的 X。加回 X，再对和做层归一化，"

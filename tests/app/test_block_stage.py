@@ -153,4 +153,9 @@ def test_the_trained_model_is_pre_ln_and_says_it_cannot_switch(lang, ln):
     layer = mha.model_forward(ids, trained.weights).layers[0]
     np.testing.assert_allclose(z(_trace(at, "LN₁(X)")), layer.ln1, atol=1e-9)
     assert layer.ln == "pre"
+    at.session_state["block_part"] = "attn"
+    rerun(at)  # Attn is the walk's Y: with the trained model the walk's X is already LN₁ of the stream
+    np.testing.assert_allclose(z(_trace(at, "Attn")), layer.attn.y, atol=1e-9)
+    np.testing.assert_allclose(at.session_state["x_base"], layer.ln1, atol=1e-12)
+    assert t("block_attn_is_y_trained", qk=3, output=7) in page_text(at)
 

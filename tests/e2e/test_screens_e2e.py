@@ -14,8 +14,7 @@ checked the same way, with its timing measured. One screenshot a page.
 import pytest
 
 from mha.figures import PRESENT
-from mha.ui.settings import KV_PARTS, STAGES
-from mha.ui.settings import BLOCK_PARTS_IN
+from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS, STAGES
 
 from .conftest import SHOTS, rerun_after, settle
 from .geometry import chart_geometry, overlap, problems

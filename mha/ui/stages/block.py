@@ -21,7 +21,7 @@ from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, header, said_then_shown
-from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN, block_order
+from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN
 from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
 
@@ -58,8 +58,8 @@ def render(v: View) -> None:
         tr = v.trained.block
         st.info(t("block_trained", layer=v.trained.layer + 1) + " " + t("block_trained_pre"))
     else:
-        st.segmented_control(t("block_ln_order"), BLOCK_ORDERS, format_func=lambda o: t(f"block_ln_{o}"), key="block_ln",
-                             required=True, persist_state="session")
+        st.segmented_control(t("block_ln_order"), BLOCK_ORDERS, format_func=lambda o: t(f"block_ln_{o}"),
+                             key="block_ln", required=True, persist_state="session")
         tr = mha.block(v.x, _weights(v), ln=st.session_state["block_ln"])  # InputError where X is too large
     _parts(v, tr)
 
@@ -157,7 +157,8 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     grid = [F.Mat(a, label, row_label=token, col_label=feat) for a, label in mats]
     fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=None if v.look.narrow else 4)
     chart(_rows(v, fig, "yaxis", "yaxis2", "yaxis3", "yaxis4"), key="block_attn")
-    st.markdown(t(f"block_attn_is_y_{tr.ln}", qk=NUMBERS["qk"], output=NUMBERS["output"]))
+    said = "trained" if v.trained else tr.ln  # the trained model's walk already reads LN₁ of its stream
+    st.markdown(t(f"block_attn_is_y_{said}", qk=NUMBERS["qk"], output=NUMBERS["output"]))
     _stage_button(t("block_to_output", output=NUMBERS["output"]), "block_to_output", "output")
 
 
@@ -166,9 +167,8 @@ def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     token, feat = t("token"), t("feature")
     inp, up = FFN_IN[tr.ln], UP[tr.ln]
     first = (r"\mathrm{LN}_2(R_1):", rf"{n}\times {d} \to {n}\times {d},") if tr.ln == "pre" else ()
-    said_then_shown(f"**{t('block_ffn')}**",
-                    display(v.look, *filter(None, (first, (rf"H = {inp.tex}\,W_{{fc}} + b_{{fc}}:",
-                                                           rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}")))))
+    up_tex = (rf"H = {inp.tex}\,W_{{fc}} + b_{{fc}}:", rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}")
+    said_then_shown(f"**{t('block_ffn')}**", display(v.look, *filter(None, (first, up_tex))))
     if tr.ln == "pre":
         st.caption(t("block_ln2_stats", what="$R_1$", mean=_range(tr.r1.mean(axis=1)), var=_range(tr.r1.var(axis=1))))
     operand = Operand(tr.ffn_in, inp if tr.ln == "pre" else name("R", "1"), token, feat)
