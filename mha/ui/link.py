@@ -32,9 +32,13 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     out.update(lang=ss["lang"], stage=ss["stage"])
     if ss["stage"] == "scores" and ss.get("phase", S.DEFAULTS["phase"]) != S.DEFAULTS["phase"]:
         out["phase"] = ss["phase"]
-    part = {"block": "block_part", "kv_cache": "kv_part"}.get(ss["stage"])
-    if part and ss.get(part, S.DEFAULTS[part]) != S.DEFAULTS[part]:
-        out["part"] = ss[part]
+    if ss["stage"] == "kv_cache" and ss.get("kv_part", S.DEFAULTS["kv_part"]) != S.DEFAULTS["kv_part"]:
+        out["part"] = ss["kv_part"]
+    if ss["stage"] == "block":
+        if ss.get("block_part", S.first_block_part(ss)) != S.first_block_part(ss):
+            out["part"] = ss["block_part"]
+        if not trained_on() and ss.get("block_ln", S.DEFAULTS["block_ln"]) != S.DEFAULTS["block_ln"]:
+            out["ln"] = ss["block_ln"]
     if ss.get("example"):
         out["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":

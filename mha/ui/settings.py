@@ -24,13 +24,18 @@ LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
-                layer=1, block_part="ln1", kv_part="step")
+                layer=1, block_part="ln1", kv_part="step", block_ln="post")
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
 # The block stage's parts, one on screen at a time (`part` in the link): LN₁; attention, + X; LN₂, the FFN's
 # up-projection; GELU; the down-projection, + R₁.
 BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")
+# Where the block's layer norms sit (`ln` in the link): after each residual sum, the original GPT's order and the
+# post's figure (the default), or before each sublayer, GPT-2's (the trained model's, which cannot be switched).
+# The parts follow the order shown: post-LN's attention comes before its LN₁, whose input is X + Attn.
+BLOCK_ORDERS = ("post", "pre")
+BLOCK_PARTS_IN = {"pre": BLOCK_PARTS, "post": ("attn", "ln1", "ffn", "gelu", "out")}
 # The KV-cache stage's parts (`part` in the link when the stage is kv_cache): the step a token makes, the cost.
 KV_PARTS = ("step", "cost")
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
@@ -61,6 +66,16 @@ KV_MAX_ADDED = 64  # tokens a session may add on the KV-cache stage (each is kep
 class Notice:
     key: str  # strings-table key
     fields: dict
+
+
+def block_order(values: Mapping) -> str:
+    """The order the block stage shows: the trained model's own (pre-LN, as it was trained), else the chosen one."""
+    return "pre" if values.get("model") == "trained" else values.get("block_ln", DEFAULTS["block_ln"])
+
+
+def first_block_part(values: Mapping) -> str:
+    """The part the block stage opens on, the first in the order shown (a link without `part` opens there)."""
+    return BLOCK_PARTS_IN[block_order(values)][0]
 
 
 def preset_of(values: Mapping) -> str:
@@ -125,7 +140,7 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     on_kv = _first(params.get("stage", "")).strip() == "kv_cache"
     parts = ("kv_part", KV_PARTS) if on_kv else ("block_part", BLOCK_PARTS)
     for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
-                                ("part", *parts)):  # link parameter, session key, values
+                                ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS)):  # parameter, session key, values
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:

@@ -121,14 +121,14 @@ def test_the_logits_name_their_rows_by_token_and_their_columns_by_vocabulary_ent
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("text", [None, TEXT])
-def test_the_block_stage_is_mha_block_on_the_walk_x(lang, text):
-    at = run(stage="block", lang=lang, **({"text": text} if text else {}))
+def test_the_pre_ln_block_stage_is_mha_block_on_the_walk_x(lang, text):
+    at = run(stage="block", lang=lang, ln="pre", **({"text": text} if text else {}))
     cfg = model(text)[5] if text else mha.AttentionConfig()
     x = model(text)[4] if text else mha.init_input(cfg)
     expected = mha.block(x, mha.init_block(cfg, 0))
     n = len(x)
     shown = {part: (charts(p), page_text(p)) for part, p in block_parts(at)}
-    assert {part: len(c) for part, (c, _) in shown.items()} == dict(ln1=1, attn=0, ffn=1, gelu=1, out=1)  # one part
+    assert {part: len(c) for part, (c, _) in shown.items()} == dict(ln1=1, attn=1, ffn=1, gelu=1, out=1)  # one part
 
     def trace_in(part: str, name: str) -> dict:
         return next(tr for spec in shown[part][0] for tr in spec["data"] if tr.get("name") == name and "z" in tr)
@@ -152,13 +152,15 @@ OUTLINED = {"en": dict(ln1=["LN₁"], attn=["Attention", "+"], ffn=["LN₂", "FF
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_block_diagram_outlines_the_part_on_screen(lang):
-    """The diagram above the parts marks where the part shown sits in the block, and nothing else."""
+    """The diagram above the parts marks where the part shown sits in the block, and nothing else (pre-LN here;
+    post-LN in test_block_stage.py)."""
     outlined = {}
-    for part, at in block_parts(run(stage="block", lang=lang)):
+    for part, at in block_parts(run(stage="block", lang=lang, ln="pre")):
         (dot,) = [g.proto.spec for g in at.get("graphviz_chart")]
         outlined[part] = re.findall(r'label="([^"]+)"[^\]]*penwidth=3', dot)
         (control,) = [g for g in at.get("button_group") if g.proto.id.endswith("block_part")]
-        assert [o.content for o in control.proto.options] == [Text(lang)(f"block_part_{p}") for p in BLOCK_PARTS]
+        assert [o.content for o in control.proto.options] == [f"{i} · {Text(lang)(f'block_part_{p}')}"
+                                                              for i, p in enumerate(BLOCK_PARTS, 1)]
     assert outlined == OUTLINED[lang]
 
 
@@ -401,7 +403,7 @@ def test_a_link_reproduces_the_coda_view():
 
 
 def test_the_block_part_is_in_the_link_and_a_link_opens_on_it():
-    at = run(stage="block", part="gelu", lang="zh")
+    at = run(stage="block", part="gelu", lang="zh", ln="pre")
     assert [len(charts(at))] == [1] and any(tr.get("name") == Text("zh")("block_gelu_row", i=3)
                                             for tr in charts(at)[0]["data"])
     assert at.query_params["part"] == "gelu"
@@ -415,7 +417,7 @@ def test_the_block_part_is_in_the_link_and_a_link_opens_on_it():
 
 @pytest.mark.parametrize("lang, words", [("en", "is not one of the known values"), ("zh", "已改用默认值")])
 def test_an_unknown_block_part_in_a_link_opens_the_first_with_a_notice(lang, words):
-    at = run(stage="block", part="gelu2", lang=lang)
+    at = run(stage="block", part="gelu2", lang=lang, ln="pre")
     assert any("part=gelu2" in w and words in w for w in warnings(at))
     assert [tr["name"] for tr in charts(at)[0]["data"] if "z" in tr][-1] == "LN₁(X)"  # the first part
     assert "part" not in at.query_params

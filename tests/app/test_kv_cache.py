@@ -246,4 +246,4 @@ def test_a_block_part_on_the_kv_stage_is_unknown_there(lang, words):
     at = run(stage="kv_cache", part="gelu", lang=lang)
     assert any("part=gelu" in w and words in w for w in warnings(at))
     assert "kv_animation" in chart_keys(at) and "part" not in at.query_params
-    assert at.session_state["block_part"] == "ln1"
+    assert at.session_state["block_part"] == "attn"  # the block keeps its own first part (post-LN's attention)

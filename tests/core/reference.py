@@ -61,6 +61,47 @@ def block(x, bw):
     return [[a + b for a, b in zip(p, q)] for p, q in zip(r1, ffn)]
 
 
+def block_post(x, bw):
+    """The original GPT's post-LN block, cell by cell: add each sublayer's output to its input, then normalise.
+
+    Written out again rather than built from `block`: r1 = LN1(x + attn(x)), y = LN2(r1 + ffn(r1)).
+    """
+    n, d, d_ff = len(x), len(x[0]), len(bw["b_fc"])
+
+    def norm(rows, gamma, beta, eps=1e-5):
+        out = []
+        for i in range(n):
+            mu = 0.0
+            for j in range(d):
+                mu += rows[i][j]
+            mu /= d
+            var = 0.0
+            for j in range(d):
+                var += (rows[i][j] - mu) * (rows[i][j] - mu)
+            var /= d
+            out.append([(rows[i][j] - mu) / math.sqrt(var + eps) * gamma[j] + beta[j] for j in range(d)])
+        return out
+
+    _, _, attn_y = attention(x, bw["w_q"], bw["w_k"], bw["w_v"], bw["w_o"])  # attention reads x itself
+    r1 = norm([[x[i][j] + attn_y[i][j] for j in range(d)] for i in range(n)], bw["ln1_g"], bw["ln1_b"])
+    summed = []
+    for i in range(n):
+        act = []
+        for u in range(d_ff):
+            h = bw["b_fc"][u]
+            for j in range(d):
+                h += r1[i][j] * bw["w_fc"][j][u]
+            act.append(gelu(h))
+        row = []
+        for j in range(d):
+            f = bw["b_proj"][j]
+            for u in range(d_ff):
+                f += act[u] * bw["w_proj"][u][j]
+            row.append(r1[i][j] + f)
+        summed.append(row)
+    return norm(summed, bw["ln2_g"], bw["ln2_b"])
+
+
 def sinusoid(t, j, d_model):
     """The paper's position code, one cell: column 2i is sin(t/10000^(2i/d)), column 2i+1 its cos."""
     i = j // 2

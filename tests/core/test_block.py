@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mha
+from mha.block import block_row
 
 from . import reference as ref
 from .strategies import configs
@@ -75,6 +76,77 @@ def test_block_rows_ignore_later_rows_of_x(cfg, data):
     changed = x.copy()
     changed[i + 1:] = data.draw(st.floats(-20, 20), label="new value") - 3.0
     np.testing.assert_array_equal(mha.block(changed, bw).y[: i + 1], mha.block(x, bw).y[: i + 1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(block_configs())
+def test_the_pre_ln_block_is_gpt2s_order_bit_for_bit(cfg):
+    """ln="pre" (the default) keeps the block's numbers as they were: LN₁, attention, + x, LN₂, the FFN, + r1, each
+    step the same numpy operations in the same order, so equal to the last bit."""
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    ln1 = mha.layer_norm(x, bw.ln1_g, bw.ln1_b)
+    r1 = x + mha.forward(ln1, bw.attn).y
+    ln2 = mha.layer_norm(r1, bw.ln2_g, bw.ln2_b)
+    hidden = ln2 @ bw.w_fc + bw.b_fc
+    ffn = mha.gelu(hidden) @ bw.w_proj + bw.b_proj
+    for bt in (mha.block(x, bw), mha.block(x, bw, ln="pre")):
+        assert bt.ln == "pre"
+        for got, want in ((bt.ln1, ln1), (bt.r1, r1), (bt.ln2, ln2), (bt.hidden, hidden), (bt.ffn, ffn),
+                          (bt.y, r1 + ffn), (bt.sum1, r1), (bt.sum2, r1 + ffn), (bt.attn_in, ln1), (bt.ffn_in, ln2)):
+            np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=200, deadline=None)
+@given(block_configs())
+def test_the_post_ln_block_matches_its_loop_reference(cfg):
+    """The original GPT's order (the post's figure): r1 = LN₁(x + attn(x)), y = LN₂(r1 + ffn(r1))."""
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    bt = mha.block(x, bw, ln="post")
+    np.testing.assert_allclose(bt.y, ref.block_post(x.tolist(), _lists(bw)), rtol=0, atol=1e-10)
+    assert bt.ln == "post" and bt.hidden.shape == (cfg.n_tokens, cfg.d_ff)
+    np.testing.assert_array_equal(bt.attn.y, mha.forward(x, bw.attn).y)  # attention reads x itself
+    np.testing.assert_array_equal(bt.sum1, x + bt.attn.y)
+    np.testing.assert_array_equal(bt.ln1_in, bt.sum1)
+    np.testing.assert_array_equal(bt.r1, bt.ln1)
+    np.testing.assert_array_equal(bt.ffn_in, bt.r1)
+    np.testing.assert_array_equal(bt.sum2, bt.r1 + bt.ffn)
+    np.testing.assert_array_equal(bt.ln2_in, bt.sum2)
+    np.testing.assert_array_equal(bt.y, bt.ln2)
+
+
+def test_post_and_pre_differ_on_the_same_weights():
+    cfg = mha.AttentionConfig()
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    assert not np.allclose(mha.block(x, bw, ln="post").y, mha.block(x, bw, ln="pre").y)
+
+
+@pytest.mark.parametrize("ln", ["Post", "", "gpt2", None])
+def test_an_unknown_order_is_a_config_error_naming_the_allowed_values(ln):
+    cfg = mha.AttentionConfig()
+    with pytest.raises(mha.ConfigError, match="'pre', 'post'"):
+        mha.block(mha.init_input(cfg), mha.init_block(cfg), ln=ln)
+
+
+@settings(max_examples=100, deadline=None)
+@given(block_configs(), st.data())
+def test_post_ln_rows_ignore_later_rows_of_x(cfg, data):
+    """The post's claim holds for its own block too: LN after the sums still acts on each row alone."""
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    i = data.draw(st.integers(0, cfg.n_tokens - 1), label="last kept row")
+    changed = x.copy()
+    changed[i + 1:] = data.draw(st.floats(-20, 20), label="new value") - 3.0
+    np.testing.assert_array_equal(mha.block(changed, bw, ln="post").y[: i + 1], mha.block(x, bw, ln="post").y[: i + 1])
+
+
+@pytest.mark.parametrize("ln", ["pre", "post"])
+@pytest.mark.parametrize("init", ["gaussian", "integers"])
+def test_a_row_through_the_kv_cache_equals_the_whole_block(ln, init):
+    """block_row, one token at a time through a KV cache, gives the rows the whole block gives, in both orders."""
+    cfg = mha.AttentionConfig(n_tokens=6, init=init)
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    cache = mha.KVCache(bw.attn)
+    rows = [block_row(row, bw, lambda r: cache.append(r).y, ln=ln) for row in x]
+    np.testing.assert_allclose(rows, mha.block(x, bw, ln=ln).y, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("d_model", [5, 6])

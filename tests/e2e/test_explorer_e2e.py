@@ -358,10 +358,10 @@ def test_choosing_a_part_of_the_block_reruns_the_block_only_and_its_buttons_leav
     sent = _listen(page)
     open_stage(page, app_url, "block")
     part = lambda p: page.locator(".st-key-block_part button").filter(has_text=EN[f"block_part_{p}"]).click
-    assert page.locator(".st-key-block_ln1 .mha-chart svg").count() > 0
+    assert page.locator(".st-key-block_attn .mha-chart svg").count() > 0  # post-LN's first part: attention
     _fragment_reruns_of(page, sent, part("out"))
     assert page.locator(".st-key-block_stream .mha-chart svg").count() > 0
-    assert page.locator(".st-key-block_ln1").count() == 0
+    assert page.locator(".st-key-block_attn").count() == 0
     assert "part=out" in page.url  # the link follows the part, and brings it back
     page.goto(page.url)
     settle(page)

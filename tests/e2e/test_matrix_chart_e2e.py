@@ -127,7 +127,7 @@ def open_view(page, url: str, query: str) -> None:
     ("stage=scores", ["scores"]),
     ("stage=kv_cache&lang=zh", ["kv_animation"]),
     ("stage=qk&n_tokens=4&d_k=13", ["qk_q", "qk_k"]),
-    ("stage=block&text=the+cat+sat", ["block_ln1"]),
+    ("stage=block&text=the+cat+sat&part=ln1", ["block_ln1"]),
 ])
 def test_every_cell_is_drawn_where_its_figure_puts_it_in_its_colour_with_its_number(page, app_url, query, keys):
     open_view(page, app_url, query)

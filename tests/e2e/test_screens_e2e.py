@@ -14,8 +14,7 @@ checked the same way, with its timing measured. One screenshot a page.
 import pytest
 
 from mha.figures import PRESENT
-from mha.ui.settings import KV_PARTS, STAGES
-from mha.ui.stages.block import PARTS as BLOCK_PARTS
+from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS, STAGES
 
 from .conftest import SHOTS, rerun_after, settle
 from .geometry import chart_geometry, overlap, problems
@@ -164,8 +163,9 @@ def test_rows_named_by_tokens_are_readable(page, app_url, screen, lang):
             found += [f"{stage} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
             shoot_page(page, viewport, f"{stage}-{screen}-{lang}-text")
         if stage == "block":  # its other parts, each drawn in place of the first
-            for part in ("attn", "ffn", "gelu", "out"):
-                rerun_after(page, page.locator(".st-key-block_part button").nth(BLOCK_PARTS.index(part)).click)
+            parts = BLOCK_PARTS_IN["post"]  # the seeded walk's order, the post's figure
+            for part in parts[1:]:
+                rerun_after(page, page.locator(".st-key-block_part button").nth(parts.index(part)).click)
                 found += [f"block/{part} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
                 shoot_page(page, viewport, f"block-{part}-{screen}-{lang}-text")
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])

@@ -1,10 +1,11 @@
-"""Stage `block` (the coda): the GPT block around the walk's attention, GPT-2's pre-LN order, on the walk's X.
+"""Stage `block` (the coda): the GPT block around the walk's attention, on the walk's X, in either order (`ln`):
 
-    LN₁ → attention → + X → LN₂ → FFN (W_fc, GELU, W_proj) → + R₁
-Five parts, one on screen at a time and marked in the diagram: LN₁; attention and the first residual; LN₂ and
-the FFN's up-projection (clickable); GELU; the down-projection and the rest of the residual stream. One part's
-chart instead of four keeps a rerun's drawing to what is on screen; a fragment, so choosing a part reruns only
-the diagram and the part.
+    post (the original GPT, the post's figure, the default):  attention → + X → LN₁ → FFN → + R₁ → LN₂
+    pre  (GPT-2, and the trained model, which cannot switch): LN₁ → attention → + X → LN₂ → FFN → + R₁
+Five parts, one on screen at a time, in the order shown, and marked in the diagram: LN₁ (its input, μ, σ², the
+normalised rows, γ, β); attention and the first residual; the FFN's up-projection (clickable); GELU; the
+down-projection and the second residual (with post-LN's LN₂). One part's chart instead of four keeps a rerun's
+drawing to what is on screen; a fragment, so choosing a part reruns only the diagram and the part.
 """
 
 import numpy as np
@@ -12,6 +13,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.block import EPS
 from mha.figures.ticks import token_ticks
 
 from .. import link, models, session
@@ -19,32 +21,46 @@ from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, header, said_then_shown
-from ..settings import BLOCK_PARTS as PARTS
+from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN
 from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
 
-MARKED = {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",), "out": ("ffn", "add2")}
+MARKED = {"pre": {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",),
+                  "out": ("ffn", "add2")},
+          "post": {"attn": ("attn", "add1"), "ln1": ("ln1",), "ffn": ("ffn",), "gelu": ("ffn",),
+                   "out": ("ffn", "add2", "ln2")}}
 DIAGRAM = """digraph {{ rankdir=LR;
 node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"];
 x [label="X"]; ln1 [label="{ln1}"{m_ln1}]; attn [label="{attn}", fillcolor="#fde68a"{m_attn}];
 add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{m_ln2}]; ffn [label="{ffn}"{m_ffn}];
 add2 [label="+", shape=circle{m_add2}]; y [label="Y"];
-x -> ln1 -> attn -> add1 -> ln2 -> ffn -> add2 -> y; x -> add1 [style=dashed]; add1 -> add2 [style=dashed]; }}"""
+{edges} }}"""
+EDGES = {  # the residual stream runs along the dashed edges
+    "pre": "x -> ln1 -> attn -> add1 -> ln2 -> ffn -> add2 -> y; x -> add1 [style=dashed]; "
+           "add1 -> add2 [style=dashed];",
+    "post": "x -> attn -> add1 -> ln1 -> ffn -> add2 -> ln2 -> y; x -> add1 [style=dashed]; "
+            "ln1 -> add2 [style=dashed];",
+}
 MARK = ', color="#c2410c", penwidth=3'  # the app's primary colour: the part shown below
 NODES = ("ln1", "attn", "add1", "ln2", "ffn", "add2")  # the boxes a part can outline
 
 
-UP = Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂W_fc")
+FFN_IN = {"pre": Name("LN<sub>2</sub>(R<sub>1</sub>)", r"\mathrm{LN}_2(R_1)", "LN₂(R₁)"),
+          "post": Name("R<sub>1</sub>", "R_1", "R₁")}  # what the FFN reads
+UP = {"pre": Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂W_fc"),
+      "post": Name("R<sub>1</sub>W<sub>fc</sub>", r"R_1W_{fc}", "R₁W_fc")}
 
 
 def render(v: View) -> None:
     t = v.t
     header(t, "block")
-    if v.trained:  # the chosen layer's own block, on the residual stream that reaches it
+    if v.trained:  # the chosen layer's own block, on the residual stream that reaches it; pre-LN, as it was trained
         tr = v.trained.block
-        st.info(t("block_trained", layer=v.trained.layer + 1))
+        st.info(t("block_trained", layer=v.trained.layer + 1) + " " + t("block_trained_pre"))
     else:
-        tr = mha.block(v.x, _weights(v))  # InputError where X is too large: the page says why
+        st.segmented_control(t("block_ln_order"), BLOCK_ORDERS, format_func=lambda o: t(f"block_ln_{o}"),
+                             key="block_ln", required=True, persist_state="session")
+        tr = mha.block(v.x, _weights(v), ln=st.session_state["block_ln"])  # InputError where X is too large
     _parts(v, tr)
 
 
@@ -55,23 +71,32 @@ def _weights(v: View) -> mha.BlockWeights:
     return v.trained.weights.blocks[v.trained.layer] if v.trained else models.block_weights(v.cfg)
 
 
-def diagram(t, part: str) -> str:
-    """The block as a graph, the nodes of `part` outlined."""
-    marks = {f"m_{node}": MARK if node in MARKED[part] else "" for node in NODES}
+def diagram(t, part: str, ln: str = "pre") -> str:
+    """The block as a graph in the order `ln`, the nodes of `part` outlined."""
+    marks = {f"m_{node}": MARK if node in MARKED[ln][part] else "" for node in NODES}
     return DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
-                          ffn=t("block_node_ffn"), **marks)
+                          ffn=t("block_node_ffn"), edges=EDGES[ln], **marks)
+
+
+def part_label(t, part: str, ln: str) -> str:
+    """"2 · LN₁": the part's place in the order shown, and its name (post-LN's last part holds LN₂ too)."""
+    key = f"block_part_{part}_post" if ln == "post" and part in ("ffn", "out") else f"block_part_{part}"
+    return f"{BLOCK_PARTS_IN[ln].index(part) + 1} · {t(key)}"
 
 
 @st.fragment
 def _parts(v: View, tr: mha.BlockTrace) -> None:
     t, bw = v.t, _weights(v)
+    parts = BLOCK_PARTS_IN[tr.ln]
     part = st.session_state.get("block_part")
-    part = part if part in PARTS else PARTS[0]  # the control's value, read before it is drawn: the diagram is above
-    st.graphviz_chart(diagram(t, part))
+    part = part if part in parts else parts[0]  # the control's value, read before it is drawn: the diagram is above
+    st.graphviz_chart(diagram(t, part, tr.ln))  # the first figure, right under the order's control
+    st.markdown(t(f"block_order_{tr.ln}"))  # which order this is, and why GPT-2 moved the norm
+    st.caption(t("block_why"))
     _stage_button(t("block_to_walk"), "block_to_walk", "qk")
-    st.segmented_control(t("block_part"), PARTS, format_func=lambda p: t(f"block_part_{p}"), key="block_part",
+    st.segmented_control(t("block_part"), parts, format_func=lambda p: part_label(t, p, tr.ln), key="block_part",
                          required=True, persist_state="session")
-    if part != st.query_params.get("part", PARTS[0]):  # a part chosen here: the link follows
+    if part != st.query_params.get("part", parts[0]):  # a part chosen here: the link follows
         link.follows(v.cfg)
     {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part](v, tr, bw)
 
@@ -88,44 +113,69 @@ def _rows(v: View, fig, *axes):
 
 
 def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
+    """LN₁ on its input, with the numbers a learner can check: each row's μ and σ², the normalised rows x̂ (their
+    mean 0, shown as the exact 0 it is but for float rounding, ~1e-17, which would colour the column; their variance
+    σ²/(σ²+ε), just under 1), then γ and β."""
     t, (n, d) = v.t, tr.x.shape
     token, feat = t("token"), t("feature")
+    z, z_name, z_tex = ((tr.x, "X", "X") if tr.ln == "pre" else
+                        (tr.ln1_in, "X + Attn", r"X + \mathrm{Attn}"))
+    out = r"\mathrm{LN}_1(X)" if tr.ln == "pre" else r"R_1 = \mathrm{LN}_1(X + \mathrm{Attn})"
     said_then_shown(f"**{t('block_ln')}**",
-                    display(v.look, r"\mathrm{LN}(x) = \gamma \odot \frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}} + \beta,",
-                            (r"\mathrm{LN}_1(X):", rf"{n}\times {d} \to {n}\times {d}")))
-    mean1, var1 = tr.x.mean(axis=1, keepdims=True), tr.x.var(axis=1, keepdims=True)
-    mats = [F.Mat(tr.x, "X", row_label=token, col_label=feat), F.Mat(mean1, "μ₁", row_label=token, col_label=""),
-            F.Mat(var1, "σ²₁", "magnitude", token, ""), F.Mat(bw.ln1_g[None], "γ₁", col_label=feat),
-            F.Mat(bw.ln1_b[None], "β₁", col_label=feat), F.Mat(tr.ln1, "LN₁(X)", row_label=token, col_label=feat)]
+                    display(v.look, (r"\hat x = \frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}},\quad"
+                                     r"\mathrm{LN}(x) = \gamma \odot \hat x + \beta,"),
+                            (f"{out}:", rf"{n}\times {d} \to {n}\times {d}")))
+    mean, var = z.mean(axis=1, keepdims=True), z.var(axis=1, keepdims=True)
+    hat = (z - mean) / np.sqrt(var + EPS)
+    ln_name = "LN₁(X)" if tr.ln == "pre" else "R₁ = LN₁(X + Attn)"
+    mats = [F.Mat(z, z_name, row_label=token, col_label=feat), F.Mat(mean, "μ₁", row_label=token, col_label=""),
+            F.Mat(var, "σ²₁", "magnitude", token, ""), F.Mat(hat, "x̂", row_label=token, col_label=feat),
+            F.Mat(np.round(hat.mean(axis=1, keepdims=True), 12) + 0.0, "μ(x̂)", row_label=token, col_label=""),
+            F.Mat(hat.var(axis=1, keepdims=True), "σ²(x̂)", "magnitude", token, ""),
+            F.Mat(bw.ln1_g[None], "γ₁", col_label=feat), F.Mat(bw.ln1_b[None], "β₁", col_label=feat),
+            F.Mat(tr.ln1, ln_name, row_label=token, col_label=feat)]
     per_row = None if v.look.narrow else 6  # a phone puts one or two a row
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=per_row)
-    chart(_rows(v, fig, "yaxis", "yaxis2", "yaxis3", "yaxis6"), key="block_ln1")
+    chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6, 9))), key="block_ln1")
+    st.caption(t("block_hat_note", input=z_tex))
 
 
 def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
+    """The attention's input, its output Attn (the walk's Y on that input), and the first residual."""
     t, (n, d) = v.t, tr.x.shape
-    said_then_shown(f"**{t('block_attn')}**",
-                    display(v.look, (r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):",
-                                     rf"{n}\times {d} \to {n}\times {d},"),
-                            (r"R_1 = X + \mathrm{Attn}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}")))
-    st.markdown(t("block_attn_is_y", qk=NUMBERS["qk"], output=NUMBERS["output"]))
+    token, feat = t("token"), t("feature")
+    shape = rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"
+    if tr.ln == "pre":
+        tex = ((r"\mathrm{Attn} = \mathrm{MHA}(\mathrm{LN}_1(X)):", rf"{n}\times {d} \to {n}\times {d},"),
+               (r"R_1 = X + \mathrm{Attn}:", shape))
+        mats = [(tr.ln1, "LN₁(X)"), (tr.attn.y, "Attn"), (tr.x, "X"), (tr.r1, "R₁ = X + Attn")]
+    else:
+        tex = ((r"\mathrm{Attn} = \mathrm{MHA}(X):", rf"{n}\times {d} \to {n}\times {d},"),
+               (r"R_1 = \mathrm{LN}_1(X + \mathrm{Attn}):", shape))  # the sum's shape; LN keeps it
+        mats = [(tr.x, "X"), (tr.attn.y, "Attn"), (tr.sum1, "X + Attn"), (tr.r1, "R₁ = LN₁(X + Attn)")]
+    said_then_shown(f"**{t('block_attn')}**", display(v.look, *tex))
+    grid = [F.Mat(a, label, row_label=token, col_label=feat) for a, label in mats]
+    fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=None if v.look.narrow else 4)
+    chart(_rows(v, fig, "yaxis", "yaxis2", "yaxis3", "yaxis4"), key="block_attn")
+    said = "trained" if v.trained else tr.ln  # the trained model's walk already reads LN₁ of its stream
+    st.markdown(t(f"block_attn_is_y_{said}", qk=NUMBERS["qk"], output=NUMBERS["output"]))
     _stage_button(t("block_to_output", output=NUMBERS["output"]), "block_to_output", "output")
 
 
 def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, (n, d), f = v.t, tr.x.shape, v.cfg.d_ff
     token, feat = t("token"), t("feature")
-    said_then_shown(f"**{t('block_ffn')}**",
-                    display(v.look, (r"\mathrm{LN}_2(R_1):", rf"{n}\times {d} \to {n}\times {d},"),
-                            (r"H = \mathrm{LN}_2(R_1)\,W_{fc} + b_{fc}:",
-                             rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}")))
-    mean2, var2 = tr.r1.mean(axis=1, keepdims=True), tr.r1.var(axis=1, keepdims=True)
-    st.caption(t("block_ln2_stats", mean=_range(mean2), var=_range(var2)))
-    ln2 = Operand(tr.ln2, name("LN", "2"), token, feat)
+    inp, up = FFN_IN[tr.ln], UP[tr.ln]
+    first = (r"\mathrm{LN}_2(R_1):", rf"{n}\times {d} \to {n}\times {d},") if tr.ln == "pre" else ()
+    up_tex = (rf"H = {inp.tex}\,W_{{fc}} + b_{{fc}}:", rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}")
+    said_then_shown(f"**{t('block_ffn')}**", display(v.look, *filter(None, (first, up_tex))))
+    if tr.ln == "pre":
+        st.caption(t("block_ln2_stats", what="$R_1$", mean=_range(tr.r1.mean(axis=1)), var=_range(tr.r1.var(axis=1))))
+    operand = Operand(tr.ffn_in, inp if tr.ln == "pre" else name("R", "1"), token, feat)
     w_fc = Operand(bw.w_fc, name("W", "fc"), feat, t("hidden_unit"))
-    up = Operand(tr.ln2 @ bw.w_fc, UP, token, t("hidden_unit"))
-    product_view("block_fc", v, ln2, w_fc, up, "LN<sub>2</sub> · W<sub>fc</sub>")
-    st.caption(t("block_bias", f=f))
+    product_view("block_fc", v, operand, w_fc, Operand(tr.ffn_in @ bw.w_fc, up, token, t("hidden_unit")),
+                 f"{operand.name.html} · W<sub>fc</sub>")
+    st.caption(t("block_bias", f=f, up=up.tex))
 
 
 def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
@@ -141,18 +191,27 @@ def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
 def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     t, (n, d), f = v.t, tr.x.shape, v.cfg.d_ff
     token, feat = t("token"), t("feature")
-    said_then_shown(f"**{t('block_out')}**",
-                    display(v.look, (r"\mathrm{FFN} = A\,W_{proj} + b_{proj}:",
-                                     rf"({n}\times {f})\cdot({f}\times {d}) \to {n}\times {d},"),
-                            (r"Y = R_1 + \mathrm{FFN}:", rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}")))
-    mats = [F.Mat(tr.attn.y, "Attn", row_label=token, col_label=feat),
-            F.Mat(tr.r1, "R₁ = X + Attn", row_label=token, col_label=feat),
-            F.Mat(tr.hidden, "H", row_label=token, col_label=t("hidden_unit")),
-            F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=t("hidden_unit")),
-            F.Mat(tr.ffn, "FFN", row_label=token, col_label=feat),
-            F.Mat(tr.y, "Y = R₁ + FFN", row_label=token, col_label=feat)]
+    proj = (r"\mathrm{FFN} = A\,W_{proj} + b_{proj}:", rf"({n}\times {f})\cdot({f}\times {d}) \to {n}\times {d},")
+    add = rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"
+    hidden = [F.Mat(tr.hidden, "H", row_label=token, col_label=t("hidden_unit")),
+              F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=t("hidden_unit")),
+              F.Mat(tr.ffn, "FFN", row_label=token, col_label=feat)]
+    if tr.ln == "pre":
+        tex = (proj, (r"Y = R_1 + \mathrm{FFN}:", add))
+        mats = [F.Mat(tr.attn.y, "Attn", row_label=token, col_label=feat),
+                F.Mat(tr.r1, "R₁ = X + Attn", row_label=token, col_label=feat), *hidden,
+                F.Mat(tr.y, "Y = R₁ + FFN", row_label=token, col_label=feat)]
+    else:
+        tex = (proj, (r"Y = \mathrm{LN}_2(R_1 + \mathrm{FFN}):", add))  # the sum's shape; LN keeps it
+        mats = [F.Mat(tr.r1, "R₁", row_label=token, col_label=feat), *hidden,
+                F.Mat(tr.sum2, "R₁ + FFN", row_label=token, col_label=feat),
+                F.Mat(tr.y, "Y = LN₂(R₁ + FFN)", row_label=token, col_label=feat)]
+    said_then_shown(f"**{t(f'block_out_{tr.ln}')}**", display(v.look, *tex))
     axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
     chart(_rows(v, F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")
+    if tr.ln == "post":
+        st.caption(t("block_ln2_stats", what=r"$R_1 + \mathrm{FFN}$", mean=_range(tr.sum2.mean(axis=1)),
+                     var=_range(tr.sum2.var(axis=1))))
     st.caption(t("block_rows_alone"))
 
 
