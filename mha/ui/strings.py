@@ -788,7 +788,7 @@ ZH = {
     "kv_reset": "回到 X 的 {n} 个词元",
     "kv_added_cap": "本演示最多追加 {most} 个词元；回到 X 即可重新开始。",
     "kv_state": "缓存里存着 {t} 个词元的 K 和 V：每个头的 K 是 {t}×{d_k}，V 是 {t}×{d_v}，一共 {size}。",
-    "kv_hint": "还没有追加词元：图中演示的是 X 的最后一行进入缓存的那一步。追加一个词元，就能往后走一步。",
+    "kv_hint": "还没有追加词元：图中演示的是 X 的最后一行进入缓存的那一步。追加一个词元，就能看到缓存多出一行。",
     "kv_arrive": "X{t} 到来。缓存里已经存着 {tokens} 的 K 行和 V 行。",
     "kv_arrive_first": "X{t} 到来，此时缓存还是空的。",
     "kv_append": "q{t}、k{t}、v{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>、X{t}·W<sub>V</sub>；k{t} 和 v{t} 成为 K 缓存和 V 缓存的第 {n} 行。",
@@ -970,8 +970,8 @@ ZH = {
         "最后一个块之后，先做一次层归一化，再让每一行与 E 的每一行做内积：这就是 $\\mathrm{{logits}}$，词表中每一项一个分数。"
         "最后一行除以温度 T 再做 softmax，就是下一个词元的概率分布。"
     ),
-    "next_example": "还没有文本，这一页先用例子“{example}”计算；可以在词元页输入你自己的文本。",
-    "next_tied": "E 用了两次（权重共享，和 GPT 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。",
+    "next_example": "还没有文本，这一步先用例子“{example}”计算；可以在“文本 → 词元 → X”这一步输入你自己的文本。",
+    "next_tied": "E 用了两次（权重共享，和 GPT-2 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。",
     "temperature": "温度 T",
     "temperature_help": "小于 1 让分布更尖锐，大于 1 让分布更平缓。",
     "choice": "选择方式",
@@ -990,9 +990,9 @@ ZH = {
     "model_trained": "训练过",
     "layer": "层",
     "layer_help": "各步骤展示的是哪一个块的注意力。第 1 层读字母和它们的位置；第 2 层读第 1 层在此基础上加进来的信息。",
-    "trained_sizes": r"训练过的模型尺寸固定：$d_{{\text{{model}}}} = {d_model}$、$d_k = {d_k}$、$d_v = {d_v}$、$h = {n_heads}$、"
+    "trained_sizes": r"训练过的模型维度固定：$d_{{\text{{model}}}} = {d_model}$、$d_k = {d_k}$、$d_v = {d_v}$、$h = {n_heads}$、"
                      r"$d_{{ff}} = {d_ff}$；n 就是字母的个数。",
-    "trained_tokens_note": "训练过的模型每个字母算一个词元，只认 {first} 到 {last}（空格跳过，最多 {most} 个字母），位置向量是学出来的。"
+    "trained_tokens_note": "训练过的模型每个字母算一个词元，只认 {first} 到 {last}（空格跳过，最多 {most} 个字母），位置编码是学出来的。"
                            "它的训练数据是{task}，后面再把同样的字母重复一遍。",
     "trained_unknown": "训练过的模型只认识 {first} 到 {last} 这些字母；没有用上的字符：{chars}。",
     "trained_task_distinct": "几个互不相同的字母",
