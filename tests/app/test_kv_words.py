@@ -161,7 +161,7 @@ def test_a_chinese_page_writes_the_cache_figures_and_formulas_in_chinese():
     at.session_state["kv_part"] = "cost"
     rerun(at)
     formulas = " ".join(e.value for e in at.get("markdown") + at.get("latex") if "text{" in e.value)
-    assert r"\text{缓存}" in formulas and r"\text{重算}" in formulas
+    assert r"\text{用缓存}" in formulas and r"\text{重算}" in formulas
     assert "cached" not in formulas and "recompute" not in formulas
 
 
