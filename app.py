@@ -3,7 +3,7 @@
 import streamlit as st
 
 import mha
-from mha.ui import budget, link, models, reruns, screen, session, sidebar, x_source  # reruns patches Streamlit
+from mha.ui import budget, exports, link, models, reruns, screen, session, sidebar, x_source  # reruns patches Streamlit
 from mha.ui.code import snippet
 from mha.ui.prose import input_error
 from mha.ui.stages import RENDER
@@ -61,5 +61,8 @@ params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input sta
 link.write(params)
 ss["page_running"] = False
 sidebar.share(share, t, params)
-sidebar.downloads(downloads, t, cfg, ss["x_base"], view.w if view else None)  # None: the view waits to be drawn
+shown, shown_x = cfg, ss["x_base"]  # what the downloads hold: the view, the KV cache's added tokens with it
+if ss["stage"] == "kv_cache":
+    shown, shown_x = exports.cache_view(cfg, shown_x, ss.get("kv_added", []))
+sidebar.downloads(downloads, t, shown, shown_x, view.w if view else None)  # None: the view waits to be drawn
 reruns.release()  # the page is built: the clicks held while it was drawn run next (reruns.py)

@@ -219,7 +219,13 @@ class ModelCache:
         """Logits (vocab,) after token `token_id` at the next position."""
         mw = self.mw
         check_ids([token_id], mw.vocab_size)
-        h = mw.wte[token_id] + positions_for(mw, len(self), 1)[0]  # (d_model,)
+        return self.append_x(mw.wte[token_id] + positions_for(mw, len(self), 1)[0])  # E[id] + P[t]: (d_model,)
+
+    def append_x(self, x_row) -> np.ndarray:
+        """Logits (vocab,) after the first block reads `x_row` (d_model,) at the next position: a token's
+        E[id] + P[t], or a row of X the caller made (an edited one)."""
+        mw = self.mw
+        h = check_input([x_row], mw.d_model)[0]
         for bw, cache in zip(mw.blocks, self.layers):
             h = block_row(h, bw, lambda row, c=cache: c.append(row).y)
         final = layer_norm(h[None], mw.lnf_g, mw.lnf_b)[0]

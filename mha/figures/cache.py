@@ -6,7 +6,6 @@ all six are stacked). Each panel has its t rows from the first frame on; the new
 until the frame that computes it, so frames change data only and the layout never moves.
 """
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,6 +26,8 @@ from .base import (
     fits,
     heatmap,
     log_ticks,
+    number,
+    number_formats,
     outline,
     patch,
 )
@@ -121,27 +122,20 @@ class Plan:
     sizes: dict  # title, tick, caption, note, button, slider font sizes
 
 
-def _fmt(value: float, spec: str) -> str:
-    """What Plotly's "%{z:<spec>}" prints for ".2f" or ".3~g" (d3 writes no "+0" in exponents)."""
-    if spec.endswith("f"):
-        return f"{value:{spec}}"
-    return re.sub(r"e([+-])0*(\d)", r"e\1\2", f"{value:{spec.replace('~', '')}}")
+def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[int, int] | None:
+    """(decimals, font size) with which every value of `values` fits its cell, written as every other figure writes
+    its cells (base.number: at most three decimals, trailing zeros dropped, a true minus sign), or None: no numbers.
 
-
-def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[str, int] | None:
-    """(texttemplate, font size) with which every value of `values` fits its cell, or None: no numbers.
-
-    Three significant digits if they fit, else two, else two decimals; then the same a size or two smaller. The
-    cache's cells are the smallest of the app (32 px at the post's sizes on a desk), so a number here keeps 1 px a
-    side clear of text_px's estimate, which is itself generous, where a product's keeps 3.
+    The first of number_formats that fits. The cache's cells are the smallest of the app (32 px at the post's sizes
+    on a desk), so a number here keeps 1 px a side clear of text_px's estimate, which is itself generous, where a
+    product's keeps 3.
     """
     finite = values[np.isfinite(values)]
     if cell < look.min_text_cell or max(values.shape) > MAX_TEXT_SIDE:
         return None
-    for size in (look.cell_text, look.cell_text - 2, look.cell_text - 4):
-        for spec in ((".3~g", ".2~g", ".2f") if size == look.cell_text else (".2~g", ".2f")):
-            if size >= 8 and fits((_fmt(float(v), spec) for v in finite), size, cell, pad=2):
-                return f"%{{z:{spec}}}", size
+    for size, decimals in number_formats(look):
+        if size >= 8 and fits((number(float(v), decimals) for v in finite), size, cell, pad=2):
+            return decimals, size
     return None
 
 
@@ -271,7 +265,9 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
         tr = heatmap(mat, *ax[key], False, z=z, zlim=lims.get(key) if zlim is None else zlim, cell=p.cell, look=look)
         style = styles[style_key or key]
         if style and opacity == 1.0:
-            tr.update(texttemplate=style[0], textfont=dict(size=style[1]))
+            decimals, size = style
+            tr.update(text=[[number(v, decimals) for v in row] for row in np.asarray(z, float)],
+                      texttemplate="%{text}", textfont=dict(size=size))
         return tr | dict(x0=pan.col0 + 1, y0=y0, opacity=opacity)
 
     def frame(step: int) -> list[dict]:

@@ -28,6 +28,7 @@ import mha
 from . import exports, walk
 from .shared import MB
 from .strings import Text
+from .x_source import has_text
 
 WORK_BUDGET = 4_000_000  # numbers: a larger view's first draw keeps every other page waiting for the one Python thread
 SWITCH_S = float(os.environ.get("MHA_GIL_SWITCH_S", "0.0005"))  # settable, for bench/memory.py --switch to compare
@@ -44,9 +45,15 @@ _seats: dict[str, tuple[dict, int]] = {}  # session id -> what its view holds (h
 
 def work(cfg: mha.AttentionConfig, stage: str) -> int:
     """The numbers a view computes: its weights and every matrix of the walk (what a download of it holds), and
-    the block's feed-forward weights on the stages that draw it."""
-    ffn = 2 * cfg.d_model * cfg.d_ff if stage in walk.FFN_STAGES else 0
+    the block's feed-forward weights on the stages that run it."""
+    ffn = 2 * cfg.d_model * cfg.d_ff if _ffn(stage) else 0
     return exports.size(cfg) + ffn
+
+
+def _ffn(stage: str) -> bool:
+    """Whether the stage runs the block's feed-forward network: the stages that draw it, and the KV cache's with a
+    text, which decodes the model's next word."""
+    return stage in walk.FFN_STAGES or (stage == "kv_cache" and has_text())
 
 
 def asks(t: Text, numbers: int, stage: str) -> bool:
@@ -87,10 +94,10 @@ def seated(t: Text, cfg: mha.AttentionConfig, stage: str) -> bool:
 
 def holds(cfg: mha.AttentionConfig, stage: str) -> tuple[dict, int]:
     """What a page showing this view holds: its weights' bytes by what pages share them by (the attention's by sizes
-    and seed; the FFN's, on the stages that draw it, with d_ff too), and its walk's bytes, its own."""
+    and seed; the FFN's, on the stages that run it, with d_ff too), and its walk's bytes, its own."""
     attention = (cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
     weights = {attention: 8 * (exports.size(cfg) - exports.trace_size(cfg))}
-    if stage in walk.FFN_STAGES:
+    if _ffn(stage):
         weights[(*attention, cfg.d_ff)] = 8 * 2 * cfg.d_model * cfg.d_ff
     return weights, 8 * exports.trace_size(cfg)
 

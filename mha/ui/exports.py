@@ -3,6 +3,7 @@
 import io
 import json
 import zipfile
+from dataclasses import replace
 
 import numpy as np
 
@@ -33,6 +34,15 @@ def arrays(x: np.ndarray, w: mha.Weights) -> dict[str, np.ndarray]:
     return {"X": t.x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "W_O": w.w_o, "Q": t.q, "K": t.k, "V": t.v,
             "QK^T": t.scores, "QK^T_scaled": t.scaled, "QK^T_masked": t.masked, "S": t.probs, "H": t.heads,
             "Concat": t.concat, "Y": t.y}
+
+
+def cache_view(cfg: mha.AttentionConfig, x: np.ndarray, added) -> tuple[mha.AttentionConfig, np.ndarray]:
+    """The KV-cache stage's view: X followed by the tokens added to the cache (those that fit d_model, as the stage
+    keeps them), with n counting them all, so that its files hold the cache the page shows."""
+    rows = [np.asarray(r, float) for r in added if len(r) == cfg.d_model]
+    if not rows:
+        return cfg, x
+    return replace(cfg, n_tokens=len(x) + len(rows)), np.vstack([x, *rows])
 
 
 def stem(cfg: mha.AttentionConfig) -> str:

@@ -18,7 +18,8 @@ from .x_source import base_x, has_text, seeded_added
 
 def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     """The view as query parameters: settings that differ from the defaults, the stage, the language, X's edits,
-    the tokens added on the KV-cache stage (those that fit d_model, as the stage keeps them)."""
+    the seeded tokens added on the KV-cache stage without a text (those that fit d_model, as the stage keeps them;
+    with a text, a word added there, as one appended on the next-token stage, is in `text`)."""
     ss = st.session_state
     from_text = has_text()  # the text fixes n
     fixed = set(trained_sizes()) if trained_on() else set()  # the trained model's sizes are its own
@@ -43,7 +44,9 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
         out["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":
         out["preset"] = ss["preset"]
-    added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model]).reshape(-1, cfg.d_model)
+    # the seeded tokens added to the cache; with a text the cache adds the next word, which the text carries
+    added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model and not from_text]
+                     ).reshape(-1, cfg.d_model)
     too_long = {}  # what the link cannot carry, by parameter: its length (said in the share panel, on the stage)
     for key, value in (("x", S.encode_x(x, base_x(cfg))),
                        ("kv", S.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else "")):
@@ -62,12 +65,15 @@ def left_out(t: Text, key: str, length: int) -> str:
 
 def follows(cfg: mha.AttentionConfig) -> None:
     """After a fragment changed what the link holds (the step, tokens added): the address bar follows. The sidebar's
-    share panel, if open, shows the link, so then the whole page runs again to draw it anew."""
+    share panel, if open, shows the link, and its downloads panel the cache with the tokens added, so then the whole
+    page runs again to draw them anew."""
     ss = st.session_state
     if ss.get("page_running"):  # a run of the whole page writes the link at its end (app.py)
         return
     now = params(cfg, ss["x_base"])
-    if ss.get("share_open") and now != st.query_params.to_dict():
+    query = st.query_params.to_dict()
+    # the open share panel shows the link; the open downloads panel holds the tokens added to the cache
+    if (ss.get("share_open") and now != query) or (ss.get("downloads_open") and now.get("kv") != query.get("kv")):
         st.rerun(scope="app")
     write(now)
 

@@ -9,7 +9,19 @@ import mha
 
 from . import settings as S
 from .models import trained_on, trained_sizes
-from .x_source import base_x, random_repeat, reset_x, seeded_added, text_tokens, trained_tokens
+from .x_source import (
+    base_x,
+    context,
+    current_x,
+    has_text,
+    keep_rows,
+    next_word,
+    random_repeat,
+    reset_x,
+    seeded_added,
+    text_tokens,
+    trained_tokens,
+)
 
 STARTED = "_started"
 RECONNECT_TIMER = "1h"  # the timed fragment below ticks once an hour: cheap, and under JavaScript's timer limit
@@ -48,10 +60,30 @@ def start() -> None:
     st.session_state["x_base"] = x
     if "kv" in st.query_params:
         rows, more = S.decode_kv(st.query_params["kv"], lambda count: seeded_added(cfg, count))
-        st.session_state["kv_added"] = rows.tolist()
+        if has_text():
+            more = _kv_as_words(len(rows), more)
+        else:
+            st.session_state["kv_added"] = rows.tolist()
         notices += more
     st.session_state["notices"] = notices
     st.session_state[STARTED] = True
+
+
+def _kv_as_words(count: int, notices: list) -> list:
+    """A link written before the cache added words (kv=count after a text): the text gains the model's next `count`
+    words, as many adds would give (within the context), and the page says so. Returns the notices to show."""
+    ss = st.session_state
+    notices = [n for n in notices if n.key != "notice_kv_items"]  # cells of seeded rows: no such rows now
+    added = []
+    for _ in range(min(count, context() - int(ss["n_tokens"]))):
+        cfg = config()
+        word = next_word(cfg, ss["x_base"])
+        append_word(ss["text"], word.token)
+        ss["x_base"] = current_x(config())
+        added.append(word.token)
+    if count:
+        notices.append(S.Notice("notice_kv_words", dict(count=count, words=" ".join(added))))
+    return notices
 
 
 @st.fragment(run_every=RECONNECT_TIMER)
@@ -128,6 +160,23 @@ def apply_preset() -> None:
 def make_primes() -> None:
     st.session_state.update(S.nearest_distinct_primes(st.session_state))
     on_size_change()
+
+
+def append_word(text: str, token: str) -> None:
+    """The text with the next word after it (the next-token stage's append and the cache stage's add are this one
+    act, so the link is the same after either): joined directly where that still reads as one more token
+    (我爱 + 你), else after a space. X's rows so far stay, edits included: they are the same tokens (the example
+    text of a page with none starts X again)."""
+    ss = st.session_state
+    own = has_text()  # else `text` is the next-token stage's example, and X was seeded: it starts again
+    n = len(mha.tokenize(text))
+    ss["text"] = text + token if len(mha.tokenize(text + token)) == n + 1 else text.rstrip() + " " + token
+    ss["text"], ss["text_notice"] = S.cap_text(ss["text"])
+    sync_n_tokens()
+    if own:
+        keep_rows(config())
+    else:
+        reset_x()
 
 
 def on_text_change() -> None:

@@ -99,6 +99,7 @@ EN = {
     "notice_kv_count": "Link parameter kv={value} does not start with a number of added tokens (0 to {most}); none were added.",
     "notice_kv_clamped": "This link adds {count} tokens to the KV cache; this demo adds at most {most}, so the first {most} were used.",
     "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”); those cells keep their seeded values.",
+    "notice_kv_words": "This link adds {count} token(s) to the KV cache after a text. With a text, the cache adds the model's next tokens to the text itself, so the text now ends with them: “{words}”.",
     "notice_cells": "Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
     "budget_ask": "This view computes {numbers:,} numbers, more than {budget:,}. On a demo many people share, drawing it slows everyone's page for a moment, so it waits for your go.",
     "budget_draw": "Draw it",
@@ -290,7 +291,7 @@ EN = {
     "kv_append": "q{t}, k{t}, v{t} = X{t}·W<sub>Q</sub>, X{t}·W<sub>K</sub>, X{t}·W<sub>V</sub>; k{t} and v{t} become row {n} of the K and V caches.",
     "kv_scores": "Row {n} of the attention scores: q{t}·Kᵀ/√{d_k}, one dot product with every cached key (no mask: no later key exists yet).",
     "kv_softmax": "Softmax of that row is row {n} of {s}; the rows above it are {s} as it was.",
-    "kv_drop_q": "Q's {rows}: never needed again. Only q{t} meets the cache.",
+    "kv_drop_q": "Q's {rows}: never needed again. Only q{t} meets the K cache, in one dot product with each key.",
     "kv_drop_q_first": "Q is not cached: q{t} serves this row only, then it is dropped.",
     "kv_output": "Row {n} of {h} = row {n} of {s} times V, then Y{t}; {ys} unchanged.",
     "kv_output_first": "Row {n} of {h} = row {n} of {s} times V, then Y{t}.",
@@ -347,12 +348,24 @@ EN = {
     "kv_measure_tokens": "tokens to generate",
     "kv_measure": "Time decoding both ways",
     "kv_measure_progress": "Decoding token {t} of {total}…",
-    "kv_measure_result": "Total {cached:.1f} ms with the cache, {full:.1f} ms recomputing ({ratio:.1f}× slower).",
+    "kv_measure_result": "Total {cached:.1f} ms with the cache, {full:.1f} ms recomputing: the recompute takes {ratio:.1f} times as long.",
     "kv_measure_axis": "milliseconds per token",
     "kv_measure_cap": "At these sizes the recompute is capped at {T} tokens to keep the page responsive.",
     "kv_series_ms_cached": "with the cache",
     "kv_series_ms_full": "recompute",
     "kv_dropped_rows": r"Added tokens no longer fit $d_{{\text{{model}}}} = {d}$ and were removed.",
+    "kv_add_word": "Add the next token, X{t}",
+    "kv_next_word_greedy": (
+        "The model's next token is “{token}” (probability {p}; greedy, as on the next-token stage), decoded through "
+        "the model's KV cache, layer by layer. Adding it appends it to the text: the same act as appending it on the "
+        "next-token stage."
+    ),
+    "kv_next_word_sample": (
+        "The model's next token is “{token}” (probability {p}; sampled with the seed at temperature {temperature}, "
+        "as on the next-token stage), decoded through the model's KV cache, layer by layer. Adding it appends it to "
+        "the text: the same act as appending it on the next-token stage."
+    ),
+    "kv_hint_word": "The chart replays the step in which the text's last token, X{t} “{token}”, entered the cache.",
     "kv_tex_cached": r"\text{{cached}}",
     "kv_tex_recompute": r"\text{{recompute}}",
     # axis words in hover
@@ -629,6 +642,7 @@ ZH = {
     "notice_kv_count": "链接参数 kv={value} 开头不是追加词元的个数（0 到 {most}），因此一个也没有追加。",
     "notice_kv_clamped": "这个链接要向 KV 缓存追加 {count} 个词元；本演示最多追加 {most} 个，所以只追加了前 {most} 个。",
     "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 格无法使用（例如“{example}”），这些格仍用随机种子生成的值。",
+    "notice_kv_words": "这个链接在文本之后向 KV 缓存追加 {count} 个词元。有文本时，缓存追加的是模型接下来选出的词元，而且直接接在文本末尾，所以文本现在以它们结尾：“{words}”。",
     "notice_cells": "({cell}) 这一格填的是 {value}：只能填有限的数，所以这一格仍是之前的 {kept}。",
     "budget_ask": "这个视图要计算 {numbers:,} 个数，超过了 {budget:,} 个。这个演示由很多人共用，画它会让每个人的页面都慢上一会儿，所以要等你确认再画。",
     "budget_draw": "画出来",
@@ -794,7 +808,7 @@ ZH = {
     "kv_append": "q{t}、k{t}、v{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>、X{t}·W<sub>V</sub>；k{t} 和 v{t} 成为 K 缓存和 V 缓存的第 {n} 行。",
     "kv_scores": "注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k}，与缓存里的每个键各做一次内积（不用掩码：后面的键还不存在）。",
     "kv_softmax": "对这一行做 softmax，得到 {s} 的第 {n} 行；上面各行仍是原来的 {s}。",
-    "kv_drop_q": "Q 的{rows}再也用不上了，只有 q{t} 要和缓存相乘。",
+    "kv_drop_q": "Q 的{rows}再也用不上了：只有 q{t} 还要与 K 缓存里的每个键各做一次内积。",
     "kv_drop_q_first": "Q 不进缓存：q{t} 只为这一行服务，用完就丢掉。",
     "kv_output": "{h} 的第 {n} 行 = {s} 的第 {n} 行乘以 V，再得到 Y{t}；{ys} 保持不变。",
     "kv_output_first": "{h} 的第 {n} 行 = {s} 的第 {n} 行乘以 V，再得到 Y{t}。",
@@ -847,12 +861,22 @@ ZH = {
     "kv_measure_tokens": "要生成的词元数",
     "kv_measure": "给两种解码方式分别计时",
     "kv_measure_progress": "正在解码第 {t} 个词元，共 {total} 个……",
-    "kv_measure_result": "使用缓存共 {cached:.1f} 毫秒，整体重算共 {full:.1f} 毫秒（慢 {ratio:.1f} 倍）。",
+    "kv_measure_result": "使用缓存共 {cached:.1f} 毫秒，整体重算共 {full:.1f} 毫秒：整体重算的耗时是使用缓存的 {ratio:.1f} 倍。",
     "kv_measure_axis": "每个词元的毫秒数",
     "kv_measure_cap": "在这些维度下，为了让页面保持流畅，重算最多只做 {T} 个词元。",
     "kv_series_ms_cached": "使用缓存",
     "kv_series_ms_full": "整体重算",
-    "kv_dropped_rows": r"追加的词元与 $d_{{\text{{model}}}} = {d}$ 对不上，已被移除。",
+    "kv_dropped_rows": r"追加的词元长度与 $d_{{\text{{model}}}} = {d}$ 不再相符，已被移除。",
+    "kv_add_word": "追加下一个词元 X{t}",
+    "kv_next_word_greedy": (
+        "模型选出的下一个词元是“{token}”（概率 {p}；贪心选择，与“下一个词元”这一步相同），由模型每一层的 KV 缓存"
+        "逐层解码得到。追加它就是把它接到文本末尾，与在“下一个词元”这一步追加是同一件事。"
+    ),
+    "kv_next_word_sample": (
+        "模型选出的下一个词元是“{token}”（概率 {p}；在温度 {temperature} 下按种子采样，与“下一个词元”这一步相同），"
+        "由模型每一层的 KV 缓存逐层解码得到。追加它就是把它接到文本末尾，与在“下一个词元”这一步追加是同一件事。"
+    ),
+    "kv_hint_word": "图中演示的是文本的最后一个词元 X{t}“{token}”进入缓存的那一步。",
     "kv_tex_cached": r"\text{{用缓存}}",
     "kv_tex_recompute": r"\text{{重算}}",
     "y_row": "Y 的行",

@@ -292,7 +292,7 @@ def test_emoji_are_tokens():
     assert at.session_state["n_tokens"] == 3
 
 
-@pytest.mark.parametrize("stage", ["tokens", "input", "scores", "heads", "block", "next_token"])
+@pytest.mark.parametrize("stage", ["tokens", "input", "scores", "heads", "block", "kv_cache", "next_token"])
 def test_a_hostile_text_is_shown_literally_everywhere(stage):
     at = run(stage=stage, text=HOSTILE)
     shown = " ".join(everything(p) for _, p in block_parts(at)) if stage == "block" else everything(at)
@@ -304,10 +304,12 @@ def test_a_hostile_text_is_shown_literally_everywhere(stage):
         assert "&lt;" in shown  # the characters are there, escaped
 
 
-def test_a_hostile_chosen_token_is_escaped_in_the_markdown():
-    at = run(stage="next_token", text="<b>x</b> <b>x</b> <b>x</b>")
+@pytest.mark.parametrize("stage", ["next_token", "kv_cache"])
+def test_a_hostile_chosen_token_is_escaped_in_the_markdown(stage):
+    at = run(stage=stage, text="<b>x</b> <b>x</b> <b>x</b>")
     assert "<b>x" not in page_text(at) and "<b>x" not in json.dumps(charts(at))
-    assert "&lt; (" in json.dumps(charts(at))  # the tokenizer splits < b > apart; each is escaped
+    # the tokenizer splits < b > apart; each is escaped (in the bars' names, in the cache's rows)
+    assert ("&lt; (" if stage == "next_token" else "&lt;") in json.dumps(charts(at))
 
 
 def test_an_over_long_text_is_cut_to_the_token_limit_with_a_notice():

@@ -259,6 +259,29 @@ def test_cached_generation_equals_a_full_recompute_over_64_steps_and_2_layers():
     assert len(cache) == 67 and all(len(c) == 67 for c in cache.layers)
 
 
+def test_the_cache_fed_rows_of_x_gives_the_logits_of_that_x_and_refuses_a_bad_row():
+    """append_x reads any row the first block could read (an edited X): its logits are logits_from's on the rows fed,
+    through every layer; append(id) is append_x of E[id] + P[t]."""
+    cfg = mha.AttentionConfig(seed=5)
+    vocab = mha.vocabulary(mha.tokenize("a b c d"))
+    mw = mha.init_model(cfg, vocab, n_layers=2)
+    x = mha.embed([0, 1, 2, 1], mw)
+    x[1, 3] += 2.5  # an edit: no token's row
+    by_rows, by_ids = mha.ModelCache(mw), mha.ModelCache(mw)
+    for t, row in enumerate(x):
+        logits = by_rows.append_x(row)
+        np.testing.assert_allclose(logits, mha.logits_from(x[: t + 1], mw).logits[-1], rtol=0, atol=1e-12)
+    clean = mha.ModelCache(mw)
+    for i, row in zip((0, 1, 2, 1), mha.embed([0, 1, 2, 1], mw)):
+        from_ids, from_rows = by_ids.append(i), clean.append_x(row)
+    np.testing.assert_array_equal(from_ids, from_rows)
+    with pytest.raises(mha.InputError):
+        by_rows.append_x([1.0, float("nan"), 0, 0, 0])
+    with pytest.raises(mha.InputError):
+        by_rows.append_x([1.0, 2.0])
+    assert len(by_rows) == 4  # a refused row adds nothing
+
+
 def test_generate_greedy_picks_the_argmax_of_the_full_recompute():
     cfg = mha.AttentionConfig(seed=2)
     vocab = mha.vocabulary(mha.tokenize("一 二 三 四 五 六"))

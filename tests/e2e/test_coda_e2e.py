@@ -70,3 +70,18 @@ def test_appending_the_next_token_grows_n_on_every_stage(page, app_url):
                            ".filter(t => t.type === 'heatmap').map(t => t.z.length)")
     assert max(k_rows) == 6  # the cache holds the six tokens' keys and values
     shoot(page, "kv-after-append")
+
+
+def test_adding_on_the_cache_appends_the_next_word_and_the_whole_page_follows(page, app_url):
+    """The add button sits in the cache stage's fragment, but a word added changes the text, n and X: the whole page
+    runs again, so the sidebar's n, the cache and the link all hold the new word."""
+    open_stage(page, app_url, "kv_cache", text="a b c a b")
+    hint = page.get_by_text("The model's next token is").inner_text()
+    chosen = hint.split("The model's next token is “")[1].split("”")[0]
+    rerun_after(page, page.locator(".st-key-add_token button").click)
+    page.wait_for_function("() => document.querySelector('.st-key-n_tokens input').value === '6'", timeout=30_000)
+    settle(page)
+    assert f"text=a+b+c+a+b+{chosen}" in page.url and "kv=" not in page.url
+    rows = page.evaluate("() => document.querySelector('.st-key-kv_animation .mha-chart').mha.layout.yaxis.ticktext")
+    assert rows == ["a", "b", "c", "a", "b", chosen]  # the cache's new row, under its word
+    shoot(page, "kv-add-word")

@@ -1,7 +1,9 @@
 """The explorer in a real browser: every stage, Play, an edit in the grid, a clicked cell."""
 
+import io
 import json
 
+import numpy as np
 import pytest
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
@@ -418,3 +420,21 @@ def test_the_page_is_configured_once_and_stays_so_through_reruns(page, app_url):
     assert page.title() == "MHA Explorer"
     assert page.locator('[data-testid="stMainBlockContainer"]').bounding_box()["width"] > 1000  # wide, not 736 px
     assert page.locator("link[rel*=icon]").first.get_attribute("href").startswith("data:image/svg+xml")
+
+
+def test_the_open_downloads_panel_follows_the_tokens_added_to_the_cache(page, app_url):
+    """Adding a token reruns the cache stage only; with the downloads panel open, the whole page runs so that its
+    files hold the cache the page shows (X and the tokens added), not the X before them."""
+    open_stage(page, app_url, "kv_cache", kv=2)
+    rerun_after(page, page.locator(".st-key-downloads_open summary").click)
+    for tokens in (5, 6):
+        assert page.get_by_text(f"The cache holds {tokens} tokens").count() == 1
+        with page.expect_download() as download:
+            page.locator(".st-key-download_npz button").click()
+        assert download.value.suggested_filename == f"mha-trace-{tokens}x5x7x11x2-seed0.npz"
+        assert np.load(io.BytesIO(open(download.value.path(), "rb").read()))["X"].shape == (tokens, 5)
+        if tokens == 5:
+            rerun_after(page, page.locator(".st-key-add_token button").click)
+            page.wait_for_function("() => document.querySelector('.st-key-download_npz') && "
+                                   "!document.querySelector('[data-stale=\"true\"]')", timeout=30_000)
+            settle(page)

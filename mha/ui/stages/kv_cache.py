@@ -8,9 +8,10 @@ import streamlit as st
 
 import mha
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
+from mha.figures.text import short
 from mha.figures.ticks import token_ticks
 
-from .. import editor, link
+from .. import editor, link, session, x_source
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
 from ..prose import equation, head_control, header, input_error, markdown_table, tex_int
@@ -20,6 +21,7 @@ from ..shared import digest
 from ..view import View, subscript
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
+WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in the figure's hover)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
@@ -42,23 +44,21 @@ def _stage(v: View) -> None:
 
 def _steps(v: View) -> None:
     t_, ss = v.t, st.session_state
-    rows = _rows(v)
+    if ss.pop("kv_grown", False):  # a word was added to the text: n, X and the sidebar change with it
+        st.rerun(scope="app")
+    words = bool(v.tokens)  # a text (or the trained model's letters): the cache adds the model's next word
+    rows = v.x if words else _rows(v)
     t = len(rows)
-    next_row = _next_token_editor(v, t)
-    full_cache = t - len(v.x) >= MAX_ADDED
-    # the add button, and beside it the way back or the limit once there is one: a row only then (one element less)
-    row = st.container(horizontal=True, vertical_alignment="center") if t > len(v.x) or full_cache else st
-    row.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
-               disabled=full_cache)
-    if t > len(v.x):
-        row.button(t_("kv_reset", n=len(v.x)), key="kv_reset", on_click=_reset)
-    if full_cache:
-        row.caption(t_("kv_added_cap", most=MAX_ADDED))
+    if words:
+        hint = _next_word(v, t)
+    else:
+        _next_seeded(v, t)
+        hint = t_("kv_hint") if t == len(v.x) else ""
     cache = mha.KVCache(v.w, capacity=t)
     steps = [cache.append(r) for r in rows]
     full = mha.forward(rows, v.w)
     state = t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes))
-    st.markdown(f"{state}\n\n:gray[:small[{t_('kv_hint')}]]" if t == len(v.x) else state)  # one element
+    st.markdown(f"{state}\n\n:gray[:small[{hint}]]" if hint else state)  # one element
     # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
     # made the browser's every rerun of this page slower (bench/README.md).
     part = st.segmented_control(t_("kv_part"), KV_PARTS, format_func=lambda p: t_(f"kv_tab_{p}"), key="kv_part",
@@ -68,7 +68,7 @@ def _steps(v: View) -> None:
 
         def build():
             fig = cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.named)
-            return drawn(token_ticks(fig, v.tokens, ("yaxis", "yaxis4", "xaxis4"), v.look))  # Q, S rows; keys
+            return drawn(token_ticks(fig, v.tokens, _token_axes(fig), v.look))
 
         w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session
         parts = ("kv", digest(rows, w.w_q, w.w_k, w.w_v, w.w_o), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
@@ -84,6 +84,51 @@ def _steps(v: View) -> None:
         _measure(v)
     ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
     link.follows(v.cfg)
+
+
+def _next_seeded(v: View, t: int) -> None:
+    """Without a text: the add button appends the seeded (editable) next row; beside it, the way back or the limit
+    once there is one (a row only then: one element less)."""
+    t_ = v.t
+    next_row = _next_token_editor(v, t)
+    full_cache = t - len(v.x) >= MAX_ADDED
+    row = st.container(horizontal=True, vertical_alignment="center") if t > len(v.x) or full_cache else st
+    row.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
+               disabled=full_cache)
+    if t > len(v.x):
+        row.button(t_("kv_reset", n=len(v.x)), key="kv_reset", on_click=_reset)
+    if full_cache:
+        row.caption(t_("kv_added_cap", most=MAX_ADDED))
+
+
+def _next_word(v: View, t: int) -> str:
+    """With a text: the add button appends the word the next-token stage chooses, decoded here through the model's
+    per-layer KV cache, to the text (the same act as that stage's append, so the link is the same after either).
+    Returns the hint under the cache's state: the step shown, and the word that adding appends."""
+    t_, ss = v.t, st.session_state
+    most = x_source.context()
+    word = x_source.next_word(v.cfg, v.x) if t < most else None
+    st.button(t_("kv_add_word", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add_word,
+              args=(ss["text"], word.token if word else ""), disabled=word is None)
+    shown = t_.md("kv_hint_word", token=short(v.tokens[-1], WORD_MOST), t=subscript(t))
+    if word is None:
+        return f"{shown} {t_('next_full', most=most)}"
+    choice = ss.get("choice", "greedy")
+    return f"{shown} " + t_.md(f"kv_next_word_{choice}", token=short(word.token, WORD_MOST),
+                               p=f"{word.probs[word.id]:.4f}", temperature=f"{float(ss.get('temperature', 1.0)):g}")
+
+
+def _add_word(text: str, token: str) -> None:
+    session.append_word(text, token)
+    st.session_state["kv_grown"] = True
+
+
+def _token_axes(fig) -> tuple[str, ...]:
+    """The axes that count tokens and write their ticks: the rows of every panel that labels its rows (Q's, which
+    name the K and V rows beside them, and S's; on a phone each panel's, the K and V caches' too) and S's keys."""
+    layout = fig.to_dict()["layout"]
+    rows = (a for a, spec in layout.items() if a.startswith("yaxis") and spec.get("showticklabels", True))
+    return (*rows, "xaxis4")
 
 
 def _rows(v: View) -> np.ndarray:

@@ -1,12 +1,11 @@
 """Stage `next_token` (the coda): the block's output through the final layer norm, logits = LN_f(Y)·Eᵀ, the next token.
 
 With a text, on the walk's X (edits included); with none, on the tokens stage's example. The chosen token can
-be appended to the text, so n grows by one on every stage.
+be appended to the text, so n grows by one on every stage: the same act as adding a token on the KV-cache stage.
 """
 
 from dataclasses import replace
 
-import numpy as np
 import streamlit as st
 
 import mha
@@ -56,28 +55,16 @@ def render(v: View) -> None:
                          help=t("temperature_help"))
     choice = row.segmented_control(t("choice"), S.CHOICES, format_func=lambda c: t(f"choice_{c}"), key="choice",
                                    required=True, persist_state="session")
-    probs = mha.softmax(logits[-1] / float(temperature))
-    if choice == "sample":
-        chosen = int(np.random.default_rng([cfg.seed, n]).choice(size, p=probs))
-    else:
-        chosen = int(np.argmax(probs))
+    chosen, probs = x_source.pick(logits[-1], temperature, choice, cfg.seed, n)
     chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
     chosen_words = t.md("next_chosen_" + choice, token=short(vocab[chosen], CHOSEN_MOST), id=chosen,
                         p=f"{probs[chosen]:.4f}")  # a long token whole in the chart's hover, not in a sentence
     weights = t("next_trained") if v.trained else t("next_untrained")
     st.markdown(f"{chosen_words}\n\n:gray[:small[{weights}]]")  # the choice and what the weights make of it
-    most = mw.wpe.shape[0] if v.trained else S.LIMITS["n_tokens"]  # the trained model's context
+    most = x_source.context()  # the trained model's context, else the demo's limit
     full = n >= most
-    st.button(t("append_token"), key="append_token", type="primary", on_click=append, args=(text, vocab[chosen]),
-              disabled=full)
+    # the same act as adding a token on the KV-cache stage: the link is the same after either
+    st.button(t("append_token"), key="append_token", type="primary", on_click=session.append_word,
+              args=(text, vocab[chosen]), disabled=full)
     if full:
         st.caption(t("next_full", most=most))
-
-
-def append(text: str, token: str) -> None:
-    """The text with `token` after it: joined directly where that still reads as one more token (我爱 + 你),
-    else after a space."""
-    n = len(mha.tokenize(text))
-    joined = text + token if len(mha.tokenize(text + token)) == n + 1 else text.rstrip() + " " + token
-    st.session_state["text"] = joined
-    session.on_text_change()
