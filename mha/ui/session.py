@@ -9,13 +9,12 @@ import mha
 
 from . import settings as S
 from .models import trained_on, trained_sizes
+from .next_word import context, next_word
 from .x_source import (
     base_x,
-    context,
     current_x,
     has_text,
     keep_rows,
-    next_word,
     random_repeat,
     reset_x,
     seeded_added,

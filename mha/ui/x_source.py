@@ -14,7 +14,6 @@ import mha
 from . import models
 from . import settings as S
 from .models import block_weights, held, shipped, trained_on, trained_sizes, trained_trace
-from .shared import digest
 from .strings import Text
 from .view import TrainedRun
 from .walk import FFN_STAGES
@@ -125,58 +124,6 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
     if stage in FFN_STAGES:
         out["d_ff"] = int(ss["d_ff"])
     return out
-
-
-# ---------------------------------------------------------------- the next word
-
-
-@dataclass(frozen=True)
-class NextWord:
-    """The token the model chooses after the text, as the next-token stage chooses it."""
-
-    id: int  # in the model's vocabulary
-    token: str
-    probs: np.ndarray  # (vocab,) softmax(logits of the last token / temperature)
-
-
-def pick(logits: np.ndarray, temperature: float, choice: str, seed: int, n: int) -> tuple[int, np.ndarray]:
-    """The chosen id and the probabilities it was chosen from: the most likely (greedy), or one drawn with a
-    generator fixed by the seed and the text's length n (sample), so that a link shows the same choice again."""
-    probs = mha.softmax(np.asarray(logits, float) / float(temperature))
-    if choice == "sample":
-        return int(np.random.default_rng([seed, n]).choice(len(probs), p=probs)), probs
-    return int(np.argmax(probs)), probs
-
-
-def next_word(cfg: mha.AttentionConfig, x: np.ndarray) -> NextWord:
-    """The word after the text, read from the last logits of the model's per-layer KV cache (mha.ModelCache, as
-    mha.generate decodes) fed the text one token at a time: the trained model its letters, the text's one-block
-    model the rows of the walk's X (edits included, as the next-token stage reads them). Kept for the session's
-    view, so a rerun of the cache stage does not decode the text again."""
-    ss = st.session_state
-    text, positions = ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"])
-    temperature, choice = float(ss.get("temperature", S.DEFAULTS["temperature"])), ss.get("choice", "greedy")
-    key = (cfg, text, positions, ss.get("model"), ss.get("train_seed"), temperature, choice, digest(x))
-    held_word = ss.get("kv_word")
-    if held_word and held_word[0] == key:
-        return held_word[1]
-    tokens, vocab, ids, mw = coda(cfg, text, positions)
-    cache = mha.ModelCache(mw)
-    if trained_on():
-        for i in ids:
-            logits = cache.append(int(i))
-    else:
-        for row in x:
-            logits = cache.append_x(row)
-    chosen, probs = pick(logits, temperature, choice, cfg.seed, len(tokens))
-    word = NextWord(chosen, vocab[chosen], probs)
-    ss["kv_word"] = (key, word)
-    return word
-
-
-def context() -> int:
-    """The most tokens a text may grow to by appending: the trained model's context, else the demo's limit."""
-    return shipped().meta["sizes"]["n_ctx"] if trained_on() else S.LIMITS["n_tokens"]
 
 
 # ---------------------------------------------------------------- X before edits

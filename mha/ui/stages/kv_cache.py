@@ -11,7 +11,7 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 from mha.figures.text import short
 from mha.figures.ticks import token_ticks
 
-from .. import editor, link, session, x_source
+from .. import editor, link, next_word, session
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
 from ..prose import equation, head_control, header, input_error, markdown_table, tex_int
@@ -106,8 +106,8 @@ def _next_word(v: View, t: int) -> str:
     per-layer KV cache, to the text (the same act as that stage's append, so the link is the same after either).
     Returns the hint under the cache's state: the step shown, and the word that adding appends."""
     t_, ss = v.t, st.session_state
-    most = x_source.context()
-    word = x_source.next_word(v.cfg, v.x) if t < most else None
+    most = next_word.context()
+    word = next_word.next_word(v.cfg, v.x) if t < most else None
     st.button(t_("kv_add_word", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add_word,
               args=(ss["text"], word.token if word else ""), disabled=word is None)
     shown = t_.md("kv_hint_word", token=short(v.tokens[-1], WORD_MOST), t=subscript(t))

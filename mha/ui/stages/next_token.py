@@ -12,7 +12,7 @@ import mha
 from mha import figures as F
 from mha.figures.text import short
 
-from .. import session, x_source
+from .. import next_word, session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..inputs import number
@@ -55,13 +55,13 @@ def render(v: View) -> None:
                          help=t("temperature_help"))
     choice = row.segmented_control(t("choice"), S.CHOICES, format_func=lambda c: t(f"choice_{c}"), key="choice",
                                    required=True, persist_state="session")
-    chosen, probs = x_source.pick(logits[-1], temperature, choice, cfg.seed, n)
+    chosen, probs = next_word.pick(logits[-1], temperature, choice, cfg.seed, n)
     chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
     chosen_words = t.md("next_chosen_" + choice, token=short(vocab[chosen], CHOSEN_MOST), id=chosen,
                         p=f"{probs[chosen]:.4f}")  # a long token whole in the chart's hover, not in a sentence
     weights = t("next_trained") if v.trained else t("next_untrained")
     st.markdown(f"{chosen_words}\n\n:gray[:small[{weights}]]")  # the choice and what the weights make of it
-    most = x_source.context()  # the trained model's context, else the demo's limit
+    most = next_word.context()  # the trained model's context, else the demo's limit
     full = n >= most
     # the same act as adding a token on the KV-cache stage: the link is the same after either
     st.button(t("append_token"), key="append_token", type="primary", on_click=session.append_word,
