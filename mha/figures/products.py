@@ -366,8 +366,9 @@ def _long_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: floa
             w = math.floor(min((look.max_w - left - PAD) / k, (look.max_w - base.width) / (2 * m), look.cell))
             if w < need:
                 break
-            spans = (k * w + left, m * w + left + names_w + PANEL_GAP / 2, m * w + left + cb_w)  # room for each title
-            base = replace(base, w=w, titles=tuple(tuple(_lines(t, look.title, span)) for t, span in zip(titles, spans)))
+            spans = (k * w + left, m * w + left + names_w + PANEL_GAP / 2, m * w + left + cb_w)  # each title's room
+            wrapped = tuple(tuple(_lines(t, look.title, span)) for t, span in zip(titles, spans))
+            base = replace(base, w=w, titles=wrapped)
             if base.width > look.max_w + 1:
                 continue
             tall = math.floor((look.fig_h - base.height) / rows)  # base has rows of 0 px

@@ -317,3 +317,65 @@ def test_the_answers_title_keeps_clear_of_its_colour_bar(look, lang):
         assert title["yanchor"] == "top"
         assert t_right <= left + 1 or t_top >= bottom - 1, ((n, k, m), (t_left, t_right, t_top), (left, bottom))
         assert t_top + (1.3 * title["text"].count("<br>") + 1.3) * title["font"]["size"] <= height + 1
+
+
+def read_number(s: str) -> float:
+    return float(s.replace("−", "-"))
+
+
+def written(trace: dict) -> tuple[np.ndarray, int]:
+    """A panel's cell numbers as written (read back as floats; NaN where a cell has none) and their decimals."""
+    text = trace.get("text") or []
+    values = np.array([[read_number(s) if s else np.nan for s in row] for row in text], dtype=float)
+    decimals = max((len(s.split(".")[1]) for row in text for s in row if "." in s), default=0)
+    return values, decimals
+
+
+def output_product(look, hidden=None) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray]:
+    w, tr = trace_of(CONFIGS["post"])
+    spec = F.product_figure(F.Mat(tr.concat, "Concat"), F.Mat(w.w_o, "W<sub>O</sub>"), F.Mat(tr.y, "Y"), text=True,
+                            formula="Y = Concat · W<sub>O</sub>", words=words(), look=look, blocks=11,
+                            block_names=["head 1", "head 2"], hidden=hidden).to_dict()
+    return spec, tr.concat, w.w_o, tr.y
+
+
+@pytest.mark.parametrize("look", ["desk", "present"])
+def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
+    """The output section's two matrices, Concat (3×22) and W_O (22×5), with every cell's number written, rounded
+    from the matrix itself, in a type no smaller than the figures' smallest (number_formats), within the screen."""
+    lk = LOOKS[look]
+    spec, concat, w_o, y = output_product(lk)
+    for trace, values in zip(spec["data"][:3], (concat, w_o, y)):
+        shown, decimals = written(trace)
+        assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
+        assert decimals >= 2
+        np.testing.assert_allclose(shown, values, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
+        assert trace["texttemplate"] == "%{text}" and trace["textfont"]["size"] >= max(9, lk.cell_text - 2)
+    assert spec["layout"]["width"] <= lk.max_w and spec["layout"]["height"] <= lk.fig_h
+
+
+@pytest.mark.parametrize("look", ["desk", "present"])
+def test_every_number_of_a_cell_of_y_fits_its_cell(look):
+    """Each written number of the long layout fits its cell's width and height (as text_px measures it)."""
+    lk = LOOKS[look]
+    spec, *_ = output_product(lk)
+    lay = spec["layout"]
+    for trace in spec["data"][:3]:
+        xa, ya = lay["xaxis" + trace["xaxis"][1:]], lay["yaxis" + trace["yaxis"][1:]]
+        rows, cols = len(trace["z"]), len(trace["z"][0])
+        cell_w = (xa["domain"][1] - xa["domain"][0]) * lay["width"] / cols
+        cell_h = (ya["domain"][1] - ya["domain"][0]) * lay["height"] / rows
+        size = trace["textfont"]["size"]
+        assert max(text_px(s, size) for row in trace["text"] for s in row) + 6 <= cell_w + 1e-6
+        assert size * 1.2 + 2 <= cell_h + 1e-6
+
+
+def test_the_heads_concat_writes_every_number_on_a_desk_and_a_projector():
+    w, tr = trace_of(CONFIGS["post"])
+    for lk in (F.DESK, F.PRESENT):
+        spec = F.grid_figure([F.Mat(tr.concat, "Concat")], text=True, words=words(), look=lk, block_cols=11,
+                             block_names=["head 1", "head 2"]).to_dict()
+        shown, decimals = written(spec["data"][0])
+        assert shown.shape == tr.concat.shape and decimals >= 2
+        np.testing.assert_allclose(shown, tr.concat, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
+        assert spec["data"][0]["textfont"]["size"] >= max(9, lk.cell_text - 2)
