@@ -187,7 +187,7 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     if printed:
         products, total = printed
         written = [decimal_text(d) for d in products]
-        per_line = PRODUCTS_PER_LINE // 2 if narrow else PRODUCTS_PER_LINE
+        per_line = PRODUCTS_PER_LINE // 3 if narrow else PRODUCTS_PER_LINE
         body += r" \\ &\approx " + _sum_lines([f"({w})" if w.startswith("-") else w for w in written], per_line)
         result = decimal_text(total)
         total_text = result.replace("-", "−")
