@@ -453,8 +453,8 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
         if math.ceil(plan.height) <= look.fig_h or budget_h <= 40:
             break
         budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
-    if text and not look.narrow and not all(_numbers(text, *panel, look) for panel in (
-            (a, za, inner, cell), (b, zb, cell, inner), (c, zc, cell, cell))):  # the cross leaves some unwritten
+    if text and not look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
+            (a, za, inner, cell), (b, zb, cell, inner), (c, zc, cell, cell))):  # a long k leaves some unwritten
         long = _long_plan((za, zb, zc), titles, names, formula, cb_w, look)
         if long:
             return _draw_long(long, a, b, c, (za, zb, zc), names, hidden=hidden, blocks=blocks)
