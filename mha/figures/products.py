@@ -418,6 +418,83 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
                      4 if look.cell_text > 12 else 3)
 
 
+def _side_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look):
+    """A phone's layout for a long inner dimension: Aᵀ and B side by side, row k of one beside row k of the other,
+    and C under B, column j of B running down into column j of C, in cells of one size and one number format, so
+    that every number is written. (w, h, size, decimals, title lines) or None when no format fits the width."""
+    (n, k), (_, m) = zs[0].shape, zs[1].shape
+    tick1 = look.tick + 1
+    left = _axis_title_w(look) + PAD + _ytick_w(k, look)
+    names_w = max((_wide([s], tick1) for s in names), default=0.0)
+    w = math.floor((look.max_w - left - PAD - max(names_w + PAD, cb_w) - PAD) / (n + m))  # Aᵀ, B: PAD apart
+    values = np.concatenate([np.ravel(z) for z in zs])
+    spans = (left + n * w + PAD, m * w + max(names_w, cb_w), m * w + cb_w + left)
+    lines = [_lines(t, look.title, span) for t, span in zip(titles, spans)]
+    fixed = (PAD + _note_h(len(_lines(formula, look.caption, look.max_w - 2 * PAD)), look.caption) + PAD
+             + 2 * (_xband(look) + _note_h(1, tick1) + PAD) + _note_h(max(map(len, lines[:2])), look.title)
+             + _note_h(len(lines[2]), look.title) + 2 * PAD)
+    for size, decimals in number_formats(look):
+        need = max(widest((number(v, decimals) for v in values), size) + CELL_PAD, look.min_text_cell)
+        low = math.ceil(size * 1.2 + 2)
+        if need <= w and fixed + (k + n) * low <= look.fig_h:  # rows a little roomier than the numbers need
+            rows = k + n
+            h = min(w, math.floor((look.fig_h - fixed) / rows), max(low + 4, math.floor((look.max_h - fixed) / rows)))
+            return w, h, size, decimals, lines, left
+    return None
+
+
+def _draw_side(a: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan, *, look: Look, hidden,
+               blocks: int) -> Spec:
+    """The phone's layout (_side_plan). Traces: 0 Aᵀ (axes x4, y4: its rows count A's columns, not tokens), 1 B, 2 C
+    (x3, y3), 3 C's click layer, then the quiz's "?". A clicked cell (i, j) outlines column i of Aᵀ, column j of B and
+    the cell."""
+    w, h, size, decimals, lines, left = plan
+    za, zb, zc = zs
+    n, k, m = za.shape[0], za.shape[1], zb.shape[1]
+    tick1 = look.tick + 1
+    at = Mat(np.asarray(za).T, f"{a.name}<sup>T</sup>", a.kind, a.col_label, a.row_label,
+             None if a.mask is None else a.mask[:n, :k].T)
+    f_lines = _lines(formula, look.caption, look.max_w - 2 * PAD)
+    top = PAD + _note_h(len(f_lines), look.caption) + PAD + _note_h(max(map(len, lines[:2])), look.title) + PAD
+    b_x = left + n * w + PAD
+    c_y = top + k * h + _xband(look) + _note_h(1, tick1) + PAD + _note_h(len(lines[2]), look.title) + PAD
+    names_w = max((_wide([s], tick1) for s in names), default=0.0)
+    cb_w = 10 + PAD + widest(_colour_ticks(c, zc, 99, look)[1], look.tick) + 2 * PAD
+    width = b_x + m * w + max(names_w + PAD, cb_w) + PAD
+    cv = Canvas(width, c_y + n * h + _xband(look) + _note_h(1, tick1) + PAD)
+    cv.lines(f_lines, PAD, PAD, look.caption, xanchor="left", yanchor="top")
+    places = [(at, "4", left, top, k, n, 0, b_x - PAD), (b, "2", b_x, top, k, m, b_x - PAD, width),
+              (c, "3", b_x, c_y, n, m, 0, width)]
+    traces = []
+    for (mat, suffix, x, y, rows, cols, lo, hi), z, title in zip(places, (at.values, zb, zc), lines):
+        cv.axes(suffix, x, y, cols, rows, w, h, look)
+        shown_z = z if mat.mask is None else np.where(mat.mask[:rows, :cols], np.nan, z)
+        strings = [[number(v, decimals) for v in row] for row in np.asarray(shown_z, float)]
+        traces.append(heatmap(mat, f"x{suffix}", f"y{suffix}", False, z=z, look=look, numbers=(strings, size))
+                      | dict(xgap=1, ygap=1))
+        cv.lines(title, _clamp(x + cols * w / 2, title, look.title, lo, hi), y - PAD, look.title)
+        cv.note(mat.col_label, _clamp(x + cols * w / 2, [mat.col_label], tick1, lo, hi), y + rows * h + _xband(look),
+                tick1, yanchor="top")
+    cv.layout["yaxis2"]["showticklabels"] = False  # B's rows are Aᵀ's, numbered left of Aᵀ
+    cv.note(at.row_label, _axis_title_w(look) / 2, top + k * h / 2, tick1, yanchor="middle", angle=-90)
+    cv.note(c.row_label, b_x - _ytick_w(n, look) - _axis_title_w(look) / 2, c_y + n * h / 2, tick1, yanchor="middle",
+            angle=-90)
+    traces[2] |= dict(showscale=True, colorbar=_colour_bar(c, zc, cv, b_x + m * w + PAD, c_y,
+                                                           max(n * h, 3 * 1.45 * look.tick + 12), look))
+    traces.append(click_layer(c, "x3", "y3", size=max(6.0, min(w, h) - 2)))
+    if hidden is not None:
+        traces.append(_question(hidden, "x3", "y3", look))
+    if blocks:
+        _block_lines(cv.shapes, "x4", "y4", False, blocks, k, n)
+        _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
+        for block_name, mid in _block_names(names, blocks, k, h, _note_h(1, tick1)):
+            cv.note(block_name, b_x + m * w + PAD, top + mid * h, tick1, xanchor="left", yanchor="middle")
+    spec = cv.spec(traces)
+    outline_rule(spec.to_dict()["layout"], (n, m), cell_box("x4", "y4", "i", [1, k], 3),
+                 cell_box("x2", "y2", "j", [1, k], 3), cell_box("x3", "y3", "j", "i", 3))
+    return spec
+
+
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, look: Look = DESK,
                    hidden: tuple[int, int] | None = None, blocks: int = 0, block_names: Sequence[str] = ()) -> Spec:
     """A·B = C. Traces: 0 A, 1 B, 2 C, 3 the click layer over C; a clicked cell of C is outlined with its row of A
@@ -427,8 +504,9 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
     `blocks` > 0 splits the inner dimension into blocks of that size (one per head): lines between
     the column blocks of A and the row blocks of B, B's blocks named with `block_names`. A trimmed matrix
     says on its title which part is drawn (`words`, a base.Words), B's title which blocks are not.
-    Laid out for `look`: as wide and tall as it allows; when the cross leaves numbers unwritten that the long layout
-    (_Long: A on top, B and C under it) writes, in that; on a phone, stacked when the cross would be too small.
+    Laid out for `look`: as wide and tall as it allows. Where the inner dimension is the longest and the cross leaves
+    numbers unwritten that another layout writes: the long one (_Long: A on top, B and C under it), or on a phone Aᵀ
+    beside B (_side_plan). Otherwise, on a phone, stacked when the cross would be too small.
     """
     n, k, m = product_window(a.values, b.values, blocks)
     if hidden is not None:
@@ -458,6 +536,13 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
         long = _long_plan((za, zb, zc), titles, names, formula, cb_w, look)
         if long:
             return _draw_long(long, a, b, c, (za, zb, zc), names, hidden=hidden, blocks=blocks)
+    if text and look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
+            (a, za, inner, cell), (b, zb, cell, inner), (c, zc, cell, cell))):  # a phone: Aᵀ beside B, if that writes
+        for named in (names, []):  # every number; the blocks' names only if they leave room for them
+            side = _side_plan((za, zb, zc), titles, named, formula, cb_w, look)
+            if side:
+                return _draw_side(a, b, c, (za, zb, zc), named, formula, side, look=look, hidden=hidden,
+                                  blocks=blocks)
     if look.narrow:  # a phone: stacked when the cross is too small, or squeezes A and B to strips for C's
         stack = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
                       formula=formula,  # numbers while stacking gives C its numbers too

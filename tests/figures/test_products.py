@@ -252,17 +252,19 @@ def test_every_label_of_a_product_is_inside_the_figure(size, look, lang):
 @pytest.mark.parametrize("look", LOOKS)
 @pytest.mark.parametrize("size", CONFIGS)
 def test_a_clicked_cell_of_c_is_outlined_with_its_row_of_a_and_column_of_b(size, look):
-    """The figure says how the page outlines a clicked cell (i, j) of C, crossed or stacked: row i of A across every
-    column drawn, column j of B down every row drawn, and the cell on C's axes (its click layer's); any cell drawn
-    may be chosen."""
+    """The figure says how the page outlines a clicked cell (i, j) of C, crossed, stacked or long: row i of A across
+    every column drawn (column i of Aᵀ down every row, where a phone draws A transposed), column j of B down every
+    row drawn, and the cell on C's axes (its click layer's); any cell drawn may be chosen."""
     for case, parts in product_cases(CONFIGS[size], EN).items():
         spec = F.product_figure(**parts, text=True, words=words(), look=LOOKS[look]).to_dict()
         rule, data = spec["layout"]["meta"]["outline"], spec["data"]
         click = next(t for t in data if t.get("name") == "click")
-        k = z(data[0]).shape[1]
+        transposed = data[0]["name"].endswith("<sup>T</sup>")
+        k = z(data[0]).shape[0 if transposed else 1]
         assert rule["cells"] == list(z(data[2]).shape), case
         boxes = {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"]) for b in rule["boxes"]}
-        assert boxes == {("x", "y"): ([1, k], "i"), ("x2", "y2"): ("j", [1, k]),
+        a_box = ("i", [1, k]) if transposed else ([1, k], "i")
+        assert boxes == {(data[0]["xaxis"], data[0]["yaxis"]): a_box, ("x2", "y2"): ("j", [1, k]),
                          (click["xaxis"], click["yaxis"]): ("j", "i")}, case
 
 
@@ -339,13 +341,14 @@ def output_product(look, hidden=None) -> tuple[dict, np.ndarray, np.ndarray, np.
     return spec, tr.concat, w.w_o, tr.y
 
 
-@pytest.mark.parametrize("look", ["desk", "present"])
+@pytest.mark.parametrize("look", LOOKS)
 def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
     """The output section's two matrices, Concat (3×22) and W_O (22×5), with every cell's number written, rounded
-    from the matrix itself, in a type no smaller than the figures' smallest (number_formats), within the screen."""
+    from the matrix itself, in a type no smaller than the figures' smallest (number_formats), within the screen. A
+    phone draws Concat transposed beside W_O, row k of one beside row k of the other."""
     lk = LOOKS[look]
     spec, concat, w_o, y = output_product(lk)
-    for trace, values in zip(spec["data"][:3], (concat, w_o, y)):
+    for trace, values in zip(spec["data"][:3], (concat.T if lk.narrow else concat, w_o, y)):
         shown, decimals = written(trace)
         assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
         assert decimals >= 2
@@ -354,7 +357,7 @@ def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
     assert spec["layout"]["width"] <= lk.max_w and spec["layout"]["height"] <= lk.fig_h
 
 
-@pytest.mark.parametrize("look", ["desk", "present"])
+@pytest.mark.parametrize("look", LOOKS)
 def test_every_number_of_a_cell_of_y_fits_its_cell(look):
     """Each written number of the long layout fits its cell's width and height (as text_px measures it)."""
     lk = LOOKS[look]
@@ -379,3 +382,17 @@ def test_the_heads_concat_writes_every_number_on_a_desk_and_a_projector():
         assert shown.shape == tr.concat.shape and decimals >= 2
         np.testing.assert_allclose(shown, tr.concat, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
         assert spec["data"][0]["textfont"]["size"] >= max(9, lk.cell_text - 2)
+
+
+def test_a_phone_outlines_column_i_of_concat_transposed_beside_column_j_of_w_o():
+    """On a phone's Concatᵀ beside W_O, a clicked Y[i, j] outlines column i of Concatᵀ (row i of Concat), column j of
+    W_O and the cell; Concatᵀ's rows are numbered once, left of it, with W_O's rows beside them."""
+    spec, *_ = output_product(F.PHONE)
+    lay = spec["layout"]
+    cells, boxes = lay["meta"]["outline"]["cells"], {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"])
+                                                      for b in lay["meta"]["outline"]["boxes"]}
+    assert cells == [3, 5]
+    concat_t, w_o, y = ((t["xaxis"], t["yaxis"]) for t in spec["data"][:3])
+    assert boxes == {concat_t: ("i", [1, 22]), w_o: ("j", [1, 22]), y: ("j", "i")}
+    assert lay[f"yaxis{concat_t[1][1:]}"]["domain"] == lay[f"yaxis{w_o[1][1:]}"]["domain"]  # rows side by side
+    assert lay[f"yaxis{w_o[1][1:]}"]["showticklabels"] is False
