@@ -443,17 +443,15 @@ def _side_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: floa
     return None
 
 
-def _draw_side(a: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan, *, look: Look, hidden,
+def _draw_side(at: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan, *, look: Look, hidden,
                blocks: int) -> Spec:
-    """The phone's layout (_side_plan). Traces: 0 Aᵀ (axes x4, y4: its rows count A's columns, not tokens), 1 B, 2 C
-    (x3, y3), 3 C's click layer, then the quiz's "?". A clicked cell (i, j) outlines column i of Aᵀ, column j of B and
-    the cell."""
+    """The phone's layout (_side_plan), `at` A's drawn part transposed. Traces: 0 Aᵀ (axes x4, y4: its rows count A's
+    columns, not tokens), 1 B, 2 C (x3, y3), 3 C's click layer, then the quiz's "?". A clicked cell (i, j) outlines
+    column i of Aᵀ, column j of B and the cell."""
     w, h, size, decimals, lines, left = plan
     za, zb, zc = zs
     n, k, m = za.shape[0], za.shape[1], zb.shape[1]
     tick1 = look.tick + 1
-    at = Mat(np.asarray(za).T, f"{a.name}<sup>T</sup>", a.kind, a.col_label, a.row_label,
-             None if a.mask is None else a.mask[:n, :k].T)
     f_lines = _lines(formula, look.caption, look.max_w - 2 * PAD)
     top = PAD + _note_h(len(f_lines), look.caption) + PAD + _note_h(max(map(len, lines[:2])), look.title) + PAD
     b_x = left + n * w + PAD
@@ -538,10 +536,14 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
             return _draw_long(long, a, b, c, (za, zb, zc), names, hidden=hidden, blocks=blocks)
     if text and look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
             (a, za, inner, cell), (b, zb, cell, inner), (c, zc, cell, cell))):  # a phone: Aᵀ beside B, if that writes
+        at = Mat(za.T, f"{a.name}<sup>T</sup>", a.kind, a.col_label, a.row_label, None if a.mask is None else
+                 a.mask[:n, :k].T)
+        side_titles = [f"<b>{at.name}</b> · {a.values.shape[1]}×{a.values.shape[0]}"
+                       + (f" · {trim}" if (trim := words.trimmed(a.values.T.shape, (k, n))) else ""), *titles[1:]]
         for named in (names, []):  # every number; the blocks' names only if they leave room for them
-            side = _side_plan((za, zb, zc), titles, named, formula, cb_w, look)
+            side = _side_plan((za, zb, zc), side_titles, named, formula, cb_w, look)
             if side:
-                return _draw_side(a, b, c, (za, zb, zc), named, formula, side, look=look, hidden=hidden,
+                return _draw_side(at, b, c, (za, zb, zc), named, formula, side, look=look, hidden=hidden,
                                   blocks=blocks)
     if look.narrow:  # a phone: stacked when the cross is too small, or squeezes A and B to strips for C's
         stack = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,

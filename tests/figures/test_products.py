@@ -396,3 +396,4 @@ def test_a_phone_outlines_column_i_of_concat_transposed_beside_column_j_of_w_o()
     assert boxes == {concat_t: ("i", [1, 22]), w_o: ("j", [1, 22]), y: ("j", "i")}
     assert lay[f"yaxis{concat_t[1][1:]}"]["domain"] == lay[f"yaxis{w_o[1][1:]}"]["domain"]  # rows side by side
     assert lay[f"yaxis{w_o[1][1:]}"]["showticklabels"] is False
+    assert titles(spec)["Concat<sup>T</sup>"]["shape"] == (22, 3)  # the title names what is drawn: Concat transposed
