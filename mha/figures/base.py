@@ -15,7 +15,7 @@ PROBS = get_colorscale("Oranges")  # 0 .. 1
 MAGNITUDE = get_colorscale("Purples")  # 0 .. max, for sizes (norms)
 HIGHLIGHT = "#111827"
 MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
-MAX_TEXT_SIDE = 16  # no numbers in cells when a matrix is larger than this on either side
+MAX_TEXT_SIDE = 16  # the scores and KV figures write no numbers in a matrix larger than this (products: by room)
 MAX_SIDE = 48  # a longer axis is windowed to its first MAX_SIDE entries, with a note
 
 

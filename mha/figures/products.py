@@ -421,7 +421,7 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
 def _side_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look):
     """A phone's layout for a long inner dimension: Aᵀ and B side by side, row k of one beside row k of the other,
     and C under B, column j of B running down into column j of C, in cells of one size and one number format, so
-    that every number is written. (w, h, size, decimals, title lines) or None when no format fits the width."""
+    that every number is written. (w, h, size, decimals, title lines, px left of Aᵀ) or None when no format fits."""
     (n, k), (_, m) = zs[0].shape, zs[1].shape
     tick1 = look.tick + 1
     left = _axis_title_w(look) + PAD + _ytick_w(k, look)
