@@ -104,9 +104,13 @@ def _stop_quiz(key: str) -> None:
 
 def drawn_dot(figure: Drawn, i: int, j: int, inner: int) -> float | None:
     """Row i of A times column j of B as the numbers written in their cells (a product figure's traces 0 and 1) make
-    it: what a reader working from the screen gets. None when the figure writes none, or not all `inner` of them."""
-    data = json.loads(figure.json)["data"] if figure.json else figure.spec.to_dict()["data"]
+    it: what a reader working from the screen gets. None when the figure writes none, or not all `inner` of them. A
+    figure that draws A transposed (a phone's Concatᵀ) says so in its outline rule: A's box takes column i."""
+    spec = json.loads(figure.json) if figure.json else figure.spec.to_dict()
+    data = spec["data"]
     a_text, b_text = data[0].get("text"), data[1].get("text")
+    if a_text and spec["layout"]["meta"]["outline"]["boxes"][0]["x"] == "i":
+        a_text = [list(col) for col in zip(*a_text)]
     if not a_text or not b_text or len(a_text[i]) != inner or len(b_text) != inner:
         return None
     read = lambda s: float(s.replace("−", "-")) if s else 0.0  # noqa: E731 (a gap is a masked cell: 0)

@@ -7,10 +7,11 @@ from decimal import Decimal
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import mha
 
-from .helpers import keyed_charts, page_text, rerun, run
+from .helpers import APP, keyed_charts, page_text, rerun, run
 
 CFG = mha.AttentionConfig()
 W = mha.init_weights(CFG)
@@ -92,10 +93,14 @@ def concat_numbers(spec: dict) -> np.ndarray:
 def test_quiz_on_y_is_answered_right_from_the_numbers_on_screen(screen):
     """Every cell of Y hidden in turn and worked out from the numbers the page writes in Concat's row and W_O's
     column (rounded, so up to 3% off Y at two decimals): the quiz calls it right."""
-    at = run(stage="output", present=int(screen == "present"))
-    if screen == "phone":
+    if screen == "phone":  # what the page's screen probe reports on a phone, from the first run
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.query_params["stage"] = "output"
         at.session_state["screen_phone"] = True
         rerun(at)
+    else:
+        at = run(stage="output", present=int(screen == "present"))
+    assert dict(keyed_charts(at))["output_y"]["layout"]["width"] <= (358 if screen == "phone" else 1100)
     at.button(key="quiz_start_output_y").click()
     rerun(at)
     for i in range(3):
