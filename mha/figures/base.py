@@ -15,7 +15,7 @@ PROBS = get_colorscale("Oranges")  # 0 .. 1
 MAGNITUDE = get_colorscale("Purples")  # 0 .. max, for sizes (norms)
 HIGHLIGHT = "#111827"
 MASKED_BG = "#d1d5db"  # what a −∞ (gap) cell shows
-MAX_TEXT_SIDE = 16  # no numbers in cells when a matrix is larger than this on either side
+MAX_TEXT_SIDE = 16  # the scores and KV figures write no numbers in a matrix larger than this (products: by room)
 MAX_SIDE = 48  # a longer axis is windowed to its first MAX_SIDE entries, with a note
 
 
@@ -140,18 +140,28 @@ def number_cell(z: np.ndarray, size: int, decimals: int, look: "Look") -> float:
     return max(widest(numbers, size) + CELL_PAD, size * 1.2 + 2, look.min_text_cell)
 
 
+def number_format(values, cell_w: float, cell_h: float, look: "Look") -> tuple[int, int] | None:
+    """(font size, decimals) of the first of number_formats in which every one of `values` (arrays; NaN and ±∞ are
+    gaps, written as nothing) fits cells of cell_w × cell_h px; None when none does."""
+    if min(cell_w, cell_h) < look.min_text_cell:
+        return None
+    flat = np.concatenate([np.ravel(np.asarray(v, float)) for v in values])
+    for size, decimals in number_formats(look):
+        if fits((number(v, decimals) for v in flat), size, cell_w) and size * 1.2 + 2 <= cell_h:
+            return size, decimals
+    return None
+
+
 def fit_numbers(z: np.ndarray, cell_w: float, cell_h: float, look: "Look") -> tuple[list[list[str]], int] | None:
     """Cell numbers that fit cells of cell_w × cell_h px, and their font size; None when none fit.
 
-    The first of number_formats that fits. Gaps stay empty.
+    The first of number_formats that fits (number_format). Gaps stay empty.
     """
-    if min(cell_w, cell_h) < look.min_text_cell:
+    chosen = number_format([z], cell_w, cell_h, look)
+    if chosen is None:
         return None
-    for size, decimals in number_formats(look):
-        strings = [[number(v, decimals) for v in row] for row in np.asarray(z, float)]
-        if fits((s for row in strings for s in row), size, cell_w) and size * 1.2 + 2 <= cell_h:
-            return strings, size
-    return None
+    size, decimals = chosen
+    return [[number(v, decimals) for v in row] for row in np.asarray(z, float)], size
 
 
 def as_gaps(z: np.ndarray) -> list:

@@ -7,16 +7,16 @@ another label, and a figure never exceeds the Look's width or height.
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from .base import (
+    CELL_PAD,
     DESK,
     HIGHLIGHT,
     MASKED_BG,
     MAX_SIDE,
-    MAX_TEXT_SIDE,
     Look,
     Mat,
     Spec,
@@ -157,8 +157,8 @@ def _panel(m: Mat, xaxis: str, yaxis: str, z: np.ndarray, cw: float, ch: float, 
 
 
 def _numbers(text: bool, m: Mat, z: np.ndarray, cw: float, ch: float, look: Look):
-    """Fitted cell numbers for a panel, or None (not asked for, too many cells, or cells too small)."""
-    if not text or max(m.values.shape) > MAX_TEXT_SIDE:
+    """Fitted cell numbers for a panel, or None (not asked for, or the cells too small for them)."""
+    if not text:
         return None
     if m.mask is not None:
         z = np.where(m.mask[: z.shape[0], : z.shape[1]], np.nan, z)
@@ -238,7 +238,7 @@ def _cross_cells(n, k, m, avail_w, avail_h, target, needs) -> tuple[float, float
 
 def _c_needs(text: bool, c: Mat, z: np.ndarray, look: Look) -> list[float]:
     """Cell sizes at which C's numbers fit, one per number format, best format first ([]: no numbers)."""
-    if not text or max(c.values.shape) > MAX_TEXT_SIDE:
+    if not text:
         return []
     if c.mask is not None:
         z = np.where(c.mask[: z.shape[0], : z.shape[1]], np.nan, z)
@@ -287,6 +287,214 @@ def _plan(geo: Cross, titles: list[str], formula: str, look: Look) -> _Plan:
                  (c_lo, c_hi, c_y + c_top))
 
 
+# ---------------------------------------------------------------- A·B = C with a long inner dimension
+
+
+@dataclass(frozen=True)
+class _Long:
+    """A long inner dimension (Concat · W_O: 3×22 · 22×5): A across the whole width on top, B under it and C beside B,
+    all in cells of one size `w` × `h` px (wider than tall, like a table's) and one number format, so that every
+    number of all three is written. Rows and columns no longer meet; a clicked cell is outlined with its row of A and
+    column of B, as on a phone's stacked product."""
+
+    n: int
+    k: int
+    m: int
+    look: Look
+    left: float  # px left of each panel: the rows' axis title and row numbers
+    names_w: float  # px right of B for its block names
+    right: float  # px right of C: the colour bar
+    formula: tuple[str, ...]  # the formula's lines
+    titles: tuple[tuple[str, ...], ...]  # A's, B's and C's title lines
+    beside: bool = False  # the formula right of C (else on top)
+    words: bool = True  # each panel's column words under its column numbers
+    w: float = 0.0
+    h: float = 0.0
+    size: int = 0  # the numbers' font size
+    decimals: int = 0
+
+    def _title_h(self, *which: int) -> float:
+        return _note_h(max(len(self.titles[i]) for i in which), self.look.title) + PAD
+
+    @property
+    def band(self) -> float:
+        """px under a panel: its column numbers and column words."""
+        return _xband(self.look) + (_note_h(1, self.look.tick + 1) if self.words else 0) + PAD
+
+    @property
+    def a_y(self) -> float:
+        return PAD + (0 if self.beside else _note_h(len(self.formula), self.look.caption) + PAD) + self._title_h(0)
+
+    @property
+    def b_y(self) -> float:
+        return self.a_y + self.n * self.h + self.band + self._title_h(1, 2)
+
+    @property
+    def c_x(self) -> float:
+        return 2 * self.left + self.m * self.w + PAD + self.names_w + PANEL_GAP
+
+    @property
+    def formula_x(self) -> float:
+        """Where the formula starts when it is beside C."""
+        return self.c_x + self.m * self.w + self.right + PANEL_GAP
+
+    @property
+    def width(self) -> float:
+        beside = self.formula_x + _wide(list(self.formula), self.look.caption) if self.beside else 0
+        return max(self.left + self.k * self.w, self.c_x + self.m * self.w + self.right, beside) + PAD
+
+    @property
+    def height(self) -> float:
+        return self.b_y + max(self.k, self.n) * self.h + self.band
+
+
+def _long_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look) -> _Long | None:
+    """The long layout for A, B, C (their drawn values `zs`) in the first number format whose numbers all fit the
+    look's width and figure height; cells as wide as that allows (up to look.cell) and as tall as the panels' height
+    allows (up to square). The formula goes beside C where it fits, and the column words are left out if rows tall
+    enough for the numbers need their room (hover names them). None when no format fits."""
+    (n, k), (_, m) = zs[0].shape, zs[1].shape
+    tick1 = look.tick + 1
+    left = _axis_title_w(look) + PAD + _ytick_w(max(n, k), look)
+    names_w = max((_wide([s], tick1) for s in names), default=0.0)
+    one = lambda t: (t,)  # noqa: E731 (a title on one line, until the widths are known)
+    rows = n + max(k, n)
+    values = np.concatenate([np.ravel(z) for z in zs])
+    for size, decimals in number_formats(look):
+        need = max(widest((number(v, decimals) for v in values), size) + CELL_PAD, look.min_text_cell)
+        for beside, words in ((False, True), (True, True), (True, False)):
+            base = _Long(n, k, m, look, left, names_w, cb_w, tuple(_lines(formula, look.caption, look.max_w - 2 * PAD)),
+                         tuple(map(one, titles)), beside, words)
+            w = math.floor(min((look.max_w - left - PAD) / k, (look.max_w - base.width) / (2 * m), look.cell))
+            if w < need:
+                break
+            spans = (k * w + left, m * w + left + names_w + PANEL_GAP / 2, m * w + left + cb_w)  # each title's room
+            wrapped = tuple(tuple(_lines(t, look.title, span)) for t, span in zip(titles, spans))
+            base = replace(base, w=w, titles=wrapped)
+            if base.width > look.max_w + 1:
+                continue
+            tall = math.floor((look.fig_h - base.height) / rows)  # base has rows of 0 px
+            low = math.ceil(size * 1.2 + 2)  # a row a number fits in (fit_numbers' rule)
+            if low <= tall:  # rows as tall as the look's panel height gives, within the figure's, up to square
+                h = min(w, tall, max(low, math.floor((look.max_h - base.height) / rows)))
+                return replace(base, h=h, size=size, decimals=decimals)
+    return None
+
+
+def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hidden, blocks: int) -> Spec:
+    """The long layout (_Long). Traces: 0 A, 1 B, 2 C, 3 C's click layer (axes x3, y3), then the quiz's "?"."""
+    n, k, m, w, h, look = plan.n, plan.k, plan.m, plan.w, plan.h, plan.look
+    cv = Canvas(plan.width, plan.height)
+    tick1 = look.tick + 1
+    if plan.beside:
+        cv.lines(list(plan.formula), plan.formula_x, plan.b_y, look.caption, xanchor="left", yanchor="top")
+    else:
+        cv.lines(list(plan.formula), PAD, PAD, look.caption, xanchor="left", yanchor="top")
+    places = [(a, "", plan.left, plan.a_y, n, k, 0, plan.width), (b, "2", plan.left, plan.b_y, k, m, 0,
+              plan.c_x - plan.left - PANEL_GAP / 2), (c, "3", plan.c_x, plan.b_y, n, m, plan.c_x - plan.left,
+                                                      plan.width)]
+    traces = []
+    for (mat, suffix, x, y, rows, cols, lo, hi), z, lines in zip(places, zs, plan.titles):
+        cv.axes(suffix, x, y, cols, rows, w, h, look)
+        shown_z = z if mat.mask is None else np.where(mat.mask[:rows, :cols], np.nan, z)
+        strings = [[number(v, plan.decimals) for v in row] for row in np.asarray(shown_z, float)]
+        trace = heatmap(mat, f"x{suffix}", f"y{suffix}", False, z=z, look=look, numbers=(strings, plan.size))
+        traces.append(trace | dict(xgap=1, ygap=1))
+        cv.lines(list(lines), _clamp(x + cols * w / 2, list(lines), look.title, lo, hi), y - PAD, look.title)
+        cv.note(mat.row_label, x - plan.left + _axis_title_w(look) / 2, y + rows * h / 2, tick1, yanchor="middle",
+                angle=-90)
+        if plan.words:
+            cv.note(mat.col_label, _clamp(x + cols * w / 2, [mat.col_label], tick1, lo, hi),
+                    y + rows * h + _xband(look), tick1, yanchor="top")
+    traces[2] |= dict(showscale=True, colorbar=_colour_bar(c, zs[2], cv, plan.c_x + m * w + PAD, plan.b_y,
+                                                           max(n * h, 3 * 1.45 * look.tick + 12), look))
+    traces.append(click_layer(c, "x3", "y3", size=max(6.0, min(w, h) - 2)))
+    if hidden is not None:
+        traces.append(_question(hidden, "x3", "y3", look))
+    if blocks:
+        _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
+        _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
+        for block_name, mid in _block_names(names, blocks, k, h, _note_h(1, tick1)):
+            cv.note(block_name, plan.left + m * w + PAD, plan.b_y + mid * h, tick1, xanchor="left", yanchor="middle")
+    return _outlined(cv.spec(traces), ("x", "y"), ("x2", "y2"), ("x3", "y3"), (n, k, m),
+                     4 if look.cell_text > 12 else 3)
+
+
+def _side_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look):
+    """A phone's layout for a long inner dimension: Aᵀ and B side by side, row k of one beside row k of the other,
+    and C under B, column j of B running down into column j of C, in cells of one size and one number format, so
+    that every number is written. (w, h, size, decimals, title lines, px left of Aᵀ) or None when no format fits."""
+    (n, k), (_, m) = zs[0].shape, zs[1].shape
+    tick1 = look.tick + 1
+    left = _axis_title_w(look) + PAD + _ytick_w(k, look)
+    names_w = max((_wide([s], tick1) for s in names), default=0.0)
+    w = math.floor((look.max_w - left - PAD - max(names_w + PAD, cb_w) - PAD) / (n + m))  # Aᵀ, B: PAD apart
+    values = np.concatenate([np.ravel(z) for z in zs])
+    spans = (left + n * w + PAD, m * w + max(names_w, cb_w), m * w + cb_w + left)
+    lines = [_lines(t, look.title, span) for t, span in zip(titles, spans)]
+    fixed = (PAD + _note_h(len(_lines(formula, look.caption, look.max_w - 2 * PAD)), look.caption) + PAD
+             + 2 * (_xband(look) + _note_h(1, tick1) + PAD) + _note_h(max(map(len, lines[:2])), look.title)
+             + _note_h(len(lines[2]), look.title) + 2 * PAD)
+    for size, decimals in number_formats(look):
+        need = max(widest((number(v, decimals) for v in values), size) + CELL_PAD, look.min_text_cell)
+        low = math.ceil(size * 1.2 + 2)
+        if need <= w and fixed + (k + n) * low <= look.fig_h:  # rows a little roomier than the numbers need
+            rows = k + n
+            h = min(w, math.floor((look.fig_h - fixed) / rows), max(low + 4, math.floor((look.max_h - fixed) / rows)))
+            return w, h, size, decimals, lines, left
+    return None
+
+
+def _draw_side(at: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan, *, look: Look, hidden,
+               blocks: int) -> Spec:
+    """The phone's layout (_side_plan), `at` A's drawn part transposed. Traces: 0 Aᵀ (axes x4, y4: its rows count A's
+    columns, not tokens), 1 B, 2 C (x3, y3), 3 C's click layer, then the quiz's "?". A clicked cell (i, j) outlines
+    column i of Aᵀ, column j of B and the cell."""
+    w, h, size, decimals, lines, left = plan
+    za, zb, zc = zs
+    n, k, m = za.shape[0], za.shape[1], zb.shape[1]
+    tick1 = look.tick + 1
+    f_lines = _lines(formula, look.caption, look.max_w - 2 * PAD)
+    top = PAD + _note_h(len(f_lines), look.caption) + PAD + _note_h(max(map(len, lines[:2])), look.title) + PAD
+    b_x = left + n * w + PAD
+    c_y = top + k * h + _xband(look) + _note_h(1, tick1) + PAD + _note_h(len(lines[2]), look.title) + PAD
+    names_w = max((_wide([s], tick1) for s in names), default=0.0)
+    cb_w = 10 + PAD + widest(_colour_ticks(c, zc, 99, look)[1], look.tick) + 2 * PAD
+    width = b_x + m * w + max(names_w + PAD, cb_w) + PAD
+    cv = Canvas(width, c_y + n * h + _xband(look) + _note_h(1, tick1) + PAD)
+    cv.lines(f_lines, PAD, PAD, look.caption, xanchor="left", yanchor="top")
+    places = [(at, "4", left, top, k, n, 0, b_x - PAD), (b, "2", b_x, top, k, m, b_x - PAD, width),
+              (c, "3", b_x, c_y, n, m, 0, width)]
+    traces = []
+    for (mat, suffix, x, y, rows, cols, lo, hi), z, title in zip(places, (at.values, zb, zc), lines):
+        cv.axes(suffix, x, y, cols, rows, w, h, look)
+        shown_z = z if mat.mask is None else np.where(mat.mask[:rows, :cols], np.nan, z)
+        strings = [[number(v, decimals) for v in row] for row in np.asarray(shown_z, float)]
+        traces.append(heatmap(mat, f"x{suffix}", f"y{suffix}", False, z=z, look=look, numbers=(strings, size))
+                      | dict(xgap=1, ygap=1))
+        cv.lines(title, _clamp(x + cols * w / 2, title, look.title, lo, hi), y - PAD, look.title)
+        cv.note(mat.col_label, _clamp(x + cols * w / 2, [mat.col_label], tick1, lo, hi), y + rows * h + _xband(look),
+                tick1, yanchor="top")
+    cv.layout["yaxis2"]["showticklabels"] = False  # B's rows are Aᵀ's, numbered left of Aᵀ
+    cv.note(at.row_label, _axis_title_w(look) / 2, top + k * h / 2, tick1, yanchor="middle", angle=-90)
+    cv.note(c.row_label, b_x - _ytick_w(n, look) - _axis_title_w(look) / 2, c_y + n * h / 2, tick1, yanchor="middle",
+            angle=-90)
+    traces[2] |= dict(showscale=True, colorbar=_colour_bar(c, zc, cv, b_x + m * w + PAD, c_y,
+                                                           max(n * h, 3 * 1.45 * look.tick + 12), look))
+    traces.append(click_layer(c, "x3", "y3", size=max(6.0, min(w, h) - 2)))
+    if hidden is not None:
+        traces.append(_question(hidden, "x3", "y3", look))
+    if blocks:
+        _block_lines(cv.shapes, "x4", "y4", False, blocks, k, n)
+        _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
+        for block_name, mid in _block_names(names, blocks, k, h, _note_h(1, tick1)):
+            cv.note(block_name, b_x + m * w + PAD, top + mid * h, tick1, xanchor="left", yanchor="middle")
+    spec = cv.spec(traces)
+    outline_rule(spec.to_dict()["layout"], (n, m), cell_box("x4", "y4", "i", [1, k], 3),
+                 cell_box("x2", "y2", "j", [1, k], 3), cell_box("x3", "y3", "j", "i", 3))
+    return spec
+
+
 def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, look: Look = DESK,
                    hidden: tuple[int, int] | None = None, blocks: int = 0, block_names: Sequence[str] = ()) -> Spec:
     """A·B = C. Traces: 0 A, 1 B, 2 C, 3 the click layer over C; a clicked cell of C is outlined with its row of A
@@ -296,7 +504,9 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
     `blocks` > 0 splits the inner dimension into blocks of that size (one per head): lines between
     the column blocks of A and the row blocks of B, B's blocks named with `block_names`. A trimmed matrix
     says on its title which part is drawn (`words`, a base.Words), B's title which blocks are not.
-    Laid out for `look`: as wide and tall as it allows; on a phone, stacked when the cross would be too small.
+    Laid out for `look`: as wide and tall as it allows. Where the inner dimension is the longest and the cross leaves
+    numbers unwritten that another layout writes: the long one (_Long: A on top, B and C under it), or on a phone Aᵀ
+    beside B (_side_plan). Otherwise, on a phone, stacked when the cross would be too small.
     """
     n, k, m = product_window(a.values, b.values, blocks)
     if hidden is not None:
@@ -321,6 +531,22 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
         if math.ceil(plan.height) <= look.fig_h or budget_h <= 40:
             break
         budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
+    if text and not look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
+            (a, za, inner, cell), (b, zb, cell, inner), (c, zc, cell, cell))):  # a long k leaves some unwritten
+        long = _long_plan((za, zb, zc), titles, names, formula, cb_w, look)
+        if long:
+            return _draw_long(long, a, b, c, (za, zb, zc), names, hidden=hidden, blocks=blocks)
+    if text and look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
+            (a, za, inner, cell), (b, zb, cell, inner), (c, zc, cell, cell))):  # a phone: Aᵀ beside B, if that writes
+        at = Mat(za.T, f"{a.name}<sup>T</sup>", a.kind, a.col_label, a.row_label, None if a.mask is None else
+                 a.mask[:n, :k].T)
+        side_titles = [f"<b>{at.name}</b> · {a.values.shape[1]}×{a.values.shape[0]}"
+                       + (f" · {trim}" if (trim := words.trimmed(a.values.T.shape, (k, n))) else ""), *titles[1:]]
+        for named in (names, []):  # every number; the blocks' names only if they leave room for them
+            side = _side_plan((za, zb, zc), side_titles, named, formula, cb_w, look)
+            if side:
+                return _draw_side(at, b, c, (za, zb, zc), named, formula, side, look=look, hidden=hidden,
+                                  blocks=blocks)
     if look.narrow:  # a phone: stacked when the cross is too small, or squeezes A and B to strips for C's
         stack = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
                       formula=formula,  # numbers while stacking gives C its numbers too
@@ -481,13 +707,12 @@ class _Grid:
         if per_row:
             return per_row, self._cell_for(per_row)
         count = len(self.panels)
-        wants = self.text and all(max(m.values.shape) <= MAX_TEXT_SIDE for m, _, _ in self.panels)
         options = [(p, self._cell_for(p)) for p in range(1, (min(count, 2) if self.look.narrow else count) + 1)]
         if self.look.narrow:  # many panels: two a row even without numbers, or the page gets very long
             two = [(p, c) for p, c in options if p == 2 and (c >= 3 if count > 3 else c >= 8 and (
-                not wants or self._numbers_fit(c)))]
+                not self.text or self._numbers_fit(c)))]
             return two[0] if two else options[0]
-        return max(options, key=lambda pc: (self.fits(*pc), wants and self._numbers_fit(pc[1]), round(pc[1], 1),
+        return max(options, key=lambda pc: (self.fits(*pc), self.text and self._numbers_fit(pc[1]), round(pc[1], 1),
                                             pc[0]))
 
     def fits(self, per_row: int | None = None, cell: float | None = None) -> bool:

@@ -29,6 +29,7 @@ from .base import (
     general,
     heatmap,
     number,
+    number_format,
     outline,
     outline_rule,
     patch,
@@ -84,6 +85,11 @@ def strings(z: np.ndarray, decimals: int | None) -> list[list[str]]:
     if decimals is None:
         return []
     return [[number(v, decimals) for v in row] for row in np.asarray(z, float)]
+
+
+def _written(z: np.ndarray, chosen: tuple[int, int] | None) -> tuple[list[list[str]], int] | None:
+    """z's cell numbers in the format `chosen` (font size, decimals), for heatmap's `numbers`; None for none."""
+    return None if chosen is None else (strings(z, chosen[1]), chosen[0])
 
 
 def fit_decimals(values: list[np.ndarray], cell: int, size: int) -> int | None:
@@ -468,12 +474,13 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     static = []
     if operands:
         q_drawn, kt_drawn = shown(s.q)[:n, :k], shown(s.k)[:n, :k].T
-        dec_q = fit_decimals([q_drawn, kt_drawn], c, cell_font) if small else None
+        # Q and Kᵀ as the products write them (Q on the qk stage): no fewer decimals than two, or no numbers
+        q_format = number_format([q_drawn, kt_drawn], c, c, look) if small else None
         static = [
-            cell_text(heatmap(Mat(q_drawn, names["q"], row_label=words["token"], col_label=words["feature"]), "x",
-                              "y", False, cell=c, look=look), q_drawn, dec_q),
-            cell_text(heatmap(Mat(kt_drawn, names["kt"], row_label=words["feature"], col_label=words["token"]), "x2",
-                              "y2", False, cell=c, look=look), kt_drawn, dec_q),
+            heatmap(Mat(q_drawn, names["q"], row_label=words["token"], col_label=words["feature"]), "x", "y", False,
+                    cell=c, look=look, numbers=_written(q_drawn, q_format)),
+            heatmap(Mat(kt_drawn, names["kt"], row_label=words["feature"], col_label=words["token"]), "x2", "y2",
+                    False, cell=c, look=look, numbers=_written(kt_drawn, q_format)),
         ]
     bar = dict(thickness=max(8, look.tick), lenmode="pixels", len=n * c, y=b.fy(b.s_y + n * c), yanchor="bottom",
                xanchor="left", xpad=3, ypad=0, outlinewidth=0, ticks="", tickfont=dict(size=look.tick),

@@ -205,10 +205,13 @@ def clickable(fig: Spec) -> Spec:
     return Spec(spec | {"layout": layout})
 
 
-def clickable_chart(parts: tuple, build, key: str) -> None:
+def clickable_chart(parts: tuple, build, key: str) -> Drawn:
     """The figure build() (one that declares its outline: layout.meta.outline), drawn to take clicks, built once per
-    figure for every session. Its clicks go to the mark that `picked` or `mark` puts in the page."""
-    draw(shared_figure(parts, lambda: drawn(clickable(build()))), key, "content", clickable=True)
+    figure for every session, and returned as drawn. Its clicks go to the mark that `picked` or `mark` puts in the
+    page."""
+    d = shared_figure(parts, lambda: drawn(clickable(build())))
+    draw(d, key, "content", clickable=True)
+    return d
 
 
 def selected(key: str) -> tuple[int, int] | None:

@@ -1,7 +1,9 @@
 """A clickable product A·B = C: the figure, the clicked cell's dot product written term by term, and the quiz that
 hides a cell and asks for it."""
 
+import json
 from collections.abc import Sequence
+from decimal import Decimal
 
 import numpy as np
 import streamlit as st
@@ -9,13 +11,14 @@ import streamlit as st
 from mha import figures as F
 from mha.figures.ticks import token_ticks
 
-from .chart import clickable_chart, mark, picked
+from .chart import Drawn, clickable_chart, mark, picked
 from .prose import aside, fmt, said, tex_num, window_note
 from .strings import Text
 from .view import Name, Operand, View, operand_key
 
-MAX_TERMS = 8  # dot products longer than this are written out in part
-TERMS_PER_LINE = 4
+MAX_TERMS = F.MAX_SIDE  # dot products longer than this (longer than a figure draws) are written out in part
+TERMS_PER_LINE = 4  # factor pairs a line
+PRODUCTS_PER_LINE = 6  # products a line
 
 
 def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, *, cols: Sequence[str] = (),
@@ -46,14 +49,14 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
 
     parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, quiz,
              blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
-    clickable_chart(parts, build, key)
+    figure = clickable_chart(parts, build, key)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))
     note = window_note(v.t, (a.values.shape, (n, k)), (b.values.shape, (k, m)), (c.values.shape, (n, m)))
     if note:
         st.caption(note)
     if quiz:
         mark(key, quiz)
-        _quiz(key, v.t, a, b, c, quiz, v.look.narrow)
+        _quiz(key, v.t, a, b, c, quiz, v.look.narrow, figure)
         return
 
     def show(cell):
@@ -99,8 +102,25 @@ def _stop_quiz(key: str) -> None:
     st.session_state[f"quiz_{key}"] = None
 
 
-def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int, int], narrow: bool) -> None:
-    """Ask for the hidden cell; once checked, say right or wrong and show the dot product."""
+def drawn_dot(figure: Drawn, i: int, j: int, inner: int) -> float | None:
+    """Row i of A times column j of B as the numbers written in their cells (a product figure's traces 0 and 1) make
+    it: what a reader working from the screen gets. None when the figure writes none, or not all `inner` of them. A
+    figure that draws A transposed (a phone's Concatᵀ) says so in its outline rule: A's box takes column i."""
+    spec = json.loads(figure.json) if figure.json else figure.spec.to_dict()
+    data = spec["data"]
+    a_text, b_text = data[0].get("text"), data[1].get("text")
+    if a_text and spec["layout"]["meta"]["outline"]["boxes"][0]["x"] == "i":
+        a_text = [list(col) for col in zip(*a_text)]
+    if not a_text or not b_text or len(a_text[i]) != inner or len(b_text) != inner:
+        return None
+    read = lambda s: float(s.replace("−", "-")) if s else 0.0  # noqa: E731 (a gap is a masked cell: 0)
+    return sum(read(p) * read(row[j]) for p, row in zip(a_text[i], b_text))
+
+
+def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int, int], narrow: bool,
+          figure: Drawn) -> None:
+    """Ask for the hidden cell; once checked, say right or wrong and show the dot product. An answer worked out from
+    the numbers the figure writes is right too, though they are rounded: then the verdict names what they give."""
     i, j = cell
     value = float(c.values[i, j])
     st.markdown(t("quiz_ask", name=c.name.plain, i=i + 1, j=j + 1, a=a.name.plain, b=b.name.plain))
@@ -116,6 +136,8 @@ def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int
         st.warning(t("quiz_empty"))
     elif quiz_right(answer, value):
         st.success(t("quiz_right", answer=fmt(answer), value=fmt(value)))
+    elif (shown := drawn_dot(figure, i, j, a.values.shape[1])) is not None and quiz_right(answer, shown):
+        st.success(t("quiz_right", answer=fmt(answer), value=fmt(shown)))
     else:
         st.error(t("quiz_wrong", answer=fmt(answer), value=fmt(value)))
     if answer is not None:
@@ -127,22 +149,57 @@ def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, 
     return [(float(p), float(q), float(p * q)) for p, q in zip(a_row, b_col)]
 
 
+SUM_DIGITS = 4  # the largest product is written to this many significant digits, every product to as many decimals
+
+
+def printed_terms(products: Sequence[float]) -> tuple[list[Decimal], Decimal] | None:
+    """The products as the breakdown writes them (one number of decimals for all, SUM_DIGITS significant digits for
+    the largest) and their sum, exact: a sum of numbers of d decimals has d decimals, so the terms as written add up
+    to the total as written. None when a product is not finite or too large to write out in decimals."""
+    top = max((abs(p) for p in products), default=0.0)
+    if not np.isfinite(top) or top >= 1e6:
+        return None
+    decimals = SUM_DIGITS - 1 - (int(np.floor(np.log10(top))) if top > 0 else 0)
+    terms = [Decimal(f"{p:.{max(decimals, 0)}f}") for p in products]
+    return terms, sum(terms, Decimal(0))
+
+
+def decimal_text(d: Decimal) -> str:
+    """A written product or sum, for LaTeX: its decimals, trailing zeros dropped."""
+    text = format(d.normalize() if d != d.to_integral_value() else d.quantize(Decimal(1)), "f")
+    return "0" if text == "-0" else text
+
+
+def _sum_lines(parts: list[str], per_line: int) -> str:
+    """Terms joined by +, `per_line` a line, each line after the first continued with a +, for an aligned block."""
+    lines = [" + ".join(parts[k : k + per_line]) for k in range(0, len(parts), per_line)]
+    return r" \\ &\quad + ".join(lines)
+
+
 def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int,
               narrow: bool = False) -> str:
-    """C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers, and the check that the terms add up to the cell, as one
-    Markdown element's text. `narrow` (a phone): one term a line, so that every line fits the screen."""
+    """C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers: every factor pair, then every product as written and their sum,
+    which the written products add up to exactly; the note compares that sum with the cell. One Markdown element's
+    text. `narrow` (a phone): fewer terms a line, so that every line fits the screen. A dot product longer than
+    MAX_TERMS (longer than a figure draws) is written out in part."""
     terms = dot_terms(a_row, b_col)
-    total = float(np.sum([p for _, _, p in terms]))
-    shown_terms = terms if len(terms) <= MAX_TERMS else terms[: MAX_TERMS - 2]
-    parts = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
-    if len(terms) > len(shown_terms):
-        parts.append(r"\cdots")
-    per_line = 1 if narrow else TERMS_PER_LINE
-    lines = [" + ".join(parts[k : k + per_line]) for k in range(0, len(parts), per_line)]
-    body = r" \\ &\quad + ".join(lines)
-    result = tex_num(total, paren=False)
-    notes = [t("breakdown_more", more=len(terms) - len(shown_terms))] if len(terms) > len(shown_terms) else []
-    notes.append(t("breakdown_check", total=fmt(total), value=fmt(value)))
+    whole = len(terms) <= MAX_TERMS
+    shown_terms = terms if whole else terms[: MAX_TERMS - 2]
+    pairs = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
+    printed = printed_terms([p for _, _, p in terms]) if whole else None
+    body = _sum_lines(pairs + ([] if whole else [r"\cdots"]), 1 if narrow else TERMS_PER_LINE)
+    if printed:
+        products, total = printed
+        written = [decimal_text(d) for d in products]
+        per_line = PRODUCTS_PER_LINE // 3 if narrow else PRODUCTS_PER_LINE
+        body += r" \\ &\approx " + _sum_lines([f"({w})" if w.startswith("-") else w for w in written], per_line)
+        result = decimal_text(total)
+        total_text = result.replace("-", "−")
+    else:
+        total = float(np.sum([p for _, _, p in terms]))
+        result, total_text = tex_num(total, paren=False), fmt(total)
+    notes = [] if whole else [t("breakdown_more", more=len(terms) - len(shown_terms))]
+    notes.append(t("breakdown_check", total=total_text, value=fmt(value)))
     formula = said(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1),
                    rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
     return "\n\n".join([formula, *map(aside, notes)])

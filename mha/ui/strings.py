@@ -309,9 +309,17 @@ EN = {
     "kv_last_cols": "last {n} of {total} columns",
     "kv_part": "Show",
     "kv_tab_step": "The step, checked",
-    "kv_window_note": (
-        "Drawn: the first {cols} columns of each matrix and the last {rows} tokens; "
+    "kv_window_cols": (
+        "Drawn: the first {cols} columns of each matrix wider than that; "
         "every number is computed from the whole matrices."
+    ),
+    "kv_window_rows": (
+        "Drawn: the last {rows} tokens, so S shows its last {rows} rows and its last {rows} columns; "
+        "every number is computed from the whole matrices."
+    ),
+    "kv_window_both": (
+        "Drawn: the last {rows} tokens, so S shows its last {rows} rows and its last {rows} columns, and the first "
+        "{cols} columns of every other matrix wider than that; every number is computed from the whole matrices."
     ),
     "kv_tab_cost": "What it saves",
     "kv_name_k": "K cache ({k})",
@@ -826,7 +834,12 @@ ZH = {
     "kv_last_cols": "最后 {n} 列（共 {total} 列）",
     "kv_part": "显示",
     "kv_tab_step": "单步解码与验证",
-    "kv_window_note": "图中每个矩阵只画出前 {cols} 列和最后 {rows} 个词元；所有数字都是用完整的矩阵算出来的。",
+    "kv_window_cols": "超过 {cols} 列的矩阵，图中只画出前 {cols} 列；所有数字都是用完整的矩阵算出来的。",
+    "kv_window_rows": "图中只画出最后 {rows} 个词元，所以 S 只显示最后 {rows} 行和最后 {rows} 列；所有数字都是用完整的矩阵算出来的。",
+    "kv_window_both": (
+        "图中只画出最后 {rows} 个词元，所以 S 只显示最后 {rows} 行和最后 {rows} 列；其余矩阵超过 {cols} 列的，"
+        "只画出前 {cols} 列。所有数字都是用完整的矩阵算出来的。"
+    ),
     "kv_tab_cost": "省下了什么",
     "kv_name_k": "K 缓存（{k}）",
     "kv_name_v": "V 缓存（{v}）",

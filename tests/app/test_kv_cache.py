@@ -247,3 +247,29 @@ def test_a_block_part_on_the_kv_stage_is_unknown_there(lang, words):
     assert any("part=gelu" in w and words in w for w in warnings(at))
     assert "kv_animation" in chart_keys(at) and "part" not in at.query_params
     assert at.session_state["block_part"] == "attn"  # the block keeps its own first part (post-LN's attention)
+
+
+@pytest.mark.parametrize("sizes, says", [
+    (dict(n_tokens=20), "Drawn: the last 16 tokens, so S shows its last 16 rows and its last 16 columns;"),
+    (dict(d_v=23), "Drawn: the first 20 columns of each matrix wider than that;"),
+    (dict(n_tokens=20, d_v=23), "Drawn: the last 16 tokens, so S shows its last 16 rows and its last 16 columns, "
+                                "and the first 20 columns of every other matrix wider than that;"),
+])
+def test_the_drawn_in_part_caption_says_what_the_figure_draws(sizes, says):
+    """The caption under the KV figure against the figure: the rows (tokens) and columns each panel draws."""
+    at = run(stage="kv_cache", **sizes)
+    captions = [c.value for c in at.caption if c.value.startswith("Drawn:")]
+    assert captions == [says + " every number is computed from the whole matrices."]
+    animation, by_letter = _animation_panels(at)
+    t, widths = sizes.get("n_tokens", 3), dict(Q=7, K=7, V=sizes.get("d_v", 11), H=sizes.get("d_v", 11), Y=5)
+    first = max(t - 16, 0) + 1  # the first token drawn
+    lay = animation["layout"]
+    for letter, (xa, ya) in by_letter.items():
+        cols = lay[xa.replace("x", "xaxis")]["range"]
+        rows = sorted(lay[ya.replace("y", "yaxis")]["range"])
+        if letter != "Y":  # Y: the new token's row alone
+            assert rows == [first - 0.5, t + 0.5], letter
+        if letter == "S":
+            assert cols == [first - 0.5, t + 0.5]  # the last keys, not the first columns
+        else:
+            assert cols == [0.5, min(widths[letter], 20) + 0.5], letter

@@ -236,12 +236,13 @@ def _cells_box(panel, cols: tuple[int, int], rows: tuple[int, int]) -> tuple[flo
     return (*xs, *ys)
 
 
-# A cell with i ≠ j, on two heads or more: a product crossed (A's rows beside C's, B's columns above C's), with the
-# heads' blocks drawn across its outlines, and the scores (Q beside S, Kᵀ above it). Each gives the click layer's
-# point, its cell (0-based) and the panels (subplots) its outlines go on: A's row, B's column, C's cell.
+# A cell with i ≠ j, on two heads or more: a product crossed (A's rows beside C's, B's columns above C's) or long (A on
+# top, B under it, C beside B), with the heads' blocks drawn across its outlines, and the scores (Q beside S, Kᵀ above
+# it). Each gives the click layer's point, its cell (0-based) and the panels (subplots) its outlines go on: A's row,
+# B's column, C's cell.
 CLICKED_CELLS = [
     ("stage=qk&n_heads=3&head=2", "qk_q", 9, (1, 2), ("xy", "x2y2", "x2y")),
-    ("stage=output&n_heads=2", "output_y", 7, (1, 2), ("xy", "x2y2", "x2y")),
+    ("stage=output&n_heads=2", "output_y", 7, (1, 2), ("xy", "x2y2", "x3y3")),  # long: C beside B
     ("stage=scores&n_heads=3&head=2", "scores", 7, (2, 1), ("xy", "x2y2", "x2y")),
 ]
 

@@ -32,8 +32,10 @@ STATIC = [s for s in STAGES if s not in ("scores", "kv_cache")]
 CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot, .mha-chart')].map(c => {
   const key = [...c.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-')).slice(7);
   const box = c.getBoundingClientRect();
+  const matrices = c.classList.contains('mha-chart') && c.mha.data.some(t => t.type === 'heatmap');
   return {key: key, height: box.height, right: box.right, box: [box.left, box.top, box.right, box.bottom],
-          matrices: c.classList.contains('mha-chart') && c.mha.data.some(t => t.type === 'heatmap')};
+          matrices: matrices, unsqueezed: matrices && Math.abs(c.querySelector('svg').getBoundingClientRect().width
+                                                               - c.mha.layout.width) <= 1.5};
 })"""
 # A display formula wider than its room scrolls sideways inside it (overflow-x: auto): its box is the room's width,
 # its scrollWidth what it would need.
@@ -71,7 +73,9 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
         found += [f"{key}: {p}" for p in problems(g) + label_problems(g)]
         found += [f"{key}: label {t!r} cut off at the figure's edge" for t, b in (*g.annotations, *g.bar_text)
                   if not inside(b, chart["box"])]
-        if chart["matrices"] and not any(abs(w - h) <= 1.5 for w, h in g.cells.values()):  # not a curve or bars
+        # not a curve or bars; a long product's cells are wider than tall by design, drawn as wide as laid out
+        if chart["matrices"] and not any(abs(w - h) <= 1.5 for w, h in g.cells.values()) and not (
+                chart["unsqueezed"] and all(w > h for w, h in g.cells.values())):
             found.append(f"{key}: no panel has square cells {g.cells} (laid out loosely, or squeezed into its column)")
         if chart["right"] > viewport["width"]:
             found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")

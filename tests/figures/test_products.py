@@ -252,17 +252,19 @@ def test_every_label_of_a_product_is_inside_the_figure(size, look, lang):
 @pytest.mark.parametrize("look", LOOKS)
 @pytest.mark.parametrize("size", CONFIGS)
 def test_a_clicked_cell_of_c_is_outlined_with_its_row_of_a_and_column_of_b(size, look):
-    """The figure says how the page outlines a clicked cell (i, j) of C, crossed or stacked: row i of A across every
-    column drawn, column j of B down every row drawn, and the cell on C's axes (its click layer's); any cell drawn
-    may be chosen."""
+    """The figure says how the page outlines a clicked cell (i, j) of C, crossed, stacked or long: row i of A across
+    every column drawn (column i of Aᵀ down every row, where a phone draws A transposed), column j of B down every
+    row drawn, and the cell on C's axes (its click layer's); any cell drawn may be chosen."""
     for case, parts in product_cases(CONFIGS[size], EN).items():
         spec = F.product_figure(**parts, text=True, words=words(), look=LOOKS[look]).to_dict()
         rule, data = spec["layout"]["meta"]["outline"], spec["data"]
         click = next(t for t in data if t.get("name") == "click")
-        k = z(data[0]).shape[1]
+        transposed = data[0]["name"].endswith("<sup>T</sup>")
+        k = z(data[0]).shape[0 if transposed else 1]
         assert rule["cells"] == list(z(data[2]).shape), case
         boxes = {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"]) for b in rule["boxes"]}
-        assert boxes == {("x", "y"): ([1, k], "i"), ("x2", "y2"): ("j", [1, k]),
+        a_box = ("i", [1, k]) if transposed else ([1, k], "i")
+        assert boxes == {(data[0]["xaxis"], data[0]["yaxis"]): a_box, ("x2", "y2"): ("j", [1, k]),
                          (click["xaxis"], click["yaxis"]): ("j", "i")}, case
 
 
@@ -317,3 +319,81 @@ def test_the_answers_title_keeps_clear_of_its_colour_bar(look, lang):
         assert title["yanchor"] == "top"
         assert t_right <= left + 1 or t_top >= bottom - 1, ((n, k, m), (t_left, t_right, t_top), (left, bottom))
         assert t_top + (1.3 * title["text"].count("<br>") + 1.3) * title["font"]["size"] <= height + 1
+
+
+def read_number(s: str) -> float:
+    return float(s.replace("−", "-"))
+
+
+def written(trace: dict) -> tuple[np.ndarray, int]:
+    """A panel's cell numbers as written (read back as floats; NaN where a cell has none) and their decimals."""
+    text = trace.get("text") or []
+    values = np.array([[read_number(s) if s else np.nan for s in row] for row in text], dtype=float)
+    decimals = max((len(s.split(".")[1]) for row in text for s in row if "." in s), default=0)
+    return values, decimals
+
+
+def output_product(look, hidden=None) -> tuple[dict, np.ndarray, np.ndarray, np.ndarray]:
+    w, tr = trace_of(CONFIGS["post"])
+    spec = F.product_figure(F.Mat(tr.concat, "Concat"), F.Mat(w.w_o, "W<sub>O</sub>"), F.Mat(tr.y, "Y"), text=True,
+                            formula="Y = Concat · W<sub>O</sub>", words=words(), look=look, blocks=11,
+                            block_names=["head 1", "head 2"], hidden=hidden).to_dict()
+    return spec, tr.concat, w.w_o, tr.y
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
+    """The output section's two matrices, Concat (3×22) and W_O (22×5), with every cell's number written, rounded
+    from the matrix itself, in a type no smaller than the figures' smallest (number_formats), within the screen. A
+    phone draws Concat transposed beside W_O, row k of one beside row k of the other."""
+    lk = LOOKS[look]
+    spec, concat, w_o, y = output_product(lk)
+    for trace, values in zip(spec["data"][:3], (concat.T if lk.narrow else concat, w_o, y)):
+        shown, decimals = written(trace)
+        assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
+        assert decimals >= 2
+        np.testing.assert_allclose(shown, values, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
+        assert trace["texttemplate"] == "%{text}" and trace["textfont"]["size"] >= max(9, lk.cell_text - 2)
+    assert spec["layout"]["width"] <= lk.max_w and spec["layout"]["height"] <= lk.fig_h
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_every_number_of_a_cell_of_y_fits_its_cell(look):
+    """Each written number of the long layout fits its cell's width and height (as text_px measures it)."""
+    lk = LOOKS[look]
+    spec, *_ = output_product(lk)
+    lay = spec["layout"]
+    for trace in spec["data"][:3]:
+        xa, ya = lay["xaxis" + trace["xaxis"][1:]], lay["yaxis" + trace["yaxis"][1:]]
+        rows, cols = len(trace["z"]), len(trace["z"][0])
+        cell_w = (xa["domain"][1] - xa["domain"][0]) * lay["width"] / cols
+        cell_h = (ya["domain"][1] - ya["domain"][0]) * lay["height"] / rows
+        size = trace["textfont"]["size"]
+        assert max(text_px(s, size) for row in trace["text"] for s in row) + 6 <= cell_w + 1e-6
+        assert size * 1.2 + 2 <= cell_h + 1e-6
+
+
+def test_the_heads_concat_writes_every_number_on_a_desk_and_a_projector():
+    w, tr = trace_of(CONFIGS["post"])
+    for lk in (F.DESK, F.PRESENT):
+        spec = F.grid_figure([F.Mat(tr.concat, "Concat")], text=True, words=words(), look=lk, block_cols=11,
+                             block_names=["head 1", "head 2"]).to_dict()
+        shown, decimals = written(spec["data"][0])
+        assert shown.shape == tr.concat.shape and decimals >= 2
+        np.testing.assert_allclose(shown, tr.concat, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
+        assert spec["data"][0]["textfont"]["size"] >= max(9, lk.cell_text - 2)
+
+
+def test_a_phone_outlines_column_i_of_concat_transposed_beside_column_j_of_w_o():
+    """On a phone's Concatᵀ beside W_O, a clicked Y[i, j] outlines column i of Concatᵀ (row i of Concat), column j of
+    W_O and the cell; Concatᵀ's rows are numbered once, left of it, with W_O's rows beside them."""
+    spec, *_ = output_product(F.PHONE)
+    lay = spec["layout"]
+    cells, boxes = lay["meta"]["outline"]["cells"], {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"])
+                                                      for b in lay["meta"]["outline"]["boxes"]}
+    assert cells == [3, 5]
+    concat_t, w_o, y = ((t["xaxis"], t["yaxis"]) for t in spec["data"][:3])
+    assert boxes == {concat_t: ("i", [1, 22]), w_o: ("j", [1, 22]), y: ("j", "i")}
+    assert lay[f"yaxis{concat_t[1][1:]}"]["domain"] == lay[f"yaxis{w_o[1][1:]}"]["domain"]  # rows side by side
+    assert lay[f"yaxis{w_o[1][1:]}"]["showticklabels"] is False
+    assert titles(spec)["Concat<sup>T</sup>"]["shape"] == (22, 3)  # the title names what is drawn: Concat transposed

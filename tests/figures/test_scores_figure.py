@@ -286,3 +286,21 @@ def test_the_board_fits_the_screen_and_names_every_phase_on_the_slider(size, loo
 
 def test_numbers_are_written_with_a_true_minus_and_no_trailing_zeros():
     assert [number(v, 2) for v in (-0.127, 0.4, 1.0, -0.001, 12.345, np.nan)] == ["−0.13", "0.4", "1", "0", "12.35", ""]
+
+
+@pytest.mark.parametrize("look", LOOKS)
+def test_q_and_kt_keep_two_decimals_or_write_none(look):
+    """Q and Kᵀ on the scores board are written as the products write them: never rounded to fewer than two
+    decimals (Q₁[1,3] = 0.045 once read "0" on a projector), so each written number is within 0.005 of its value."""
+    tr = trace_of()
+    spec = scores_animation(model_steps(tr), text=True, look=LOOKS[look]).to_dict()
+    if LOOKS[look].narrow:
+        return  # a phone leaves Q and Kᵀ out
+    for trace, values in zip(spec["data"][:2], (tr.q[0], tr.k[0].T)):
+        text = trace.get("text") or []
+        assert not text or trace["texttemplate"] == "%{text}"
+        for row, want in zip(text, values):
+            for s, v in zip(row, want):
+                assert abs(float(s.replace("−", "-")) - v) <= 0.005 + 1e-12, (s, v)
+    if look == "desk":
+        assert spec["data"][0]["text"][0][2] in ("0.045", "0.05")  # Q₁[1,3] = 0.0454

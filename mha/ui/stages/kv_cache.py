@@ -74,9 +74,10 @@ def _steps(v: View) -> None:
         parts = ("kv", digest(rows, w.w_q, w.w_k, w.w_v, w.w_o), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
                  v.tokens)
         draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
-        widest = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model)
-        if widest > COLS or t > drawn_rows(v.look):
-            st.caption(t_("kv_window_note", cols=COLS, rows=drawn_rows(v.look)))
+        wide, long = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model) > COLS, t > drawn_rows(v.look)  # what is drawn in part
+        if wide or long:
+            which = "kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols"
+            st.caption(t_(which, cols=COLS, rows=drawn_rows(v.look)))
         why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
         st.markdown(f"{why}\n\n{_proof(v, rows, steps[-1], full, before)}" if t > 1 else why)  # one element
     else:

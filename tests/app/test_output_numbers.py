@@ -1,0 +1,118 @@
+"""The output stage's matrices on screen: Concat and W_O write every number on a desk and a projector, a clicked
+cell of Y writes all 22 terms of its dot product and products that add up to the sum it writes, and Quiz me on Y
+can be answered from the numbers the page writes."""
+
+import re
+from decimal import Decimal
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import mha
+
+from .helpers import APP, keyed_charts, page_text, rerun, run
+
+CFG = mha.AttentionConfig()
+W = mha.init_weights(CFG)
+TRACE = mha.forward(mha.init_input(CFG), W)
+
+
+def chart(at, key: str) -> dict:
+    return dict(keyed_charts(at))[key]
+
+
+def cell_numbers(trace: dict) -> np.ndarray:
+    """A heatmap's written numbers, read back (NaN where a cell writes none)."""
+    return np.array([[float(s.replace("−", "-")) if s else np.nan for s in row] for row in trace.get("text") or []])
+
+
+@pytest.mark.parametrize("present", [0, 1])
+def test_concat_and_w_o_are_written_on_the_output_and_heads_stages(present):
+    at = run(stage="output", present=present)
+    spec = chart(at, "output_y")
+    for trace, values in zip(spec["data"][:2], (TRACE.concat, W.w_o)):
+        shown = cell_numbers(trace)
+        assert shown.shape == values.shape
+        np.testing.assert_allclose(shown, values, atol=0.005 + 1e-12, rtol=0)
+    heads = chart(run(stage="heads", present=present), "heads_concat")
+    np.testing.assert_allclose(cell_numbers(heads["data"][0]), TRACE.concat, atol=0.005 + 1e-12, rtol=0)
+
+
+def aligned(text: str) -> str:
+    return re.search(r"\\begin\{aligned\}(.*?)\\end\{aligned\}", text, re.S).group(1)
+
+
+def tex_number(s: str) -> float:
+    s = s.strip("()")
+    mant, _, exp = s.partition(r"\times 10^")
+    return float(mant) * (10.0 ** int(exp.strip("{}")) if exp else 1.0)
+
+
+NUM = r"\(?-?[\d.]+(?:\\times 10\^\{-?\d+\})?\)?"
+
+
+def written_sums(text: str) -> tuple[list[tuple[float, float]], list[str], str]:
+    """The breakdown's factor pairs, its products as written and the sum it writes."""
+    body = aligned(text)
+    pairs_part, _, rest = body.partition(r"\approx")
+    products_part, _, total = rest.rpartition("&=")
+    pairs = [(tex_number(a), tex_number(b)) for a, b in re.findall(rf"({NUM})\\cdot({NUM})", pairs_part)]
+    products = [p.strip("()") for p in re.findall(r"\(?-?\d+(?:\.\d+)?\)?", products_part)]
+    return pairs, products, total.strip()
+
+
+@pytest.mark.parametrize("cell", [(2, 1), (0, 3)])
+def test_a_clicked_cell_of_y_writes_all_22_terms_that_add_up(cell):
+    """Two heads, row ≠ column: every pair is row i of Concat and column j of W_O (3 significant digits), the
+    products as written add up exactly to the sum written, and that sum is Y[i, j] to the products' precision."""
+    i, j = cell
+    at = run(stage="output")
+    at.session_state["sel_output_y"] = cell
+    text = page_text(rerun(at))
+    assert f"Y[{i + 1}, {j + 1}] is row {i + 1} of Concat times column {j + 1} of W_O" in text
+    pairs, products, total = written_sums(text)
+    assert len(pairs) == 22 and len(products) == 22
+    np.testing.assert_allclose([a for a, _ in pairs], TRACE.concat[i], rtol=5e-3, atol=0)
+    np.testing.assert_allclose([b for _, b in pairs], W.w_o[:, j], rtol=5e-3, atol=0)
+    assert sum(map(Decimal, products)) == Decimal(total)
+    decimals = max(len(p.partition(".")[2]) for p in products)
+    assert abs(float(total) - TRACE.y[i, j]) <= 23 * 0.5 * 10.0 ** -decimals
+    np.testing.assert_allclose([float(p) for p in products], TRACE.concat[i] * W.w_o[:, j], rtol=0,
+                               atol=0.5 * 10.0 ** -decimals + 1e-12)
+    assert f"The terms add up to {total.replace('-', '−')}; the cell holds" in text
+
+
+def concat_numbers(spec: dict) -> np.ndarray:
+    """Concat as the output product writes it (a phone writes Concatᵀ)."""
+    shown = cell_numbers(spec["data"][0])
+    return shown.T if spec["data"][0]["name"].endswith("<sup>T</sup>") else shown
+
+
+@pytest.mark.parametrize("screen", ["desk", "present", "phone"])
+def test_quiz_on_y_is_answered_right_from_the_numbers_on_screen(screen):
+    """Every cell of Y hidden in turn and worked out from the numbers the page writes in Concat's row and W_O's
+    column (rounded, so up to 3% off Y at two decimals): the quiz calls it right."""
+    if screen == "phone":  # what the page's screen probe reports on a phone, from the first run
+        at = AppTest.from_file(APP, default_timeout=60)
+        at.query_params["stage"] = "output"
+        at.session_state["screen_phone"] = True
+        rerun(at)
+    else:
+        at = run(stage="output", present=int(screen == "present"))
+    assert dict(keyed_charts(at))["output_y"]["layout"]["width"] <= (358 if screen == "phone" else 1100)
+    at.button(key="quiz_start_output_y").click()
+    rerun(at)
+    for i in range(3):
+        for j in range(5):
+            at.session_state["quiz_output_y"] = (i, j)
+            rerun(at)
+            spec = chart(at, "output_y")
+            assert spec["data"][2]["z"][i][j] is None  # the cell asked for is the one hidden
+            concat, w_o = concat_numbers(spec), cell_numbers(spec["data"][1])
+            assert concat.shape == (3, 22) and w_o.shape == (22, 5)
+            assert np.isfinite(concat[i]).all() and np.isfinite(w_o[:, j]).all()  # every number needed is written
+            at.number_input(key="quiz_answer_output_y").set_value(round(float(concat[i] @ w_o[:, j]), 4))
+            at.button(key="quiz_check_output_y").click()
+            rerun(at)
+            assert at.success and not at.error, (i, j, [e.value for e in at.error])
