@@ -24,7 +24,7 @@ PHONE_MAX = 640  # px: narrower windows get the phone layout
 # title smaller and the page starting higher, so that a stage's figure comes into view sooner.
 PRESENTER_CSS = """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.4rem; line-height: 1.55; }
-[data-testid="stMain"] h1 { font-size: 1.9rem; padding-top: 0; }
+[data-testid="stMain"] h1 { font-size: 1.3rem; padding: 0; }
 [data-testid="stMain"] h3 { font-size: 2.3rem; }
 [data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }

@@ -17,7 +17,7 @@ EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 
 def render(v: View) -> None:
     t, cfg = v.t, v.cfg
-    header(t, "dependency")
+    header(t, "dependency", v.look)
     n, d = v.x.shape
     equation(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
              r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "

@@ -25,7 +25,7 @@ LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 
 def render(v: View) -> None:
-    header(v.t, "kv")
+    header(v.t, "kv", v.look)
     head_control(v.t)
     _stage(v)
 

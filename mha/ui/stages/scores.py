@@ -28,7 +28,7 @@ NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 
 def render(v: View) -> None:
     t, h, ss = v.t, v.head, st.session_state
-    header(t, "scores", h=h + 1)
+    header(t, "scores", v.look, h=h + 1)
     head_control(t)
     example = st.toggle(t("mask_example"), key="example", help=t("mask_example_help"),
                         on_change=session.on_size_change, persist_state="session")
