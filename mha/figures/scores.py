@@ -385,6 +385,31 @@ def _title(b: Board, text: str, centre: float, lo: float, hi: float, y: float, y
                 yanchor=yanchor, showarrow=False, font=dict(size=size))
 
 
+def _plan(s: ScoreSteps, look: Look) -> tuple:
+    """What the figure's frames and layout follow from: n drawn (and in all), Q's columns drawn, whether Q and Kᵀ are
+    drawn, the board, the two titles, the signed colour bar's ticks and its limit."""
+    words, names = s.words, s.names
+    operands = s.q is not None and not look.narrow
+    n_full = s.scaled.shape[0]
+    n = min(n_full, MAX_SIDE)
+    k = inner_window(n_full, s.q.shape[1]) if operands else 0
+    lim = abs_limit(shown(s.scores if s.scores is not None else s.scaled))
+    ticks = colourbar_labels(lim)
+    captions = [f.caption for f in score_frames(s, n, by_cell=operands and n <= 4)]
+    captions += [words[f"cap_{p}"] for p in s.phases] + [words[f"{key}_rows"].format(a=n, b=n)
+                                                         for key in ("fill", "softmax")]
+    s_title = _shape_title(f"{names['scores']} → {names['probs']}", (n_full, n_full), (n, n), words)
+    q_title = _shape_title(names["q"], (n_full, s.q.shape[1]), (n, k), words) if k else ""
+    b = board(n, k, look, (names["scores"], names["probs"]), ticks[1], words, captions, (q_title, s_title))
+    return n, n_full, k, operands, b, (q_title, s_title), ticks, lim
+
+
+def animation_frames(s: ScoreSteps, look: Look = DESK) -> list[Frame]:
+    """The frames `scores_animation(s, look=look)` draws, in its slider's order: what its frame k shows."""
+    n, _, _, operands, b, *_ = _plan(s, look)
+    return _frames_for_slider(s, n, operands, b)[0]
+
+
 def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str = "s") -> Spec:
     """The walk as frames on one fixed board, resting on `phase` (its last frame).
 
@@ -396,18 +421,7 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     """
     words, names = s.words, s.names
     phase = phase if phase in s.phases else s.phases[-1]
-    operands = s.q is not None and not look.narrow
-    n_full = s.scaled.shape[0]
-    n = min(n_full, MAX_SIDE)
-    k = inner_window(n_full, s.q.shape[1]) if operands else 0
-    lim = abs_limit(shown(s.scores if s.scores is not None else s.scaled))
-    ticks, tick_text = colourbar_labels(lim)
-    captions = [f.caption for f in score_frames(s, n, by_cell=operands and n <= 4)]
-    captions += [words[f"cap_{p}"] for p in s.phases] + [words[f"{key}_rows"].format(a=n, b=n)
-                                                         for key in ("fill", "softmax")]
-    s_title = _shape_title(f"{names['scores']} → {names['probs']}", (n_full, n_full), (n, n), words)
-    q_title = _shape_title(names["q"], (n_full, s.q.shape[1]), (n, k), words) if k else ""
-    b = board(n, k, look, (names["scores"], names["probs"]), tick_text, words, captions, (q_title, s_title))
+    n, n_full, k, operands, b, (q_title, s_title), (ticks, tick_text), lim = _plan(s, look)
     c = b.cell
     frames, label_size = _frames_for_slider(s, n, operands, b)
     rest = rest_index(frames, phase)

@@ -481,17 +481,18 @@ function controls(root, fig, st, redraw) {
   const slider = (layout.sliders || [])[0];
   // The frame the figure rests on is shown as the figure came: with what the frames do not hold, such as the clicked
   // cell's outline (drawn into the figure, not into its frames).
-  const rest = st.frame, restData = st.data.map(t => ({ ...t })), restLayout = st.layout;
+  const rest = st.frame, restData = st.plain.data.map(t => ({ ...t })), restLayout = st.plain.layout;
   const show = k => {
     st.frame = k;
-    const fr = frames[k];
+    const fr = frames[k], plain = st.plain;
     if (k === rest) {
-      st.data = restData.map(t => ({ ...t }));
-      st.layout = restLayout;
+      plain.data = restData.map(t => ({ ...t }));
+      plain.layout = restLayout;
     } else if (fr) {
-      (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { st.data[ti] = merge(st.data[ti], fr.data[j]); });
-      if (fr.layout) st.layout = merge(st.layout, fr.layout);  // a frame's captions (arrays are replaced)
+      (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { plain.data[ti] = merge(plain.data[ti], fr.data[j]); });
+      if (fr.layout) plain.layout = merge(plain.layout, fr.layout);  // a frame's captions (arrays are replaced)
     }
+    outline(st);
     redraw();
     if (st.place) st.place(k);
   };
@@ -637,7 +638,9 @@ function listen(root) {
   });
   root.addEventListener("click", e => {
     const hit = root.mha && root.mha.onCell ? cellAt(root, e) : null;
-    if (hit && hit.t.name === "click" && hit.point.customdata) root.mha.onCell(hit.point.customdata);
+    if (hit && hit.t.name === "click" && hit.point.customdata) {
+      root.mha.onCell(root.mha.frames.length ? [...hit.point.customdata, root.mha.frame] : hit.point.customdata);
+    }
   });
 }
 
@@ -714,7 +717,9 @@ export function render(host, fig, options) {
   // root.mha, what a browser test reads: the figure (layout, frames), the traces as drawn now, the frame shown, and
   // show(k) to step to frame k as the slider does.
   const st = { fig, layout, frames: fig.frames || [], data: fig.data.map(t => ({ ...t })), frame: active ?? 0,
-               onCell: opts.onCell, uid: `m${Math.random().toString(36).slice(2)}` };
+               cell: opts.cell || null, onCell: opts.onCell, uid: `m${Math.random().toString(36).slice(2)}` };
+  st.plain = { data: st.data, layout };  // what the frame shown holds, before the chosen cell is outlined on it
+  outline(st);
   root.mha = st;
   root.style.width = `${layout.width}px`;
   root.style.height = `${layout.height}px`;
@@ -727,6 +732,9 @@ export function render(host, fig, options) {
   };
   redraw();
   controls(root, fig, st, redraw);
+  if (opts.frame !== null && opts.frame !== undefined && opts.frame !== st.frame && opts.frame < st.frames.length) {
+    st.show(opts.frame);
+  }
   const tip = document.createElement("div");
   tip.className = "mha-tip";
   root.appendChild(tip);
@@ -771,26 +779,40 @@ function outlined(fig, cell) {
 }
 
 const markOf = key => (MARKS.get(key) || {}).cell || null;
+const frameOfMark = key => { const f = (MARKS.get(key) || {}).frame; return f === undefined ? null : f; };
 
-// Draws the chart of `key` with its mark's cell outlined, unless it shows that already.
+// st.data and st.layout: the frame shown (st.plain) with the chosen cell (st.cell) outlined on it, by the figure's rule.
+function outline(st) {
+  const o = outlined({ data: st.plain.data, layout: st.plain.layout }, st.cell);
+  st.data = o.fig.data.map(t => ({ ...t }));
+  st.layout = o.fig.layout;
+  st.outlined = o.drawn;
+}
+
+// Shows the chart of `key` with its mark's cell outlined and, on an animation, at the mark's frame (the one the reader
+// clicked on, or the one the chart rests on), unless the mark is the one the chart was last shown by: a frame the
+// reader stepped to stays until the server names another. Only the SVG is drawn anew: the controls, the slider and a
+// running animation stay as they are.
 function paint(key) {
   const root = CHARTS.get(key);
-  if (!root || !root.isConnected) return;
-  const o = outlined(root.base.fig, markOf(key));
-  if (root.mark === o.drawn) return;
-  render(root.parentNode, o.fig, root.base.opts);
-  root.mark = o.drawn;
+  if (!root || !root.isConnected || !root.mha) return;
+  const st = root.mha, cell = markOf(key), at = frameOfMark(key);
+  const drawn = outlined(root.base.fig, cell).drawn;
+  if (root.mark === drawn && root.markFrame === at) return;
+  st.cell = cell;
+  st.show(at !== null && at < st.frames.length ? at : st.frame);
+  Object.assign(root, { mark: drawn, markFrame: at });
 }
 MHA.paint = paint;
 
 // Draws a chart element (chart.spec_html; its attributes are in chart.py's docstring) beside it, in the same st.html
 // element: a run that sends another figure makes React write the element anew, which takes the old chart with it.
 function chart(spec) {
-  const d = spec.dataset, fig = JSON.parse(d.spec), o = outlined(fig, markOf(d.key));
-  const opts = { filename: d.filename, revision: d.revision,
+  const d = spec.dataset, fig = JSON.parse(d.spec);
+  const opts = { filename: d.filename, revision: d.revision, cell: markOf(d.key), frame: frameOfMark(d.key),
                  onCell: d.clickable ? cell => (MARKS.get(d.key) || { send() {} }).send(cell) : null };
-  const root = render(spec.parentNode, o.fig, opts);
-  Object.assign(root, { base: { fig, opts }, mark: o.drawn });
+  const root = render(spec.parentNode, fig, opts);
+  Object.assign(root, { base: { fig, opts }, mark: root.mha.outlined, markFrame: opts.frame });
   CHARTS.set(d.key, root);
 }
 

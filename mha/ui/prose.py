@@ -8,7 +8,6 @@ from mha import figures as F
 
 from .strings import Text
 
-
 BELOW = "prose_below"  # session key: the paragraph a presenter's page draws under the stage (`below`)
 
 

@@ -96,15 +96,64 @@ def test_a_click_keeps_the_phase_and_outlines_the_true_operands():
 
 def test_a_click_leaves_the_chart_s_element_as_it_was_and_its_mark_carries_the_cell_alone():
     """The chart's element is byte for byte the one before the click (the browser holds it, so Streamlit sends
-    its hash); the mark says which chart and which cell, nothing of the figure."""
+    its hash); the mark says which chart, which cell and which frame (the one the chart rests on, then the one
+    clicked on), nothing of the figure."""
     at = run(stage="scores")
     (before,) = chart_elements(at)
-    assert mark_data(at) == [{"key": "scores", "cell": None}]
+    rest = charts(at)[0]["layout"]["sliders"][0]["active"]
+    assert mark_data(at) == [{"key": "scores", "cell": None, "frame": rest}]
     at.session_state["sel_scores"] = (1, 0)
     rerun(at)
     (after,) = chart_elements(at)
     assert after == before
-    assert mark_data(at) == [{"key": "scores", "cell": [1, 0]}]
+    assert mark_data(at) == [{"key": "scores", "cell": [1, 0], "frame": rest}]
+    at.session_state["frame_scores"] = 5
+    rerun(at)
+    assert chart_elements(at) == [before] and mark_data(at) == [{"key": "scores", "cell": [1, 0], "frame": 5}]
+
+
+def frame_values(spec: dict) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """Each frame of the scores chart as the page shows it: its caption, the signed panel and S (NaN: no number)."""
+    names = [t.get("name") for t in spec["data"]]
+    signed_at, probs_at = names.index(f"{Q1}{K1T}"), names.index("S<sub>1</sub>")
+    out = []
+    for fr in spec["frames"]:
+        by_trace = dict(zip(fr["traces"], fr["data"]))
+        out.append((z(by_trace[signed_at]), z(by_trace[probs_at])))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_cell_clicked_on_a_frame_is_explained_as_that_frame_shows_it(lang):
+    """On every frame, the clicked cell (3, 2) and (1, 3) is said with the value the frame's chart shows (an
+    independent reading of the figure's frames against the trace): QKᵀ while it fills, ÷√d_k, masked (−∞ above the
+    diagonal), S; a cell not filled yet says so. The dot product is written out whenever the cell holds a score."""
+    at = run(stage="scores", lang=lang)
+    spec = charts(at)[0]
+    frames = frame_values(spec)
+    tr = post_trace()
+    say = (EN if lang == "en" else ZH)["frame_cell"]
+    for k, (signed, probs) in enumerate(frames):
+        for i, j in ((2, 1), (0, 2)):
+            at.session_state["sel_scores"], at.session_state["frame_scores"] = (i, j), k
+            rerun(at)
+            text = page_text(at)
+            if np.isfinite(probs[i, j]):
+                value = f"{probs[i, j]:.4g}"
+                assert np.isclose(probs[i, j], tr.probs[0, i, j])
+            elif np.isfinite(signed[i, j]):
+                value = f"{signed[i, j]:.4g}".replace("-", "−")
+            elif j > i and (np.isfinite(signed[i, i]) or np.isfinite(probs[i, i])) and k >= len(frames) - 4:
+                value = "0" if np.isfinite(probs[i, i]) else "−∞"  # S's grey cell reads 0, the mask's −∞
+            else:
+                empty = (EN if lang == "en" else ZH)["frame_cell_empty"].split("{step}")[0].format(k=k + 1,
+                                                                                                  count=len(frames))
+                assert empty in text, (k, i, j, text[:300])
+                continue
+            head = say.split("{value}")[0].format(k=k + 1, count=len(frames), i=i + 1, j=j + 1, step="@")
+            sentence = re.escape(head.split("@")[0]) + r".*?" + re.escape(head.split("@")[1]) + re.escape(value)
+            assert re.search(sentence, text), (k, i, j, value, text[:300])
+            assert ("(Q₁K₁ᵀ)[" in text) == (value != "" and (i, j) != (-1, -1))
 
 
 def test_choosing_a_phase_changes_the_chart_and_the_link():

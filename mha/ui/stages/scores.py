@@ -9,14 +9,14 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.scores import GIVEN_PHASES, PHASES
+from mha.figures.scores import GIVEN_PHASES, PHASES, Frame, animation_frames, rest_index
 from mha.figures.ticks import token_ticks
 
 from .. import link, session
 from .. import settings as S
-from ..chart import clickable_chart, picked
+from ..chart import clickable_chart, forget_frame, picked
 from ..product import breakdown
-from ..prose import display, head_control, header, said, tex_num
+from ..prose import display, fmt, head_control, header, said, tex_num
 from ..shared import digest
 from ..strings import Text
 from ..view import Name, View, name, subscript
@@ -54,7 +54,8 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     page with its sidebar (a click, only the sums: `picked`); the address bar follows the step."""
     t, d_k = v.t, v.cfg.d_k
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
-                                 persist_state="session", label_visibility="collapsed")  # the hint names it
+                                 persist_state="session", label_visibility="collapsed",  # the hint names it
+                                 on_change=forget_frame, args=("scores",))  # the chart goes to the step's rest
     if phase != st.query_params.get("phase", S.DEFAULTS["phase"]):  # a new step, not a click: the link follows
         link.follows(v.cfg)
     n = min(steps.scaled.shape[0], F.MAX_SIDE)
@@ -72,23 +73,49 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
         st.caption(t("phone_operands"))
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
-    picked("scores", lambda cell: cell[0] < n and cell[1] < n, lambda cell: _sums(v, steps, example, cell))
+    frames = animation_frames(steps, v.look)
+    picked("scores", lambda cell: cell[0] < n and cell[1] < n,
+           lambda cell, frame: _sums(v, steps, example, cell, frames, frame, labels),
+           (rest_index(frames, phase), len(frames)))
 
 
-def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | None) -> None:
-    """The clicked score's dot product (row i of Q times column j of Kᵀ) and its softmax, one element; the hint
-    when no cell is chosen."""
+def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | None, frames: list[Frame],
+          frame: int, labels: dict) -> None:
+    """The clicked cell as the frame shown holds it, one element; the hint when no cell is chosen. Which frame and
+    what the cell shows there first, then how it came to be: the dot product (row i of Q times column j of Kᵀ);
+    after it, as the frame has gone on, ÷√d_k, the mask, and softmax."""
     t, h, tr = v.t, v.head, v.trace
     if cell is None:
         st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
         return
     i, j = cell
-    sums = []  # the dot product behind the score, then its softmax: one element
-    if not example:
+    f = frames[frame]
+    where = dict(k=frame + 1, count=len(frames), step=labels[f.phase], i=i + 1, j=j + 1)
+    softmaxed = i < f.softmaxed
+    if softmaxed:
+        shown = 0.0 if j > i else float(f.probs[i, j])
+    elif f.masked and j > i:
+        shown = -np.inf
+    else:
+        shown = float(f.signed[i, j])
+    if np.isnan(shown):  # a QKᵀ frame before this cell is filled
+        st.markdown(t("frame_cell_empty", **where))
+        return
+    sums = [t("frame_cell", **where, value="−∞" if shown == -np.inf else fmt(shown))]
+    if not example:  # the dot product behind the score
         q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
         sums.append(breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow))
-    sums.append(softmax_breakdown(t, steps, i, j, None if example else v.cfg.d_k, v.look))
+    if softmaxed:
+        sums.append(softmax_breakdown(t, steps, i, j, None if example else v.cfg.d_k, v.look))
+    elif f.phase != "qkt":
+        if not example:
+            sums.append(said(t("frame_scaled", d_k=v.cfg.d_k),
+                             rf"a_{{{i + 1},{j + 1}}} = {tex_num(tr.scores[h, i, j])}/\sqrt{{{v.cfg.d_k}}}"
+                             rf" = {tex_num(steps.scaled[i, j])}"))
+        if f.masked:
+            sums.append(t("frame_masked", i=i + 1, j=j + 1) if j > i
+                        else t("frame_mask_kept", value=fmt(steps.scaled[i, j])))
     st.markdown("\n\n".join(sums))
 
 
