@@ -1,6 +1,8 @@
 """Shared drawing pieces: the screens (Look), a matrix (Mat), windowing, numbers in cells, one heatmap trace, axes,
 boxes, the click layer, and Streamlit's theme written into every figure."""
 
+import html
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -283,6 +285,18 @@ def cell_box(axis_x: str, axis_y: str, x, y, width=3) -> dict:
     """An outline drawn as a layout shape, `box` without its corners: put first among the figure's shapes."""
     shape = {k: v for k, v in box(axis_x, axis_y, 0, 0, 0, 0, width=width).items() if k not in ("x0", "x1", "y0", "y1")}
     return dict(x=x, y=y, shape=shape)
+
+
+def slider_words(layout: dict, label: str, steps: list[str]) -> None:
+    """What the page's frame slider says to a screen reader, in layout.meta.slider: its name and, for each step, the
+    words that name it (its value text, announced as the slider moves). `steps` may hold the figures' rich text."""
+    layout.setdefault("meta", {})["slider"] = dict(label=label, steps=[plain(s) for s in steps])
+
+
+def plain(text: str) -> str:
+    """Rich text (<b>, <sub>, <br> …) as the words a screen reader says: tags dropped, a line break a space."""
+    text = re.sub(r"<br\s*/?>", " ", text)
+    return html.unescape(re.sub(r"<[^>]*>", "", text))
 
 
 def trace_box(trace: int, x, y, line: dict | None = None) -> dict:

@@ -33,6 +33,7 @@ from .base import (
     outline_rule,
     patch,
     shown,
+    slider_words,
     trace_box,
 )
 from .text import FONT, text_px, widest, wrap
@@ -68,9 +69,10 @@ class ScoreSteps:
 
 # What `words` holds: play, pause; step_<phase> (short slider labels) and cap_<phase> (the sentence at
 # rest); fill {i} {j}, fill_rows and softmax_rows (.format(a=first, b=last): one row is said as one) (frame
-# sentences); shown {rows} {cols} (a windowed matrix's title).
+# sentences); shown {rows} {cols} (a windowed matrix's title); slider (the slider's name for a screen reader) and
+# slider_step {k} {count} {step} {caption} (each step's words for it).
 WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_rows",
-         "softmax_rows", "shown")
+         "softmax_rows", "shown", "slider", "slider_step")
 
 
 def inner_window(n: int, d_k: int) -> int:
@@ -598,7 +600,14 @@ def _layout(b: Board, s: ScoreSteps, n_full: int, titles_: tuple[str, str], fram
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
     step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
     labels = slider_labels(s, frames)
+    meta = {}
+    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=len(frames),
+                                                                     step=words[f"step_{f.phase}"],
+                                                                     caption=words[f"cap_{f.phase}"] if i == rest
+                                                                     else f.caption)
+                                         for i, f in enumerate(frames)])
     return dict(
+        meta=meta["meta"],
         width=b.width, height=b.height, margin=dict(l=0, r=0, t=0, b=0, pad=0, autoexpand=False),
         annotations=titles, plot_bgcolor=BG, paper_bgcolor=BG, font=dict(family=FONT, color="#1f2937"),
         dragmode=False, hovermode="closest",

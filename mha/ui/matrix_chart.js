@@ -521,19 +521,27 @@ function controls(root, fig, st, redraw) {
     box(menu.x ?? -0.05, menu.y ?? 1, menu.xanchor, menu.yanchor, bar);
   }
   if (slider && frames.length) box(slider.x ?? 0, slider.y ?? 0, slider.xanchor, slider.yanchor,
-                                   frameSlider(slider, (slider.len ?? 1) * f.w, frames, st, stop, show));
+                                   frameSlider(slider, (slider.len ?? 1) * f.w, frames, st, stop, show,
+                                               (layout.meta || {}).slider || {}));
 }
 
-// Plotly's frame slider: a rail, a tick and a label per step, a handle; drag, click, or the arrow keys.
+// Plotly's frame slider: a rail, a tick and a label per step, a handle; drag, click, or the arrow keys. For a screen
+// reader (`words`, the figure's layout.meta.slider) it has a name, each step's words as its value text, and a live
+// region beside it that says the step shown, however it came (the slider, Play, a click's frame).
 const RAIL_INSET = 8; // px from each end of the rail to the first and last step
-function frameSlider(slider, width, frames, st, stop, show) {
-  const wrap = document.createElement("div"), n = slider.steps.length;
+function frameSlider(slider, width, frames, st, stop, show, words) {
+  const wrap = document.createElement("div"), n = slider.steps.length, said = words.steps || [];
   wrap.className = "mha-slider slider-container";
   Object.assign(wrap.style, { width: `${width}px`, fontSize: `${(slider.font || {}).size || 12}px` });
   Object.assign(wrap, { tabIndex: 0 });
   wrap.setAttribute("role", "slider");
   wrap.setAttribute("aria-valuemin", "0");
   wrap.setAttribute("aria-valuemax", String(n - 1));
+  if (words.label) wrap.setAttribute("aria-label", words.label);
+  const live = document.createElement("div");
+  live.className = "mha-live";
+  live.setAttribute("aria-live", "polite");
+  wrap.append(live);
   const at = k => RAIL_INSET + (n > 1 ? k / (n - 1) : 0) * (width - 2 * RAIL_INSET);
   const rail = document.createElement("div"), handle = document.createElement("div");
   rail.className = "mha-rail";
@@ -558,6 +566,10 @@ function frameSlider(slider, width, frames, st, stop, show) {
   st.place = k => {
     handle.style.left = `${at(k)}px`;
     wrap.setAttribute("aria-valuenow", String(k));
+    const text = said[k] || slider.steps[k].label || String(k + 1);
+    wrap.setAttribute("aria-valuetext", text);
+    if (live.textContent !== text && st.placed !== undefined) live.textContent = text;  // not on the first draw
+    st.placed = k;
     st.labels.forEach((l, i) => l.classList.toggle("on", i === k));
   };
   st.place(st.frame);
@@ -660,6 +672,8 @@ const STYLE = `
 .mha-chart .mha-tick { position: absolute; top: 20px; width: 1px; height: 5px; background: #333; }
 .mha-chart .mha-step { position: absolute; top: 26px; transform: translateX(-50%); white-space: nowrap; color: #2a3f5f; }
 .mha-chart .mha-step.on { font-weight: bold; }
+.mha-chart .mha-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+  white-space: nowrap; }
 .mha-chart .mha-tip { position: absolute; display: none; pointer-events: none; z-index: 5; width: max-content;
   max-width: min(32em, 90vw); overflow-wrap: anywhere; background: #fff; border: 1px solid rgba(47,45,43,0.2);
   border-radius: 3px; padding: 3px 6px; font-size: 12px; color: #374151; box-shadow: 0 1px 3px rgba(0,0,0,0.1); }

@@ -198,6 +198,8 @@ EN = {
     "mask_example_click": "Click any cell of S to see its softmax written out.",
     "phone_operands": "On a narrow screen the chart leaves Q and Kᵀ out: click a cell to see the row of Q and the column of Kᵀ that made it.",
     "play": "▶ Play",
+    "anim_slider": "Animation step",
+    "anim_step_text": "Step {k} of {count}, {step}: {caption}",
     "pause": "❚❚ Pause",
     "softmax_breakdown": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
@@ -672,6 +674,8 @@ ZH = {
     "mask_example_click": "点击 S 的任意一格，看看它的 softmax 是怎样算出来的。",
     "phone_operands": "屏幕较窄时图里不画 Q 和 Kᵀ：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。",
     "play": "▶ 播放",
+    "anim_slider": "动画步骤",
+    "anim_step_text": "第 {k} 步（共 {count} 步），{step}：{caption}",
     "pause": "❚❚ 暂停",
     "softmax_breakdown": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "

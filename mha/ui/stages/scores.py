@@ -163,7 +163,7 @@ def _words(t: Text, d_k: int | None) -> dict:
         cap_qkt=t("anim_qkt"), cap_masked=t("anim_mask"), cap_s=t("anim_s"),
         cap_scaled=t("anim_given") if given else t("anim_scale", d_k=d_k, root=f"√{d_k} ≈ {np.sqrt(d_k):.3g}"),
         fill=t.template("anim_fill"), fill_rows=t.ranged("anim_fill_rows"), softmax_rows=t.ranged("anim_softmax"),
-        shown=t.template("drawn_part"),
+        shown=t.template("drawn_part"), slider=t("anim_slider"), slider_step=t.template("anim_step_text"),
     )
 
 
