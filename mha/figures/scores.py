@@ -412,6 +412,21 @@ def animation_frames(s: ScoreSteps, look: Look = DESK) -> list[Frame]:
     return _frames_for_slider(s, n, operands, b)[0]
 
 
+def cell_decimals(s: ScoreSteps, *, text: bool, look: Look = DESK) -> tuple[int | None, int | None]:
+    """The decimals `scores_animation(s, text=text, look=look)` writes in the scores' cells and in S's (None: no
+    numbers in them), so that words about a cell can quote it as drawn (`number`)."""
+    n, _, k, _, b, *_ = _plan(s, look)
+    return _decimals(s, text, look, n, k, b.cell)
+
+
+def _decimals(s: ScoreSteps, text: bool, look: Look, n: int, k: int, c: int) -> tuple[int | None, int | None]:
+    cell_font = look.cell_text if c >= 38 else look.cell_text - 2
+    if not (text and max(n, k) <= MAX_TEXT_SIDE and c >= look.min_text_cell):
+        return None, None
+    signed = [shown(a) for a in (s.scores, s.scaled) if a is not None]
+    return fit_decimals(signed, c, cell_font), fit_decimals([shown(s.probs)], c, cell_font)
+
+
 def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str = "s") -> Spec:
     """The walk as frames on one fixed board, resting on `phase` (its last frame).
 
@@ -429,10 +444,7 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     rest = rest_index(frames, phase)
 
     cell_font = look.cell_text if c >= 38 else look.cell_text - 2
-    small = text and max(n, k) <= MAX_TEXT_SIDE and c >= look.min_text_cell
-    signed = [shown(a) for a in (s.scores, s.scaled) if a is not None]
-    dec_signed = fit_decimals(signed, c, cell_font) if small else None
-    dec_probs = fit_decimals([shown(s.probs)], c, cell_font) if small else None
+    dec_signed, dec_probs = _decimals(s, text, look, n, k, c)
     mark_size = cell_font if c >= text_px("−∞", cell_font) + CELL_PAD and c >= cell_font * MARK_LINE else 0
     upper = np.triu(np.ones((n, n), bool), k=1)
     grey = np.where(upper, 1.0, np.nan)
@@ -483,7 +495,7 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     static = []
     if operands:
         q_drawn, kt_drawn = shown(s.q)[:n, :k], shown(s.k)[:n, :k].T
-        dec_q = fit_decimals([q_drawn, kt_drawn], c, cell_font) if small else None
+        dec_q = fit_decimals([q_drawn, kt_drawn], c, cell_font) if dec_signed is not None else None
         static = [
             cell_text(heatmap(Mat(q_drawn, names["q"], row_label="token", col_label="feature"), "x", "y", False,
                               cell=c, look=look), q_drawn, dec_q),

@@ -210,6 +210,7 @@ EN = {
         "score to −∞ and softmax turned it into 0."
     ),
     "frame_cell": "Frame {k} of {count}, step “{step}”: cell [{i}, {j}] shows {value}.",
+    "frame_value_more": "{shown} (more exactly {exact})",
     "frame_cell_empty": "Frame {k} of {count}, step “{step}”: cell [{i}, {j}] is not computed yet. Step on, or click it on a later frame.",
     "frame_scaled": "Then divided by $\\sqrt{{{d_k}}}$:",
     "frame_mask_kept": "The mask adds 0 where j ≤ i, so the cell keeps {value}; softmax comes next.",
@@ -686,6 +687,7 @@ ZH = {
         "−∞，softmax 再把它变成 0。"
     ),
     "frame_cell": "第 {k} 帧（共 {count} 帧），步骤“{step}”：第 [{i}, {j}] 格显示 {value}。",
+    "frame_value_more": "{shown}（更精确地说是 {exact}）",
     "frame_cell_empty": "第 {k} 帧（共 {count} 帧），步骤“{step}”：第 [{i}, {j}] 格还没有算出来。往后走几帧，或在后面的帧上再点它。",
     "frame_scaled": "再除以 $\\sqrt{{{d_k}}}$：",
     "frame_mask_kept": "j ≤ i 的地方掩码加的是 0，所以这一格仍是 {value}；下一步做 softmax。",

@@ -112,48 +112,46 @@ def test_a_click_leaves_the_chart_s_element_as_it_was_and_its_mark_carries_the_c
     assert chart_elements(at) == [before] and mark_data(at) == [{"key": "scores", "cell": [1, 0], "frame": 5}]
 
 
-def frame_values(spec: dict) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """Each frame of the scores chart as the page shows it: its caption, the signed panel and S (NaN: no number)."""
+def frame_values(spec: dict) -> list[tuple[list, list, list]]:
+    """Each frame of the scores chart as the page writes it: the numbers in the signed panel's cells and in S's ("":
+    none), and the marks ("−∞", "0") by cell."""
     names = [t.get("name") for t in spec["data"]]
     signed_at, probs_at = names.index(f"{Q1}{K1T}"), names.index("S<sub>1</sub>")
+    marks_at = signed_at + 2  # the "−∞"/"0" marks: a text trace right after S
     out = []
     for fr in spec["frames"]:
         by_trace = dict(zip(fr["traces"], fr["data"]))
-        out.append((z(by_trace[signed_at]), z(by_trace[probs_at])))
+        marks = {(y - 1, x - 1): text for x, y, text in zip(by_trace[marks_at]["x"], by_trace[marks_at]["y"],
+                                                            by_trace[marks_at]["text"])}
+        out.append((by_trace[signed_at]["text"], by_trace[probs_at]["text"], marks))
     return out
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_cell_clicked_on_a_frame_is_explained_as_that_frame_shows_it(lang):
-    """On every frame, the clicked cell (3, 2) and (1, 3) is said with the value the frame's chart shows (an
-    independent reading of the figure's frames against the trace): QKᵀ while it fills, ÷√d_k, masked (−∞ above the
-    diagonal), S; a cell not filled yet says so. The dot product is written out whenever the cell holds a score."""
+    """On every frame, the clicked cell (3, 2) and (1, 3) is said with the number the frame's chart writes in it:
+    QKᵀ while it fills, ÷√d_k, masked (−∞ above the diagonal), S (0 above it); a cell not filled yet says so. The
+    dot product is written out whenever the cell holds a score."""
     at = run(stage="scores", lang=lang)
     spec = charts(at)[0]
     frames = frame_values(spec)
-    tr = post_trace()
-    say = (EN if lang == "en" else ZH)["frame_cell"]
-    for k, (signed, probs) in enumerate(frames):
+    table = EN if lang == "en" else ZH
+    for k, (signed, probs, marks) in enumerate(frames):
         for i, j in ((2, 1), (0, 2)):
             at.session_state["sel_scores"], at.session_state["frame_scores"] = (i, j), k
             rerun(at)
             text = page_text(at)
-            if np.isfinite(probs[i, j]):
-                value = f"{probs[i, j]:.4g}"
-                assert np.isclose(probs[i, j], tr.probs[0, i, j])
-            elif np.isfinite(signed[i, j]):
-                value = f"{signed[i, j]:.4g}".replace("-", "−")
-            elif j > i and (np.isfinite(signed[i, i]) or np.isfinite(probs[i, i])) and k >= len(frames) - 4:
-                value = "0" if np.isfinite(probs[i, i]) else "−∞"  # S's grey cell reads 0, the mask's −∞
-            else:
-                empty = (EN if lang == "en" else ZH)["frame_cell_empty"].split("{step}")[0].format(k=k + 1,
-                                                                                                  count=len(frames))
+            drawn = probs[i][j] or signed[i][j] or marks.get((i, j), "")
+            if not drawn:
+                empty = table["frame_cell_empty"].split("{step}")[0].format(k=k + 1, count=len(frames))
                 assert empty in text, (k, i, j, text[:300])
+                assert "(Q₁K₁ᵀ)[" not in text
                 continue
-            head = say.split("{value}")[0].format(k=k + 1, count=len(frames), i=i + 1, j=j + 1, step="@")
-            sentence = re.escape(head.split("@")[0]) + r".*?" + re.escape(head.split("@")[1]) + re.escape(value)
-            assert re.search(sentence, text), (k, i, j, value, text[:300])
-            assert ("(Q₁K₁ᵀ)[" in text) == (value != "" and (i, j) != (-1, -1))
+            head = table["frame_cell"].split("{value}")[0].format(k=k + 1, count=len(frames), i=i + 1, j=j + 1,
+                                                                 step="@")
+            sentence = re.escape(head.split("@")[0]) + r".*?" + re.escape(head.split("@")[1] + drawn) + r"[.。 （(]"
+            assert re.search(sentence, text), (k, i, j, drawn, text[:300])
+            assert "(Q₁K₁ᵀ)[" in text
 
 
 def test_choosing_a_phase_changes_the_chart_and_the_link():

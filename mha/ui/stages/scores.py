@@ -9,7 +9,8 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.scores import GIVEN_PHASES, PHASES, Frame, animation_frames, rest_index
+from mha.figures.base import number
+from mha.figures.scores import GIVEN_PHASES, PHASES, Frame, animation_frames, cell_decimals, rest_index
 from mha.figures.ticks import token_ticks
 
 from .. import link, session
@@ -101,7 +102,7 @@ def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | N
     if np.isnan(shown):  # a QKᵀ frame before this cell is filled
         st.markdown(t("frame_cell_empty", **where))
         return
-    sums = [t("frame_cell", **where, value="−∞" if shown == -np.inf else fmt(shown))]
+    sums = [t("frame_cell", **where, value=_as_drawn(t, steps, v, shown, softmaxed))]
     if not example:  # the dot product behind the score
         q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
@@ -117,6 +118,17 @@ def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | N
             sums.append(t("frame_masked", i=i + 1, j=j + 1) if j > i
                         else t("frame_mask_kept", value=fmt(steps.scaled[i, j])))
     st.markdown("\n\n".join(sums))
+
+
+def _as_drawn(t: Text, steps: F.ScoreSteps, v: View, value: float, probs: bool) -> str:
+    """A cell's value as the chart writes it in the cell (its decimals), and to four significant digits beside it when
+    that says more."""
+    if value == -np.inf:
+        return "−∞"
+    decimals = cell_decimals(steps, text=v.text, look=v.look)[1 if probs else 0]
+    exact = fmt(value)
+    drawn = number(value, decimals) if decimals is not None else exact
+    return drawn if drawn == exact else t("frame_value_more", shown=drawn, exact=exact)
 
 
 def kt_name(head: int) -> Name:
