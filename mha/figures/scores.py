@@ -70,9 +70,9 @@ class ScoreSteps:
 # What `words` holds: play, pause; step_<phase> (short slider labels) and cap_<phase> (the sentence at
 # rest); fill {i} {j}, fill_rows and softmax_rows (.format(a=first, b=last): one row is said as one) (frame
 # sentences); shown {rows} {cols} (a windowed matrix's title); slider (the slider's name for a screen reader) and
-# slider_step {k} {count} {step} {caption} (each step's words for it).
+# slider_step {k} {count} {step} {caption} (each step's words for it); token, feature (Q's and Kᵀ's hover labels).
 WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_rows",
-         "softmax_rows", "shown", "slider", "slider_step")
+         "softmax_rows", "shown", "slider", "slider_step", "token", "feature")
 
 
 def inner_window(n: int, d_k: int) -> int:
@@ -496,10 +496,11 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     if operands:
         q_drawn, kt_drawn = shown(s.q)[:n, :k], shown(s.k)[:n, :k].T
         dec_q = fit_decimals([q_drawn, kt_drawn], c, cell_font) if dec_signed is not None else None
+        token, feature = words["token"], words["feature"]  # the hover labels, in the page's language
         static = [
-            cell_text(heatmap(Mat(q_drawn, names["q"], row_label="token", col_label="feature"), "x", "y", False,
+            cell_text(heatmap(Mat(q_drawn, names["q"], row_label=token, col_label=feature), "x", "y", False,
                               cell=c, look=look), q_drawn, dec_q),
-            cell_text(heatmap(Mat(kt_drawn, names["kt"], row_label="feature", col_label="token"), "x2", "y2", False,
+            cell_text(heatmap(Mat(kt_drawn, names["kt"], row_label=feature, col_label=token), "x2", "y2", False,
                               cell=c, look=look), kt_drawn, dec_q),
         ]
     bar = dict(thickness=max(8, look.tick), lenmode="pixels", len=n * c, y=b.fy(b.s_y + n * c), yanchor="bottom",

@@ -303,3 +303,27 @@ def test_sessions_showing_the_same_view_share_one_built_figure(monkeypatch):
     run(stage="scores", seed=3, lang="zh")
     run(stage="scores", seed=4)
     assert len(built) == 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_q_and_kt_hover_in_the_page_s_language(lang):
+    """The hover labels of Q's and Kᵀ's cells name a row and a column in the page's words (token, feature)."""
+    at = run(stage="scores", lang=lang)
+    table = EN if lang == "en" else ZH
+    hovers = [t["hovertemplate"] for t in charts(at)[0]["data"]
+              if t["type"] == "heatmap" and t["xaxis"] + t["yaxis"] in ("xy", "x2y2")]
+    assert len(hovers) == 2
+    assert f"{table['token']} %{{y}} · {table['feature']} %{{x}}" in hovers[0]
+    assert f"{table['feature']} %{{y}} · {table['token']} %{{x}}" in hovers[1]
+
+
+def test_k_transpose_is_written_one_way_on_the_scores_page():
+    """Kᵀ in text and HTML, K^⊤ (\\top) in every formula: the page's formulas, a clicked cell's sums and the softmax's
+    words together never write a transpose as ^T."""
+    at = run(stage="scores")
+    at.session_state["sel_scores"] = (2, 1)
+    rerun(at)
+    tex = " ".join(tex for _, tex in formulas(at)) + " ".join(e.value for e in at.markdown)
+    assert r"\top" in tex and "K_{1}^{\\top}" in tex
+    assert not re.search(r"\^\{?T\}?", tex), re.findall(r".{20}\^\{?T\}?", tex)
+    assert "K^T" not in page_text(at) and "Kᵀ" in page_text(at)

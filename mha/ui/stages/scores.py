@@ -132,14 +132,15 @@ def _as_drawn(t: Text, steps: F.ScoreSteps, v: View, value: float, probs: bool) 
 
 
 def kt_name(head: int) -> Name:
-    """K₁ᵀ in the three places a name is written."""
+    """K₁ᵀ in the three places a name is written: the transpose is ᵀ in text and HTML, \\top in LaTeX (as
+    everywhere in the app)."""
     k = name("K", str(head), "T")
-    return Name(k.html, k.tex, f"K{subscript(head)}ᵀ")
+    return Name(k.html, rf"K_{{{head}}}^{{\top}}", f"K{subscript(head)}ᵀ")
 
 
 def _formula(i1: int, d_k: int, look: F.Look) -> None:
     """S = softmax(QKᵀ/√d_k + M) and the mask M; on a phone as two lines, or M_ij is cut off."""
-    s = (rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{T}}}}{{\sqrt{{{d_k}}}}}"
+    s = (rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{\top}}}}{{\sqrt{{{d_k}}}}}"
          r" + M\right)")
     m = r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}"
     if look.narrow:
@@ -176,6 +177,7 @@ def _words(t: Text, d_k: int | None) -> dict:
         cap_scaled=t("anim_given") if given else t("anim_scale", d_k=d_k, root=f"√{d_k} ≈ {np.sqrt(d_k):.3g}"),
         fill=t.template("anim_fill"), fill_rows=t.ranged("anim_fill_rows"), softmax_rows=t.ranged("anim_softmax"),
         shown=t.template("drawn_part"), slider=t("anim_slider"), slider_step=t.template("anim_step_text"),
+        token=t("token"), feature=t("feature"),
     )
 
 
