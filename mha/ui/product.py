@@ -2,6 +2,7 @@
 hides a cell and asks for it."""
 
 from collections.abc import Sequence
+from decimal import Decimal
 
 import numpy as np
 import streamlit as st
@@ -15,6 +16,7 @@ from .strings import Text
 from .view import Name, Operand, View, operand_key
 
 MAX_TERMS = 8  # dot products longer than this are written out in part
+FACTOR_DIGITS = 4  # significant digits of each factor a term writes
 TERMS_PER_LINE = 4
 
 
@@ -127,6 +129,13 @@ def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, 
     return [(float(p), float(q), float(p * q)) for p, q in zip(a_row, b_col)]
 
 
+def written_sum(terms: list[tuple[float, float, float]]) -> float:
+    """The sum of the products of the factors as `breakdown` writes them (FACTOR_DIGITS significant digits each),
+    added exactly: a reader who adds the terms on the screen gets this, to the digits it is written with."""
+    exact = sum(Decimal(f"{p:.{FACTOR_DIGITS}g}") * Decimal(f"{q:.{FACTOR_DIGITS}g}") for p, q, _ in terms)
+    return float(exact)
+
+
 def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int,
               narrow: bool = False) -> str:
     """C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers, and the check that the terms add up to the cell, as one
@@ -134,15 +143,18 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     terms = dot_terms(a_row, b_col)
     total = float(np.sum([p for _, _, p in terms]))
     shown_terms = terms if len(terms) <= MAX_TERMS else terms[: MAX_TERMS - 2]
-    parts = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
+    parts = [rf"{tex_num(p, FACTOR_DIGITS)}\cdot{tex_num(q, FACTOR_DIGITS)}" for p, q, _ in shown_terms]
+    written = total if len(terms) > len(shown_terms) else written_sum(terms)  # what the terms as written add up to
     if len(terms) > len(shown_terms):
         parts.append(r"\cdots")
     per_line = 1 if narrow else TERMS_PER_LINE
     lines = [" + ".join(parts[k : k + per_line]) for k in range(0, len(parts), per_line)]
     body = r" \\ &\quad + ".join(lines)
-    result = tex_num(total, paren=False)
+    result = tex_num(written, paren=False)
     notes = [t("breakdown_more", more=len(terms) - len(shown_terms))] if len(terms) > len(shown_terms) else []
-    notes.append(t("breakdown_check", total=fmt(total), value=fmt(value)))
+    same = fmt(written) == fmt(value)
+    notes.append(t("breakdown_check" if same else "breakdown_check_rounded", total=fmt(written), value=fmt(value),
+                   digits=FACTOR_DIGITS))
     formula = said(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1),
                    rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
     return "\n\n".join([formula, *map(aside, notes)])

@@ -2,6 +2,7 @@
 
 import json
 import re
+from decimal import Decimal
 
 import numpy as np
 import pytest
@@ -86,14 +87,29 @@ def test_an_edited_cell_of_x_changes_q():
 @pytest.mark.parametrize("stage, key, name", [("qk", "qk_q", "Q₁"), ("values", "values_h", "H₁"),
                                               ("output", "output_y", "Y"), ("matmul", "mm", "R")])
 def test_a_clicked_cell_is_written_out_as_a_dot_product_that_sums_to_it(stage, key, name):
+    """The terms as written, multiplied and added exactly (an independent reading of the LaTeX), give the sum as
+    written, to its digits (where all are written); the check under it says that sum and the cell's value, the
+    same where they agree and why not where rounding the factors moved the last digit."""
     at = run(stage=stage)
     at.session_state[f"sel_{key}"] = (1, 2)
     rerun(at)
     text = page_text(at)
     assert f"{name}[2, 3]" in text
-    check = re.search(r"The terms add up to (\S+); the cell holds (\S+)\.", text)
-    total, value = check.groups()
-    assert total == value
+    latex = next(e.value for e in at.markdown if f"{name}[2, 3]" in e.value and r"\cdot" in e.value)
+    number = r"\(?(−?-?[\d.]+(?:\\times 10\^\{-?\d+\})?)\)?"
+    terms = re.findall(number + r"\\cdot" + number, latex)
+    written = re.search(r"\\\\ &= (-?[\d.]+(?:\\times 10\^\{-?\d+\})?) \\end", latex)[1]
+    assert terms
+    if r"\cdots" not in latex:  # every term written (Y's 22 are not: its sum is the cell's, unrounded)
+        read = lambda v: Decimal(re.sub(r"\\times 10\^\{(-?\d+)\}", r"e\1", v))  # noqa: E731
+        exact = sum(read(a) * read(b) for a, b in terms)
+        digits = len(written.replace("-", "").replace(".", "").lstrip("0"))
+        assert f"{float(exact):.{digits}g}" == f"{float(written):.{digits}g}", (terms, written, exact)
+    same = re.search(r"The terms add up to (\S+); the cell holds (\S+)\.", text)
+    rounded = re.search(r"The terms as written, .*? add up to (\S+); the cell, .*? holds (\S+)\.", text)
+    total, value = (same or rounded).groups()
+    assert (total == value) == bool(same) and float(total.replace("−", "-")) == float(written)
+    assert float(total.replace("−", "-")) == pytest.approx(float(value.replace("−", "-")), rel=2e-3, abs=1e-3)
 
 
 def test_the_scores_breakdown_goes_from_dot_product_to_softmax():

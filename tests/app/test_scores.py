@@ -136,12 +136,12 @@ def test_a_cell_clicked_on_a_frame_is_explained_as_that_frame_shows_it(lang):
     spec = charts(at)[0]
     frames = frame_values(spec)
     table = EN if lang == "en" else ZH
-    for k, (signed, probs, marks) in enumerate(frames):
+    for k, (signed, probs, signs) in enumerate(frames):
         for i, j in ((2, 1), (0, 2)):
             at.session_state["sel_scores"], at.session_state["frame_scores"] = (i, j), k
             rerun(at)
             text = page_text(at)
-            drawn = probs[i][j] or signed[i][j] or marks.get((i, j), "")
+            drawn = probs[i][j] or signed[i][j] or signs.get((i, j), "")
             if not drawn:
                 empty = table["frame_cell_empty"].split("{step}")[0].format(k=k + 1, count=len(frames))
                 assert empty in text, (k, i, j, text[:300])
