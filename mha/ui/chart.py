@@ -43,8 +43,9 @@ Clicks (`clickable_chart`, `picked`)
     the one clicked on, else the one the animation rests on; null on a still chart) and writes the cell's sums as that
     frame shows it. The browser then outlines the mark's cell on the chart it holds, by the figure's rule, over
     whatever frame it shows, and moves an animation to the mark's frame when the mark names a new one. No figure is
-    built or sent for a click. A chart drawn anew (another language, a full rerun) is drawn with the cell and the frame
-    its mark names; a cell outside the rule's cells (the sizes shrank) is not outlined.
+    built or sent for a click. A chart drawn anew (another language, a full rerun) is drawn with the cell its mark
+    names, at its figure's resting frame, then moved to the frame the run's mark names; a cell outside the rule's
+    cells (the sizes shrank) is not outlined.
 """
 
 import hashlib

@@ -746,9 +746,6 @@ export function render(host, fig, options) {
   };
   redraw();
   controls(root, fig, st, redraw);
-  if (opts.frame !== null && opts.frame !== undefined && opts.frame !== st.frame && opts.frame < st.frames.length) {
-    st.show(opts.frame);
-  }
   const tip = document.createElement("div");
   tip.className = "mha-tip";
   root.appendChild(tip);
@@ -804,18 +801,19 @@ function outline(st) {
 }
 
 // Shows the chart of `key` with its mark's cell outlined and, on an animation, at the mark's frame (the one the reader
-// clicked on, or the one the chart rests on), unless the mark is the one the chart was last shown by: a frame the
-// reader stepped to stays until the server names another. Only the SVG is drawn anew: the controls, the slider and a
-// running animation stay as they are.
+// clicked on, or the one the chart rests on), unless the mark is the one the chart was last shown by (a frame the
+// reader stepped to stays until the server names another) or the chart shows that already. Only the SVG is drawn
+// anew: the controls, the slider and a running animation stay as they are.
 function paint(key) {
   const root = CHARTS.get(key);
   if (!root || !root.isConnected || !root.mha) return;
   const st = root.mha, cell = markOf(key), at = frameOfMark(key);
-  const drawn = outlined(root.base.fig, cell).drawn;
-  if (root.mark === drawn && root.markFrame === at) return;
-  st.cell = cell;
-  st.show(at !== null && at < st.frames.length ? at : st.frame);
+  const drawn = outlined(root.base.fig, cell).drawn, frame = at !== null && at < st.frames.length ? at : st.frame;
+  const same = root.mark === drawn && (root.markFrame === at || frame === st.frame);
   Object.assign(root, { mark: drawn, markFrame: at });
+  if (same) return;
+  st.cell = cell;
+  st.show(frame);
 }
 MHA.paint = paint;
 
@@ -823,10 +821,12 @@ MHA.paint = paint;
 // element: a run that sends another figure makes React write the element anew, which takes the old chart with it.
 function chart(spec) {
   const d = spec.dataset, fig = JSON.parse(d.spec);
-  const opts = { filename: d.filename, revision: d.revision, cell: markOf(d.key), frame: frameOfMark(d.key),
+  const opts = { filename: d.filename, revision: d.revision, cell: markOf(d.key),
                  onCell: d.clickable ? cell => (MARKS.get(d.key) || { send() {} }).send(cell) : null };
   const root = render(spec.parentNode, fig, opts);
-  Object.assign(root, { base: { fig, opts }, mark: root.mha.outlined, markFrame: opts.frame });
+  // It rests on its figure's frame: the frame its mark names may be an older figure's, and the mark the run sends
+  // next names this one's (paint).
+  Object.assign(root, { base: { fig, opts }, mark: root.mha.outlined, markFrame: null });
   CHARTS.set(d.key, root);
 }
 
