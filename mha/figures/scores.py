@@ -137,8 +137,11 @@ class Board:
         return self.s_x + self.n * self.cell + 6
 
     @property
-    def sigma_size(self) -> int:  # a line of text is about 1.4 em tall: Σ=1 must fit its row
-        return max(8, min(self.look.tick + 1, int(self.cell / MARK_LINE)))
+    def sigma_size(self) -> int:
+        """A line of text is about 1.4 em tall: Σ=1 fits its row. Where that is under the screen's smallest type
+        (look.least), it is written once, at full size, in the middle of the rows done (scores_animation)."""
+        fit = int(self.cell / MARK_LINE)
+        return max(8, min(self.look.tick + 1, fit)) if fit >= self.look.least else self.look.tick + 1
 
     @property
     def sigma_w(self) -> float:

@@ -286,3 +286,19 @@ def test_the_board_fits_the_screen_and_names_every_phase_on_the_slider(size, loo
 
 def test_numbers_are_written_with_a_true_minus_and_no_trailing_zeros():
     assert [number(v, 2) for v in (-0.127, 0.4, 1.0, -0.001, 12.345, np.nan)] == ["−0.13", "0.4", "1", "0", "12.35", ""]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_on_a_projector_every_written_mark_is_at_its_type(size):
+    """In presenter mode Σ=1, the −∞/0 marks, the slider's step names, Play and the ticks are never under the
+    projector's tick size: a mark that would have to shrink to fit its row is written once instead, full size."""
+    spec = scores_animation(model_steps(trace_of(**SIZES[size])), text=True, look=F.PRESENT).to_dict()
+    marks = [t for t in spec["data"] if t.get("mode") == "text" and t.get("hoverinfo") == "skip"]
+    assert any(t["xaxis"] == "x3" for t in marks)  # Σ=1
+    assert all(t["textfont"]["size"] >= F.PRESENT.tick for t in marks if t["textfont"]["size"] > 1), [
+        (t["xaxis"], t["textfont"]["size"]) for t in marks]  # size 1: the −∞/0 marks not drawn (cells too small)
+    layout = spec["layout"]
+    assert layout["sliders"][0]["font"]["size"] >= F.PRESENT.tick - 2
+    assert layout["updatemenus"][0]["font"]["size"] > F.PRESENT.tick
+    assert all(a["tickfont"]["size"] >= F.PRESENT.tick for k, a in layout.items() if k.startswith(("xaxis", "yaxis"))
+               and a.get("visible", True))
