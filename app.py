@@ -5,7 +5,7 @@ import streamlit as st
 import mha
 from mha.ui import budget, exports, link, models, reruns, screen, session, sidebar, x_source  # reruns patches Streamlit
 from mha.ui.code import snippet
-from mha.ui.prose import input_error
+from mha.ui.prose import below, input_error
 from mha.ui.stages import RENDER
 from mha.ui.strings import Text
 from mha.ui.view import View
@@ -24,7 +24,10 @@ t = Text(ss["lang"])
 
 
 share, downloads = sidebar.render(t)
-st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two
+# On a projector the page opens on the stage: the tagline and the credit wait at its foot (a phone wins over presenter)
+presenter = ss["present"] and not ss.get("screen_phone")
+tagline = f":gray[:small[{t('app_tagline')} {t('credit')}]]"
+st.markdown(f"# {t('app_title')}" if presenter else f"# {t('app_title')}\n\n{tagline}")  # one element, not two
 if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own
     st.warning(t.notice(notices[0]) if len(notices) == 1 else "\n".join(f"- {t.notice(n)}" for n in notices))
     st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
@@ -43,6 +46,7 @@ if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
             RENDER[ss["stage"]](view)
         except mha.InputError as e:
             input_error(t, e)
+below()  # on a projector, the stage's opening paragraph: under its figures
 if code := snippet(ss["stage"]):
     code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
     if code_view.open:  # built only when opened
@@ -56,6 +60,8 @@ if i > 0:
     nav.button(t("prev"), on_click=session.go_to, args=(STAGES[i - 1],), key="prev_stage")
 if i < len(STAGES) - 1:
     nav.button(t("next"), on_click=session.go_to, args=(STAGES[i + 1],), key="next_stage")
+if presenter:
+    st.markdown(tagline)
 
 params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
 link.write(params)

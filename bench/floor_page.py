@@ -90,7 +90,7 @@ with st.sidebar:
 st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two
 screen.look(False, t("png_save"))
 n = int(ss["n_tokens"])
-header(t, "scores", h=1)
+header(t, "scores", F.DESK, h=1)
 st.segmented_control(t("head"), [1, 2], key="head", required=True, persist_state="session")
 st.toggle(t("mask_example"), key="example", help=t("mask_example_help"))
 _formula(1, 7, F.DESK)

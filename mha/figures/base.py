@@ -1,6 +1,8 @@
 """Shared drawing pieces: the screens (Look), a matrix (Mat), windowing, numbers in cells, one heatmap trace, axes,
 boxes, the click layer, and Streamlit's theme written into every figure."""
 
+import html
+import re
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -38,6 +40,7 @@ class Look:
     cell: int = 44  # px: the cell size a small matrix is drawn at
     fig_h: int = 860  # px: a static figure (panels, titles, labels) is never taller than this
     side: int = MAX_SIDE  # small multiples draw at most this many rows and columns of each matrix
+    least: int = 0  # px: the smallest type a mark may shrink to (an animation's Σ=1); smaller, it is drawn otherwise
 
     def column(self, share: float) -> "Look":
         """This look for a figure in a page column taking `share` of the width (a phone stacks columns)."""
@@ -48,7 +51,7 @@ DESK = Look()
 # A projector: type readable from the back of a room; the content is 1120 px wide at 1280×720, and a
 # figure of at most 640 px fits under Streamlit's 60 px header.
 PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=430, min_text_cell=40, cell=64,
-               fig_h=640)
+               fig_h=640, least=14)
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
              cell=40, fig_h=760, side=24)
@@ -299,6 +302,18 @@ def cell_box(axis_x: str, axis_y: str, x, y, width=3) -> dict:
     """An outline drawn as a layout shape, `box` without its corners: put first among the figure's shapes."""
     shape = {k: v for k, v in box(axis_x, axis_y, 0, 0, 0, 0, width=width).items() if k not in ("x0", "x1", "y0", "y1")}
     return dict(x=x, y=y, shape=shape)
+
+
+def slider_words(layout: dict, label: str, steps: list[str]) -> None:
+    """What the page's frame slider says to a screen reader, in layout.meta.slider: its name and, for each step, the
+    words that name it (its value text, announced as the slider moves). `steps` may hold the figures' rich text."""
+    layout.setdefault("meta", {})["slider"] = dict(label=label, steps=[plain(s) for s in steps])
+
+
+def plain(text: str) -> str:
+    """Rich text (<b>, <sub>, <br> …) as the words a screen reader says: tags dropped, a line break a space."""
+    text = re.sub(r"<br\s*/?>", " ", text)
+    return html.unescape(re.sub(r"<[^>]*>", "", text))
 
 
 def trace_box(trace: int, x, y, line: dict | None = None) -> dict:

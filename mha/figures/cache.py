@@ -30,6 +30,7 @@ from .base import (
     number_formats,
     outline,
     patch,
+    slider_words,
 )
 from .text import FONT, text_px, widest, wrap
 
@@ -68,7 +69,9 @@ class CacheStep:
     y_t: np.ndarray  # (d_model,) row t of Y, from the cache
     names: dict  # q, k, v, s, h, y -> display names (HTML)
     words: dict  # one caption per STEPS key, steps (slider labels), legend, drop_q_note, play, pause,
-    #              last_rows, first_cols, last_cols ("{n}", "{total}"), token and col (what rows and columns count)
+    #              last_rows, first_cols, last_cols ("{n}", "{total}"), token and col (what rows and columns count),
+    #              slider (the slider's name for a screen reader), slider_step ("{k}", "{count}", "{step}", "{caption}":
+    #              a step's words for it)
 
     @property
     def t(self) -> int:
@@ -381,7 +384,12 @@ def _controls(words: dict, p: Plan) -> dict:
     buttons = [dict(label=words["play"], method="animate", args=[None, play]),
                dict(label=words["pause"], method="animate", args=[[None], pause])]
     z, (top, left, length) = p.sizes, p.slider
+    meta = {}
+    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=len(STEPS), step=label,
+                                                                     caption=words[STEPS[i]])
+                                         for i, label in enumerate(words["steps"])])
     return dict(
+        meta=meta["meta"],
         updatemenus=[dict(type="buttons", direction="left", x=0, y=1 - 4 / p.height, xanchor="left", yanchor="top",
                           pad=dict(t=0, r=0, b=0, l=0), showactive=False, buttons=buttons,
                           font=dict(size=z["button"]))],

@@ -208,7 +208,8 @@ LAYOUT = {
               "xref": plotly(one_of("container"), "the page places the title in the whole figure"),
               "yref": plotly(one_of("container"), "the page places the title in the whole figure")},
     "shapes": [SHAPE], "annotations": [ANNOTATION], "sliders": Items(SLIDER, 1), "updatemenus": [MENU],
-    "meta": {"ticktitles": {"*": read(STRS)}, "outline": OUTLINE},
+    "meta": {"ticktitles": {"*": read(STRS)}, "outline": OUTLINE,
+             "slider": {"label": read(_str), "steps": read(STRS)}},  # base.slider_words
     "xaxis*": AXIS, "yaxis*": AXIS,
     "datarevision": plotly(_any, "Plotly.react's revision of the data"),
     "dragmode": plotly(one_of(False, "pan"), "nothing zooms or pans in the page"),

@@ -34,6 +34,7 @@ from .base import (
     outline_rule,
     patch,
     shown,
+    slider_words,
     trace_box,
 )
 from .text import FONT, text_px, widest, wrap
@@ -69,10 +70,11 @@ class ScoreSteps:
 
 # What `words` holds: play, pause; step_<phase> (short slider labels) and cap_<phase> (the sentence at
 # rest); fill {i} {j}, fill_rows and softmax_rows (.format(a=first, b=last): one row is said as one) (frame
-# sentences); shown {rows} {cols} (a windowed matrix's title); token, feature, key (what a row or column counts,
-# in hover text).
+# sentences); shown {rows} {cols} (a windowed matrix's title); slider (the slider's name for a screen reader) and
+# slider_step {k} {count} {step} {caption} (each step's words for it); token, feature, key (what a row or column
+# counts, in hover text).
 WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_rows",
-         "softmax_rows", "shown", "token", "feature", "key")
+         "softmax_rows", "shown", "slider", "slider_step", "token", "feature", "key")
 
 
 def inner_window(n: int, d_k: int) -> int:
@@ -142,8 +144,11 @@ class Board:
         return self.s_x + self.n * self.cell + 6
 
     @property
-    def sigma_size(self) -> int:  # a line of text is about 1.4 em tall: Σ=1 must fit its row
-        return max(8, min(self.look.tick + 1, int(self.cell / MARK_LINE)))
+    def sigma_size(self) -> int:
+        """A line of text is about 1.4 em tall: Σ=1 fits its row. Where that is under the screen's smallest type
+        (look.least), it is written once, at full size, in the middle of the rows done (scores_animation)."""
+        fit = int(self.cell / MARK_LINE)
+        return max(8, min(self.look.tick + 1, fit)) if fit >= self.look.least else self.look.tick + 1
 
     @property
     def sigma_w(self) -> float:
@@ -392,6 +397,46 @@ def _title(b: Board, text: str, centre: float, lo: float, hi: float, y: float, y
                 yanchor=yanchor, showarrow=False, font=dict(size=size))
 
 
+def _plan(s: ScoreSteps, look: Look) -> tuple:
+    """What the figure's frames and layout follow from: n drawn (and in all), Q's columns drawn, whether Q and Kᵀ are
+    drawn, the board, the two titles, the signed colour bar's ticks and its limit."""
+    words, names = s.words, s.names
+    operands = s.q is not None and not look.narrow
+    n_full = s.scaled.shape[0]
+    n = min(n_full, MAX_SIDE)
+    k = inner_window(n_full, s.q.shape[1]) if operands else 0
+    lim = abs_limit(shown(s.scores if s.scores is not None else s.scaled))
+    ticks = colourbar_labels(lim)
+    captions = [f.caption for f in score_frames(s, n, by_cell=operands and n <= 4)]
+    captions += [words[f"cap_{p}"] for p in s.phases] + [words[f"{key}_rows"].format(a=n, b=n)
+                                                         for key in ("fill", "softmax")]
+    s_title = _shape_title(f"{names['scores']} → {names['probs']}", (n_full, n_full), (n, n), words)
+    q_title = _shape_title(names["q"], (n_full, s.q.shape[1]), (n, k), words) if k else ""
+    b = board(n, k, look, (names["scores"], names["probs"]), ticks[1], words, captions, (q_title, s_title))
+    return n, n_full, k, operands, b, (q_title, s_title), ticks, lim
+
+
+def animation_frames(s: ScoreSteps, look: Look = DESK) -> list[Frame]:
+    """The frames `scores_animation(s, look=look)` draws, in its slider's order: what its frame k shows."""
+    n, _, _, operands, b, *_ = _plan(s, look)
+    return _frames_for_slider(s, n, operands, b)[0]
+
+
+def cell_decimals(s: ScoreSteps, *, text: bool, look: Look = DESK) -> tuple[int | None, int | None]:
+    """The decimals `scores_animation(s, text=text, look=look)` writes in the scores' cells and in S's (None: no
+    numbers in them), so that words about a cell can quote it as drawn (`number`)."""
+    n, _, k, _, b, *_ = _plan(s, look)
+    return _decimals(s, text, look, n, k, b.cell)
+
+
+def _decimals(s: ScoreSteps, text: bool, look: Look, n: int, k: int, c: int) -> tuple[int | None, int | None]:
+    cell_font = look.cell_text if c >= 38 else look.cell_text - 2
+    if not (text and max(n, k) <= MAX_TEXT_SIDE and c >= look.min_text_cell):
+        return None, None
+    signed = [shown(a) for a in (s.scores, s.scaled) if a is not None]
+    return fit_decimals(signed, c, cell_font), fit_decimals([shown(s.probs)], c, cell_font)
+
+
 def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str = "s") -> Spec:
     """The walk as frames on one fixed board, resting on `phase` (its last frame).
 
@@ -403,27 +448,13 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     """
     words, names = s.words, s.names
     phase = phase if phase in s.phases else s.phases[-1]
-    operands = s.q is not None and not look.narrow
-    n_full = s.scaled.shape[0]
-    n = min(n_full, MAX_SIDE)
-    k = inner_window(n_full, s.q.shape[1]) if operands else 0
-    lim = abs_limit(shown(s.scores if s.scores is not None else s.scaled))
-    ticks, tick_text = colourbar_labels(lim)
-    captions = [f.caption for f in score_frames(s, n, by_cell=operands and n <= 4)]
-    captions += [words[f"cap_{p}"] for p in s.phases] + [words[f"{key}_rows"].format(a=n, b=n)
-                                                         for key in ("fill", "softmax")]
-    s_title = _shape_title(f"{names['scores']} → {names['probs']}", (n_full, n_full), (n, n), words)
-    q_title = _shape_title(names["q"], (n_full, s.q.shape[1]), (n, k), words) if k else ""
-    b = board(n, k, look, (names["scores"], names["probs"]), tick_text, words, captions, (q_title, s_title))
+    n, n_full, k, operands, b, (q_title, s_title), (ticks, tick_text), lim = _plan(s, look)
     c = b.cell
     frames, label_size = _frames_for_slider(s, n, operands, b)
     rest = rest_index(frames, phase)
 
     cell_font = look.cell_text if c >= 38 else look.cell_text - 2
-    small = text and max(n, k) <= MAX_TEXT_SIDE and c >= look.min_text_cell
-    signed = [shown(a) for a in (s.scores, s.scaled) if a is not None]
-    dec_signed = fit_decimals(signed, c, cell_font) if small else None
-    dec_probs = fit_decimals([shown(s.probs)], c, cell_font) if small else None
+    dec_signed, dec_probs = _decimals(s, text, look, n, k, c)
     mark_size = cell_font if c >= text_px("−∞", cell_font) + CELL_PAD and c >= cell_font * MARK_LINE else 0
     upper = np.triu(np.ones((n, n), bool), k=1)
     grey = np.where(upper, 1.0, np.nan)
@@ -475,7 +506,7 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
     if operands:
         q_drawn, kt_drawn = shown(s.q)[:n, :k], shown(s.k)[:n, :k].T
         # Q and Kᵀ as the products write them (Q on the qk stage): no fewer decimals than two, or no numbers
-        q_format = number_format([q_drawn, kt_drawn], c, c, look) if small else None
+        q_format = number_format([q_drawn, kt_drawn], c, c, look) if dec_signed is not None else None
         static = [
             heatmap(Mat(q_drawn, names["q"], row_label=words["token"], col_label=words["feature"]), "x", "y", False,
                     cell=c, look=look, numbers=_written(q_drawn, q_format)),
@@ -592,7 +623,14 @@ def _layout(b: Board, s: ScoreSteps, n_full: int, titles_: tuple[str, str], fram
     pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
     step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
     labels = slider_labels(s, frames)
+    meta = {}
+    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=len(frames),
+                                                                     step=words[f"step_{f.phase}"],
+                                                                     caption=words[f"cap_{f.phase}"] if i == rest
+                                                                     else f.caption)
+                                         for i, f in enumerate(frames)])
     return dict(
+        meta=meta["meta"],
         width=b.width, height=b.height, margin=dict(l=0, r=0, t=0, b=0, pad=0, autoexpand=False),
         annotations=titles, plot_bgcolor=BG, paper_bgcolor=BG, font=dict(family=FONT, color="#1f2937"),
         dragmode=False, hovermode="closest",

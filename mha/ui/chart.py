@@ -36,13 +36,16 @@ Clicks (`clickable_chart`, `picked`)
     A figure that takes clicks says in its layout how a cell is outlined (layout.meta.outline, written by
     mha.figures.base.outline_rule): the cells that may be chosen and, for cell (i, j), the boxes to draw, each as a
     layout shape or into a lines trace. A click on a cell of the figure's click layer (its scatter named "click")
-    sends that cell's customdata, [i, j] 0-based, and nothing else, to the chart's mark: a small component element
-    (`_mark`, key mark_<key>) inside the fragment `picked`, so a click reruns that fragment only. On the server the
-    click chooses the cell, or lets it go when it was the chosen one (sel_<key>); the fragment sends the mark again
-    with data {key, cell} and writes the cell's sums. The browser then outlines the mark's cell on the chart it holds,
-    by the figure's rule, at the frame the chart rests on. No figure is built or sent for a click. A chart drawn anew
-    (another language, a full rerun) is drawn with the cell its mark names; a cell outside the rule's cells (the
-    sizes shrank) is not outlined.
+    sends that cell's customdata, [i, j] 0-based, and on an animation the frame it shows, [i, j, frame], and nothing
+    else, to the chart's mark: a small component element (`_mark`, key mark_<key>) inside the fragment `picked`, so a
+    click reruns that fragment only. On the server the click chooses the cell, or lets it go when it was the chosen one
+    (sel_<key>, and the frame in frame_<key>); the fragment sends the mark again with data {key, cell, frame} (frame:
+    the one clicked on, else the one the animation rests on; null on a still chart) and writes the cell's sums as that
+    frame shows it. The browser then outlines the mark's cell on the chart it holds, by the figure's rule, over
+    whatever frame it shows, and moves an animation to the mark's frame when the mark names a new one. No figure is
+    built or sent for a click. A chart drawn anew (another language, a full rerun) is drawn with the cell its mark
+    names, at its figure's resting frame, then moved to the frame the run's mark names; a cell outside the rule's
+    cells (the sizes shrank) is not outlined.
 """
 
 import hashlib
@@ -74,7 +77,8 @@ CLICKABLE = dict(clickmode="event+select", dragmode="pan")
 _MARK_JS = """
 export default function ({ data, setTriggerValue }) {
   const mha = (window.mha ??= {});
-  (mha.marks ??= new Map()).set(data.key, { cell: data.cell, send: cell => setTriggerValue("cell", cell) });
+  (mha.marks ??= new Map()).set(data.key, { cell: data.cell, frame: data.frame,
+                                            send: cell => setTriggerValue("cell", cell) });
   if (mha.paint) mha.paint(data.key);
 }
 """
@@ -219,25 +223,51 @@ def selected(key: str) -> tuple[int, int] | None:
     return st.session_state.get(f"sel_{key}")
 
 
+def clicked_frame(key: str) -> int | None:
+    """The frame of animated chart `key` the reader last clicked a cell on (0-based), if any."""
+    return st.session_state.get(f"frame_{key}")
+
+
+def forget_frame(key: str) -> None:
+    """Chart `key` is drawn anew at another resting frame (a new step chosen): the frame clicked on no longer holds."""
+    st.session_state.pop(f"frame_{key}", None)
+
+
 def _remember_cell(key: str) -> None:
-    """A click on a cell of chart `key`: that cell is chosen, or let go when it was the chosen one."""
-    cell = st.session_state[f"mark_{key}"].cell
-    cell = tuple(int(v) for v in cell) if cell else None
-    st.session_state[f"sel_{key}"] = None if cell == selected(key) else cell
+    """A click on a cell of chart `key`: that cell is chosen, or let go when it was the chosen one. On an animation
+    the click names the frame too ([i, j, frame]): the frame is kept, and the same cell on another frame is chosen
+    again, not let go."""
+    sent = st.session_state[f"mark_{key}"].cell
+    sent = [int(v) for v in sent] if sent else []
+    cell = tuple(sent[:2]) or None
+    frame = sent[2] if len(sent) == 3 and sent[2] >= 0 else None
+    same = cell == selected(key) and frame == clicked_frame(key)
+    st.session_state[f"sel_{key}"] = None if same else cell
+    st.session_state[f"frame_{key}"] = frame
 
 
-def mark(key: str, cell: tuple[int, int] | None) -> None:
-    """The mark of chart `key`: tells the page which cell to outline (None: none), and takes the chart's clicks."""
-    _mark(key=f"mark_{key}", data={"key": key, "cell": None if cell is None else list(cell)}, height=0,
-          on_cell_change=lambda: _remember_cell(key))
+def mark(key: str, cell: tuple[int, int] | None, frame: int | None = None) -> None:
+    """The mark of chart `key`: tells the page which cell to outline (None: none) and, on an animation, which frame to
+    show (None: the one shown), and takes the chart's clicks."""
+    _mark(key=f"mark_{key}", data={"key": key, "cell": None if cell is None else list(cell), "frame": frame},
+          height=0, on_cell_change=lambda: _remember_cell(key))
 
 
 @st.fragment
-def picked(key: str, fits, show) -> None:
+def picked(key: str, fits, show, frames: tuple[int, int] | None = None) -> None:
     """What a click on the chart `key` changes, in a fragment of its own that a click reruns alone: the mark with the
     chosen cell, and show(cell), the cell's sums or the hint (cell None). A chosen cell that `fits(cell)` rejects
-    (the sizes shrank) counts as none."""
+    (the sizes shrank) counts as none. An animation gives `frames`, (the frame it rests on, how many it has): the
+    chart stays on the frame clicked on (the resting one before any click) and show(cell, frame) explains the cell
+    as that frame shows it."""
     cell = selected(key)
     cell = cell if cell is not None and fits(cell) else None
-    mark(key, cell)
-    show(cell)
+    if frames is None:
+        mark(key, cell)
+        show(cell)
+        return
+    rest, count = frames
+    frame = clicked_frame(key)
+    frame = frame if frame is not None and frame < count else rest
+    mark(key, cell, frame)
+    show(cell, frame)

@@ -481,17 +481,18 @@ function controls(root, fig, st, redraw) {
   const slider = (layout.sliders || [])[0];
   // The frame the figure rests on is shown as the figure came: with what the frames do not hold, such as the clicked
   // cell's outline (drawn into the figure, not into its frames).
-  const rest = st.frame, restData = st.data.map(t => ({ ...t })), restLayout = st.layout;
+  const rest = st.frame, restData = st.plain.data.map(t => ({ ...t })), restLayout = st.plain.layout;
   const show = k => {
     st.frame = k;
-    const fr = frames[k];
+    const fr = frames[k], plain = st.plain;
     if (k === rest) {
-      st.data = restData.map(t => ({ ...t }));
-      st.layout = restLayout;
+      plain.data = restData.map(t => ({ ...t }));
+      plain.layout = restLayout;
     } else if (fr) {
-      (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { st.data[ti] = merge(st.data[ti], fr.data[j]); });
-      if (fr.layout) st.layout = merge(st.layout, fr.layout);  // a frame's captions (arrays are replaced)
+      (fr.traces || fr.data.map((_, i) => i)).forEach((ti, j) => { plain.data[ti] = merge(plain.data[ti], fr.data[j]); });
+      if (fr.layout) plain.layout = merge(plain.layout, fr.layout);  // a frame's captions (arrays are replaced)
     }
+    outline(st);
     redraw();
     if (st.place) st.place(k);
   };
@@ -520,19 +521,27 @@ function controls(root, fig, st, redraw) {
     box(menu.x ?? -0.05, menu.y ?? 1, menu.xanchor, menu.yanchor, bar);
   }
   if (slider && frames.length) box(slider.x ?? 0, slider.y ?? 0, slider.xanchor, slider.yanchor,
-                                   frameSlider(slider, (slider.len ?? 1) * f.w, frames, st, stop, show));
+                                   frameSlider(slider, (slider.len ?? 1) * f.w, frames, st, stop, show,
+                                               (layout.meta || {}).slider || {}));
 }
 
-// Plotly's frame slider: a rail, a tick and a label per step, a handle; drag, click, or the arrow keys.
+// Plotly's frame slider: a rail, a tick and a label per step, a handle; drag, click, or the arrow keys. For a screen
+// reader (`words`, the figure's layout.meta.slider) it has a name, each step's words as its value text, and a live
+// region beside it that says the step shown, however it came (the slider, Play, a click's frame).
 const RAIL_INSET = 8; // px from each end of the rail to the first and last step
-function frameSlider(slider, width, frames, st, stop, show) {
-  const wrap = document.createElement("div"), n = slider.steps.length;
+function frameSlider(slider, width, frames, st, stop, show, words) {
+  const wrap = document.createElement("div"), n = slider.steps.length, said = words.steps || [];
   wrap.className = "mha-slider slider-container";
   Object.assign(wrap.style, { width: `${width}px`, fontSize: `${(slider.font || {}).size || 12}px` });
   Object.assign(wrap, { tabIndex: 0 });
   wrap.setAttribute("role", "slider");
   wrap.setAttribute("aria-valuemin", "0");
   wrap.setAttribute("aria-valuemax", String(n - 1));
+  if (words.label) wrap.setAttribute("aria-label", words.label);
+  const live = document.createElement("div");
+  live.className = "mha-live";
+  live.setAttribute("aria-live", "polite");
+  wrap.append(live);
   const at = k => RAIL_INSET + (n > 1 ? k / (n - 1) : 0) * (width - 2 * RAIL_INSET);
   const rail = document.createElement("div"), handle = document.createElement("div");
   rail.className = "mha-rail";
@@ -557,6 +566,10 @@ function frameSlider(slider, width, frames, st, stop, show) {
   st.place = k => {
     handle.style.left = `${at(k)}px`;
     wrap.setAttribute("aria-valuenow", String(k));
+    const text = said[k] || slider.steps[k].label || String(k + 1);
+    wrap.setAttribute("aria-valuetext", text);
+    if (live.textContent !== text && st.placed !== undefined) live.textContent = text;  // not on the first draw
+    st.placed = k;
     st.labels.forEach((l, i) => l.classList.toggle("on", i === k));
   };
   st.place(st.frame);
@@ -637,7 +650,9 @@ function listen(root) {
   });
   root.addEventListener("click", e => {
     const hit = root.mha && root.mha.onCell ? cellAt(root, e) : null;
-    if (hit && hit.t.name === "click" && hit.point.customdata) root.mha.onCell(hit.point.customdata);
+    if (hit && hit.t.name === "click" && hit.point.customdata) {
+      root.mha.onCell(root.mha.frames.length ? [...hit.point.customdata, root.mha.frame] : hit.point.customdata);
+    }
   });
 }
 
@@ -657,6 +672,8 @@ const STYLE = `
 .mha-chart .mha-tick { position: absolute; top: 20px; width: 1px; height: 5px; background: #333; }
 .mha-chart .mha-step { position: absolute; top: 26px; transform: translateX(-50%); white-space: nowrap; color: #2a3f5f; }
 .mha-chart .mha-step.on { font-weight: bold; }
+.mha-chart .mha-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
+  white-space: nowrap; }
 .mha-chart .mha-tip { position: absolute; display: none; pointer-events: none; z-index: 5; width: max-content;
   max-width: min(32em, 90vw); overflow-wrap: anywhere; background: #fff; border: 1px solid rgba(47,45,43,0.2);
   border-radius: 3px; padding: 3px 6px; font-size: 12px; color: #374151; box-shadow: 0 1px 3px rgba(0,0,0,0.1); }
@@ -714,7 +731,9 @@ export function render(host, fig, options) {
   // root.mha, what a browser test reads: the figure (layout, frames), the traces as drawn now, the frame shown, and
   // show(k) to step to frame k as the slider does.
   const st = { fig, layout, frames: fig.frames || [], data: fig.data.map(t => ({ ...t })), frame: active ?? 0,
-               onCell: opts.onCell, uid: `m${Math.random().toString(36).slice(2)}` };
+               cell: opts.cell || null, onCell: opts.onCell, uid: `m${Math.random().toString(36).slice(2)}` };
+  st.plain = { data: st.data, layout };  // what the frame shown holds, before the chosen cell is outlined on it
+  outline(st);
   root.mha = st;
   root.style.width = `${layout.width}px`;
   root.style.height = `${layout.height}px`;
@@ -771,26 +790,43 @@ function outlined(fig, cell) {
 }
 
 const markOf = key => (MARKS.get(key) || {}).cell || null;
+const frameOfMark = key => { const f = (MARKS.get(key) || {}).frame; return f === undefined ? null : f; };
 
-// Draws the chart of `key` with its mark's cell outlined, unless it shows that already.
+// st.data and st.layout: the frame shown (st.plain) with the chosen cell (st.cell) outlined on it, by the figure's rule.
+function outline(st) {
+  const o = outlined({ data: st.plain.data, layout: st.plain.layout }, st.cell);
+  st.data = o.fig.data.map(t => ({ ...t }));
+  st.layout = o.fig.layout;
+  st.outlined = o.drawn;
+}
+
+// Shows the chart of `key` with its mark's cell outlined and, on an animation, at the mark's frame (the one the reader
+// clicked on, or the one the chart rests on), unless the mark is the one the chart was last shown by (a frame the
+// reader stepped to stays until the server names another) or the chart shows that already. Only the SVG is drawn
+// anew: the controls, the slider and a running animation stay as they are.
 function paint(key) {
   const root = CHARTS.get(key);
-  if (!root || !root.isConnected) return;
-  const o = outlined(root.base.fig, markOf(key));
-  if (root.mark === o.drawn) return;
-  render(root.parentNode, o.fig, root.base.opts);
-  root.mark = o.drawn;
+  if (!root || !root.isConnected || !root.mha) return;
+  const st = root.mha, cell = markOf(key), at = frameOfMark(key);
+  const drawn = outlined(root.base.fig, cell).drawn, frame = at !== null && at < st.frames.length ? at : st.frame;
+  const same = root.mark === drawn && (root.markFrame === at || frame === st.frame);
+  Object.assign(root, { mark: drawn, markFrame: at });
+  if (same) return;
+  st.cell = cell;
+  st.show(frame);
 }
 MHA.paint = paint;
 
 // Draws a chart element (chart.spec_html; its attributes are in chart.py's docstring) beside it, in the same st.html
 // element: a run that sends another figure makes React write the element anew, which takes the old chart with it.
 function chart(spec) {
-  const d = spec.dataset, fig = JSON.parse(d.spec), o = outlined(fig, markOf(d.key));
-  const opts = { filename: d.filename, revision: d.revision,
+  const d = spec.dataset, fig = JSON.parse(d.spec);
+  const opts = { filename: d.filename, revision: d.revision, cell: markOf(d.key),
                  onCell: d.clickable ? cell => (MARKS.get(d.key) || { send() {} }).send(cell) : null };
-  const root = render(spec.parentNode, o.fig, opts);
-  Object.assign(root, { base: { fig, opts }, mark: o.drawn });
+  const root = render(spec.parentNode, fig, opts);
+  // It rests on its figure's frame: the frame its mark names may be an older figure's, and the mark the run sends
+  // next names this one's (paint).
+  Object.assign(root, { base: { fig, opts }, mark: root.mha.outlined, markFrame: null });
   CHARTS.set(d.key, root);
 }
 

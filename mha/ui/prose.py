@@ -8,11 +8,26 @@ from mha import figures as F
 
 from .strings import Text
 
+BELOW = "prose_below"  # session key: the paragraph a presenter's page draws under the stage (`below`)
 
-def header(t: Text, stage: str, **fields) -> None:
+
+def header(t: Text, stage: str, look: F.Look, **fields) -> None:
     """The stage's title and opening paragraph, as one element: the browser draws every element of a full rerun
-    again, so each one a stage saves is time saved on every interaction."""
-    st.markdown(f"### {t(f'{stage}_title', **fields)}\n\n{t(f'{stage}_text')}")
+    again, so each one a stage saves is time saved on every interaction. On a projector (F.PRESENT) the title only:
+    the paragraph waits for `below`, so that the stage's first figure is on the first screen."""
+    title, text = t(f"{stage}_title", **fields), t(f"{stage}_text")
+    if look == F.PRESENT:
+        st.markdown(f"### {title}")
+        st.session_state[BELOW] = text
+    else:
+        st.markdown(f"### {title}\n\n{text}")
+
+
+def below() -> None:
+    """The paragraph `header` kept back on a projector, under the stage it opens (app.py calls this after the
+    stage); nothing on another screen."""
+    if text := st.session_state.pop(BELOW, None):
+        st.markdown(text)
 
 
 def head_control(t: Text) -> None:

@@ -20,15 +20,19 @@ from .settings import Notice
 
 PHONE_MAX = 640  # px: narrower windows get the phone layout
 
-# A projector: prose and formulas larger (figures are built larger for it: figures.PRESENT), the app's own
-# title smaller and the page starting higher, so that a stage's figure comes into view sooner.
+# A projector: prose, captions and formulas larger (figures are built larger for it: figures.PRESENT; what the
+# charts' script draws besides, their hover labels and PNG buttons, larger here), the app's own title smaller and the
+# page starting higher, so that a stage's figure comes into view sooner.
 PRESENTER_CSS = """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.4rem; line-height: 1.55; }
-[data-testid="stMain"] h1 { font-size: 1.9rem; padding-top: 0; }
+[data-testid="stMain"] h1 { font-size: 1.3rem; padding: 0; }
 [data-testid="stMain"] h3 { font-size: 2.3rem; }
 [data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
+[data-testid="stMain"] [data-testid="stCaptionContainer"] :is(p, li) { font-size: 1.1rem; }
+.mha-chart .mha-tip { font-size: 17px; }
+.mha-chart .mha-save { font-size: 15px; }
 """
 # A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a phone
 # its cells are tighter, so that most fit. A number box of inputs.number offers no empty value, so not the button

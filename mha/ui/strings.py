@@ -206,6 +206,8 @@ EN = {
     "mask_example_click": "Click any cell of S to see its softmax written out.",
     "phone_operands": "On a narrow screen the chart leaves Q and Kᵀ out: click a cell to see the row of Q and the column of Kᵀ that made it.",
     "play": "▶ Play",
+    "anim_slider": "Animation step",
+    "anim_step_text": "Step {k} of {count}, {step}: {caption}",
     "pause": "❚❚ Pause",
     "softmax_breakdown": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
@@ -215,6 +217,12 @@ EN = {
         "S[{i}, {j}] = 0: token {j} comes after token {i}, so the mask set this "
         "score to −∞ and softmax turned it into 0."
     ),
+    "frame_cell": "Frame {k} of {count}, step “{step}”: cell [{i}, {j}] shows {value}.",
+    "frame_value_more": "{shown} (more exactly {exact})",
+    "frame_cell_empty": "Frame {k} of {count}, step “{step}”: cell [{i}, {j}] is not computed yet. Step on, or click it on a later frame.",
+    "frame_scaled": "Then divided by $\\sqrt{{{d_k}}}$:",
+    "frame_mask_kept": "The mask adds 0 where j ≤ i, so the cell keeps {value}; softmax comes next.",
+    "frame_masked": "Here j > i: token {j} comes after token {i}, so the mask writes −∞ in this cell; softmax will turn it into 0.",
     "softmax_breakdown_given": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
         r"over the {count} keys k that row {i} may see, with $a = A$, the post's matrix:"
@@ -748,6 +756,8 @@ ZH = {
     "mask_example_click": "点击 S 的任意一格，看看它的 softmax 是怎样算出来的。",
     "phone_operands": "屏幕较窄时图里不画 Q 和 Kᵀ：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。",
     "play": "▶ 播放",
+    "anim_slider": "动画步骤",
+    "anim_step_text": "第 {k} 步（共 {count} 步），{step}：{caption}",
     "pause": "❚❚ 暂停",
     "softmax_breakdown": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
@@ -757,6 +767,12 @@ ZH = {
         "S[{i}, {j}] = 0：第 {j} 个词元排在第 {i} 个词元之后，掩码把这个注意力分数改成 "
         "−∞，softmax 再把它变成 0。"
     ),
+    "frame_cell": "第 {k} 帧（共 {count} 帧），步骤“{step}”：第 [{i}, {j}] 格显示 {value}。",
+    "frame_value_more": "{shown}（更精确地说是 {exact}）",
+    "frame_cell_empty": "第 {k} 帧（共 {count} 帧），步骤“{step}”：第 [{i}, {j}] 格还没有算出来。往后走几帧，或在后面的帧上再点它。",
+    "frame_scaled": "再除以 $\\sqrt{{{d_k}}}$：",
+    "frame_mask_kept": "j ≤ i 的地方掩码加的是 0，所以这一格仍是 {value}；下一步做 softmax。",
+    "frame_masked": "这里 j > i：第 {j} 个词元排在第 {i} 个之后，掩码在这一格写入 −∞；softmax 之后它会变成 0。",
     "softmax_breakdown_given": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
         r"个键 k 的 $\exp(a_{{{i},k}})$ 之和，其中 $a = A$，即原文的矩阵："

@@ -165,11 +165,12 @@ def z(trace: dict) -> np.ndarray:
 
 
 def formulas(at: AppTest) -> list[tuple[str, str]]:
-    """Every display formula on the page, with the words its element writes before it ("" for an st.latex)."""
+    """Every display formula on the page, with the paragraph its element writes just before it ("" for an st.latex)."""
     found = []
     for element in (*at.markdown, *at.latex):
         parts = element.value.split("$$")
-        found += [(parts[k - 1].strip() if k == 1 else "", parts[k].strip()) for k in range(1, len(parts), 2)]
+        found += [(parts[k - 1].strip().split("\n\n")[-1] if k == 1 else "", parts[k].strip())
+                  for k in range(1, len(parts), 2)]
     return found
 
 

@@ -96,15 +96,62 @@ def test_a_click_keeps_the_phase_and_outlines_the_true_operands():
 
 def test_a_click_leaves_the_chart_s_element_as_it_was_and_its_mark_carries_the_cell_alone():
     """The chart's element is byte for byte the one before the click (the browser holds it, so Streamlit sends
-    its hash); the mark says which chart and which cell, nothing of the figure."""
+    its hash); the mark says which chart, which cell and which frame (the one the chart rests on, then the one
+    clicked on), nothing of the figure."""
     at = run(stage="scores")
     (before,) = chart_elements(at)
-    assert mark_data(at) == [{"key": "scores", "cell": None}]
+    rest = charts(at)[0]["layout"]["sliders"][0]["active"]
+    assert mark_data(at) == [{"key": "scores", "cell": None, "frame": rest}]
     at.session_state["sel_scores"] = (1, 0)
     rerun(at)
     (after,) = chart_elements(at)
     assert after == before
-    assert mark_data(at) == [{"key": "scores", "cell": [1, 0]}]
+    assert mark_data(at) == [{"key": "scores", "cell": [1, 0], "frame": rest}]
+    at.session_state["frame_scores"] = 5
+    rerun(at)
+    assert chart_elements(at) == [before] and mark_data(at) == [{"key": "scores", "cell": [1, 0], "frame": 5}]
+
+
+def frame_values(spec: dict) -> list[tuple[list, list, list]]:
+    """Each frame of the scores chart as the page writes it: the numbers in the signed panel's cells and in S's ("":
+    none), and the marks ("−∞", "0") by cell."""
+    names = [t.get("name") for t in spec["data"]]
+    signed_at, probs_at = names.index(f"{Q1}{K1T}"), names.index("S<sub>1</sub>")
+    marks_at = signed_at + 2  # the "−∞"/"0" marks: a text trace right after S
+    out = []
+    for fr in spec["frames"]:
+        by_trace = dict(zip(fr["traces"], fr["data"]))
+        marks = {(y - 1, x - 1): text for x, y, text in zip(by_trace[marks_at]["x"], by_trace[marks_at]["y"],
+                                                            by_trace[marks_at]["text"])}
+        out.append((by_trace[signed_at]["text"], by_trace[probs_at]["text"], marks))
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_cell_clicked_on_a_frame_is_explained_as_that_frame_shows_it(lang):
+    """On every frame, the clicked cell (3, 2) and (1, 3) is said with the number the frame's chart writes in it:
+    QKᵀ while it fills, ÷√d_k, masked (−∞ above the diagonal), S (0 above it); a cell not filled yet says so. The
+    dot product is written out whenever the cell holds a score."""
+    at = run(stage="scores", lang=lang)
+    spec = charts(at)[0]
+    frames = frame_values(spec)
+    table = EN if lang == "en" else ZH
+    for k, (signed, probs, signs) in enumerate(frames):
+        for i, j in ((2, 1), (0, 2)):
+            at.session_state["sel_scores"], at.session_state["frame_scores"] = (i, j), k
+            rerun(at)
+            text = page_text(at)
+            drawn = probs[i][j] or signed[i][j] or signs.get((i, j), "")
+            if not drawn:
+                empty = table["frame_cell_empty"].split("{step}")[0].format(k=k + 1, count=len(frames))
+                assert empty in text, (k, i, j, text[:300])
+                assert "(Q₁K₁ᵀ)[" not in text
+                continue
+            head = table["frame_cell"].split("{value}")[0].format(k=k + 1, count=len(frames), i=i + 1, j=j + 1,
+                                                                 step="@")
+            sentence = re.escape(head.split("@")[0]) + r".*?" + re.escape(head.split("@")[1] + drawn) + r"[.。 （(]"
+            assert re.search(sentence, text), (k, i, j, drawn, text[:300])
+            assert "(Q₁K₁ᵀ)[" in text
 
 
 def test_choosing_a_phase_changes_the_chart_and_the_link():
@@ -256,3 +303,27 @@ def test_sessions_showing_the_same_view_share_one_built_figure(monkeypatch):
     run(stage="scores", seed=3, lang="zh")
     run(stage="scores", seed=4)
     assert len(built) == 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_q_and_kt_hover_in_the_page_s_language(lang):
+    """The hover labels of Q's and Kᵀ's cells name a row and a column in the page's words (token, feature)."""
+    at = run(stage="scores", lang=lang)
+    table = EN if lang == "en" else ZH
+    hovers = [t["hovertemplate"] for t in charts(at)[0]["data"]
+              if t["type"] == "heatmap" and t["xaxis"] + t["yaxis"] in ("xy", "x2y2")]
+    assert len(hovers) == 2
+    assert f"{table['token']} %{{y}} · {table['feature']} %{{x}}" in hovers[0]
+    assert f"{table['feature']} %{{y}} · {table['token']} %{{x}}" in hovers[1]
+
+
+def test_k_transpose_is_written_one_way_on_the_scores_page():
+    """Kᵀ in text and HTML, K^⊤ (\\top) in every formula: the page's formulas, a clicked cell's sums and the softmax's
+    words together never write a transpose as ^T."""
+    at = run(stage="scores")
+    at.session_state["sel_scores"] = (2, 1)
+    rerun(at)
+    tex = " ".join(tex for _, tex in formulas(at)) + " ".join(e.value for e in at.markdown)
+    assert r"\top" in tex and "K_{1}^{\\top}" in tex
+    assert not re.search(r"\^\{?T\}?", tex), re.findall(r".{20}\^\{?T\}?", tex)
+    assert "K^T" not in page_text(at) and "Kᵀ" in page_text(at)

@@ -16,7 +16,8 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 # that is every key not listed below.
 PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover labels, legend names
     "timeline_x", "timeline_y", "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
-    "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause",
+    "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause", "anim_slider",
+    "anim_step_text",
     "kv_arrive", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q",
     "kv_output", "kv_name_k", "kv_name_v",
     "kv_axis_t", "kv_axis_flops", "kv_series_cached", "kv_series_full", "kv_sizes_now", "kv_sizes_gpt2",

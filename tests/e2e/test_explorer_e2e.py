@@ -142,7 +142,7 @@ def _sent_by_server(received: list) -> list[str]:
 def test_a_click_on_the_scores_reruns_the_cells_sums_only(page, app_url):
     """A clicked cell of S reruns neither the page with its sidebar nor the chart with its step control: the browser's
     rerun request names a fragment, and the run sends the chart's mark and the sums, nothing else (not even the chart
-    by reference); the mark carries the chart's key and the cell, nothing of the figure."""
+    by reference); the mark carries the chart's key, the cell and the frame, nothing of the figure."""
     sent, received = _listen(page), []
     listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
     open_stage(page, app_url, "scores")
@@ -152,7 +152,8 @@ def test_a_click_on_the_scores_reruns_the_cells_sums_only(page, app_url):
     assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "markdown"]
     (mark,) = [json.loads(m.delta.new_element.bidi_component.json) for m in _deltas(received[before:])
                if m.delta.new_element.bidi_component.component_name == "mha_mark"]
-    assert mark == {"key": "scores", "cell": [1, 0]}
+    rest = page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.fig.layout.sliders[0].active")
+    assert mark == {"key": "scores", "cell": [1, 0], "frame": rest}  # the frame the chart rests on: no step taken
 
 
 def _deltas(received: list) -> list:

@@ -19,7 +19,8 @@ querySelector querySelectorAll random remove removeEventListener replace replace
 setPointerCapture slice split src status stopPropagation style test textContent toDataURL toLowerCase toString toggle
 top transform trim values serializeToString""".split())
 OWN = set("""H W a base cell charts clickable drawn fig filename h hi i id key labels lo m mark marks mha mhaDrawn
-observer onCell opts paint place point px revision scale send show spec sub sup timer uid w""".split())
+observer onCell opts paint place point px revision scale send show spec sub sup timer uid w markFrame outlined placed
+plain""".split())
 
 
 def script_names() -> set[str]:

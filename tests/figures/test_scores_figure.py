@@ -304,3 +304,19 @@ def test_q_and_kt_keep_two_decimals_or_write_none(look):
                 assert abs(float(s.replace("−", "-")) - v) <= 0.005 + 1e-12, (s, v)
     if look == "desk":
         assert spec["data"][0]["text"][0][2] in ("0.045", "0.05")  # Q₁[1,3] = 0.0454
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_on_a_projector_every_written_mark_is_at_its_type(size):
+    """In presenter mode Σ=1, the −∞/0 marks, the slider's step names, Play and the ticks are never under the
+    projector's tick size: a mark that would have to shrink to fit its row is written once instead, full size."""
+    spec = scores_animation(model_steps(trace_of(**SIZES[size])), text=True, look=F.PRESENT).to_dict()
+    marks = [t for t in spec["data"] if t.get("mode") == "text" and t.get("hoverinfo") == "skip"]
+    assert any(t["xaxis"] == "x3" for t in marks)  # Σ=1
+    assert all(t["textfont"]["size"] >= F.PRESENT.tick for t in marks if t["textfont"]["size"] > 1), [
+        (t["xaxis"], t["textfont"]["size"]) for t in marks]  # size 1: the −∞/0 marks not drawn (cells too small)
+    layout = spec["layout"]
+    assert layout["sliders"][0]["font"]["size"] >= F.PRESENT.tick - 2
+    assert layout["updatemenus"][0]["font"]["size"] > F.PRESENT.tick
+    assert all(a["tickfont"]["size"] >= F.PRESENT.tick for k, a in layout.items() if k.startswith(("xaxis", "yaxis"))
+               and a.get("visible", True))

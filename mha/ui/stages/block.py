@@ -53,7 +53,7 @@ UP = {"pre": Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂
 
 def render(v: View) -> None:
     t = v.t
-    header(t, "block")
+    header(t, "block", v.look)
     if v.trained:  # the chosen layer's own block, on the residual stream that reaches it; pre-LN, as it was trained
         tr = v.trained.block
         st.info(t("block_trained", layer=v.trained.layer + 1) + " " + t("block_trained_pre"))

@@ -23,7 +23,7 @@ LINE_UNITS = 95
 
 def render(v: View) -> None:
     t, cfg = v.t, v.cfg
-    header(t, "dependency")
+    header(t, "dependency", v.look)
     n, d = v.x.shape
     claim = display(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
                     r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "

@@ -28,7 +28,7 @@ def s_maps(v: View, tr: mha.Trace, key: str) -> None:
 
 def render(v: View) -> None:
     t, tr, cfg = v.t, v.trace, v.cfg
-    header(t, "heads")
+    header(t, "heads", v.look)
     n, h, dv = cfg.n_tokens, cfg.n_heads, cfg.d_v
     equation(v.look, (rf"\operatorname{{Concat}}(H_1,\dots,H_{{{h}}}):",
                       rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))

@@ -14,7 +14,7 @@ from ..view import View, subscript
 
 def render(v: View) -> None:
     t = v.t
-    header(t, "input")
+    header(t, "input", v.look)
     n, d = v.x.shape
     tokens = [f"X{subscript(i + 1)}" + (f" · {short(v.tokens[i], 12)}" if v.tokens else "") for i in range(n)]
     notice = st.empty()  # above the grid, said once the grid's edits are read

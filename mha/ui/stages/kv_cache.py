@@ -27,7 +27,7 @@ LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 
 def render(v: View) -> None:
-    header(v.t, "kv")
+    header(v.t, "kv", v.look)
     head_control(v.t)
     _stage(v)
 
@@ -187,6 +187,7 @@ def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace, be
         legend=wt("kv_legend", rows=span, t=sub, n=t) if t > 1 else wt("kv_legend_first", n=t),
         drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
         steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
+        slider=wt("anim_slider"), slider_step=wt.template("anim_step_text"),
         last_rows=wt.template("kv_last_rows"), first_cols=wt.template("kv_first_cols"),
         last_cols=wt.template("kv_last_cols"), token=wt("token"), col=wt("cols_of"),
     )

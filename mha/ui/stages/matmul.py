@@ -14,7 +14,7 @@ B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0,
 
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
-    header(t, "matmul")
+    header(t, "matmul", v.look)
     left, right = st.columns([3, 5])
     with left:
         st.markdown(t("matmul_a"))

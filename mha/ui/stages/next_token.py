@@ -28,7 +28,7 @@ FINAL = Name("LN<sub>f</sub>(Y)", r"\mathrm{LN}_f(Y)", "LN_f(Y)")
 
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
-    header(t, "next_token")
+    header(t, "next_token", v.look)
     own = x_source.has_text()
     text = ss["text"] if own else x_source.example_text(t.lang)
     cfg = replace(v.cfg, n_tokens=len(x_source.text_tokens(text)))

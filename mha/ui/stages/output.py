@@ -12,7 +12,7 @@ from ..view import Operand, View, name
 
 def render(v: View) -> None:
     t, tr, w, cfg = v.t, v.trace, v.w, v.cfg
-    header(t, "output")
+    header(t, "output", v.look)
     n, h, dv, d = cfg.n_tokens, cfg.n_heads, cfg.d_v, cfg.d_model
     equation(v.look, (rf"Y = \operatorname{{Concat}}(H_1,\dots,H_{{{h}}})\,W_O:",
                       rf"({n}\times {h * dv})\cdot({h * dv}\times {d}) \to {n}\times {d}"),

@@ -7,7 +7,7 @@ from ..view import Operand, View, name
 
 def render(v: View) -> None:
     t, h, tr = v.t, v.head, v.trace
-    header(t, "qk", h=h + 1)
+    header(t, "qk", v.look, h=h + 1)
     head_control(t)
     n, d = v.x.shape
     k = v.cfg.d_k

@@ -9,14 +9,15 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.scores import GIVEN_PHASES, PHASES
+from mha.figures.base import number
+from mha.figures.scores import GIVEN_PHASES, PHASES, Frame, animation_frames, cell_decimals, rest_index
 from mha.figures.ticks import token_ticks
 
 from .. import link, session
 from .. import settings as S
-from ..chart import clickable_chart, picked
+from ..chart import clickable_chart, forget_frame, picked
 from ..product import breakdown
-from ..prose import display, head_control, header, said, tex_num
+from ..prose import display, fmt, head_control, header, said, tex_num
 from ..shared import digest
 from ..strings import Text
 from ..view import Name, View, name, subscript
@@ -28,7 +29,7 @@ NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 
 def render(v: View) -> None:
     t, h, ss = v.t, v.head, st.session_state
-    header(t, "scores", h=h + 1)
+    header(t, "scores", v.look, h=h + 1)
     head_control(t)
     example = st.toggle(t("mask_example"), key="example", help=t("mask_example_help"),
                         on_change=session.on_size_change, persist_state="session")
@@ -54,7 +55,8 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
     page with its sidebar (a click, only the sums: `picked`); the address bar follows the step."""
     t, d_k = v.t, v.cfg.d_k
     phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
-                                 persist_state="session", label_visibility="collapsed")  # the hint names it
+                                 persist_state="session", label_visibility="collapsed",  # the hint names it
+                                 on_change=forget_frame, args=("scores",))  # the chart goes to the step's rest
     if phase != st.query_params.get("phase", S.DEFAULTS["phase"]):  # a new step, not a click: the link follows
         link.follows(v.cfg)
     n = min(steps.scaled.shape[0], F.MAX_SIDE)
@@ -72,35 +74,73 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
         st.caption(t("phone_operands"))
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
-    picked("scores", lambda cell: cell[0] < n and cell[1] < n, lambda cell: _sums(v, steps, example, cell))
+    frames = animation_frames(steps, v.look)
+    picked("scores", lambda cell: cell[0] < n and cell[1] < n,
+           lambda cell, frame: _sums(v, steps, example, cell, frames, frame, labels),
+           (rest_index(frames, phase), len(frames)))
 
 
-def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | None) -> None:
-    """The clicked score's dot product (row i of Q times column j of Kᵀ) and its softmax, one element; the hint
-    when no cell is chosen."""
+def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | None, frames: list[Frame],
+          frame: int, labels: dict) -> None:
+    """The clicked cell as the frame shown holds it, one element; the hint when no cell is chosen. Which frame and
+    what the cell shows there first, then how it came to be: the dot product (row i of Q times column j of Kᵀ);
+    after it, as the frame has gone on, ÷√d_k, the mask, and softmax."""
     t, h, tr = v.t, v.head, v.trace
     if cell is None:
         st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
         return
     i, j = cell
-    sums = []  # the dot product behind the score, then its softmax: one element
-    if not example:
+    f = frames[frame]
+    where = dict(k=frame + 1, count=len(frames), step=labels[f.phase], i=i + 1, j=j + 1)
+    softmaxed = i < f.softmaxed
+    if softmaxed:
+        shown = 0.0 if j > i else float(f.probs[i, j])
+    elif f.masked and j > i:
+        shown = -np.inf
+    else:
+        shown = float(f.signed[i, j])
+    if np.isnan(shown):  # a QKᵀ frame before this cell is filled
+        st.markdown(t("frame_cell_empty", **where))
+        return
+    sums = [t("frame_cell", **where, value=_as_drawn(t, steps, v, shown, softmaxed))]
+    if not example:  # the dot product behind the score
         q, kt = v.head_name("Q"), kt_name(h + 1)
         qkt = Name(f"{q.html}{kt.html}", rf"({q.tex}{kt.tex})", f"({q.plain}{kt.plain})")
         sums.append(breakdown(t, qkt, q, kt, tr.q[h, i], tr.k[h, j], tr.scores[h, i, j], i, j, v.look.narrow))
-    sums.append(softmax_breakdown(t, steps, i, j, None if example else v.cfg.d_k, v.look))
+    if softmaxed:
+        sums.append(softmax_breakdown(t, steps, i, j, None if example else v.cfg.d_k, v.look))
+    elif f.phase != "qkt":
+        if not example:
+            sums.append(said(t("frame_scaled", d_k=v.cfg.d_k),
+                             rf"a_{{{i + 1},{j + 1}}} = {tex_num(tr.scores[h, i, j])}/\sqrt{{{v.cfg.d_k}}}"
+                             rf" = {tex_num(steps.scaled[i, j])}"))
+        if f.masked:
+            sums.append(t("frame_masked", i=i + 1, j=j + 1) if j > i
+                        else t("frame_mask_kept", value=fmt(steps.scaled[i, j])))
     st.markdown("\n\n".join(sums))
 
 
+def _as_drawn(t: Text, steps: F.ScoreSteps, v: View, value: float, probs: bool) -> str:
+    """A cell's value as the chart writes it in the cell (its decimals), and to four significant digits beside it when
+    that says more."""
+    if value == -np.inf:
+        return "−∞"
+    decimals = cell_decimals(steps, text=v.text, look=v.look)[1 if probs else 0]
+    exact = fmt(value)
+    drawn = number(value, decimals) if decimals is not None else exact
+    return drawn if drawn == exact else t("frame_value_more", shown=drawn, exact=exact)
+
+
 def kt_name(head: int) -> Name:
-    """K₁ᵀ in the three places a name is written."""
+    """K₁ᵀ in the three places a name is written: the transpose is ᵀ in text and HTML, \\top in LaTeX (as
+    everywhere in the app)."""
     k = name("K", str(head), "T")
-    return Name(k.html, k.tex, f"K{subscript(head)}ᵀ")
+    return Name(k.html, rf"K_{{{head}}}^{{\top}}", f"K{subscript(head)}ᵀ")
 
 
 def _formula(i1: int, d_k: int, look: F.Look) -> None:
     """S = softmax(QKᵀ/√d_k + M) and the mask M; on a phone as two lines, or M_ij is cut off."""
-    s = (rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{T}}}}{{\sqrt{{{d_k}}}}}"
+    s = (rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{\top}}}}{{\sqrt{{{d_k}}}}}"
          r" + M\right)")
     m = r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}"
     if look.narrow:
@@ -136,7 +176,8 @@ def _words(t: Text, d_k: int | None) -> dict:
         cap_qkt=t("anim_qkt"), cap_masked=t("anim_mask"), cap_s=t("anim_s"),
         cap_scaled=t("anim_given") if given else t("anim_scale", d_k=d_k, root=f"√{d_k} ≈ {np.sqrt(d_k):.3g}"),
         fill=t.template("anim_fill"), fill_rows=t.ranged("anim_fill_rows"), softmax_rows=t.ranged("anim_softmax"),
-        shown=t.template("drawn_part"), token=t("token"), feature=t("feature"), key=t("key_pos"),
+        shown=t.template("drawn_part"), slider=t("anim_slider"), slider_step=t.template("anim_step_text"),
+        token=t("token"), feature=t("feature"), key=t("key_pos"),
     )
 
 

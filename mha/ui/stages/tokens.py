@@ -29,7 +29,7 @@ COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # S
 
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
-    header(t, "tokens")
+    header(t, "tokens", v.look)
     st.text_input(t("tokens_box"), key="text", on_change=session.on_text_change, persist_state="session",
                   placeholder=x_source.example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
     if notice := ss.pop("text_notice", None):

@@ -7,7 +7,7 @@ from ..view import Operand, View, name
 
 def render(v: View) -> None:
     t, h, tr = v.t, v.head, v.trace
-    header(t, "values", h=h + 1)
+    header(t, "values", v.look, h=h + 1)
     head_control(t)
     n, d, dv = *v.x.shape, v.cfg.d_v
     s, vn, hn, wn = v.head_name("S"), v.head_name("V"), v.head_name("H"), v.weight_name("V")

@@ -1,0 +1,154 @@
+"""Presenter mode and the animations, as the page shows them in Chromium.
+
+- At 1280×720 with present=1, every stage in both languages opens on a figure: the first figure's top at or above
+  600 px, and the animations' Play button wholly on the first screen.
+- A click on a cell during the scores animation keeps the frame the learner was on: the chart stays there, the clicked
+  cell is outlined (with Q's row and Kᵀ's column), and the sums below say the value the outlined cell shows.
+- The animation slider has a name and value text in the page's language, and says each step it moves to.
+"""
+
+import re
+
+import pytest
+
+from mha.ui.strings import EN, ZH
+from mha.ui.walk import STAGES
+
+from .conftest import rerun_after, settle, shoot
+from .test_matrix_chart_e2e import OUTLINE_BOXES, _cells_box
+
+pytestmark = pytest.mark.e2e
+
+PRESENTER = dict(width=1280, height=720)
+FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 px are then on a 720 px screen)
+TABLES = {"en": EN, "zh": ZH}
+
+# The first figure in the page's order: a matrix chart, a Plotly chart or the block's diagram; on a stage without
+# one, the grid X is edited in. Play: the first button of an animation's controls.
+FIRST = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const figures = [...main.querySelectorAll(
+    '.mha-chart, [data-testid="stPlotlyChart"], [data-testid="stGraphVizChart"]')];
+  const first = figures[0] || main.querySelector('[data-testid="stDataFrame"]');
+  const play = main.querySelector('.mha-chart .mha-menu .mha-button');
+  const box = e => { const b = e.getBoundingClientRect(); return [b.top, b.bottom]; };
+  return {first: first ? box(first) : null, play: play ? box(play) : null};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lang):
+    page.set_viewport_size(PRESENTER)
+    found = []
+    for stage in STAGES:
+        page.goto(f"{app_url}/?stage={stage}&lang={lang}&present=1")
+        settle(page, 120_000)
+        assert page.locator('[data-testid="stException"]').count() == 0, stage
+        at = page.evaluate(FIRST)
+        shoot(page, f"presenter-first-{stage}-{lang}")
+        if at["first"] is None:
+            found.append(f"{stage}: no figure")
+        elif at["first"][0] > FIRST_SCREEN:
+            found.append(f"{stage}: the first figure starts at {at['first'][0]:.0f} px")
+        if stage in ("scores", "kv_cache") and (at["play"] is None or at["play"][1] > PRESENTER["height"]
+                                                or at["play"][0] < 0):
+            found.append(f"{stage}: Play at {at['play']}")
+    assert not found, f"{lang}: " + "; ".join(found)
+
+
+# The scores chart as shown: the frame, the outlines and every number drawn in the S panel (x2y) with its centre.
+SHOWN = """(root) => {
+  const svg = root.querySelector(':scope > svg'), o = svg.getBoundingClientRect();
+  const texts = [...svg.querySelectorAll('text.cell-label, text.point-text')].filter(
+    e => e.closest('[data-sub="x2y"]')).map(e => { const b = e.getBoundingClientRect();
+      return [e.textContent, (b.left + b.right) / 2 - o.left, (b.top + b.bottom) / 2 - o.top]; });
+  return {frame: root.mha.frame, count: root.mha.frames.length, texts};
+}"""
+
+
+def _step_to(page, frame: int) -> None:
+    """The slider moved to `frame` from the keyboard, as a learner steps it: Home, then → frame times."""
+    slider = page.locator(".st-key-scores .mha-slider")
+    slider.focus()
+    page.keyboard.press("Home")
+    for _ in range(frame):
+        page.keyboard.press("ArrowRight")
+
+
+def _click_cell(page, i: int, j: int, n: int) -> None:
+    point = page.locator(".st-key-scores .mha-chart .point").nth(i * n + j)  # the click layer's points: row by row
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    rerun_after(page, lambda: page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_click_during_the_scores_animation_keeps_the_frame_and_explains_its_cell(page, app_url, lang):
+    """Two heads, head 2; stepped to a frame of each kind (QKᵀ filling, ÷√d_k, masked, softmax row by row, S), a
+    click on S[3, 2] and on S[1, 3] leaves the chart on that frame with the cell outlined, and the sums say the
+    number the outlined cell shows there, as it is written there, or that it is not filled yet."""
+    page.set_viewport_size(dict(width=1400, height=1000))
+    page.goto(f"{app_url}/?stage=scores&n_heads=2&head=2&lang={lang}")
+    settle(page)
+    root = lambda: page.locator(".st-key-scores .mha-chart").element_handle()  # noqa: E731
+    count = page.evaluate(SHOWN, root())["count"]
+    n = 3
+    words = TABLES[lang]
+    for frame in (5, 8, 9, 10, 11, 12, count - 1):
+        for i, j in ((2, 1), (0, 2)):
+            _step_to(page, frame)
+            assert page.evaluate(SHOWN, root())["frame"] == frame
+            _click_cell(page, i, j, n)
+            shown = page.evaluate(SHOWN, root())
+            assert shown["frame"] == frame, f"frame {frame}: the click moved the chart to frame {shown['frame']}"
+            read = page.evaluate(OUTLINE_BOXES, root())
+            cell = _cells_box(read["panels"]["x2y"], (j + 1, j + 1), (i + 1, i + 1))
+            assert any(max(abs(p - q) for p, q in zip(box, cell)) <= 0.5 for box in read["boxes"]), (frame, read)
+            in_cell = [text for text, x, y in shown["texts"] if cell[0] < x < cell[1] and cell[2] < y < cell[3]
+                       and text]
+            head = re.compile(re.escape(words["frame_cell"].split("{count}")[0].format(k=frame + 1)))
+            sums = page.locator('[data-testid="stMarkdownContainer"]').filter(has_text=head).first.inner_text()
+            if not in_cell:  # a QKᵀ frame before the cell is filled
+                empty = words["frame_cell_empty"].split("{j}]")[1].split(".")[0].split("。")[0]
+                assert f"[{i + 1}, {j + 1}]{empty}" in sums, (frame, i, j, sums[:200])
+                continue
+            (drawn,) = in_cell
+            said = re.search(r"\[" + f"{i + 1}, {j + 1}" + r"\][^\d−∞]*(−?∞|−?\d+(?:\.\d+)?)", sums)
+            assert said and said[1] == drawn, (frame, i, j, drawn, sums[:300])  # the number as the cell shows it
+    shoot(page, f"scores-click-keeps-frame-{lang}")
+
+
+SLIDER = """(key) => { const s = document.querySelector(`.st-key-${key} .mha-slider`);
+  return {label: s.getAttribute('aria-label'), value: s.getAttribute('aria-valuetext'),
+          now: s.getAttribute('aria-valuenow'), max: s.getAttribute('aria-valuemax'),
+          live: s.querySelector('[aria-live]') && s.querySelector('[aria-live]').textContent}; }"""
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("stage, key", [("scores", "scores"), ("kv_cache", "kv_animation")])
+def test_the_animation_slider_is_named_and_says_every_step(page, app_url, stage, key, lang):
+    """The slider's name is the page's words for it; each step has its own value text in the page's language, which
+    starts "Step k of N" (in that language), and a live region says it when the step changes from the keyboard."""
+    words = TABLES[lang]
+    page.set_viewport_size(dict(width=1400, height=1000))
+    page.goto(f"{app_url}/?stage={stage}&lang={lang}")
+    settle(page)
+    first = page.evaluate(SLIDER, key)
+    assert first["label"] == words["anim_slider"]
+    steps = int(first["max"]) + 1
+    page.locator(f".st-key-{key} .mha-slider").focus()
+    page.keyboard.press("Home")
+    said = []
+    for k in range(steps):
+        if k:
+            page.keyboard.press("ArrowRight")
+        now = page.evaluate(SLIDER, key)
+        assert now["now"] == str(k)
+        start = words["anim_step_text"].split("{step}")[0].format(k=k + 1, count=steps)
+        assert now["value"].startswith(start), (k, now["value"])
+        assert bool(CJK.search(now["value"])) == (lang == "zh"), now["value"]
+        if k:
+            assert now["live"] == now["value"]
+        said.append(now["value"])
+    assert len(set(said)) == steps, said
