@@ -268,6 +268,13 @@ def shared_lengths(lengths: Mapping[str, int]) -> list[tuple[int, tuple[str, ...
     return [(length, tuple(names)) for length, names in groups.items() if len(names) > 1]
 
 
+def primes_but_n(sizes: Mapping) -> bool:
+    """Every size but n (the tokens, which the text or X's rows fix) is a prime, and no two sizes are equal: what
+    make-primes gives when n is no prime."""
+    values = [sizes[k] for k in SIZES]
+    return all(is_prime(sizes[k]) for k in SIZES if k != "n_tokens") and len(set(values)) == len(values)
+
+
 @lru_cache(maxsize=1)
 def _primes_upto(n: int) -> tuple[int, ...]:
     return tuple(p for p in range(2, n + 1) if is_prime(p))
@@ -286,20 +293,25 @@ def _move_cost(n: int, p: int, window: tuple[int, int]) -> tuple[int, int, int]:
 
 
 def nearest_distinct_primes(sizes: Mapping) -> dict:
-    """The distinct primes (within LIMITS) closest to the sizes, chosen for all five sizes together.
+    """The sizes made distinct primes (within LIMITS), chosen for all of them together, n_tokens kept as it is: n is
+    X's rows (a text's tokens, the edited cells), which only the user changes. The others avoid n's value too.
 
     No size passes the prime just above or below it when some choice avoids that (else as little as
     possible); among those choices, the one that moves the sizes least in total. Sizes that already are
     distinct primes stay. (A size at 1 becomes 2, or 3 if 2 is taken.)
     """
+    n = int(sizes["n_tokens"])
     best, best_cost = None, None
     options = []
     for key in SIZES:
-        n = int(sizes[key])
-        window = _prime_window(n)
-        primes = (p for p in _primes_upto(max(LIMITS[k] for k in SIZES)) if p <= LIMITS[key])
+        if key == "n_tokens":
+            options.append([((0, 0, 0), n)])
+            continue
+        value = int(sizes[key])
+        window = _prime_window(value)
+        primes = (p for p in _primes_upto(max(LIMITS[k] for k in SIZES)) if p <= LIMITS[key] and p != n)
         # An optimal choice only ever needs a size's len(SIZES) best primes: one of them is always free.
-        options.append(sorted((_move_cost(n, p, window), p) for p in primes)[: len(SIZES)])
+        options.append(sorted((_move_cost(value, p, window), p) for p in primes)[: len(SIZES)])
     for choice in itertools.product(*options):
         values = [p for _, p in choice]
         if len(set(values)) < len(values):

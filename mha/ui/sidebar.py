@@ -54,16 +54,19 @@ def render(t: Text):
         if ss["stage"] in walk.FFN_STAGES:  # one widget fewer on every other stage's run
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
         shared, primes = _shared_lengths(t, ss["stage"]), S.distinct_primes(ss)
+        fixed = not primes and S.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
         if trained:
             st.caption(t("trained_sizes", **models.trained_sizes()))
+        elif fixed:
+            st.caption(t("primes_but_n", n=ss["n_tokens"]))
         elif not primes:
             st.caption(t("primes_no"))
         elif not shared:
             st.caption(t("primes_yes"))
         if shared:  # which quantities share a length: said once, where the sizes are
             st.caption(shared)
-        if not trained and not primes:
-            st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
+        if not trained and not primes and not fixed:
+            st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes", help=t("primes_fix_help"))
         number(st, t, "seed", 0, S.LIMITS["seed"], disabled=trained)
         _options(t, trained)
         panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),

@@ -67,6 +67,8 @@ EN = {
     "length_concat": r"Concat's width $h\cdot d_v$",
     "length_d_ff": "FFN hidden size $d_{{ff}}$",
     "primes_fix": "Make them distinct primes",
+    "primes_fix_help": "Moves the widths and the number of heads to the nearest distinct primes. n stays: it is X's rows, the tokens you have.",
+    "primes_but_n": "✓ No two sizes are equal, and all but n are primes: n = {n} is the number of tokens, which stays as X has it.",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "Matrix product",
     "stage_tokens": "Text → tokens → X",
@@ -619,6 +621,8 @@ ZH = {
     "length_concat": r"Concat 的宽度 $h\cdot d_v$",
     "length_d_ff": "前馈网络隐藏维度 $d_{{ff}}$",
     "primes_fix": "换成互不相同的质数",
+    "primes_fix_help": "把各个宽度和头数换成最近的、互不相同的质数。n 不变：它是 X 的行数，也就是你现有的词元个数。",
+    "primes_but_n": "✓ 各维度互不相等，除 n 以外都是质数：n = {n} 是词元个数，保持 X 现有的行数不变。",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "矩阵乘法",
     "stage_tokens": "文本 → 词元 → X",
