@@ -96,11 +96,15 @@ EN = {
     "link_left_out_x": "your edits of X",
     "link_left_out_kv": "the tokens added to the KV cache",
     "notice_x_too_long": "The X in this link is {length} characters long (limit {limit}); the seeded X was used.",
-    "notice_x_items": "{count} cell(s) of X in this link could not be used (e.g. “{example}”); the rest were.",
+    "notice_x_items": "{count} cell(s) of X in this link could not be used (e.g. “{example}”: {why}); the rest were.",
+    "why_form": "not of the form row.col~value",
+    "why_number": "its value is not a plain decimal number",
+    "why_finite": "its value is beyond ±1.8e308, more than float64 holds",
+    "why_cell": "there is no such cell",
     "notice_kv_too_long": "The tokens added to the KV cache in this link take {length} characters (limit {limit}); none were added.",
     "notice_kv_count": "Link parameter kv={value} does not start with a number of added tokens (0 to {most}); none were added.",
     "notice_kv_clamped": "This link adds {count} tokens to the KV cache; this demo adds at most {most}, so the first {most} were used.",
-    "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”); those cells keep their seeded values.",
+    "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”: {why}); those cells keep their seeded values.",
     "notice_kv_words": "This link adds {count} token(s) to the KV cache after a text. With a text, the cache adds the model's next tokens to the text itself, so the text now ends with them: “{words}”.",
     "notice_cells": "Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
     "budget_ask": "This view computes {numbers:,} numbers, more than {budget:,}. On a demo many people share, drawing it slows everyone's page for a moment, so it waits for your go.",
@@ -649,11 +653,15 @@ ZH = {
     "link_left_out_x": "你对 X 的修改",
     "link_left_out_kv": "追加到 KV 缓存的词元",
     "notice_x_too_long": "链接里的 X 有 {length} 个字符（上限 {limit}），已改用随机种子生成的 X。",
-    "notice_x_items": "链接里的 X 有 {count} 格无法使用（例如“{example}”），其余各格已采用。",
+    "notice_x_items": "链接里的 X 有 {count} 格无法使用（例如“{example}”：{why}），其余各格已采用。",
+    "why_form": "不是“行.列~值”的写法",
+    "why_number": "它的值不是普通的十进制数",
+    "why_finite": "它的值超出 ±1.8e308，float64 装不下",
+    "why_cell": "没有这一格",
     "notice_kv_too_long": "链接里追加到 KV 缓存的词元共有 {length} 个字符（上限 {limit}），因此一个也没有追加。",
     "notice_kv_count": "链接参数 kv={value} 开头不是追加词元的个数（0 到 {most}），因此一个也没有追加。",
     "notice_kv_clamped": "这个链接要向 KV 缓存追加 {count} 个词元；本演示最多追加 {most} 个，所以只追加了前 {most} 个。",
-    "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 格无法使用（例如“{example}”），这些格仍用随机种子生成的值。",
+    "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 格无法使用（例如“{example}”：{why}），这些格仍用随机种子生成的值。",
     "notice_kv_words": "这个链接在文本之后向 KV 缓存追加 {count} 个词元。有文本时，缓存追加的是模型接下来选出的词元，而且直接接在文本末尾，所以文本现在以它们结尾：“{words}”。",
     "notice_cells": "({cell}) 这一格填的是 {value}：只能填有限的数，所以这一格仍是之前的 {kept}。",
     "budget_ask": "这个视图要计算 {numbers:,} 个数，超过了 {budget:,} 个。这个演示由很多人共用，画它会让每个人的页面都慢上一会儿，所以要等你确认再画。",
@@ -1119,8 +1127,12 @@ class Text:
         return self(key, **{k: md_escape(v) if isinstance(v, str) else v for k, v in fields.items()})
 
     def notice(self, notice) -> str:
-        """A settings.Notice in this language: its fields come from a link or a hand, so they go through md."""
-        return self.md(notice.key, **notice.fields)
+        """A settings.Notice in this language: its fields come from a link or a hand, so they go through md; a field
+        `why` is the key of the reason, said in this language."""
+        fields = dict(notice.fields)
+        if "why" in fields:
+            fields["why"] = self(fields["why"])
+        return self.md(notice.key, **fields)
 
     def template(self, key: str) -> str:
         """The value unformatted, for a figure that fills its fields itself (frame by frame)."""
