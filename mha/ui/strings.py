@@ -507,7 +507,7 @@ EN = {
         "product: the logits, one score per vocabulary entry. Softmax of the last row, divided by a "
         "temperature T, is the distribution of the next token."
     ),
-    "next_example": "No text yet, so this stage runs on the example “{example}”; type your own on the tokens stage.",
+    "next_example": "No text yet: this stage runs the walk's X ({n} rows, as the sidebar says) through the block and scores it against the {vocab} words of the example “{example}”. Type your own text on the tokens stage to give the rows words.",
     "next_tied": "E is used twice (tied weights, as in GPT-2): to look tokens up, and transposed to score the {vocab} vocabulary entries.",
     "temperature": "Temperature T",
     "temperature_help": "Below 1 sharpens the distribution, above 1 flattens it.",
@@ -1019,7 +1019,7 @@ ZH = {
         "最后一个块之后，先做一次层归一化，再让每一行与 E 的每一行做内积：这就是 $\\mathrm{{logits}}$，词表中每一项一个分数。"
         "最后一行除以温度 T 再做 softmax，就是下一个词元的概率分布。"
     ),
-    "next_example": "还没有文本，这一步先用例子“{example}”计算；可以在“文本 → 词元 → X”这一步输入你自己的文本。",
+    "next_example": "还没有文本：这一步把各步骤共用的 X（{n} 行，和侧边栏一致）送进这个块，再拿它和例子“{example}”里的 {vocab} 个词比较打分。在“文本 → 词元 → X”这一步输入你自己的文本，每一行就有了对应的词。",
     "next_tied": "E 用了两次（权重共享，和 GPT-2 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。",
     "temperature": "温度 T",
     "temperature_help": "小于 1 让分布更尖锐，大于 1 让分布更平缓。",

@@ -47,14 +47,16 @@ class Inputs:
 def inputs(cfg: mha.AttentionConfig) -> Inputs:
     """X on this run and where it comes from. With the trained model on a text, the walk shows the chosen layer's
     attention, on what that layer reads."""
-    ss = st.session_state
-    tokens = tuple(text_tokens(ss["text"]))
-    x = current_x(cfg)
-    trained = None
-    if trained_on() and tokens:
-        model = shipped()
-        trained = TrainedRun(model.weights, model.vocab, trained_trace(tokens), ss["layer"] - 1)
-    return Inputs(cfg, x, tokens, trained)
+    tokens = tuple(text_tokens(st.session_state["text"]))
+    return Inputs(cfg, current_x(cfg), tokens, trained_run(tokens))
+
+
+def trained_run(tokens: tuple[str, ...]) -> TrainedRun | None:
+    """With the trained model on these tokens (its letters): its run, and the layer the walk shows; else None."""
+    if not (trained_on() and tokens):
+        return None
+    model = shipped()
+    return TrainedRun(model.weights, model.vocab, trained_trace(tokens), st.session_state["layer"] - 1)
 
 
 # ---------------------------------------------------------------- tokens
