@@ -419,6 +419,7 @@ EN = {
         "d = {d} is even, so sines and cosines pair up. With an odd width the last column, 2i, would have no "
         "cosine partner, which is why the code counts frequencies by column."
     ),
+    "positions_trained_note": "These are the positions the trained model learned: one row per position, up to {most}, trained with the rest of its weights.",
     "positions_learned_note": "Learned positions are a table of one trained row per position (here drawn at random, untrained, like GPT-2's before training).",
     "tokens_x_used": "Every stage now starts from this X (n = {n}).",
     "tokens_x_edited": "You edited X on the input stage: the walk uses your edited X, not this one. Reset X there to use the text's X again.",
@@ -546,7 +547,9 @@ EN = {
     "roles_title": "What does each head do? Measured on this sequence",
     "roles_text": "Previous-token score: the mean weight a row puts on the token just before it. Induction score: "
                   "the mean weight on the token that came right after an earlier copy of the current letter, over "
-                  "the rows that have such a copy. A head is named by a score of at least {bar}.",
+                  "the rows that have such a copy. A head is named only by a score of at least {prev_bar} "
+                  "(previous-token) or {ind_bar} (induction): {floor}, or {margin} above the best score any head of "
+                  "the untrained model (step 0) reaches on this same sequence, whichever is higher.",
     "roles_layer": "Layer",
     "roles_head": "Head",
     "roles_prev": "previous-token score",
@@ -572,8 +575,10 @@ EN = {
     "retrain_button": "Train with this seed",
     "retrain_running": "Training with seed {seed} …",
     "retrain_busy": "Another model is training in this app right now; only one at a time. Try again in a minute.",
-    "retrain_showing": "Showing the model retrained with seed {seed}: accuracy on the second copy {acc}, best "
-                       "previous-token score in layer 1 {prev}, best induction score in layer 2 {ind}.",
+    "retrain_showing": "Showing the model retrained with seed {seed}. Measured after training as means over {count} "
+                       "fresh sequences of its task, not on this page's sequence (so they differ from the table "
+                       "above): accuracy on the second copy {acc}, best previous-token score in layer 1 {prev}, best "
+                       "induction score in layer 2 {ind}.",
     "retrain_back": "Back to the shipped model",
 }
 
@@ -937,6 +942,7 @@ ZH = {
         "d = {d} 是偶数，正弦和余弦正好成对。若 d 是奇数，最后的第 2i 列就没有配对的余弦，"
         "所以代码按列计算频率。"
     ),
+    "positions_trained_note": "这些是训练过的模型学到的位置编码：每个位置一行，最多 {most} 个位置，和其余权重一起训练出来。",
     "positions_learned_note": "可学习的位置编码是一张表，每个位置一行，由训练得到（这里是随机生成的、未经训练，就像训练前的 GPT-2）。",
     "tokens_x_used": "现在后面的每一步都从这个 X 开始（n = {n}）。",
     "tokens_x_edited": "你在“输入 X”这一步改过 X：各步用的是你改过的 X，而不是这个。到那一步重置 X，就会重新使用由文本生成的 X。",
@@ -1055,7 +1061,9 @@ ZH = {
                     "应当是第一遍里紧跟在当前字母后面的那个。",
     "roles_title": "每个头在做什么？在当前序列上实测",
     "roles_text": "前一词元分数：每一行分给紧挨在它前面那个词元的权重，取平均。归纳分数：对于当前字母在前面出现过的那些行，"
-                  "分给前面那次出现的下一个词元的权重，取平均。一个头只有某项分数达到 {bar} 或以上，才按这项分数命名。",
+                  "分给前面那次出现的下一个词元的权重，取平均。前一词元分数达到 {prev_bar}、或归纳分数达到 {ind_bar}，"
+                  "才按这项分数给这个头命名：门槛取 {floor} 与“未训练的模型（第 0 步）在同一序列上所有头的最高分再加 {margin}”"
+                  "中较大的那个。",
     "roles_layer": "层",
     "roles_head": "头",
     "roles_prev": "前一词元分数",
@@ -1080,7 +1088,8 @@ ZH = {
     "retrain_button": "用这个种子训练",
     "retrain_running": "正在用种子 {seed} 训练……",
     "retrain_busy": "本应用里正有另一个模型在训练，同一时间只能训练一个。请过一分钟再试。",
-    "retrain_showing": "当前显示的是用种子 {seed} 重新训练的模型：第二遍上的准确率 {acc}，"
+    "retrain_showing": "当前显示的是用种子 {seed} 重新训练的模型。下面几个数是训练结束后在 {count} 条新抽的任务序列上"
+                       "求的平均，不是在本页的序列上测的，所以和上面表格里的数不同：第二遍上的准确率 {acc}，"
                        "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。",
     "retrain_back": "换回自带的模型",
 }
