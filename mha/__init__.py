@@ -39,8 +39,8 @@ from .model import (
 __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
     "InputError", "KVCache", "LogitsTrace", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block",
-    "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "role_bars", "gelu", "generate",
-    "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
+    "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "gelu", "generate",
+    "role_bars", "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
     "next_token", "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
 

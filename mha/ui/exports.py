@@ -68,6 +68,9 @@ class Source:
         return out
 
 
+WALK = Source()  # the default: the attention's walk on seeded weights
+
+
 @dataclass(frozen=True)
 class Part:
     """What a stage of the coda shows, in place of the attention's 15 arrays: its arrays, and what the rows and
@@ -85,7 +88,7 @@ def export_size(cfg: mha.AttentionConfig, part: Part | None = None) -> int:
     return part.size() if part else size(cfg)
 
 
-def stem(cfg: mha.AttentionConfig, source: Source = Source()) -> str:
+def stem(cfg: mha.AttentionConfig, source: Source = WALK) -> str:
     """The files' name: the stage, the model (and layer) or the seed, and the sizes."""
     sizes = f"{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}"
     if source.model == "trained":
@@ -95,7 +98,7 @@ def stem(cfg: mha.AttentionConfig, source: Source = Source()) -> str:
 
 
 def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part | None = None,
-          source: Source = Source()) -> dict[str, bytes]:
+          source: Source = WALK) -> dict[str, bytes]:
     """The three downloads of this view, computed once: {"npz": …, "json": …, "csv": …}. A stage's `part` is what
     they hold; without one, the attention's whole trace on X."""
     a = part.arrays if part else arrays(x, w)
@@ -105,7 +108,7 @@ def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part | 
 
 
 def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part | None = None,
-             source: Source = Source()) -> tuple:
+             source: Source = WALK) -> tuple:
     """What a view's files depend on: the sizes and seed, X and the weights (the trained model's two layers share
     sizes and X), a stage's arrays, and where they come from (written into the files)."""
     shown = digest(*part.arrays.values(), np.array(list(part.arrays), dtype=str)) if part else b""

@@ -61,7 +61,7 @@ def ready(view: Hashable) -> dict[str, bytes] | None:
 
 
 def prepare(view: Hashable, x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig,
-            part: exports.Part | None = None, source: exports.Source = exports.Source()) -> dict[str, bytes]:
+            part: exports.Part | None = None, source: exports.Source = exports.WALK) -> dict[str, bytes]:
     """The view's files, written once for the process, after the least recently shown have made room for them."""
     with _building:
         found = FILES.peek(view)  # another session may have written them while this one waited
