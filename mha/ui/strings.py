@@ -123,19 +123,19 @@ EN = {
     "key_pos": "key",
     "span_row": "row {a}",
     "span_rows": "rows {a}–{b}",
-    "click_hint": "Click any cell of {name} to see the dot product that made it.",
+    "click_hint": "Click any cell of ${name}$ to see the dot product that made it.",
     "window_note": "Showing the first {rows}×{cols} of {full_rows}×{full_cols}; hover for values.",
     "trim_rows": "first {rows} rows drawn",
     "trim_cols": "first {cols} columns drawn",
     "trim_both": "first {rows} rows and {cols} columns drawn",
     "blocks_hidden": "heads {first} to {last} not drawn",
     "block_hidden": "head {first} not drawn",
-    "breakdown_title": "{name}[{i}, {j}] is row {i} of {a} times column {j} of {b}:",
+    "breakdown_title": "${name}[{i}, {j}]$ is row {i} of ${a}$ times column {j} of ${b}$:",
     "breakdown_more": "… and {more} more terms",
     "breakdown_check": "The terms add up to {total}; the cell holds {value}.",
     "head_word": "head {h}",
     "quiz_start": "Quiz me",
-    "quiz_ask": "One cell is hidden: what is {name}[{i}, {j}]? Row {i} of {a} times column {j} of {b}.",
+    "quiz_ask": "One cell is hidden: what is ${name}[{i}, {j}]$? Row {i} of ${a}$ times column {j} of ${b}$.",
     "quiz_answer": "Your value",
     "quiz_check": "Check",
     "quiz_again": "Another cell",
@@ -177,6 +177,7 @@ EN = {
     ),
     # scores
     "scores_title": "From QKᵀ to S for head {h}",
+    "scores_mask_title": "From QKᵀ to S on the post's example",
     "scores_text": (
         "Row i of QKᵀ holds the dot products of token i's query with every key. "
         r"Dividing by $\sqrt{{d_k}}$ keeps these numbers moderate as $d_k$ grows. "
@@ -684,19 +685,19 @@ ZH = {
     "key_pos": "键",
     "span_row": "第 {a} 行",
     "span_rows": "第 {a}–{b} 行",
-    "click_hint": "点击 {name} 的任意一格，看看它是由哪一次内积算出来的。",
+    "click_hint": "点击 ${name}$ 的任意一格，看看它是由哪一次内积算出来的。",
     "window_note": "只画出 {full_rows}×{full_cols} 中前 {rows}×{cols} 的部分；鼠标悬停可看数值。",
     "trim_rows": "只画出前 {rows} 行",
     "trim_cols": "只画出前 {cols} 列",
     "trim_both": "只画出前 {rows} 行、前 {cols} 列",
     "blocks_hidden": "第 {first} 个到第 {last} 个头未画出",
     "block_hidden": "第 {first} 个头未画出",
-    "breakdown_title": "{name}[{i}, {j}] 是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积：",
+    "breakdown_title": "${name}[{i}, {j}]$ 是 ${a}$ 的第 {i} 行与 ${b}$ 的第 {j} 列的内积：",
     "breakdown_more": "……另外还有 {more} 项",
     "breakdown_check": "各项加起来是 {total}；这一格的值是 {value}。",
     "head_word": "第 {h} 个头",
     "quiz_start": "考考我",
-    "quiz_ask": "有一格被藏起来了：{name}[{i}, {j}] 是多少？它是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积。",
+    "quiz_ask": "有一格被藏起来了：${name}[{i}, {j}]$ 是多少？它是 ${a}$ 的第 {i} 行与 ${b}$ 的第 {j} 列的内积。",
     "quiz_answer": "你的答案",
     "quiz_check": "核对",
     "quiz_again": "换一格",
@@ -732,6 +733,7 @@ ZH = {
         "i 行和 K 的第 i 行都属于第 i 个词元。"
     ),
     "scores_title": "第 {h} 个头：从 QKᵀ 到 S",
+    "scores_mask_title": "原文的例子：从 QKᵀ 到 S",
     "scores_text": (
         r"QKᵀ 的第 i 行，是第 i 个词元的查询向量与每一个键向量的内积。除以 $\sqrt{{d_k}}$，"
         "是为了 $d_k$ 变大时这些数不至于太大。因果掩码把对角线以上改成 −∞，让词元看不到排在它后面的词元；"

@@ -1,4 +1,4 @@
-"""Stage `heads`: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
+"""Stage `heads`: every head's S as small multiples, and Concat(H₁, …, H_h) with each head's block marked."""
 
 import numpy as np
 import streamlit as st
@@ -11,7 +11,17 @@ from .. import models, training, x_source
 from ..chart import chart
 from ..inputs import number
 from ..prose import equation, header, markdown_table
-from ..view import View, name
+from ..view import Name, View, name
+
+
+def concat_args(h: int) -> Name:
+    """The heads Concat joins, as many as there are: H₁ alone, H₁, H₂, and H₁, …, H_h from three heads on."""
+    heads = [name("H", str(i)) for i in (range(1, h + 1) if h <= 2 else (1, h))]
+    if h <= 2:
+        return Name(", ".join(x.html for x in heads), ", ".join(x.tex for x in heads),
+                    ", ".join(x.plain for x in heads))
+    first, last = heads
+    return Name(f"{first.html}, …, {last.html}", rf"{first.tex},\dots,{last.tex}", f"{first.plain}, …, {last.plain}")
 
 
 def s_maps(v: View, tr: mha.Trace, key: str) -> None:
@@ -28,11 +38,11 @@ def render(v: View) -> None:
     t, tr, cfg = v.t, v.trace, v.cfg
     header(t, "heads")
     n, h, dv = cfg.n_tokens, cfg.n_heads, cfg.d_v
-    equation(v.look, (rf"\operatorname{{Concat}}(H_1,\dots,H_{{{h}}}):",
+    equation(v.look, (rf"\operatorname{{Concat}}({concat_args(h).tex}):",
                       rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))
     st.markdown(f"**{t('heads_s')}**")
     s_maps(v, tr, "heads_s")
-    concat = F.Mat(tr.concat, f"Concat(H<sub>1</sub>…H<sub>{h}</sub>)", row_label=t("token"), col_label=t("cols_of"))
+    concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
     st.markdown(f"**{t('heads_concat')}**")
     chart(F.grid_figure([concat], text=v.text, words=v.words, look=v.look, block_cols=dv, block_names=labels),

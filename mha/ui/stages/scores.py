@@ -28,8 +28,11 @@ NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 
 def render(v: View) -> None:
     t, h, ss = v.t, v.head, st.session_state
-    header(t, "scores", h=h + 1)
-    head_control(t)
+    if ss.get("example"):  # the toggle below, read before it is drawn: the post's example belongs to no head
+        st.markdown(f"### {t('scores_mask_title')}\n\n{t('scores_text')}")
+    else:
+        header(t, "scores", h=h + 1)
+        head_control(t)
     example = st.toggle(t("mask_example"), key="example", help=t("mask_example_help"),
                         on_change=session.on_size_change, persist_state="session")
     phases = GIVEN_PHASES if example else PHASES
@@ -80,7 +83,7 @@ def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | N
     when no cell is chosen."""
     t, h, tr = v.t, v.head, v.trace
     if cell is None:
-        st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
+        st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").tex))
         return
     i, j = cell
     sums = []  # the dot product behind the score, then its softmax: one element
