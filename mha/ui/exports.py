@@ -78,6 +78,7 @@ class Part:
 
     arrays: dict[str, np.ndarray]
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # what else its files record (the block's order)
 
     def size(self) -> int:
         return sum(a.size for a in self.arrays.values())
@@ -103,7 +104,7 @@ def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part | 
     they hold; without one, the attention's whole trace on X."""
     a = part.arrays if part else arrays(x, w)
     labels = {**LABELS, **(part.labels if part else {})}
-    meta = source.meta(cfg)
+    meta = {**source.meta(cfg), **(part.meta if part else {})}
     return {"npz": _npz(a, meta), "json": _json(a, cfg, meta), "csv": _csv_zip(a, labels, meta)}
 
 
@@ -111,7 +112,7 @@ def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part
              source: Source = WALK) -> tuple:
     """What a view's files depend on: the sizes and seed, X and the weights (the trained model's two layers share
     sizes and X), a stage's arrays, and where they come from (written into the files)."""
-    shown = digest(*part.arrays.values(), np.array(list(part.arrays), dtype=str)) if part else b""
+    shown = digest(*part.arrays.values(), np.array([*part.arrays, *map(str, part.meta.items())])) if part else b""
     return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o), shown, source
 
 
@@ -192,22 +193,28 @@ def next_token_part(x: np.ndarray, final: np.ndarray, e: np.ndarray, logits: np.
 
 
 def block_part(tr: mha.BlockTrace, bw: mha.BlockWeights) -> Part:
-    """The block stage: every array of its parts (the per-row mean and variance LN₁ takes, the residual stream, the
-    FFN's up-projection before its bias) and every weight of the block."""
-    a = bw.attn
-    arrays = {"X": tr.x, "mu_1": tr.x.mean(axis=1), "var_1": tr.x.var(axis=1), "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b,
-              "LN_1": tr.ln1, "W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o, "Attn": tr.attn.y, "R_1": tr.r1,
-              "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b, "LN_2": tr.ln2, "W_fc": bw.w_fc, "b_fc": bw.b_fc,
-              "LN_2W_fc": tr.ln2 @ bw.w_fc, "H": tr.hidden, "A": tr.act, "W_proj": bw.w_proj, "b_proj": bw.b_proj,
-              "FFN": tr.ffn, "Y": tr.y}
-    rows = {"X", "LN_1", "Attn", "R_1", "LN_2", "FFN", "Y"}
-    labels = {k: ("token", "feature") for k in rows}
+    """The block stage, in its order (tr.ln, also in the files' metadata): every array of its parts (the per-row mean
+    and variance LN₁ takes, the residual sums, the FFN's up-projection before its bias) and every weight of the
+    block. Pre-LN's sums are R₁ and Y themselves; post-LN's are the rows its norms take."""
+    a, pre = bw.attn, tr.ln == "pre"
+    into_ln1, into_ffn = (tr.x, tr.ln2) if pre else (tr.sum1, tr.r1)
+    up = "LN_2W_fc" if pre else "R_1W_fc"
+    arrays = {"X": tr.x, "W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o, "Attn": tr.attn.y}
+    arrays.update({} if pre else {"sum_1": tr.sum1})
+    arrays.update({"mu_1": into_ln1.mean(axis=1), "var_1": into_ln1.var(axis=1), "gamma_1": bw.ln1_g,
+                   "beta_1": bw.ln1_b, "LN_1": tr.ln1, "R_1": tr.r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b})
+    arrays.update({"LN_2": tr.ln2} if pre else {})
+    arrays.update({"W_fc": bw.w_fc, "b_fc": bw.b_fc, up: into_ffn @ bw.w_fc, "H": tr.hidden, "A": tr.act,
+                   "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": tr.ffn})
+    arrays.update({} if pre else {"sum_2": tr.sum2})
+    arrays["Y"] = tr.y
+    labels = {k: ("token", "feature") for k in ("X", "Attn", "sum_1", "LN_1", "R_1", "LN_2", "FFN", "sum_2", "Y")}
     labels.update({k: ("row", "token") for k in ("mu_1", "var_1")})
     labels.update({k: ("row", "feature") for k in ("gamma_1", "beta_1", "gamma_2", "beta_2", "b_proj")})
     labels.update({k: LABELS[k] for k in ("W_Q", "W_K", "W_V", "W_O")})
-    labels.update({"W_fc": ("feature", "hidden"), "b_fc": ("row", "hidden"), "LN_2W_fc": ("token", "hidden"),
+    labels.update({"W_fc": ("feature", "hidden"), "b_fc": ("row", "hidden"), up: ("token", "hidden"),
                    "H": ("token", "hidden"), "A": ("token", "hidden"), "W_proj": ("hidden", "feature")})
-    return Part(arrays, labels)
+    return Part(arrays, labels, {"ln": tr.ln})
 
 
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock

@@ -188,7 +188,7 @@ def stage_part(stage: str, cfg: mha.AttentionConfig, x, w: mha.Weights) -> expor
         if run:
             return exports.block_part(run.block, run.weights.blocks[run.layer])
         bw = models.block_weights(cfg)
-        return exports.block_part(mha.block(x, bw), bw)
+        return exports.block_part(mha.block(x, bw, ln=S.block_order(ss)), bw)
     if stage not in ("tokens", "next_token"):
         return None
     text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])

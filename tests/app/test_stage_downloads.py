@@ -19,7 +19,7 @@ CFG = mha.AttentionConfig()  # the post's sizes, the page's defaults
 TEXT = "one two three one two"
 MATMUL_A = np.array([[1.0, 2.0, 0.0], [-1.0, 3.0, 1.0]])  # the refresher's example, as the page shows it
 MATMUL_B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0, 3.0, 1.0, -1.0]])
-EXAMPLE = "the cat sat on the mat"  # the tokens stage's example (English page), used without a text
+EXAMPLE = "to be or not to be"  # the tokens stage's example (English page), used without a text
 
 
 def downloaded(at) -> tuple[str, dict[str, bytes]]:
@@ -79,9 +79,9 @@ def expected(stage: str, text: str = "") -> dict[str, np.ndarray]:
         logits = final @ mw.wte.T
         p = np.exp(logits[-1] - logits[-1].max())
         return {"X": x, "LN_f_Y": final, "E": mw.wte, "logits": logits, "p_next": p / p.sum()}
-    if stage == "block":
+    if stage == "block":  # the post's order, the stage's default
         bw = mha.init_block(cfg, 0)
-        return _block(mha.block(x, bw), bw)
+        return _block(mha.block(x, bw, ln="post"), bw)
     t = mha.forward(x, w)
     out = {"X": x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "W_O": w.w_o, "Q": t.q, "K": t.k, "V": t.v,
            "QK^T": t.scores, "QK^T_scaled": t.scaled, "QK^T_masked": t.masked, "S": t.probs, "H": t.heads,
@@ -91,15 +91,34 @@ def expected(stage: str, text: str = "") -> dict[str, np.ndarray]:
     return out
 
 
+def _ln(z: np.ndarray, g: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return (z - z.mean(axis=1, keepdims=True)) / np.sqrt(z.var(axis=1, keepdims=True) + 1e-5) * g + b
+
+
 def _block(tr: mha.BlockTrace, bw: mha.BlockWeights) -> dict[str, np.ndarray]:
-    x = tr.x
-    mu, var = x.mean(axis=1), x.var(axis=1)
-    ln1 = (x - mu[:, None]) / np.sqrt(var[:, None] + 1e-5) * bw.ln1_g + bw.ln1_b
-    return {"X": x, "mu_1": mu, "var_1": var, "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": ln1,
-            "W_Q": bw.attn.w_q, "W_K": bw.attn.w_k, "W_V": bw.attn.w_v, "W_O": bw.attn.w_o, "Attn": tr.attn.y,
-            "R_1": x + tr.attn.y, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b, "LN_2": tr.ln2, "W_fc": bw.w_fc,
-            "b_fc": bw.b_fc, "LN_2W_fc": tr.ln2 @ bw.w_fc, "H": tr.ln2 @ bw.w_fc + bw.b_fc, "A": tr.act,
-            "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": tr.act @ bw.w_proj + bw.b_proj, "Y": tr.y}
+    """The block's arrays in its order, each sum and norm recomputed here from the attention's output and the FFN's
+    activation: pre-LN (GPT-2), X → LN₁ → Attn → + X → LN₂ → FFN → + R₁; post-LN (the post's), X → Attn → + X → LN₁
+    → FFN → + R₁ → LN₂."""
+    x, a = tr.x, bw.attn
+    weights = {"W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o}
+    if tr.ln == "pre":
+        ln1 = _ln(x, bw.ln1_g, bw.ln1_b)
+        r1 = x + tr.attn.y
+        ln2 = _ln(r1, bw.ln2_g, bw.ln2_b)
+        ffn = tr.act @ bw.w_proj + bw.b_proj
+        return {"X": x, **weights, "Attn": tr.attn.y, "mu_1": x.mean(axis=1), "var_1": x.var(axis=1),
+                "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": ln1, "R_1": r1, "gamma_2": bw.ln2_g,
+                "beta_2": bw.ln2_b, "LN_2": ln2, "W_fc": bw.w_fc, "b_fc": bw.b_fc, "LN_2W_fc": ln2 @ bw.w_fc,
+                "H": ln2 @ bw.w_fc + bw.b_fc, "A": tr.act, "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": ffn,
+                "Y": r1 + ffn}
+    sum1 = x + tr.attn.y
+    r1 = _ln(sum1, bw.ln1_g, bw.ln1_b)
+    ffn = tr.act @ bw.w_proj + bw.b_proj
+    return {"X": x, **weights, "Attn": tr.attn.y, "sum_1": sum1, "mu_1": sum1.mean(axis=1), "var_1": sum1.var(axis=1),
+            "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": r1, "R_1": r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b,
+            "W_fc": bw.w_fc, "b_fc": bw.b_fc, "R_1W_fc": r1 @ bw.w_fc, "H": r1 @ bw.w_fc + bw.b_fc, "A": tr.act,
+            "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": ffn, "sum_2": r1 + ffn,
+            "Y": _ln(r1 + ffn, bw.ln2_g, bw.ln2_b)}
 
 
 def _arrays(files: dict[str, bytes]) -> tuple[dict[str, np.ndarray], dict]:
@@ -124,7 +143,8 @@ def test_every_stages_download_holds_what_its_view_shows(stage):
     else:
         _same(got, expected(stage))
     assert name == f"mha-{stage}-3x5x7x11x2-seed0"
-    assert meta == {"stage": stage, "model": "seeded", "seed": 0, "init": "gaussian"}
+    assert meta == {"stage": stage, "model": "seeded", "seed": 0, "init": "gaussian",
+                    **({"ln": "post"} if stage == "block" else {})}
     body = json.loads(files["json"])
     assert list(body["matrices"]) == list(got) and body["source"] == meta
     archive = zipfile.ZipFile(io.BytesIO(files["csv"]))
@@ -138,6 +158,16 @@ def test_with_a_text_the_download_follows_the_texts_x(stage):
     got, meta = _arrays(files)
     _same(got, expected(stage, TEXT))
     assert meta["tokens"] == TEXT.split() and name.startswith(f"mha-{stage}-5x5x")
+
+
+def test_the_blocks_download_follows_the_order_shown():
+    """GPT-2's order (ln=pre) holds LN₂ and LN₂·W_fc; the post's, the two sums its norms take."""
+    prepared.FILES.clear()
+    _, files = downloaded(opened(stage="block", ln="pre"))
+    got, meta = _arrays(files)
+    bw = mha.init_block(CFG, 0)
+    _same(got, _block(mha.block(mha.init_input(CFG), bw, ln="pre"), bw))
+    assert meta["ln"] == "pre" and "LN_2W_fc" in got and "sum_1" not in got
 
 
 def test_the_csv_writes_the_coda_arrays_with_their_axes():
@@ -161,7 +191,8 @@ def test_a_trained_models_files_are_named_after_the_model_and_layer_and_hold_its
     ids = np.array([model.vocab.index(c) for c in text.split()])
     trace = mha.model_forward(ids, model.weights)
     assert "seed0" not in name and f"trained-layer{layer}" in name and name.startswith(f"mha-{stage}-")
-    assert meta == {"stage": stage, "model": "trained", "layer": layer, "trained": "shipped", "tokens": text.split()}
+    assert meta == {"stage": stage, "model": "trained", "layer": layer, "trained": "shipped", "tokens": text.split(),
+                    **({"ln": "pre"} if stage == "block" else {})}
     if stage == "block":
         _same(got, _block(trace.layers[layer - 1], model.weights.blocks[layer - 1]))
     elif stage == "next_token":
@@ -183,4 +214,4 @@ def test_next_token_without_a_text_computes_the_sidebars_n_rows():
     assert at.number_input(key="n_tokens").value == 3
     assert any("3 rows" in i.value for i in at.info)
     _, files = downloaded(opened(stage="next_token"))
-    assert _arrays(files)[0]["logits"].shape == (3, 5)  # n × the example's 5 words
+    assert _arrays(files)[0]["logits"].shape == (3, 4)  # n × the example's 4 words (to, be, or, not)
