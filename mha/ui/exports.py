@@ -197,7 +197,7 @@ def block_part(tr: mha.BlockTrace, bw: mha.BlockWeights) -> Part:
     and variance LN₁ takes, the residual sums, the FFN's up-projection before its bias) and every weight of the
     block. Pre-LN's sums are R₁ and Y themselves; post-LN's are the rows its norms take."""
     a, pre = bw.attn, tr.ln == "pre"
-    into_ln1, into_ffn = (tr.x, tr.ln2) if pre else (tr.sum1, tr.r1)
+    into_ln1, into_ffn = tr.ln1_in, tr.ffn_in
     up = "LN_2W_fc" if pre else "R_1W_fc"
     arrays = {"X": tr.x, "W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o, "Attn": tr.attn.y}
     arrays.update({} if pre else {"sum_1": tr.sum1})
