@@ -1140,10 +1140,10 @@ class Text:
     def notice(self, notice) -> str:
         """A settings.Notice in this language: its fields come from a link or a hand, so they go through md; a field
         `why` is the key of the reason, said in this language."""
-        fields = dict(notice.fields)
-        if "why" in fields:
-            fields["why"] = self(fields["why"])
-        return self.md(notice.key, **fields)
+        fields = {k: md_escape(v) if isinstance(v, str) else v for k, v in notice.fields.items() if k != "why"}
+        if "why" in notice.fields:  # the app's own words, in this language: no value from outside
+            fields["why"] = self(notice.fields["why"])
+        return self(notice.key, **fields)
 
     def template(self, key: str) -> str:
         """The value unformatted, for a figure that fills its fields itself (frame by frame)."""
