@@ -80,9 +80,11 @@ with st.sidebar:
         st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key)
     if S.distinct_primes(ss):
         st.caption(t("primes_yes"))
+    elif S.primes_but_n(ss):
+        st.caption(t("primes_but_n", n=ss["n_tokens"]))
     else:
         st.caption(t("primes_no"))
-        st.button(t("primes_fix"), key="make_primes")
+        st.button(t("primes_fix"), key="make_primes", help=t("primes_fix_help"))
     st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed")
     st.expander(t("sidebar_view"), icon=":material/tune:", key="options_open", on_change="rerun")
     st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")

@@ -3,7 +3,7 @@
 numpy only: importing mha pulls in neither streamlit nor plotly.
 """
 
-from .analysis import Cost, cost, dependency, head_roles
+from .analysis import Cost, cost, dependency, head_roles, role_bars
 from .attention import (
     Trace,
     Weights,
@@ -40,7 +40,7 @@ __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
     "InputError", "KVCache", "LogitsTrace", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block",
     "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "gelu", "generate",
-    "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
+    "role_bars", "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
     "next_token", "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
 

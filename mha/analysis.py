@@ -101,3 +101,21 @@ def head_roles(probs: np.ndarray, ids) -> tuple[np.ndarray, np.ndarray]:
         return prev, np.full(probs.shape[0], np.nan)
     i, j = np.array(pairs).T
     return prev, probs[:, i, j].mean(-1)
+
+
+ROLE_FLOOR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
+ROLE_MARGIN = 0.05  # ... and at least this far above what untrained weights score on the same sequence
+
+
+def role_bars(untrained: list[tuple[np.ndarray, np.ndarray]], floor: float = ROLE_FLOOR,
+              margin: float = ROLE_MARGIN) -> tuple[float, float]:
+    """The previous-token and induction scores a head must reach to be named on a sequence, given head_roles of
+    every layer of the untrained model on that same sequence: `floor`, or `margin` above the best untrained head's
+    score, whichever is higher. Untrained weights already score something (the mask alone puts row 2's whole weight
+    on two keys), so a name says the head stands clear of that, not only of a fixed bar."""
+    bars = []
+    for kind in (0, 1):
+        scores = np.concatenate([np.asarray(roles[kind], dtype=float).ravel() for roles in untrained])
+        best = np.nanmax(scores) if np.isfinite(scores).any() else -np.inf
+        bars.append(float(max(floor, best + margin)))
+    return bars[0], bars[1]

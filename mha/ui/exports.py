@@ -1,9 +1,10 @@
-"""The current view's whole trace as .npz, .json, or a .zip of one .csv per matrix."""
+"""The current view's arrays as .npz, .json, or a .zip of one .csv per matrix: the attention's whole trace, or what
+a stage of the coda shows instead (its Part), with what the numbers come from (the model, the layer) in each file."""
 
 import io
 import json
 import zipfile
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -45,34 +46,91 @@ def cache_view(cfg: mha.AttentionConfig, x: np.ndarray, added) -> tuple[mha.Atte
     return replace(cfg, n_tokens=len(x) + len(rows)), np.vstack([x, *rows])
 
 
-def stem(cfg: mha.AttentionConfig) -> str:
-    return f"mha-trace-{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}-seed{cfg.seed}"
+@dataclass(frozen=True)
+class Source:
+    """What a view's numbers come from, written into its files (and their names): the stage, the weights (seeded,
+    or the trained model and the layer the walk shows; a retrained one's seed) and the text's tokens."""
+
+    stage: str = "input"
+    model: str = "seeded"
+    layer: int | None = None  # 1-based, with the trained model
+    train_seed: int | None = None  # the seed the trained model was retrained with, None for the shipped one
+    tokens: tuple[str, ...] = ()
+
+    def meta(self, cfg: mha.AttentionConfig) -> dict:
+        out = {"stage": self.stage, "model": self.model}
+        if self.model == "trained":
+            out.update(layer=self.layer, trained="shipped" if self.train_seed is None else f"seed {self.train_seed}")
+        else:
+            out.update(seed=cfg.seed, init=cfg.init)
+        if self.tokens:
+            out["tokens"] = list(self.tokens)
+        return out
 
 
-def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes]:
-    """The three downloads of this view, the trace computed once: {"npz": …, "json": …, "csv": …}."""
-    a = arrays(x, w)
-    return {"npz": _npz(a), "json": _json(a, cfg), "csv": _csv_zip(a)}
+WALK = Source()  # the default: the attention's walk on seeded weights
 
 
-def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> tuple:
+@dataclass(frozen=True)
+class Part:
+    """What a stage of the coda shows, in place of the attention's 15 arrays: its arrays, and what the rows and
+    columns of each count (AXES keys; a 1-D array is one row, its rows' key ignored)."""
+
+    arrays: dict[str, np.ndarray]
+    labels: dict[str, tuple[str, str]] = field(default_factory=dict)
+    meta: dict = field(default_factory=dict)  # what else its files record (the block's order)
+
+    def size(self) -> int:
+        return sum(a.size for a in self.arrays.values())
+
+
+def export_size(cfg: mha.AttentionConfig, part: Part | None = None) -> int:
+    """How many numbers this view's files hold: the stage's part, else the attention's trace and weights."""
+    return part.size() if part else size(cfg)
+
+
+def stem(cfg: mha.AttentionConfig, source: Source = WALK) -> str:
+    """The files' name: the stage, the model (and layer) or the seed, and the sizes."""
+    sizes = f"{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}"
+    if source.model == "trained":
+        retrained = "" if source.train_seed is None else f"-retrained{source.train_seed}"
+        return f"mha-{source.stage}-trained{retrained}-layer{source.layer}-{sizes}"
+    return f"mha-{source.stage}-{sizes}-seed{cfg.seed}"
+
+
+def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part | None = None,
+          source: Source = WALK) -> dict[str, bytes]:
+    """The three downloads of this view, computed once: {"npz": …, "json": …, "csv": …}. A stage's `part` is what
+    they hold; without one, the attention's whole trace on X."""
+    a = part.arrays if part else arrays(x, w)
+    labels = {**LABELS, **(part.labels if part else {})}
+    meta = {**source.meta(cfg), **(part.meta if part else {})}
+    return {"npz": _npz(a, meta), "json": _json(a, cfg, meta), "csv": _csv_zip(a, labels, meta)}
+
+
+def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part | None = None,
+             source: Source = WALK) -> tuple:
     """What a view's files depend on: the sizes and seed, X and the weights (the trained model's two layers share
-    sizes and X)."""
-    return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o)
+    sizes and X), a stage's arrays, and where they come from (written into the files)."""
+    shown = digest(*part.arrays.values(), np.array([*part.arrays, *map(str, part.meta.items())])) if part else b""
+    return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o), shown, source
 
 
-def _npz(a: dict[str, np.ndarray]) -> bytes:
+META = "meta"  # the .npz entry holding the files' metadata (a JSON text), and the .zip's meta.json
+
+
+def _npz(a: dict[str, np.ndarray], meta: dict) -> bytes:
     buffer = io.BytesIO()
-    np.savez_compressed(buffer, **a)
+    np.savez_compressed(buffer, **a, **{META: np.array(json.dumps(meta, ensure_ascii=False))})
     return buffer.getvalue()
 
 
-def _json(a: dict[str, np.ndarray], cfg: mha.AttentionConfig) -> bytes:
-    """{"config": …, "note": …, "matrices": {name: {"shape": …, "values": nested lists}}}, the text json.dumps gives
-    the whole, written a matrix (a head) at a time: the whole as lists of Python floats holds several times the
-    file. JSON has no −∞: masked cells are written as null, as the note in the file says."""
+def _json(a: dict[str, np.ndarray], cfg: mha.AttentionConfig, meta: dict) -> bytes:
+    """{"config": …, "source": …, "note": …, "matrices": {name: {"shape": …, "values": nested lists}}}, the text
+    json.dumps gives the whole, written a matrix (a head) at a time: the whole as lists of Python floats holds several
+    times the file. JSON has no −∞: masked cells are written as null, as the note in the file says."""
     head = {"config": {k: getattr(cfg, k) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")},
-            "note": NOTE}
+            "source": meta, "note": NOTE}
     out = io.BytesIO()
     out.write(json.dumps(head)[:-1].encode() + b', "matrices": {')
     for i, (name, m) in enumerate(a.items()):
@@ -84,7 +142,11 @@ def _json(a: dict[str, np.ndarray], cfg: mha.AttentionConfig) -> bytes:
 
 
 def _json_values(m: np.ndarray, out: io.BytesIO) -> None:
-    """m as JSON's nested lists, ±∞ as null: a matrix in one piece, a stack of them one by one."""
+    """m as JSON's nested lists, ±∞ as null: a matrix in one piece, a stack of them one by one; token ids as
+    integers."""
+    if m.dtype.kind in "iu":
+        out.write(json.dumps(m.tolist()).encode())
+        return
     if m.ndim <= 2:
         text = json.dumps(np.where(np.isfinite(m), m, np.nan).tolist(), allow_nan=True)
         out.write(text.replace("NaN", "null").encode())
@@ -97,18 +159,70 @@ def _json_values(m: np.ndarray, out: io.BytesIO) -> None:
 
 
 # What the rows and the columns of each matrix count: the row-label column's header, then the labels' prefix.
-AXES = {"token": "t", "feature": "f", "query": "q", "key": "k", "d_k": "dk", "d_v": "dv", "concat": "c"}
+AXES = {"token": "t", "feature": "f", "query": "q", "key": "k", "d_k": "dk", "d_v": "dv", "concat": "c",
+        "vocab": "v", "hidden": "u", "row": "r", "column": "c"}
 LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature", "d_k"), "W_V": ("feature", "d_v"),
           "W_O": ("concat", "feature"), "Q": ("token", "d_k"), "K": ("token", "d_k"), "V": ("token", "d_v"),
           "QK^T": ("query", "key"), "QK^T_scaled": ("query", "key"), "QK^T_masked": ("query", "key"),
           "S": ("query", "key"), "H": ("token", "d_v"), "Concat": ("token", "concat"), "Y": ("token", "feature")}
 
 
+def matmul_part(a: np.ndarray, b: np.ndarray) -> Part:
+    """The refresher: its two editable matrices and their product."""
+    return Part({"A": a, "B": b, "R": a @ b}, {k: ("row", "column") for k in "ABR"})
+
+
+def dependency_part(x: np.ndarray, w: mha.Weights) -> Part:
+    """The dependency stage: the walk's arrays and the map D[i, j] = ‖∂Y_i/∂X_j‖ it draws."""
+    return Part({**arrays(x, w), "D": mha.dependency(x, w)}, {"D": ("token", "token")})
+
+
+def tokens_part(ids: np.ndarray, e: np.ndarray, p: np.ndarray, x: np.ndarray) -> Part:
+    """The tokens stage: the ids, E (a row per word of the vocabulary), the rows it looks up, the positions, X."""
+    return Part({"ids": ids, "E": e, "E_ids": e[ids], "P": p, "X": x},
+                {"ids": ("row", "token"), "E": ("vocab", "feature"), "E_ids": ("token", "feature"),
+                 "P": ("token", "feature"), "X": ("token", "feature")})
+
+
+def next_token_part(x: np.ndarray, final: np.ndarray, e: np.ndarray, logits: np.ndarray, probs: np.ndarray) -> Part:
+    """The next-token stage: what the model reads, LN_f(Y), E (its transpose scores LN_f(Y)), the logits, and the
+    last row's probabilities at the temperature shown."""
+    return Part({"X": x, "LN_f_Y": final, "E": e, "logits": logits, "p_next": probs},
+                {"X": ("token", "feature"), "LN_f_Y": ("token", "feature"), "E": ("vocab", "feature"),
+                 "logits": ("token", "vocab"), "p_next": ("row", "vocab")})
+
+
+def block_part(tr: mha.BlockTrace, bw: mha.BlockWeights) -> Part:
+    """The block stage, in its order (tr.ln, also in the files' metadata): every array of its parts (the per-row mean
+    and variance LN₁ takes, the residual sums, the FFN's up-projection before its bias) and every weight of the
+    block. Pre-LN's sums are R₁ and Y themselves; post-LN's are the rows its norms take."""
+    a, pre = bw.attn, tr.ln == "pre"
+    into_ln1, into_ffn = tr.ln1_in, tr.ffn_in
+    up = "LN_2W_fc" if pre else "R_1W_fc"
+    arrays = {"X": tr.x, "W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o, "Attn": tr.attn.y}
+    arrays.update({} if pre else {"sum_1": tr.sum1})
+    arrays.update({"mu_1": into_ln1.mean(axis=1), "var_1": into_ln1.var(axis=1), "gamma_1": bw.ln1_g,
+                   "beta_1": bw.ln1_b, "LN_1": tr.ln1, "R_1": tr.r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b})
+    arrays.update({"LN_2": tr.ln2} if pre else {})
+    arrays.update({"W_fc": bw.w_fc, "b_fc": bw.b_fc, up: into_ffn @ bw.w_fc, "H": tr.hidden, "A": tr.act,
+                   "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": tr.ffn})
+    arrays.update({} if pre else {"sum_2": tr.sum2})
+    arrays["Y"] = tr.y
+    labels = {k: ("token", "feature") for k in ("X", "Attn", "sum_1", "LN_1", "R_1", "LN_2", "FFN", "sum_2", "Y")}
+    labels.update({k: ("row", "token") for k in ("mu_1", "var_1")})
+    labels.update({k: ("row", "feature") for k in ("gamma_1", "beta_1", "gamma_2", "beta_2", "b_proj")})
+    labels.update({k: LABELS[k] for k in ("W_Q", "W_K", "W_V", "W_O")})
+    labels.update({"W_fc": ("feature", "hidden"), "b_fc": ("row", "hidden"), up: ("token", "hidden"),
+                   "H": ("token", "hidden"), "A": ("token", "hidden"), "W_proj": ("hidden", "feature")})
+    return Part(arrays, labels, {"ln": tr.ln})
+
+
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock
 
 
-def _csv_zip(a: dict[str, np.ndarray]) -> bytes:
-    """One .csv per matrix; a per-head array gives one file per head (Q_head1.csv, …).
+def _csv_zip(a: dict[str, np.ndarray], labels: dict[str, tuple[str, str]], meta: dict) -> bytes:
+    """One .csv per matrix; a per-head array gives one file per head (Q_head1.csv, …), a 1-D one a single row; and
+    meta.json, what the numbers come from.
 
     Each file has a header row (the rows' axis, then column labels: f1… for features, k1… for keys, …) and
     a row-label column (t1… for tokens, q1… for queries, …). Numbers are written in their shortest form
@@ -116,10 +230,13 @@ def _csv_zip(a: dict[str, np.ndarray]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for name, m in a.items():
-            rows, cols = LABELS[name]
-            for label, part in _matrices(name.replace("^", ""), m):
+            rows, cols = labels[name]
+            rows = "row" if m.ndim == 1 else rows
+            for label, part in _matrices(name.replace("^", ""), np.atleast_2d(m)):
                 archive.writestr(zipfile.ZipInfo(f"{label}.csv", FIXED_TIME), csv_text(part, rows, cols),
                                  zipfile.ZIP_DEFLATED)
+        archive.writestr(zipfile.ZipInfo(f"{META}.json", FIXED_TIME), json.dumps(meta, ensure_ascii=False),
+                         zipfile.ZIP_DEFLATED)
     return buffer.getvalue()
 
 

@@ -60,14 +60,15 @@ def ready(view: Hashable) -> dict[str, bytes] | None:
     return FILES.peek(view)
 
 
-def prepare(view: Hashable, x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig) -> dict[str, bytes]:
+def prepare(view: Hashable, x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig,
+            part: exports.Part | None = None, source: exports.Source = exports.WALK) -> dict[str, bytes]:
     """The view's files, written once for the process, after the least recently shown have made room for them."""
     with _building:
         found = FILES.peek(view)  # another session may have written them while this one waited
         if found is not None:
             return found
-        FILES.room(BYTES_PER_NUMBER * exports.size(cfg))
-        return FILES.get(view, lambda: exports.files(x, w, cfg))
+        FILES.room(BYTES_PER_NUMBER * exports.export_size(cfg, part))
+        return FILES.get(view, lambda: exports.files(x, w, cfg, part, source))
 
 
 def show(view: Hashable | None) -> None:

@@ -62,7 +62,7 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
     def show(cell):
         row = st.container(horizontal=True)  # the hint or the sums, and the quiz's button at the right: one block
         if cell is None:
-            row.caption(v.t("click_hint", name=c.name.plain))
+            row.caption(v.t("click_hint", name=c.name.tex))
         else:
             i, j = cell
             row.markdown(breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j,
@@ -123,7 +123,7 @@ def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int
     the numbers the figure writes is right too, though they are rounded: then the verdict names what they give."""
     i, j = cell
     value = float(c.values[i, j])
-    st.markdown(t("quiz_ask", name=c.name.plain, i=i + 1, j=j + 1, a=a.name.plain, b=b.name.plain))
+    st.markdown(t("quiz_ask", name=c.name.tex, i=i + 1, j=j + 1, a=a.name.tex, b=b.name.tex))
     answer = st.number_input(t("quiz_answer"), value=None, step=0.01, format="%.4f", key=f"quiz_answer_{key}")
     check, again, stop = st.columns(3)
     if check.button(t("quiz_check"), key=f"quiz_check_{key}", type="primary"):
@@ -200,6 +200,6 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
         result, total_text = tex_num(total, paren=False), fmt(total)
     notes = [] if whole else [t("breakdown_more", more=len(terms) - len(shown_terms))]
     notes.append(t("breakdown_check", total=total_text, value=fmt(value)))
-    formula = said(t("breakdown_title", name=c.plain, a=a.plain, b=b.plain, i=i + 1, j=j + 1),
+    formula = said(t("breakdown_title", name=c.tex, a=a.tex, b=b.tex, i=i + 1, j=j + 1),
                    rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
     return "\n\n".join([formula, *map(aside, notes)])

@@ -11,11 +11,12 @@ from .strings import Text
 BELOW = "prose_below"  # session key: the paragraph a presenter's page draws under the stage (`below`)
 
 
-def header(t: Text, stage: str, look: F.Look, **fields) -> None:
-    """The stage's title and opening paragraph, as one element: the browser draws every element of a full rerun
-    again, so each one a stage saves is time saved on every interaction. On a projector (F.PRESENT) the title only:
-    the paragraph waits for `below`, so that the stage's first figure is on the first screen."""
-    title, text = t(f"{stage}_title", **fields), t(f"{stage}_text")
+def header(t: Text, stage: str, look: F.Look, title: str = "", **fields) -> None:
+    """The stage's title (`title`, else its own) and opening paragraph, as one element: the browser draws every
+    element of a full rerun again, so each one a stage saves is time saved on every interaction. On a projector
+    (F.PRESENT) the title only: the paragraph waits for `below`, so that the stage's first figure is on the first
+    screen."""
+    title, text = title or t(f"{stage}_title", **fields), t(f"{stage}_text")
     if look == F.PRESENT:
         st.markdown(f"### {title}")
         st.session_state[BELOW] = text

@@ -200,27 +200,49 @@ def shorten(raw: str) -> str:
 def encode_x(x: np.ndarray, base: np.ndarray) -> str:
     """The cells where x differs from the seeded base, as `row.col~value` items joined by `_` (1-based)."""
     rows, cols = np.nonzero(x != base)
-    return "_".join(f"{r + 1}.{c + 1}~{float(x[r, c])!r}" for r, c in zip(rows, cols))
+    return "_".join(f"{r + 1}.{c + 1}~{link_number(x[r, c])}" for r, c in zip(rows, cols))
+
+
+def link_number(v: float) -> str:
+    """v in a link: its shortest text that reads back exactly (repr), with no + (1e200, not 1e+200): a + in a query
+    string is a space to whoever decodes it as a form does, and a link pasted from a decoded address lost it."""
+    return repr(float(v)).replace("e+", "e")
 
 
 def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
-    """Apply an encoded X to `base`; unusable items are skipped with a notice, the rest kept."""
+    """Apply an encoded X to `base`; unusable items are skipped with a notice saying why the first was, the rest
+    kept."""
     if len(text) > X_PARAM_MAX:
         return base.copy(), [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
     x, bad = _apply_cells(text, base)
-    return x, [Notice("notice_x_items", dict(count=len(bad), example=shorten(bad[0])))] if bad else []
+    return x, [_refused("notice_x_items", bad)] if bad else []
 
 
-def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[str]]:
-    """`base` with the `row.col~value` items of text applied, and the items that could not be."""
+def _refused(key: str, bad: list[tuple[str, str]]) -> Notice:
+    item, why = bad[0]
+    return Notice(key, dict(count=len(bad), example=shorten(item), why=why))
+
+
+def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[tuple[str, str]]]:
+    """`base` with the `row.col~value` items of text applied, and the items that could not be, each with the key
+    of the reason (REFUSALS)."""
     x, bad = base.copy(), []
     for item in filter(None, text.split("_")):
         m = re.fullmatch(r"(\d{1,4})\.(\d{1,4})~([^~]+)", item)
-        v = _number(m[3]) if m else None
-        if v is None or not (0 <= int(m[1]) - 1 < x.shape[0] and 0 <= int(m[2]) - 1 < x.shape[1]):
-            bad.append(item)
+        if not m:
+            bad.append((item, "why_form"))
             continue
-        x[int(m[1]) - 1, int(m[2]) - 1] = v
+        # An exponent's + read as a space: the link was decoded as a form (1e+200 pasted from an address bar)
+        raw = re.sub(r"(?<=[eE]) (?=\d)", "+", m[3])
+        value = read_number(raw)
+        if value is None:
+            bad.append((item, "why_number"))
+        elif not math.isfinite(value):
+            bad.append((item, "why_finite"))
+        elif not (0 <= int(m[1]) - 1 < x.shape[0] and 0 <= int(m[2]) - 1 < x.shape[1]):
+            bad.append((item, "why_cell"))
+        else:
+            x[int(m[1]) - 1, int(m[2]) - 1] = value
     return x, bad
 
 
@@ -246,7 +268,7 @@ def decode_kv(text: str, seeded: Callable[[int], np.ndarray]) -> tuple[np.ndarra
         count = KV_MAX_ADDED
     rows, bad = _apply_cells(items, seeded(count))
     if bad:
-        notices.append(Notice("notice_kv_items", dict(count=len(bad), example=shorten(bad[0]))))
+        notices.append(_refused("notice_kv_items", bad))
     return rows, notices
 
 
@@ -268,6 +290,13 @@ def shared_lengths(lengths: Mapping[str, int]) -> list[tuple[int, tuple[str, ...
     return [(length, tuple(names)) for length, names in groups.items() if len(names) > 1]
 
 
+def primes_but_n(sizes: Mapping) -> bool:
+    """Every size but n (the tokens, which the text or X's rows fix) is a prime, and no two sizes are equal: what
+    make-primes gives when n is no prime."""
+    values = [sizes[k] for k in SIZES]
+    return all(is_prime(sizes[k]) for k in SIZES if k != "n_tokens") and len(set(values)) == len(values)
+
+
 @lru_cache(maxsize=1)
 def _primes_upto(n: int) -> tuple[int, ...]:
     return tuple(p for p in range(2, n + 1) if is_prime(p))
@@ -286,20 +315,25 @@ def _move_cost(n: int, p: int, window: tuple[int, int]) -> tuple[int, int, int]:
 
 
 def nearest_distinct_primes(sizes: Mapping) -> dict:
-    """The distinct primes (within LIMITS) closest to the sizes, chosen for all five sizes together.
+    """The sizes made distinct primes (within LIMITS), chosen for all of them together, n_tokens kept as it is: n is
+    X's rows (a text's tokens, the edited cells), which only the user changes. The others avoid n's value too.
 
     No size passes the prime just above or below it when some choice avoids that (else as little as
     possible); among those choices, the one that moves the sizes least in total. Sizes that already are
     distinct primes stay. (A size at 1 becomes 2, or 3 if 2 is taken.)
     """
+    n = int(sizes["n_tokens"])
     best, best_cost = None, None
     options = []
     for key in SIZES:
-        n = int(sizes[key])
-        window = _prime_window(n)
-        primes = (p for p in _primes_upto(max(LIMITS[k] for k in SIZES)) if p <= LIMITS[key])
+        if key == "n_tokens":
+            options.append([((0, 0, 0), n)])
+            continue
+        value = int(sizes[key])
+        window = _prime_window(value)
+        primes = (p for p in _primes_upto(max(LIMITS[k] for k in SIZES)) if p <= LIMITS[key] and p != n)
         # An optimal choice only ever needs a size's len(SIZES) best primes: one of them is always free.
-        options.append(sorted((_move_cost(n, p, window), p) for p in primes)[: len(SIZES)])
+        options.append(sorted((_move_cost(value, p, window), p) for p in primes)[: len(SIZES)])
     for choice in itertools.product(*options):
         values = [p for _, p in choice]
         if len(set(values)) < len(values):

@@ -1,5 +1,6 @@
 """The sidebar: language, the walk, sizes and seed, view options; containers for share and downloads."""
 
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import streamlit as st
@@ -9,6 +10,7 @@ import mha
 from . import exports, link, models, prepared, session, walk, x_source
 from . import settings as S
 from .inputs import number
+from .stages import matmul
 from .strings import Text
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -54,16 +56,19 @@ def render(t: Text):
         if ss["stage"] in walk.FFN_STAGES:  # one widget fewer on every other stage's run
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
         shared, primes = _shared_lengths(t, ss["stage"]), S.distinct_primes(ss)
+        fixed = not primes and S.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
         if trained:
             st.caption(t("trained_sizes", **models.trained_sizes()))
+        elif fixed:
+            st.caption(t("primes_but_n", n=ss["n_tokens"]))
         elif not primes:
             st.caption(t("primes_no"))
         elif not shared:
             st.caption(t("primes_yes"))
         if shared:  # which quantities share a length: said once, where the sizes are
             st.caption(shared)
-        if not trained and not primes:
-            st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes")
+        if not trained and not primes and not fixed:
+            st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes", help=t("primes_fix_help"))
         number(st, t, "seed", 0, S.LIMITS["seed"], disabled=trained)
         _options(t, trained)
         panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),
@@ -126,14 +131,20 @@ def downloads(panel, t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None
 
 def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None):
     """Draw the panel's buttons; return the view whose files they registered (None: none)."""
-    values = exports.size(cfg)
+    source = _source()
+    try:
+        part = stage_part(source.stage, cfg, x, w) if w is not None else None
+    except mha.InputError:  # the page says why X cannot be computed
+        st.caption(t("export_no_trace"))
+        return None
+    values = exports.export_size(cfg, part)
     if values > exports.MAX_VALUES:
         st.caption(t("export_too_big", values=values, limit=exports.MAX_VALUES))
         return None
     if w is None:  # the page asks before drawing this view (budget.asks)
         st.caption(t("export_after_ask"))
         return None
-    view = exports.view_key(x, w, cfg)
+    view = exports.view_key(x, w, cfg, part, source)
     made = prepared.ready(view)
     if made is None:
         ask = st.empty()
@@ -142,13 +153,53 @@ def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None):
             return None
         try:
             with ask, st.spinner(t("export_preparing", values=values)):
-                made = prepared.prepare(view, x, w, cfg)
+                made = prepared.prepare(view, x, w, cfg, part, source)
         except mha.InputError:  # the page says why X cannot be computed
             ask.caption(t("export_no_trace"))
             return None
         ask.empty()
-    name = exports.stem(cfg)
+    name = exports.stem(cfg, source)
     for kind, label, ending, mime in DOWNLOADS:
         st.download_button(label, made[kind], f"{name}{ending}", mime, key=f"download_{kind}",
                            icon=":material/download:", on_click="ignore")
     return view
+
+
+def _source() -> exports.Source:
+    """What this view's numbers come from, for its files: the stage, the model (and layer), the text's tokens."""
+    ss = st.session_state
+    tokens = tuple(x_source.text_tokens(ss.get("text", "")))
+    if models.trained_on():
+        return exports.Source(ss["stage"], "trained", int(ss["layer"]), ss.get("train_seed"), tokens)
+    return exports.Source(ss["stage"], "seeded", tokens=tokens)
+
+
+def stage_part(stage: str, cfg: mha.AttentionConfig, x, w: mha.Weights) -> exports.Part | None:
+    """What a stage shows beyond the attention's trace, for its files: the refresher's product, the dependency map,
+    the coda's tokens, block and next-token arrays, computed as the stage computes them (None: the attention's
+    trace is the view)."""
+    ss = st.session_state
+    if stage == "matmul":
+        return exports.matmul_part(ss.get("mm_a_base", matmul.A), ss.get("mm_b_base", matmul.B))
+    if stage == "dependency":
+        return exports.dependency_part(x, w)
+    if stage == "block":
+        run = x_source.trained_run(tuple(x_source.text_tokens(ss.get("text", ""))))
+        if run:
+            return exports.block_part(run.block, run.weights.blocks[run.layer])
+        bw = models.block_weights(cfg)
+        return exports.block_part(mha.block(x, bw, ln=S.block_order(ss)), bw)
+    if stage not in ("tokens", "next_token"):
+        return None
+    text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
+    tokens = x_source.text_tokens(text)
+    _, vocab, ids, mw = x_source.coda(replace(cfg, n_tokens=len(tokens)), text, ss.get("positions",
+                                                                                        S.DEFAULTS["positions"]))
+    if stage == "tokens":
+        n = len(tokens)
+        p = mw.wpe[:n] if mw.wpe is not None else mha.sinusoidal_positions(n, cfg.d_model)
+        return exports.tokens_part(ids, mw.wte, p, mha.embed(ids, mw))
+    run = x_source.trained_run(tuple(tokens))
+    top = run.trace if run else mha.logits_from(x, mw)  # the walk's X, edits included, through the coda's model
+    probs = mha.softmax(top.logits[-1] / float(ss.get("temperature", S.DEFAULTS["temperature"])))
+    return exports.next_token_part(top.x, top.final, mw.wte, top.logits, probs)

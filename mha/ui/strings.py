@@ -67,6 +67,8 @@ EN = {
     "length_concat": r"Concat's width $h\cdot d_v$",
     "length_d_ff": "FFN hidden size $d_{{ff}}$",
     "primes_fix": "Make them distinct primes",
+    "primes_fix_help": "Moves the widths and the number of heads to the nearest distinct primes. n stays: it is X's rows, the tokens you have.",
+    "primes_but_n": "✓ No two sizes are equal, and all but n are primes: n = {n} is the number of tokens, which stays as X has it.",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "Matrix product",
     "stage_tokens": "Text → tokens → X",
@@ -94,11 +96,15 @@ EN = {
     "link_left_out_x": "your edits of X",
     "link_left_out_kv": "the tokens added to the KV cache",
     "notice_x_too_long": "The X in this link is {length} characters long (limit {limit}); the seeded X was used.",
-    "notice_x_items": "{count} cell(s) of X in this link could not be used (e.g. “{example}”); the rest were.",
+    "notice_x_items": "{count} cell(s) of X in this link could not be used (e.g. “{example}”: {why}); the rest were.",
+    "why_form": "not of the form row.col~value",
+    "why_number": "its value is not a plain decimal number",
+    "why_finite": "its value is beyond ±1.8e308, more than float64 holds",
+    "why_cell": "there is no such cell",
     "notice_kv_too_long": "The tokens added to the KV cache in this link take {length} characters (limit {limit}); none were added.",
     "notice_kv_count": "Link parameter kv={value} does not start with a number of added tokens (0 to {most}); none were added.",
     "notice_kv_clamped": "This link adds {count} tokens to the KV cache; this demo adds at most {most}, so the first {most} were used.",
-    "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”); those cells keep their seeded values.",
+    "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”: {why}); those cells keep their seeded values.",
     "notice_kv_words": "This link adds {count} token(s) to the KV cache after a text. With a text, the cache adds the model's next tokens to the text itself, so the text now ends with them: “{words}”.",
     "notice_cells": "Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
     "budget_ask": "This view computes {numbers:,} numbers, more than {budget:,}. On a demo many people share, drawing it slows everyone's page for a moment, so it waits for your go.",
@@ -117,19 +123,19 @@ EN = {
     "key_pos": "key",
     "span_row": "row {a}",
     "span_rows": "rows {a}–{b}",
-    "click_hint": "Click any cell of {name} to see the dot product that made it.",
+    "click_hint": "Click any cell of ${name}$ to see the dot product that made it.",
     "window_note": "Showing the first {rows}×{cols} of {full_rows}×{full_cols}; hover for values.",
     "trim_rows": "first {rows} rows drawn",
     "trim_cols": "first {cols} columns drawn",
     "trim_both": "first {rows} rows and {cols} columns drawn",
     "blocks_hidden": "heads {first} to {last} not drawn",
     "block_hidden": "head {first} not drawn",
-    "breakdown_title": "{name}[{i}, {j}] is row {i} of {a} times column {j} of {b}:",
+    "breakdown_title": "${name}[{i}, {j}]$ is row {i} of ${a}$ times column {j} of ${b}$:",
     "breakdown_more": "… and {more} more terms",
     "breakdown_check": "The terms add up to {total}; the cell holds {value}.",
     "head_word": "head {h}",
     "quiz_start": "Quiz me",
-    "quiz_ask": "One cell is hidden: what is {name}[{i}, {j}]? Row {i} of {a} times column {j} of {b}.",
+    "quiz_ask": "One cell is hidden: what is ${name}[{i}, {j}]$? Row {i} of ${a}$ times column {j} of ${b}$.",
     "quiz_answer": "Your value",
     "quiz_check": "Check",
     "quiz_again": "Another cell",
@@ -171,6 +177,7 @@ EN = {
     ),
     # scores
     "scores_title": "From QKᵀ to S for head {h}",
+    "scores_mask_title": "From QKᵀ to S on the post's example",
     "scores_text": (
         "Row i of QKᵀ holds the dot products of token i's query with every key. "
         r"Dividing by $\sqrt{{d_k}}$ keeps these numbers moderate as $d_k$ grows. "
@@ -421,6 +428,7 @@ EN = {
         "d = {d} is even, so sines and cosines pair up. With an odd width the last column, 2i, would have no "
         "cosine partner, which is why the code counts frequencies by column."
     ),
+    "positions_trained_note": "These are the positions the trained model learned: one row per position, up to {most}, trained with the rest of its weights.",
     "positions_learned_note": "Learned positions are a table of one trained row per position (here drawn at random, untrained, like GPT-2's before training).",
     "tokens_x_used": "Every stage now starts from this X (n = {n}).",
     "tokens_x_edited": "You edited X on the input stage: the walk uses your edited X, not this one. Reset X there to use the text's X again.",
@@ -509,7 +517,7 @@ EN = {
         "product: the logits, one score per vocabulary entry. Softmax of the last row, divided by a "
         "temperature T, is the distribution of the next token."
     ),
-    "next_example": "No text yet, so this stage runs on the example “{example}”; type your own on the tokens stage.",
+    "next_example": "No text yet: this stage runs the walk's X ({n} rows, as the sidebar says) through the block and scores it against the {vocab} words of the example “{example}”. Type your own text on the tokens stage to give the rows words.",
     "next_tied": "E is used twice (tied weights, as in GPT-2): to look tokens up, and transposed to score the {vocab} vocabulary entries.",
     "temperature": "Temperature T",
     "temperature_help": "Below 1 sharpens the distribution, above 1 flattens it.",
@@ -548,7 +556,9 @@ EN = {
     "roles_title": "What does each head do? Measured on this sequence",
     "roles_text": "Previous-token score: the mean weight a row puts on the token just before it. Induction score: "
                   "the mean weight on the token that came right after an earlier copy of the current letter, over "
-                  "the rows that have such a copy. A head is named by a score of at least {bar}.",
+                  "the rows that have such a copy. A head is named only by a score of at least {prev_bar} "
+                  "(previous-token) or {ind_bar} (induction): {floor}, or {margin} above the best score any head of "
+                  "the untrained model (step 0) reaches on this same sequence, whichever is higher.",
     "roles_layer": "Layer",
     "roles_head": "Head",
     "roles_prev": "previous-token score",
@@ -574,8 +584,10 @@ EN = {
     "retrain_button": "Train with this seed",
     "retrain_running": "Training with seed {seed} …",
     "retrain_busy": "Another model is training in this app right now; only one at a time. Try again in a minute.",
-    "retrain_showing": "Showing the model retrained with seed {seed}: accuracy on the second copy {acc}, best "
-                       "previous-token score in layer 1 {prev}, best induction score in layer 2 {ind}.",
+    "retrain_showing": "Showing the model retrained with seed {seed}. Measured after training as means over {count} "
+                       "fresh sequences of its task, not on this page's sequence (so they differ from the table "
+                       "above): accuracy on the second copy {acc}, best previous-token score in layer 1 {prev}, best "
+                       "induction score in layer 2 {ind}.",
     "retrain_back": "Back to the shipped model",
 }
 
@@ -627,6 +639,8 @@ ZH = {
     "length_concat": r"Concat 的宽度 $h\cdot d_v$",
     "length_d_ff": "前馈网络隐藏维度 $d_{{ff}}$",
     "primes_fix": "换成互不相同的质数",
+    "primes_fix_help": "把各个宽度和头数换成最近的、互不相同的质数。n 不变：它是 X 的行数，也就是你现有的词元个数。",
+    "primes_but_n": "✓ 各维度互不相等，除 n 以外都是质数：n = {n} 是词元个数，保持 X 现有的行数不变。",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "矩阵乘法",
     "stage_tokens": "文本 → 词元 → X",
@@ -653,11 +667,15 @@ ZH = {
     "link_left_out_x": "你对 X 的修改",
     "link_left_out_kv": "追加到 KV 缓存的词元",
     "notice_x_too_long": "链接里的 X 有 {length} 个字符（上限 {limit}），已改用随机种子生成的 X。",
-    "notice_x_items": "链接里的 X 有 {count} 格无法使用（例如“{example}”），其余各格已采用。",
+    "notice_x_items": "链接里的 X 有 {count} 格无法使用（例如“{example}”：{why}），其余各格已采用。",
+    "why_form": "不是“行.列~值”的写法",
+    "why_number": "它的值不是普通的十进制数",
+    "why_finite": "它的值超出 ±1.8e308，float64 装不下",
+    "why_cell": "没有这一格",
     "notice_kv_too_long": "链接里追加到 KV 缓存的词元共有 {length} 个字符（上限 {limit}），因此一个也没有追加。",
     "notice_kv_count": "链接参数 kv={value} 开头不是追加词元的个数（0 到 {most}），因此一个也没有追加。",
     "notice_kv_clamped": "这个链接要向 KV 缓存追加 {count} 个词元；本演示最多追加 {most} 个，所以只追加了前 {most} 个。",
-    "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 格无法使用（例如“{example}”），这些格仍用随机种子生成的值。",
+    "notice_kv_items": "链接里追加到 KV 缓存的词元有 {count} 格无法使用（例如“{example}”：{why}），这些格仍用随机种子生成的值。",
     "notice_kv_words": "这个链接在文本之后向 KV 缓存追加 {count} 个词元。有文本时，缓存追加的是模型接下来选出的词元，而且直接接在文本末尾，所以文本现在以它们结尾：“{words}”。",
     "notice_cells": "({cell}) 这一格填的是 {value}：只能填有限的数，所以这一格仍是之前的 {kept}。",
     "budget_ask": "这个视图要计算 {numbers:,} 个数，超过了 {budget:,} 个。这个演示由很多人共用，画它会让每个人的页面都慢上一会儿，所以要等你确认再画。",
@@ -675,19 +693,19 @@ ZH = {
     "key_pos": "键",
     "span_row": "第 {a} 行",
     "span_rows": "第 {a}–{b} 行",
-    "click_hint": "点击 {name} 的任意一格，看看它是由哪一次内积算出来的。",
+    "click_hint": "点击 ${name}$ 的任意一格，看看它是由哪一次内积算出来的。",
     "window_note": "只画出 {full_rows}×{full_cols} 中前 {rows}×{cols} 的部分；鼠标悬停可看数值。",
     "trim_rows": "只画出前 {rows} 行",
     "trim_cols": "只画出前 {cols} 列",
     "trim_both": "只画出前 {rows} 行、前 {cols} 列",
     "blocks_hidden": "第 {first} 个到第 {last} 个头未画出",
     "block_hidden": "第 {first} 个头未画出",
-    "breakdown_title": "{name}[{i}, {j}] 是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积：",
+    "breakdown_title": "${name}[{i}, {j}]$ 是 ${a}$ 的第 {i} 行与 ${b}$ 的第 {j} 列的内积：",
     "breakdown_more": "……另外还有 {more} 项",
     "breakdown_check": "各项加起来是 {total}；这一格的值是 {value}。",
     "head_word": "第 {h} 个头",
     "quiz_start": "考考我",
-    "quiz_ask": "有一格被藏起来了：{name}[{i}, {j}] 是多少？它是 {a} 的第 {i} 行与 {b} 的第 {j} 列的内积。",
+    "quiz_ask": "有一格被藏起来了：${name}[{i}, {j}]$ 是多少？它是 ${a}$ 的第 {i} 行与 ${b}$ 的第 {j} 列的内积。",
     "quiz_answer": "你的答案",
     "quiz_check": "核对",
     "quiz_again": "换一格",
@@ -723,6 +741,7 @@ ZH = {
         "i 行和 K 的第 i 行都属于第 i 个词元。"
     ),
     "scores_title": "第 {h} 个头：从 QKᵀ 到 S",
+    "scores_mask_title": "原文的例子：从 QKᵀ 到 S",
     "scores_text": (
         r"QKᵀ 的第 i 行，是第 i 个词元的查询向量与每一个键向量的内积。除以 $\sqrt{{d_k}}$，"
         "是为了 $d_k$ 变大时这些数不至于太大。因果掩码把对角线以上改成 −∞，让词元看不到排在它后面的词元；"
@@ -941,6 +960,7 @@ ZH = {
         "d = {d} 是偶数，正弦和余弦正好成对。若 d 是奇数，最后的第 2i 列就没有配对的余弦，"
         "所以代码按列计算频率。"
     ),
+    "positions_trained_note": "这些是训练过的模型学到的位置编码：每个位置一行，最多 {most} 个位置，和其余权重一起训练出来。",
     "positions_learned_note": "可学习的位置编码是一张表，每个位置一行，由训练得到（这里是随机生成的、未经训练，就像训练前的 GPT-2）。",
     "tokens_x_used": "现在后面的每一步都从这个 X 开始（n = {n}）。",
     "tokens_x_edited": "你在“输入 X”这一步改过 X：各步用的是你改过的 X，而不是这个。到那一步重置 X，就会重新使用由文本生成的 X。",
@@ -1023,7 +1043,7 @@ ZH = {
         "最后一个块之后，先做一次层归一化，再让每一行与 E 的每一行做内积：这就是 $\\mathrm{{logits}}$，词表中每一项一个分数。"
         "最后一行除以温度 T 再做 softmax，就是下一个词元的概率分布。"
     ),
-    "next_example": "还没有文本，这一步先用例子“{example}”计算；可以在“文本 → 词元 → X”这一步输入你自己的文本。",
+    "next_example": "还没有文本：这一步把各步骤共用的 X（{n} 行，和侧边栏一致）送进这个块，再拿它和例子“{example}”里的 {vocab} 个词比较打分。在“文本 → 词元 → X”这一步输入你自己的文本，每一行就有了对应的词。",
     "next_tied": "E 用了两次（权重共享，和 GPT-2 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。",
     "temperature": "温度 T",
     "temperature_help": "小于 1 让分布更尖锐，大于 1 让分布更平缓。",
@@ -1059,7 +1079,9 @@ ZH = {
                     "应当是第一遍里紧跟在当前字母后面的那个。",
     "roles_title": "每个头在做什么？在当前序列上实测",
     "roles_text": "前一词元分数：每一行分给紧挨在它前面那个词元的权重，取平均。归纳分数：对于当前字母在前面出现过的那些行，"
-                  "分给前面那次出现的下一个词元的权重，取平均。一个头只有某项分数达到 {bar} 或以上，才按这项分数命名。",
+                  "分给前面那次出现的下一个词元的权重，取平均。前一词元分数达到 {prev_bar}、或归纳分数达到 {ind_bar}，"
+                  "才按这项分数给这个头命名：门槛取 {floor} 与“未训练的模型（第 0 步）在同一序列上所有头的最高分再加 {margin}”"
+                  "中较大的那个。",
     "roles_layer": "层",
     "roles_head": "头",
     "roles_prev": "前一词元分数",
@@ -1084,7 +1106,8 @@ ZH = {
     "retrain_button": "用这个种子训练",
     "retrain_running": "正在用种子 {seed} 训练……",
     "retrain_busy": "本应用里正有另一个模型在训练，同一时间只能训练一个。请过一分钟再试。",
-    "retrain_showing": "当前显示的是用种子 {seed} 重新训练的模型：第二遍上的准确率 {acc}，"
+    "retrain_showing": "当前显示的是用种子 {seed} 重新训练的模型。下面几个数是训练结束后在 {count} 条新抽的任务序列上"
+                       "求的平均，不是在当前页面的这条序列上测的，所以和上面表格里的数不同：第二遍上的准确率 {acc}，"
                        "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。",
     "retrain_back": "换回自带的模型",
 }
@@ -1131,8 +1154,12 @@ class Text:
         return self(key, **{k: md_escape(v) if isinstance(v, str) else v for k, v in fields.items()})
 
     def notice(self, notice) -> str:
-        """A settings.Notice in this language: its fields come from a link or a hand, so they go through md."""
-        return self.md(notice.key, **notice.fields)
+        """A settings.Notice in this language: its fields come from a link or a hand, so they go through md; a field
+        `why` is the key of the reason, said in this language."""
+        fields = {k: md_escape(v) if isinstance(v, str) else v for k, v in notice.fields.items() if k != "why"}
+        if "why" in notice.fields:  # the app's own words, in this language: no value from outside
+            fields["why"] = self(notice.fields["why"])
+        return self(notice.key, **fields)
 
     def template(self, key: str) -> str:
         """The value unformatted, for a figure that fills its fields itself (frame by frame)."""

@@ -47,14 +47,16 @@ class Inputs:
 def inputs(cfg: mha.AttentionConfig) -> Inputs:
     """X on this run and where it comes from. With the trained model on a text, the walk shows the chosen layer's
     attention, on what that layer reads."""
-    ss = st.session_state
-    tokens = tuple(text_tokens(ss["text"]))
-    x = current_x(cfg)
-    trained = None
-    if trained_on() and tokens:
-        model = shipped()
-        trained = TrainedRun(model.weights, model.vocab, trained_trace(tokens), ss["layer"] - 1)
-    return Inputs(cfg, x, tokens, trained)
+    tokens = tuple(text_tokens(st.session_state["text"]))
+    return Inputs(cfg, current_x(cfg), tokens, trained_run(tokens))
+
+
+def trained_run(tokens: tuple[str, ...]) -> TrainedRun | None:
+    """With the trained model on these tokens (its letters): its run, and the layer the walk shows; else None."""
+    if not (trained_on() and tokens):
+        return None
+    model = shipped()
+    return TrainedRun(model.weights, model.vocab, trained_trace(tokens), st.session_state["layer"] - 1)
 
 
 # ---------------------------------------------------------------- tokens
@@ -111,11 +113,13 @@ def random_repeat(seed: int) -> str:
 
 def view_lengths(stage: str, lang: str) -> dict[str, int]:
     """The lengths this view's matrices are made of, by quantity (the sidebar's keys, and "vocab" and "concat"): n
-    is the text's number of tokens (on the stages that show the example without one, the example's), the vocabulary
+    is the text's number of tokens (on the tokens stage without one, the example's), the vocabulary
     is counted where it is drawn, h·d_v with more than one head, d_ff where the FFN is drawn."""
     ss = st.session_state
-    tokens = text_tokens(ss.get("text", "")) or (text_tokens(example_text(lang)) if stage in EXAMPLE_STAGES else [])
-    out = {"n_tokens": len(tokens) if tokens else int(ss["n_tokens"])}
+    own = text_tokens(ss.get("text", ""))
+    tokens = own or (text_tokens(example_text(lang)) if stage in EXAMPLE_STAGES else [])
+    # without a text, next_token runs the walk's X (the sidebar's n rows): the example gives it only its vocabulary
+    out = {"n_tokens": len(tokens) if own or (tokens and stage == "tokens") else int(ss["n_tokens"])}
     if tokens and stage in EXAMPLE_STAGES:
         out["vocab"] = len(shipped().vocab) if trained_on() else len(set(tokens))
     out.update({key: int(ss[key]) for key in ("d_model", "d_k", "d_v", "n_heads")})

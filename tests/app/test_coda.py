@@ -249,15 +249,19 @@ def test_the_sampled_choice_is_seeded_and_travels_in_the_link():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_next_token_without_a_text_runs_on_the_example_and_says_so(lang):
+def test_next_token_without_a_text_runs_the_walks_x_against_the_examples_words_and_says_so(lang):
+    """Its n is the sidebar's: the walk's seeded X (3 rows), through the block, scored against the vocabulary of the
+    example (it ran on the example's own tokens, 6 rows, while the sidebar said 3)."""
     at = run(stage="next_token", lang=lang)
     example = EXAMPLE[lang]
     assert any(example.replace(" ", "") in i.value.replace(" ", "") for i in at.info)
     tokens, vocab, ids, mw, x, cfg = model(example)
-    n, size = len(ids), len(vocab)
+    walk = mha.init_input(mha.AttentionConfig())
+    n, size = 3, len(vocab)
     assert rf"({n}\times 5)\cdot(5\times {size}) \to {n}\times {size}" in page_text(at)
-    np.testing.assert_allclose(sorted(_bars(at)["x"]), sorted(mha.model_forward(ids, mw).probs[-1]), atol=1e-12)
-    assert at.session_state["n_tokens"] == 3  # the walk keeps its seeded X
+    logits = mha.logits_from(walk, mw).logits[-1]
+    np.testing.assert_allclose(sorted(_bars(at)["x"]), sorted(mha.softmax(logits)), atol=1e-12)
+    assert at.session_state["n_tokens"] == n == at.number_input(key="n_tokens").value
 
 
 def test_appending_the_token_grows_the_text_by_one_token_on_every_stage():

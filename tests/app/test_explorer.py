@@ -83,8 +83,8 @@ def test_an_edited_cell_of_x_changes_q():
     assert at.query_params["x"] == "1.1~1.5"  # the edit travels in the link
 
 
-@pytest.mark.parametrize("stage, key, name", [("qk", "qk_q", "Q₁"), ("values", "values_h", "H₁"),
-                                              ("output", "output_y", "Y"), ("matmul", "mm", "R")])
+@pytest.mark.parametrize("stage, key, name", [("qk", "qk_q", "$Q_{1}"), ("values", "values_h", "$H_{1}"),
+                                              ("output", "output_y", "$Y"), ("matmul", "mm", "$R")])
 def test_a_clicked_cell_is_written_out_as_a_dot_product_that_sums_to_it(stage, key, name):
     """The check under a clicked cell's terms says the sum of the products as written and the cell's value, and the
     two agree to rounding (test_output_numbers adds the written products up exactly)."""

@@ -191,5 +191,7 @@ def test_the_json_is_the_text_one_dump_of_the_whole_gives():
         matrices = {name: {"shape": list(m.shape), "values": np.where(np.isfinite(m), m, np.nan).tolist()}
                     for name, m in exports.arrays(x, w).items()}
         sizes = ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")
-        body = {"config": {k: getattr(cfg, k) for k in sizes}, "note": exports.NOTE, "matrices": matrices}
+        source = {"stage": "input", "model": "seeded", "seed": cfg.seed, "init": cfg.init}
+        body = {"config": {k: getattr(cfg, k) for k in sizes}, "source": source, "note": exports.NOTE,
+                "matrices": matrices}
         assert exports.files(x, w, cfg)["json"] == json.dumps(body, allow_nan=True).replace("NaN", "null").encode()

@@ -32,7 +32,7 @@ def floor(n_tokens: int = 3) -> AppTest:
 
 
 def test_the_floor_page_draws_the_apps_elements():
-    for n in (3, 4):  # 4 is no prime: the sidebar offers to make the sizes primes
+    for n in (3, 4):  # 4 is no prime: the sidebar says n stays as it is
         app, bare = run(stage="scores", n_tokens=n), floor(n)
         assert elements(bare._tree) == elements(app._tree)
         assert len(elements(app._tree)) >= 30  # the whole page, sidebar included: not a trivial match

@@ -27,7 +27,7 @@ def _quiz(offset: float):
 def test_a_right_answer_is_praised_and_explained():
     at, (i, j) = _quiz(0.0)
     assert at.success and "Right" in at.success[0].value
-    assert f"Q₁[{i + 1}, {j + 1}] is row {i + 1} of X" in page_text(at)
+    assert f"$Q_{{1}}[{i + 1}, {j + 1}]$ is row {i + 1} of $X$ times column {j + 1} of $W_{{Q1}}$" in page_text(at)
 
 
 def test_a_wrong_answer_is_corrected_with_the_breakdown():

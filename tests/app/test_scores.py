@@ -169,8 +169,9 @@ def test_choosing_a_phase_changes_the_chart_and_the_link():
     assert at.segmented_control(key="phase").value == "scaled"  # … and back
 
 
-SENTENCE = {"en": "(Q{h}K{h}ᵀ)[{i}, {j}] is row {i} of Q{h} times column {j} of K{h}ᵀ:",
-            "zh": "(Q{h}K{h}ᵀ)[{i}, {j}] 是 Q{h} 的第 {i} 行与 K{h}ᵀ 的第 {j} 列的内积："}
+QKT, Q_, KT = "(Q_{{{h}}}K_{{{h}}}^{{T}})", "Q_{{{h}}}", "K_{{{h}}}^{{T}}"  # names as LaTeX, not W_Q1
+SENTENCE = {"en": f"${QKT}[{{i}}, {{j}}]$ is row {{i}} of ${Q_}$ times column {{j}} of ${KT}$:",
+            "zh": f"${QKT}[{{i}}, {{j}}]$ 是 ${Q_}$ 的第 {{i}} 行与 ${KT}$ 的第 {{j}} 列的内积："}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -178,11 +179,10 @@ SENTENCE = {"en": "(Q{h}K{h}ᵀ)[{i}, {j}] is row {i} of Q{h} times column {j} o
 def test_the_dot_product_is_row_i_of_q_times_column_j_of_kt_for_cells_in_every_row(lang, head):
     at = run(stage="scores", lang=lang, head=head)
     tr = post_trace()
-    sub = "₀₁₂₃₄₅₆₇₈₉"[head]
     for i, j in [(0, 2), (1, 0), (1, 2), (2, 1)]:
         at.session_state["sel_scores"] = (i, j)
         rerun(at)
-        sentence = SENTENCE[lang].format(h=sub, i=i + 1, j=j + 1)
+        sentence = SENTENCE[lang].format(h=head, i=i + 1, j=j + 1)
         latex = next(tex for words, tex in formulas(at) if words == sentence)  # the sentence, then its sum
         terms = re.findall(r"\(?(-?[\d.e]+)\)?\\cdot\(?(-?[\d.e]+)\)?", latex)
         assert len(terms) == 7  # d_k terms: Q's row and Kᵀ's column both have 7 entries
@@ -239,6 +239,20 @@ def test_the_posts_mask_example_as_the_post_writes_it(lang, table):
     exps, value = _softmax_terms(at)
     assert exps == [7, 8, 9] and value == pytest.approx(0.2447, abs=1e-4)
     assert at.query_params["example"] == "mask" and at.query_params["preset"] == "mask"
+
+
+@pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
+def test_the_mask_example_names_no_head_and_draws_no_head_control(lang, table):
+    """The post's matrix belongs to no head: no "for head 1" in the title, no head control; off again, both come
+    back."""
+    at = run(stage="scores", example="mask", lang=lang)
+    assert not [c for c in at.segmented_control if c.key == "head"]
+    text = page_text(at)
+    assert table["scores_mask_title"] in text and table["scores_title"].format(h=1) not in text
+    at.toggle(key="example").set_value(False)
+    rerun(at)
+    assert [c for c in at.segmented_control if c.key == "head"]
+    assert table["scores_title"].format(h=1) in page_text(at)
 
 
 def test_the_mask_preset_turns_the_example_on_and_the_post_preset_off():

@@ -74,8 +74,8 @@ def test_the_post_sizes_are_distinct_primes_and_others_are_mended():
     assert S.distinct_primes(S.PRESETS["post"])
     assert not S.distinct_primes(S.PRESETS["gpt2"])
     mended = S.nearest_distinct_primes(S.PRESETS["gpt2"])
-    assert S.distinct_primes(mended)
-    assert mended == {"n_tokens": 7, "d_model": 769, "d_k": 67, "d_v": 61, "n_heads": 13}
+    assert S.primes_but_n(mended) and not S.distinct_primes(mended)  # n = 8 stays: the tokens are the user's
+    assert mended == {"n_tokens": 8, "d_model": 769, "d_k": 67, "d_v": 61, "n_heads": 13}
 
 
 @lru_cache
@@ -98,13 +98,21 @@ def _cost(n: int, p: int) -> tuple[int, int]:
 
 SIZE_TUPLES = st.fixed_dictionaries({k: st.one_of(st.integers(1, 16), st.integers(1, S.LIMITS[k]))
                                      for k in S.SIZES})
+OTHERS = [k for k in S.SIZES if k != "n_tokens"]
+
+
+def _mended_well(sizes: dict, mended: dict) -> bool:
+    """Independent of the app: n as it was, the others primes, no two of the five equal."""
+    values = list(mended.values())
+    return (mended["n_tokens"] == sizes["n_tokens"] and len(set(values)) == len(values)
+            and all(mended[k] in _primes(S.LIMITS[k]) for k in OTHERS))
 
 
 def test_tiny_with_d_k_8_keeps_every_size_small():
-    mended = S.nearest_distinct_primes(dict(S.PRESETS["tiny"], d_k=8))
-    assert S.distinct_primes(mended)
-    assert mended["n_heads"] == 2 and mended["d_k"] in (7, 11) and max(mended.values()) == 11
-    assert S.nearest_distinct_primes(S.PRESETS["tiny"]) == {k: S.PRESETS["post"][k] for k in S.SIZES}
+    sizes = dict(S.PRESETS["tiny"], d_k=8)
+    mended = S.nearest_distinct_primes(sizes)
+    assert _mended_well(sizes, mended) and S.distinct_primes(mended)  # n = 2 is a prime: the others avoid it
+    assert mended == {"n_tokens": 2, "d_model": 3, "d_k": 7, "d_v": 5, "n_heads": 11} or max(mended.values()) <= 11
 
 
 def test_the_sidebar_button_mends_tiny_with_d_k_8_in_place():
@@ -112,54 +120,79 @@ def test_the_sidebar_button_mends_tiny_with_d_k_8_in_place():
     at.button(key="make_primes").click()
     rerun(at)
     sizes = {k: at.number_input(key=k).value for k in S.SIZES}
-    assert sizes == S.nearest_distinct_primes(dict(S.PRESETS["tiny"], d_k=8)) and sizes["n_heads"] == 2
+    assert sizes == S.nearest_distinct_primes(dict(S.PRESETS["tiny"], d_k=8)) and sizes["n_tokens"] == 2
     assert "make_primes" not in {b.key for b in at.button}  # they are distinct primes now
 
 
-@pytest.mark.parametrize("n, moves_to", [(1, {2}), (2, {2}), (4, {3, 5}), (8, {7}), (9, {7, 11}), (12, {11, 13})])
-def test_a_lone_size_moves_to_a_neighbouring_prime(n, moves_to):
-    sizes = dict(n_tokens=n, d_model=101, d_k=103, d_v=107, n_heads=13)
-    assert S.nearest_distinct_primes(sizes)["n_tokens"] in moves_to
+@pytest.mark.parametrize("link", [
+    dict(d_k=8, d_v=8, n_heads=4),  # the issue's: n went from 3 to 2
+    dict(n_tokens=4, d_k=8), dict(n_tokens=7, d_model=7, d_k=7), dict(n_tokens=1, d_model=1, d_k=1, d_v=1, n_heads=1),
+    dict(n_tokens=64, d_model=768, d_k=64, d_v=64, n_heads=12), dict(n_tokens=13, n_heads=13, d_k=12),
+    dict(n_tokens=2, d_model=2, d_k=2, d_v=2, n_heads=2),
+])
+def test_make_primes_keeps_n_and_x(link):
+    """The button changes only the sizes: n, and so X's rows, stay; the others become distinct primes that differ
+    from n; the sidebar then says so (no button)."""
+    at = run(stage="input", **link)
+    x = at.session_state["x_base"].copy()
+    at.button(key="make_primes").click()
+    rerun(at)
+    sizes = {k: at.number_input(key=k).value for k in S.SIZES}
+    assert _mended_well(dict(S.DEFAULTS, **link) | {"n_tokens": len(x)}, sizes), sizes
+    assert at.session_state["x_base"].shape == (len(x), sizes["d_model"])
+    assert "make_primes" not in {b.key for b in at.button}
+    assert "n_tokens=" not in str(dict(at.query_params)) or at.query_params["n_tokens"] == str(len(x))
+
+
+def test_make_primes_keeps_a_texts_n():
+    at = run(stage="tokens", text="one two three four", d_k=8)  # n = 4 from the text, no prime
+    at.button(key="make_primes").click()
+    rerun(at)
+    assert at.number_input(key="n_tokens").value == 4 and S.primes_but_n(at.session_state)
+    assert any("n = 4" in c.value for c in at.sidebar.caption)
 
 
 @settings(max_examples=300, deadline=None)
 @given(SIZE_TUPLES)
 def test_primes_are_distinct_near_and_within_each_sizes_window(sizes):
     mended = S.nearest_distinct_primes(sizes)
-    assert S.distinct_primes(mended) and all(2 <= mended[k] <= S.LIMITS[k] for k in S.SIZES)
+    assert _mended_well(sizes, mended) and all(2 <= mended[k] <= S.LIMITS[k] for k in OTHERS)
     if S.distinct_primes(sizes):
         assert mended == sizes
-    for key in S.SIZES:  # no free prime would have been nearer (first: inside the window, then: closer)
+    for key in OTHERS:  # no free prime would have been nearer (first: inside the window, then: closer)
         others = {mended[k] for k in S.SIZES if k != key}
         free = [p for p in _primes(S.LIMITS[key]) if p not in others]
         assert _cost(sizes[key], mended[key]) == min(_cost(sizes[key], p) for p in free), key
-    windows = {k: [p for p in _primes(S.LIMITS[k]) if _window(sizes[k])[0] <= p <= _window(sizes[k])[1]]
-               for k in S.SIZES}
+    windows = {k: [p for p in _primes(S.LIMITS[k]) if _window(sizes[k])[0] <= p <= _window(sizes[k])[1]
+                   and p != sizes["n_tokens"]] for k in OTHERS}
     if any(len(set(c)) == len(c) for c in itertools.product(*windows.values())):
-        assert all(mended[k] in windows[k] for k in S.SIZES), (sizes, mended)
+        assert all(mended[k] in windows[k] for k in OTHERS), (sizes, mended)
 
 
-PERMUTATIONS = np.array(list(itertools.permutations(_primes(43), len(S.SIZES))))
+PERMUTATIONS = np.array(list(itertools.permutations(_primes(43), len(OTHERS))))
 
 
 @settings(max_examples=40, deadline=None)
 @given(st.fixed_dictionaries({k: st.integers(1, 20) for k in S.SIZES}))
 def test_small_sizes_move_least_in_total(sizes):
-    """Brute force over every assignment of distinct primes up to 43: nothing moves the sizes less."""
-    def total(values):
-        costs = [_cost(sizes[k], v) for k, v in zip(S.SIZES, values)]
+    """Brute force over every assignment of distinct primes up to 43 to the sizes but n (none equal to n): nothing
+    moves them less."""
+    def total(mended):
+        costs = [_cost(sizes[k], mended[k]) for k in OTHERS]
         return tuple(map(sum, zip(*costs)))
 
-    allowed = np.all([PERMUTATIONS[:, i] <= S.LIMITS[k] for i, k in enumerate(S.SIZES)], axis=0)
+    allowed = np.all([PERMUTATIONS[:, i] <= S.LIMITS[k] for i, k in enumerate(OTHERS)], axis=0)
+    allowed &= np.all(PERMUTATIONS != sizes["n_tokens"], axis=1)
     excess = np.zeros(len(PERMUTATIONS), int)
     moved = np.zeros(len(PERMUTATIONS), int)
-    for i, k in enumerate(S.SIZES):
+    for i, k in enumerate(OTHERS):
         lo, hi = _window(sizes[k])
         col = PERMUTATIONS[:, i]
         excess += np.maximum(0, np.maximum(lo - col, col - hi))
         moved += np.abs(col - sizes[k])
     best = np.min((excess * 1000 + moved)[allowed])  # moved < 1000: compares (excess, moved) in order
-    assert total(S.nearest_distinct_primes(sizes).values()) == divmod(int(best), 1000)
+    mended = S.nearest_distinct_primes(sizes)
+    assert mended["n_tokens"] == sizes["n_tokens"] and total(mended) == divmod(int(best), 1000)
 
 
 @pytest.mark.parametrize("emoji", ["👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👍🏽", "1\ufe0f\u20e3", "🇫🇷",

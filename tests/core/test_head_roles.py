@@ -96,3 +96,11 @@ def test_generation_through_the_kv_cache_continues_the_repeat():
         right += int(np.sum(np.array(out) == seq[half + 1:]))
         total += half - 1
     assert right / total >= 0.9, right / total
+
+
+def test_role_bars_stand_clear_of_the_untrained_heads():
+    """The bar is 0.4, or 0.05 above the best untrained head's score (nan ignored), for each kind of score."""
+    low = [(np.array([0.1, 0.2]), np.array([np.nan, np.nan]))]
+    assert mha.role_bars(low) == (0.4, 0.4)
+    high = [(np.array([0.1, 0.5]), np.array([0.3, np.nan])), (np.array([0.62, 0.2]), np.array([0.7, 0.1]))]
+    assert mha.role_bars(high) == pytest.approx((0.67, 0.75))

@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 
 import numpy as np
 import pytest
@@ -56,6 +57,14 @@ def test_an_edit_in_the_grid_reaches_q(page, app_url):
     assert x_row1[-1] == 3.25
 
 
+
+def sums_sentence(i: int, j: int, letter: str = "Q") -> re.Pattern:
+    """The sums' sentence for cell (i, j) of X·W_{letter}1, its names set in KaTeX (whose text repeats each name as
+    MathML and as HTML: Q₁[2, 3] reads "𝑄1[2,3]Q1[2,3]")."""
+    near = r"[^:]{0,30}"  # within the sentence, not across the page
+    return re.compile(rf"{letter}\s*1{near}\[{i},{j}\] is row {i} of {near}X times column {j} of "
+                      rf"{near}W\s*{letter}\s*1")
+
 def test_a_clicked_cell_shows_its_dot_product(page, app_url):
     open_stage(page, app_url, "qk")
     point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)  # row 2, column 3 of Q₁
@@ -63,7 +72,7 @@ def test_a_clicked_cell_shows_its_dot_product(page, app_url):
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
     rerun_after(page, lambda: page.mouse.click(x, y))
-    assert page.get_by_text("Q₁[2, 3] is row 2 of X times column 3 of W_Q1").count() == 1
+    assert page.get_by_text(sums_sentence(2, 3)).count() == 1  # Q₁[2, 3] is row 2 of X times column 3 of W_Q1
     check = page.get_by_text("The terms add up to").inner_text()
     total, value = (float(part.split()[-1].rstrip(".").replace("−", "-")) for part in check.split(";"))
     assert abs(total - value) <= 1e-3 * max(1.0, abs(value))  # the products as written add up to the cell, rounded
@@ -219,7 +228,7 @@ def test_a_click_and_the_quiz_on_a_product_rerun_that_product_only(page, app_url
     open_stage(page, app_url, "qk")
     before = len(received)
     _fragment_reruns_of(page, sent, _click_point(page, ".st-key-qk_k", 9))  # row 2, column 3 of K₁
-    assert page.get_by_text("K₁[2, 3] is row 2 of X times column 3 of W_K1").count() == 1
+    assert page.get_by_text(sums_sentence(2, 3, "K")).count() == 1
     assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "add_block", "markdown", "button"]
     _fragment_reruns_of(page, sent, page.locator(".st-key-quiz_start_qk_q button").click)
     assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1
@@ -239,7 +248,7 @@ def test_a_click_during_a_quiz_and_after_it(page, app_url):
     rerun_after(page, page.locator(".st-key-quiz_stop_qk_q button").click)
     assert page.locator(".st-key-qk_q .mha-chart text.point-text", has_text="?").count() == 0
     rerun_after(page, _click_point(page, ".st-key-qk_q", 4))  # Q₁[1, 5]
-    assert page.get_by_text("Q₁[1, 5] is row 1 of X times column 5 of W_Q1").count() == 1
+    assert page.get_by_text(sums_sentence(1, 5)).count() == 1
 
 
 def test_adding_a_token_reruns_the_cache_stage_only_and_the_link_follows(page, app_url):

@@ -11,6 +11,7 @@ from plotly.colors import sample_colorscale, unlabel_rgb
 from mha.ui.strings import TABLES
 
 from .conftest import rerun_after, settle
+from .test_explorer_e2e import sums_sentence
 
 pytestmark = pytest.mark.e2e
 
@@ -210,7 +211,7 @@ def test_a_second_click_on_the_chosen_cell_lets_it_go(page, app_url):
     for shown in (1, 0):
         x, y = _point_at(page, "qk_q", 9)
         rerun_after(page, lambda x=x, y=y: page.mouse.click(x, y))
-        assert page.get_by_text("Q₁[2, 3] is row 2 of X").count() == shown
+        assert page.get_by_text(sums_sentence(2, 3)).count() == shown
 
 
 # What the chart draws as outlines, and where its panels are: each outline's box (left, right, top, bottom in the

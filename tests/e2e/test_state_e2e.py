@@ -81,7 +81,7 @@ def test_a_typed_1e200_is_stored_as_1e200(page, app_url):
     page.goto(f"{app_url}/?stage=input")
     settle(page, LOAD)
     _type_in_x(page, 1, "1e200")
-    assert "1.5~1e%2B200" in page.url or "1.5~1e+200" in page.url  # X[1, 5] = 1e200 travels in the link
+    assert "1.5~1e200" in page.url  # X[1, 5] = 1e200 travels in the link, its exponent with no + to lose
     rerun_after(page, page.locator(".st-key-next_stage button").click)  # on to Q and K: refused, with the reason
     assert page.get_by_text("overflows float64").count() >= 1
 

@@ -1,4 +1,4 @@
-"""Stage `heads`: every head's S as small multiples, and Concat(H₁…H_h) with each head's block marked."""
+"""Stage `heads`: every head's S as small multiples, and Concat(H₁, …, H_h) with each head's block marked."""
 
 import numpy as np
 import streamlit as st
@@ -11,9 +11,17 @@ from .. import models, training, x_source
 from ..chart import chart
 from ..inputs import number
 from ..prose import equation, header, markdown_table
-from ..view import View, name
+from ..view import Name, View, name
 
-ROLE_BAR = 0.4  # a head is named for a score at least this high (uniform attention over i+1 keys gives 1/(i+1))
+
+def concat_args(h: int) -> Name:
+    """The heads Concat joins, as many as there are: H₁ alone, H₁, H₂, and H₁, …, H_h from three heads on."""
+    heads = [name("H", str(i)) for i in (range(1, h + 1) if h <= 2 else (1, h))]
+    if h <= 2:
+        return Name(", ".join(x.html for x in heads), ", ".join(x.tex for x in heads),
+                    ", ".join(x.plain for x in heads))
+    first, last = heads
+    return Name(f"{first.html}, …, {last.html}", rf"{first.tex},\dots,{last.tex}", f"{first.plain}, …, {last.plain}")
 
 
 def s_maps(v: View, tr: mha.Trace, key: str) -> None:
@@ -30,11 +38,11 @@ def render(v: View) -> None:
     t, tr, cfg = v.t, v.trace, v.cfg
     header(t, "heads", v.look)
     n, h, dv = cfg.n_tokens, cfg.n_heads, cfg.d_v
-    equation(v.look, (rf"\operatorname{{Concat}}(H_1,\dots,H_{{{h}}}):",
+    equation(v.look, (rf"\operatorname{{Concat}}({concat_args(h).tex}):",
                       rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))
     st.markdown(f"**{t('heads_s')}**")
     s_maps(v, tr, "heads_s")
-    concat = F.Mat(tr.concat, f"Concat(H<sub>1</sub>…H<sub>{h}</sub>)", row_label=t("token"), col_label=t("cols_of"))
+    concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
     st.markdown(f"**{t('heads_concat')}**")
     chart(F.grid_figure([concat], text=v.text, words=v.words, look=v.look, block_cols=dv, block_names=labels),
@@ -45,26 +53,35 @@ def render(v: View) -> None:
         train_again(v)
 
 
-def role(t, prev: float, induction: float) -> str:
-    """The name a head earns on this sequence, from its two scores alone."""
-    named = [k for k, score in (("previous", prev), ("induction", induction)) if score >= ROLE_BAR]
+def role(t, prev: float, induction: float, bars: tuple[float, float]) -> str:
+    """The name a head earns on this sequence, from its two scores and the bars they must reach (mha.role_bars)."""
+    named = [k for k, score, bar in (("previous", prev, bars[0]), ("induction", induction, bars[1])) if score >= bar]
     return t("role_both") if len(named) == 2 else t(f"role_{named[0]}") if named else t("role_none")
+
+
+def role_bars(ids: np.ndarray) -> tuple[float, float]:
+    """The bars a head's scores must reach on this sequence: clear of what the untrained model (the first snapshot,
+    step 0) scores on it."""
+    untrained = mha.model_forward(ids, models.shipped().snapshots[0][2])
+    return mha.role_bars([mha.head_roles(layer.attn.probs, ids) for layer in untrained.layers])
 
 
 def roles(v: View, trace: mha.ModelTrace | None = None) -> None:
     """Every head of every layer of the trained model (or of `trace`, a snapshot's run), scored on the current
     sequence; the chosen layer's S maps show the patterns."""
     t, run = v.t, v.trained
+    bars = role_bars(run.trace.ids)
     if trace is None:
         trace = run.trace
         st.markdown(f"**{t('roles_title')}**")
-        st.caption(t("roles_text", bar=ROLE_BAR))
+        st.caption(t("roles_text", prev_bar=f"{bars[0]:.2f}", ind_bar=f"{bars[1]:.2f}", floor=mha.analysis.ROLE_FLOOR,
+                     margin=mha.analysis.ROLE_MARGIN))
     rows = []
     for layer, layer_trace in enumerate(trace.layers):
         prev, induction = mha.head_roles(layer_trace.attn.probs, trace.ids)
         for head in range(len(prev)):
             ind = t("roles_no_repeat") if np.isnan(induction[head]) else f"{induction[head]:.2f}"
-            name_ = role(t, prev[head], 0.0 if np.isnan(induction[head]) else induction[head])
+            name_ = role(t, prev[head], 0.0 if np.isnan(induction[head]) else induction[head], bars)
             mark = "**" if layer == run.layer else ""
             rows.append((f"{mark}{layer + 1}{mark}", head + 1, f"{prev[head]:.2f}", ind, name_))
     st.markdown(markdown_table([t("roles_layer"), t("roles_head"), t("roles_prev"), t("roles_induction"),
@@ -111,7 +128,7 @@ def train_again(v: View) -> None:
     if ss.get("train_seed") is not None:
         meta = models.shipped().meta
         best = lambda key, layer: max(meta[key][layer])
-        st.info(t("retrain_showing", seed=ss["train_seed"], acc=f"{meta['accuracy']:.3f}",
+        st.info(t("retrain_showing", seed=ss["train_seed"], acc=f"{meta['accuracy']:.3f}", count=training.N_EVAL,
                   prev=f"{best('previous_token', 0):.2f}", ind=f"{best('induction', 1):.2f}"))
         st.button(t("retrain_back"), key="retrain_back", on_click=back_to_shipped)
 

@@ -1,7 +1,8 @@
 """Stage `next_token` (the coda): the block's output through the final layer norm, logits = LN_f(Y)·Eᵀ, the next token.
 
-With a text, on the walk's X (edits included); with none, on the tokens stage's example. The chosen token can
-be appended to the text, so n grows by one on every stage: the same act as adding a token on the KV-cache stage.
+On the walk's X (edits included): with a text, its tokens; with none, the walk's n rows, scored against the
+vocabulary of the tokens stage's example. The chosen token can be appended to the text, so n grows by one on every
+stage: the same act as adding a token on the KV-cache stage.
 """
 
 from dataclasses import replace
@@ -30,17 +31,15 @@ def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "next_token", v.look)
     own = x_source.has_text()
-    text = ss["text"] if own else x_source.example_text(t.lang)
+    text = ss["text"] if own else x_source.example_text(t.lang)  # without a text: the example's words, the vocabulary
     cfg = replace(v.cfg, n_tokens=len(x_source.text_tokens(text)))
     tokens, vocab, ids, mw = x_source.coda(cfg, text, ss.get("positions", S.DEFAULTS["positions"]))
-    if own:
-        x = v.x
-    else:
-        x = x_source.text_x(cfg, text, mw.positions)
-        st.info(t.md("next_example", example=text))
-    n, d, size = len(tokens), cfg.d_model, len(vocab)
+    if not own:  # the walk's X, its n rows as the sidebar says, scored against the example's vocabulary
+        tokens = []
+        st.info(t.md("next_example", example=text, n=len(v.x), vocab=len(vocab)))
+    n, d, size = len(v.x), cfg.d_model, len(vocab)
     # the trained model's whole run on the text, or the one-block model's on the walk's X (edits included)
-    top = v.trained.trace if v.trained else mha.logits_from(x, mw)
+    top = v.trained.trace if v.trained else mha.logits_from(v.x, mw)
     final, logits = top.final, top.logits
     tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),

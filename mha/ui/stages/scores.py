@@ -29,8 +29,11 @@ NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 
 def render(v: View) -> None:
     t, h, ss = v.t, v.head, st.session_state
-    header(t, "scores", v.look, h=h + 1)
-    head_control(t)
+    if ss.get("example"):  # the toggle below, read before it is drawn: the post's example belongs to no head
+        header(t, "scores", v.look, title=t("scores_mask_title"))
+    else:
+        header(t, "scores", v.look, h=h + 1)
+        head_control(t)
     example = st.toggle(t("mask_example"), key="example", help=t("mask_example_help"),
                         on_change=session.on_size_change, persist_state="session")
     phases = GIVEN_PHASES if example else PHASES
@@ -87,7 +90,7 @@ def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | N
     after it, as the frame has gone on, ÷√d_k, the mask, and softmax."""
     t, h, tr = v.t, v.head, v.trace
     if cell is None:
-        st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").plain))
+        st.caption(t("mask_example_click") if example else t("click_hint", name=v.head_name("S").tex))
         return
     i, j = cell
     f = frames[frame]

@@ -68,6 +68,8 @@ def render(v: View) -> None:
                       r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right),", f"d = {d}")
         note = t("positions_odd", d=d) if d % 2 else t("positions_even", d=d)
         st.markdown(f"$$\n{tex}\n$$\n\n:gray[:small[{note}]]")  # the formula and its note: one element
+    elif models.trained_on():  # the positions it learned, not the untrained draw of `positions=learned`
+        st.caption(t("positions_trained_note", most=mw.wpe.shape[0]))
     else:
         st.caption(t("positions_learned_note"))
     # 3. X = E[ids] + P
