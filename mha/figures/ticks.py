@@ -69,6 +69,8 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: Look = DESK):
     margin = layout.get("margin", {})
     paper = (width or 0) - margin.get("l", 0) - margin.get("r", 0)
     inner = _inner_edges(layout, rows) if wider > 0 and paper > 0 else {}
+    roomy = {ax: title for ax in list(inner) if (title := _room_before(layout, ax, wider + 2, paper)) is not None}
+    inner = {ax: edge for ax, edge in inner.items() if ax not in roomy}  # a gap wide enough already stays as it is
     room = lambda grow: wider <= 0 or (width is not None and width + grow <= max(width, look.max_w + 8))
     fits = room((wider + 2) * (1 + len(set(inner.values()))))
     if not fits and inner and room(wider + 2):  # words on the leftmost panels; the inner ones keep their numbers
@@ -82,6 +84,9 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: Look = DESK):
             if spec["ticktext"] != whole(spec):
                 tick_titles(layout, ax, whole(spec))
     if fits and wider > 0:
+        for title in roomy.values():  # the rows' title moves left of the longer labels, within the gap
+            if title:
+                title["x"] -= (wider + 2) / paper
         if inner:
             edges = sorted(set(inner.values()))
             _open_gaps(fig, layout, [(edge, wider + 2) for edge in edges], paper)
@@ -110,6 +115,22 @@ def _inner_edges(layout: dict, rows: list[str]) -> dict[str, float]:
         if before:
             edges[ax] = (max(before) + left) / 2
     return edges
+
+
+def _room_before(layout: dict, ax: str, grow: float, paper: float):
+    """Whether the gap left of this y axis's panel already holds labels `grow` px wider, with its rows' title moved
+    left by as much. None where it does not; where it does, that title (one of layout.annotations), or False for a
+    panel without one. What lies in the gap: the panels to its left, and text anchored at its left edge."""
+    left = layout.get(layout[ax].get("anchor", "x").replace("x", "xaxis", 1), {}).get("domain", [0, 1])[0]
+    rights = [layout[a]["domain"][1] for a in layout if a.startswith("xaxis") and "domain" in layout[a]
+              and layout[a].get("visible", True) and layout[a]["domain"][1] <= left + 1e-9]
+    notes = layout.get("annotations", ())
+    rights += [n["x"] + text_px(n.get("text", ""), n.get("font", {}).get("size", 11)) / paper for n in notes
+               if n.get("xref") == "paper" and n.get("xanchor") == "left" and n["x"] < left]
+    before = max(rights, default=0.0)
+    titles = [n for n in notes if n.get("textangle") == -90 and n.get("xref") == "paper" and before < n["x"] < left]
+    edge = min((n["x"] * paper - n.get("font", {}).get("size", 11) for n in titles), default=left * paper - 8)
+    return (titles[0] if titles else False) if edge - grow >= before * paper + 4 else None
 
 
 def _open_gaps(fig, layout: dict, gaps: list[tuple[float, float]], paper: float) -> None:

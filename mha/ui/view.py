@@ -126,3 +126,13 @@ def _read_only(trace: mha.Trace) -> mha.Trace:
 
 def operand_key(o: Operand) -> tuple:
     return o.name, o.rows, o.cols, o.kind, digest(o.values, *(() if o.mask is None else (o.mask,)))
+
+
+def concat_args(h: int) -> Name:
+    """The heads Concat joins, as many as there are: H₁ alone, H₁, H₂, and H₁, …, H_h from three heads on."""
+    heads = [name("H", str(i)) for i in (range(1, h + 1) if h <= 2 else (1, h))]
+    if h <= 2:
+        return Name(", ".join(x.html for x in heads), ", ".join(x.tex for x in heads),
+                    ", ".join(x.plain for x in heads))
+    first, last = heads
+    return Name(f"{first.html}, …, {last.html}", rf"{first.tex},\dots,{last.tex}", f"{first.plain}, …, {last.plain}")

@@ -91,12 +91,12 @@ def test_a_product_s_token_rows_are_named_by_the_tokens(stage, panels, part):
     """Every product whose rows count tokens (Q, K, V, H, Y, the FFN's up-projection) names them by the text;
     its other axes keep their numbers."""
     at = on_part(run(stage=stage, text="the cat sat"), part)
-    products = [spec for spec in charts(at)  # A·B = C: C and its click layer on axes x2, y
-                if any(tr["type"] == "scatter" and tr.get("xaxis") == "x2" and tr.get("yaxis") == "y"
-                       for tr in spec["data"])]
+    products = [(spec, click["yaxis"].replace("y", "yaxis")) for spec in charts(at)  # A·B = C, C under the clicks
+                for click in spec["data"] if click["type"] == "scatter" and click.get("name") == "click"]
     assert len(products) == panels
-    for spec in products:
-        assert spec["layout"]["yaxis"]["ticktext"] == ["the", "cat", "sat"]
+    for spec, c_rows in products:
+        assert spec["layout"]["yaxis"]["ticktext"] == ["the", "cat", "sat"]  # A's rows
+        assert spec["layout"][c_rows]["ticktext"] == ["the", "cat", "sat"]  # C's, beside B or under A
         assert "ticktext" not in spec["layout"]["yaxis2"]  # B's rows are features
     plain = on_part(run(stage=stage), part)  # no text
     assert not any("ticktext" in spec["layout"].get("yaxis", {}) for spec in charts(plain))

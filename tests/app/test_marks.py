@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from mha.ui.stages.heads import concat_args
+from mha.ui.view import concat_args
 
 from .helpers import charts, rerun, run
 
@@ -46,3 +46,5 @@ def test_concat_lists_the_heads_there_are(h, tex, html):
     latex = " ".join(x.value for x in at.latex) + " ".join(m.value for m in at.markdown)
     assert rf"\operatorname{{Concat}}({tex})" in latex
     assert f"Concat({html})" in str(charts(at))  # the chart's title
+    output = run(stage="output", n_heads=h)  # Y = Concat(…)·W_O names the same heads
+    assert rf"\operatorname{{Concat}}({tex})\,W_O" in " ".join(x.value for x in [*output.latex, *output.markdown])

@@ -11,17 +11,7 @@ from .. import models, training, x_source
 from ..chart import chart
 from ..inputs import number
 from ..prose import equation, header, markdown_table
-from ..view import Name, View, name
-
-
-def concat_args(h: int) -> Name:
-    """The heads Concat joins, as many as there are: H₁ alone, H₁, H₂, and H₁, …, H_h from three heads on."""
-    heads = [name("H", str(i)) for i in (range(1, h + 1) if h <= 2 else (1, h))]
-    if h <= 2:
-        return Name(", ".join(x.html for x in heads), ", ".join(x.tex for x in heads),
-                    ", ".join(x.plain for x in heads))
-    first, last = heads
-    return Name(f"{first.html}, …, {last.html}", rf"{first.tex},\dots,{last.tex}", f"{first.plain}, …, {last.plain}")
+from ..view import View, concat_args, name
 
 
 def s_maps(v: View, tr: mha.Trace, key: str) -> None:

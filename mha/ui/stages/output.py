@@ -7,14 +7,14 @@ from mha import figures as F
 from ..chart import chart
 from ..product import product_view
 from ..prose import equation, header
-from ..view import Operand, View, name
+from ..view import Operand, View, concat_args, name
 
 
 def render(v: View) -> None:
     t, tr, w, cfg = v.t, v.trace, v.w, v.cfg
     header(t, "output", v.look)
     n, h, dv, d = cfg.n_tokens, cfg.n_heads, cfg.d_v, cfg.d_model
-    equation(v.look, (rf"Y = \operatorname{{Concat}}(H_1,\dots,H_{{{h}}})\,W_O:",
+    equation(v.look, (rf"Y = \operatorname{{Concat}}({concat_args(h).tex})\,W_O:",
                       rf"({n}\times {h * dv})\cdot({h * dv}\times {d}) \to {n}\times {d}"),
              rf"Y = \sum_{{i=1}}^{{{h}}} H_i\,W_O^{{(i)}}")
     token, col = t("token"), t("cols_of")
