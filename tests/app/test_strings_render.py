@@ -35,6 +35,10 @@ def _walk():
     yield rerun(at)
     at.session_state["sel_scores"] = (0, 2)
     yield rerun(at)
+    for frame in (0, 3, 6, 10):  # a cell clicked during the animation: not filled yet, ÷√d_k, masked
+        for cell in ((2, 1), (0, 2)):
+            at.session_state["sel_scores"], at.session_state["frame_scores"] = cell, frame
+            yield rerun(at)
     at = run(stage="matmul")
     at.button(key="quiz_start_mm").click()
     rerun(at)
@@ -92,9 +96,17 @@ def _walk():
     yield rerun(at)
     yield run(stage="next_token", text="the cat sat", choice="sample", temperature="hot")
     yield run(stage="next_token", text=" ".join(["w"] * 64), lang="zh")
-    for lang in ("zh", "en"):  # the block on a text, each of its parts
-        for _, at in block_parts(run(stage="block", text="the cat sat", lang=lang)):
+    for lang, ln in (("zh", "post"), ("en", "post"), ("en", "pre")):  # the block on a text, each part, both orders
+        for _, at in block_parts(run(stage="block", text="the cat sat", lang=lang, ln=ln)):
             yield at
+    yield run(stage="block", d_ff=5)  # d_ff shares d_model's length
+    yield run(stage="kv_cache", d_v=23)  # columns drawn in part
+    for choice in ("greedy", "sample"):  # the next word into the cache, then added
+        at = run(stage="kv_cache", text="the cat sat", choice=choice)
+        yield at
+        at.button(key="add_token").click()
+        yield rerun(at)
+    yield run(stage="kv_cache", text="the cat sat", kv="2")  # an old link: tokens added after a text
     for stage in ("tokens", "input", "heads", "dependency", "block", "next_token"):  # the trained model, its sidebar
         yield run(stage=stage, model="trained", layer=2)
     yield run(stage="heads", model="trained", text="A B C D")  # no letter repeats yet
