@@ -37,7 +37,8 @@ def subscript(i: int) -> str:
 
 def name(letter: str, sub: str = "", sup: str = "") -> Name:
     html = letter + (f"<sub>{sub}</sub>" if sub else "") + (f"<sup>{sup}</sup>" if sup else "")
-    tex = letter + (f"_{{{sub}}}" if sub else "") + (f"^{{{sup}}}" if sup else "")
+    word = rf"\mathrm{{{letter}}}" if len(letter) > 1 else letter  # a word upright (Concat, LN), a letter italic
+    tex = word + (f"_{{{sub}}}" if sub else "") + (f"^{{{sup}}}" if sup else "")
     plain = letter + (sub.translate(DIGITS) if sub.isdigit() else (f"_{sub}" if sub else "")) + sup
     return Name(html, tex, plain)
 

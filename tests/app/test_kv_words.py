@@ -178,7 +178,7 @@ def _exported(monkeypatch, at) -> tuple:
     """Open the downloads panel: the X, weights and sizes its files were written from, and their .npz."""
     seen = []
     real = exports.files
-    monkeypatch.setattr(exports, "files", lambda x, w, cfg: seen.append((x, w, cfg)) or real(x, w, cfg))
+    monkeypatch.setattr(exports, "files", lambda x, w, cfg, *rest: seen.append((x, w, cfg)) or real(x, w, cfg, *rest))
     prepared.FILES.clear()
     at.session_state["downloads_open"] = True
     rerun(at)

@@ -70,7 +70,7 @@ def test_a_clicked_cell_of_y_writes_all_22_terms_that_add_up(cell):
     at = run(stage="output")
     at.session_state["sel_output_y"] = cell
     text = page_text(rerun(at))
-    assert f"Y[{i + 1}, {j + 1}] is row {i + 1} of Concat times column {j + 1} of W_O" in text
+    assert rf"$Y[{i + 1}, {j + 1}]$ is row {i + 1} of $\mathrm{{Concat}}$ times column {j + 1} of $W_{{O}}$" in text
     pairs, products, total = written_sums(text)
     assert len(pairs) == 22 and len(products) == 22
     np.testing.assert_allclose([a for a, _ in pairs], TRACE.concat[i], rtol=5e-3, atol=0)

@@ -145,13 +145,13 @@ def test_a_cell_clicked_on_a_frame_is_explained_as_that_frame_shows_it(lang):
             if not drawn:
                 empty = table["frame_cell_empty"].split("{step}")[0].format(k=k + 1, count=len(frames))
                 assert empty in text, (k, i, j, text[:300])
-                assert "(Q₁K₁ᵀ)[" not in text
+                assert r"(Q_{1}K_{1}^{\top})[" not in text
                 continue
             head = table["frame_cell"].split("{value}")[0].format(k=k + 1, count=len(frames), i=i + 1, j=j + 1,
                                                                  step="@")
             sentence = re.escape(head.split("@")[0]) + r".*?" + re.escape(head.split("@")[1] + drawn) + r"[.。 （(]"
             assert re.search(sentence, text), (k, i, j, drawn, text[:300])
-            assert "(Q₁K₁ᵀ)[" in text
+            assert r"(Q_{1}K_{1}^{\top})[" in text
 
 
 def test_choosing_a_phase_changes_the_chart_and_the_link():
@@ -169,7 +169,7 @@ def test_choosing_a_phase_changes_the_chart_and_the_link():
     assert at.segmented_control(key="phase").value == "scaled"  # … and back
 
 
-QKT, Q_, KT = "(Q_{{{h}}}K_{{{h}}}^{{T}})", "Q_{{{h}}}", "K_{{{h}}}^{{T}}"  # names as LaTeX, not W_Q1
+QKT, Q_, KT = "(Q_{{{h}}}K_{{{h}}}^{{\\top}})", "Q_{{{h}}}", "K_{{{h}}}^{{\\top}}"  # names as LaTeX, not W_Q1
 SENTENCE = {"en": f"${QKT}[{{i}}, {{j}}]$ is row {{i}} of ${Q_}$ times column {{j}} of ${KT}$:",
             "zh": f"${QKT}[{{i}}, {{j}}]$ 是 ${Q_}$ 的第 {{i}} 行与 ${KT}$ 的第 {{j}} 列的内积："}
 
