@@ -29,7 +29,9 @@ from .base import (
     general,
     heatmap,
     number,
+    number_cell,
     number_format,
+    number_formats,
     outline,
     outline_rule,
     patch,
@@ -263,9 +265,11 @@ PROB_TICKS = ([0.0, 0.5, 1.0], ["0", "0.5", "1"])
 
 
 def board(n: int, k: int, look: Look, cb_titles: tuple[str, str], signed_ticks: list[str], words: dict,
-          captions: list[str], titles: tuple[str, str]) -> Board:
+          captions: list[str], titles: tuple[str, str], least: float = 0) -> Board:
     """The largest square cell (up to the look's target) at which the panels fit the look's budget (max_w,
-    max_h) and the whole figure its height plus FIGURE_EXTRA; the controls placed where they fit."""
+    max_h) and the whole figure its height plus FIGURE_EXTRA; the controls placed where they fit. A cell of `least`
+    px (the one that writes Q's and Kᵀ's numbers) where a smaller one came out and the figure still fits the look's
+    width and its tallest figure (fig_h): a projector's budget is tight, and Q without numbers reads "0" for 0.045."""
     def cb_width(title: str, ticks: list[str]) -> float:
         bar = max(8, look.tick) + 6 + widest(ticks, look.tick)
         return max(bar, text_px(title, look.tick + 1)) + 6
@@ -279,6 +283,10 @@ def board(n: int, k: int, look: Look, cb_titles: tuple[str, str], signed_ticks: 
     b = Board(n, k, int(max(3, min(target, across, down))), look, cb_w, buttons_w)
     while b.cell > 3 and _placed(b, titles, captions).height > look.max_h + FIGURE_EXTRA:
         b = Board(n, k, b.cell - 1, look, cb_w, buttons_w)
+    if b.cell < least:
+        wider = _placed(Board(n, k, int(np.ceil(least)), look, cb_w, buttons_w), titles, captions)
+        if wider.width <= look.max_w and wider.height <= look.fig_h:
+            return wider
     return _placed(b, titles, captions)
 
 
@@ -412,7 +420,12 @@ def _plan(s: ScoreSteps, look: Look) -> tuple:
                                                          for key in ("fill", "softmax")]
     s_title = _shape_title(f"{names['scores']} → {names['probs']}", (n_full, n_full), (n, n), words)
     q_title = _shape_title(names["q"], (n_full, s.q.shape[1]), (n, k), words) if k else ""
-    b = board(n, k, look, (names["scores"], names["probs"]), ticks[1], words, captions, (q_title, s_title))
+    least = 0.0
+    if k and max(n, k) <= MAX_TEXT_SIDE:  # the cell Q's and Kᵀ's numbers need, in the smallest format there is
+        size, decimals = number_formats(look)[-1]
+        least = number_cell(np.concatenate([shown(s.q)[:n, :k].ravel(), shown(s.k)[:n, :k].ravel()]), size,
+                            decimals, look)
+    b = board(n, k, look, (names["scores"], names["probs"]), ticks[1], words, captions, (q_title, s_title), least)
     return n, n_full, k, operands, b, (q_title, s_title), ticks, lim
 
 
