@@ -214,7 +214,7 @@ EN = {
     "phone_operands": "On a narrow screen the chart leaves Q and Kᵀ out: click a cell to see the row of Q and the column of Kᵀ that made it.",
     "play": "▶ Play",
     "anim_slider": "Animation step",
-    "anim_step_text": "Step {k} of {count}, {step}: {caption}",
+    "anim_step_text": "Frame {k} of {count}, {step}: {caption}",
     "pause": "❚❚ Pause",
     "softmax_breakdown": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
@@ -776,7 +776,7 @@ ZH = {
     "phone_operands": "屏幕较窄时图里不画 Q 和 Kᵀ：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。",
     "play": "▶ 播放",
     "anim_slider": "动画步骤",
-    "anim_step_text": "第 {k} 步（共 {count} 步），{step}：{caption}",
+    "anim_step_text": "第 {k} 帧（共 {count} 帧），{step}：{caption}",
     "pause": "❚❚ 暂停",
     "softmax_breakdown": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
@@ -786,9 +786,9 @@ ZH = {
         "S[{i}, {j}] = 0：第 {j} 个词元排在第 {i} 个词元之后，掩码把这个注意力分数改成 "
         "−∞，softmax 再把它变成 0。"
     ),
-    "frame_cell": "第 {k} 帧（共 {count} 帧），步骤“{step}”：第 [{i}, {j}] 格显示 {value}。",
+    "frame_cell": "第 {k} 帧（共 {count} 帧），环节“{step}”：第 [{i}, {j}] 格显示 {value}。",
     "frame_value_more": "{shown}（更精确地说是 {exact}）",
-    "frame_cell_empty": "第 {k} 帧（共 {count} 帧），步骤“{step}”：第 [{i}, {j}] 格还没有算出来。往后走几帧，或在后面的帧上再点它。",
+    "frame_cell_empty": "第 {k} 帧（共 {count} 帧），环节“{step}”：第 [{i}, {j}] 格还没有算出来。往后走几帧，或在后面的帧上再点它。",
     "frame_scaled": "再除以 $\\sqrt{{{d_k}}}$：",
     "frame_mask_kept": "j ≤ i 的地方掩码加的是 0，所以这一格仍是 {value}；下一步做 softmax。",
     "frame_masked": "这里 j > i：第 {j} 个词元排在第 {i} 个之后，掩码在这一格写入 −∞；softmax 之后它会变成 0。",

@@ -129,7 +129,7 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 @pytest.mark.parametrize("stage, key", [("scores", "scores"), ("kv_cache", "kv_animation")])
 def test_the_animation_slider_is_named_and_says_every_step(page, app_url, stage, key, lang):
     """The slider's name is the page's words for it; each step has its own value text in the page's language, which
-    starts "Step k of N" (in that language), and a live region says it when the step changes from the keyboard."""
+    starts "Frame k of N" (in that language), and a live region says it when the step changes from the keyboard."""
     words = TABLES[lang]
     page.set_viewport_size(dict(width=1400, height=1000))
     page.goto(f"{app_url}/?stage={stage}&lang={lang}")
