@@ -441,7 +441,7 @@ def test_the_open_downloads_panel_follows_the_tokens_added_to_the_cache(page, ap
         assert page.get_by_text(f"The cache holds {tokens} tokens").count() == 1
         with page.expect_download() as download:
             page.locator(".st-key-download_npz button").click()
-        assert download.value.suggested_filename == f"mha-trace-{tokens}x5x7x11x2-seed0.npz"
+        assert download.value.suggested_filename == f"mha-kv_cache-{tokens}x5x7x11x2-seed0.npz"
         assert np.load(io.BytesIO(open(download.value.path(), "rb").read()))["X"].shape == (tokens, 5)
         if tokens == 5:
             rerun_after(page, page.locator(".st-key-add_token button").click)

@@ -62,6 +62,6 @@ def test_a_typed_1e200_comes_back_on_a_reload(page, app_url):
     _type_in_x(page, 2, "1e200")
     page.reload()
     settle(page, LOAD)
-    assert "2.5~1e%2B200" in page.url or "2.5~1e+200" in page.url
+    assert "2.5~1e200" in page.url  # no + in the exponent: a decoded copy of the address would read it as a space
     assert page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').count() == 1
     assert not [a for a in _alerts(page) if "could not be used" in a]  # the link carried it back

@@ -56,7 +56,7 @@ def test_a_quiz_answered(page, app_url, offset, verdict):
     settle(page)
     rerun_after(page, page.locator(".st-key-quiz_start_qk_q button").click)
     text = page.get_by_text("One cell is hidden").inner_text()
-    i, j = (int(n) - 1 for n in re.search(r"\[(\d+), (\d+)\]", text).groups())
+    i, j = (int(n) - 1 for n in re.search(r"Row (\d+) of .*?column (\d+)", text, re.S).groups())  # the names are math
     cfg = mha.AttentionConfig()
     value = float(mha.forward(mha.init_input(cfg), mha.init_weights(cfg)).q[0, i, j])
     page.locator(".st-key-quiz_answer_qk_q input").fill(f"{value + offset:.4f}")
