@@ -59,8 +59,9 @@ def render(t: Text):
         fixed = not primes and S.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
         if trained:
             st.caption(t("trained_sizes", **models.trained_sizes()))
-        elif fixed:
-            st.caption(t("primes_but_n", n=ss["n_tokens"]))
+        elif fixed:  # its ✓ would contradict a shared length said below
+            st.caption(shared or t("primes_but_n", n=ss["n_tokens"]))
+            shared = ""
         elif not primes:
             st.caption(t("primes_no"))
         elif not shared:

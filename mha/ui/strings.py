@@ -105,7 +105,7 @@ EN = {
     "notice_kv_count": "Link parameter kv={value} does not start with a number of added tokens (0 to {most}); none were added.",
     "notice_kv_clamped": "This link adds {count} tokens to the KV cache; this demo adds at most {most}, so the first {most} were used.",
     "notice_kv_items": "{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”: {why}); those cells keep their seeded values.",
-    "notice_kv_words": "This link adds {count} token(s) to the KV cache after a text. With a text, the cache adds the model's next tokens to the text itself, so the text now ends with them: “{words}”.",
+    "notice_kv_words": "This link adds tokens to the KV cache after a text ({count} of them). With a text, the cache adds the model's next tokens to the text itself, so the text now ends with them: “{words}”.",
     "notice_cells": "Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
     "budget_ask": "This view computes {numbers:,} numbers, more than {budget:,}. On a demo many people share, drawing it slows everyone's page for a moment, so it waits for your go.",
     "budget_draw": "Draw it",
@@ -213,7 +213,7 @@ EN = {
     "mask_example_click": "Click any cell of S to see its softmax written out.",
     "phone_operands": "On a narrow screen the chart leaves Q and Kᵀ out: click a cell to see the row of Q and the column of Kᵀ that made it.",
     "play": "▶ Play",
-    "anim_slider": "Animation step",
+    "anim_slider": "Animation frame",
     "anim_step_text": "Frame {k} of {count}, {step}: {caption}",
     "pause": "❚❚ Pause",
     "softmax_breakdown": (
@@ -270,7 +270,7 @@ EN = {
         "and see which rows of Y move."
     ),
     "dependency_zero_when": r"\text{{for }} j > i",
-    "dependency_w_count": r"\text{{ numbers}}",
+    "dependency_w_count": r"\text{{ parameters}}",
     "dependency_w_trained": r"\text{{layer {layer}'s }}",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$ (Frobenius norm, exact)",
     "dependency_skip": "The exact map costs about {flops:,} operations at these sizes; it is drawn up to {limit:,}.",
@@ -519,6 +519,7 @@ EN = {
     ),
     "next_example": "No text yet: this stage runs the walk's X ({n} rows, as the sidebar says) through the block and scores it against the {vocab} words of the example “{example}”. Type your own text on the tokens stage to give the rows words.",
     "next_tied": "E is used twice (tied weights, as in GPT-2): to look tokens up, and transposed to score the {vocab} vocabulary entries.",
+    "next_order": "The blocks here are in GPT-2's order (pre-LN, the previous stage's second choice), and GPT-2's final norm $\\mathrm{{LN}}_f$ follows the last one; the original GPT of the post's figure normalises after each sum instead, and has no final norm.",
     "temperature": "Temperature T",
     "temperature_help": "Below 1 sharpens the distribution, above 1 flattens it.",
     "choice": "Choice",
@@ -628,7 +629,7 @@ ZH = {
     "cell_values_help": "即使打开这一项，行数或列数超过 16、或者格子小得看不清的矩阵也不显示数值；把鼠标移到格子上就能看到。",
     "primes_yes": "✓ 各维度是互不相同的质数：看形状就知道它从哪来。",
     "primes_no": "这些维度不是互不相同的质数，不同来历的形状可能看起来一样。",
-    "lengths_shared": "这里有不同的量长度相同，看形状就分不出它从哪来：{groups}。",
+    "lengths_shared": "这里有不同的量长度相同，单看形状，分不出一个长度来自哪个量：{groups}。",
     "lengths_sep": "；",
     "length_n_tokens": "词元数 $n$",
     "length_vocab": "词表大小",
@@ -640,7 +641,7 @@ ZH = {
     "length_d_ff": "前馈网络隐藏维度 $d_{{ff}}$",
     "primes_fix": "换成互不相同的质数",
     "primes_fix_help": "把各个宽度和头数换成最近的、互不相同的质数。n 不变：它是 X 的行数，也就是你现有的词元个数。",
-    "primes_but_n": "✓ 各维度互不相等，除 n 以外都是质数：n = {n} 是词元个数，保持 X 现有的行数不变。",
+    "primes_but_n": "✓ 各个大小互不相等，除 n 以外都是质数：n = {n} 是词元个数，保持 X 现有的行数不变。",
     # the walk's stages, by id (walk.py orders and numbers them)
     "stage_matmul": "矩阵乘法",
     "stage_tokens": "文本 → 词元 → X",
@@ -775,7 +776,7 @@ ZH = {
     "mask_example_click": "点击 S 的任意一格，看看它的 softmax 是怎样算出来的。",
     "phone_operands": "屏幕较窄时图里不画 Q 和 Kᵀ：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。",
     "play": "▶ 播放",
-    "anim_slider": "动画步骤",
+    "anim_slider": "动画帧",
     "anim_step_text": "第 {k} 帧（共 {count} 帧），{step}：{caption}",
     "pause": "❚❚ 暂停",
     "softmax_breakdown": (
@@ -786,11 +787,11 @@ ZH = {
         "S[{i}, {j}] = 0：第 {j} 个词元排在第 {i} 个词元之后，掩码把这个注意力分数改成 "
         "−∞，softmax 再把它变成 0。"
     ),
-    "frame_cell": "第 {k} 帧（共 {count} 帧），环节“{step}”：第 [{i}, {j}] 格显示 {value}。",
+    "frame_cell": "第 {k} 帧（共 {count} 帧），环节“{step}”：[{i}, {j}] 这一格显示 {value}。",
     "frame_value_more": "{shown}（更精确地说是 {exact}）",
-    "frame_cell_empty": "第 {k} 帧（共 {count} 帧），环节“{step}”：第 [{i}, {j}] 格还没有算出来。往后走几帧，或在后面的帧上再点它。",
+    "frame_cell_empty": "第 {k} 帧（共 {count} 帧），环节“{step}”：[{i}, {j}] 这一格还没有算出来。往后走几帧，或在后面的帧上再点它。",
     "frame_scaled": "再除以 $\\sqrt{{{d_k}}}$：",
-    "frame_mask_kept": "j ≤ i 的地方掩码加的是 0，所以这一格仍是 {value}；下一步做 softmax。",
+    "frame_mask_kept": "j ≤ i 的地方掩码加的是 0，所以这一格仍是 {value}；接下来做 softmax。",
     "frame_masked": "这里 j > i：第 {j} 个词元排在第 {i} 个之后，掩码在这一格写入 −∞；softmax 之后它会变成 0。",
     "softmax_breakdown_given": (
         r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
@@ -824,7 +825,7 @@ ZH = {
         "词元。扰动一个词元（给它的每个特征加上同一个数），看看 Y 的哪些行会随之变化。"
     ),
     "dependency_zero_when": r"\text{{当 }} j > i \text{{ 时}}",
-    "dependency_w_count": r"\text{{ 个数}}",
+    "dependency_w_count": r"\text{{ 个参数}}",
     "dependency_w_trained": r"\text{{第 {layer} 层的 }}",
     "dependency_map": r"$\lVert\partial Y_i/\partial X_j\rVert$（Frobenius 范数，精确值）",
     "dependency_skip": "在这些维度下，精确计算约需 {flops:,} 次运算；只有不超过 {limit:,} 次时才画出来。",
@@ -961,7 +962,7 @@ ZH = {
         "所以代码按列计算频率。"
     ),
     "positions_trained_note": "这些是训练过的模型学到的位置编码：每个位置一行，最多 {most} 个位置，和其余权重一起训练出来。",
-    "positions_learned_note": "可学习的位置编码是一张表，每个位置一行，由训练得到（这里是随机生成的、未经训练，就像训练前的 GPT-2）。",
+    "positions_learned_note": "可学习的位置编码是一张表，每个位置一行，随模型一起训练（这里还没训练，是随机生成的，就像训练前的 GPT-2）。",
     "tokens_x_used": "现在后面的每一步都从这个 X 开始（n = {n}）。",
     "tokens_x_edited": "你在“输入 X”这一步改过 X：各步用的是你改过的 X，而不是这个。到那一步重置 X，就会重新使用由文本生成的 X。",
     "tokens_x_not_used": "这个例子只在这里展示：各步仍使用随机种子生成的 X。",
@@ -973,7 +974,7 @@ ZH = {
         "方差 1，再乘以 γ、加上 β），以及前馈网络：一个对每一行单独运算的两层小网络。每一步都保持 n×d 的形状，所以块可以一层层堆叠。"
     ),
     "block_ln_order": "层归一化的位置",
-    "block_ln_post": "后置：最初的 GPT（文章里的图）",
+    "block_ln_post": "后置：最初的 GPT（文章结尾那张图）",
     "block_ln_pre": "前置：GPT-2",
     "block_order_post": (
         "最初的 GPT（2018 年）的块，也就是文章结尾那张图，把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各步算出的 Y），"
@@ -986,8 +987,8 @@ ZH = {
         "GPT-2 还在最后一个块之后再做一次层归一化（见下一步）。"
     ),
     "block_why": (
-        "GPT-2 为什么把归一化挪到前面：前置时，沿着残差连接从 X 到 Y 只有加法，输入原样到达输出，梯度也原样传回最前面的层，"
-        "不会在每个块被归一化重新缩放。后置时，每个块的归一化都挡在这条路上；块叠得很深时，训练要小心地预热学习率，仍可能发散，"
+        "GPT-2 为什么把归一化挪到前面：前置时，沿着残差连接从 X 到 Y 只有加法，输入能沿加法一路到达输出，梯度也能一路传回最前面的层，"
+        "中途不会被每个块的归一化重新缩放。后置时，每个块的归一化都挡在这条路上；块叠得很深时，训练要小心地预热学习率，仍可能发散，"
         "而前置的深层堆叠训练得很稳定。最后那次层归一化再把最终输出的尺度管住。"
     ),
     "block_trained_pre": (
@@ -1003,14 +1004,14 @@ ZH = {
     "block_part_ln1": "层归一化 1",
     "block_part_attn": "注意力，加 X",
     "block_part_ffn": "层归一化 2，升维",
-    "block_part_ffn_post": "升维",
+    "block_part_ffn_post": "前馈网络升维",
     "block_part_gelu": "GELU 激活",
     "block_part_out": "降维，加 R₁",
     "block_part_out_post": "降维，加 R₁，层归一化 2",
     "block_ln": "层归一化：每一行变成均值 0、方差 1，再乘以 γ、加上 β",
     "block_hat_note": (
         "$\\hat x$ 是 ${input}$ 的每一行减去 μ、再除以 $\\sqrt{{\\sigma^2+\\varepsilon}}$："
-        "$\\hat x$ 每一行的均值为 0，方差为 $\\sigma^2/(\\sigma^2+\\varepsilon)$，除了 ε = 10⁻⁵ 带来的一点差别就是 1"
+        "$\\hat x$ 每一行的均值为 0，方差为 $\\sigma^2/(\\sigma^2+\\varepsilon)$，只因 ε = 10⁻⁵ 而比 1 略小"
         "（见 μ(x̂) 和 σ²(x̂) 两列）。然后 γ 按特征缩放，β 按特征平移。"
     ),
     "block_attn": "注意力，然后是第一个残差连接",
@@ -1043,8 +1044,9 @@ ZH = {
         "最后一个块之后，先做一次层归一化，再让每一行与 E 的每一行做内积：这就是 $\\mathrm{{logits}}$，词表中每一项一个分数。"
         "最后一行除以温度 T 再做 softmax，就是下一个词元的概率分布。"
     ),
-    "next_example": "还没有文本：这一步把各步骤共用的 X（{n} 行，和侧边栏一致）送进这个块，再拿它和例子“{example}”里的 {vocab} 个词比较打分。在“文本 → 词元 → X”这一步输入你自己的文本，每一行就有了对应的词。",
+    "next_example": "还没有文本：这一步把前面各步用的 X（{n} 行，和侧边栏一致）送进这个块，再给例子“{example}”里的 {vocab} 个词逐一打分。在“文本 → 词元 → X”这一步输入你自己的文本，每一行就有了对应的词。",
     "next_tied": "E 用了两次（权重共享，和 GPT-2 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。",
+    "next_order": "这里的块按 GPT-2 的顺序排列（前置层归一化，即上一步的第二个选项），最后一个块之后再做 GPT-2 的最终层归一化 $\\mathrm{{LN}}_f$；文章结尾那张图里最初的 GPT 则是在每次相加之后归一化，也没有最终的 $\\mathrm{{LN}}_f$。",
     "temperature": "温度 T",
     "temperature_help": "小于 1 让分布更尖锐，大于 1 让分布更平缓。",
     "choice": "选择方式",

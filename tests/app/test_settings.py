@@ -145,11 +145,21 @@ def test_make_primes_keeps_n_and_x(link):
 
 
 def test_make_primes_keeps_a_texts_n():
-    at = run(stage="tokens", text="one two three four", d_k=8)  # n = 4 from the text, no prime
+    at = run(stage="tokens", text="one two three one", d_k=8)  # n = 4 from the text (3 words), no prime
     at.button(key="make_primes").click()
     rerun(at)
     assert at.number_input(key="n_tokens").value == 4 and S.primes_but_n(at.session_state)
     assert any("n = 4" in c.value for c in at.sidebar.caption)
+
+
+def test_no_tick_above_a_shared_length():
+    """n = 4 and four distinct words: after make-primes the sizes are as good as they get, but the vocabulary shares
+    n's length, so the sidebar says that and no ✓ claims every shape says where it came from."""
+    at = run(stage="tokens", text="one two three four", d_k=8)
+    at.button(key="make_primes").click()
+    rerun(at)
+    captions = [c.value for c in at.sidebar.caption]
+    assert any("share a length" in c for c in captions) and not any(c.startswith("✓") for c in captions), captions
 
 
 @settings(max_examples=300, deadline=None)

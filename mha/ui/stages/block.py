@@ -20,7 +20,7 @@ from .. import link, models, session
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
-from ..prose import display, header, said_then_shown
+from ..prose import display, fmt, header, said_then_shown
 from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN
 from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
@@ -216,4 +216,4 @@ def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
 
 
 def _range(values: np.ndarray) -> str:
-    return f"{float(values.min()):.3g} … {float(values.max()):.3g}"
+    return f"{fmt(float(values.min()))} … {fmt(float(values.max()))}"

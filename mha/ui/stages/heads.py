@@ -64,8 +64,8 @@ def roles(v: View, trace: mha.ModelTrace | None = None) -> None:
     if trace is None:
         trace = run.trace
         st.markdown(f"**{t('roles_title')}**")
-        st.caption(t("roles_text", prev_bar=f"{bars[0]:.2f}", ind_bar=f"{bars[1]:.2f}", floor=mha.analysis.ROLE_FLOOR,
-                     margin=mha.analysis.ROLE_MARGIN))
+        st.caption(t("roles_text", prev_bar=f"{bars[0]:.2f}", ind_bar=f"{bars[1]:.2f}",
+                     floor=f"{mha.analysis.ROLE_FLOOR:.2f}", margin=mha.analysis.ROLE_MARGIN))
     rows = []
     for layer, layer_trace in enumerate(trace.layers):
         prev, induction = mha.head_roles(layer_trace.attn.probs, trace.ids)

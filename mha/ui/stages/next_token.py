@@ -44,7 +44,8 @@ def render(v: View) -> None:
     tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
                   r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
-    st.markdown(f"$$\n{tex}\n$$\n\n:gray[:small[{t('next_tied', vocab=size)}]]")  # the formulas and their note
+    note = f"{t('next_tied', vocab=size)} {t('next_order')}"  # E twice; the blocks in GPT-2's order, not the post's
+    st.markdown(f"$$\n{tex}\n$$\n\n:gray[:small[{note}]]")  # the formulas and their note
     product_view("next_logits", replace(v, tokens=tuple(tokens)), Operand(final, FINAL, t("token"), t("feature")),
                  Operand(mw.wte.T, E_T, t("feature"), t("token_id")),
                  Operand(logits, LOGITS, t("token"), t("token_id")),
