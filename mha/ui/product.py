@@ -149,18 +149,24 @@ def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, 
     return [(float(p), float(q), float(p * q)) for p, q in zip(a_row, b_col)]
 
 
+FACTOR_DIGITS = 4  # significant digits of each factor a term writes
 SUM_DIGITS = 4  # the largest product is written to this many significant digits, every product to as many decimals
 
 
-def printed_terms(products: Sequence[float]) -> tuple[list[Decimal], Decimal] | None:
-    """The products as the breakdown writes them (one number of decimals for all, SUM_DIGITS significant digits for
-    the largest) and their sum, exact: a sum of numbers of d decimals has d decimals, so the terms as written add up
-    to the total as written. None when a product is not finite or too large to write out in decimals."""
-    top = max((abs(p) for p in products), default=0.0)
-    if not np.isfinite(top) or top >= 1e6:
+def printed_terms(pairs: Sequence[tuple[float, float]]) -> tuple[list[Decimal], Decimal] | None:
+    """Each product as the breakdown writes it, and their sum, exact. A product is that of its two factors as written
+    (FACTOR_DIGITS significant digits each), rounded to one number of decimals for all (SUM_DIGITS significant
+    digits for the largest): so a learner who multiplies the factors on the screen gets the product on the screen,
+    and a sum of numbers of d decimals has d decimals, so the products as written add up to the total as written.
+    None when a product is not finite or too large to write out in decimals."""
+    if not all(np.isfinite(p) and np.isfinite(q) for p, q in pairs):
         return None
-    decimals = SUM_DIGITS - 1 - (int(np.floor(np.log10(top))) if top > 0 else 0)
-    terms = [Decimal(f"{p:.{max(decimals, 0)}f}") for p in products]
+    exact = [Decimal(f"{p:.{FACTOR_DIGITS}g}") * Decimal(f"{q:.{FACTOR_DIGITS}g}") for p, q in pairs]
+    top = max((abs(e) for e in exact), default=Decimal(0))
+    if top >= Decimal(10) ** 6:
+        return None
+    decimals = max(SUM_DIGITS - 1 - (top.adjusted() if top > 0 else 0), 0)
+    terms = [e.quantize(Decimal(1).scaleb(-decimals)) for e in exact]
     return terms, sum(terms, Decimal(0))
 
 
@@ -178,15 +184,15 @@ def _sum_lines(parts: list[str], per_line: int) -> str:
 
 def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i: int, j: int,
               narrow: bool = False) -> str:
-    """C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers: every factor pair, then every product as written and their sum,
-    which the written products add up to exactly; the note compares that sum with the cell. One Markdown element's
-    text. `narrow` (a phone): fewer terms a line, so that every line fits the screen. A dot product longer than
-    MAX_TERMS (longer than a figure draws) is written out in part."""
+    """C[i,j] = Σ_k A[i,k]·B[k,j] with the numbers: every factor pair, then every product of the factors as written
+    and their sum, which the written products add up to exactly; the note compares that sum with the cell. One
+    Markdown element's text. `narrow` (a phone): fewer terms a line, so that every line fits the screen. A dot
+    product longer than MAX_TERMS (longer than a figure draws) is written out in part."""
     terms = dot_terms(a_row, b_col)
     whole = len(terms) <= MAX_TERMS
     shown_terms = terms if whole else terms[: MAX_TERMS - 2]
-    pairs = [rf"{tex_num(p, 3)}\cdot{tex_num(q, 3)}" for p, q, _ in shown_terms]
-    printed = printed_terms([p for _, _, p in terms]) if whole else None
+    pairs = [rf"{tex_num(p, FACTOR_DIGITS)}\cdot{tex_num(q, FACTOR_DIGITS)}" for p, q, _ in shown_terms]
+    printed = printed_terms([(p, q) for p, q, _ in terms]) if whole else None
     body = _sum_lines(pairs + ([] if whole else [r"\cdots"]), 1 if narrow else TERMS_PER_LINE)
     if printed:
         products, total = printed
@@ -199,7 +205,9 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
         total = float(np.sum([p for _, _, p in terms]))
         result, total_text = tex_num(total, paren=False), fmt(total)
     notes = [] if whole else [t("breakdown_more", more=len(terms) - len(shown_terms))]
-    notes.append(t("breakdown_check", total=total_text, value=fmt(value)))
+    same = fmt(float(total)) == fmt(value)  # else the factors' rounding moved the sum's last digits: the note says so
+    notes.append(t("breakdown_check" if same else "breakdown_check_rounded", total=total_text, value=fmt(value),
+                   digits=FACTOR_DIGITS))
     formula = said(t("breakdown_title", name=c.tex, a=a.tex, b=b.tex, i=i + 1, j=j + 1),
                    rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
     return "\n\n".join([formula, *map(aside, notes)])

@@ -64,8 +64,9 @@ def written_sums(text: str) -> tuple[list[tuple[float, float]], list[str], str]:
 
 @pytest.mark.parametrize("cell", [(2, 1), (0, 3)])
 def test_a_clicked_cell_of_y_writes_all_22_terms_that_add_up(cell):
-    """Two heads, row ≠ column: every pair is row i of Concat and column j of W_O (3 significant digits), the
-    products as written add up exactly to the sum written, and that sum is Y[i, j] to the products' precision."""
+    """Two heads, row ≠ column: every pair is row i of Concat and column j of W_O (4 significant digits), each product
+    written is that of its factors as written, the products as written add up exactly to the sum written, and that
+    sum is Y[i, j] to the factors' precision."""
     i, j = cell
     at = run(stage="output")
     at.session_state["sel_output_y"] = cell
@@ -77,10 +78,12 @@ def test_a_clicked_cell_of_y_writes_all_22_terms_that_add_up(cell):
     np.testing.assert_allclose([b for _, b in pairs], W.w_o[:, j], rtol=5e-3, atol=0)
     assert sum(map(Decimal, products)) == Decimal(total)
     decimals = max(len(p.partition(".")[2]) for p in products)
-    assert abs(float(total) - TRACE.y[i, j]) <= 23 * 0.5 * 10.0 ** -decimals
-    np.testing.assert_allclose([float(p) for p in products], TRACE.concat[i] * W.w_o[:, j], rtol=0,
-                               atol=0.5 * 10.0 ** -decimals + 1e-12)
-    assert f"The terms add up to {total.replace('-', '−')}; the cell holds" in text
+    step = Decimal(1).scaleb(-decimals)
+    for (a, b), written in zip(pairs, products):  # the product of the factors as written, to the decimals written
+        assert Decimal(written) == (Decimal(str(a)) * Decimal(str(b))).quantize(step), (a, b, written)
+    rounding = float(np.sum(np.abs(TRACE.concat[i] * W.w_o[:, j]))) * 1e-3  # 4 significant digits a factor
+    assert abs(float(total) - TRACE.y[i, j]) <= rounding + 23 * 0.5 * 10.0 ** -decimals
+    assert f"add up to {total.replace('-', '−')}; the cell" in text
 
 
 def concat_numbers(spec: dict) -> np.ndarray:
