@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 import mha
+from mha.block import EPS
 
 from .shared import digest
 
@@ -193,23 +194,28 @@ def next_token_part(x: np.ndarray, final: np.ndarray, e: np.ndarray, logits: np.
 
 
 def block_part(tr: mha.BlockTrace, bw: mha.BlockWeights) -> Part:
-    """The block stage, in its order (tr.ln, also in the files' metadata): every array of its parts (the per-row mean
-    and variance LN₁ takes, the residual sums, the FFN's up-projection before its bias) and every weight of the
-    block. Pre-LN's sums are R₁ and Y themselves; post-LN's are the rows its norms take."""
+    """The block stage, in its order (tr.ln, also in the files' metadata): every array of its parts (the per-row
+    mean and variance LN₁ takes, the normalised rows x̂ with their own mean and variance, the residual sums, the
+    FFN's up-projection before its bias) and every weight of the block. Pre-LN's sums are R₁ and Y themselves;
+    post-LN's are the rows its norms take."""
     a, pre = bw.attn, tr.ln == "pre"
     into_ln1, into_ffn = tr.ln1_in, tr.ffn_in
     up = "LN_2W_fc" if pre else "R_1W_fc"
     arrays = {"X": tr.x, "W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o, "Attn": tr.attn.y}
     arrays.update({} if pre else {"sum_1": tr.sum1})
-    arrays.update({"mu_1": into_ln1.mean(axis=1), "var_1": into_ln1.var(axis=1), "gamma_1": bw.ln1_g,
-                   "beta_1": bw.ln1_b, "LN_1": tr.ln1, "R_1": tr.r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b})
+    mean, var = into_ln1.mean(axis=1, keepdims=True), into_ln1.var(axis=1, keepdims=True)
+    hat = (into_ln1 - mean) / np.sqrt(var + EPS)  # the normalised rows LN₁'s part draws, before γ and β
+    arrays.update({"mu_1": mean[:, 0], "var_1": var[:, 0], "x_hat_1": hat, "mu_x_hat_1": hat.mean(axis=1),
+                   "var_x_hat_1": hat.var(axis=1), "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": tr.ln1,
+                   "R_1": tr.r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b})
     arrays.update({"LN_2": tr.ln2} if pre else {})
     arrays.update({"W_fc": bw.w_fc, "b_fc": bw.b_fc, up: into_ffn @ bw.w_fc, "H": tr.hidden, "A": tr.act,
                    "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": tr.ffn})
     arrays.update({} if pre else {"sum_2": tr.sum2})
     arrays["Y"] = tr.y
-    labels = {k: ("token", "feature") for k in ("X", "Attn", "sum_1", "LN_1", "R_1", "LN_2", "FFN", "sum_2", "Y")}
-    labels.update({k: ("row", "token") for k in ("mu_1", "var_1")})
+    labels = {k: ("token", "feature") for k in ("X", "Attn", "sum_1", "x_hat_1", "LN_1", "R_1", "LN_2", "FFN", "sum_2",
+                                                 "Y")}
+    labels.update({k: ("row", "token") for k in ("mu_1", "var_1", "mu_x_hat_1", "var_x_hat_1")})
     labels.update({k: ("row", "feature") for k in ("gamma_1", "beta_1", "gamma_2", "beta_2", "b_proj")})
     labels.update({k: LABELS[k] for k in ("W_Q", "W_K", "W_V", "W_O")})
     labels.update({"W_fc": ("feature", "hidden"), "b_fc": ("row", "hidden"), up: ("token", "hidden"),

@@ -106,7 +106,7 @@ def _block(tr: mha.BlockTrace, bw: mha.BlockWeights) -> dict[str, np.ndarray]:
         r1 = x + tr.attn.y
         ln2 = _ln(r1, bw.ln2_g, bw.ln2_b)
         ffn = tr.act @ bw.w_proj + bw.b_proj
-        return {"X": x, **weights, "Attn": tr.attn.y, "mu_1": x.mean(axis=1), "var_1": x.var(axis=1),
+        return {"X": x, **weights, "Attn": tr.attn.y, "mu_1": x.mean(axis=1), "var_1": x.var(axis=1), **_hat(x),
                 "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": ln1, "R_1": r1, "gamma_2": bw.ln2_g,
                 "beta_2": bw.ln2_b, "LN_2": ln2, "W_fc": bw.w_fc, "b_fc": bw.b_fc, "LN_2W_fc": ln2 @ bw.w_fc,
                 "H": ln2 @ bw.w_fc + bw.b_fc, "A": tr.act, "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": ffn,
@@ -115,10 +115,18 @@ def _block(tr: mha.BlockTrace, bw: mha.BlockWeights) -> dict[str, np.ndarray]:
     r1 = _ln(sum1, bw.ln1_g, bw.ln1_b)
     ffn = tr.act @ bw.w_proj + bw.b_proj
     return {"X": x, **weights, "Attn": tr.attn.y, "sum_1": sum1, "mu_1": sum1.mean(axis=1), "var_1": sum1.var(axis=1),
-            "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": r1, "R_1": r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b,
+            **_hat(sum1), "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": r1, "R_1": r1, "gamma_2": bw.ln2_g,
+            "beta_2": bw.ln2_b,
             "W_fc": bw.w_fc, "b_fc": bw.b_fc, "R_1W_fc": r1 @ bw.w_fc, "H": r1 @ bw.w_fc + bw.b_fc, "A": tr.act,
             "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": ffn, "sum_2": r1 + ffn,
             "Y": _ln(r1 + ffn, bw.ln2_g, bw.ln2_b)}
+
+
+def _hat(z: np.ndarray) -> dict[str, np.ndarray]:
+    """LN₁'s normalised rows, each row's mean taken off and divided by √(variance + 10⁻⁵), and their mean and
+    variance by row (0 and just under 1)."""
+    hat = np.array([(row - row.mean()) / np.sqrt(row.var() + 1e-5) for row in z])
+    return {"x_hat_1": hat, "mu_x_hat_1": hat.mean(axis=1), "var_x_hat_1": hat.var(axis=1)}
 
 
 def _arrays(files: dict[str, bytes]) -> tuple[dict[str, np.ndarray], dict]:
