@@ -134,7 +134,9 @@ def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
             F.Mat(hat.var(axis=1, keepdims=True), "σ²(x̂)", "magnitude", token, ""),
             F.Mat(bw.ln1_g[None], "γ₁", col_label=feat), F.Mat(bw.ln1_b[None], "β₁", col_label=feat),
             F.Mat(tr.ln1, ln_name, row_label=token, col_label=feat)]
-    per_row = None if v.look.narrow else 6  # a phone puts one or two a row
+    # six a row on a desk and a projector; a phone two only where no panel is wider than one column, so that
+    # every cell is 30 px and writes its number: X, μ₁ σ²₁, x̂, μ(x̂) σ²(x̂), then one a row
+    per_row = (1, 2, 1, 2, 1) if v.look.narrow else 6
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=per_row)
     chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6, 9))), key="block_ln1")
     st.caption(t("block_hat_note", input=z_tex))
@@ -155,7 +157,8 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
         mats = [(tr.x, "X"), (tr.attn.y, "Attn"), (tr.sum1, "X + Attn"), (tr.r1, "R₁ = LN₁(X + Attn)")]
     said_then_shown(f"**{t('block_attn')}**", display(v.look, *tex))
     grid = [F.Mat(a, label, row_label=token, col_label=feat) for a, label in mats]
-    fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=None if v.look.narrow else 4)
+    # a phone: one a row, as two 5-column panels side by side would leave cells too small for their numbers
+    fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
     chart(_rows(v, fig, "yaxis", "yaxis2", "yaxis3", "yaxis4"), key="block_attn")
     said = "trained" if v.trained else tr.ln  # the trained model's walk already reads LN₁ of its stream
     st.markdown(t(f"block_attn_is_y_{said}", qk=NUMBERS["qk"], output=NUMBERS["output"]))
@@ -207,12 +210,35 @@ def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
                 F.Mat(tr.sum2, "R₁ + FFN", row_label=token, col_label=feat),
                 F.Mat(tr.y, "Y = LN₂(R₁ + FFN)", row_label=token, col_label=feat)]
     said_then_shown(f"**{t(f'block_out_{tr.ln}')}**", display(v.look, *tex))
-    axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
-    chart(_rows(v, F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")
+    if v.look == F.DESK:
+        axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
+        chart(_rows(v, F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")
+    else:
+        _out_apart(v, tr, [m for m in mats if m.name not in ("H", "A = GELU(H)")])
     if tr.ln == "post":
         st.caption(t("block_ln2_stats", what=r"$R_1 + \mathrm{FFN}$", mean=_range(tr.sum2.mean(axis=1)),
                      var=_range(tr.sum2.var(axis=1))))
     st.caption(t("block_rows_alone"))
+
+
+def _out_apart(v: View, tr: mha.BlockTrace, stream: list) -> None:
+    """A projector or a phone: H and A (d_ff columns) in a figure of their own, above the stream's n × d matrices
+    (FFN with them), so that each figure's cells are large enough for their numbers: one figure takes one cell
+    size, and H's columns would shrink every cell of the stream. A phone writes Hᵀ and Aᵀ: d_ff columns at its
+    30 px cells would not fit its width."""
+    t = v.t
+    token, unit = t("token"), t("hidden_unit")
+    if v.look.narrow:
+        hidden = [F.Mat(tr.hidden.T, "Hᵀ", row_label=unit, col_label=token),
+                  F.Mat(tr.act.T, "Aᵀ = GELU(H)ᵀ", row_label=unit, col_label=token)]
+        chart(F.grid_figure(hidden, text=v.text, words=v.words, look=v.look, per_row=2), key="block_hidden")
+    else:
+        hidden = [F.Mat(tr.hidden, "H", row_label=token, col_label=unit),
+                  F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=unit)]
+        fig = F.grid_figure(hidden, text=v.text, words=v.words, look=v.named, per_row=1)
+        chart(_rows(v, fig, "yaxis", "yaxis2"), key="block_hidden")
+    fig = F.grid_figure(stream, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
+    chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4))), key="block_stream")
 
 
 def _range(values: np.ndarray) -> str:
