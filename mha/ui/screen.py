@@ -20,7 +20,8 @@ from .settings import Notice
 
 PHONE_MAX = 640  # px: narrower windows get the phone layout
 
-# A projector: prose, captions and formulas larger (figures are built larger for it: figures.PRESENT; what the
+# A projector: prose, captions (st.caption, Markdown's :small[…] and the tokens' count, whose type is set inline) and
+# formulas larger (figures are built larger for it: figures.PRESENT; what the
 # charts' script draws besides, their hover labels and PNG buttons, larger here), the app's own title smaller and the
 # page starting higher, so that a stage's figure comes into view sooner.
 PRESENTER_CSS = """
@@ -31,6 +32,8 @@ PRESENTER_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] :is(p, li) { font-size: 1.1rem; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] span[style*="font-size: 0.875rem"],
+[data-testid="stMain"] p.mha-count { font-size: 1.1rem !important; }
 .mha-chart .mha-tip { font-size: 17px; }
 .mha-chart .mha-save { font-size: 15px; }
 """

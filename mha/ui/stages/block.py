@@ -29,8 +29,8 @@ MARKED = {"pre": {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn
                   "out": ("ffn", "add2")},
           "post": {"attn": ("attn", "add1"), "ln1": ("ln1",), "ffn": ("ffn",), "gelu": ("ffn",),
                    "out": ("ffn", "add2", "ln2")}}
-DIAGRAM = """digraph {{ rankdir=LR;
-node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"];
+DIAGRAM = """digraph {{ rankdir={rankdir};{graph}
+node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"{font}];
 x [label="X"]; ln1 [label="{ln1}"{m_ln1}]; attn [label="{attn}", fillcolor="#fde68a"{m_attn}];
 add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{m_ln2}]; ffn [label="{ffn}"{m_ffn}];
 add2 [label="+", shape=circle{m_add2}]; y [label="Y"];
@@ -42,6 +42,12 @@ EDGES = {  # the residual stream runs along the dashed edges
             "ln1 -> add2 [style=dashed];",
 }
 MARK = ', color="#c2410c", penwidth=3'  # the app's primary colour: the part shown below
+# (rankdir, graph attributes, node attributes) by screen. The desk's are Graphviz's defaults (14 pt labels). A
+# projector: 17 pt labels (23 px drawn, as the prose's 22.4 px), the graph still within its 1120 px column. A phone:
+# top to bottom with 12 pt labels (16 px, as its prose), boxes and gaps tight; left to right it shrank to 358 px, its
+# labels to 7 px.
+GRAPH = {"desk": ("LR", "", ""), "present": ("LR", "", ", fontsize=17"),
+         "phone": ("TB", " ranksep=0.2;", ", fontsize=12, height=0.3")}
 NODES = ("ln1", "attn", "add1", "ln2", "ffn", "add2")  # the boxes a part can outline
 
 
@@ -71,11 +77,12 @@ def _weights(v: View) -> mha.BlockWeights:
     return v.trained.weights.blocks[v.trained.layer] if v.trained else models.block_weights(v.cfg)
 
 
-def diagram(t, part: str, ln: str = "pre") -> str:
-    """The block as a graph in the order `ln`, the nodes of `part` outlined."""
+def diagram(t, part: str, ln: str = "pre", look: F.Look = F.DESK) -> str:
+    """The block as a graph in the order `ln`, the nodes of `part` outlined, drawn for the screen of `look`."""
     marks = {f"m_{node}": MARK if node in MARKED[ln][part] else "" for node in NODES}
+    rankdir, graph, font = GRAPH["phone" if look.narrow else "present" if look == F.PRESENT else "desk"]
     return DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
-                          ffn=t("block_node_ffn"), edges=EDGES[ln], **marks)
+                          ffn=t("block_node_ffn"), edges=EDGES[ln], rankdir=rankdir, graph=graph, font=font, **marks)
 
 
 def part_label(t, part: str, ln: str) -> str:
@@ -90,7 +97,7 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
     parts = BLOCK_PARTS_IN[tr.ln]
     part = st.session_state.get("block_part")
     part = part if part in parts else parts[0]  # the control's value, read before it is drawn: the diagram is above
-    st.graphviz_chart(diagram(t, part, tr.ln))  # the first figure, right under the order's control
+    st.graphviz_chart(diagram(t, part, tr.ln, v.look))  # the first figure, right under the order's control
     st.markdown(t(f"block_order_{tr.ln}"))  # which order this is, and why GPT-2 moved the norm
     st.caption(t("block_why"))
     _stage_button(t("block_to_walk"), "block_to_walk", "qk")
