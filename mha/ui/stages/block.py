@@ -21,6 +21,7 @@ from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, header, said_then_shown
+from ..screen import DIAGRAM_PT
 from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN
 from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
@@ -42,12 +43,11 @@ EDGES = {  # the residual stream runs along the dashed edges
             "ln1 -> add2 [style=dashed];",
 }
 MARK = ', color="#c2410c", penwidth=3'  # the app's primary colour: the part shown below
-# (rankdir, graph attributes, node attributes) by screen. The desk's are Graphviz's defaults (14 pt labels). A
-# projector: 17 pt labels (23 px drawn, as the prose's 22.4 px), the graph still within its 1120 px column. A phone:
-# top to bottom with 12 pt labels (16 px, as its prose), boxes and gaps tight; left to right it shrank to 358 px, its
-# labels to 7 px.
-GRAPH = {"desk": ("LR", "", ""), "present": ("LR", "", ", fontsize=17"),
-         "phone": ("TB", " ranksep=0.2;", ", fontsize=12, height=0.3")}
+# (rankdir, graph attributes, node attributes) by screen: the desk's are Graphviz's defaults; a projector's and a
+# phone's labels are DIAGRAM_PT (screen.py's CSS sets them so). A phone draws top to bottom, boxes and gaps tight: left
+# to right the graph shrank to its 358 px and its labels to 7 px.
+GRAPH = {"desk": ("LR", "", ""), "present": ("LR", "", f", fontsize={DIAGRAM_PT['present']}"),
+         "phone": ("TB", " ranksep=0.2;", f", fontsize={DIAGRAM_PT['phone']}, height=0.3")}
 NODES = ("ln1", "attn", "add1", "ln2", "ffn", "add2")  # the boxes a part can outline
 
 
