@@ -14,6 +14,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 from mha.block import EPS
+from mha.figures.text import text_px
 from mha.figures.ticks import token_ticks
 
 from .. import link, models, session
@@ -32,8 +33,8 @@ MARKED = {"pre": {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn
                    "out": ("ffn", "add2", "ln2")}}
 DIAGRAM = """digraph {{ rankdir={rankdir};{graph}
 node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"{font}];
-x [label="X"]; ln1 [label="{ln1}"{m_ln1}]; attn [label="{attn}", fillcolor="#fde68a"{m_attn}];
-add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{m_ln2}]; ffn [label="{ffn}"{m_ffn}];
+x [label="X"]; ln1 [label="{ln1}"{w_ln1}{m_ln1}]; attn [label="{attn}", fillcolor="#fde68a"{w_attn}{m_attn}];
+add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{w_ln2}{m_ln2}]; ffn [label="{ffn}"{w_ffn}{m_ffn}];
 add2 [label="+", shape=circle{m_add2}]; y [label="Y"];
 {edges} }}"""
 EDGES = {  # the residual stream runs along the dashed edges
@@ -80,9 +81,14 @@ def _weights(v: View) -> mha.BlockWeights:
 def diagram(t, part: str, ln: str = "pre", look: F.Look = F.DESK) -> str:
     """The block as a graph in the order `ln`, the nodes of `part` outlined, drawn for the screen of `look`."""
     marks = {f"m_{node}": MARK if node in MARKED[ln][part] else "" for node in NODES}
-    rankdir, graph, font = GRAPH["phone" if look.narrow else "present" if look == F.PRESENT else "desk"]
-    return DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
-                          ffn=t("block_node_ffn"), edges=EDGES[ln], rankdir=rankdir, graph=graph, font=font, **marks)
+    screen = "phone" if look.narrow else "present" if look == F.PRESENT else "desk"
+    rankdir, graph, font = GRAPH[screen]
+    labels = {node: t(f"block_node_{node}") for node in ("ln1", "attn", "ln2", "ffn")}
+    # Graphviz's own measure of a label runs short for Chinese: a box as wide as the page's font writes it, 8 pt
+    # clear each side (Graphviz's margin). The desk's labels, Streamlit's 9.6 pt, fit its boxes.
+    widths = {f"w_{node}": "" if screen == "desk" else f", width={(text_px(label, DIAGRAM_PT[screen]) + 16) / 72:.2f}"
+              for node, label in labels.items()}
+    return DIAGRAM.format(**labels, edges=EDGES[ln], rankdir=rankdir, graph=graph, font=font, **marks, **widths)
 
 
 def part_label(t, part: str, ln: str) -> str:
