@@ -669,7 +669,7 @@ class _Grid:
     right of each row (for names written beside a panel).
     """
 
-    def __init__(self, panels, titles, look: Look, *, per_row: int | None, text: bool, axis_titles: bool,
+    def __init__(self, panels, titles, look: Look, *, per_row: int | tuple[int, ...] | None, text: bool, axis_titles: bool,
                  below: float = 0.0, formula: str = "", right: float = 0.0):
         self.panels, self.titles, self.look, self.text = panels, titles, look, text
         self.below, self.formula, self.right = below, formula, right
@@ -679,11 +679,17 @@ class _Grid:
     def _left(self, rows: int) -> float:
         return self.al + _ytick_w(rows, self.look)
 
-    def _rows(self, per_row: int) -> list[list[int]]:
-        idx = list(range(len(self.panels)))
-        return [idx[s:s + per_row] for s in range(0, len(idx), per_row)]
+    def _rows(self, per_row: int | tuple[int, ...]) -> list[list[int]]:
+        """The panels' indices row by row: `per_row` a row, or row lengths in turn (the last repeated)."""
+        idx, rows, s = list(range(len(self.panels))), [], 0
+        lengths = per_row if isinstance(per_row, tuple) else (per_row,)
+        while s < len(idx):
+            step = lengths[min(len(rows), len(lengths) - 1)]
+            rows.append(idx[s:s + step])
+            s += step
+        return rows
 
-    def _cell_for(self, per_row: int) -> float:
+    def _cell_for(self, per_row: int | tuple[int, ...]) -> float:
         look, rows = self.look, self._rows(per_row)
         fixed = [sum(self._left(self.panels[i][1]) for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
                  + self.right for row in rows]
@@ -776,11 +782,13 @@ class _Grid:
 
 
 def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, block_cols: int = 0,
-                block_names: Sequence[str] = (), axis_titles: bool = False, per_row: int | None = None) -> Spec:
+                block_names: Sequence[str] = (), axis_titles: bool = False,
+                per_row: int | tuple[int, ...] | None = None) -> Spec:
     """Matrices as small multiples, one cell size, as many a row as the screen allows (one or two on a phone).
 
     Each matrix is drawn up to look.side rows and columns, fewer (24, 12) when that many would not fit with
-    cells of MIN_GRID_CELL px. Each title names its matrix, its full shape and (if trimmed) which part is
+    cells of MIN_GRID_CELL px. `per_row`: how many panels a row, or each row's count in turn (the last repeated);
+    None: as many as fit. Each title names its matrix, its full shape and (if trimmed) which part is
     drawn (`words`, a base.Words). `block_cols` marks column blocks, named under the blocks (below the column
     numbers); the title says which blocks are not drawn. `axis_titles` writes each panel's row and column
     words (Mat.row_label, col_label) beside its axes.

@@ -19,10 +19,15 @@ from . import chart
 from .settings import Notice
 
 PHONE_MAX = 640  # px: narrower windows get the phone layout
+# Graphviz labels (st.graphviz_chart; the block stage's diagram), in the graph's points: Streamlit sets every label to
+# 9.6 (12.8 px drawn at a graph's 4/3 px a point) whatever the graph asks for. A projector and a phone set them to the
+# size the graph was laid out for: 17 pt (22.6 px drawn, as a projector's 22.4 px prose) and 12 pt (16 px, a phone's).
+DIAGRAM_PT = {"present": 17, "phone": 12}
 
-# A projector: prose, captions and formulas larger (figures are built larger for it: figures.PRESENT; what the
-# charts' script draws besides, their hover labels and PNG buttons, larger here), the app's own title smaller and the
-# page starting higher, so that a stage's figure comes into view sooner.
+# A projector: prose, captions (st.caption, Markdown's :small[…] and the tokens' count, whose type is set inline), the
+# diagram's labels and formulas larger (figures are built larger for it: figures.PRESENT; what the charts' script draws
+# besides, their hover labels and PNG buttons, larger here), the app's own title smaller and the page starting higher,
+# so that a stage's figure comes into view sooner.
 PRESENTER_CSS = """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.4rem; line-height: 1.55; }
 [data-testid="stMain"] h1 { font-size: 1.3rem; padding: 0; }
@@ -31,8 +36,13 @@ PRESENTER_CSS = """
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }
 [data-testid="stMain"] [data-testid="stCaptionContainer"] :is(p, li) { font-size: 1.1rem; }
+[data-testid="stMain"] [data-testid="stMarkdownContainer"] span[style*="font-size: 0.875rem"],
+[data-testid="stMain"] p.mha-count { font-size: 1.1rem !important; }
 .mha-chart .mha-tip { font-size: 17px; }
 .mha-chart .mha-save { font-size: 15px; }
+""" + f"""@media (min-width: {PHONE_MAX + 1}px) {{  /* a phone's diagram stays a phone's (PAGE_CSS), as the page's look does */
+  [data-testid="stMain"] [data-testid="stGraphVizChart"] svg text {{ font-size: {DIAGRAM_PT["present"]}px; }}
+}}
 """
 # A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a phone
 # its cells are tighter, so that most fit. A number box of inputs.number offers no empty value, so not the button
@@ -42,7 +52,8 @@ PAGE_CSS = chart.CSS + """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 @media (max-width: 640px) {
   [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
-}
+""" + f"""  [data-testid="stMain"] [data-testid="stGraphVizChart"] svg text {{ font-size: {DIAGRAM_PT["phone"]}px; }}
+}}
 """
 
 # The matrix charts' script is loaded once a page, as part of this component's: the element is the same on every run,

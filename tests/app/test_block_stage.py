@@ -6,12 +6,15 @@ import re
 
 import numpy as np
 import pytest
+from streamlit.testing.v1 import AppTest
 
 import mha
+from mha.block import EPS
 from mha.ui.strings import Text
 
-from .helpers import block_parts, charts, page_text, rerun, run, warnings, z
+from .helpers import APP, block_parts, charts, keyed_charts, page_text, rerun, run, warnings, z
 from .test_coda import TEXT, model
+from .test_output_numbers import cell_numbers
 
 
 def _trace(at, name: str) -> dict:
@@ -159,3 +162,44 @@ def test_the_trained_model_is_pre_ln_and_says_it_cannot_switch(lang, ln):
     np.testing.assert_allclose(at.session_state["x_base"], layer.ln1, atol=1e-12)
     assert t("block_attn_is_y_trained", qk=3, output=7) in page_text(at)
 
+
+
+SCREEN_W = {"desk": 860, "present": 1100, "phone": 358}  # px a figure may take: the content's width
+
+
+def _on(screen: str, ln: str):
+    """The seeded block in this order on a desk, a projector (present=1) or a phone (what the page's screen probe
+    reports there, from the first run)."""
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["stage"], at.query_params["ln"] = "block", ln
+    if screen == "present":
+        at.query_params["present"] = "1"
+    at.session_state["screen_phone"] = screen == "phone"
+    return rerun(at)
+
+
+@pytest.mark.parametrize("ln", ["post", "pre"])
+@pytest.mark.parametrize("screen", ["desk", "present", "phone"])
+def test_every_matrix_of_the_block_writes_its_numbers_on_every_screen(screen, ln):
+    """LN₁ (a learner checks that each row of x̂ has mean 0 and variance 1), the attention and the block's output
+    write every cell's number, read back equal to the matrix computed again (a phone may write Hᵀ, Aᵀ), in figures
+    that fit the screen's width; on a projector and a phone they once wrote none."""
+    cfg = mha.AttentionConfig()
+    tr = mha.block(mha.init_input(cfg), mha.init_block(cfg, 0), ln=ln)
+    x = tr.x if ln == "pre" else tr.ln1_in
+    hat = (x - x.mean(axis=1, keepdims=True)) / np.sqrt(x.var(axis=1, keepdims=True) + EPS)
+    want = {"x̂": hat, "σ²(x̂)": hat.var(axis=1, keepdims=True), "H": tr.hidden, "A = GELU(H)": tr.act,
+            "Hᵀ": tr.hidden.T, "Aᵀ = GELU(H)ᵀ": tr.act.T, "FFN": tr.ffn, "R₁": tr.r1, "R₁ = X + Attn": tr.r1,
+            "R₁ = LN₁(X + Attn)": tr.r1, "Attn": tr.attn.y, "Y = R₁ + FFN": tr.y, "Y = LN₂(R₁ + FFN)": tr.y}
+    at, seen = _on(screen, ln), set()
+    for part in ("ln1", "attn", "out"):
+        at.session_state["block_part"] = part
+        for key, spec in keyed_charts(rerun(at)):
+            assert spec["layout"]["width"] <= SCREEN_W[screen], (part, key)
+            for trace in (tr_ for tr_ in spec["data"] if "z" in tr_):
+                shown = cell_numbers(trace)
+                assert shown.shape == np.shape(trace["z"]) and np.isfinite(shown).all(), (part, trace["name"])
+                if trace["name"] in want:
+                    seen.add(trace["name"])
+                    np.testing.assert_allclose(shown, want[trace["name"]], atol=0.0051, rtol=0, err_msg=trace["name"])
+    assert {"x̂", "σ²(x̂)", "FFN", "Attn"} <= seen and ({"Hᵀ", "Aᵀ = GELU(H)ᵀ"} if screen == "phone" else {"H"}) <= seen

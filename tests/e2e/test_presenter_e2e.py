@@ -152,3 +152,46 @@ def test_the_animation_slider_is_named_and_says_every_step(page, app_url, stage,
             assert now["live"] == now["value"]
         said.append(now["value"])
     assert len(set(said)) == steps, said
+
+
+# Drawn type sizes in px: the body's prose; each small note named by its first words (Markdown's :small[…], the tokens'
+# count, st.caption); the block diagram's labels (their font size in the graph's units times the graph's scale).
+SIZES = """(notes) => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const px = e => parseFloat(getComputedStyle(e).fontSize);
+  const prose = main.querySelector('[data-testid="stMarkdownContainer"] p');
+  const leaves = [...main.querySelectorAll('p, span')].filter(e => !e.closest('svg, .katex'));
+  const found = {};
+  for (const start of notes) {
+    const hit = leaves.filter(e => e.textContent.trim().startsWith(start)).pop();
+    found[start] = hit ? px(hit) : null;
+  }
+  const labels = [...main.querySelectorAll('[data-testid="stGraphVizChart"] svg text')].map(
+    t => px(t) * t.getScreenCTM().a);
+  return {prose: px(prose), notes: found, labels};
+}"""
+NOTES = {"kv_cache": ["Nothing added yet"], "tokens": ["6 tokens, 4 distinct", "d = 5 is odd"],
+         "next_token": ["E is used twice", "These weights are random"], "block": []}
+
+
+@pytest.mark.parametrize("screen", ["present", "phone", "desk"])
+def test_small_notes_and_the_diagram_s_labels_are_sized_for_the_screen(page, app_url, screen):
+    """On a projector the small notes take the captions' 17.6 px (they kept the desk's 14 px under 22.4 px prose) and
+    the block diagram's labels the prose's size (12.8 px); on a phone the diagram, drawn top to bottom, labels at 16 px
+    (5 px when it shrank left to right to the phone's width); the desk's stay Streamlit's."""
+    page.set_viewport_size({"present": PRESENTER, "phone": dict(width=390, height=844),
+                            "desk": dict(width=1400, height=1000)}[screen])
+    found = []
+    for stage, notes in NOTES.items():
+        page.goto(f"{app_url}/?stage={stage}" + ("&present=1" if screen == "present" else ""))
+        settle(page, 120_000)
+        sizes = page.evaluate(SIZES, notes)
+        for note, size in sizes["notes"].items():
+            want = 17.6 if screen == "present" else 14
+            if size is None or abs(size - want) > 0.1:
+                found.append(f"{stage} «{note}»: {size} px, not {want}")
+        if stage == "block":
+            want = {"present": 22.6, "phone": 16.0, "desk": 12.8}[screen]
+            if not sizes["labels"] or any(abs(px - want) > 0.3 for px in sizes["labels"]):
+                found.append(f"diagram labels {sizes['labels']} px, not {want}")
+    assert not found, "; ".join(found)

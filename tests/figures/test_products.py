@@ -397,3 +397,15 @@ def test_a_phone_outlines_column_i_of_concat_transposed_beside_column_j_of_w_o()
     assert lay[f"yaxis{concat_t[1][1:]}"]["domain"] == lay[f"yaxis{w_o[1][1:]}"]["domain"]  # rows side by side
     assert lay[f"yaxis{w_o[1][1:]}"]["showticklabels"] is False
     assert titles(spec)["Concat<sup>T</sup>"]["shape"] == (22, 3)  # the title names what is drawn: Concat transposed
+
+
+@pytest.mark.parametrize("per_row, rows", [(2, [[0, 1], [2, 3], [4]]), ((1, 2), [[0], [1, 2], [3, 4]]),
+                                           ((1, 3, 1), [[0], [1, 2, 3], [4]])])
+def test_small_multiples_take_each_row_s_count_in_turn(per_row, rows):
+    """per_row as one count, or as row lengths in turn, the last repeated: panels sharing a row share its height."""
+    spec = F.grid_figure([F.Mat(np.ones((2, 2)), f"M{i}") for i in range(5)], text=True, words=words(),
+                         per_row=per_row).to_dict()
+    layout = spec["layout"]
+    top = [layout[f"yaxis{i + 1 if i else ''}"]["domain"][1] for i in range(5)]
+    found = [[i for i in range(5) if top[i] == level] for level in sorted(set(top), reverse=True)]
+    assert found == rows

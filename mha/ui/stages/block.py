@@ -14,6 +14,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 from mha.block import EPS
+from mha.figures.text import text_px
 from mha.figures.ticks import token_ticks
 
 from .. import link, models, session
@@ -21,6 +22,7 @@ from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, fmt, header, said_then_shown
+from ..screen import DIAGRAM_PT
 from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN
 from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
@@ -29,10 +31,10 @@ MARKED = {"pre": {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn
                   "out": ("ffn", "add2")},
           "post": {"attn": ("attn", "add1"), "ln1": ("ln1",), "ffn": ("ffn",), "gelu": ("ffn",),
                    "out": ("ffn", "add2", "ln2")}}
-DIAGRAM = """digraph {{ rankdir=LR;
-node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"];
-x [label="X"]; ln1 [label="{ln1}"{m_ln1}]; attn [label="{attn}", fillcolor="#fde68a"{m_attn}];
-add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{m_ln2}]; ffn [label="{ffn}"{m_ffn}];
+DIAGRAM = """digraph {{ rankdir={rankdir};{graph}
+node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"{font}];
+x [label="X"]; ln1 [label="{ln1}"{w_ln1}{m_ln1}]; attn [label="{attn}", fillcolor="#fde68a"{w_attn}{m_attn}];
+add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{w_ln2}{m_ln2}]; ffn [label="{ffn}"{w_ffn}{m_ffn}];
 add2 [label="+", shape=circle{m_add2}]; y [label="Y"];
 {edges} }}"""
 EDGES = {  # the residual stream runs along the dashed edges
@@ -42,6 +44,11 @@ EDGES = {  # the residual stream runs along the dashed edges
             "ln1 -> add2 [style=dashed];",
 }
 MARK = ', color="#c2410c", penwidth=3'  # the app's primary colour: the part shown below
+# (rankdir, graph attributes, node attributes) by screen: the desk's are Graphviz's defaults; a projector's and a
+# phone's labels are DIAGRAM_PT (screen.py's CSS sets them so). A phone draws top to bottom, boxes and gaps tight: left
+# to right the graph shrank to its 358 px and its labels to 7 px.
+GRAPH = {"desk": ("LR", "", ""), "present": ("LR", "", f", fontsize={DIAGRAM_PT['present']}"),
+         "phone": ("TB", " ranksep=0.2;", f", fontsize={DIAGRAM_PT['phone']}, height=0.3")}
 NODES = ("ln1", "attn", "add1", "ln2", "ffn", "add2")  # the boxes a part can outline
 
 
@@ -71,11 +78,17 @@ def _weights(v: View) -> mha.BlockWeights:
     return v.trained.weights.blocks[v.trained.layer] if v.trained else models.block_weights(v.cfg)
 
 
-def diagram(t, part: str, ln: str = "pre") -> str:
-    """The block as a graph in the order `ln`, the nodes of `part` outlined."""
+def diagram(t, part: str, ln: str = "pre", look: F.Look = F.DESK) -> str:
+    """The block as a graph in the order `ln`, the nodes of `part` outlined, drawn for the screen of `look`."""
     marks = {f"m_{node}": MARK if node in MARKED[ln][part] else "" for node in NODES}
-    return DIAGRAM.format(ln1=t("block_node_ln1"), attn=t("block_node_attn"), ln2=t("block_node_ln2"),
-                          ffn=t("block_node_ffn"), edges=EDGES[ln], **marks)
+    screen = "phone" if look.narrow else "present" if look == F.PRESENT else "desk"
+    rankdir, graph, font = GRAPH[screen]
+    labels = {node: t(f"block_node_{node}") for node in ("ln1", "attn", "ln2", "ffn")}
+    # Graphviz's own measure of a label runs short for Chinese: a box as wide as the page's font writes it, 8 pt
+    # clear each side (Graphviz's margin). The desk's labels, Streamlit's 9.6 pt, fit its boxes.
+    widths = {f"w_{node}": "" if screen == "desk" else f", width={(text_px(label, DIAGRAM_PT[screen]) + 16) / 72:.2f}"
+              for node, label in labels.items()}
+    return DIAGRAM.format(**labels, edges=EDGES[ln], rankdir=rankdir, graph=graph, font=font, **marks, **widths)
 
 
 def part_label(t, part: str, ln: str) -> str:
@@ -90,7 +103,7 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
     parts = BLOCK_PARTS_IN[tr.ln]
     part = st.session_state.get("block_part")
     part = part if part in parts else parts[0]  # the control's value, read before it is drawn: the diagram is above
-    st.graphviz_chart(diagram(t, part, tr.ln))  # the first figure, right under the order's control
+    st.graphviz_chart(diagram(t, part, tr.ln, v.look))  # the first figure, right under the order's control
     st.markdown(t(f"block_order_{tr.ln}"))  # which order this is, and why GPT-2 moved the norm
     st.caption(t("block_why"))
     _stage_button(t("block_to_walk"), "block_to_walk", "qk")
@@ -134,7 +147,9 @@ def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
             F.Mat(hat.var(axis=1, keepdims=True), "σ²(x̂)", "magnitude", token, ""),
             F.Mat(bw.ln1_g[None], "γ₁", col_label=feat), F.Mat(bw.ln1_b[None], "β₁", col_label=feat),
             F.Mat(tr.ln1, ln_name, row_label=token, col_label=feat)]
-    per_row = None if v.look.narrow else 6  # a phone puts one or two a row
+    # six a row on a desk and a projector; a phone two only where no panel is wider than one column, so that
+    # every cell is 30 px and writes its number: X, μ₁ σ²₁, x̂, μ(x̂) σ²(x̂), then one a row
+    per_row = (1, 2, 1, 2, 1) if v.look.narrow else 6
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=per_row)
     chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6, 9))), key="block_ln1")
     st.caption(t("block_hat_note", input=z_tex))
@@ -155,7 +170,8 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
         mats = [(tr.x, "X"), (tr.attn.y, "Attn"), (tr.sum1, "X + Attn"), (tr.r1, "R₁ = LN₁(X + Attn)")]
     said_then_shown(f"**{t('block_attn')}**", display(v.look, *tex))
     grid = [F.Mat(a, label, row_label=token, col_label=feat) for a, label in mats]
-    fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=None if v.look.narrow else 4)
+    # a phone: one a row, as two 5-column panels side by side would leave cells too small for their numbers
+    fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
     chart(_rows(v, fig, "yaxis", "yaxis2", "yaxis3", "yaxis4"), key="block_attn")
     said = "trained" if v.trained else tr.ln  # the trained model's walk already reads LN₁ of its stream
     st.markdown(t(f"block_attn_is_y_{said}", qk=NUMBERS["qk"], output=NUMBERS["output"]))
@@ -207,12 +223,35 @@ def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
                 F.Mat(tr.sum2, "R₁ + FFN", row_label=token, col_label=feat),
                 F.Mat(tr.y, "Y = LN₂(R₁ + FFN)", row_label=token, col_label=feat)]
     said_then_shown(f"**{t(f'block_out_{tr.ln}')}**", display(v.look, *tex))
-    axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
-    chart(_rows(v, F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")
+    if v.look == F.DESK:
+        axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
+        chart(_rows(v, F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")
+    else:
+        _out_apart(v, tr, [m for m in mats if m.name not in ("H", "A = GELU(H)")])
     if tr.ln == "post":
         st.caption(t("block_ln2_stats", what=r"$R_1 + \mathrm{FFN}$", mean=_range(tr.sum2.mean(axis=1)),
                      var=_range(tr.sum2.var(axis=1))))
     st.caption(t("block_rows_alone"))
+
+
+def _out_apart(v: View, tr: mha.BlockTrace, stream: list) -> None:
+    """A projector or a phone: H and A (d_ff columns) in a figure of their own, above the stream's n × d matrices
+    (FFN with them), so that each figure's cells are large enough for their numbers: one figure takes one cell
+    size, and H's columns would shrink every cell of the stream. A phone writes Hᵀ and Aᵀ: d_ff columns at its
+    30 px cells would not fit its width."""
+    t = v.t
+    token, unit = t("token"), t("hidden_unit")
+    if v.look.narrow:
+        hidden = [F.Mat(tr.hidden.T, "Hᵀ", row_label=unit, col_label=token),
+                  F.Mat(tr.act.T, "Aᵀ = GELU(H)ᵀ", row_label=unit, col_label=token)]
+        chart(F.grid_figure(hidden, text=v.text, words=v.words, look=v.look, per_row=2), key="block_hidden")
+    else:
+        hidden = [F.Mat(tr.hidden, "H", row_label=token, col_label=unit),
+                  F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=unit)]
+        fig = F.grid_figure(hidden, text=v.text, words=v.words, look=v.named, per_row=1)
+        chart(_rows(v, fig, "yaxis", "yaxis2"), key="block_hidden")
+    fig = F.grid_figure(stream, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
+    chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4))), key="block_stream")
 
 
 def _range(values: np.ndarray) -> str:

@@ -106,7 +106,7 @@ def chips(tokens: list[str], ids, count: str) -> None:
     """Each token as a chip with its id, and under them the count in a caption's type: one element. The text is
     escaped, so it shows literally."""
     items = "".join(chip(tok, int(i)) for tok, i in zip(tokens, ids))
-    st.html(f'<div>{items}</div><p style="{COUNT_CSS}">{html.escape(count, quote=False)}</p>')
+    st.html(f'<div>{items}</div><p class="mha-count" style="{COUNT_CSS}">{html.escape(count, quote=False)}</p>')
 
 
 def chip(token: str, i: int) -> str:
