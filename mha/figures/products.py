@@ -669,8 +669,8 @@ class _Grid:
     right of each row (for names written beside a panel).
     """
 
-    def __init__(self, panels, titles, look: Look, *, per_row: int | tuple[int, ...] | None, text: bool, axis_titles: bool,
-                 below: float = 0.0, formula: str = "", right: float = 0.0):
+    def __init__(self, panels, titles, look: Look, *, per_row: int | tuple[int, ...] | None, text: bool,
+                 axis_titles: bool, below: float = 0.0, formula: str = "", right: float = 0.0):
         self.panels, self.titles, self.look, self.text = panels, titles, look, text
         self.below, self.formula, self.right = below, formula, right
         self.al = _axis_title_w(look) + PAD if axis_titles else 0.0

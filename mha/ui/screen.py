@@ -40,7 +40,7 @@ PRESENTER_CSS = """
 [data-testid="stMain"] p.mha-count { font-size: 1.1rem !important; }
 .mha-chart .mha-tip { font-size: 17px; }
 .mha-chart .mha-save { font-size: 15px; }
-""" + f"""@media (min-width: {PHONE_MAX + 1}px) {{  /* a phone's diagram stays a phone's (PAGE_CSS), as the page's look does */
+""" + f"""@media (min-width: {PHONE_MAX + 1}px) {{  /* a phone's diagram stays a phone's (PAGE_CSS), as its look does */
   [data-testid="stMain"] [data-testid="stGraphVizChart"] svg text {{ font-size: {DIAGRAM_PT["present"]}px; }}
 }}
 """
