@@ -35,13 +35,15 @@ from .model import (
     tokenize,
     vocabulary,
 )
+from .online import OnlineTrace, Tile, online_attention
 
 __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
     "InputError", "KVCache", "LogitsTrace", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block",
     "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "gelu", "generate",
     "role_bars", "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
-    "next_token", "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
+    "next_token", "OnlineTrace", "Tile", "online_attention",
+    "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
 
 
