@@ -406,11 +406,7 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
         if plan.words:
             cv.note(mat.col_label, _clamp(x + cols * w / 2, [mat.col_label], tick1, lo, hi),
                     y + rows * h + _xband(look), tick1, yanchor="top")
-    traces[2] |= dict(showscale=True, colorbar=_colour_bar(c, zs[2], cv, plan.c_x + m * w + PAD, plan.b_y,
-                                                           max(n * h, 3 * 1.45 * look.tick + 12), look))
-    traces.append(click_layer(c, "x3", "y3", size=max(6.0, min(w, h) - 2)))
-    if hidden is not None:
-        traces.append(_question(hidden, "x3", "y3", look))
+    _c_finish(traces, c, zs[2], cv, (plan.c_x + m * w + PAD, plan.b_y), n, w, h, look, hidden)
     if blocks:
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
@@ -418,6 +414,17 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
             cv.note(block_name, plan.left + m * w + PAD, plan.b_y + mid * h, tick1, xanchor="left", yanchor="middle")
     return _outlined(cv.spec(traces), ("x", "y"), ("x2", "y2"), ("x3", "y3"), (n, k, m),
                      4 if look.cell_text > 12 else 3)
+
+
+def _c_finish(traces: list, c: Mat, zc, cv: Canvas, bar_at: tuple[float, float], n: int, w: float, h: float,
+              look: Look, hidden) -> None:
+    """What both long-product layouts add to C (trace 2, axes x3, y3): its colour bar at `bar_at` (px), the click
+    layer, and the quiz's "?" over a hidden cell."""
+    traces[2] |= dict(showscale=True, colorbar=_colour_bar(c, zc, cv, *bar_at, max(n * h, 3 * 1.45 * look.tick + 12),
+                                                           look))
+    traces.append(click_layer(c, "x3", "y3", size=max(6.0, min(w, h) - 2)))
+    if hidden is not None:
+        traces.append(_question(hidden, "x3", "y3", look))
 
 
 def _side_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look):
@@ -479,11 +486,7 @@ def _draw_side(at: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan
     cv.note(at.row_label, _axis_title_w(look) / 2, top + k * h / 2, tick1, yanchor="middle", angle=-90)
     cv.note(c.row_label, b_x - _ytick_w(n, look) - _axis_title_w(look) / 2, c_y + n * h / 2, tick1, yanchor="middle",
             angle=-90)
-    traces[2] |= dict(showscale=True, colorbar=_colour_bar(c, zc, cv, b_x + m * w + PAD, c_y,
-                                                           max(n * h, 3 * 1.45 * look.tick + 12), look))
-    traces.append(click_layer(c, "x3", "y3", size=max(6.0, min(w, h) - 2)))
-    if hidden is not None:
-        traces.append(_question(hidden, "x3", "y3", look))
+    _c_finish(traces, c, zc, cv, (b_x + m * w + PAD, c_y), n, w, h, look, hidden)
     if blocks:
         _block_lines(cv.shapes, "x4", "y4", False, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
