@@ -19,6 +19,7 @@ from .block import BlockTrace, BlockWeights, block, gelu, init_block, layer_norm
 from .cache import DecodeStep, KVCache
 from .config import INITS, AttentionConfig
 from .errors import ConfigError, InputError
+from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward
 from .model import (
     POSITIONS,
     LogitsTrace,
@@ -36,13 +37,15 @@ from .model import (
     vocabulary,
 )
 from .online import OnlineTrace, Tile, online_attention
+from .variants import alibi_slopes, groups, rope
 
 __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
     "InputError", "KVCache", "LogitsTrace", "ModelCache", "ModelTrace", "ModelWeights", "Trace", "Weights", "block",
     "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "gelu", "generate",
     "role_bars", "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
-    "next_token", "OnlineTrace", "Tile", "online_attention",
+    "next_token", "OnlineTrace", "Tile", "online_attention", "MLACache", "MLAStep", "MLATrace", "MLAWeights",
+    "init_mla", "mla_forward", "alibi_slopes", "groups", "rope",
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
 

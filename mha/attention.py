@@ -9,7 +9,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from .config import AttentionConfig
-from .errors import InputError
+from .errors import ConfigError, InputError
+from .variants import bias, groups, rope
 
 _WEIGHTS, _INPUT, _BLOCK, _TOKENS = 0, 1, 2, 3  # independent random streams per seed
 BLOCK = 64  # forward computes tokens in blocks of this many rows (see forward)
@@ -18,8 +19,8 @@ BLOCK = 64  # forward computes tokens in blocks of this many rows (see forward)
 @dataclass(frozen=True, eq=False)
 class Weights:
     w_q: np.ndarray  # (h, d_model, d_k)
-    w_k: np.ndarray  # (h, d_model, d_k)
-    w_v: np.ndarray  # (h, d_model, d_v)
+    w_k: np.ndarray  # (h_kv, d_model, d_k)   h_kv = h, or fewer shared by groups of query heads (GQA, MQA)
+    w_v: np.ndarray  # (h_kv, d_model, d_v)
     w_o: np.ndarray  # (h * d_v, d_model)
 
     def __post_init__(self):
@@ -34,12 +35,14 @@ class Weights:
                 "w_q, w_k, w_v must be 3-D (h, d_model, d·) and w_o 2-D (h*d_v, d_model); got "
                 f"{self.w_q.shape}, {self.w_k.shape}, {self.w_v.shape}, {self.w_o.shape}."
             )
-        h, d_model, _ = self.w_q.shape
+        h, d_model, d_k = self.w_q.shape
         d_v = self.w_v.shape[2]
-        if self.w_k.shape != self.w_q.shape:
-            raise InputError(f"w_k must have w_q's shape {self.w_q.shape}; got {self.w_k.shape}.")
-        if self.w_v.shape[:2] != (h, d_model):
-            raise InputError(f"w_v must be ({h}, {d_model}, d_v) like w_q; got {self.w_v.shape}.")
+        h_kv = self.w_k.shape[0]
+        if self.w_k.shape[1:] != (d_model, d_k) or not h_kv or h % h_kv:
+            raise InputError(f"w_k must be {(h, d_model, d_k)}, or (h_kv, {d_model}, {d_k}) with h_kv dividing "
+                             f"h = {h} for shared K and V (GQA); got {self.w_k.shape}.")
+        if self.w_v.shape[:2] != (h_kv, d_model):
+            raise InputError(f"w_v must be ({h_kv}, {d_model}, d_v) like w_k; got {self.w_v.shape}.")
         if self.w_o.shape != (h * d_v, d_model):
             raise InputError(f"w_o must be (h*d_v, d_model) = {(h * d_v, d_model)}; got {self.w_o.shape}.")
 
@@ -47,6 +50,7 @@ class Weights:
     d_model = property(lambda self: self.w_q.shape[1])
     d_k = property(lambda self: self.w_q.shape[2])
     d_v = property(lambda self: self.w_v.shape[2])
+    n_kv_heads = property(lambda self: self.w_k.shape[0])
 
 
 def init_weights(cfg: AttentionConfig, layer: int = 0) -> Weights:
@@ -55,6 +59,8 @@ def init_weights(cfg: AttentionConfig, layer: int = 0) -> Weights:
 
     gaussian: N(0, 1/fan_in), so q·k/√d_k is O(1) and softmax rows are neither one-hot nor flat.
     integers: whole numbers in -1..1, so products can be checked on paper.
+    GQA/MQA (cfg.n_kv_heads < n_heads): kv head g keeps the W_K and W_V of the first query head of its group, so
+    query head i's W_Q and every W_O are the same as without sharing.
     """
     deeper = [layer] if layer else []  # layer 0 keeps the streams of the single-layer walk
     heads = [
@@ -65,7 +71,8 @@ def init_weights(cfg: AttentionConfig, layer: int = 0) -> Weights:
     w_o = _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, cfg.n_heads, cfg.d_v, *deeper]),
                 cfg.n_heads * cfg.d_v, cfg.d_model)
     d_k = cfg.d_k
-    return Weights(w_qkv[..., :d_k], w_qkv[..., d_k:2 * d_k], w_qkv[..., 2 * d_k:], w_o)
+    first = np.arange(0, cfg.n_heads, cfg.n_heads // cfg.kv_heads)  # the first query head of every group
+    return Weights(w_qkv[..., :d_k], w_qkv[first, :, d_k:2 * d_k], w_qkv[first, :, 2 * d_k:], w_o)
 
 
 def _draw(cfg: AttentionConfig, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
@@ -130,6 +137,17 @@ class Trace:
     heads: np.ndarray  # (h, n, d_v)       H_i = S_i V_i
     concat: np.ndarray  # (n, h d_v)       Concat(H_1..H_h)
     y: np.ndarray  # (n, d_model)          Y = Concat W_O
+    # What today's variants add (variant_walk); without them Q_rot = Q, K_rot = K and bias is the causal mask.
+    q_rot: np.ndarray | None = None  # (h, n, d_k)     Q after RoPE
+    k_rot: np.ndarray | None = None  # (h_kv, n, d_k)  K after RoPE
+    bias: np.ndarray | None = None  # (h, n, n)        added to the scaled scores: the mask, and ALiBi's bias
+
+    def __post_init__(self):
+        n = len(self.x)
+        for name, plain in (("q_rot", self.q), ("k_rot", self.k),
+                            ("bias", np.broadcast_to(causal_mask(n), (len(self.q), n, n)))):
+            if getattr(self, name) is None:
+                object.__setattr__(self, name, plain)
 
 
 def check_input(x, d_model: int) -> np.ndarray:
@@ -170,8 +188,31 @@ def walk(x: np.ndarray, w: Weights, softmax=softmax) -> Trace:
     return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
 
 
-def forward(x, w: Weights) -> Trace:
+def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softmax) -> Trace:
+    """The walk with today's changes in `cfg` (see mha.variants): the lines that differ from `walk` say how."""
+    n = len(x)
+    q = x @ w.w_q  # Q_i = X W_Qi: (h, n, d_k)
+    k = x @ w.w_k  # K_g = X W_Kg: (h_kv, n, d_k), one K for each group of query heads (GQA; MQA: h_kv = 1)
+    v = x @ w.w_v  # V_g = X W_Vg: (h_kv, n, d_v)
+    q_rot = rope(q, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # RoPE: pairs of dims turn by position
+    k_rot = rope(k, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # (without RoPE: Q and K as they are)
+    g = groups(w.n_heads, w.n_kv_heads)  # query head i reads kv head g[i]
+    scores = q_rot @ k_rot[g].transpose(0, 2, 1)  # Q_rot K_rotᵀ: (h, n, n)
+    scaled = scores / np.sqrt(w.d_k)  # ÷ √d_k
+    added = bias(n, cfg)  # (h, n, n): −inf where a key is hidden (future, outside the window), ALiBi's −m_h (i−j)
+    masked = scaled + added
+    probs = softmax(masked)  # S, each row over the keys it may see
+    heads = probs @ v[g]  # H_i = S_i V_g[i]: (h, n, d_v)
+    concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v)
+    y = concat @ w.w_o  # Y = Concat W_O: (n, d_model)
+    return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added)
+
+
+def forward(x, w: Weights, cfg: AttentionConfig | None = None) -> Trace:
     """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace.
+
+    cfg's variant fields (n_kv_heads, window, sinks, alibi, rotary_dims, rope_base) choose variant_walk; its sizes
+    are w's. Without any (or cfg None) it is the post's walk, bit for bit.
 
     The walk itself is `walk`; around it, forward keeps two promises the walk need not spell out:
     - Exactness. Tokens go through in blocks of BLOCK rows, the last block padded with zero rows that the mask
@@ -182,14 +223,35 @@ def forward(x, w: Weights) -> Trace:
       instead of handing on inf or NaN.
     """
     x = check_input(x, w.d_model)
+    cfg = _variant(w, cfg)
     n = x.shape[0]
     padded = np.zeros((-(-n // BLOCK) * BLOCK, w.d_model))
     padded[:n] = x
     with np.errstate(over="ignore", invalid="ignore"):
-        t = walk(padded, w, softmax=_softmax_lean)
+        if cfg is None:
+            t = walk(padded, w, softmax=_softmax_lean)
+        else:
+            t = variant_walk(padded, w, cfg, softmax=_softmax_lean)
     for name, a in (("Q", t.q), ("K", t.k), ("V", t.v), ("QKᵀ", t.scores), ("H", t.heads), ("Y", t.y)):
         _finite(name, a)
-    return _first(t, x)
+    return _first(t, x, cfg is not None)
+
+
+def _variant(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | None:
+    """cfg when it asks for a variant w can run, None for the post's attention; ConfigError when cfg and w disagree.
+    Weights with shared K and V (GQA) need the variant walk even without a cfg."""
+    if cfg is None:
+        if w.n_kv_heads == w.n_heads:
+            return None
+        cfg = AttentionConfig(d_k=w.d_k, n_heads=w.n_heads, n_kv_heads=w.n_kv_heads)
+    if (cfg.n_heads, cfg.kv_heads) != (w.n_heads, w.n_kv_heads):
+        raise ConfigError(f"cfg has n_heads = {cfg.n_heads} and n_kv_heads = {cfg.kv_heads}, but the weights have "
+                          f"{w.n_heads} and {w.n_kv_heads}: make the weights with init_weights(cfg).")
+    if cfg.rotary_dims > w.d_k:
+        raise ConfigError(f"rotary_dims = {cfg.rotary_dims} exceeds the weights' d_k = {w.d_k}.")
+    if cfg.kv_heads == cfg.n_heads and not (cfg.window or cfg.alibi or cfg.rotary_dims):
+        return None
+    return cfg
 
 
 def _finite(name: str, a: np.ndarray) -> np.ndarray:
@@ -202,11 +264,17 @@ def _finite(name: str, a: np.ndarray) -> np.ndarray:
     return a
 
 
-def _first(t: Trace, x: np.ndarray) -> Trace:
+def _first(t: Trace, x: np.ndarray, variant: bool) -> Trace:
     """The walk's trace cut to the real tokens, the rows of x (own contiguous copies, so no padding stays held)."""
     n = len(x)
     if len(t.x) == n:
         return replace(t, x=x)
     rows = [a[:, :n].copy() for a in (t.q, t.k, t.v)]
     square = [np.ascontiguousarray(a[..., :n, :n]) for a in (t.scores, t.scaled, t.masked, t.probs)]
-    return Trace(x, *rows, *square, t.heads[:, :n].copy(), t.concat[:n].copy(), t.y[:n].copy())
+    cut = Trace(x, *rows, *square, t.heads[:, :n].copy(), t.concat[:n].copy(), t.y[:n].copy())
+    if variant:  # RoPE's Q_rot, K_rot (or Q, K themselves) and the bias the variant used
+        bias_n = t.bias[:, :n, :n]
+        cut = replace(cut, q_rot=cut.q if t.q_rot is t.q else t.q_rot[:, :n].copy(),
+                      k_rot=cut.k if t.k_rot is t.k else t.k_rot[:, :n].copy(),
+                      bias=bias_n if bias_n.strides[0] == 0 else np.ascontiguousarray(bias_n))
+    return cut

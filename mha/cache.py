@@ -2,45 +2,69 @@
 
 Row t of H is S_t · V and S_t = softmax(q_t Kᵀ / √d_k): it needs this token's q and every k, v so
 far, but no earlier q. So q is computed, used once and dropped; k and v rows are kept.
+
+With a variant (AttentionConfig's n_kv_heads, window, sinks, alibi, rotary_dims) the cache keeps K and V of the
+n_kv_heads kv heads only, keys after RoPE at their own positions, and with a window only the tokens a later query
+can still see: the sinks and the last `window`, so the oldest other token leaves as each new one arrives.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import Weights, check_input, softmax
+from .attention import Weights, _variant, check_input, softmax
+from .config import AttentionConfig
 from .errors import InputError
+from .variants import alibi_slopes, groups, rope
 
 
 @dataclass(frozen=True, eq=False)
 class DecodeStep:
-    """What one appended token computed. t = tokens in the cache after this step."""
+    """What one appended token computed. t = tokens in the cache after this step (all so far, without a window)."""
 
     t: int
     x: np.ndarray  # (d_model,)     the new token X_t
     q: np.ndarray  # (h, d_k)       q_t: used for this row of scores, then discarded
-    k: np.ndarray  # (h, d_k)       k_t: appended to the K cache
-    v: np.ndarray  # (h, d_v)       v_t: appended to the V cache
-    scores: np.ndarray  # (h, t)    q_t Kᵀ against every cached key
-    scaled: np.ndarray  # (h, t)    ÷ √d_k
+    k: np.ndarray  # (h_kv, d_k)    k_t: appended to the K cache (after RoPE: k_rot)
+    v: np.ndarray  # (h_kv, d_v)    v_t: appended to the V cache
+    scores: np.ndarray  # (h, t)    q_rot Kᵀ against every cached key
+    scaled: np.ndarray  # (h, t)    ÷ √d_k, plus ALiBi's bias
     probs: np.ndarray  # (h, t)     S_t: softmax over the t keys (no mask needed: none is in the future)
     heads: np.ndarray  # (h, d_v)   H_t = S_t V
     concat: np.ndarray  # (h d_v,)
     y: np.ndarray  # (d_model,)     Y_t
+    pos: int = 0  # the new token's position, from 0 (it differs from t - 1 once a window drops tokens)
+    held: np.ndarray | None = None  # (t,) the positions of the cached keys this token read, in order
+    q_rot: np.ndarray | None = None  # (h, d_k) q after RoPE (q itself without)
+    k_rot: np.ndarray | None = None  # (h_kv, d_k) k after RoPE, what the cache keeps
+    bias: np.ndarray | None = None  # (h, t) ALiBi's −m_h (pos − held), 0 without it
 
 
 class KVCache:
-    """K (h, t, d_k) and V (h, t, d_v) of the tokens seen so far; amortised O(1) append."""
+    """K (h_kv, t, d_k) and V (h_kv, t, d_v) of the tokens held; amortised O(1) append."""
 
-    def __init__(self, w: Weights, capacity: int = 16):
+    def __init__(self, w: Weights, cfg: AttentionConfig | None = None, capacity: int = 16):
         self.w = w
-        self._t = 0
-        self._k = np.empty((w.n_heads, max(1, capacity), w.d_k))
-        self._v = np.empty((w.n_heads, max(1, capacity), w.d_v))
-        # [W_Q | W_K | W_V] of every head side by side, (d_model, h (2 d_k + d_v)), contiguous: one
-        # vector-matrix product per token instead of 3 h small strided ones (about twice as fast).
-        # A copy made here, so w's arrays must not be changed in place while the cache is in use.
-        self._w_qkv = np.concatenate([w.w_q, w.w_k, w.w_v], axis=2).transpose(1, 0, 2).reshape(w.d_model, -1)
+        self.cfg = _variant(w, cfg) or AttentionConfig(d_k=w.d_k, n_heads=w.n_heads)
+        self._t = 0  # tokens held
+        self._seen = 0  # tokens appended: the next one's position
+        if self.cfg.window:
+            capacity = min(capacity, self.cfg.sinks + self.cfg.window + 1)
+        self._k = np.empty((w.n_kv_heads, max(1, capacity), w.d_k))
+        self._v = np.empty((w.n_kv_heads, max(1, capacity), w.d_v))
+        self._pos = np.empty(max(1, capacity), dtype=np.int64)
+        self._group = groups(w.n_heads, w.n_kv_heads)
+        self._slopes = alibi_slopes(w.n_heads) if self.cfg.alibi else np.zeros(w.n_heads)
+        # [W_Q | W_K | W_V] of every head side by side, (d_model, h (2 d_k + d_v)) (with shared K and V: every
+        # W_Q, then W_K | W_V of each kv head), contiguous: one vector-matrix product per token instead of 3 h
+        # small strided ones (about twice as fast). A copy made here, so w's arrays must not be changed in place
+        # while the cache is in use.
+        if w.n_kv_heads == w.n_heads:
+            self._w_qkv = np.concatenate([w.w_q, w.w_k, w.w_v], axis=2).transpose(1, 0, 2).reshape(w.d_model, -1)
+        else:
+            self._w_qkv = np.concatenate([w.w_q.transpose(1, 0, 2).reshape(w.d_model, -1),
+                                          np.concatenate([w.w_k, w.w_v], axis=2).transpose(1, 0, 2)
+                                          .reshape(w.d_model, -1)], axis=1)
 
     def __len__(self) -> int:
         return self._t
@@ -56,31 +80,55 @@ class KVCache:
         return _readonly(self._v[:, : self._t])
 
     @property
+    def positions(self) -> np.ndarray:
+        """(t,) the positions of the tokens held, from 0, a read-only view."""
+        return _readonly(self._pos[: self._t])
+
+    @property
     def nbytes(self) -> int:
         """Bytes the t cached K and V rows hold (not the spare capacity)."""
-        return self._t * self.w.n_heads * (self.w.d_k + self.w.d_v) * self._k.itemsize
+        return self._t * self.w.n_kv_heads * (self.w.d_k + self.w.d_v) * self._k.itemsize
 
     def append(self, x_row) -> DecodeStep:
-        """Feed token X_t (d_model,) and return its step; the cache grows by one row per head."""
-        w = self.w
+        """Feed token X_t (d_model,) and return its step; the cache grows by one row per kv head (with a window,
+        once it holds sinks + window tokens, the oldest other token leaves instead)."""
+        w, cfg, pos = self.w, self.cfg, self._seen
         x = check_input(np.reshape(_numbers(x_row), (1, -1)), w.d_model)[0]
         with np.errstate(over="ignore", invalid="ignore"):
-            qkv = (x @ self._w_qkv).reshape(w.n_heads, -1)  # (d_model,) @ (d_model, h (2d_k+d_v)) -> (h, ·)
-            q, k, v = np.split(qkv, [w.d_k, 2 * w.d_k], axis=1)  # (h, d_k), (h, d_k), (h, d_v)
+            qkv = x @ self._w_qkv  # (d_model,) @ (d_model, h d_k + h_kv (d_k+d_v))
+            if w.n_kv_heads == w.n_heads:
+                q, k, v = np.split(qkv.reshape(w.n_heads, -1), [w.d_k, 2 * w.d_k], axis=1)
+            else:
+                q = qkv[: w.n_heads * w.d_k].reshape(w.n_heads, w.d_k)
+                k, v = np.split(qkv[w.n_heads * w.d_k:].reshape(w.n_kv_heads, -1), [w.d_k], axis=1)
+            q_rot, k_rot = (rope(a[:, None], [pos], cfg.rotary_dims, cfg.rope_base)[:, 0] for a in (q, k))
             self._grow()
-            self._k[:, self._t], self._v[:, self._t] = k, v
-            self._t += 1
-            keys, values = self._k[:, : self._t], self._v[:, : self._t]
-            scores = (keys @ q[:, :, None])[..., 0]  # (h, t, d_k) @ (h, d_k, 1) -> (h, t)
-            scaled = scores / np.sqrt(w.d_k)
+            self._k[:, self._t], self._v[:, self._t], self._pos[self._t] = k_rot, v, pos
+            keep = np.flatnonzero(self._visible(self._pos[: self._t + 1], pos))  # every slot, or all but one
+            everyone = len(keep) == self._t + 1
+            keys = self._k[:, : self._t + 1] if everyone else self._k[:, keep]
+            values = self._v[:, : self._t + 1] if everyone else self._v[:, keep]
+            held = self._pos[: self._t + 1].copy() if everyone else self._pos[keep]
+            scores = (keys[self._group] @ q_rot[:, :, None])[..., 0]  # (h, t, d_k) @ (h, d_k, 1) -> (h, t)
+            added = -self._slopes[:, None] * (pos - held)[None, :]  # ALiBi (0 without it)
+            scaled = scores / np.sqrt(w.d_k) + added
             probs = softmax(scaled)
-            heads = (probs[:, None, :] @ values)[:, 0]  # (h, 1, t) @ (h, t, d_v) -> (h, d_v)
+            heads = (probs[:, None, :] @ values[self._group])[:, 0]  # (h, 1, t) @ (h, t, d_v) -> (h, d_v)
             concat = heads.reshape(-1)
             y = concat @ w.w_o  # (h d_v,) @ (h d_v, d_model) -> (d_model,)
         if not np.all(np.isfinite(y)) or not np.all(np.isfinite(scores)):
-            self._t -= 1
             raise InputError("This token's values overflow float64: scale it down (|x| below 1e100).")
-        return DecodeStep(self._t, x, q, k, v, scores, scaled, probs, heads, concat, y)
+        if not everyone:  # the token that left: close the gap, the others keep their order
+            self._k[:, : len(keep)], self._v[:, : len(keep)], self._pos[: len(keep)] = keys, values, held
+        self._t, self._seen = len(keep), pos + 1
+        return DecodeStep(self._t, x, q, k_rot, v, scores, scaled, probs, heads, concat, y,
+                          pos, _readonly(held), q_rot, k_rot, added)
+
+    def _visible(self, positions: np.ndarray, pos: int) -> np.ndarray:
+        """Which of the cached positions the token at `pos` sees: all, or the window's and the sinks'."""
+        if not self.cfg.window:
+            return np.ones(len(positions), dtype=bool)
+        return (positions > pos - self.cfg.window) | (positions < self.cfg.sinks)
 
     def _grow(self) -> None:
         cap = self._k.shape[1]
@@ -88,6 +136,7 @@ class KVCache:
             return
         self._k = np.concatenate([self._k, np.empty_like(self._k)], axis=1)  # doubling: O(1) amortised
         self._v = np.concatenate([self._v, np.empty_like(self._v)], axis=1)
+        self._pos = np.concatenate([self._pos, np.empty_like(self._pos)])
 
 
 def _numbers(x_row):

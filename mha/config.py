@@ -1,6 +1,7 @@
 """AttentionConfig: the sizes of one multi-head attention layer, defaulting to the post's primes."""
 
-from dataclasses import dataclass, fields
+import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -30,12 +31,37 @@ class AttentionConfig:
     seed: int = 0  # fixes X and every weight matrix
     init: str = "gaussian"  # "gaussian" (real numbers) or "integers" (small whole numbers, for paper)
     d_ff: int = 13  # hidden width of the GPT block's feed-forward network (GPT-2 uses 4·d_model)
+    # The variants (all off by default: the post's attention). See forward for what each changes.
+    n_kv_heads: int = 0  # heads of K and V (GQA; 1 = MQA); 0 = n_heads. Query head i reads kv head i // group
+    window: int = 0  # query i sees keys i - window < j <= i (a band); 0 = every earlier key
+    sinks: int = 0  # keys j < sinks stay visible beside the window (StreamingLLM's attention sinks)
+    alibi: bool = False  # add -m_h (i - j) to head h's scores, slopes by the ALiBi paper's rule
+    rotary_dims: int = 0  # RoPE: the first rotary_dims of every q and k head rotate by position; 0 = none
+    rope_base: float = 10000.0  # RoPE's θ_i = rope_base^(-2i / rotary_dims)
 
     def __post_init__(self):
-        for f in fields(self):
-            if f.name == "init":
-                continue
-            minimum = 0 if f.name == "seed" else 1
-            object.__setattr__(self, f.name, _whole(f.name, getattr(self, f.name), minimum))
+        for name, minimum in (("n_tokens", 1), ("d_model", 1), ("d_k", 1), ("d_v", 1), ("n_heads", 1),
+                              ("seed", 0), ("d_ff", 1), ("n_kv_heads", 0), ("window", 0), ("sinks", 0),
+                              ("rotary_dims", 0)):
+            object.__setattr__(self, name, _whole(name, getattr(self, name), minimum))
         if self.init not in INITS:
             raise ConfigError(f"init must be one of {', '.join(INITS)}; got {self.init!r}.")
+        if not isinstance(self.alibi, (bool, np.bool_)):
+            raise ConfigError(f"alibi must be True or False; got {self.alibi!r}.")
+        object.__setattr__(self, "alibi", bool(self.alibi))
+        if self.n_kv_heads and self.n_heads % self.n_kv_heads:
+            raise ConfigError(f"n_kv_heads must divide n_heads = {self.n_heads} (each group of query heads shares "
+                              f"one K and V); got {self.n_kv_heads}.")
+        if self.rotary_dims % 2 or self.rotary_dims > self.d_k:
+            raise ConfigError(f"rotary_dims must be even (dims rotate in pairs) and at most d_k = {self.d_k}; "
+                              f"got {self.rotary_dims}.")
+        base = self.rope_base
+        if isinstance(base, (bool, np.bool_)) or not isinstance(base, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(base) or base <= 0:
+            raise ConfigError(f"rope_base must be a finite number > 0; got {base!r}.")
+        object.__setattr__(self, "rope_base", float(base))
+
+    @property
+    def kv_heads(self) -> int:
+        """Heads of K and V: n_kv_heads, or n_heads when it is 0."""
+        return self.n_kv_heads or self.n_heads

@@ -1,0 +1,72 @@
+"""The pieces today's models change in the post's attention: which keys a query sees (a window, sinks), a bias
+on the scores (ALiBi), Q and K rotated by position (RoPE), and heads sharing one K and V (GQA, MQA).
+
+attention.variant_walk puts them together; each piece here is small enough to check by hand.
+"""
+
+import math
+
+import numpy as np
+
+from .config import AttentionConfig
+
+
+def groups(n_heads: int, n_kv_heads: int) -> np.ndarray:
+    """(n_heads,) the kv head each query head reads: i // (n_heads / n_kv_heads). 4 heads, 2 kv heads: 0 0 1 1."""
+    return np.arange(n_heads) // (n_heads // n_kv_heads)
+
+
+def visible(n: int, window: int = 0, sinks: int = 0) -> np.ndarray:
+    """(n, n) bool: may query i read key j? Never a later key (j > i); with a window only i - window < j, and
+    keys j < sinks beside it."""
+    i, j = np.arange(n)[:, None], np.arange(n)[None, :]
+    seen = j <= i
+    if window:
+        seen &= (j > i - window) | (j < sinks)
+    return seen
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    """The ALiBi paper's slopes (Press et al. 2022, its get_slopes): for h a power of two, 2^(-8/h) raised to the
+    powers 1..h, so 8 heads get 1/2, 1/4, …, 1/256 and 2 heads 1/16 and 1/256. Otherwise the slopes of the power
+    of two p just below h, then every second slope of 2p for the h - p heads left over."""
+    def power_of_two(h):
+        start = 2 ** (-8 / h)
+        return [start ** (i + 1) for i in range(h)]
+
+    if math.log2(n_heads).is_integer():
+        return np.array(power_of_two(n_heads))
+    p = 2 ** math.floor(math.log2(n_heads))
+    return np.array(power_of_two(p) + power_of_two(2 * p)[0::2][: n_heads - p])
+
+
+def bias(n: int, cfg: AttentionConfig) -> np.ndarray:
+    """(h, n, n) what is added to the scaled scores: -inf where a key is hidden, else 0, or -m_h (i - j) with
+    ALiBi (a key further back costs more, by a slope per head)."""
+    hidden = np.where(visible(n, cfg.window, cfg.sinks), 0.0, -np.inf)
+    if not cfg.alibi:
+        return np.broadcast_to(hidden, (cfg.n_heads, n, n))
+    distance = np.arange(n)[:, None] - np.arange(n)[None, :]  # i - j
+    with np.errstate(invalid="ignore"):  # -inf stays -inf wherever it is hidden
+        return hidden - alibi_slopes(cfg.n_heads)[:, None, None] * distance
+
+
+def angles(positions, rotary_dims: int, base: float) -> np.ndarray:
+    """(len(positions), rotary_dims / 2): the angle pair i of a vector at position p turns by, p·θ_i with
+    θ_i = base^(-2i / rotary_dims). Pair 0 turns fastest, one radian per position."""
+    theta = base ** (-np.arange(0, rotary_dims, 2) / rotary_dims)
+    return np.asarray(positions, dtype=np.float64)[:, None] * theta[None, :]
+
+
+def rope(a: np.ndarray, positions, rotary_dims: int, base: float) -> np.ndarray:
+    """a (…, n, d) with dims (2i, 2i+1), i < rotary_dims / 2, rotated by position as a plane: the interleaved
+    layout of the RoPE paper (RoFormer). Dims from rotary_dims on pass through unchanged."""
+    if not rotary_dims:
+        return a
+    angle = angles(positions, rotary_dims, base)  # (n, rotary_dims / 2)
+    cos, sin = np.cos(angle), np.sin(angle)
+    even, odd = a[..., 0:rotary_dims:2], a[..., 1:rotary_dims:2]
+    out = a.copy()
+    out[..., 0:rotary_dims:2] = even * cos - odd * sin
+    out[..., 1:rotary_dims:2] = even * sin + odd * cos
+    return out
