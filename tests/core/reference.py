@@ -1,6 +1,7 @@
 """A slow reference written straight from the post's formulas, with loops and no numpy matmul.
 
-It shares no code with `mha`: cell (x, y) of A·B is row x of A dotted with column y of B.
+It shares no code with `mha`: cell (x, y) of A·B is row x of A dotted with column y of B. The variants (GQA, a window
+with sinks, ALiBi, interleaved RoPE) and MLA are written here from the issue-34 contract alone.
 """
 
 import math
@@ -117,3 +118,95 @@ def model_logits(ids, wte, wpe, blocks, lnf_g, lnf_b):
     for bw in blocks:
         x = block(x, bw)
     return matmul(layer_norm(x, lnf_g, lnf_b), transpose(wte))
+
+
+def alibi_slopes(h):
+    """The ALiBi paper's get_slopes: for a power of two, the geometric run starting at 2^(−8/h) with that ratio;
+    otherwise the closest power of two p below h, then every other slope of 2p's run, the first h − p of them."""
+
+    def power_of_two(n):
+        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
+        return [start * start**i for i in range(n)]
+
+    if math.log2(h).is_integer():
+        return power_of_two(h)
+    p = 2 ** math.floor(math.log2(h))
+    return power_of_two(p) + alibi_slopes(2 * p)[0::2][: h - p]
+
+
+def rope(vec, pos, rotary_dims, base):
+    """Interleaved RoPE on one vector: pair (2i, 2i+1), i < rotary_dims/2, turns by pos·base^(−2i/rotary_dims);
+    the dims from rotary_dims on pass through."""
+    out = list(vec)
+    for i in range(rotary_dims // 2):
+        angle = pos * base ** (-2 * i / rotary_dims)
+        a, b = vec[2 * i], vec[2 * i + 1]
+        out[2 * i] = a * math.cos(angle) - b * math.sin(angle)
+        out[2 * i + 1] = a * math.sin(angle) + b * math.cos(angle)
+    return out
+
+
+def visible(i, j, window, sinks):
+    """Whether query i reads key j: causal, and with a window W only i − W < j, or a sink j < sinks."""
+    return j <= i and (window == 0 or i - window < j or j < sinks)
+
+
+def _softmax_row(row):
+    top = max(row)
+    e = [math.exp(a - top) for a in row]
+    return [a / sum(e) for a in e]
+
+
+def variant_trace(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, rotary_dims, rope_base):
+    """Every intermediate of one attention layer with a variant, by loops: w_q (h lists), w_k and w_v (n_kv lists,
+    n_kv_heads 0 meaning h); query head a reads kv head a // (h // n_kv). Returns a dict of nested lists:
+    q, q_rot (h, n, d_k); k, k_rot (n_kv, n, d_k); v (n_kv, n, d_v); scores = q_rot·k_rot, bias (h, n, n);
+    probs (h, n, n); heads (h, n, d_v); y (n, d_model)."""
+    n, h = len(x), len(w_q)
+    n_kv = n_kv_heads or h
+    group = h // n_kv
+    d_k = len(w_q[0][0])
+    q = [matmul(x, wq) for wq in w_q]
+    k = [matmul(x, wk) for wk in w_k]
+    v = [matmul(x, wv) for wv in w_v]
+    q_rot = [[rope(q[a][i], i, rotary_dims, rope_base) for i in range(n)] for a in range(h)]
+    k_rot = [[rope(k[g][j], j, rotary_dims, rope_base) for j in range(n)] for g in range(n_kv)]
+    slopes = alibi_slopes(h) if alibi else [0.0] * h
+    scores, bias, probs, heads = [], [], [], []
+    for a in range(h):
+        g = a // group
+        s = [[sum(q_rot[a][i][c] * k_rot[g][j][c] for c in range(d_k)) for j in range(n)] for i in range(n)]
+        b = [[-slopes[a] * (i - j) if visible(i, j, window, sinks) else -math.inf for j in range(n)]
+             for i in range(n)]
+        p = [_softmax_row([s[i][j] / math.sqrt(d_k) + b[i][j] for j in range(n)]) for i in range(n)]
+        scores.append(s)
+        bias.append(b)
+        probs.append(p)
+        heads.append(matmul(p, v[g]))
+    concat = [sum((hd[i] for hd in heads), []) for i in range(n)]
+    return dict(q=q, k=k, v=v, q_rot=q_rot, k_rot=k_rot, scores=scores, bias=bias, probs=probs, heads=heads,
+                y=matmul(concat, w_o))
+
+
+def variant_attention(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, rotary_dims, rope_base):
+    """(S per query head, H per query head, Y) of one layer with a variant; see variant_trace."""
+    t = variant_trace(x, w_q, w_k, w_v, w_o, n_kv_heads=n_kv_heads, window=window, sinks=sinks, alibi=alibi,
+                      rotary_dims=rotary_dims, rope_base=rope_base)
+    return t["probs"], t["heads"], t["y"]
+
+
+def mla_attention(x, w_q, w_dkv, w_uk, w_uv, w_o):
+    """Multi-head latent attention in the naive order: the latent c = X·W_DKV, then per head K = c·W_UK,
+    V = c·W_UV, a causal softmax of QKᵀ/√d_k and H = S·V. Returns (c, S per head, H per head, Y)."""
+    n = len(x)
+    c = matmul(x, w_dkv)
+    s_all, h_all = [], []
+    for wq, wuk, wuv in zip(w_q, w_uk, w_uv):
+        q, k, v = matmul(x, wq), matmul(c, wuk), matmul(c, wuv)
+        d_k = len(wq[0])
+        s = [_softmax_row([sum(q[i][e] * k[j][e] for e in range(d_k)) / math.sqrt(d_k) if j <= i else -math.inf
+                           for j in range(n)]) for i in range(n)]
+        s_all.append(s)
+        h_all.append(matmul(s, v))
+    concat = [sum((hd[i] for hd in h_all), []) for i in range(n)]
+    return c, s_all, h_all, matmul(concat, w_o)
