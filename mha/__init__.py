@@ -13,13 +13,14 @@ from .attention import (
     init_input,
     init_weights,
     next_token,
+    share_kv,
     softmax,
 )
 from .block import BlockTrace, BlockWeights, block, gelu, init_block, layer_norm
 from .cache import DecodeStep, KVCache
 from .config import INITS, AttentionConfig
 from .errors import ConfigError, InputError
-from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward
+from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward, mla_from
 from .model import (
     POSITIONS,
     LogitsTrace,
@@ -45,7 +46,7 @@ __all__ = [
     "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "gelu", "generate",
     "role_bars", "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
     "next_token", "OnlineTrace", "Tile", "online_attention", "MLACache", "MLAStep", "MLATrace", "MLAWeights",
-    "init_mla", "mla_forward", "alibi_slopes", "groups", "rope",
+    "init_mla", "mla_forward", "mla_from", "share_kv", "alibi_slopes", "groups", "rope",
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
 ]
 

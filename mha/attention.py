@@ -71,8 +71,21 @@ def init_weights(cfg: AttentionConfig, layer: int = 0) -> Weights:
     w_o = _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, cfg.n_heads, cfg.d_v, *deeper]),
                 cfg.n_heads * cfg.d_v, cfg.d_model)
     d_k = cfg.d_k
-    first = np.arange(0, cfg.n_heads, cfg.n_heads // cfg.kv_heads)  # the first query head of every group
-    return Weights(w_qkv[..., :d_k], w_qkv[first, :, d_k:2 * d_k], w_qkv[first, :, 2 * d_k:], w_o)
+    w = Weights(w_qkv[..., :d_k], w_qkv[..., d_k:2 * d_k], w_qkv[..., 2 * d_k:], w_o)
+    return share_kv(w, cfg.kv_heads)
+
+
+def share_kv(w: Weights, n_kv_heads: int) -> Weights:
+    """w with its heads in n_kv_heads groups sharing one K and V (GQA; 1 group: MQA): group g keeps the W_K and
+    W_V of its first query head, every W_Q and W_O stay. How init_weights makes GQA weights, and how a page turns
+    any weights (the trained model's too) into GQA ones."""
+    if n_kv_heads == w.n_kv_heads:
+        return w
+    if w.n_kv_heads != w.n_heads or not 1 <= n_kv_heads <= w.n_heads or w.n_heads % n_kv_heads:
+        raise ConfigError(f"n_kv_heads must divide n_heads = {w.n_heads}, from weights with a K and V per head; "
+                          f"got {n_kv_heads} (the weights have {w.n_kv_heads}).")
+    first = np.arange(0, w.n_heads, w.n_heads // n_kv_heads)  # the first query head of every group
+    return Weights(w.w_q, w.w_k[first], w.w_v[first], w.w_o)
 
 
 def _draw(cfg: AttentionConfig, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
@@ -128,8 +141,8 @@ class Trace:
 
     x: np.ndarray  # (n, d_model)          X
     q: np.ndarray  # (h, n, d_k)           Q_i = X W_Qi
-    k: np.ndarray  # (h, n, d_k)           K_i = X W_Ki
-    v: np.ndarray  # (h, n, d_v)           V_i = X W_Vi
+    k: np.ndarray  # (h_kv, n, d_k)        K_i = X W_Ki (h_kv = h but for GQA and MQA)
+    v: np.ndarray  # (h_kv, n, d_v)        V_i = X W_Vi
     scores: np.ndarray  # (h, n, n)        Q Kᵀ
     scaled: np.ndarray  # (h, n, n)        Q Kᵀ / √d_k
     masked: np.ndarray  # (h, n, n)        scaled + causal mask (-inf above the diagonal)

@@ -10,9 +10,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import _WEIGHTS, _draw, causal_mask, check_input, init_weights, softmax
+from .attention import _WEIGHTS, Weights, _draw, causal_mask, check_input, init_weights, softmax
 from .config import AttentionConfig
 from .errors import ConfigError, InputError
+from .variants import groups
 
 _MLA = 4  # the random stream of the latent projections, beside attention's streams
 
@@ -59,6 +60,26 @@ def init_mla(cfg: AttentionConfig, d_latent: int) -> MLAWeights:
     up = [_draw(cfg, rng, d_latent, cfg.d_k + cfg.d_v) for _ in range(cfg.n_heads)]
     return MLAWeights(w.w_q, w_dkv, np.stack([u[:, :cfg.d_k] for u in up]),
                       np.stack([u[:, cfg.d_k:] for u in up]), w.w_o)
+
+
+def mla_from(w: Weights, d_latent: int) -> MLAWeights:
+    """MLA weights that keep w's queries and output and come as near as d_latent numbers per token allow to w's K
+    and V: every head's [W_K | W_V] side by side, (d_model, h (d_k + d_v)), cut to its best rank-d_latent product
+    W_DKV [W_UK | W_UV] by the SVD. From d_latent = rank on (at most d_model), K and V come back exactly: X's own
+    d_model numbers per token were always enough to rebuild them."""
+    if isinstance(d_latent, bool) or not isinstance(d_latent, (int, np.integer)) or d_latent < 1:
+        raise ConfigError(f"d_latent must be a whole number >= 1; got {d_latent!r}.")
+    h, d_k, d_v = w.n_heads, w.d_k, w.d_v
+    kv = np.concatenate([w.w_k, w.w_v], axis=2)[groups(h, w.n_kv_heads)]  # (h, d_model, d_k + d_v)
+    wide = kv.transpose(1, 0, 2).reshape(w.d_model, -1)  # (d_model, h (d_k + d_v))
+    u, sigma, vt = np.linalg.svd(wide, full_matrices=False)
+    r = min(d_latent, len(sigma))
+    w_dkv = np.zeros((w.d_model, d_latent))
+    w_dkv[:, :r] = u[:, :r] * sigma[:r]
+    up = np.zeros((d_latent, wide.shape[1]))
+    up[:r] = vt[:r]
+    up = up.reshape(d_latent, h, d_k + d_v).transpose(1, 0, 2)  # (h, d_latent, d_k + d_v)
+    return MLAWeights(w.w_q, w_dkv, up[..., :d_k], up[..., d_k:], w.w_o)
 
 
 @dataclass(frozen=True, eq=False)

@@ -363,3 +363,38 @@ def test_mla_both_orders_and_its_latent_cache_equal_the_naive_reference(cfg, d_l
 def test_a_variant_field_out_of_range_is_refused_by_name(fields, field):
     with pytest.raises(mha.ConfigError, match=field):
         mha.AttentionConfig(**fields)
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(1, 6), d_model=st.integers(1, 6), d_k=st.integers(1, 5), d_v=st.integers(1, 5),
+       h=st.sampled_from([1, 2, 4]), seed=st.integers(0, 2**16))
+def test_mla_from_rebuilds_k_and_v_exactly_once_the_latent_holds_x_rank(n, d_model, d_k, d_v, h, seed):
+    """mha.mla_from cuts every head's [W_K | W_V] to rank d_latent: at d_latent = d_model it is MHA itself, and
+    one number fewer than the rank loses something (the SVD's error is its next singular value)."""
+    cfg = mha.AttentionConfig(n_tokens=n, d_model=d_model, d_k=d_k, d_v=d_v, n_heads=h, seed=seed)
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    full = mha.forward(x, w)
+    exact = mha.mla_forward(x, mha.mla_from(w, d_model))
+    np.testing.assert_allclose(exact.y, full.y, atol=1e-9)
+    np.testing.assert_allclose(exact.k, full.k, atol=1e-9)
+    wide = np.concatenate([w.w_k, w.w_v], axis=2).transpose(1, 0, 2).reshape(d_model, -1)
+    sigma = np.linalg.svd(wide, compute_uv=False)
+    if len(sigma) > 1 and sigma[-1] > 1e-6:
+        cut = mha.mla_from(w, len(sigma) - 1)
+        rebuilt = np.concatenate([cut.w_uk, cut.w_uv], axis=2).transpose(1, 0, 2).reshape(len(sigma) - 1, -1)
+        assert np.linalg.norm(cut.w_dkv @ rebuilt - wide, 2) == pytest.approx(sigma[-1], rel=1e-9)
+
+
+@pytest.mark.parametrize("h, n_kv", [(2, 1), (4, 2), (4, 1), (6, 3)])
+def test_share_kv_is_how_init_weights_groups_heads(h, n_kv):
+    plain = mha.init_weights(mha.AttentionConfig(n_heads=h, seed=3))
+    grouped = mha.init_weights(mha.AttentionConfig(n_heads=h, n_kv_heads=n_kv, seed=3))
+    shared = mha.share_kv(plain, n_kv)
+    for name in ("w_q", "w_k", "w_v", "w_o"):
+        np.testing.assert_array_equal(getattr(shared, name), getattr(grouped, name))
+    group = h // n_kv
+    for g in range(n_kv):  # kv head g is query head g·group's own K and V
+        np.testing.assert_array_equal(shared.w_k[g], plain.w_k[g * group])
+        np.testing.assert_array_equal(shared.w_v[g], plain.w_v[g * group])
+    with pytest.raises(mha.ConfigError, match="n_kv_heads"):
+        mha.share_kv(plain, h + 1)
