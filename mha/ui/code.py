@@ -18,6 +18,7 @@ PIECES = {
     "output": [("y",)],
     "dependency": [analysis.dependency],
     "kv_cache": [kv.KVCache.append],
+    "variants": [attention.variant_walk],
     "tokens": [model.tokenize, model.sinusoidal_positions, model.embed],
     "block": [mha.layer_norm, mha.gelu, mha.block],
     "next_token": [model.logits_from, model.model_forward],

@@ -40,6 +40,12 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
             out["part"] = ss["block_part"]
         if not trained_on() and ss.get("block_ln", S.DEFAULTS["block_ln"]) != S.DEFAULTS["block_ln"]:
             out["ln"] = ss["block_ln"]
+    if ss["stage"] in ("variants", "kv_cache"):  # the variant shown, and the knobs it reads
+        key = "variant" if ss["stage"] == "variants" else "kv_variant"
+        variant = ss.get(key, S.DEFAULTS[key])
+        if variant != S.DEFAULTS[key]:
+            out["variant"] = variant
+        out.update({k: str(ss[k]) for k in S.KNOBS[variant] if ss.get(k, S.DEFAULTS[k]) != S.DEFAULTS[k]})
     if ss.get("example"):
         out["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":

@@ -24,7 +24,8 @@ LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
-                layer=1, block_part="ln1", kv_part="step", block_ln="post")
+                layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", kv_variant="mha",
+                kv_heads=2, window=2, sinks=1, rotary_dims=6, d_latent=4, tile=2)
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
@@ -38,6 +39,15 @@ BLOCK_ORDERS = ("post", "pre")
 BLOCK_PARTS_IN = {"pre": BLOCK_PARTS, "post": ("attn", "ln1", "ffn", "gelu", "out")}
 # The KV-cache stage's parts (`part` in the link when the stage is kv_cache): the step a token makes, the cost.
 KV_PARTS = ("step", "cost")
+# The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights. The lab
+# opens on GQA; the KV-cache stage, which decodes through any of them but the online softmax (a way to compute, not
+# to cache), on the post's own attention, "mha".
+VARIANTS = ("gqa", "mqa", "window", "sinks", "alibi", "rope", "mla", "online")
+KV_VARIANTS = ("mha", "gqa", "mqa", "window", "sinks", "alibi", "rope", "mla")
+# The knobs each variant reads, by their keys (each also a URL parameter, written while its variant is shown):
+# kv heads (GQA), the window W and the sinks s, how many dims of each q and k rotate, the latent's width, keys a tile.
+KNOBS = dict(gqa=("kv_heads",), mqa=(), window=("window",), sinks=("window", "sinks"), alibi=(), rope=("rotary_dims",),
+             mla=("d_latent",), online=("tile",), mha=())
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
 LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1, d_ff=4096)
 # The coda: a text makes X (one row per token, at most LIMITS["n_tokens"] of them).
@@ -56,6 +66,8 @@ PRESETS = {
     "hand": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=True, example=False),
     "gpt2": dict(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12, integers=False, example=False),
 }
+KNOB_RANGE = dict(kv_heads=(1, LIMITS["n_heads"]), window=(1, LIMITS["n_tokens"]), sinks=(0, LIMITS["n_tokens"]),
+                  rotary_dims=(0, LIMITS["d_k"]), d_latent=(1, LIMITS["d_model"]), tile=(1, LIMITS["n_tokens"]))
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 NUMBER_MAX_CHARS = 40  # a float's shortest text (repr) takes at most 24
@@ -139,8 +151,10 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
             notices.append(notice)
     on_kv = _first(params.get("stage", "")).strip() == "kv_cache"
     parts = ("kv_part", KV_PARTS) if on_kv else ("block_part", BLOCK_PARTS)
+    variants = ("kv_variant", KV_VARIANTS) if on_kv else ("variant", VARIANTS)
     for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
-                                ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS)):  # parameter, session key, values
+                                ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS),
+                                ("variant", *variants)):  # parameter, session key, values
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:
@@ -149,7 +163,27 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
                 notices.append(Notice("notice_unknown", dict(key=key, value=shorten(raw))))
     if "integers" in params:
         out["integers"] = _first(params["integers"]).strip() in ("1", "true")
+    notices += _knobs(params, out)
     return out, notices
+
+
+def _knobs(params: Mapping, out: dict) -> list[Notice]:
+    """The variant lab's knobs from a link, each a whole number within KNOB_RANGE (clamped, with a notice, if not).
+    Whether a value suits the sizes (kv heads that divide h, an even rotary_dims ≤ d_k) is the lab's to say: the
+    sizes may change after the link is read."""
+    notices = []
+    for key, (low, high) in KNOB_RANGE.items():
+        if key not in params:
+            continue
+        raw = _first(params[key])
+        n = _whole(raw)
+        if n is None:
+            notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
+            continue
+        out[key] = min(max(n, low), high)
+        if out[key] != n:
+            notices.append(Notice("notice_clamped", dict(key=key, value=shorten(raw), used=out[key])))
+    return notices
 
 
 def read_number(raw: str) -> float | None:

@@ -80,6 +80,7 @@ EN = {
     "stage_output": "Output Y",
     "stage_dependency": "Who depends on whom",
     "stage_kv_cache": "KV cache",
+    "stage_variants": "Variant lab: today's attention",
     "stage_block": "The GPT block",
     "stage_next_token": "The next token",
     "code_title": "The numpy behind this stage (read from mha's source)",
@@ -591,6 +592,31 @@ EN = {
                        "above): accuracy on the second copy {acc}, best previous-token score in layer 1 {prev}, best "
                        "induction score in layer 2 {ind}.",
     "retrain_back": "Back to the shipped model",
+    # The variant lab (stage `variants`): its opening and picker; each variant's own words follow in its section.
+    "variants_title": "The variant lab: what today's models change, on these numbers",
+    "variants_text": (
+        "The cache keeps K and V for every head and every token, and that memory is what limits how long a model "
+        "can read. The models people use today change the post's attention to need less of it, or to know where "
+        "each token sits. Pick one change: it runs on the same X and weights as the walk, drawn on the same "
+        "figures, with a check that it computes what it claims and what it caches per token."
+    ),
+    "variant": "Variant",
+    "variant_mha": "MHA (the post)",
+    "variant_gqa": "GQA",
+    "variant_mqa": "MQA",
+    "variant_window": "Sliding window",
+    "variant_sinks": "Window + sinks",
+    "variant_alibi": "ALiBi",
+    "variant_rope": "RoPE",
+    "variant_mla": "MLA",
+    "variant_online": "Online softmax",
+    # lab: GQA and MQA
+    # lab: window and sinks
+    # lab: ALiBi
+    # lab: RoPE
+    # lab: MLA
+    # lab: online softmax
+    # lab: what each caches
 }
 
 ZH = {
@@ -654,6 +680,7 @@ ZH = {
     "stage_output": "输出 Y",
     "stage_dependency": "谁依赖谁",
     "stage_kv_cache": "KV 缓存",
+    "stage_variants": "变体实验室：今天的注意力",
     "stage_block": "GPT 块",
     "stage_next_token": "下一个词元",
     "code_title": "这一步背后的 numpy 代码（直接读取自 mha 的源码）",
@@ -1114,6 +1141,30 @@ ZH = {
                        "求的平均，不是在当前页面的这条序列上测的，所以和上面表格里的数不同：第二遍上的准确率 {acc}，"
                        "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。",
     "retrain_back": "换回自带的模型",
+    # 变体实验室（`variants`）：开头和选择；每个变体自己的文字在各自的小节里。
+    "variants_title": "变体实验室：今天的模型改了什么，用的还是这些数",
+    "variants_text": (
+        "缓存为每个头、每个词元都留着 K 和 V，这份内存决定了模型一次能读多长。如今常用的模型改动了文章里的注意力："
+        "有的为了少占内存，有的为了让词元知道自己的位置。选一种改动：它用的 X 和权重与前面各步相同，画在同样的图上，"
+        "并当场核对它算出的是否和它声称的一样，以及每个词元要缓存多少数。"
+    ),
+    "variant": "变体",
+    "variant_mha": "MHA（文章里的）",
+    "variant_gqa": "GQA",
+    "variant_mqa": "MQA",
+    "variant_window": "滑动窗口",
+    "variant_sinks": "窗口 + 汇聚词元",
+    "variant_alibi": "ALiBi",
+    "variant_rope": "RoPE",
+    "variant_mla": "MLA",
+    "variant_online": "在线 softmax",
+    # lab: GQA and MQA
+    # lab: window and sinks
+    # lab: ALiBi
+    # lab: RoPE
+    # lab: MLA
+    # lab: online softmax
+    # lab: what each caches
 }
 
 TABLES = {"en": EN, "zh": ZH}

@@ -30,6 +30,7 @@ WALK = (
     Stage("output"),
     Stage("dependency"),
     Stage("kv_cache"),
+    Stage("variants", aside=True),
     Stage("block", ffn=True),
     Stage("next_token", ffn=True),
 )

@@ -120,6 +120,9 @@ LATEX |= {"dependency_w_count", "dependency_w_trained"}  # W's words in the depe
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
     "present", "kv", "GELU", "PNG", "MB",
+    # the variant lab: the names of the methods and of the models they come from
+    "GQA", "MQA", "ALiBi", "RoPE", "MLA", "FlashAttention", "StreamingLLM", "Llama", "Mistral", "DeepSeek", "Falcon",
+    "BLOOM", "NeoX", "Pythia", "SVD", "SRAM", "HBM",
 }
 MATRICES = set("QKVSHXYW")
 

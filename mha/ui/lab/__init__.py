@@ -1,0 +1,69 @@
+"""The variant lab's parts, one module per change (`MODULES`), each with render(view, variant) that draws what
+changes, the live check, and what it caches; `costs` compares them all. What they share is here: the variant's
+config from the knobs in the session, the walk's weights made to fit it, and the variant's trace."""
+
+from dataclasses import replace
+from importlib import import_module
+
+import numpy as np
+import streamlit as st
+
+import mha
+
+from .. import settings as S
+from ..shared import digest
+from ..view import TRACES, View
+
+MODULES = dict(gqa="groups", mqa="groups", window="window", sinks="window", alibi="alibi", rope="rope", mla="mla",
+               online="online")
+
+
+def render(v: View, variant: str) -> None:
+    """The variant's own part of the lab."""
+    import_module(f"{__name__}.{MODULES[variant]}").render(v, variant)
+
+
+def kv_heads(h: int, wanted: int) -> int:
+    """The kv heads a page can use with h query heads: `wanted` if it divides h, else the largest divisor below it."""
+    return max(d for d in range(1, min(wanted, h) + 1) if h % d == 0)
+
+
+def rotary_dims(d_k: int, wanted: int) -> int:
+    """An even number of dims ≤ d_k that rotate: `wanted`, rounded down to even and to d_k's largest even number."""
+    return min(wanted - wanted % 2, d_k - d_k % 2)
+
+
+def config(v: View, variant: str) -> mha.AttentionConfig:
+    """The walk's sizes with `variant`'s change, its knobs read from the session (each kept to what the sizes
+    allow); "mha", "mla" and "online" change nothing the attention config holds."""
+    ss, h = st.session_state, v.cfg.n_heads
+    knob = {k: int(ss.get(k, S.DEFAULTS[k])) for k in ("kv_heads", "window", "sinks", "rotary_dims")}
+    change = dict(
+        gqa=dict(n_kv_heads=kv_heads(h, knob["kv_heads"])),
+        mqa=dict(n_kv_heads=1),
+        window=dict(window=knob["window"]),
+        sinks=dict(window=knob["window"], sinks=knob["sinks"]),
+        alibi=dict(alibi=True),
+        rope=dict(rotary_dims=rotary_dims(v.cfg.d_k, knob["rotary_dims"])),
+    ).get(variant, {})
+    return replace(v.cfg, **change)
+
+
+def weights(v: View, cfg: mha.AttentionConfig) -> mha.Weights:
+    """The walk's own weights (seeded, from a text, or the trained layer's) with cfg's kv heads shared."""
+    return mha.share_kv(v.w, cfg.kv_heads)
+
+
+def trace(v: View, cfg: mha.AttentionConfig) -> mha.Trace:
+    """forward(X, weights, cfg), shared between sessions showing the same numbers while it is small (read-only)."""
+    w = weights(v, cfg)
+    key = ("lab", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o), cfg.n_kv_heads, cfg.window, cfg.sinks, cfg.alibi,
+           cfg.rotary_dims, cfg.rope_base)
+    return TRACES.get(key, lambda: _read_only(mha.forward(v.x, w, cfg)))
+
+
+def _read_only(tr: mha.Trace) -> mha.Trace:
+    for a in vars(tr).values():
+        if isinstance(a, np.ndarray):
+            a.flags.writeable = False
+    return tr

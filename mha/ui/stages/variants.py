@@ -1,0 +1,33 @@
+"""Stage `variants`, the variant lab: one change today's models make to the post's attention (shared K and V, a
+window, sinks, ALiBi, RoPE, a cached latent, the online softmax), on the walk's own X and weights. Each shows what
+changes on the same figures, a live check that it computes what it claims, and what it caches per token."""
+
+import streamlit as st
+
+import mha
+
+from .. import lab, link
+from .. import settings as S
+from ..lab import costs
+from ..prose import header, input_error
+from ..view import View
+
+
+def render(v: View) -> None:
+    header(v.t, "variants", v.look)
+    _lab(v)
+
+
+@st.fragment
+def _lab(v: View) -> None:
+    """The picker and the variant. A fragment: another variant or knob reruns the lab only, not the page with its
+    sidebar; the address bar follows."""
+    t = v.t
+    variant = st.segmented_control(t("variant"), S.VARIANTS, format_func=lambda x: t(f"variant_{x}"), key="variant",
+                                   required=True, persist_state="session", label_visibility="collapsed")
+    try:
+        lab.render(v, variant)
+    except mha.InputError as e:
+        input_error(t, e)
+    costs.render(v, variant)
+    link.follows(v.cfg)
