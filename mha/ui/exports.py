@@ -161,7 +161,7 @@ def _json_values(m: np.ndarray, out: io.BytesIO) -> None:
 
 # What the rows and the columns of each matrix count: the row-label column's header, then the labels' prefix.
 AXES = {"token": "t", "feature": "f", "query": "q", "key": "k", "d_k": "dk", "d_v": "dv", "concat": "c",
-        "vocab": "v", "hidden": "u", "row": "r", "column": "c"}
+        "vocab": "v", "hidden": "u", "row": "r", "column": "c", "latent": "l", "tile": "b"}
 LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature", "d_k"), "W_V": ("feature", "d_v"),
           "W_O": ("concat", "feature"), "Q": ("token", "d_k"), "K": ("token", "d_k"), "V": ("token", "d_v"),
           "QK^T": ("query", "key"), "QK^T_scaled": ("query", "key"), "QK^T_masked": ("query", "key"),
@@ -221,6 +221,42 @@ def block_part(tr: mha.BlockTrace, bw: mha.BlockWeights) -> Part:
     labels.update({"W_fc": ("feature", "hidden"), "b_fc": ("row", "hidden"), up: ("token", "hidden"),
                    "H": ("token", "hidden"), "A": ("token", "hidden"), "W_proj": ("hidden", "feature")})
     return Part(arrays, labels, {"ln": tr.ln})
+
+
+def variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.AttentionConfig, d_latent: int, tile: int,
+                 head: int) -> Part:
+    """The variant lab, as its page computes it on the walk's X and weights: an attention variant's whole trace
+    (Q and K after RoPE, the bias added to the scores; K and V per kv head), MLA's latent and both of its orders,
+    or the online softmax's running m, ℓ and accumulator after each tile of the chosen head (0-based). Its files
+    record the variant and what it was run with."""
+    meta = {"variant": variant}
+    if variant == "mla":
+        wm = mha.mla_from(w, d_latent)
+        tr = mha.mla_forward(x, wm)
+        a = {"X": x, "W_Q": wm.w_q, "W_DKV": wm.w_dkv, "W_UK": wm.w_uk, "W_UV": wm.w_uv, "W_O": wm.w_o,
+             "c": tr.latent, "Q": tr.q, "K": tr.k, "V": tr.v, "S": tr.probs, "H": tr.heads, "Y": tr.y,
+             "Q_absorbed": tr.q_absorbed, "S_absorbed": tr.probs_absorbed, "Y_absorbed": tr.y_absorbed}
+        labels = {"W_DKV": ("feature", "latent"), "W_UK": ("latent", "d_k"), "W_UV": ("latent", "d_v"),
+                  "c": ("token", "latent"), "Q_absorbed": ("token", "latent"), "S_absorbed": ("query", "key"),
+                  "Y_absorbed": ("token", "feature")}
+        return Part(a, labels, {**meta, "d_latent": d_latent})
+    if variant == "online":
+        t = mha.forward(x, w)
+        o = mha.online_attention(t.q[head], t.k[head], t.v[head], tile)
+        a = {"Q": t.q[head], "K": t.k[head], "V": t.v[head], "m": np.stack([p.m for p in o.tiles]),
+             "l": np.stack([p.l for p in o.tiles])}
+        a.update({f"acc_tile{i}": p.acc for i, p in enumerate(o.tiles, start=1)}, out=o.out)
+        labels = {k: ("tile", "token") for k in ("m", "l")}
+        labels.update({k: ("token", "d_v") for k in a if k.startswith("acc") or k == "out"})
+        return Part(a, labels, {**meta, "tile": tile, "head": head + 1})
+    shared = mha.share_kv(w, cfg.kv_heads)
+    t = mha.forward(x, shared, cfg)
+    a = {"X": t.x, "W_Q": shared.w_q, "W_K": shared.w_k, "W_V": shared.w_v, "W_O": shared.w_o, "Q": t.q, "K": t.k,
+         "V": t.v, "Q_rot": t.q_rot, "K_rot": t.k_rot, "QK^T": t.scores, "QK^T_scaled": t.scaled, "bias": t.bias,
+         "QK^T_masked": t.masked, "S": t.probs, "H": t.heads, "Concat": t.concat, "Y": t.y}
+    knobs = dict(kv_heads=cfg.kv_heads, window=cfg.window, sinks=cfg.sinks, alibi=cfg.alibi,
+                 rotary_dims=cfg.rotary_dims, rope_base=cfg.rope_base)
+    return Part(a, {"Q_rot": LABELS["Q"], "K_rot": LABELS["K"], "bias": ("query", "key")}, {**meta, **knobs})
 
 
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock

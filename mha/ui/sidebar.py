@@ -7,7 +7,7 @@ import streamlit as st
 
 import mha
 
-from . import exports, link, models, prepared, session, walk, x_source
+from . import exports, lab, link, models, prepared, session, walk, x_source
 from . import settings as S
 from .inputs import number
 from .stages import matmul
@@ -184,6 +184,10 @@ def stage_part(stage: str, cfg: mha.AttentionConfig, x, w: mha.Weights) -> expor
         return exports.matmul_part(ss.get("mm_a_base", matmul.A), ss.get("mm_b_base", matmul.B))
     if stage == "dependency":
         return exports.dependency_part(x, w)
+    if stage == "variants":
+        variant = ss.get("variant", S.DEFAULTS["variant"])
+        return exports.variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]),
+                                    int(ss["tile"]), int(ss["head"]) - 1)
     if stage == "block":
         run = x_source.trained_run(tuple(x_source.text_tokens(ss.get("text", ""))))
         if run:

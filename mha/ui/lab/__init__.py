@@ -36,7 +36,12 @@ def rotary_dims(d_k: int, wanted: int) -> int:
 def config(v: View, variant: str) -> mha.AttentionConfig:
     """The walk's sizes with `variant`'s change, its knobs read from the session (each kept to what the sizes
     allow); "mha", "mla" and "online" change nothing the attention config holds."""
-    ss, h = st.session_state, v.cfg.n_heads
+    return variant_config(v.cfg, variant)
+
+
+def variant_config(cfg: mha.AttentionConfig, variant: str) -> mha.AttentionConfig:
+    """`config` for the walk's cfg (what the downloads use, with no view at hand)."""
+    ss, h = st.session_state, cfg.n_heads
     knob = {k: int(ss.get(k, S.DEFAULTS[k])) for k in ("kv_heads", "window", "sinks", "rotary_dims")}
     change = dict(
         gqa=dict(n_kv_heads=kv_heads(h, knob["kv_heads"])),
@@ -44,9 +49,9 @@ def config(v: View, variant: str) -> mha.AttentionConfig:
         window=dict(window=knob["window"]),
         sinks=dict(window=knob["window"], sinks=knob["sinks"]),
         alibi=dict(alibi=True),
-        rope=dict(rotary_dims=rotary_dims(v.cfg.d_k, knob["rotary_dims"])),
+        rope=dict(rotary_dims=rotary_dims(cfg.d_k, knob["rotary_dims"])),
     ).get(variant, {})
-    return replace(v.cfg, **change)
+    return replace(cfg, **change)
 
 
 def weights(v: View, cfg: mha.AttentionConfig) -> mha.Weights:

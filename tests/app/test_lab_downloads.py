@@ -1,0 +1,67 @@
+"""The variant lab's downloads hold what its page computes, each array checked against numpy written here."""
+
+import io
+import json
+import zipfile
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+import mha
+from mha.ui import exports
+
+CFG = mha.AttentionConfig(n_tokens=5, n_heads=4)
+W, X = mha.init_weights(CFG), mha.init_input(CFG)
+
+
+def softmax_rows(a):
+    e = np.exp(a - a.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_gqa_files_hold_one_k_and_v_per_group_and_every_head_reads_its_groups():
+    cfg = replace(CFG, n_kv_heads=2)
+    part = exports.variant_part(X, W, "gqa", cfg, 4, 2, 0)
+    a = part.arrays
+    assert a["W_K"].shape == (2, 5, 7) and part.meta["kv_heads"] == 2 and part.meta["variant"] == "gqa"
+    for head in range(4):
+        g = head // 2  # heads 1, 2 read group 1; heads 3, 4 group 2
+        k = X @ W.w_k[2 * g]
+        np.testing.assert_allclose(a["K"][g], k)
+        scores = (X @ W.w_q[head]) @ k.T / np.sqrt(7) + np.triu(np.full((5, 5), -np.inf), 1)
+        np.testing.assert_allclose(a["S"][head], softmax_rows(scores), atol=1e-12)
+
+
+def test_window_files_hold_the_band_that_was_added():
+    cfg = replace(CFG, window=2, sinks=1)
+    a = exports.variant_part(X, W, "sinks", cfg, 4, 2, 0).arrays
+    i, j = np.indices((5, 5))
+    hidden = (j > i) | ((j <= i - 2) & (j >= 1))
+    assert (np.isneginf(a["bias"]) == hidden[None]).all()
+    assert (a["S"][:, hidden] == 0).all()
+
+
+def test_mla_files_hold_the_latent_and_both_orders():
+    part = exports.variant_part(X, W, "mla", CFG, 3, 2, 0)
+    a = part.arrays
+    assert a["c"].shape == (5, 3) and part.meta["d_latent"] == 3
+    np.testing.assert_allclose(a["c"], X @ a["W_DKV"])
+    np.testing.assert_allclose(a["Y_absorbed"], a["Y"], atol=1e-12)
+    np.testing.assert_allclose(a["K"], np.einsum("nl,hlk->hnk", a["c"], a["W_UK"]), atol=1e-12)
+
+
+@pytest.mark.parametrize("tile", [1, 2, 5])
+def test_online_files_hold_each_tiles_state_and_the_head_they_end_on(tile):
+    part = exports.variant_part(X, W, "online", CFG, 4, tile, 2)
+    a = part.arrays
+    t = mha.forward(X, W)
+    assert len(a["m"]) == -(-5 // tile) == sum(k.startswith("acc_tile") for k in a)
+    np.testing.assert_allclose(a["out"], t.heads[2], atol=1e-12)
+    last = a[f"acc_tile{len(a['m'])}"] / a["l"][-1][:, None]
+    np.testing.assert_allclose(last, t.heads[2], atol=1e-12)
+    files = exports.files(X, W, CFG, part)
+    names = zipfile.ZipFile(io.BytesIO(files["csv"])).namelist()
+    assert "acc_tile1.csv" in names and "out.csv" in names
+    assert json.loads(files["json"])["source"] | {"variant": "online", "tile": tile, "head": 3} == \
+        json.loads(files["json"])["source"]
