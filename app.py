@@ -47,7 +47,7 @@ if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
         except mha.InputError as e:
             input_error(t, e)
 below()  # on a projector, the stage's opening paragraph: under its figures
-if code := snippet(ss["stage"]):
+if code := snippet(ss["stage"], ss.get("variant", "") if ss["stage"] == "variants" else ""):
     code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
     if code_view.open:  # built only when opened
         code_view.code(code, language="python")

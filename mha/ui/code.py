@@ -5,7 +5,7 @@ import textwrap
 from functools import cache
 
 import mha
-from mha import analysis, attention, model
+from mha import analysis, attention, mla, model, online, variants
 from mha import cache as kv
 
 # stage -> what to show: a whole function, or the lines of the walk (attention.walk) that assign these names
@@ -18,18 +18,28 @@ PIECES = {
     "output": [("y",)],
     "dependency": [analysis.dependency],
     "kv_cache": [kv.KVCache.append],
-    "variants": [attention.variant_walk],
     "tokens": [model.tokenize, model.sinusoidal_positions, model.embed],
     "block": [mha.layer_norm, mha.gelu, mha.block],
     "next_token": [model.logits_from, model.model_forward],
 }
+# the variant lab: its variant's code (the walk with today's changes, and the piece that makes the change)
+VARIANT_PIECES = {
+    "gqa": [attention.variant_walk, variants.groups, attention.share_kv],
+    "window": [attention.variant_walk, variants.visible, variants.bias],
+    "alibi": [attention.variant_walk, variants.alibi_slopes, variants.bias],
+    "rope": [attention.variant_walk, variants.angles, variants.rope],
+    "mla": [mla.mla_from, mla.mla_forward],
+    "online": [online.online_attention],
+}
+VARIANT_PIECES.update(mqa=VARIANT_PIECES["gqa"], sinks=VARIANT_PIECES["window"])
 
 
 @cache
-def snippet(stage: str) -> str:
-    """Python source for `stage`, joined with a comment naming where each piece lives ("" if none)."""
+def snippet(stage: str, variant: str = "") -> str:
+    """Python source for `stage` (on the variant lab, for its `variant`), joined with a comment naming where each
+    piece lives ("" if none)."""
     parts = []
-    for piece in PIECES.get(stage, []):
+    for piece in VARIANT_PIECES[variant] if stage == "variants" else PIECES.get(stage, []):
         if callable(piece):
             source, where = inspect.getsource(piece), f"{piece.__module__}.{piece.__qualname__}"
         else:

@@ -32,6 +32,26 @@ def test_snippets_hold_the_stages_lines(stage, needles):
     compile(code, stage, "exec")  # shown as valid Python, not a mangled excerpt
 
 
+LAB = {
+    "gqa": ["g = groups(w.n_heads, w.n_kv_heads)", "def share_kv", "def groups"],
+    "mqa": ["def share_kv"],
+    "window": ["def visible", "added = bias(n, cfg)"],
+    "sinks": ["(j < sinks)"],
+    "alibi": ["def alibi_slopes", "hidden - alibi_slopes(cfg.n_heads)"],
+    "rope": ["q_rot = rope(q, np.arange(n)", "def angles", "def rope"],
+    "mla": ["def mla_from", "q_abs = q @ w.w_uk.transpose(0, 2, 1)"],
+    "online": ["def online_attention", "acc = acc * rescale[:, None]"],
+}
+
+
+@pytest.mark.parametrize("variant, needles", LAB.items())
+def test_the_lab_shows_the_code_of_its_variant(variant, needles):
+    code = snippet("variants", variant)
+    for needle in needles:
+        assert needle in code, (variant, needle)
+    compile(code, variant, "exec")
+
+
 # What keeps forward exact and its failures named, and what makes it lean: forward wraps these around the walk.
 MACHINERY = ("_finite", "BLOCK", "pad", "errstate", "ascontiguousarray", "out=", "+=", "-=", "*=", "/=", "_lean")
 
