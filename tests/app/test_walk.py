@@ -15,8 +15,9 @@ from mha.ui.walk import STAGES, Stage
 from .helpers import rerun, run
 
 # The numbers the navigation shows, in the walk's order: the post's 1 to 9, the tokens stage added beside the first,
-# the coda's block and next token after the cache. Written out here, not derived, so that a change shows.
-SHOWN = ("1", "1b", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11")
+# the variant lab beside the cache, the coda's block and next token after it. Written out here, not derived, so
+# that a change shows.
+SHOWN = ("1", "1b", "2", "3", "4", "5", "6", "7", "8", "9", "9b", "10", "11")
 STAGE_MODULES = Path(mha.ui.__file__).parent / "stages"
 
 
