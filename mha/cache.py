@@ -15,7 +15,7 @@ import numpy as np
 from .attention import Weights, _variant, check_input, softmax
 from .config import AttentionConfig
 from .errors import InputError
-from .variants import alibi_slopes, groups, rope
+from .variants import alibi_slopes, rope
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,7 +53,6 @@ class KVCache:
         self._k = np.empty((w.n_kv_heads, max(1, capacity), w.d_k))
         self._v = np.empty((w.n_kv_heads, max(1, capacity), w.d_v))
         self._pos = np.empty(max(1, capacity), dtype=np.int64)
-        self._group = groups(w.n_heads, w.n_kv_heads)
         self._slopes = alibi_slopes(w.n_heads) if self.cfg.alibi else np.zeros(w.n_heads)
         # [W_Q | W_K | W_V] of every head side by side, (d_model, h (2 d_k + d_v)) (with shared K and V: every
         # W_Q, then W_K | W_V of each kv head), contiguous: one vector-matrix product per token instead of 3 h
@@ -109,11 +108,21 @@ class KVCache:
             keys = self._k[:, : self._t + 1] if everyone else self._k[:, keep]
             values = self._v[:, : self._t + 1] if everyone else self._v[:, keep]
             held = self._pos[: self._t + 1].copy() if everyone else self._pos[keep]
-            scores = (keys[self._group] @ q_rot[:, :, None])[..., 0]  # (h, t, d_k) @ (h, d_k, 1) -> (h, t)
+            # query heads in their groups, (h_kv, h / h_kv, ·), each group against its own K and V: no copy of the
+            # cache per query head (group of 1 without sharing: the same products as ever)
+            group = w.n_heads // w.n_kv_heads
+            grouped = q_rot.reshape(w.n_kv_heads, group, w.d_k)
+            if group == 1:
+                scores = (keys @ q_rot[:, :, None])[..., 0]  # (h, t, d_k) @ (h, d_k, 1) -> (h, t)
+            else:
+                scores = (grouped @ keys.transpose(0, 2, 1)).reshape(w.n_heads, -1)  # (h_kv, g, d_k) @ (h_kv, d_k, t)
             added = -self._slopes[:, None] * (pos - held)[None, :]  # ALiBi (0 without it)
             scaled = scores / np.sqrt(w.d_k) + added
             probs = softmax(scaled)
-            heads = (probs[:, None, :] @ values[self._group])[:, 0]  # (h, 1, t) @ (h, t, d_v) -> (h, d_v)
+            if group == 1:
+                heads = (probs[:, None, :] @ values)[:, 0]  # (h, 1, t) @ (h, t, d_v) -> (h, d_v)
+            else:
+                heads = (probs.reshape(w.n_kv_heads, group, -1) @ values).reshape(w.n_heads, -1)
             concat = heads.reshape(-1)
             y = concat @ w.w_o  # (h d_v,) @ (h d_v, d_model) -> (d_model,)
         if not np.all(np.isfinite(y)) or not np.all(np.isfinite(scores)):
