@@ -27,6 +27,7 @@ FLOAT_BYTES = 2  # a real model's cache in bf16 / fp16
 GB = 10**9
 MEMORY = (0.01, 100_000.0)  # the memory box's range, in GB
 MEMORY_DEFAULT = 1.0
+MEMORY_WIDTH = 320  # px: the box holds a few digits; a phone (390 px) still fits it
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def formula(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> str
     if latent and rope_key:
         return rf"d_c + d^R_h = {tex_int(latent)} + {tex_int(rope_key)} = {total}"
     if latent:
-        return rf"d_{{latent}} = {total}"
+        return rf"d_{{\text{{latent}}}} = {total}"
     heads = (r"h", cfg.n_heads) if cfg.kv_heads == cfg.n_heads else (r"n_{kv}", cfg.kv_heads)
     return rf"{heads[0]}\,(d_k + d_v) = {heads[1]}\,({cfg.d_k} + {cfg.d_v}) = {total}"
 
@@ -142,7 +143,7 @@ def sizes_tex(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> s
     """The config's numbers the formula reads, as LaTeX."""
     parts = [f"h = {cfg.n_heads}"]
     if latent:
-        parts += [rf"d_c = {latent}", rf"d^R_h = {rope_key}"] if rope_key else [rf"d_{{latent}} = {latent}"]
+        parts += [rf"d_c = {latent}", rf"d^R_h = {rope_key}"] if rope_key else [rf"d_{{\text{{latent}}}} = {latent}"]
         return r",\ ".join(parts)
     if cfg.kv_heads != cfg.n_heads:
         parts.append(rf"n_{{kv}} = {cfg.kv_heads}")
@@ -182,7 +183,8 @@ def render(v: View, variant: str) -> None:
     """The variant's cache at the page's sizes and at its real model's, then every variant side by side."""
     t = v.t
     st.markdown(_chosen(v, variant))
-    memory = number(st, t, "lab_memory_gb", *MEMORY, default=MEMORY_DEFAULT, step=0.5, persist_state="session")
+    memory = number(st, t, "lab_memory_gb", *MEMORY, default=MEMORY_DEFAULT, step=0.5, persist_state="session",
+                    width=MEMORY_WIDTH)
     st.markdown(_table(v, variant, memory))
 
 
