@@ -90,6 +90,8 @@ CASES = [  # sizes, variant, knobs
     (dict(n_tokens=6, d_model=5, d_k=3, d_v=5, n_heads=4), "mla", dict(d_latent=7)),
     (dict(n_tokens=6, d_model=5, d_k=4, d_v=5, n_heads=4), "rope", dict(rotary_dims=4)),
     (dict(n_tokens=5), "alibi", dict()),
+    (dict(n_tokens=4, d_model=64, d_k=64, d_v=64, n_heads=16), "gqa", dict(kv_heads=4)),  # MHA here: 2,048
+    (dict(n_tokens=2, d_model=8), "mla", dict(d_latent=1024)),
 ]
 
 
@@ -105,13 +107,14 @@ def test_the_page_numbers_equal_the_formulas(lang, sizes, variant, knobs):
         floats, held = expected_here(row, h, d_k, d_v, n, knobs)
         assert first_int(rows[row][0]) == floats, (row, rows[row])
         cap = {"window": knobs.get("window", 2), "sinks": knobs.get("window", 2) + knobs.get("sinks", 1)}.get(row)
-        assert (t("lab_costs_capped", floats=floats, cap=cap) if cap else str(floats)) == rows[row][0]
+        assert (t("lab_costs_capped", floats=f"{floats:,}", cap=f"{cap:,}") if cap else f"{floats:,}") == rows[row][0]
     # the chosen variant's own lines: the formula's result, the measured cache's tokens and bytes
     floats, held = expected_here(variant, h, d_k, d_v, n, knobs)
     (chosen,) = [m.value for m in at.markdown if t("lab_costs_title", variant=t(f"variant_{variant}")) in m.value]
-    assert f"= {floats}$" in chosen
+    assert "= " + f"{floats:,}".replace(",", "{,}") + "$" in chosen
     here_key = "lab_costs_here_mla" if variant == "mla" else "lab_costs_here"
-    said = t(here_key, sizes="@", formula="@", n=n, held=held, nbytes=f"{held * floats * 8:,}", floats=floats)
+    said = t(here_key, sizes="@", formula="@", n=n, held=f"{held:,}", nbytes=f"{held * floats * 8:,}",
+             floats=f"{floats:,}")
     assert said.split("$@$")[-1] in chosen, (said, chosen)
     model, layers, real, cap = PUBLISHED[variant]
     assert f"{real:,}".replace(",", "{,}") + "$" in chosen and f"{real * layers * 2:,}" in chosen

@@ -194,7 +194,8 @@ def _chosen(v: View, variant: str) -> str:
     sizes = f"${sizes_tex(h.cfg, h.latent)},\\ n = {h.n}$"
     lines = [t("lab_costs_why_" + variant),
              t("lab_costs_here_mla" if h.latent else "lab_costs_here", sizes=sizes,
-               formula=formula(h.cfg, h.latent), n=h.n, held=h.held, nbytes=f"{h.nbytes:,}", floats=h.floats)]
+               formula=formula(h.cfg, h.latent), n=h.n, held=f"{h.held:,}", nbytes=f"{h.nbytes:,}",
+               floats=f"{h.floats:,}")]
     real_line = t("lab_costs_real", model=real.model, config=sizes_tex(real.cfg, real.latent, real.rope_key),
                   formula=formula(real.cfg, real.latent, real.rope_key), layers=real.layers,
                   per_token=f"{per_token_bytes(real):,}")
@@ -225,7 +226,7 @@ def _table(v: View, chosen: str, memory: float) -> str:
         fit = tokens_fit(real, memory)
         name = t(f"variant_{variant}")
         rows.append((f"**{name}**" if variant == chosen else name,
-                     t("lab_costs_capped", floats=h.floats, cap=cap_here) if cap_here else f"{h.floats:,}",
+                     t("lab_costs_capped", floats=f"{h.floats:,}", cap=f"{cap_here:,}") if cap_here else f"{h.floats:,}",
                      f"{real.model}: " + (t("lab_costs_capped", floats=floats_real, cap=f"{cap_real:,}")
                                           if cap_real else floats_real),
                      t("lab_costs_any", size=size(cap_real * per_token_bytes(real))) if fit is None else f"{fit:,}"))
