@@ -1,4 +1,4 @@
-"""Benchmark of mha's numpy core: forward vs a naive loop and PyTorch, the KV cache vs recomputing.
+"""Benchmark of mha's numpy core: forward vs a naive loop and PyTorch, the KV cache vs recomputing, the variants.
 
 Not a test: it asserts nothing about speed, it prints figures. The machine may be shared and noisy,
 so every comparison is measured side by side in one run: the compared variants take turns within
@@ -460,6 +460,64 @@ def bench_model_generate(rounds: int, n: int = 256, layers: int = 2, vocab: int 
     print_reporting(since)
 
 
+# ---------------------------------------------------------------- 5. a decode step, variant by variant
+
+VARIANT_KV_HEADS, VARIANT_WINDOW, VARIANT_LATENT = 4, 256, 256
+
+
+def variant_caches(w: mha.Weights, x: np.ndarray) -> dict[str, object]:
+    """Each variant's cache holding the rows of x (room for one more): the post's MHA, GQA, MQA, a window, MLA."""
+    cfg = dataclasses.replace(GPT2_SMALL, n_tokens=len(x) + 1)
+    caches = {
+        "MHA": mha.KVCache(w, capacity=len(x) + 1),
+        f"GQA ({VARIANT_KV_HEADS} kv heads)": mha.KVCache(mha.share_kv(w, VARIANT_KV_HEADS),
+                                                          dataclasses.replace(cfg, n_kv_heads=VARIANT_KV_HEADS),
+                                                          capacity=len(x) + 1),
+        "MQA (1 kv head)": mha.KVCache(mha.share_kv(w, 1), dataclasses.replace(cfg, n_kv_heads=1),
+                                       capacity=len(x) + 1),
+        f"window {VARIANT_WINDOW}": mha.KVCache(w, dataclasses.replace(cfg, window=VARIANT_WINDOW)),
+        f"MLA (d_latent {VARIANT_LATENT})": mha.MLACache(mha.mla_from(w, VARIANT_LATENT)),
+    }
+    for cache in caches.values():
+        for row in x:
+            cache.append(row)
+    return caches
+
+
+def fresh(cache):
+    """A copy whose append leaves `cache` as it was: a shallow copy appends into spare capacity that `cache` never
+    reads (and MLACache makes a new array), but a full window closes its gap in place, so its arrays are copied."""
+    copied = copy.copy(cache)
+    if isinstance(cache, mha.KVCache) and cache.cfg.window:
+        copied._k, copied._v, copied._pos = cache._k.copy(), cache._v.copy(), cache._pos.copy()
+    return copied
+
+
+def bench_variant_steps(rounds: int, lengths: tuple[int, ...], burst: int = 11) -> None:
+    """One decode step (token t + 1) through each variant's cache at each context length t, side by side."""
+    cfg = dataclasses.replace(GPT2_SMALL, n_tokens=max(lengths) + 1)
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    print(f"\n5. one decode step by variant (append token t + 1 to a cache holding t), {SIZES}; GQA "
+          f"{VARIANT_KV_HEADS} kv heads, a window of {VARIANT_WINDOW}, MLA d_latent {VARIANT_LATENT} "
+          f"(mha.MLACache on mha.mla_from(w)); {rounds} rounds, each the median of calls 2..{burst} in a row")
+    print(f"   {'t':>5}  {'variant':<22}{'step: median (min)':>35}{'cache bytes':>14}{'time / MHA':>12}"
+          f"{'bytes / MHA':>13}")
+    since = reported_mib()
+    for t in lengths:
+        caches = variant_caches(w, x[:t])
+        row = x[t]
+        cases = {name: Case(lambda c, row=row: c.append(row), lambda c=c: fresh(c), burst=burst)
+                 for name, c in caches.items()}
+        times = {name: warm(bursts) for name, bursts in interleaved(cases, rounds).items()}
+        held = {name: c.nbytes for name, c in caches.items()}
+        for name in caches:
+            print(f"   {t:>5}  {name:<22}{ms(times[name]):>35}{held[name] / MB:>11.2f} MB"
+                  f"{ratio(times[name], times['MHA']):>11.2f}×{held[name] / held['MHA']:>12.3f}×")
+    print("   cache bytes: what the cache holds after t tokens (float64), all of it read by the next step; a real "
+          "model in bf16 holds a quarter. time / MHA: median of per-round ratios")
+    print_reporting(since)
+
+
 # ---------------------------------------------------------------- main
 
 
@@ -476,7 +534,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer rounds (a rough look, ~1 min)")
     parser.add_argument("--keep-freed-memory", action="store_true",
                         help="glibc keeps freed memory in-process: times without fresh-page faults")
-    parser.add_argument("--only", type=int, choices=(1, 2, 3, 4), help="run this section alone")
+    parser.add_argument("--only", type=int, choices=(1, 2, 3, 4, 5), help="run this section alone")
     parser.add_argument("--mem-child", help=argparse.SUPPRESS)  # internal: one fresh-process memory run
     args = parser.parse_args()
     threads = match_threads()
@@ -492,7 +550,9 @@ def main() -> None:
     sections = {1: lambda: bench_forward(rounds=3 if args.quick else 15, mem_repeats=1 if args.quick else 3),
                 2: lambda: bench_decode_step(rounds=10 if args.quick else 40),
                 3: lambda: bench_generate(rounds=2 if args.quick else 5),
-                4: lambda: bench_model_generate(rounds=2 if args.quick else 5)}
+                4: lambda: bench_model_generate(rounds=2 if args.quick else 5),
+                5: lambda: bench_variant_steps(rounds=3 if args.quick else 10,
+                                               lengths=(256, 1024) if args.quick else (256, 1024, 4096))}
     for number, run in sections.items():
         if args.only in (None, number):
             run()

@@ -153,9 +153,11 @@ class MLACache:
         x = check_input(np.reshape(np.asarray(x_row, dtype=np.float64), (1, -1)), w.d_model)[0]
         with np.errstate(over="ignore", invalid="ignore"):
             c = np.vstack([self._c, x @ w.w_dkv])
-            q_abs = np.einsum("d,hdk,hlk->hl", x, w.w_q, w.w_uk)  # x W_Qi W_UKiᵀ: (h, d_latent)
+            # One product at a time: a three-operand np.einsum runs one nested loop over every index, ~1000× slower
+            # at GPT-2-small widths (bench/core.py, section 5).
+            q_abs = np.einsum("hk,hlk->hl", x @ w.w_q, w.w_uk)  # x W_Qi W_UKiᵀ: (h, d_latent)
             probs = softmax(q_abs @ c.T / np.sqrt(w.d_k))  # (h, t): every cached token is in the past
-            heads = np.einsum("ht,tl,hlv->hv", probs, c, w.w_uv)  # (S c) W_UV
+            heads = np.einsum("hl,hlv->hv", probs @ c, w.w_uv)  # (S c) W_UV
             y = heads.reshape(-1) @ w.w_o
         if not np.all(np.isfinite(y)):
             raise InputError("This token's values overflow float64: scale it down (|x| below 1e100).")

@@ -617,6 +617,48 @@ EN = {
     # lab: MLA
     # lab: online softmax
     # lab: what each caches
+    "lab_costs_title": "What it caches, per token and per layer: {variant}",
+    "lab_costs_here": "Here ({sizes}): ${formula}$ floats. The page's own KV cache, fed the {n} tokens of X, "
+                      "holds {held} of them in {nbytes} bytes: {held} × {floats} floats × 8 bytes (float64).",
+    "lab_costs_here_mla": "Here ({sizes}): ${formula}$ floats. The page's own latent cache, fed the {n} tokens "
+                          "of X, holds {held} rows in {nbytes} bytes: {held} × {floats} floats × 8 bytes (float64).",
+    "lab_costs_real": "At {model}'s sizes (${config}$): ${formula}$ floats; over its {layers} layers at 2 bytes a "
+                      "float, {per_token} bytes per token.",
+    "lab_costs_why_gqa": "The query heads of a group read one shared K and V, so only the kv heads are cached: "
+                         "$n_{{kv}}$ of them instead of $h$.",
+    "lab_costs_why_mqa": "Every query head reads the same single K and V, so one head's worth is cached.",
+    "lab_costs_why_window": "A token costs what it costs without the window, but once it falls out of the window no "
+                            "query reads it again, so the cache lets it go: it never holds more than $W$ tokens.",
+    "lab_costs_why_sinks": "A token costs what it costs without the window, but the cache holds only the $s$ sinks and "
+                           "the last $W$ tokens: never more than $s + W$.",
+    "lab_costs_why_alibi": "ALiBi adds its bias to the scores when they are computed; nothing of it is cached, so a "
+                           "token costs what it costs in MHA.",
+    "lab_costs_why_rope": "RoPE turns each key before it goes into the cache, and a turned key is as long as before, "
+                          "so a token costs what it costs in MHA.",
+    "lab_costs_why_mla": "Only the latent row c of each token is cached, one for all heads; every head rebuilds its "
+                         "K and V from it.",
+    "lab_costs_why_online": "The online softmax changes how S is computed, not what is cached: a token costs what "
+                            "it costs in MHA.",
+    "lab_costs_cap": "At most {cap} tokens are held, {cap_bytes} for all layers, however long the text.",
+    "lab_costs_naive": "Its heads' own K and V would take ${naive}$ floats, {times}× as many. DeepSeek also caches "
+                       "one short key for RoPE, shared by all heads; the page's MLA leaves it out.",
+    "lab_costs_saved": "What it saves is S: the $n × n$ scores of every head are never stored, $h\\,n^2 = {saved}$ "
+                       "floats per layer here.",
+    "lab_costs_saved_real": "At its {context}-token context that is ${saved}$ floats per layer never stored, "
+                            "{saved_bytes} at 2 bytes a float.",
+    "lab_costs_compare": "Every variant side by side: floats cached per token per layer",
+    "lab_costs_col_variant": "Variant",
+    "lab_costs_col_here": "Here",
+    "lab_costs_col_real": "A real model",
+    "lab_costs_col_fit": "Tokens in {gb} $\\mathrm{{GB}}$",
+    "lab_costs_capped": "{floats}, at most {cap} tokens",
+    "lab_costs_any": "any length (at most {size})",
+    "lab_memory_gb": "Memory for the KV cache, in $\\mathrm{{GB}}$",
+    "lab_costs_assume": "Tokens that fit: the memory ÷ (floats per token per layer × the model's layers × 2 bytes, "
+                        "as in bf16), for one sequence, with $1\\,\\mathrm{{GB}} = 10^9$ bytes and the weights not "
+                        "counted. With a window or sinks the cache stops growing, so a text of any length fits "
+                        "once the full cache does. The page's own cache holds 8-byte floats (float64). Each model's "
+                        "sizes are from its published config, cited in the README.",
 }
 
 ZH = {
@@ -1165,6 +1207,40 @@ ZH = {
     # lab: MLA
     # lab: online softmax
     # lab: what each caches
+    "lab_costs_title": "缓存多少（每个词元、每一层）：{variant}",
+    "lab_costs_here": "这里（{sizes}）：${formula}$ 个浮点数。页面自己的 KV 缓存依次读入 X 的 {n} 个词元后，"
+                      "存着其中 {held} 个，共 {nbytes} 字节：{held} × {floats} 个浮点数 × 8 字节（float64）。",
+    "lab_costs_here_mla": "这里（{sizes}）：${formula}$ 个浮点数。页面自己的隐向量缓存依次读入 X 的 {n} 个词元后，"
+                          "存着 {held} 行，共 {nbytes} 字节：{held} × {floats} 个浮点数 × 8 字节（float64）。",
+    "lab_costs_real": "按 {model} 的维度（${config}$）：${formula}$ 个浮点数；它有 {layers} 层，每个浮点数 2 字节，"
+                      "每个词元共 {per_token} 字节。",
+    "lab_costs_why_gqa": "同一组的查询头共用一份 K 和 V，所以缓存里只有 $n_{{kv}}$ 个头的，而不是 $h$ 个。",
+    "lab_costs_why_mqa": "所有查询头读同一份 K 和 V，所以只缓存一个头的量。",
+    "lab_costs_why_window": "每个词元的花费和不加窗口时一样；但词元一旦滑出窗口，就再没有查询会读它，缓存便把它丢掉："
+                            "缓存里最多只有 $W$ 个词元。",
+    "lab_costs_why_sinks": "每个词元的花费和不加窗口时一样，但缓存只存 $s$ 个汇聚词元和最近的 $W$ 个：最多 $s + W$ 个。",
+    "lab_costs_why_alibi": "ALiBi 在算分数时才加上偏置，偏置本身不进缓存，所以每个词元的花费和 MHA 一样。",
+    "lab_costs_why_rope": "RoPE 在键进入缓存之前先把它旋转，旋转后的键长度不变，所以每个词元的花费和 MHA 一样。",
+    "lab_costs_why_mla": "每个词元只缓存一行隐向量 c，所有头共用；每个头再从它重建自己的 K 和 V。",
+    "lab_costs_why_online": "在线 softmax 改变的是 S 怎么算，而不是缓存什么：每个词元的花费和 MHA 一样。",
+    "lab_costs_cap": "缓存最多存 {cap} 个词元，所有层合计 {cap_bytes}，文本再长也不变。",
+    "lab_costs_naive": "若按每个头各存自己的 K 和 V，需要 ${naive}$ 个浮点数，是它的 {times} 倍。DeepSeek 还为 RoPE "
+                       "缓存一个所有头共用的短键；页面上的 MLA 省去了它。",
+    "lab_costs_saved": "它省下的是 S：每个头的 $n × n$ 分数从不存下来，这里每层 $h\\,n^2 = {saved}$ 个浮点数。",
+    "lab_costs_saved_real": "在它 {context} 个词元的上下文里，每层有 ${saved}$ 个浮点数从不存下来，按每个浮点数 2 字节"
+                            "算是 {saved_bytes}。",
+    "lab_costs_compare": "所有变体并排比较：每个词元每层缓存的浮点数",
+    "lab_costs_col_variant": "变体",
+    "lab_costs_col_here": "这里",
+    "lab_costs_col_real": "真实模型",
+    "lab_costs_col_fit": "{gb} $\\mathrm{{GB}}$ 能存的词元数",
+    "lab_costs_capped": "{floats}，最多 {cap} 个词元",
+    "lab_costs_any": "任意长度（最多占 {size}）",
+    "lab_memory_gb": "给 KV 缓存的内存（$\\mathrm{{GB}}$）",
+    "lab_costs_assume": "能存的词元数 = 内存 ÷（每词元每层的浮点数 × 模型层数 × 2 字节，即半精度），按一条序列算，"
+                        "$1\\,\\mathrm{{GB}} = 10^9$ 字节，不计权重。有窗口或汇聚词元时缓存不再增长，"
+                        "所以只要装得下满的缓存，多长的文本都行。页面自己的缓存用 8 字节浮点数（float64）。"
+                        "每个模型的维度都取自它公开的配置，出处见项目的说明文件。",
 }
 
 TABLES = {"en": EN, "zh": ZH}
