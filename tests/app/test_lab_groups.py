@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import mha
+from mha.ui.lab import groups
 from mha.ui.strings import TABLES, Text
 
 from .helpers import keyed_charts, page_text, rerun, run, z
@@ -181,3 +182,16 @@ def test_a_clicked_score_is_written_out_and_quiz_me_asks_for_one(lang):
     rerun(at)
     assert at.session_state["quiz_lab_groups_qk"] is not None
     assert TABLES[lang]["quiz_check"] in [b.label for b in at.button]
+
+
+def test_the_page_s_own_check_flags_heads_that_read_another_group(monkeypatch):
+    """The live check's rule is the page's own: a core that sent query heads to the wrong group (off by one) leaves
+    differences far from 0 in the page's table, for exactly the heads sent astray."""
+    cfg = mha.AttentionConfig(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=4, n_kv_heads=2)
+    x, w = mha.init_input(cfg), mha.init_weights(cfg)
+    assert [(i, g) for i, g, _ in groups.reads(x, w, mha.forward(x, w, cfg), 2)] == [(0, 0), (1, 0), (2, 1), (3, 1)]
+    assert max(d for *_, d in groups.reads(x, w, mha.forward(x, w, cfg), 2)) < 1e-12
+    monkeypatch.setattr(mha.attention, "groups", lambda h, n_kv: (np.arange(h) + 1) // (h // n_kv) % n_kv)
+    wrong = mha.forward(x, w, cfg)  # heads 1..4 read groups 0 1 1 0: heads 2 and 4 the wrong one
+    diffs = [d for *_, d in groups.reads(x, w, wrong, 2)]
+    assert max(diffs[0], diffs[2]) < 1e-12 and min(diffs[1], diffs[3]) > 1e-3, diffs

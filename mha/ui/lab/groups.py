@@ -166,8 +166,9 @@ def _products(v: View, tr: mha.Trace, g: np.ndarray) -> None:
 
 
 def per_token(cache: mha.KVCache) -> float:
-    """The floats a cache holds per token it holds: its bytes, 8 a float64, over its tokens."""
-    return cache.nbytes / 8 / len(cache)
+    """The floats a cache holds per token it holds: the bytes of the K and V it keeps, 8 a float64, over its
+    tokens (measured on its arrays, not taken from its own count, cache.nbytes)."""
+    return (cache.k.nbytes + cache.v.nbytes) / 8 / len(cache)
 
 
 def filled(w: mha.Weights, cfg: mha.AttentionConfig | None, x: np.ndarray) -> mha.KVCache:
