@@ -17,7 +17,7 @@ from .. import lab, session
 from .. import settings as S
 from ..chart import chart
 from ..product import product_view
-from ..prose import aside, fmt, head_control, markdown_table, said
+from ..prose import aside, display, fmt, head_control, markdown_table, said
 from ..stages.heads import s_maps
 from ..view import Name, Operand, View, concat_args, name, subscript
 
@@ -46,7 +46,7 @@ def render(v: View, variant: str) -> None:
     w, tr = lab.weights(v, cfg), lab.trace(v, cfg)
     n_kv = cfg.kv_heads
     g = mha.groups(h, n_kv)
-    st.markdown(_intro(v, variant, n_kv, g))
+    st.markdown(f"{_intro(v, n_kv, g)}\n\n**{t('lab_groups_map_title')}**")  # one element, not two
     _map(v, tr, g)
     st.markdown(f"**{t('lab_groups_sh_title')}**")
     s_maps(v, tr, "lab_groups_s")
@@ -108,7 +108,8 @@ def _heads(t, heads) -> str:
     return t("list_sep").join(str(i + 1) for i in heads)
 
 
-def _intro(v: View, variant: str, n_kv: int, g: np.ndarray) -> str:
+def _intro(v: View, n_kv: int, g: np.ndarray) -> str:
+    """Who shares what, in words, and the rule every head reads by."""
     t, h = v.t, v.cfg.n_heads
     groups = t("list_sep").join(t("lab_groups_group", g=k + 1, heads=_heads(t, np.flatnonzero(g == k)))
                                 for k in range(n_kv))
@@ -117,12 +118,9 @@ def _intro(v: View, variant: str, n_kv: int, g: np.ndarray) -> str:
     else:
         words = t("lab_groups_intro", h=h, n_kv=n_kv, size=h // n_kv, groups=groups) + " " + t(
             "lab_groups_mqa" if n_kv == 1 else "lab_groups_gqa")
-    tex = (r"S_i = \operatorname{softmax}\!\Big(\frac{Q_i K_{g(i)}^\top}{\sqrt{d_k}} + M\Big),\quad "
-           r"H_i = S_i\,V_{g(i)},\quad g(i) = \Big\lceil \frac{i\,n_{kv}}{h} \Big\rceil")
-    if v.look.narrow:
-        tex = tex.replace(r",\quad ", r" \\ ")
-        tex = rf"\begin{{gathered}} {tex} \end{{gathered}}"
-    return said(words, tex)
+    scores = r"S_i = \operatorname{softmax}\!\Big(\frac{Q_i K_{g(i)}^\top}{\sqrt{d_k}} + M\Big)"
+    rule = r"g(i) = \Big\lceil \frac{i\,n_{kv}}{h} \Big\rceil"
+    return said(words, display(v.look, scores, r"H_i = S_i\,V_{g(i)}", rule))
 
 
 def _map(v: View, tr: mha.Trace, g: np.ndarray) -> None:
@@ -140,7 +138,6 @@ def _map(v: View, tr: mha.Trace, g: np.ndarray) -> None:
                  for i in heads]
         count = len(heads) + 2
         rows += [cap] * (count // cap) + ([count % cap] if count % cap else [])
-    st.markdown(f"**{t('lab_groups_map_title')}**")
     axes = tuple(f"yaxis{i + 1 if i else ''}" for i in range(len(mats)))
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=tuple(rows))
     chart(token_ticks(fig, v.tokens, axes, v.look), key="lab_groups_map")
