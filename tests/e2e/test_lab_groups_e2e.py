@@ -56,14 +56,15 @@ def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url,
     shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}")
 
 
-def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url):
-    open_lab(page, app_url, "desk", variant="mqa")
-    assert page_problems(page, "desk", SCREENS["desk"][0]) == []
+@pytest.mark.parametrize("screen", ["desk", "present"])
+def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, screen):
+    open_lab(page, app_url, screen, variant="mqa")
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
     assert [row[1] for row in table_cells(page, 0)] == ["36", "18"]
     drawn = titles(page, "lab_groups_map")
     assert sum(title.startswith("K1·heads1,2") for title in drawn) == 1  # one K for both heads, drawn once
     assert not any(title.startswith("K2") for title in drawn)
-    shoot_page(page, SCREENS["desk"][0], "lab-mqa-desk-en")
+    shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-en")
 
 
 def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url):
