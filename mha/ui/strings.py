@@ -627,6 +627,11 @@ EN = {
     "lab_groups_intro": "{h} query heads, {n_kv} K and {n_kv} V. Each group of {size} heads shares one K and one V: "
                         "{groups}. Every head keeps its own $W_Q$, so its own Q; each group keeps the $W_K$ and "
                         "$W_V$ of its first head in the walk.",
+    "lab_groups_intro_mqa": "{h} query heads, 1 K and 1 V: every head reads the same K and V. Every head keeps its "
+                            "own $W_Q$, so its own Q; the one K and V come from the $W_K$ and $W_V$ of head 1 in the "
+                            "walk.",
+    "lab_groups_row1": "See row 1 of H below: it is the same for every head of a group, since the first token sees "
+                       "only itself and the group's heads read the same V.",
     "lab_groups_none": "{h} query heads and {h} K and V heads: each head reads its own K and V, as in the walk. "
                        "Nothing is shared ($n_{{kv}} = h$): this is the walk's MHA.",
     "lab_groups_mqa": "This is MQA, the extreme case, which Falcon uses: the smallest cache, and every head has to find "
@@ -1226,6 +1231,9 @@ ZH = {
     "lab_groups_group": "第 {g} 组（第 {heads} 个头）",
     "lab_groups_intro": "{h} 个查询头，{n_kv} 个 K、{n_kv} 个 V。每 {size} 个头一组，共用一个 K 和一个 V：{groups}。"
                         "每个头仍有自己的 $W_Q$，因此 Q 各不相同；每组沿用它第一个头在前面步骤里的 $W_K$ 和 $W_V$。",
+    "lab_groups_intro_mqa": "{h} 个查询头，1 个 K 和 1 个 V：所有头读同一个 K 和 V。每个头仍有自己的 $W_Q$，因此 Q "
+                            "各不相同；这唯一的 K 和 V 来自前面步骤里第 1 个头的 $W_K$ 和 $W_V$。",
+    "lab_groups_row1": "看下面 H 的第 1 行：同一组的头在这一行完全相同，因为第一个词元只看得到自己，而同组的头读的是同一个 V。",
     "lab_groups_none": "{h} 个查询头，{h} 个 K 和 V 头：每个头读自己的 K 和 V，和前面步骤里一样。没有共用"
                        "（$n_{{kv}} = h$）：这就是前面步骤里的 MHA。",
     "lab_groups_mqa": "这就是 MQA，最极端的情况，Falcon 用的就是它：缓存最小，但每个头都只能在同一份键和值里找自己要的东西。",

@@ -77,7 +77,13 @@ def test_the_page_draws_each_group_s_k_and_v_once_and_every_head_reads_its_own(l
         np.testing.assert_allclose(z(panel), values, atol=1e-12, rtol=0)
     for i, panel in enumerate(drawn["lab_groups_s"]["data"]):  # every head's S, its masked cells as gaps
         np.testing.assert_allclose(z(panel), np.where(ref["hidden"], np.nan, ref["s"][i]), atol=1e-12, rtol=0)
-    np.testing.assert_allclose(z(drawn["lab_groups_h"]["data"][0]), ref["concat"], atol=1e-12, rtol=0)
+    concat = z(drawn["lab_groups_h"]["data"][0])
+    np.testing.assert_allclose(concat, ref["concat"], atol=1e-12, rtol=0)
+    # as the page says, row 1 of H is the same for the heads of a group (and only for them)
+    assert t("lab_groups_row1") in page_text(at)
+    first = [concat[0, 11 * i:11 * (i + 1)] for i in range(4)]
+    assert np.array_equal(first[0], first[1]) and np.array_equal(first[2], first[3])
+    assert not np.allclose(first[1], first[2])
     # head 3 (the link's) reads group 2: its scores Q₃K₂ᵀ and H₃ = S₃V₂
     qk, sv = drawn["lab_groups_qk"]["data"], drawn["lab_groups_sv"]["data"]
     np.testing.assert_allclose(z(qk[1]), ref["k"][1].T, atol=1e-12, rtol=0)
