@@ -120,19 +120,22 @@ def test_mqa_at_the_post_s_sizes_keeps_18_floats_a_token_instead_of_36(lang):
     assert t("lab_groups_four_gqa", h=2) not in page_text(at)  # MQA with 2 heads is a real sharing: no offer
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_two_heads_offer_four_and_the_offer_keeps_x(lang):
+@pytest.mark.parametrize("lang, source", [("en", dict(x="1.2~0.5")), ("zh", dict(x="1.2~0.5")),
+                                          ("en", dict(text="to be or not to be"))])
+def test_two_heads_offer_four_and_the_offer_keeps_x(lang, source):
+    """X stays as it was, edited or made from a text; only h changes, as the sidebar's own size would change it."""
     t = Text(lang)
-    at = run(stage="variants", lang=lang, x="1.2~0.5")
+    at = run(stage="variants", lang=lang, **source)
     x_before = np.array(at.session_state["x_base"])
+    n = len(x_before)
     assert t("lab_groups_four_gqa", h=2) in page_text(at)
     assert at.segmented_control(key="kv_heads").options == ["1", "2"]
     at.button(key="lab_groups_four").click()
     rerun(at)
     assert at.session_state["n_heads"] == 4 and at.session_state["kv_heads"] == 2
-    assert at.query_params["n_heads"] == "4" and at.query_params["x"] == "1.2~0.5"
+    assert at.query_params["n_heads"] == "4" and all(at.query_params[k] == v for k, v in source.items())
     np.testing.assert_array_equal(np.array(at.session_state["x_base"]), x_before)
-    ref = grouped(4, 2, x=x_before)
+    ref = grouped(4, 2, x=x_before, n=n)
     panels = charts(at)["lab_groups_map"]["data"]
     assert len(panels) == 8
     np.testing.assert_allclose(z(panels[6]), ref["q"][2], atol=1e-12, rtol=0)  # Q₃ of the edited X, in group 2
