@@ -1,0 +1,224 @@
+"""The lab's GQA and MQA: query heads in groups that share one K and one V (MQA: one group of every head).
+
+Drawn on the walk's own figures: each group's K and V once, at the head of a row, with the Q of every head that
+reads them after it; then every head's S and H as on the heads stage, and the chosen head's scores and H as
+clickable products. Checked on the page: the K and V a real cache keeps per token, against the formula; that
+every head reads its own group's K and V (recomputed here, the group worked out by the page, not by the core);
+and how far sharing moves Y on weights that were not trained to share."""
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+from mha.figures.ticks import token_ticks
+
+from .. import lab, session
+from .. import settings as S
+from ..chart import chart
+from ..product import product_view
+from ..prose import aside, display, fmt, head_control, markdown_table, said
+from ..stages.heads import s_maps
+from ..view import Name, Operand, View, concat_args, name, subscript
+
+KEPT = "lab_groups_kept"  # session key: a kv_heads that did not divide h, kept valid: (asked, used, h)
+FOUR = 4  # the fewest heads with a real group: some heads sharing K and V, not all
+ROW = dict(desk=4, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
+
+
+def divisors(h: int) -> list[int]:
+    """The kv heads h query heads can share: every divisor of h (1: MQA, h: the walk's MHA)."""
+    return [d for d in range(1, h + 1) if h % d == 0]
+
+
+def group_of(i: int, h: int, n_kv: int) -> int:
+    """The group query head i (from 0) reads, worked out here from the rule: i·n_kv/h rounded down. The page's own
+    answer, against which it checks the core's (mha.groups)."""
+    return i * n_kv // h
+
+
+def render(v: View, variant: str) -> None:
+    t, h = v.t, v.cfg.n_heads
+    if variant == "gqa":
+        _knob(v)
+    _offer(v, variant)
+    cfg = lab.config(v, variant)
+    w, tr = lab.weights(v, cfg), lab.trace(v, cfg)
+    n_kv = cfg.kv_heads
+    g = mha.groups(h, n_kv)
+    st.markdown(f"{_intro(v, n_kv, g)}\n\n**{t('lab_groups_map_title')}**")  # one element, not two
+    _map(v, tr, g)
+    st.markdown(f"**{t('lab_groups_sh_title')}**")
+    s_maps(v, tr, "lab_groups_s")
+    labels = [t("lab_groups_h_block", i=i + 1, g=g[i] + 1) for i in range(h)]
+    concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))
+    chart(token_ticks(F.grid_figure([concat], text=v.text, words=v.words, look=v.named, block_cols=v.cfg.d_v,
+                                    block_names=labels), v.tokens, ("yaxis",), v.look), key="lab_groups_h")
+    head_control(t)
+    _products(v, tr, g)
+    st.markdown(_checks(v, variant, cfg, w, tr))
+
+
+def _knob(v: View) -> None:
+    """GQA's one knob: how many K and V heads, among the divisors of h. A value that divides nothing (a link's
+    kv_heads=3 with 4 heads, or h changed since) is kept valid, the largest divisor below it, and said so until the
+    knob is moved."""
+    t, ss, h = v.t, st.session_state, v.cfg.n_heads
+    options = divisors(h)
+    asked = int(ss.get("kv_heads", S.DEFAULTS["kv_heads"]))
+    if asked not in options:
+        ss["kv_heads"] = lab.kv_heads(h, asked)
+        ss[KEPT] = (asked, ss["kv_heads"], h)
+    st.segmented_control(t("lab_groups_kv_heads"), options, key="kv_heads", required=True, persist_state="session",
+                         on_change=ss.pop, args=(KEPT, None))
+    kept = ss.get(KEPT)
+    if kept and kept[1:] == (ss["kv_heads"], h):
+        st.caption(t("lab_groups_kept", asked=kept[0], used=kept[1], h=h))
+    else:
+        ss.pop(KEPT, None)
+
+
+def _offer(v: View, variant: str) -> None:
+    """Too few heads for a real group (GQA: no divisor of h between 1 and h; MQA: a single head): say so, and
+    offer 4 heads, as the sidebar's size would set them (X stays). The trained model's sizes are its own: then
+    say that instead."""
+    t, h = v.t, v.cfg.n_heads
+    if (variant == "gqa" and len(divisors(h)) > 2) or (variant == "mqa" and h > 1):
+        return
+    if v.trained:
+        st.info(t("lab_groups_trained", h=h, options=t("list_sep").join(map(str, divisors(h)))))
+        return
+    box = st.container(horizontal=True, vertical_alignment="center")
+    box.caption(t("lab_groups_four_one") if h == 1 else t("lab_groups_four_gqa", h=h))
+    if box.button(t("lab_groups_four_button"), key="lab_groups_four", on_click=four_heads, args=(variant,)):
+        st.rerun(scope="app")  # the sidebar and the walk's view change with h, not only the lab
+
+
+def four_heads(variant: str) -> None:
+    """4 heads, as the sidebar's own size change makes them; with GQA 2 kv heads, two groups of two."""
+    ss = st.session_state
+    ss["n_heads"] = FOUR
+    if variant == "gqa":
+        ss["kv_heads"] = 2
+        ss.pop(KEPT, None)
+    session.on_size_change()
+
+
+def _heads(t, heads) -> str:
+    return t("list_sep").join(str(i + 1) for i in heads)
+
+
+def _intro(v: View, n_kv: int, g: np.ndarray) -> str:
+    """Who shares what, in words, and the rule every head reads by."""
+    t, h = v.t, v.cfg.n_heads
+    groups = t("list_sep").join(t("lab_groups_group", g=k + 1, heads=_heads(t, np.flatnonzero(g == k)))
+                                for k in range(n_kv))
+    if n_kv == h:
+        words = t("lab_groups_none", h=h)
+    elif n_kv == 1:
+        words = " ".join((t("lab_groups_intro_mqa", h=h), t("lab_groups_mqa"), t("lab_groups_row1")))
+    else:
+        words = " ".join((t("lab_groups_intro", h=h, n_kv=n_kv, size=h // n_kv, groups=groups), t("lab_groups_gqa"),
+                          t("lab_groups_row1")))
+    scores = r"S_i = \operatorname{softmax}\!\Big(\frac{Q_i K_{g(i)}^\top}{\sqrt{d_k}} + M\Big)"
+    rule = r"g(i) = \Big\lceil \frac{i\,n_{kv}}{h} \Big\rceil"
+    return said(words, display(v.look, scores, r"H_i = S_i\,V_{g(i)}", rule))
+
+
+def _map(v: View, tr: mha.Trace, g: np.ndarray) -> None:
+    """One row per group: its K and V, drawn once, then the Q of each head that reads them (wrapping after
+    ROW panels)."""
+    t = v.t
+    mats, rows = [], []
+    cap = ROW["phone"] if v.look.narrow else ROW["desk"]
+    for k in range(len(tr.k)):
+        heads = np.flatnonzero(g == k)
+        shared = t("lab_groups_read_by" if len(heads) > 1 else "lab_groups_read_by_one", heads=_heads(t, heads))
+        mats += [F.Mat(tr.k[k], f"K<sub>{k + 1}</sub> · {shared}", row_label=t("token"), col_label=t("cols_of")),
+                 F.Mat(tr.v[k], f"V<sub>{k + 1}</sub> · {shared}", row_label=t("token"), col_label=t("cols_of"))]
+        mats += [F.Mat(tr.q[i], name("Q", str(i + 1)).html, row_label=t("token"), col_label=t("cols_of"))
+                 for i in heads]
+        count = len(heads) + 2
+        rows += [cap] * (count // cap) + ([count % cap] if count % cap else [])
+    axes = tuple(f"yaxis{i + 1 if i else ''}" for i in range(len(mats)))
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=tuple(rows))
+    chart(token_ticks(fig, v.tokens, axes, v.look), key="lab_groups_map")
+
+
+def _products(v: View, tr: mha.Trace, g: np.ndarray) -> None:
+    """The chosen head's scores Q_i·K_gᵀ and its H_i = S_i·V_g, each cell clickable (its dot product, Quiz me)."""
+    t, ss = v.t, st.session_state
+    i = min(int(ss.get("head", 1)), len(g)) - 1  # read here: the head control reruns the lab only, not the view
+    k = int(g[i])
+    i1, k1 = subscript(i + 1), subscript(k + 1)
+    q, kt = name("Q", str(i + 1)), name("K", str(k + 1), "T")
+    qk = Name(f"Q<sub>{i + 1}</sub>K<sub>{k + 1}</sub><sup>T</sup>", rf"Q_{{{i + 1}}}K_{{{k + 1}}}^\top",
+              f"Q{i1}K{k1}ᵀ")
+    s, vn, hn = name("S", str(i + 1)), name("V", str(k + 1)), name("H", str(i + 1))
+    token, col, key = t("token"), t("cols_of"), t("key_pos")
+    of_k, of_v = t("lab_groups_of_k", g=k + 1), t("lab_groups_of_v", g=k + 1)
+    product_view("lab_groups_qk", v, Operand(tr.q[i], q, token, col), Operand(tr.k[k].T, kt, col, key),
+                 Operand(tr.scores[i], qk, token, key), f"{qk.html} = {q.html} · {kt.html} ({of_k})")
+    product_view("lab_groups_sv", v, Operand(tr.probs[i], s, token, key, "probs", np.isneginf(tr.masked[i])),
+                 Operand(tr.v[k], vn, token, col), Operand(tr.heads[i], hn, token, col),
+                 f"{hn.html} = {s.html} · {vn.html} ({of_v})")
+
+
+def per_token(cache: mha.KVCache) -> float:
+    """The floats a cache holds per token it holds: the bytes of the K and V it keeps, 8 a float64, over its
+    tokens (measured on its arrays, not taken from its own count, cache.nbytes)."""
+    return (cache.k.nbytes + cache.v.nbytes) / 8 / len(cache)
+
+
+def filled(w: mha.Weights, cfg: mha.AttentionConfig | None, x: np.ndarray) -> mha.KVCache:
+    cache = mha.KVCache(w, cfg, capacity=len(x))
+    for row in x:
+        cache.append(row)
+    return cache
+
+
+def reads(x: np.ndarray, w: mha.Weights, tr: mha.Trace, n_kv: int) -> list[tuple[int, int, float]]:
+    """For each query head i: (i, its group by the page's rule, max|H_i − S_i·V_g|) with S_i and V_g recomputed
+    here from X and the weights, apart from the core's walk."""
+    n, h, d_k = len(x), len(w.w_q), w.d_k
+    hidden = np.triu(np.ones((n, n), dtype=bool), 1)
+    out = []
+    for i in range(h):
+        k = group_of(i, h, n_kv)
+        scores = np.where(hidden, -np.inf, (x @ w.w_q[i]) @ (x @ w.w_k[k]).T / np.sqrt(d_k))
+        e = np.exp(scores - scores.max(axis=1, keepdims=True))
+        out.append((i, k, float(np.abs(tr.heads[i] - (e / e.sum(axis=1, keepdims=True)) @ (x @ w.w_v[k])).max())))
+    return out
+
+
+def _rule(v: View, symbol: str, heads: int, d: int) -> str:
+    """The cache formula with the page's numbers (a phone: the numbers only, so the table fits)."""
+    numbers = rf"{heads}\cdot{d} = {heads * d}"
+    return f"${numbers}$" if v.look.narrow else rf"${symbol}\,(d_k + d_v) = {numbers}$"
+
+
+TOLERANCE = 1e-9  # relative: what a recomputation in another order may differ by
+
+
+def _checks(v: View, variant: str, cfg: mha.AttentionConfig, w: mha.Weights, tr: mha.Trace) -> str:
+    """The live checks, one Markdown element: the cache per token measured against the formula, each head's
+    group, and what sharing does to Y."""
+    t, h, n_kv = v.t, cfg.n_heads, cfg.kv_heads
+    d = cfg.d_k + cfg.d_v
+    walk, shared = filled(v.w, None, v.x), filled(w, cfg, v.x)
+    ok = lambda same: "✓" if same else "✗"  # noqa: E731
+    row = lambda what, cache, symbol, heads: (what, fmt(per_token(cache)), _rule(v, symbol, heads, d),  # noqa: E731
+                                              ok(per_token(cache) == heads * d))
+    cache_rows = [row(t("lab_groups_row_mha", h=h), walk, "h", h),
+                  row(t("lab_groups_row_shared", variant=t(f"variant_{variant}"), n_kv=n_kv), shared, "n_{kv}", n_kv)]
+    cache = markdown_table([t("lab_groups_col_cache"), t("lab_groups_col_measured"), t("lab_groups_col_formula"), ""],
+                           cache_rows)
+    scale = max(1.0, float(np.abs(tr.heads).max()))
+    head_rows = [(i + 1, k + 1, fmt(diff), ok(diff <= TOLERANCE * scale)) for i, k, diff in reads(v.x, w, tr, n_kv)]
+    heads = markdown_table([t("lab_groups_col_head"), t("lab_groups_col_group"), t("lab_groups_col_diff"), ""],
+                           head_rows)
+    moved = float(np.abs(tr.y - v.trace.y).max())
+    y = [t("lab_groups_y_same")] if n_kv == h else [t("lab_groups_y_moved", diff=fmt(moved)),
+                                                     aside(t("lab_groups_trained_with"))]
+    return "\n\n".join([f"**{t('lab_groups_check_title')}**", t("lab_groups_cache_text", n=len(v.x)), cache,
+                        t("lab_groups_reads_text"), heads, *y])

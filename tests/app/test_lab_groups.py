@@ -1,0 +1,206 @@
+"""The variant lab's GQA and MQA (mha/ui/lab/groups.py) in AppTest: what the page draws and says equals an
+independent computation of grouped heads (each group's K and V from its first head's weights, the group of query
+head i worked out here as i // (h / n_kv)); the cache it measures; the offer of 4 heads; kv_heads in links."""
+
+import re
+
+import numpy as np
+import pytest
+
+import mha
+from mha.ui.lab import groups
+from mha.ui.strings import TABLES, Text
+
+from .helpers import keyed_charts, page_text, rerun, run, z
+
+
+def grouped(h: int, n_kv: int, x: np.ndarray | None = None, n: int = 3, d_model: int = 5, d_k: int = 7,
+            d_v: int = 11) -> dict:
+    """Grouped attention on the walk's seeded weights, written from the definition: group g keeps the W_K and W_V
+    of its first head, query head i reads group i // (h / n_kv)."""
+    cfg = mha.AttentionConfig(n_tokens=n, d_model=d_model, d_k=d_k, d_v=d_v, n_heads=h, seed=0)
+    x = mha.init_input(cfg) if x is None else x
+    w = mha.init_weights(cfg)
+    size = h // n_kv
+    k = [x @ w.w_k[g * size] for g in range(n_kv)]
+    v = [x @ w.w_v[g * size] for g in range(n_kv)]
+    q = [x @ w.w_q[i] for i in range(h)]
+    group = [i // size for i in range(h)]
+    hidden = np.triu(np.ones((n, n), dtype=bool), 1)
+    scores = [q[i] @ k[group[i]].T for i in range(h)]
+    s = []
+    for i in range(h):
+        e = np.where(hidden, 0.0, np.exp(scores[i] / np.sqrt(d_k)))
+        s.append(e / e.sum(axis=1, keepdims=True))
+    heads = [s[i] @ v[group[i]] for i in range(h)]
+    concat = np.concatenate(heads, axis=1)
+    walk = mha.forward(x, w)
+    return dict(x=x, q=q, k=k, v=v, group=group, scores=scores, s=s, heads=heads, concat=concat,
+                y=concat @ w.w_o, y_mha=walk.y, hidden=hidden)
+
+
+def charts(at) -> dict:
+    return dict(keyed_charts(at))
+
+
+def table_rows(at, first_header: str) -> list[list[str]]:
+    """The rows of the Markdown table whose first header cell is `first_header`, as cell texts."""
+    for element in at.markdown:
+        lines = element.value.split("\n")
+        for k, line in enumerate(lines):
+            if line.startswith(f"| {first_header} |"):
+                rows = []
+                for row in lines[k + 2:]:
+                    if not row.startswith("|"):
+                        break
+                    rows.append([c.strip() for c in row.strip("|").split("|")])
+                return rows
+    raise AssertionError(f"no table headed {first_header!r}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_draws_each_group_s_k_and_v_once_and_every_head_reads_its_own(lang):
+    t = Text(lang)
+    at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, head=3, lang=lang)
+    ref = grouped(4, 2)
+    drawn = charts(at)
+    panels = drawn["lab_groups_map"]["data"]
+    sep = t("list_sep")
+    expected = [(f"K<sub>1</sub> · {t('lab_groups_read_by', heads=f'1{sep}2')}", ref["k"][0]),
+                (f"V<sub>1</sub> · {t('lab_groups_read_by', heads=f'1{sep}2')}", ref["v"][0]),
+                ("Q<sub>1</sub>", ref["q"][0]), ("Q<sub>2</sub>", ref["q"][1]),
+                (f"K<sub>2</sub> · {t('lab_groups_read_by', heads=f'3{sep}4')}", ref["k"][1]),
+                (f"V<sub>2</sub> · {t('lab_groups_read_by', heads=f'3{sep}4')}", ref["v"][1]),
+                ("Q<sub>3</sub>", ref["q"][2]), ("Q<sub>4</sub>", ref["q"][3])]
+    assert [p["name"] for p in panels] == [name for name, _ in expected]
+    for panel, (_, values) in zip(panels, expected):
+        np.testing.assert_allclose(z(panel), values, atol=1e-12, rtol=0)
+    for i, panel in enumerate(drawn["lab_groups_s"]["data"]):  # every head's S, its masked cells as gaps
+        np.testing.assert_allclose(z(panel), np.where(ref["hidden"], np.nan, ref["s"][i]), atol=1e-12, rtol=0)
+    concat = z(drawn["lab_groups_h"]["data"][0])
+    np.testing.assert_allclose(concat, ref["concat"], atol=1e-12, rtol=0)
+    # as the page says, row 1 of H is the same for the heads of a group (and only for them)
+    assert t("lab_groups_row1") in page_text(at)
+    first = [concat[0, 11 * i:11 * (i + 1)] for i in range(4)]
+    assert np.array_equal(first[0], first[1]) and np.array_equal(first[2], first[3])
+    assert not np.allclose(first[1], first[2])
+    # head 3 (the link's) reads group 2: its scores Q₃K₂ᵀ and H₃ = S₃V₂
+    qk, sv = drawn["lab_groups_qk"]["data"], drawn["lab_groups_sv"]["data"]
+    np.testing.assert_allclose(z(qk[1]), ref["k"][1].T, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(z(qk[2]), ref["scores"][2], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(z(sv[1]), ref["v"][1], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(z(sv[2]), ref["heads"][2], atol=1e-12, rtol=0)
+    text = page_text(at).replace("<br>", " ")  # a figure's formula wraps
+    assert t("lab_groups_of_k", g=2) in text and t("lab_groups_of_v", g=2) in text
+    # the live checks: 4 heads cache 4·18 floats a token, 2 groups 2·18; each head's group and a zero difference
+    cache = table_rows(at, t("lab_groups_col_cache"))
+    assert [row[1] for row in cache] == ["72", "36"] and [row[3] for row in cache] == ["✓", "✓"]
+    reads = table_rows(at, t("lab_groups_col_head"))
+    assert [(int(r[0]), int(r[1]), r[3]) for r in reads] == [(i + 1, g + 1, "✓") for i, g in enumerate(ref["group"])]
+    moved = float(np.abs(ref["y"] - ref["y_mha"]).max())
+    assert moved > 0.1 and t("lab_groups_y_moved", diff=f"{moved:.4g}".replace("-", "−")) in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_mqa_at_the_post_s_sizes_keeps_18_floats_a_token_instead_of_36(lang):
+    t = Text(lang)
+    at = run(stage="variants", variant="mqa", lang=lang)
+    ref = grouped(2, 1)
+    drawn = charts(at)
+    assert [p["name"] for p in drawn["lab_groups_map"]["data"]] == [
+        f"K<sub>1</sub> · {t('lab_groups_read_by', heads='1' + t('list_sep') + '2')}",
+        f"V<sub>1</sub> · {t('lab_groups_read_by', heads='1' + t('list_sep') + '2')}", "Q<sub>1</sub>",
+        "Q<sub>2</sub>"]
+    np.testing.assert_allclose(z(drawn["lab_groups_h"]["data"][0]), ref["concat"], atol=1e-12, rtol=0)
+    cache = table_rows(at, t("lab_groups_col_cache"))
+    assert [row[1] for row in cache] == ["36", "18"]
+    assert "2\\cdot18 = 36" in cache[0][2] and "1\\cdot18 = 18" in cache[1][2]
+    assert [(int(r[0]), int(r[1])) for r in table_rows(at, t("lab_groups_col_head"))] == [(1, 1), (2, 1)]
+    assert at.get("segmented_control") and not any(s.key == "kv_heads" for s in at.get("segmented_control"))
+    assert t("lab_groups_four_gqa", h=2) not in page_text(at)  # MQA with 2 heads is a real sharing: no offer
+
+
+@pytest.mark.parametrize("lang, source", [("en", dict(x="1.2~0.5")), ("zh", dict(x="1.2~0.5")),
+                                          ("en", dict(text="to be or not to be"))])
+def test_two_heads_offer_four_and_the_offer_keeps_x(lang, source):
+    """X stays as it was, edited or made from a text; only h changes, as the sidebar's own size would change it."""
+    t = Text(lang)
+    at = run(stage="variants", lang=lang, **source)
+    x_before = np.array(at.session_state["x_base"])
+    n = len(x_before)
+    assert t("lab_groups_four_gqa", h=2) in page_text(at)
+    assert at.segmented_control(key="kv_heads").options == ["1", "2"]
+    at.button(key="lab_groups_four").click()
+    rerun(at)
+    assert at.session_state["n_heads"] == 4 and at.session_state["kv_heads"] == 2
+    assert at.query_params["n_heads"] == "4" and all(at.query_params[k] == v for k, v in source.items())
+    np.testing.assert_array_equal(np.array(at.session_state["x_base"]), x_before)
+    ref = grouped(4, 2, x=x_before, n=n)
+    panels = charts(at)["lab_groups_map"]["data"]
+    assert len(panels) == 8
+    np.testing.assert_allclose(z(panels[6]), ref["q"][2], atol=1e-12, rtol=0)  # Q₃ of the edited X, in group 2
+    np.testing.assert_allclose(z(charts(at)["lab_groups_h"]["data"][0]), ref["concat"], atol=1e-12, rtol=0)
+    assert t("lab_groups_four_gqa", h=2) not in page_text(at)
+
+
+def test_the_trained_model_says_its_heads_are_fixed_instead_of_offering():
+    t = Text("en")
+    at = run(stage="variants", model="trained")
+    assert not [b for b in at.button if b.key == "lab_groups_four"]
+    assert t("lab_groups_trained", h=2, options="1, 2") in [i.value for i in at.info]
+    assert at.segmented_control(key="kv_heads").options == ["1", "2"]
+
+
+@pytest.mark.parametrize("heads, asked, used", [(4, 3, 2), (6, 4, 3), (4, 16, 4), (2, 5, 2), (12, 5, 4)])
+def test_a_link_s_kv_heads_that_does_not_divide_h_is_kept_valid_and_said(heads, asked, used):
+    at = run(stage="variants", variant="gqa", n_heads=heads, kv_heads=asked)
+    t = Text("en")
+    kept = t("lab_groups_kept", asked=asked, used=used, h=heads)
+    assert kept in [c.value for c in at.caption]
+    assert at.segmented_control(key="kv_heads").value == used
+    assert at.query_params.get("kv_heads", "2") == str(used)  # the link now holds what is shown
+    assert len(charts(at)["lab_groups_map"]["data"]) == heads + 2 * used
+    rerun(at)  # said until the knob moves
+    assert kept in [c.value for c in at.caption]
+    at.segmented_control(key="kv_heads").set_value(1)
+    rerun(at)
+    assert kept not in [c.value for c in at.caption] and at.query_params["kv_heads"] == "1"
+
+
+@pytest.mark.parametrize("asked", [1, 2, 4])
+def test_a_link_s_divisor_is_shown_as_it_is(asked):
+    at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=asked, lang="zh")
+    assert at.segmented_control(key="kv_heads").value == asked
+    assert not [c for c in at.caption if "kv" in c.value and "$h =" in c.value]
+    assert len(charts(at)["lab_groups_map"]["data"]) == 4 + 2 * asked
+    assert at.query_params.get("kv_heads", "2") == str(asked)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_clicked_score_is_written_out_and_quiz_me_asks_for_one(lang):
+    at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, head=4, lang=lang)
+    ref = grouped(4, 2)
+    at.session_state["sel_lab_groups_qk"] = (2, 1)
+    rerun(at)
+    text = page_text(at)
+    assert r"Q_{4}K_{2}^\top" in text and "[3, 2]" in text
+    value = float(ref["scores"][3][2, 1])
+    written = re.findall(r"(?:holds|是|为|等于)\s*(−?\d+(?:\.\d+)?)", text)
+    assert any(abs(float(w.replace("−", "-")) - value) < 1e-3 * max(1, abs(value)) for w in written), written
+    at.button(key="quiz_start_lab_groups_qk").click()
+    rerun(at)
+    assert at.session_state["quiz_lab_groups_qk"] is not None
+    assert TABLES[lang]["quiz_check"] in [b.label for b in at.button]
+
+
+def test_the_page_s_own_check_flags_heads_that_read_another_group(monkeypatch):
+    """The live check's rule is the page's own: a core that sent query heads to the wrong group (off by one) leaves
+    differences far from 0 in the page's table, for exactly the heads sent astray."""
+    cfg = mha.AttentionConfig(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=4, n_kv_heads=2)
+    x, w = mha.init_input(cfg), mha.init_weights(cfg)
+    assert [(i, g) for i, g, _ in groups.reads(x, w, mha.forward(x, w, cfg), 2)] == [(0, 0), (1, 0), (2, 1), (3, 1)]
+    assert max(d for *_, d in groups.reads(x, w, mha.forward(x, w, cfg), 2)) < 1e-12
+    monkeypatch.setattr(mha.attention, "groups", lambda h, n_kv: (np.arange(h) + 1) // (h // n_kv) % n_kv)
+    wrong = mha.forward(x, w, cfg)  # heads 1..4 read groups 0 1 1 0: heads 2 and 4 the wrong one
+    diffs = [d for *_, d in groups.reads(x, w, wrong, 2)]
+    assert max(diffs[0], diffs[2]) < 1e-12 and min(diffs[1], diffs[3]) > 1e-3, diffs

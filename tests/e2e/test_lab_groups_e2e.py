@@ -1,0 +1,85 @@
+"""The variant lab's GQA and MQA in Chromium, on the three screens: every figure readable (the checks of
+test_screens_e2e), each group's K and V titled with the heads that read them, the live checks' table in view, a
+clicked score written out, and the offer of 4 heads taken. One screenshot a screen."""
+
+import re
+from urllib.parse import urlencode
+
+import pytest
+
+from mha.ui.strings import Text
+
+from .conftest import rerun_after, settle
+from .geometry import chart_geometry
+from .test_screens_e2e import SCREENS, page_problems, shoot_page
+
+pytestmark = pytest.mark.e2e
+
+
+def open_lab(page, app_url: str, screen: str, **params) -> None:
+    viewport, extra = SCREENS[screen]
+    page.set_viewport_size(viewport)
+    page.goto(f"{app_url}/?{urlencode(dict(stage='variants', **params, **extra))}")
+    page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
+                           timeout=120_000)
+    settle(page, 120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0, page.url
+
+
+def titles(page, key: str) -> list[str]:
+    """The chart's panel titles as drawn, their wrapped lines joined, spaces dropped."""
+    return [re.sub(r"\s+", "", text) for text, _ in chart_geometry(page, key).annotations]
+
+
+def table_cells(page, index: int) -> list[list[str]]:
+    rows = page.locator('[data-testid="stMain"] table').nth(index).locator("tbody tr")
+    return [[c.strip() for c in rows.nth(i).inner_text().split("\t")] for i in range(rows.count())]
+
+
+@pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh"), ("phone", "zh"), ("phone", "en")])
+def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url, screen, lang):
+    t = Text(lang)
+    open_lab(page, app_url, screen, variant="gqa", n_heads=4, kv_heads=2, lang=lang)
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
+    sep = t("list_sep")
+    drawn = titles(page, "lab_groups_map")
+    for group, heads in ((1, f"1{sep}2"), (2, f"3{sep}4")):
+        for letter in "KV":
+            want = re.sub(r"\s+", "", f"{letter}{group}·{t('lab_groups_read_by', heads=heads)}")
+            assert any(title.startswith(want) for title in drawn), (want, drawn)
+    cache = table_cells(page, 0)
+    assert [row[1] for row in cache] == ["72", "36"] and [row[-1] for row in cache] == ["✓", "✓"]
+    page.locator('[data-testid="stMain"] table').first.scroll_into_view_if_needed()
+    assert page.locator('[data-testid="stMain"] table').first.is_visible()
+    assert [(r[0], r[1], r[-1]) for r in table_cells(page, 1)] == [("1", "1", "✓"), ("2", "1", "✓"), ("3", "2", "✓"),
+                                                                   ("4", "2", "✓")]
+    shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}")
+
+
+@pytest.mark.parametrize("screen", ["desk", "present"])
+def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, screen):
+    open_lab(page, app_url, screen, variant="mqa")
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
+    assert [row[1] for row in table_cells(page, 0)] == ["36", "18"]
+    drawn = titles(page, "lab_groups_map")
+    assert sum(title.startswith("K1·heads1,2") for title in drawn) == 1  # one K for both heads, drawn once
+    assert not any(title.startswith("K2") for title in drawn)
+    shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-en")
+
+
+def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url):
+    open_lab(page, app_url, "desk", variant="gqa")
+    t = Text("en")
+    assert page.get_by_text(t("lab_groups_four_gqa", h=2).split(" (")[0]).count() >= 1
+    point = page.locator(".st-key-lab_groups_qk .mha-chart .point").nth(5)  # row 2, column 3 of Q₁K₁ᵀ
+    point.scroll_into_view_if_needed()
+    box = point.bounding_box()
+    rerun_after(page, lambda: page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    check = page.get_by_text(re.compile(r"^The (terms|products of the factors as written) .*add up to"))
+    assert check.is_visible()
+    total, value = (float(part.split()[-1].rstrip(".").replace("−", "-")) for part in check.inner_text().split(";"))
+    assert abs(total - value) <= 1e-3 * max(1.0, abs(value))
+    rerun_after(page, page.locator(".st-key-lab_groups_four button").click, 120_000)
+    page.wait_for_function("() => location.search.includes('n_heads=4')")
+    assert len(titles(page, "lab_groups_map")) == 8  # two groups: K, V and two Q's each
+    assert page.locator(".st-key-n_heads input").input_value() == "4"
