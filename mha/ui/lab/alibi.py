@@ -23,7 +23,7 @@ from .. import lab, x_source
 from .. import settings as S
 from ..chart import chart, clickable_chart, picked
 from ..product import breakdown, product_view
-from ..prose import fmt, head_control, markdown_table, said, tex_num
+from ..prose import display, fmt, head_control, markdown_table, said, tex_num
 from ..shared import digest
 from ..view import Name, Operand, View, name
 
@@ -39,9 +39,12 @@ def render(v: View, variant: str) -> None:
     va = replace(v, x=x)
     tr = lab.trace(va, cfg)
     slopes = mha.alibi_slopes(cfg.n_heads)
-    st.markdown(t("lab_alibi_text") + "\n\n" + t(f"lab_alibi_x_{source}"))
-    _slopes(v, tr, slopes)
+    present = v.look == F.PRESENT  # a projector shows the biases first, on the first screen, and the words under them
+    if not present:
+        _words(v, tr, slopes, source)
     _biases(v, tr)
+    if present:
+        _words(v, tr, slopes, source)
     head_control(t)
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     _scores(va, tr, h, slopes)
@@ -67,9 +70,9 @@ def slope_tex(m: float) -> str:
     return f"2^{{-{-np.log2(m):.4g}}}"
 
 
-def _slopes(v: View, tr: mha.Trace, slopes: np.ndarray) -> None:
-    """Each head's slope, what it costs the farthest key here and FAR tokens back, beside the spread of that head's
-    scores: on a few tokens the bias barely moves them."""
+def _words(v: View, tr: mha.Trace, slopes: np.ndarray, source: str) -> None:
+    """What ALiBi changes, what X is here, and each head's slope with what it costs the farthest key here and FAR
+    tokens back, beside the spread of that head's scores (on a few tokens the bias barely moves them): one element."""
     t, n = v.t, len(tr.x)
     seen = ~np.isneginf(tr.bias)
     rows = []
@@ -84,7 +87,7 @@ def _slopes(v: View, tr: mha.Trace, slopes: np.ndarray) -> None:
     most, spread = slopes[0] * (n - 1), float(np.ptp(tr.scaled[0][seen[0]]))
     size = t("lab_alibi_small" if most <= SMALL * spread else "lab_alibi_large", n=n, most=fmt(most), far=FAR,
              big=fmt(slopes[0] * FAR))
-    st.markdown(f"{rule}\n\n{markdown_table(head, rows)}\n\n{size}")
+    st.markdown("\n\n".join([t("lab_alibi_text"), t(f"lab_alibi_x_{source}"), rule, markdown_table(head, rows), size]))
 
 
 def _biases(v: View, tr: mha.Trace) -> None:
@@ -148,9 +151,10 @@ def _sums(v: View, tr: mha.Trace, h: int, slopes: np.ndarray, cell: tuple[int, i
     dot = breakdown(t, qkt, qn, kt, tr.q_rot[h, i], tr.k_rot[g, j], tr.scores[h, i, j], i, j, v.look.narrow)
     m, score = float(slopes[h]), float(tr.scores[h, i, j])
     ours = score / np.sqrt(d_k) - m * (i - j)
-    tex = (rf"a_{{{i + 1},{j + 1}}} = \frac{{{q.tex}\cdot {k.tex}}}{{\sqrt{{{d_k}}}}} - m_{{{h + 1}}}({i + 1}-{j + 1})"
-           rf" = \frac{{{tex_num(score)}}}{{\sqrt{{{d_k}}}}} - {tex_num(m, 4)}\cdot {i - j}"
-           rf" = {tex_num(score / np.sqrt(d_k))} - {tex_num(m * (i - j), 4)} = {tex_num(ours)}")
+    rule = rf"\frac{{{q.tex}\cdot {k.tex}}}{{\sqrt{{{d_k}}}}} - m_{{{h + 1}}}({i + 1}-{j + 1})"
+    tex = display(v.look, rf"a_{{{i + 1},{j + 1}}} = {rule}",
+                  rf"= \frac{{{tex_num(score)}}}{{\sqrt{{{d_k}}}}} - {tex_num(m, 4)}\cdot {i - j}",
+                  rf"= {tex_num(score / np.sqrt(d_k))} - {tex_num(m * (i - j), 4)} = {tex_num(ours)}")
     same = abs(ours - tr.masked[h, i, j]) <= CLOSE * max(1.0, abs(ours))
     verdict = t("lab_alibi_cell_same" if same else "lab_alibi_cell_differs", value=fmt(float(tr.masked[h, i, j])))
     st.markdown("\n\n".join([dot, said(t("lab_alibi_cell", i=i + 1, j=j + 1, h=h + 1), tex), verdict]))

@@ -18,7 +18,7 @@ from .. import settings as S
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
-from ..prose import fmt, head_control, markdown_table, said
+from ..prose import display, fmt, head_control, markdown_table, said
 from ..strings import md_escape
 from ..view import Name, Operand, View, name
 
@@ -36,11 +36,15 @@ def render(v: View, variant: str) -> None:
         number(knobs, t, "sinks", *S.KNOB_RANGE["sinks"], label=t("lab_window_s"), default=S.DEFAULTS["sinks"],
                persist_state="session", width=KNOB_WIDTH)
     cfg = lab.config(v, variant)
-    _intro(v, cfg, variant)
+    present = v.look == F.PRESENT  # a projector shows the figure first, on the first screen, and the words under it
+    if not present:
+        _intro(v, cfg, variant)
     head_control(t)
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     tr = lab.trace(v, cfg)
     _mask_figure(v, tr, h, variant)
+    if present:
+        _intro(v, cfg, variant)
     _outputs(v, tr, h, variant)
     _check(v, cfg, tr, variant)
 
@@ -60,9 +64,9 @@ def _intro(v: View, cfg: mha.AttentionConfig, variant: str) -> None:
     cases = [band, rf"0 & j \le \min({s}, i)"] if sinks and s else [band]
     far = rf"{s} < j \le i-{w}" if sinks and s else rf"j \le i-{w}"
     cases += [rf"-\infty & {far}", r"-\infty & j > i"]
-    tex = (r"M_{ij} = \begin{cases} " + r" \\ ".join(cases) + r" \end{cases},\qquad "
-           r"S = \operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}} + M\right)")
-    st.markdown(said(words, tex))
+    mask = r"M_{ij} = \begin{cases} " + r" \\ ".join(cases) + r" \end{cases}"
+    st.markdown(said(words, display(v.look, mask + ",", r"S = \operatorname{softmax}\!\left(\frac{QK^{\top}}"
+                                                      r"{\sqrt{d_k}} + M\right)")))
     hidden = hidden_count(n, w, s)
     if hidden:
         st.caption(t("lab_window_hidden", hidden=hidden, kept=n * (n + 1) // 2, n=n))
