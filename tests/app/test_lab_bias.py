@@ -12,6 +12,7 @@ from mha.ui.prose import tex_num
 from mha.ui.strings import EN, ZH
 
 from .helpers import keyed_charts, page_text, rerun, run, warnings, z
+from .test_figure_schema import assert_drawn_whole
 
 TABLES = {"en": EN, "zh": ZH}
 POST = mha.AttentionConfig()  # the post's sizes: n 3, d_model 5, d_k 7, d_v 11, 2 heads
@@ -228,3 +229,29 @@ def test_alibi_on_a_text_runs_on_the_embeddings_without_their_positions():
     a = z(chart(at, "lab_alibi_scores")["data"][0])
     np.testing.assert_allclose(a[~hidden], scaled[0][~hidden], rtol=1e-10)
     assert EN["lab_alibi_x_text"] in page_text(at)
+
+
+# ---------------------------------------------------------------- every figure drawable
+
+
+VIEWS = {"post": {}, "present-zh": dict(present=1, lang="zh"), "text": dict(text=f"the cat sat on the {'a' * 40} mat"),
+         "long": dict(n_tokens=40, window=5, sinks=2, n_heads=4)}
+
+
+@pytest.mark.parametrize("view", VIEWS)
+@pytest.mark.parametrize("variant", ["window", "sinks", "alibi"])
+def test_every_figure_of_window_sinks_and_alibi_is_one_the_page_draws_whole(variant, view):
+    at = run(stage="variants", variant=variant, **VIEWS[view])
+    assert assert_drawn_whole(at) == (3 if variant == "alibi" else 2)
+    at.session_state["screen_phone"] = True
+    assert assert_drawn_whole(rerun(at)) == (3 if variant == "alibi" else 2)
+
+
+def test_a_clicked_alibi_score_and_a_quiz_leave_figures_the_page_draws_whole():
+    at = run(stage="variants", variant="alibi")
+    at.session_state["sel_lab_alibi_scores"] = (1, 0)
+    assert assert_drawn_whole(rerun(at)) == 3
+    rule = chart(at, "lab_alibi_scores")["layout"]["meta"]["outline"]
+    assert rule["cells"] == [3, 3] and len(rule["boxes"]) == 2  # a click outlines the score and its S
+    at.button(key="quiz_start_lab_alibi_h").click()
+    assert assert_drawn_whole(rerun(at)) and "lab_alibi_h" in dict(keyed_charts(at))  # the product's rerun
