@@ -152,9 +152,9 @@ def _sums(v: View, tr: mha.Trace, h: int, slopes: np.ndarray, cell: tuple[int, i
     m, score = float(slopes[h]), float(tr.scores[h, i, j])
     ours = score / np.sqrt(d_k) - m * (i - j)
     rule = rf"\frac{{{q.tex}\cdot {k.tex}}}{{\sqrt{{{d_k}}}}} - m_{{{h + 1}}}({i + 1}-{j + 1})"
-    tex = display(v.look, rf"a_{{{i + 1},{j + 1}}} = {rule}",
-                  rf"= \frac{{{tex_num(score)}}}{{\sqrt{{{d_k}}}}} - {tex_num(m, 4)}\cdot {i - j}",
-                  rf"= {tex_num(score / np.sqrt(d_k))} - {tex_num(m * (i - j), 4)} = {tex_num(ours)}")
+    tex = display(v.look, (rf"a_{{{i + 1},{j + 1}}} = {rule}",  # one line on a desk, a line a step on a phone
+                           rf"= \frac{{{tex_num(score)}}}{{\sqrt{{{d_k}}}}} - {tex_num(m, 4)}\cdot {i - j}",
+                           rf"= {tex_num(score / np.sqrt(d_k))} - {tex_num(m * (i - j), 4)} = {tex_num(ours)}"))
     same = abs(ours - tr.masked[h, i, j]) <= CLOSE * max(1.0, abs(ours))
     verdict = t("lab_alibi_cell_same" if same else "lab_alibi_cell_differs", value=fmt(float(tr.masked[h, i, j])))
     st.markdown("\n\n".join([dot, said(t("lab_alibi_cell", i=i + 1, j=j + 1, h=h + 1), tex), verdict]))
