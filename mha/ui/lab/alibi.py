@@ -39,16 +39,17 @@ def render(v: View, variant: str) -> None:
     va = replace(v, x=x)
     tr = lab.trace(va, cfg)
     slopes = mha.alibi_slopes(cfg.n_heads)
-    present = v.look == F.PRESENT  # a projector shows the biases first, on the first screen, and the words under them
-    if not present:
-        _words(v, tr, slopes, source)
-    _biases(v, tr)
-    if present:
-        _words(v, tr, slopes, source)
+    title = t("lab_alibi_bias_title")
+    if v.look == F.PRESENT:  # a projector shows the biases first, on the first screen, and the words under them
+        st.markdown(title)
+        _biases(v, tr)
+        _words(v, tr, slopes, source, "")
+    else:
+        _words(v, tr, slopes, source, title)
+        _biases(v, tr)
     head_control(t)
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     _scores(va, tr, h, slopes)
-    _check(v, tr, slopes)
     _outputs(va, tr, h)
 
 
@@ -70,9 +71,10 @@ def slope_tex(m: float) -> str:
     return f"2^{{-{-np.log2(m):.4g}}}"
 
 
-def _words(v: View, tr: mha.Trace, slopes: np.ndarray, source: str) -> None:
+def _words(v: View, tr: mha.Trace, slopes: np.ndarray, source: str, title: str) -> None:
     """What ALiBi changes, what X is here, and each head's slope with what it costs the farthest key here and FAR
-    tokens back, beside the spread of that head's scores (on a few tokens the bias barely moves them): one element."""
+    tokens back, beside the spread of that head's scores (on a few tokens the bias barely moves them), and `title` (the
+    figure's, when it follows): one element."""
     t, n = v.t, len(tr.x)
     seen = ~np.isneginf(tr.bias)
     rows = []
@@ -87,7 +89,8 @@ def _words(v: View, tr: mha.Trace, slopes: np.ndarray, source: str) -> None:
     most, spread = slopes[0] * (n - 1), float(np.ptp(tr.scaled[0][seen[0]]))
     size = t("lab_alibi_small" if most <= SMALL * spread else "lab_alibi_large", n=n, most=fmt(most), far=FAR,
              big=fmt(slopes[0] * FAR))
-    st.markdown("\n\n".join([t("lab_alibi_text"), t(f"lab_alibi_x_{source}"), rule, markdown_table(head, rows), size]))
+    parts = [t("lab_alibi_text"), t(f"lab_alibi_x_{source}"), rule, markdown_table(head, rows), size]
+    st.markdown("\n\n".join([*parts, title] if title else parts))
 
 
 def _biases(v: View, tr: mha.Trace) -> None:
@@ -96,7 +99,6 @@ def _biases(v: View, tr: mha.Trace) -> None:
     mats = [F.Mat(np.where(np.isneginf(b), 0.0, b), name("B", str(h + 1)).html, "signed", t("token"), t("key_pos"),
                   np.isneginf(b)) for h, b in enumerate(tr.bias)]
     axes = [f"{a}axis{i + 1 if i else ''}" for i in range(hh) for a in "xy"]
-    st.markdown(t("lab_alibi_bias_title"))
     chart(token_ticks(F.grid_figure(mats, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
           key="lab_alibi_bias")
 
@@ -126,7 +128,11 @@ def _scores(v: View, tr: mha.Trace, h: int, slopes: np.ndarray) -> None:
         outline_rule(layout, (n, n), cell_box("x", "y", "j", "i"), cell_box("x2", "y2", "j", "i"))
         return Spec(spec | {"data": data})
 
-    st.markdown(t("lab_alibi_scores_title", h=h + 1))
+    checked, good = _check(v, tr, slopes)  # said with the title, or in a box of its own when it fails
+    st.markdown("\n\n".join([checked, t("lab_alibi_scores_title", h=h + 1)] if good else
+                              [t("lab_alibi_scores_title", h=h + 1)]))
+    if not good:
+        st.error(checked)
     parts = ("lab_alibi", digest(tr.masked[h], tr.probs[h]), h, t.lang, v.text, v.look, v.tokens)
     clickable_chart(parts, build, "lab_alibi_scores")
     picked("lab_alibi_scores", lambda cell: cell[0] < n and cell[1] < n,
@@ -160,19 +166,18 @@ def _sums(v: View, tr: mha.Trace, h: int, slopes: np.ndarray, cell: tuple[int, i
     st.markdown("\n\n".join([dot, said(t("lab_alibi_cell", i=i + 1, j=j + 1, h=h + 1), tex), verdict]))
 
 
-def _check(v: View, tr: mha.Trace, slopes: np.ndarray) -> None:
+def _check(v: View, tr: mha.Trace, slopes: np.ndarray) -> tuple[str, bool]:
     """Every visible cell of every head, computed here as q·k/√d_k − m_h (i − j), against forward's scores plus
-    bias: one line."""
+    bias: the line that says so, and whether they agree."""
     n, d_k = len(tr.x), v.cfg.d_k
     i, j = np.arange(n)[:, None], np.arange(n)[None, :]
     ours = tr.scores / np.sqrt(d_k) - slopes[:, None, None] * (i - j)
     seen = j <= i
     worst = float(np.max(np.abs(np.where(seen, ours - tr.masked, 0.0))))
-    scale = max(1.0, float(np.max(np.abs(np.where(seen, ours, 0.0)))))
-    good = worst <= CLOSE * scale
+    good = worst <= CLOSE * max(1.0, float(np.max(np.abs(np.where(seen, ours, 0.0)))))
     words = v.t("lab_alibi_check_ok" if good else "lab_alibi_check_bad", diff=fmt(worst),
                 cells=len(slopes) * n * (n + 1) // 2)
-    (st.success if good else st.error)(words)
+    return (f"✓ {words}" if good else words), good
 
 
 def _outputs(v: View, tr: mha.Trace, h: int) -> None:

@@ -18,7 +18,7 @@ from .. import settings as S
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
-from ..prose import display, fmt, head_control, markdown_table, said
+from ..prose import aside, display, fmt, head_control, markdown_table, said
 from ..strings import md_escape
 from ..view import Name, Operand, View, name
 
@@ -29,22 +29,24 @@ KNOB_WIDTH = 180  # px of each knob's box
 
 def render(v: View, variant: str) -> None:
     t = v.t
-    knobs = st.container(horizontal=True)
+    knobs = st.container(horizontal=True)  # the knobs and the head shown: one row
     number(knobs, t, "window", *S.KNOB_RANGE["window"], label=t("lab_window_w"), default=S.DEFAULTS["window"],
            persist_state="session", width=KNOB_WIDTH)
     if variant == "sinks":
         number(knobs, t, "sinks", *S.KNOB_RANGE["sinks"], label=t("lab_window_s"), default=S.DEFAULTS["sinks"],
                persist_state="session", width=KNOB_WIDTH)
+    head_control(t, knobs)
     cfg = lab.config(v, variant)
-    present = v.look == F.PRESENT  # a projector shows the figure first, on the first screen, and the words under it
-    if not present:
-        _intro(v, cfg, variant)
-    head_control(t)
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     tr = lab.trace(v, cfg)
-    _mask_figure(v, tr, h, variant)
-    if present:
-        _intro(v, cfg, variant)
+    title = t("lab_window_mask_title", h=h + 1)
+    if v.look == F.PRESENT:  # a projector shows the figure first, on the first screen, and the words under it
+        st.markdown(title)
+        _mask_figure(v, tr, h, variant)
+        _intro(v, cfg, variant, "")
+    else:
+        _intro(v, cfg, variant, title)
+        _mask_figure(v, tr, h, variant)
     _outputs(v, tr, h, variant)
     _check(v, cfg, tr, variant)
 
@@ -54,9 +56,10 @@ def hidden_count(n: int, window: int, sinks: int) -> int:
     return int(np.tril(~mha.variants.visible(n, window, sinks)).sum())
 
 
-def _intro(v: View, cfg: mha.AttentionConfig, variant: str) -> None:
-    """What the window (and the sinks) keep, as words and the mask's rule with this W and s, in one element; whether
-    anything is hidden at this n, and the ways to more tokens when nothing is."""
+def _intro(v: View, cfg: mha.AttentionConfig, variant: str, title: str) -> None:
+    """What the window (and the sinks) keep, as words and the mask's rule with this W and s, how many scores it hides
+    at this n, and `title` (the figure's, when it follows): one element. When nothing is hidden, that said in a box of
+    its own, and the way to more tokens."""
     t, n, w, s = v.t, cfg.n_tokens, cfg.window, cfg.sinks
     sinks = variant == "sinks"
     words = t("lab_window_sinks_text" if sinks else "lab_window_text", w=w, s=s, cap=s + w if sinks else w)
@@ -65,14 +68,18 @@ def _intro(v: View, cfg: mha.AttentionConfig, variant: str) -> None:
     far = rf"{s} < j \le i-{w}" if sinks and s else rf"j \le i-{w}"
     cases += [rf"-\infty & {far}", r"-\infty & j > i"]
     mask = r"M_{ij} = \begin{cases} " + r" \\ ".join(cases) + r" \end{cases}"
-    st.markdown(said(words, display(v.look, mask + ",", r"S = \operatorname{softmax}\!\left(\frac{QK^{\top}}"
-                                                      r"{\sqrt{d_k}} + M\right)")))
+    parts = [said(words, display(v.look, mask + ",", r"S = \operatorname{softmax}\!\left(\frac{QK^{\top}}"
+                                                    r"{\sqrt{d_k}} + M\right)"))]
     hidden = hidden_count(n, w, s)
     if hidden:
-        st.caption(t("lab_window_hidden", hidden=hidden, kept=n * (n + 1) // 2, n=n))
+        parts.append(aside(t("lab_window_hidden", hidden=hidden, kept=n * (n + 1) // 2, n=n)))
+        st.markdown("\n\n".join([*parts, title] if title else parts))
         return
+    st.markdown(parts[0])
     st.info(t("lab_window_none_sinks" if sinks else "lab_window_none", n=n, w=w, s=s, need=s + w + 1))
     _more_tokens(v, cfg)
+    if title:
+        st.markdown(title)
 
 
 def more_tokens_target(cfg: mha.AttentionConfig) -> int | None:
@@ -131,7 +138,6 @@ def _mask_figure(v: View, tr: mha.Trace, h: int, variant: str) -> None:
             F.Mat(tr.probs[h], names["s"].html, "probs", token, key, hidden)]
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named)
     axes = [f"{a}axis{i + 1 if i else ''}" for i in range(len(mats)) for a in "xy"]
-    st.markdown(t("lab_window_mask_title", h=h + 1))
     chart(token_ticks(fig, v.tokens, axes, v.look), key=f"lab_{variant}_mask")
 
 
@@ -180,12 +186,11 @@ def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str) -> No
     longest = max(r[1] for r in rows)
     equal = all(d <= CLOSE * max(1.0, s) for _, _, d, s in rows)
     intro = t("lab_window_check", n=n, cap=cap)
-    st.markdown(f"{intro}\n\n{markdown_table(head, table)}")
     verdict = dict(diff=fmt(worst), longest=longest, cap=cap)
-    if equal and longest <= cap:
-        st.success(t("lab_window_check_ok", **verdict))
-    else:
+    good = equal and longest <= cap
+    done = [f"✓ {t('lab_window_check_ok', **verdict)}"] if good else []
+    st.markdown("\n\n".join([intro, markdown_table(head, table), *done, aside(t("lab_window_kv_hint"))]))
+    if not good:
         st.error(t("lab_window_check_bad", **verdict))
-    st.caption(t("lab_window_kv_hint"))
     if st.button(t("lab_window_to_kv"), key="lab_window_to_kv", on_click=_to_kv_cache, args=(variant,)):
         st.rerun(scope="app")
