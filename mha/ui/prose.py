@@ -31,12 +31,13 @@ def below() -> None:
         st.markdown(text)
 
 
-def head_control(t: Text) -> None:
+def head_control(t: Text, box=st) -> None:
     """Which head the page shows, on the stages that show one head (Q and K, scores, V and H, the KV cache), next
-    to what it changes; none with a single head. Its value stays while other stages are shown (persist_state)."""
+    to what it changes; none with a single head. Its value stays while other stages are shown (persist_state).
+    `box`: where it goes (a row of the stage's other controls)."""
     n = st.session_state["n_heads"]
     if n > 1:
-        st.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session")
+        box.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session")
 
 
 def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:

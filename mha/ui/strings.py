@@ -671,7 +671,135 @@ EN = {
                                "groups comes close to MHA's quality at nearly MQA's speed. Here the first head's are "
                                "kept and nothing is retrained, so Y moves.",
     # lab: window and sinks
+    "lab_window_w": "Window W",
+    "lab_window_s": "Sinks s",
+    "lab_window_text": (
+        "A sliding window (Mistral's) lets query i read only the last W = {w} keys, $i - W < j \\le i$: each "
+        "row of the mask keeps at most {w} cells, a band along the diagonal. A key that has left the band is "
+        "never read by a later query either, so the cache lets it go: it never holds more than {cap} tokens."
+    ),
+    "lab_window_sinks_text": (
+        "StreamingLLM keeps the first s = {s} keys visible beside a window of W = {w}: models pour much of "
+        "their attention onto the first tokens (attention sinks), and a window that drops them reads worse. "
+        "Query i reads the keys with $i - W < j \\le i$ or $j \\le s$, so the mask is the band plus the first s "
+        "columns, and the cache never holds more than s + W = {cap} tokens."
+    ),
+    "lab_window_hidden": (
+        "Here the window hides {hidden} of the {kept} scores the causal mask keeps for n = {n} tokens: the grey "
+        "cells below the diagonal."
+    ),
+    "lab_window_none": (
+        "With n = {n} tokens and W = {w}, every key is still inside the window: nothing is hidden yet, and this "
+        "mask is just the causal one. The window starts hiding keys at n = {need} tokens."
+    ),
+    "lab_window_none_sinks": (
+        "With n = {n} tokens, W = {w} and s = {s}, every key is inside the window or among the sinks: nothing "
+        "is hidden yet, and this mask is just the causal one (the post's n = 3 with W = 2 and s = 1 is such a "
+        "case). Keys start to be hidden at n = {need} tokens."
+    ),
+    "lab_window_more": "Use n = {n} tokens",
+    "lab_window_too_wide": (
+        "No X this page takes is long enough to hide a key (at most {most} tokens): make W or s smaller."
+    ),
+    "lab_window_text_n": (
+        "X comes from a text, so n is its number of tokens: add words to the text, or add tokens on the "
+        "KV-cache stage (below)."
+    ),
+    "lab_window_mask_title": (
+        "The mask M, the scores with it added, and S, for head {h}: grey cells are hidden (the future and, with "
+        "the window, keys too far back)."
+    ),
+    "lab_window_outputs": (
+        "Head {h}'s output H = S·V with the window's S: a hidden key's weight is 0, so its row of V adds "
+        "nothing. Click a cell of H for its dot product, or let the quiz ask you for one."
+    ),
+    "lab_window_check": (
+        "Live check: X goes through mha's KV cache (mha.KVCache) one token at a time, and each token's row of Y "
+        "is compared with the same row of a full recompute under the same mask (forward on all {n} tokens). The "
+        "cache may hold at most {cap} tokens."
+    ),
+    "lab_window_col_token": "Token",
+    "lab_window_col_held": "Tokens in the cache after it",
+    "lab_window_col_len": "Cache length",
+    "lab_window_col_diff": "Largest difference, cached Y against recomputed",
+    "lab_window_col_ok": "Equal, within the limit",
+    "lab_window_check_ok": (
+        "Every row decoded through the cache equals the recompute (largest difference {diff}), and the cache "
+        "never held more than {longest} tokens: within its limit of {cap}."
+    ),
+    "lab_window_check_bad": (
+        "The cache and the recompute disagree (largest difference {diff}), or the cache held {longest} tokens, "
+        "more than its limit of {cap}: this window is not what it claims."
+    ),
+    "lab_window_kv_hint": (
+        "The KV-cache stage decodes through this same window: add tokens one at a time there and watch the "
+        "oldest leave."
+    ),
+    "lab_window_to_kv": "Add tokens on the KV-cache stage",
     # lab: ALiBi
+    "lab_alibi_text": (
+        "ALiBi (BLOOM uses it) puts no positions into X. Each head adds a bias to its scaled scores instead, "
+        "$B_{{ij}} = -m_h (i - j)$: 0 on the diagonal, more negative the further back the key, by a slope $m_h$ "
+        "of the head's own. S is then $\\operatorname{{softmax}}(QK^\\top/\\sqrt{{d_k}} + B)$, the causal mask "
+        "still in B."
+    ),
+    "lab_alibi_x_seeded": "X here is seeded numbers: it holds no positions to begin with, so nothing needs taking out.",
+    "lab_alibi_x_text": (
+        "X here comes from a text: it was the tokens' rows of E plus the positions P, so this page takes P back "
+        "out and runs on E's rows alone (your edits stay). Without ALiBi these rows would carry no order at "
+        "all."
+    ),
+    "lab_alibi_x_trained": (
+        "X here is what the trained layer reads: the model learned with positions added at its input, and the "
+        "layers below mix them into X, so they cannot be taken out. The page adds ALiBi on top to show the "
+        "arithmetic; the model was not trained with it."
+    ),
+    "lab_alibi_col_head": "Head",
+    "lab_alibi_col_slope": "Slope $m_h$",
+    "lab_alibi_col_here": "Farthest key here ({back} back) loses",
+    "lab_alibi_col_spread": "This head's scores span",
+    "lab_alibi_col_far": "A key {far} tokens back loses",
+    "lab_alibi_rule_power": (
+        "The paper's rule for {h} heads (a power of two): head k gets $m_k = 2^{{-8k/{h}}}$, a geometric series "
+        "from $2^{{-8/{h}}}$ down to $2^{{-8}}$."
+    ),
+    "lab_alibi_rule_other": (
+        "The paper's rule for {h} heads, not a power of two: the largest power of two p below {h} takes its own "
+        "p slopes, and the heads left over take every second slope of the rule for 2p heads."
+    ),
+    "lab_alibi_small": (
+        "On {n} tokens that is tiny: the farthest key loses at most {most}, little next to how far a head's "
+        "scores spread, so S barely moves from plain causal attention. ALiBi is made for long texts: a key "
+        "{far} tokens back loses {big} in head 1, enough to all but silence it."
+    ),
+    "lab_alibi_large": (
+        "On {n} tokens the farthest key already loses {most} in head 1, comparable to how far its scores "
+        "spread, so S leans toward recent keys. A key {far} tokens back would lose {big}."
+    ),
+    "lab_alibi_bias_title": "Each head's bias B, a matrix of its own (grey: the cells the causal mask hides)",
+    "lab_alibi_scores_title": (
+        "Head {h}: the scores with its bias added, and S. Click a score to see how it came to be."
+    ),
+    "lab_alibi_click": "Click any score of head {h} (left) for its dot product and its bias.",
+    "lab_alibi_future": "Key {j} comes after query {i}: the causal mask hides it (−∞), whatever its bias.",
+    "lab_alibi_cell": (
+        "Score ({i}, {j}) of head {h}: the dot product over $\\sqrt{{d_k}}$, minus the slope times how far back "
+        "the key is:"
+    ),
+    "lab_alibi_cell_same": "✓ forward's own cell holds {value}: the same.",
+    "lab_alibi_cell_differs": "✗ forward's cell holds {value}: not what ALiBi's rule gives.",
+    "lab_alibi_check_ok": (
+        "Live check: all {cells} visible scores, computed on this page as $q_i \\cdot k_j/\\sqrt{{d_k}} - "
+        "m_h(i-j)$, equal forward's scores plus bias (largest difference {diff})."
+    ),
+    "lab_alibi_check_bad": (
+        "Live check failed: computed on this page as $q_i \\cdot k_j/\\sqrt{{d_k}} - m_h(i-j)$, the {cells} "
+        "visible scores differ from forward's scores plus bias by up to {diff}."
+    ),
+    "lab_alibi_outputs": (
+        "Head {h}'s output H = S·V with ALiBi's S: click a cell for its dot product, or let the quiz ask you "
+        "for one."
+    ),
     # lab: RoPE
     # lab: MLA
     # lab: online softmax
@@ -1308,7 +1436,73 @@ ZH = {
                                "训练步数的大约 5% 继续训练；分 8 组的 GQA 质量接近 MHA，速度接近 MQA。这里直接沿用第一个头"
                                "的，也没有重新训练，所以 Y 会变。",
     # lab: window and sinks
+    "lab_window_w": "窗口 W",
+    "lab_window_s": "汇聚词元 s",
+    "lab_window_text": (
+        "滑动窗口（Mistral 用的）只让查询 i 读最近的 W = {w} 个键，即 $i - W < j \\le i$：掩码的每一行最多留 {w} "
+        "格，沿对角线形成一条带。离开这条带的键，之后的查询也不会再读，所以缓存可以把它丢掉：缓存里最多只有 {cap} 个词元。"
+    ),
+    "lab_window_sinks_text": (
+        "StreamingLLM 在宽度 W = {w} 的窗口之外，让前 s = {s} 个键一直可见：模型会把很多注意力压在最前面的几个词元上（注意力汇聚），窗口若把它们丢掉，效果就会变差。查询 i "
+        "读的是满足 $i - W < j \\le i$ 或 $j \\le s$ 的键，所以掩码是那条带再加上最左边的 s 列，缓存里最多只有 s + W = {cap} 个词元。"
+    ),
+    "lab_window_hidden": "这里 n = {n} 个词元，因果掩码留下的 {kept} 个分数中，窗口又遮住了 {hidden} 个：就是对角线下方的灰格。",
+    "lab_window_none": "n = {n} 个词元、W = {w} 时，每个键都还在窗口里：还什么都没遮住，这个掩码就是普通的因果掩码。要到 n = {need} 个词元，窗口才开始遮住键。",
+    "lab_window_none_sinks": (
+        "n = {n} 个词元、W = {w}、s = {s} 时，每个键不是在窗口里就是汇聚词元：还什么都没遮住，这个掩码就是普通的因果掩码（文章里的 n = 3、W = 2、s = 1 正是这样）。要到 n "
+        "= {need} 个词元才开始有键被遮住。"
+    ),
+    "lab_window_more": "改用 n = {n} 个词元",
+    "lab_window_too_wide": "这个页面接受的 X 最多 {most} 个词元，都不够长，遮不住任何键：请把 W 或 s 调小。",
+    "lab_window_text_n": "X 来自一段文本，n 就是它的词元数：可以给文本加词，或者到 KV 缓存那一步（见下方）逐个加词元。",
+    "lab_window_mask_title": "第 {h} 个头的掩码 M、加上掩码后的分数，以及 S：灰格是被遮住的（未来的键，以及窗口之外太靠前的键）。",
+    "lab_window_outputs": "第 {h} 个头的输出 H = S·V，用的是带窗口的 S：被遮住的键权重为 0，它那一行 V 什么也不加。点击 H 的任意一格看它的内积，或者让测验来考你一格。",
+    "lab_window_check": (
+        "当场核对：X 一次一个词元地送进 mha 的 KV 缓存，每个词元算出的那一行 Y，与同一掩码下完整重算（对全部 {n} 个词元做一次前向计算）的同一行比较。缓存里最多只能有 {cap} 个词元。"
+    ),
+    "lab_window_col_token": "词元",
+    "lab_window_col_held": "之后缓存里的词元",
+    "lab_window_col_len": "缓存长度",
+    "lab_window_col_diff": "缓存算出的 Y 与重算的最大差",
+    "lab_window_col_ok": "相等且不超限",
+    "lab_window_check_ok": "经缓存逐个解码的每一行都等于完整重算（最大差 {diff}），缓存里最多时有 {longest} 个词元：没有超过上限 {cap}。",
+    "lab_window_check_bad": "缓存和完整重算对不上（最大差 {diff}），或者缓存里有过 {longest} 个词元，超过了上限 {cap}：这个窗口没有做到它声称的事。",
+    "lab_window_kv_hint": "KV 缓存那一步用同样的窗口解码：在那里一次加一个词元，看最早的词元离开。",
+    "lab_window_to_kv": "到 KV 缓存那一步加词元",
     # lab: ALiBi
+    "lab_alibi_text": (
+        "ALiBi（BLOOM 用的就是它）不往 X 里放位置，而是让每个头在缩放后的分数上加一个偏置 $B_{{ij}} = -m_h (i - j)$：对角线上为 0，键越靠前越负，斜率 $m_h$ "
+        "每个头各有一个。然后 S 仍是 $\\operatorname{{softmax}}(QK^\\top/\\sqrt{{d_k}} + B)$，因果掩码也还在 B 里。"
+    ),
+    "lab_alibi_x_seeded": "这里的 X 是随机种子生成的数，本来就不含位置，不用去掉什么。",
+    "lab_alibi_x_text": "这里的 X 来自一段文本：原本是各词元在 E 中的行加上位置 P，所以这一步把 P 减掉，只用 E 的行来算（你的改动保留）。没有 ALiBi 的话，这些行完全不带顺序信息。",
+    "lab_alibi_x_trained": "这里的 X 是训练好的那一层读到的输入：模型训练时在输入端加了位置，下面几层又把它们混进了 X，没法再去掉。这一步只是在上面再加 ALiBi，用来演示计算；模型训练时并没有用它。",
+    "lab_alibi_col_head": "头",
+    "lab_alibi_col_slope": "斜率 $m_h$",
+    "lab_alibi_col_here": "这里最远的键（往前 {back} 个）扣掉",
+    "lab_alibi_col_spread": "这个头的分数跨度",
+    "lab_alibi_col_far": "往前 {far} 个词元的键扣掉",
+    "lab_alibi_rule_power": "论文的规则（{h} 个头，是 2 的幂）：第 k 个头的斜率 $m_k = 2^{{-8k/{h}}}$，从 $2^{{-8/{h}}}$ 等比缩小到 $2^{{-8}}$。",
+    "lab_alibi_rule_other": "论文对 {h} 个头（不是 2 的幂）的规则：先取小于 {h} 的最大的 2 的幂 p，用 p 个头的那组斜率；剩下的头依次取 2p 个头那组斜率里隔一个取一个。",
+    "lab_alibi_small": (
+        "在 {n} 个词元上这点偏置很小：最远的键最多只扣 {most}，比起一个头的分数本身的跨度微不足道，所以 S 和普通的因果注意力几乎一样。ALiBi 是为长文本设计的：往前 {far} 个词元的键，在第 "
+        "1 个头里要扣掉 {big}，几乎不会再被注意。"
+    ),
+    "lab_alibi_large": "在 {n} 个词元上，最远的键在第 1 个头里已经要扣掉 {most}，和它的分数跨度相当，所以 S 明显偏向较近的键。往前 {far} 个词元的键会扣掉 {big}。",
+    "lab_alibi_bias_title": "每个头的偏置 B，各画成一个矩阵（灰格是因果掩码遮住的）",
+    "lab_alibi_scores_title": "第 {h} 个头：加上偏置后的分数，以及 S。点击一个分数，看它是怎么算出来的。",
+    "lab_alibi_click": "点击第 {h} 个头左边的任意一个分数，看它的内积和偏置。",
+    "lab_alibi_future": "键 {j} 在查询 {i} 之后：因果掩码把它遮住（−∞），偏置是多少都一样。",
+    "lab_alibi_cell": "第 {h} 个头的分数 ({i}, {j})：内积除以 $\\sqrt{{d_k}}$，再减去斜率乘以这个键往前的距离：",
+    "lab_alibi_cell_same": "✓ 前向计算得到的这一格也是 {value}：一致。",
+    "lab_alibi_cell_differs": "✗ 前向计算得到的这一格是 {value}：和 ALiBi 的规则算出的不一样。",
+    "lab_alibi_check_ok": (
+        "当场核对：这一步自己按 $q_i \\cdot k_j/\\sqrt{{d_k}} - m_h(i-j)$ 算出的全部 {cells} 个可见分数，都等于前向计算的分数加偏置（最大差 {diff}）。"
+    ),
+    "lab_alibi_check_bad": (
+        "当场核对没通过：这一步自己按 $q_i \\cdot k_j/\\sqrt{{d_k}} - m_h(i-j)$ 算出的 {cells} 个可见分数，与前向计算的分数加偏置最多差 {diff}。"
+    ),
+    "lab_alibi_outputs": "第 {h} 个头的输出 H = S·V，用的是 ALiBi 的 S：点击一格看它的内积，或者让测验来考你一格。",
     # lab: RoPE
     # lab: MLA
     # lab: online softmax

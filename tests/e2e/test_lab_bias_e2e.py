@@ -1,0 +1,86 @@
+"""The variant lab's window, sinks and ALiBi in Chromium, at 1400×1000, at 1280×720 with present=1 and at 390×844,
+in both languages: no error; every matrix chart within the screen's width; on a projector the first figure on the
+first screen; the mask's band and the bias's numbers as the SVG draws them; the live check's table; a clicked ALiBi
+score written out with its bias. Screenshots go to test-artifacts/screenshots/lab-bias-*."""
+
+import pytest
+
+from mha.ui.strings import TABLES
+
+from .conftest import rerun_after, settle, shoot
+from .test_explorer_e2e import _click_point
+from .test_matrix_chart_e2e import CELLS
+
+pytestmark = pytest.mark.e2e
+
+SCREENS = {"desk": (dict(width=1400, height=1000), ""), "present": (dict(width=1280, height=720), "&present=1"),
+           "phone": (dict(width=390, height=844), "")}
+FIRST_SCREEN = 600  # px: on a projector the first figure's top sits no lower
+
+# Each matrix chart's key and its box in the page, and the first one's top.
+BOXES = """() => [...document.querySelectorAll('[data-testid="stMain"] .mha-chart')].map(c => {
+  const b = c.querySelector('svg').getBoundingClientRect();
+  const key = [...c.closest('[class*="st-key-"]').classList].find(k => k.startsWith('st-key-')).slice(7);
+  return {key, top: b.top, left: b.left, right: b.right};
+})"""
+
+
+def _open(page, app_url, variant: str, screen: str, lang: str, extra: str = "") -> None:
+    viewport, query = SCREENS[screen]
+    page.set_viewport_size(viewport)
+    page.goto(f"{app_url}/?stage=variants&variant={variant}&lang={lang}{query}{extra}")
+    settle(page, 120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def _labels(page, key: str, trace: int) -> list[str]:
+    drawn = page.evaluate(CELLS, page.locator(f".st-key-{key} .mha-chart").element_handle())
+    return [c["label"] for c in drawn["cells"] if c["trace"] == trace and c["label"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("variant", ["window", "sinks", "alibi"])
+def test_the_variant_is_drawn_whole_on_every_screen(page, app_url, variant, screen, lang):
+    _open(page, app_url, variant, screen, lang)
+    boxes = page.evaluate(BOXES)
+    width = SCREENS[screen][0]["width"]
+    expected = {"window": ["lab_window_mask", "lab_window_h"], "sinks": ["lab_sinks_mask", "lab_sinks_h"],
+                "alibi": ["lab_alibi_bias", "lab_alibi_scores", "lab_alibi_h"]}[variant]
+    assert [b["key"] for b in boxes] == expected
+    for b in boxes:
+        assert b["left"] >= 0 and b["right"] <= width + 1, (b, width)
+    if screen == "present":
+        assert boxes[0]["top"] <= FIRST_SCREEN, boxes[0]
+    t = TABLES[lang]
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    if variant == "alibi":  # 2 heads: slopes 1/16 and 1/256; the farthest key of 3 loses 2/16 and 2/256
+        assert "−0.125" in _labels(page, "lab_alibi_bias", 0)
+        assert "−0.008" in _labels(page, "lab_alibi_bias", 1)
+    else:  # the mask's cells that read 0: those a query sees (W = 2 hides key 1 from query 3; the sink keeps it)
+        assert _labels(page, f"lab_{variant}_mask", 0) == ["0"] * (5 if variant == "window" else 6)
+        assert t["lab_window_col_held"] in main
+    shoot(page, f"lab-bias-{variant}-{screen}-{lang}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_clicked_alibi_score_is_written_out_with_its_bias(page, app_url, lang):
+    _open(page, app_url, "alibi", "desk", lang)
+    page.locator(".st-key-lab_alibi_scores").scroll_into_view_if_needed()
+    rerun_after(page, _click_point(page, ".st-key-lab_alibi_scores", 6))  # row 3, column 1: two keys back
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    t = TABLES[lang]
+    assert t["lab_alibi_cell_same"].split("{")[0] in main
+    assert "0.0625" in main  # head 1's slope, in the written sum
+    shoot(page, f"lab-bias-alibi-clicked-{lang}")
+
+
+def test_more_tokens_make_the_window_hide_keys(page, app_url):
+    _open(page, app_url, "window", "desk", "en", "&window=3")
+    assert page.locator(".st-key-lab_window_more button").count() == 1
+    rerun_after(page, lambda: page.locator(".st-key-lab_window_more button").click())
+    settle(page, 120_000)
+    assert page.locator(".st-key-lab_window_more button").count() == 0
+    labels = _labels(page, "lab_window_mask", 0)  # n = 6, W = 3: 6 + 5 + 4 visible
+    assert labels == ["0"] * 15
+    shoot(page, "lab-bias-window-more-en")
