@@ -90,7 +90,6 @@ class _Plan:
     boxes: dict  # key -> (x, y, cols) px of the panel's top left, columns drawn
     labelled: tuple  # the panels that write token numbers left of their rows: the first of each row of panels
     rows: int
-    title_h: float
     caption_top: float
     caption_w: float
     slider: tuple[float, float, float]
@@ -147,7 +146,8 @@ def _plan(s: OnlineSteps, look: Look) -> _Plan:
             boxes[k] = (x + (slot - widths[k] * cell) / 2, y, widths[k])
             x += slot + gap
         y += rows * cell + tick_h + gap
-    return _Plan(width, int(np.ceil(y - gap + 4)), cell, boxes, tuple(g[0] for g in groups), rows, title_h, caption_top, caption_w, slider, z)
+    return _Plan(width, int(np.ceil(y - gap + 4)), cell, boxes, tuple(g[0] for g in groups), rows, caption_top,
+                 caption_w, slider, z)
 
 
 AXES = {k: (f"x{i + 1 if i else ''}", f"y{i + 1 if i else ''}") for i, k in enumerate(PANELS)}

@@ -105,8 +105,8 @@ def test_every_frame_is_the_loop_and_the_last_is_h(lang, sizes, head, tile):
         shown = frame_z(spec, f, "s")
         assert close(shown, state["s"]), f  # only the tile's columns; masked cells are gaps …
         grey = frame_z(spec, f, "grey")
-        masked = np.zeros_like(grey, bool)
-        masked[:, state["start"]:state["stop"]] = np.triu(np.ones_like(grey, bool), k=1)[:, state["start"]:state["stop"]]
+        masked, tile = np.zeros_like(grey, bool), slice(state["start"], state["stop"])
+        masked[:, tile] = np.triu(np.ones_like(grey, bool), k=1)[:, tile]
         assert np.array_equal(~np.isnan(grey), masked), f  # … drawn grey
         for panel in ("m", "l", "r"):
             assert close(frame_z(spec, f, panel)[:, 0], state[panel]), (f, panel)

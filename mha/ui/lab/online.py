@@ -8,7 +8,7 @@ import numpy as np
 import streamlit as st
 
 import mha
-from mha.figures.online import COLS, ROWS, OnlineSteps, drawn_tiles, frames_count, online_animation
+from mha.figures.online import COLS, ROWS, OnlineSteps, frames_count, online_animation
 from mha.figures.ticks import token_ticks
 
 from ..chart import clickable_chart, picked
@@ -31,7 +31,7 @@ def render(v: View, variant: str) -> None:
     n = tr.q.shape[1]
     b = int(number(st, t, "tile", 1, n, label=t("lab_online_tile"), persist_state="session"))
     res = mha.online_attention(tr.q[h], tr.k[h], tr.v[h], b)
-    st.markdown(f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(v.look.narrow))}")
+    st.markdown(f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(t, v.look.narrow))}")
     steps = _steps(t, res, h)
     st.caption(t("lab_online_play_hint", tiles=len(res.tiles), b=b))
 
@@ -51,12 +51,18 @@ def render(v: View, variant: str) -> None:
     _product(v, h, res)
 
 
-def _rules(narrow: bool) -> str:
+def _word(t: Text, key: str, en: str) -> str:
+    """acc or out in a formula: the word upright in English, the page's word in Chinese."""
+    return rf"\mathrm{{{en}}}" if t.lang == "en" else rf"\text{{{t(key)}}}"
+
+
+def _rules(t: Text, narrow: bool) -> str:
     """The update a tile makes to row i, then the division after the last: two lines, a phone's four."""
+    acc, out = _word(t, "lab_online_fig_acc", "acc"), _word(t, "lab_online_fig_out_name", "out")
     parts = (r"m_i' = \max\!\big(m_i,\ \max_{j} s_{ij}\big),\quad r_i = e^{m_i - m_i'}",
             r"\ell_i' = r_i\,\ell_i + \textstyle\sum_j e^{s_{ij} - m_i'}",
-            r"\mathrm{acc}_i' = r_i\,\mathrm{acc}_i + \textstyle\sum_j e^{s_{ij} - m_i'}\,v_j",
-            r"\mathrm{out}_i = \mathrm{acc}_i / \ell_i")
+            rf"{acc}_i' = r_i\,{acc}_i + \textstyle\sum_j e^{{s_{{ij}} - m_i'}}\,v_j",
+            rf"{out}_i = {acc}_i / \ell_i")
     lines = parts if narrow else (rf"{parts[0]},\quad {parts[1]}", rf"{parts[2]};\qquad {parts[3]}")
     return r"\begin{gathered} " + r" \\ ".join(lines) + r" \end{gathered}"
 
@@ -75,7 +81,8 @@ def _steps(t: Text, res, h: int) -> OnlineSteps:
     captions.append(t("lab_online_fig_done", h=h + 1))
     acc, out = t("lab_online_fig_acc"), t("lab_online_fig_out_name")
     names = dict(s=t("lab_online_fig_scores"), r="r", m="m", l="ℓ", acc=acc, out=out)
-    titles = dict(s=[t("lab_online_fig_s", keys=keys(tile)) for tile in tiles[:count]], s_none=t("lab_online_fig_s_none"), r="r", m="m", l="ℓ",
+    titles = dict(s=[t("lab_online_fig_s", keys=keys(tile)) for tile in tiles[:count]],
+                  s_none=t("lab_online_fig_s_none"), r="r", m="m", l="ℓ",
                   acc=f"<b>{acc}</b>", out=f"<b>{t('lab_online_fig_out')}</b>")
     words = dict(play=t("play"), pause=t("pause"), slider=t("anim_slider"), slider_step=t.template("anim_step_text"),
                  steps=[str(k + 1) for k in range(count)] + [t("lab_online_fig_step_out")], captions=captions,
@@ -92,10 +99,11 @@ def _cell(t: Text, res, heads: np.ndarray, cell, frame: int, count: int, narrow:
     i, j = cell
     last = res.tiles[-1]
     value = res.out[i, j]
-    tex = (rf"\mathrm{{out}}_{{{i + 1},{j + 1}}} = \frac{{\mathrm{{acc}}_{{{i + 1},{j + 1}}}}}{{\ell_{{{i + 1}}}}}"
+    acc_, out_ = _word(t, "lab_online_fig_acc", "acc"), _word(t, "lab_online_fig_out_name", "out")
+    tex = (rf"{out_}_{{{i + 1},{j + 1}}} = \frac{{{acc_}_{{{i + 1},{j + 1}}}}}{{\ell_{{{i + 1}}}}}"
            rf" = \frac{{{tex_num(last.acc[i, j])}}}{{{tex_num(last.l[i])}}} = {tex_num(value)}")
-    lines = [said(f"**{t('lab_online_cell', i=i + 1, j=j + 1)}** {t('lab_online_cell_frame', k=frame + 1, count=count)}",
-                  tex)]
+    where = t("lab_online_cell_frame", k=frame + 1, count=count)
+    lines = [said(f"**{t('lab_online_cell', i=i + 1, j=j + 1)}** {where}", tex)]
     lines.append(t("lab_online_cell_h", i=i + 1, j=j + 1, h=fmt(heads[i, j]), delta=f"{abs(value - heads[i, j]):.2g}"))
     rows = []
     prev = -np.inf
@@ -166,7 +174,7 @@ def _product(v: View, h: int, res) -> None:
     m = np.where(mask, -np.inf, scores).max(axis=1)
     p = np.where(mask, 0.0, np.exp(np.where(mask, 0.0, scores - m[:, None])))
     acc_word = t("lab_online_fig_acc")
-    acc = Name(acc_word, r"\mathrm{acc}" if t.lang == "en" else rf"\text{{{acc_word}}}", acc_word)
+    acc = Name(acc_word, _word(t, "lab_online_fig_acc", "acc"), acc_word)
     vn, token, col = name("V", str(h + 1)), t("token"), t("cols_of")
     st.markdown(t("lab_online_product"))
     product_view(f"{KEY}_pv", v, Operand(p, name("P"), token, t("key_pos"), "probs", mask),
