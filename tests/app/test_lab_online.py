@@ -89,6 +89,21 @@ def table(at, header: str) -> list[list[str]]:
     raise AssertionError(f"no table headed {header!r}")
 
 
+def across(at, corner: str) -> dict[str, list[str]]:
+    """The tables whose corner cell is `corner` (one quantity a row, its values across), joined: row name → values."""
+    out: dict[str, list[str]] = {}
+    for m in at.markdown:
+        for block in m.value.split("\n\n"):
+            lines = [line for line in block.split("\n") if line.startswith("|")]
+            if not lines or [c.strip() for c in lines[0].strip("|").split(" | ")][0] != corner:
+                continue
+            for line in lines[:1] + lines[2:]:
+                name, *values = [c.strip().replace("\\|", "|") for c in line.strip("|").split(" | ")]
+                out.setdefault(name, []).extend(values)
+    assert out, f"no table with the corner {corner!r}"
+    return out
+
+
 CASES = [("en", {}, 1, 2), ("zh", {}, 1, 1), ("en", {}, 2, 3), ("zh", RESIZED, 2, 2), ("en", RESIZED, 3, 4)]
 
 
@@ -118,15 +133,15 @@ def test_every_frame_is_the_loop_and_the_last_is_h(lang, sizes, head, tile):
     assert close(frame_z(spec, len(states), "acc") / frame_z(spec, len(states), "l"), h)
 
 
-@pytest.mark.parametrize("lang, sizes, head", [("en", {}, 1), ("zh", RESIZED, 3)])
+@pytest.mark.parametrize("lang, sizes, head", [("en", {}, 1), ("zh", RESIZED, 3), ("en", dict(n_tokens=11), 2)])
 def test_the_live_check_covers_every_tile_size(lang, sizes, head):
     at = run(stage="variants", variant="online", lang=lang, head=head, **sizes)
     words = TABLES[lang]
-    rows = table(at, words["lab_online_check_b"])
+    rows = across(at, words["lab_online_check_b"])
     n = sizes.get("n_tokens", 3)
-    assert [int(r[0]) for r in rows] == list(range(1, n + 1))
-    assert [int(r[1]) for r in rows] == [-(-n // b) for b in range(1, n + 1)]
-    assert all(float(r[2]) < 1e-12 for r in rows)
+    assert [int(b) for b in rows[words["lab_online_check_b"]]] == list(range(1, n + 1))
+    assert [int(c) for c in rows[words["lab_online_check_tiles"]]] == [-(-n // b) for b in range(1, n + 1)]
+    assert all(float(d) < 1e-12 for d in rows[words["lab_online_check_delta"]])
     text = page_text(at)
     sentence = words["lab_online_check_frames"].split("{frames}")[0]
     assert sentence in text

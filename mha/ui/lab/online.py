@@ -47,7 +47,7 @@ def render(v: View, variant: str) -> None:
     count = frames_count(steps)
     picked(KEY, lambda cell: cell[0] < rows and cell[1] < cols,
            lambda cell, frame: _cell(t, res, tr.heads[h], cell, frame, count, v.look.narrow), (count - 1, count))
-    st.markdown(f"{_memory(t, n, b, v.cfg.d_v)}\n\n{_check(t, tr, h, res)}")
+    st.markdown(f"{_memory(t, n, b, v.cfg.d_v)}\n\n{_check(t, tr, h, res, 4 if v.look.narrow else 8)}")
     _product(v, h, res)
 
 
@@ -148,19 +148,21 @@ def loop_state(q: np.ndarray, k: np.ndarray, v: np.ndarray, block: int) -> list[
     return out
 
 
-def _check(t: Text, tr: mha.Trace, h: int, res) -> str:
-    """The table B → largest |out − H| for every B, and each frame's m and ℓ against a loop."""
+def _check(t: Text, tr: mha.Trace, h: int, res, across: int) -> str:
+    """The table B → largest |out − H| for every B (B across, `across` values a table, so that 64 of them stay
+    short), and each frame's m and ℓ against a loop."""
     q, k, v, heads = tr.q[h], tr.k[h], tr.v[h], tr.heads[h]
     n = len(q)
-    rows = []
-    for b in range(1, n + 1):
-        o = mha.online_attention(q, k, v, b)
-        rows.append((b, len(o.tiles), f"{float(np.max(np.abs(o.out - heads))):.1e}"))
+    runs = [mha.online_attention(q, k, v, b) for b in range(1, n + 1)]
+    cols = [(str(o.block), str(len(o.tiles)), f"{float(np.max(np.abs(o.out - heads))):.1e}") for o in runs]
     loop = loop_state(q, k, v, res.block)
     frames = max(max(float(np.max(np.abs(a - tile.m))), float(np.max(np.abs(b - tile.l))))
                  for (a, b), tile in zip(loop, res.tiles, strict=True))
     last = float(np.max(np.abs(res.out - heads)))
-    table = markdown_table([t("lab_online_check_b"), t("lab_online_check_tiles"), t("lab_online_check_delta")], rows)
+    names = (t("lab_online_check_b"), t("lab_online_check_tiles"), t("lab_online_check_delta"))
+    tables = [markdown_table([names[0], *(c[0] for c in part)], [(names[r], *(c[r] for c in part)) for r in (1, 2)])
+              for part in (cols[a: a + across] for a in range(0, n, across))]
+    table = "\n\n".join(tables)
     return (f"**{t('lab_online_check_title', h=h + 1)}**\n\n{table}\n\n"
             f"{t('lab_online_check_frames', frames=f'{frames:.1e}', last=f'{last:.1e}')}")
 
