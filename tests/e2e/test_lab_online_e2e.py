@@ -99,12 +99,16 @@ def test_play_runs_the_tiles_to_the_end(page, app_url):
 
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("phone", "zh")])
 def test_a_click_on_out_writes_how_the_cell_came_to_be(page, app_url, screen, lang):
-    open_lab(page, app_url, screen, lang, 2)
+    root = open_lab(page, app_url, screen, lang, 2)
     i, j, cols = 2, 4, 11  # out[3, 5] of the post's 3×11
     point = page.locator(f".st-key-{KEY} .mha-chart .point").nth(i * cols + j)
     point.scroll_into_view_if_needed()
     box = point.bounding_box()
-    rerun_after(page, lambda: page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2))
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    left, top, right, bottom = Geometry(**page.evaluate(READ, root)).plots["x6y6"]  # out's panel
+    width, height = (right - left) / cols, (bottom - top) / 3
+    assert (left + j * width < x < left + (j + 1) * width) and (top + i * height < y < top + (i + 1) * height)
+    rerun_after(page, lambda: page.mouse.click(x, y))
     said = TABLES[lang]["lab_online_cell"].format(i=i + 1, j=j + 1).split("：")[0].split(",")[0]
     assert page.get_by_text(said).count() >= 1
     value = f"{h_of_head(0)[i, j]:.4g}"
