@@ -668,6 +668,7 @@ EN = {
     "lab_online_fig_done": "After the last tile: out = acc / ℓ, row by row. It equals H = S·V of head {h}, and S "
                            "was never stored.",
     "lab_online_fig_step_out": "out",
+    "lab_online_fig_held": "Held now: {tile} scores, {two} for m and ℓ, {acc} in acc: {held} numbers; S would be {s}.",
     # lab: what each caches
 }
 
@@ -1261,6 +1262,7 @@ ZH = {
                            "缩小之前记下的 ℓ 和累加器；m 不变处 r = 1。然后加上这一块的各项。",
     "lab_online_fig_done": "最后一块之后：输出 = 累加器 / ℓ，一行一行地算。它等于第 {h} 个头的 H = S·V，而 S 从未被存下。",
     "lab_online_fig_step_out": "输出",
+    "lab_online_fig_held": "此刻存着：{tile} 个分数，m 和 ℓ 共 {two} 个，累加器 {acc} 个：共 {held} 个数；S 要 {s} 个。",
     # lab: what each caches
 }
 

@@ -127,6 +127,13 @@ def test_every_frame_is_the_loop_and_the_last_is_h(lang, sizes, head, tile):
             assert close(frame_z(spec, f, panel)[:, 0], state[panel]), (f, panel)
         assert close(frame_z(spec, f, "acc"), state["acc"]), f
         assert np.isnan(frame_z(spec, f, "out")).all(), f  # out waits for the division
+    n, d_v = v.shape
+    for f, frame in enumerate(frames):  # each frame says what it holds: the tile's n·B scores (none at the end)
+        width = states[f]["stop"] - states[f]["start"] if f < len(states) else 0
+        held = TABLES[lang]["lab_online_fig_held"].format(tile=n * width, two=2 * n, acc=n * d_v,
+                                                          held=n * width + 2 * n + n * d_v, s=n * n)
+        notes = "".join(a["text"] for a in frame["layout"]["annotations"]).replace("<br>", "").replace(" ", "")
+        assert held.replace(" ", "") in notes, f
     h = softmax_h(q, k, v)
     assert close(frame_z(spec, len(states), "out"), h)
     assert close(z(spec["data"][PANEL["out"]]), h)  # the figure rests on it

@@ -47,7 +47,8 @@ def render(v: View, variant: str) -> None:
     count = frames_count(steps)
     picked(KEY, lambda cell: cell[0] < rows and cell[1] < cols,
            lambda cell, frame: _cell(t, res, tr.heads[h], cell, frame, count, v.look.narrow), (count - 1, count))
-    st.markdown(f"{_memory(t, n, b, v.cfg.d_v)}\n\n{_check(t, tr, h, res, 4 if v.look.narrow else 8)}")
+    check = _check(t, tr, h, res, 4 if v.look.narrow else 8)
+    st.markdown(f"{_memory(t, n, b, v.cfg.d_v)}\n\n{check}\n\n{t('lab_online_product')}")  # one element
     _product(v, h, res)
 
 
@@ -79,6 +80,10 @@ def _steps(t: Text, res, h: int) -> OnlineSteps:
     captions = [t("lab_online_fig_first", count=count, keys=keys(tiles[0]))]
     captions += [t("lab_online_fig_tile", k=k + 1, count=count, keys=keys(tiles[k])) for k in range(1, count)]
     captions.append(t("lab_online_fig_done", h=h + 1))
+    n, d_v = res.out.shape
+    widths = [tile.stop - tile.start for tile in tiles[:count]] + [0]  # the scores held: the tile's, then none
+    captions = [f"{c} {t('lab_online_fig_held', tile=n * w, two=2 * n, acc=n * d_v, held=n * (w + 2 + d_v), s=n * n)}"
+                for c, w in zip(captions, widths, strict=True)]
     acc, out = t("lab_online_fig_acc"), t("lab_online_fig_out_name")
     names = dict(s=t("lab_online_fig_scores"), r="r", m="m", l="ℓ", acc=acc, out=out)
     titles = dict(s=[t("lab_online_fig_s", keys=keys(tile)) for tile in tiles[:count]],
@@ -178,7 +183,6 @@ def _product(v: View, h: int, res) -> None:
     acc_word = t("lab_online_fig_acc")
     acc = Name(acc_word, _word(t, "lab_online_fig_acc", "acc"), acc_word)
     vn, token, col = name("V", str(h + 1)), t("token"), t("cols_of")
-    st.markdown(t("lab_online_product"))
     product_view(f"{KEY}_pv", v, Operand(p, name("P"), token, t("key_pos"), "probs", mask),
                  Operand(tr.v[h], vn, token, col), Operand(res.tiles[-1].acc, acc, token, col),
                  f"{acc.html} = P · {vn.html}")
