@@ -213,3 +213,17 @@ def test_a_tile_larger_than_n_is_one_tile_and_a_tile_of_one_is_n_frames():
     assert len(animation(at)["frames"]) == 2 and at.session_state["tile"] == 3
     at = run(stage="variants", variant="online", tile=1)
     assert len(animation(at)["frames"]) == 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tile_box_goes_into_the_link_and_refuses_more_than_n(lang):
+    at = run(stage="variants", variant="online", lang=lang)
+    at.number_input(key="tile").set_value(3)
+    rerun(at)
+    assert at.query_params["tile"] == "3" and len(animation(at)["frames"]) == 2
+    at.number_input(key="tile").set_value(9)
+    rerun(at)
+    assert at.session_state["tile"] == 3 and len(animation(at)["frames"]) == 2
+    label = TABLES[lang]["lab_online_tile"]
+    assert [w.value for w in at.warning] == [TABLES[lang]["number_outside"].format(label=label, low=1, high=3,
+                                                                                   value=9, kept=3)]
