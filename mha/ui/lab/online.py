@@ -82,8 +82,10 @@ def _steps(t: Text, res, h: int) -> OnlineSteps:
     captions.append(t("lab_online_fig_done", h=h + 1))
     n, d_v = res.out.shape
     widths = [tile.stop - tile.start for tile in tiles[:count]] + [0]  # the scores held: the tile's, then none
-    captions = [f"{c} {t('lab_online_fig_held', tile=n * w, two=2 * n, acc=n * d_v, held=n * (w + 2 + d_v), s=n * n)}"
-                for c, w in zip(captions, widths, strict=True)]
+    gap = "" if t.lang == "zh" else " "  # between two sentences: Chinese puts no space after its full stop
+    held = [t("lab_online_fig_held", tile=n * w, two=2 * n, acc=n * d_v, held=n * (w + 2 + d_v), s=n * n)
+            for w in widths]
+    captions = [f"{c}{gap}{said}" for c, said in zip(captions, held, strict=True)]
     acc, out = t("lab_online_fig_acc"), t("lab_online_fig_out_name")
     names = dict(s=t("lab_online_fig_scores"), r="r", m="m", l="ℓ", acc=acc, out=out)
     titles = dict(s=[t("lab_online_fig_s", keys=keys(tile)) for tile in tiles[:count]],
