@@ -14,7 +14,7 @@ from mha.figures.ticks import token_ticks
 from ..chart import clickable_chart, picked
 from ..inputs import number
 from ..product import product_view
-from ..prose import fmt, head_control, markdown_table, said, tex_num
+from ..prose import aside, fmt, head_control, markdown_table, said, tex_num
 from ..shared import digest
 from ..strings import Text
 from ..view import Name, Operand, View, name
@@ -31,9 +31,10 @@ def render(v: View, variant: str) -> None:
     n = tr.q.shape[1]
     b = int(number(st, t, "tile", 1, n, label=t("lab_online_tile"), persist_state="session"))
     res = mha.online_attention(tr.q[h], tr.k[h], tr.v[h], b)
-    st.markdown(f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(t, v.look.narrow))}")
+    hint = aside(t("lab_online_play_hint", tiles=len(res.tiles), b=b))  # set as a caption, in the same element
+    st.markdown(f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(t, v.look.narrow))}"
+                f"\n\n{hint}")
     steps = _steps(t, res, h)
-    st.caption(t("lab_online_play_hint", tiles=len(res.tiles), b=b))
 
     def build():
         return token_ticks(online_animation(steps, text=v.text, look=v.named), v.tokens,
