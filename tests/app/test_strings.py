@@ -27,6 +27,7 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
     "kv_legend_first", "kv_drop_q_note", "kv_last_rows", "kv_first_cols", "kv_last_cols",
     *(f"kv_step_{k}" for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")),
     "token_id", "hidden_unit", "block_gelu_curve", "block_gelu_row", "next_probs_title",  # the coda's charts
+    *(k for k in EN if k.startswith("lab_online_fig_")),  # the online softmax's animation
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options

@@ -1,0 +1,307 @@
+"""The online softmax (FlashAttention's idea) as Plotly frames: the keys arrive a tile at a time.
+
+One frame per tile, then one for the division. Each tile's frame shows that tile's scores only (its columns of the
+n×n scores; the others are empty: they are never held), and for every query row the running max m, the factor
+exp(m_old − m_new) that rescales what was held, the running sum ℓ and the accumulator acc after the tile. The last
+frame writes out = acc/ℓ. The layout never moves: frames change data and sentences only.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .base import (
+    DESK,
+    HIGHLIGHT,
+    MASKED_BG,
+    MAX_TEXT_SIDE,
+    Look,
+    Mat,
+    Spec,
+    abs_limit,
+    cell_box,
+    click_layer,
+    figure,
+    fits,
+    heatmap,
+    number,
+    number_formats,
+    outline,
+    outline_rule,
+    patch,
+    slider_words,
+)
+from .cache import MAIN_W, MODEBAR_W, NOTE_LINE
+from .text import FONT, text_px, widest, wrap
+
+ROWS = 16  # tokens drawn (and keys): the first ROWS; a row's state never depends on a later key
+COLS = 20  # columns of acc and out drawn: the first COLS
+PANELS = ("s", "r", "m", "l", "acc", "out")
+EMPTY_BG = "#ffffff"  # a cell not held: the scores outside the tile, a state not reached yet
+
+
+@dataclass(frozen=True)
+class OnlineSteps:
+    """One head's online softmax: the tiles' states (mha.online_attention) and the words the figure writes.
+
+    names: s, r, m, l, acc, out → short HTML names (hover); titles: the same keys → panel titles, but s: one title
+    per drawn tile (naming its keys), and s_none, the scores' title once no tile is held.
+    words: play, pause, slider, slider_step ({k} {count} {step} {caption}), steps (one short label per frame),
+    captions (one sentence per frame), token, key, col (what rows and columns count), window ({rows} {cols}).
+    """
+
+    starts: tuple[int, ...]
+    stops: tuple[int, ...]
+    scores: tuple[np.ndarray, ...]  # (n, stop − start) each, −inf where masked
+    m: tuple[np.ndarray, ...]  # (n,) after each tile
+    l: tuple[np.ndarray, ...]  # noqa: E741 (ℓ)
+    acc: tuple[np.ndarray, ...]  # (n, d_v) after each tile
+    out: np.ndarray  # (n, d_v)
+    names: dict
+    titles: dict
+    words: dict
+
+    @property
+    def n(self) -> int:
+        return self.out.shape[0]
+
+    def rescale(self, k: int) -> np.ndarray:
+        """exp(m_old − m_new) of tile k for every row: NaN where the row held nothing before it (nothing to rescale)."""
+        new = self.m[k]
+        old = self.m[k - 1] if k else np.full(self.n, -np.inf)
+        held = np.isfinite(old)
+        return np.where(held, np.exp(np.where(held, old, 0.0) - np.where(held, new, 0.0)), np.nan)
+
+
+def frames_count(s: OnlineSteps) -> int:
+    """The frames `online_animation(s)` draws: the tiles that reach the drawn keys, and the division."""
+    return drawn_tiles(s) + 1
+
+
+def drawn_tiles(s: OnlineSteps) -> int:
+    return sum(1 for a in s.starts if a < min(s.n, ROWS))
+
+
+@dataclass(frozen=True)
+class _Plan:
+    width: int
+    height: int
+    cell: int
+    boxes: dict  # key -> (x, y, cols) px of the panel's top left, columns drawn
+    labelled: tuple  # the panels that write token numbers left of their rows: the first of each row of panels
+    rows: int
+    caption_top: float
+    caption_w: float
+    slider: tuple[float, float, float]
+    sizes: dict
+
+
+def _plan(s: OnlineSteps, look: Look) -> _Plan:
+    z = dict(title=look.title, tick=look.tick, caption=look.caption, button=max(look.caption - 2, 12),
+             slider=look.tick + 1)
+    rows, cols = min(s.n, ROWS), min(s.out.shape[1], COLS)
+    widths = dict(s=rows, r=1, m=1, l=1, acc=cols, out=cols)
+    title_w = {k: text_px(s.titles[k], z["title"]) + 6 for k in PANELS if k != "s"}
+    title_w["s"] = widest([*s.titles["s"], s.titles["s_none"]], z["title"]) + 6
+    title_h = z["title"] * NOTE_LINE + 6
+    tick_h = z["tick"] * 1.5 + 4
+    gap = max(14, z["tick"] * 1.4)
+    label_w = text_px(str(rows), z["tick"]) + 8
+    width = min(look.max_w, MAIN_W)
+    pad = 4
+    buttons_w = sum(text_px(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
+    button_h = z["button"] + 16
+    slider_h = 46 + z["slider"] * NOTE_LINE
+    overhang = widest(s.words["steps"], z["slider"]) / 2 + 6
+    if look.narrow:
+        slider = (pad + button_h + 6, 8.0, width - 8 - overhang)
+        caption_top = slider[0] + slider_h + 4
+    else:
+        slider = (pad, buttons_w + 24, width - buttons_w - 24 - max(MODEBAR_W, overhang))
+        caption_top = pad + max(button_h, slider_h) + 4
+    caption_w = width - 2 * pad
+    cap_lines = max(len(wrap(c, z["caption"], caption_w)) for c in s.words["captions"])
+    top = caption_top + cap_lines * z["caption"] * NOTE_LINE + 10
+
+    def row_w(g, c):
+        return label_w + sum(max(widths[k] * c, title_w[k] if k in ("s", "acc", "out") else 0) for k in g) \
+            + gap * (len(g) - 1) + pad
+
+    budget = float("inf") if look.narrow else look.max_h + 200
+    target = look.min_text_cell + 18
+    rows_h = lambda groups, c: len(groups) * (title_h + rows * c + tick_h) + gap * (len(groups) - 1)  # noqa: E731
+    def fit(groups) -> int:
+        return next((c for c in range(target, 5, -1)
+                     if all(row_w(g, c) <= width for g in groups) and top + rows_h(groups, c) <= budget), 6)
+
+    # acc beside out where that draws larger cells (a projector's width), else each on a row of its own
+    cell, groups = max((fit(g), -len(g), g) for g in ([["s", "r", "m", "l"], ["acc", "out"]],
+                                                      [["s", "r", "m", "l"], ["acc"], ["out"]]))[::2]
+    boxes, y = {}, top
+    for g in groups:
+        y += title_h
+        x = label_w
+        for k in g:
+            slot = max(widths[k] * cell, title_w[k] if k in ("s", "acc", "out") else 0)
+            boxes[k] = (x + (slot - widths[k] * cell) / 2, y, widths[k])
+            x += slot + gap
+        y += rows * cell + tick_h + gap
+    return _Plan(width, int(np.ceil(y - gap + 4)), cell, boxes, tuple(g[0] for g in groups), rows, caption_top,
+                 caption_w, slider, z)
+
+
+AXES = {k: (f"x{i + 1 if i else ''}", f"y{i + 1 if i else ''}") for i, k in enumerate(PANELS)}
+
+
+def online_animation(s: OnlineSteps, *, text: bool, look: Look = DESK) -> Spec:
+    """Frames: each tile in turn (its scores, and m, exp(m_old − m_new), ℓ, acc after it), then out = acc/ℓ; rests
+    on the last. Traces: 0 the tile's scores, 1 its masked cells (grey), 2 exp(m_old − m_new), 3 m, 4 ℓ, 5 acc,
+    6 out, 7 the tile's outline, 8 the click layer on out (a click on out[i, j] is outlined there)."""
+    p = _plan(s, look)
+    rows, cols = p.rows, p.boxes["out"][2]
+    tiles = drawn_tiles(s)
+    finite = np.concatenate([a[:rows][np.isfinite(a[:rows])] for a in s.scores])
+    lim = dict(s=abs_limit(finite), acc=abs_limit(np.stack(s.acc[:tiles])[:, :rows, :cols]),
+               out=abs_limit(s.out[:rows, :cols]))
+    lim["m"] = lim["s"]
+    lim["l"] = max(float(np.max(np.stack(s.l[:tiles])[:, :rows])), 1.0)
+    kinds = dict(s="signed", r="probs", m="signed", l="magnitude", acc="signed", out="signed")
+    w = s.words
+    col_word = dict(s=w["key"], r="", m="", l="", acc=w["col"], out=w["col"])
+
+    def full(k: int) -> dict:
+        """Every panel's values at frame k (NaN: empty), windowed to what is drawn."""
+        if k >= tiles:  # the division: the last tile's state and out
+            state = full(tiles - 1)
+            state["s"] = np.full((rows, rows), np.nan)
+            state["r"] = np.full((rows, 1), np.nan)
+            state["out"] = s.out[:rows, :cols]
+            return state
+        a, b = s.starts[k], min(s.stops[k], rows)
+        z = np.full((rows, rows), np.nan)
+        z[:, a:b] = s.scores[k][:rows, : b - a]
+        seen = np.isfinite(s.m[k][:rows])
+        return dict(s=z, r=s.rescale(k)[:rows, None], m=np.where(seen, s.m[k][:rows], np.nan)[:, None],
+                    l=np.where(seen, s.l[k][:rows], np.nan)[:, None],
+                    acc=np.where(seen[:, None], s.acc[k][:rows, :cols], np.nan),
+                    out=np.full((rows, cols), np.nan))
+
+    states = [full(k) for k in range(tiles + 1)]
+    styles = {key: _style(np.concatenate([st[key].ravel() for st in states]), p.cell, look)
+              if text and max(states[0][key].shape) <= MAX_TEXT_SIDE else None for key in PANELS}
+
+    def hm(key: str, z: np.ndarray) -> dict:
+        mat = Mat(z, s.names[key], kinds[key], w["token"], col_word[key])
+        tr = heatmap(mat, *AXES[key], False, z=z, zlim=lim.get(key), cell=p.cell, look=look)
+        if styles[key]:
+            decimals, size = styles[key]
+            tr.update(text=[["" if not np.isfinite(v) else number(float(v), decimals) for v in row] for row in z],
+                      texttemplate="%{text}", textfont=dict(size=size))
+        return tr
+
+    def frame(k: int) -> list[dict]:
+        st = states[k]
+        masked = np.full((rows, rows), np.nan)
+        if k < tiles:
+            a, b = s.starts[k], min(s.stops[k], rows)
+            block = masked[:, a:b]
+            block[np.isneginf(s.scores[k][:rows, : b - a])] = 1.0
+        grey = dict(type="heatmap", z=[[None if np.isnan(v) else 1.0 for v in row] for row in masked],
+                    xaxis=AXES["s"][0], yaxis=AXES["s"][1], colorscale=[[0, MASKED_BG], [1, MASKED_BG]], zmin=0,
+                    zmax=1, showscale=False, x0=1, y0=1, xgap=1, ygap=1, hoverinfo="skip")
+        traces = [hm("s", st["s"]), grey] + [hm(key, st[key]) for key in PANELS[1:]]
+        if k < tiles:
+            box = outline(*AXES["s"], s.starts[k] + 1, min(s.stops[k], rows), 1, rows, color=HIGHLIGHT, width=3)
+        else:
+            box = outline(*AXES["s"], 1, 1, 1, 1, show=False)
+        return traces + [box]
+
+    frames_data = [frame(k) for k in range(tiles + 1)]
+    notes = [_annotations(k, s, p) for k in range(tiles + 1)]
+    frames = [dict(data=[patch(tr) for tr in data], name=str(k), layout=dict(annotations=notes[k]))
+              for k, data in enumerate(frames_data)]
+    out_mat = Mat(s.out[:rows, :cols], s.names["out"], "signed", w["token"], w["col"])
+    clicks = click_layer(out_mat, *AXES["out"], size=max(6.0, p.cell - 2))
+    layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
+                  annotations=notes[-1], plot_bgcolor=EMPTY_BG, paper_bgcolor="rgba(0,0,0,0)",
+                  font=dict(family=FONT, color="#1f2937"), dragmode=False, **_axes(p), **_controls(w, p, tiles + 1))
+    outline_rule(layout, (rows, cols), cell_box(*AXES["out"], "j", "i"))
+    return figure(frames_data[-1] + [clicks], layout, frames)
+
+
+def _style(values: np.ndarray, cell: int, look: Look) -> tuple[int, int] | None:
+    """(decimals, font size) at which every value any frame writes in a panel fits its cell (the KV cache's rule,
+    cache.number_style, over all frames at once), or None: no numbers."""
+    finite = values[np.isfinite(values)]
+    if cell < look.min_text_cell:
+        return None
+    for size, decimals in number_formats(look):
+        if size >= 8 and fits((number(float(v), decimals) for v in finite), size, cell, pad=2):
+            return decimals, size
+    return None
+
+
+def _annotations(k: int, s: OnlineSteps, p: _Plan) -> list[dict]:
+    """Panel titles (the scores' names the tile's keys), and the frame's sentence."""
+    z, W, H = p.sizes, p.width, p.height
+    out = []
+    tiles = drawn_tiles(s)
+    for key, (x, y, cols) in p.boxes.items():
+        title = s.titles[key]
+        if key == "s":
+            title = title[k] if k < tiles else s.titles["s_none"]
+        out.append(_text(title, (x + cols * p.cell / 2) / W, 1 - (y - 2) / H, z["title"], "center", "bottom"))
+    caption = "<br>".join(wrap(s.words["captions"][k], z["caption"], p.caption_w))
+    out.append(_text(caption, 4 / W, 1 - p.caption_top / H, z["caption"], "left", "top"))
+    return out
+
+
+def _text(text: str, x: float, y: float, size: int, xanchor: str, yanchor: str) -> dict:
+    return dict(text=text, x=x, y=y, xref="paper", yref="paper", xanchor=xanchor, yanchor=yanchor,
+                align=xanchor if xanchor != "center" else "center", showarrow=False,
+                font=dict(size=size, color="#1f2937"))
+
+
+def _axes(p: _Plan) -> dict:
+    """Domains from the px boxes; row 1 at the top; the first panel of each row of panels numbers the rows (tokens),
+    the wide panels their columns."""
+    W, H, out = p.width, p.height, {}
+    step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4
+    rows = list(range(1, p.rows + 1))
+    for key, (x, y, cols) in p.boxes.items():
+        xa, ya = AXES[key]
+        common = dict(showgrid=False, zeroline=False, ticks="", fixedrange=True, tickmode="array",
+                      tickfont=dict(size=p.sizes["tick"]))
+        columns = list(range(1, cols + 1))
+        out[xa.replace("x", "xaxis")] = common | dict(
+            domain=[x / W, (x + cols * p.cell) / W], anchor=ya, range=[0.5, cols + 0.5],
+            tickvals=columns[::step] if cols > 1 else [], showticklabels=cols > 1)
+        out[ya.replace("y", "yaxis")] = common | dict(
+            domain=[1 - (y + p.rows * p.cell) / H, 1 - y / H], anchor=xa, range=[p.rows + 0.5, 0.5],
+            tickvals=rows[::step], showticklabels=key in p.labelled)
+    return out
+
+
+def _controls(words: dict, p: _Plan, count: int) -> dict:
+    """Play/Pause at the top left; the slider, one step name per frame, beside or under them."""
+    play = dict(frame=dict(duration=1400, redraw=True), fromcurrent=True, transition=dict(duration=0))
+    pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
+    step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
+    buttons = [dict(label=words["play"], method="animate", args=[None, play]),
+               dict(label=words["pause"], method="animate", args=[[None], pause])]
+    z, (top, left, length) = p.sizes, p.slider
+    meta = {}
+    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=count, step=label,
+                                                                     caption=words["captions"][i])
+                                         for i, label in enumerate(words["steps"])])
+    return dict(
+        meta=meta["meta"],
+        updatemenus=[dict(type="buttons", direction="left", x=0, y=1 - 4 / p.height, xanchor="left", yanchor="top",
+                          pad=dict(t=0, r=0, b=0, l=0), showactive=False, buttons=buttons,
+                          font=dict(size=z["button"]))],
+        sliders=[dict(active=count - 1, x=left / p.width, y=1 - top / p.height, len=length / p.width,
+                      xanchor="left", yanchor="top", pad=dict(t=0, b=0, l=0, r=0), currentvalue=dict(visible=False),
+                      font=dict(size=z["slider"]),
+                      steps=[dict(label=label, method="animate", args=[[str(i)], step])
+                             for i, label in enumerate(words["steps"])])],
+    )
