@@ -225,8 +225,8 @@ def _table(v: View, chosen: str, memory: float) -> str:
         floats_real = f"{floats_per_token(real.cfg, real.latent, real.rope_key):,}"
         fit = tokens_fit(real, memory)
         name = t(f"variant_{variant}")
-        here = t("lab_costs_capped", floats=f"{h.floats:,}", cap=f"{cap_here:,}") if cap_here else f"{h.floats:,}"
-        rows.append((f"**{name}**" if variant == chosen else name, here,
+        shown = t("lab_costs_capped", floats=f"{h.floats:,}", cap=f"{cap_here:,}") if cap_here else f"{h.floats:,}"
+        rows.append((f"**{name}**" if variant == chosen else name, shown,
                      f"{real.model}: " + (t("lab_costs_capped", floats=floats_real, cap=f"{cap_real:,}")
                                           if cap_real else floats_real),
                      t("lab_costs_any", size=size(cap_real * per_token_bytes(real))) if fit is None else f"{fit:,}"))
