@@ -244,3 +244,23 @@ def test_at_gpt2_widths_the_price_table_shows_a_few_widths_from_1_to_d_model():
     assert deltas[-1] <= 1e-9 and deltas[0] > deltas[-2] > deltas[-1]
     assert set(widths) - {4} == {1, 2, 3, 6, 11, 20, 37, 69, 125, 229, 420, 768}  # 12, evenly on a log scale
     assert t("lab_mla_price_some", shown=len(widths) - 1, d=768) in page_text(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_when_k_and_v_are_narrower_than_x_the_page_says_so_and_the_cut_is_exact_from_their_width(lang):
+    sizes = dict(n_tokens=3, d_model=7, d_k=2, d_v=3, n_heads=1)  # K and V: 5 numbers a token, X: 7
+    x, w = walk(sizes)
+    at = lab(lang, d_latent=6, **sizes)
+    t = Text(lang)
+    text = page_text(at)
+    assert t("lab_mla_wide_x", d=7, kv=5) in text and t("lab_mla_zero_cols", extra=1) in text
+    rows = table(at, t("lab_mla_price_l"))
+    assert [int(number(r[0])) for r in rows] == list(range(1, 8))
+    ref = reference(x, w, 5)
+    assert len(ref["sigma"]) == 5
+    for width, dropped, delta in rows:
+        k = int(number(width))
+        if k < 5:
+            assert number(dropped) == pytest.approx(ref["sigma"][k], rel=1e-3)
+        else:
+            assert dropped.strip("*") == t("lab_mla_none") and number(delta) <= 1e-12
