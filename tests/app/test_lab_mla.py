@@ -264,3 +264,15 @@ def test_when_k_and_v_are_narrower_than_x_the_page_says_so_and_the_cut_is_exact_
             assert number(dropped) == pytest.approx(ref["sigma"][k], rel=1e-3)
         else:
             assert dropped.strip("*") == t("lab_mla_none") and number(delta) <= 1e-12
+
+
+@pytest.mark.parametrize("sizes", [POST, EVEN, dict(n_tokens=3, d_model=7, d_k=2, d_v=3, n_heads=1)])
+def test_one_svd_serves_every_width_the_numbers_mla_from_writes(sizes):
+    from mha.ui.lab.mla import narrow
+
+    _, w = walk(sizes)
+    full = mha.mla_from(w, w.d_model)
+    for r in range(1, w.d_model + 1):
+        mine, core = narrow(full, r), mha.mla_from(w, r)
+        for name in ("w_q", "w_dkv", "w_uk", "w_uv", "w_o"):
+            np.testing.assert_array_equal(getattr(mine, name), getattr(core, name), err_msg=f"{name} at {r}")

@@ -37,10 +37,18 @@ class Price:
 
 @dataclass(frozen=True, eq=False)
 class Cut:
-    """The walk's weights factored at full width once: every singular value, and the price of each width shown."""
+    """The walk's weights factored at full width once (the SVD is the slow part at large sizes): every singular
+    value, and the price of each width shown."""
 
+    full: mha.MLAWeights  # mla_from(w, d_model): W_DKV's columns are u_k σ_k, the up-projections' rows v_kᵀ
     sigma: np.ndarray  # (rank,) the singular values of every head's [W_K | W_V] side by side, largest first
     prices: tuple[Price, ...]
+
+
+def narrow(full: mha.MLAWeights, r: int) -> mha.MLAWeights:
+    """mla_from(w, r) for r ≤ d_model without another SVD: the full factors' first r directions (the numbers
+    mla_from writes, since it keeps the first r of the same SVD)."""
+    return mha.MLAWeights(full.w_q, full.w_dkv[:, :r], full.w_uk[:, :r], full.w_uv[:, :r], full.w_o)
 
 
 def widths(d_model: int) -> list[int]:
@@ -51,15 +59,11 @@ def widths(d_model: int) -> list[int]:
 
 
 def cut(x: np.ndarray, w: mha.Weights, y_mha: np.ndarray) -> Cut:
-    """One SVD for every width: mla_from at full width gives W_DKV's columns u_k σ_k, and its first r columns (with
-    the first r rows of each up-projection) are exactly mla_from(w, r)."""
+    """One SVD for every width, and Y at each width the price table shows."""
     full = mha.mla_from(w, w.d_model)
     sigma = np.linalg.norm(full.w_dkv, axis=0)[: min(w.d_model, w.n_heads * (w.d_k + w.d_v))]
-    prices = []
-    for r in widths(w.d_model):
-        part = mha.MLAWeights(full.w_q, full.w_dkv[:, :r], full.w_uk[:, :r], full.w_uv[:, :r], full.w_o)
-        prices.append(price(r, sigma, mha.mla_forward(x, part).y, y_mha))
-    return Cut(sigma, tuple(prices))
+    prices = tuple(price(r, sigma, mha.mla_forward(x, narrow(full, r)).y, y_mha) for r in widths(w.d_model))
+    return Cut(full, sigma, prices)
 
 
 def price(r: int, sigma: np.ndarray, y: np.ndarray, y_mha: np.ndarray) -> Price:
@@ -72,8 +76,8 @@ def _shared(v: View, d_latent: int) -> tuple[mha.MLAWeights, mha.MLATrace, Cut]:
     key = ("lab_mla", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o))
     whole = TRACES.get(key, lambda: cut(v.x, w, v.trace.y))
 
-    def chosen():
-        weights = mha.mla_from(w, d_latent)
+    def chosen():  # past d_model, mla_from pads the factors with zeros
+        weights = narrow(whole.full, d_latent) if d_latent <= w.d_model else mha.mla_from(w, d_latent)
         tr = mha.mla_forward(v.x, weights)
         for a in vars(tr).values():
             a.flags.writeable = False
