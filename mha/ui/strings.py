@@ -1225,7 +1225,7 @@ ZH = {
     # lab: RoPE
     # lab: MLA
     "lab_mla_d_latent": "潜向量宽度 $d_{{latent}}$",
-    "lab_mla_latent": "潜维",
+    "lab_mla_latent": "潜向量维",
     "lab_mla_title": "MLA（DeepSeek-V2）：每个词元只缓存一行短向量，K 和 V 由它重建。",
     "lab_mla_intro": (
         "每个词元在 X 中的那一行被压成一行潜向量 "
@@ -1247,7 +1247,7 @@ ZH = {
         "而它的 $d_{{model}} = 5120$。真实模型的维度见下面的开销表。"
     ),
     "lab_mla_cut": (
-        "取 $d_{{latent}} = {l}$ 时，这一刀在 {r} 个方向里丢掉了 {dropped} 个。其中最大的 "
+        "取 $d_{{latent}} = {l}$ 时，截断在 {r} 个方向里丢掉了 {dropped} 个。其中最大的 "
         "$\\sigma_{{{next}}} = {sigma}$，正是 K、V 和 Y 不再等于前面各步结果的原因；差多少见下面的代价表。"
     ),
     "lab_mla_exact": "取 $d_{{latent}} = {l}$ 时什么都没丢：K、V 以及 Y 都和前面各步的一样，只差舍入误差。",
@@ -1266,7 +1266,7 @@ ZH = {
     "lab_mla_check_scores": "用重建的 K 算出的 $Q_i K_i^\\top$ 与 $\\tilde Q_i\\,c^\\top$，所有头",
     "lab_mla_check_s": "朴素顺序的 $S$ 与吸收顺序的 $S$，所有头",
     "lab_mla_check_y": "朴素顺序的 $Y$ 与吸收顺序的 $Y$",
-    "lab_mla_price_title": "这一刀的代价：MLA 的 Y 与前面各步的 Y，逐个宽度比较",
+    "lab_mla_price_title": "截断的代价：MLA 的 Y 与前面各步的 Y，逐个宽度比较",
     "lab_mla_price_l": "宽度 $d_{{latent}}$",
     "lab_mla_price_sigma": "丢掉的最大奇异值",
     "lab_mla_price_y": "最大 $\\lvert Y_{{MLA}} - Y_{{MHA}}\\rvert$",

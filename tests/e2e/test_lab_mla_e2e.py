@@ -73,6 +73,7 @@ def test_a_typed_width_redraws_the_latent_and_a_clicked_score_writes_its_dot_pro
     box.fill("2")
     rerun_after(page, lambda: box.press("Enter"))
     assert page.evaluate(LATENT) == 2
+    page.wait_for_function("() => location.search.includes('d_latent=2')")  # the link carries the width
     assert [t["bold"] for t in page.evaluate(TABLES)][1][0] == "2"
     point = page.locator(".st-key-mla_s .mha-chart .point").nth(2 * 3 + 1)  # row 3, key 2 (rows of 3 points)
     point.scroll_into_view_if_needed()
