@@ -1,0 +1,206 @@
+"""The variant lab's MLA (DeepSeek-V2's multi-head latent attention) on the walk's own weights: `mha.mla_from` keeps
+W_Q and W_O and cuts every head's [W_K | W_V] to its best rank-d_latent factors W_DKV [W_UK | W_UV] by the SVD.
+
+What changes, drawn as products the learner can click: the latent c = X W_DKV (the only thing cached), the chosen
+head's K and V rebuilt from it, and the absorbed order's scores Q̃ cᵀ with Q̃ = Q W_UKᵀ. The live checks: both orders
+agree (scores, S, Y), and the price of the cut, max |Y_MLA − Y_MHA| for each width, with the largest singular
+value the cut drops as the reason. What the latent costs per token is lab/costs.py's to say."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+
+from .. import settings as S
+from ..inputs import number
+from ..product import product_view
+from ..prose import aside, display, head_control, markdown_table, said
+from ..shared import digest
+from ..view import TRACES, Name, Operand, View, name, subscript
+
+EXTRA = 3  # widths past d_model the knob offers: enough to see that a wider latent only adds columns of zeros
+EVERY = 16  # up to this d_model the price table has a row for every width from 1 to d_model
+ROWS = 12  # above it, about this many widths, spread evenly on a log scale (1 and d_model among them)
+
+
+@dataclass(frozen=True)
+class Price:
+    """What cutting the walk's K and V to `width` latent numbers costs Y."""
+
+    width: int
+    dropped: float | None  # the largest singular value the cut throws away; None when it throws none away
+    delta: float  # max |Y_MLA − Y_MHA| over every token and column
+
+
+@dataclass(frozen=True, eq=False)
+class Cut:
+    """The walk's weights factored at full width once (the SVD is the slow part at large sizes): every singular
+    value, and the price of each width shown."""
+
+    full: mha.MLAWeights  # mla_from(w, d_model): W_DKV's columns are u_k σ_k, the up-projections' rows v_kᵀ
+    sigma: np.ndarray  # (rank,) the singular values of every head's [W_K | W_V] side by side, largest first
+    prices: tuple[Price, ...]
+
+
+def narrow(full: mha.MLAWeights, r: int) -> mha.MLAWeights:
+    """mla_from(w, r) for r ≤ d_model without another SVD: the full factors' first r directions (the numbers
+    mla_from writes, since it keeps the first r of the same SVD)."""
+    return mha.MLAWeights(full.w_q, full.w_dkv[:, :r], full.w_uk[:, :r], full.w_uv[:, :r], full.w_o)
+
+
+def widths(d_model: int) -> list[int]:
+    """The latent widths the price table shows: all of 1..d_model when that is short, else a log-spaced few."""
+    if d_model <= EVERY:
+        return list(range(1, d_model + 1))
+    return sorted({int(r) for r in np.round(np.geomspace(1, d_model, ROWS))})
+
+
+def cut(x: np.ndarray, w: mha.Weights, y_mha: np.ndarray) -> Cut:
+    """One SVD for every width, and Y at each width the price table shows."""
+    full = mha.mla_from(w, w.d_model)
+    sigma = np.linalg.norm(full.w_dkv, axis=0)[: min(w.d_model, w.n_heads * (w.d_k + w.d_v))]
+    prices = tuple(price(r, sigma, mha.mla_forward(x, narrow(full, r)).y, y_mha) for r in widths(w.d_model))
+    return Cut(full, sigma, prices)
+
+
+def price(r: int, sigma: np.ndarray, y: np.ndarray, y_mha: np.ndarray) -> Price:
+    return Price(r, float(sigma[r]) if r < len(sigma) else None, float(np.max(np.abs(y - y_mha))))
+
+
+def _shared(v: View, d_latent: int) -> tuple[mha.MLAWeights, mha.MLATrace, Cut]:
+    """The chosen width's weights and trace, and the cut at every width, shared between sessions (read-only)."""
+    w = v.w
+    key = ("lab_mla", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o))
+    whole = TRACES.get(key, lambda: cut(v.x, w, v.trace.y))
+
+    def chosen():  # past d_model, mla_from pads the factors with zeros
+        weights = narrow(whole.full, d_latent) if d_latent <= w.d_model else mha.mla_from(w, d_latent)
+        tr = mha.mla_forward(v.x, weights)
+        for a in vars(tr).values():
+            a.flags.writeable = False
+        return weights, tr
+
+    return (*TRACES.get((*key, d_latent), chosen), whole)
+
+
+def render(v: View, variant: str) -> None:
+    t, ss, cfg = v.t, st.session_state, v.cfg
+    d, h = cfg.d_model, cfg.n_heads
+    high = min(d + EXTRA, S.KNOB_RANGE["d_latent"][1])
+    asked = ss.get("d_latent")
+    row = st.container(horizontal=True, vertical_alignment="bottom")  # the width and the head: one block
+    latent = int(number(row, t, "d_latent", 1, high, label=t("lab_mla_d_latent"), default=S.DEFAULTS["d_latent"],
+                        persist_state="session", width=220))
+    with row:
+        head_control(t)
+    if asked is not None and asked > high:  # a link's width, or one chosen before d_model shrank
+        st.warning(t("lab_mla_clamped", asked=int(asked), d=d, high=high))
+    w, tr, whole = _shared(v, latent)
+    i = min(ss.get("head", 1), h) - 1
+    opening = f"**{t('lab_mla_title')}** {t('lab_mla_intro', d=d, kv=cfg.n_heads * (cfg.d_k + cfg.d_v))}"
+    projector = v.look == F.PRESENT  # there the first figure comes first, and the words that open it under it
+    if not projector:
+        st.markdown(opening)
+    _latent(v, w, tr)
+    st.markdown("\n\n".join([*([opening] if projector else []), _sizes(v, latent, whole), _orders(v, i)]))
+    _head(v, w, tr, i)
+    st.markdown(_checks(v, latent, tr, whole))
+
+
+def _sizes(v: View, latent: int, whole: Cut) -> str:
+    """What the post's sizes do to MLA, and what this width throws away."""
+    t, cfg = v.t, v.cfg
+    d, kv, rank = cfg.d_model, cfg.n_heads * (cfg.d_k + cfg.d_v), len(whole.sigma)
+    if latent < rank:
+        state = t("lab_mla_cut", l=latent, dropped=rank - latent, r=rank, next=latent + 1,
+                  sigma=f"{whole.sigma[latent]:.4g}")
+    else:
+        state = t("lab_mla_exact", l=latent)
+        if latent > rank:
+            state += " " + t("lab_mla_zero_cols", extra=latent - rank)
+    return f"{t('lab_mla_small_x' if d < kv else 'lab_mla_wide_x', d=d, kv=kv)} {state}"
+
+
+def _orders(v: View, i: int) -> str:
+    """The naive and the absorbed order, in words and as formulas for head i: one element's Markdown."""
+    j, look = i + 1, v.look
+    naive = (r"c = X\,W_{DKV}", rf"K_{{{j}}} = c\,W_{{UK{j}}},\ V_{{{j}}} = c\,W_{{UV{j}}}",
+             rf"H_{{{j}}} = \operatorname{{softmax}}\!\Big(\tfrac{{Q_{{{j}}}K_{{{j}}}^{{\top}}}}{{\sqrt{{d_k}}}}"
+             rf" + M\Big)\,V_{{{j}}}")
+    absorbed = (rf"\tilde Q_{{{j}}} = Q_{{{j}}}\,W_{{UK{j}}}^{{\top}}",
+                rf"H_{{{j}}} = \Big(\operatorname{{softmax}}\!\Big(\tfrac{{\tilde Q_{{{j}}}\,c^{{\top}}}}"
+                rf"{{\sqrt{{d_k}}}} + M\Big)\,c\Big)\,W_{{UV{j}}}")
+    if look.narrow:
+        tex = display(look, *naive, *absorbed)
+    else:
+        tex = (r"\begin{gathered} " + r"\qquad ".join(naive) + r" \\[4pt] " + r"\qquad ".join(absorbed)
+               + r" \end{gathered}")
+    return said(v.t("lab_mla_orders"), tex)
+
+
+def _latent(v: View, w: mha.MLAWeights, tr: mha.MLATrace) -> None:
+    """c = X·W_DKV: the only thing the cache keeps."""
+    t = v.t
+    w_dkv = name("W", "DKV")
+    product_view("mla_c", v, Operand(v.x, name("X"), t("token"), t("feature")),
+                 Operand(w.w_dkv, w_dkv, t("feature"), t("lab_mla_latent")),
+                 Operand(tr.latent, name("c"), t("token"), t("lab_mla_latent")), f"c = X · {w_dkv.html}")
+
+
+def _head(v: View, w: mha.MLAWeights, tr: mha.MLATrace, i: int) -> None:
+    """Head i's [K | V] = c·[W_UK | W_UV] (the naive order), and its scores in the absorbed order, Q̃·cᵀ."""
+    t = v.t
+    token, col, latent, key = t("token"), t("cols_of"), t("lab_mla_latent"), t("key_pos")
+    sub, low = str(i + 1), subscript(i + 1)
+    kv, w_kv = _pair("K", "V", sub), _pair("W", "W", sub, ("UK", "UV"))
+    product_view("mla_kv", v, Operand(tr.latent, name("c"), token, latent),
+                 Operand(np.hstack([w.w_uk[i], w.w_uv[i]]), w_kv, latent, col),
+                 Operand(np.hstack([tr.k[i], tr.v[i]]), kv, token, col), f"{kv.html} = c · {w_kv.html}")
+    q_tilde = Name(f"Q̃<sub>{sub}</sub>", rf"\tilde Q_{{{sub}}}", f"Q̃{low}")
+    c_t = Name("c<sup>T</sup>", r"c^{\top}", "cᵀ")
+    scores = Name(f"Q<sub>{sub}</sub>K<sub>{sub}</sub><sup>T</sup>", rf"Q_{{{sub}}}K_{{{sub}}}^{{\top}}",
+                  f"Q{low}K{low}ᵀ")
+    product_view("mla_s", v, Operand(tr.q_absorbed[i], q_tilde, token, latent),
+                 Operand(tr.latent.T, c_t, latent, key), Operand(tr.q_absorbed[i] @ tr.latent.T, scores, token, key),
+                 f"{scores.html} = {q_tilde.html} · {c_t.html}")
+
+
+def _pair(left: str, right: str, sub: str, subs: tuple[str, str] = ("", "")) -> Name:
+    """[K₁ | V₁] or [W_UK1 | W_UV1]: two matrices side by side, in the three places a name is written."""
+    a, b = (name(letter, f"{s}{sub}") for letter, s in ((left, subs[0]), (right, subs[1])))
+    return Name(f"[{a.html} | {b.html}]", rf"[{a.tex}\mid {b.tex}]", f"[{a.plain} | {b.plain}]")
+
+
+def _delta(t, x: float) -> str:
+    return t("kv_exact") if x == 0 else f"{x:.3g}"
+
+
+def _checks(v: View, latent: int, tr: mha.MLATrace, whole: Cut) -> str:
+    """The two orders against each other, and the price of the cut at each width: one element."""
+    t = v.t
+    naive_scores = tr.q @ tr.k.transpose(0, 2, 1)
+    absorbed_scores = tr.q_absorbed @ tr.latent.T
+    orders = [(t("lab_mla_check_scores"), _delta(t, float(np.max(np.abs(naive_scores - absorbed_scores))))),
+              (t("lab_mla_check_s"), _delta(t, float(np.max(np.abs(tr.probs - tr.probs_absorbed))))),
+              (t("lab_mla_check_y"), _delta(t, float(np.max(np.abs(tr.y - tr.y_absorbed)))))]
+    prices = list(whole.prices)
+    if latent not in {p.width for p in prices}:
+        prices = sorted([*prices, price(latent, whole.sigma, tr.y, v.trace.y)], key=lambda p: p.width)
+    rows = []
+    for p in prices:
+        cells = (p.width, t("lab_mla_none") if p.dropped is None else f"{p.dropped:.4g}", f"{p.delta:.3g}")
+        rows.append(tuple(f"**{c}**" for c in cells) if p.width == latent else cells)
+    rank = len(whole.sigma)
+    note = t("lab_mla_price_note", r=rank)
+    if v.cfg.d_model > EVERY:
+        note += " " + t("lab_mla_price_some", shown=len(whole.prices), d=v.cfg.d_model)
+    return "\n\n".join([
+        f"**{t('lab_mla_checks_title')}**",
+        markdown_table([t("lab_mla_check_what"), t("lab_mla_check_delta")], orders),
+        f"**{t('lab_mla_price_title')}**",
+        markdown_table([t("lab_mla_price_l"), t("lab_mla_price_sigma"), t("lab_mla_price_y")], rows),
+        aside(note),
+    ])

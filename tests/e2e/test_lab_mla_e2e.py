@@ -1,0 +1,84 @@
+"""The variant lab's MLA in Chromium, at 1400×1000, at 1280×720 with present=1 and at 390×844, in both languages.
+
+- The three products (c = X·W_DKV, [K | V] = c·[W_UK | W_UV], Q̃·cᵀ) are drawn with nothing broken or off the screen
+  (test_screens_e2e's page_problems: labels, ticks, cell numbers, formulas, the projector's type); the checks' and
+  the price's tables fit the screen; on the projector the first product starts on the first screen.
+- A width typed in the box changes the latent drawn and the row the price table marks; a click on a score writes
+  its dot product, row of Q̃ times column of cᵀ, in the page's language.
+Screenshots: test-artifacts/screenshots/lab-mla-*.png (the page, then each product).
+"""
+
+import pytest
+
+from .conftest import SHOTS, rerun_after, settle, shoot
+from .test_screens_e2e import page_problems
+
+pytestmark = pytest.mark.e2e
+
+SCREENS = {
+    "desk": (dict(width=1400, height=1000), ""),
+    "present": (dict(width=1280, height=720), "&present=1"),
+    "phone": (dict(width=390, height=844), ""),
+}
+PRODUCTS = ("mla_c", "mla_kv", "mla_s")
+FIRST_SCREEN = 600  # px: on the projector the first product's top sits no lower
+
+# Every Markdown table in the page: its right edge, and its bold row's first cell.
+TABLES = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMarkdownContainer"] table')]
+  .map(t => ({right: t.getBoundingClientRect().right, head: t.querySelector('th').textContent,
+              bold: [...t.querySelectorAll('td strong')].map(s => s.textContent)}))"""
+TOP = "(key) => document.querySelector(`.st-key-${key} .mha-chart`).getBoundingClientRect().top"
+LATENT = "() => document.querySelector('.st-key-mla_c .mha-chart').mha.data[2].z[0].length"
+
+
+def _open(page, app_url, screen: str, lang: str) -> None:
+    viewport, params = SCREENS[screen]
+    page.set_viewport_size(viewport)
+    page.goto(f"{app_url}/?stage=variants&variant=mla&lang={lang}{params}")
+    page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
+                           timeout=120_000)
+    settle(page, 120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_the_mla_lab_is_drawn_readable_on_every_screen(page, app_url, screen, lang):
+    _open(page, app_url, screen, lang)
+    viewport = SCREENS[screen][0]
+    if screen == "present":
+        top = page.evaluate(TOP, PRODUCTS[0])
+        assert top <= FIRST_SCREEN, f"the first product starts at {top:.0f} px"
+    shoot(page, f"lab-mla-{screen}-{lang}")
+    for key in PRODUCTS:
+        chart = page.locator(f".st-key-{key} .mha-chart svg")
+        assert chart.count() == 1, key
+        chart.scroll_into_view_if_needed()
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.locator(f".st-key-{key}").screenshot(path=str(SHOTS / f"lab-mla-{screen}-{lang}-{key}.png"))
+    found = page_problems(page, screen, viewport)
+    tables = page.evaluate(TABLES)
+    assert len(tables) == 2
+    found += [f"table {t['head']!r} runs off the screen ({t['right']:.0f} px)" for t in tables
+              if t["right"] > viewport["width"] + 1]
+    assert not found, f"{screen}, {lang}: " + "; ".join(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_typed_width_redraws_the_latent_and_a_clicked_score_writes_its_dot_product(page, app_url, lang):
+    _open(page, app_url, "desk", lang)
+    assert page.evaluate(LATENT) == 4
+    assert [t["bold"] for t in page.evaluate(TABLES)][1][0] == "4"
+    box = page.locator(".st-key-d_latent input")
+    box.fill("2")
+    rerun_after(page, lambda: box.press("Enter"))
+    assert page.evaluate(LATENT) == 2
+    page.wait_for_function("() => location.search.includes('d_latent=2')")  # the link carries the width
+    assert [t["bold"] for t in page.evaluate(TABLES)][1][0] == "2"
+    point = page.locator(".st-key-mla_s .mha-chart .point").nth(2 * 3 + 1)  # row 3, key 2 (rows of 3 points)
+    point.scroll_into_view_if_needed()
+    rerun_after(page, point.click)
+    said = page.locator('[data-testid="stMain"]').inner_text()
+    words = {"en": ("is row 3 of", "times column 2 of"), "zh": ("第 3 行", "第 2 列")}[lang]
+    assert all(w in said for w in words), said
+    shoot(page, f"lab-mla-click-{lang}")
