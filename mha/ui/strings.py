@@ -395,18 +395,18 @@ EN = {
     "kv_tex_recompute": r"\text{{recompute}}",
     # the KV-cache stage with a variant (issue 34)
     "kv_variant": "Cache of",
+    "kv_short_mha": "MHA",
+    "kv_short_window": "Window",
+    "kv_short_sinks": "Sinks",
     "kv_knob_kv_heads": "kv heads",
     "kv_knob_window": "window W",
     "kv_knob_sinks": "sinks s",
     "kv_knob_rotary_dims": "dims that rotate",
     "kv_knob_d_latent": "latent width",
-    "kv_state_heads": (
-        "The cache holds K and V for {kv} kv heads × {t} tokens: per kv head, K is {t}×{d_k} and V is "
-        "{t}×{d_v}; {size} in all."
-    ),
+    "kv_state_heads": "The cache holds K and V of {kv} kv heads × {t} tokens, {t}×{d_k} and {t}×{d_v} each: {size}.",
     "kv_state_group": "Head {i} reads kv head {g}, which heads {heads} share (group {g}); the figure shows its K and V.",
-    "kv_state_window": "It holds {held}, never more than s + W = {sinks} + {w} = {most} tokens.",
-    "kv_state_left": "{gone} left: no later query can see them.",
+    "kv_state_window": "It holds {held}, at most s + W = {sinks} + {w} = {most}.",
+    "kv_state_left": "{gone} left: no later query sees them.",
     "kv_state_mla": (
         "The cache holds the latent c of {t} tokens, {t}×{d_latent} for all heads at once: {size}. Each head "
         "rebuilds its K and V from c."
@@ -432,16 +432,16 @@ EN = {
         "product with every cached key."
     ),
     "kv_append_mla": (
-        "c{t} = X{t}·W<sub>DKV</sub> becomes row {n} of the latent cache c, all that is kept; q{t} = "
-        "X{t}·W<sub>Q</sub> is folded into q{t}·W<sub>UK</sub>ᵀ, a query in c's space."
+        "c{t} = X{t}·{w_dkv} becomes row {n} of the latent cache c, all that is kept; q{t} = "
+        "X{t}·W<sub>Q</sub> is folded into q{t}·{w_uk}ᵀ, a query in c's space."
     ),
     "kv_scores_mla": (
-        "Row {n} of the scores: (q{t}·W<sub>UK</sub>ᵀ)·cᵀ/√{d_k}, one dot product with every cached latent row; "
+        "Row {n} of the scores: (q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}, one dot product with every cached latent row; "
         "no K is built."
     ),
-    "kv_output_mla": "Row {n} of {h} = (row {n} of {s} · c)·W<sub>UV</sub>, then Y{t}; {ys} unchanged.",
+    "kv_output_mla": "Row {n} of {h} = (row {n} of {s} · c)·{w_uv}, then Y{t}; {ys} unchanged.",
     "kv_mla_c": "latent cache c",
-    "kv_mla_v": "{v} = c·W<sub>UV</sub>, rebuilt",
+    "kv_mla_v": "{v} = c·{w_uv}, rebuilt",
     # axis words in hover
     "y_row": "row of Y",
     "x_row": "row of X",
@@ -1290,15 +1290,18 @@ ZH = {
     "kv_tex_recompute": r"\text{{重算}}",
     # the KV-cache stage with a variant (issue 34)
     "kv_variant": "缓存的注意力",
+    "kv_short_mha": "MHA 原版",
+    "kv_short_window": "窗口",
+    "kv_short_sinks": "汇聚词元",
     "kv_knob_kv_heads": "kv 头数",
     "kv_knob_window": "窗口 W",
     "kv_knob_sinks": "汇聚词元 s",
     "kv_knob_rotary_dims": "旋转的维数",
     "kv_knob_d_latent": "潜向量宽度",
-    "kv_state_heads": "缓存里存着 {kv} 个 kv 头 × {t} 个词元的 K 和 V：每个 kv 头的 K 是 {t}×{d_k}，V 是 {t}×{d_v}，一共 {size}。",
+    "kv_state_heads": "缓存里存着 {kv} 个 kv 头 × {t} 个词元的 K 和 V，每个分别是 {t}×{d_k} 和 {t}×{d_v}：一共 {size}。",
     "kv_state_group": "第 {i} 个头读第 {g} 个 kv 头，第 {heads} 个头共用它（第 {g} 组）；图中画的就是它的 K 和 V。",
-    "kv_state_window": "缓存里只有 {held}，永远不超过 s + W = {sinks} + {w} = {most} 个词元。",
-    "kv_state_left": "{gone} 已经离开：后面的查询再也看不到它们。",
+    "kv_state_window": "缓存里只有 {held}，最多 s + W = {sinks} + {w} = {most} 个。",
+    "kv_state_left": "{gone} 已经离开：后面的查询看不到它们。",
     "kv_state_mla": "缓存里存着 {t} 个词元的潜向量 c，所有头共用一份 {t}×{d_latent}：{size}。每个头再从 c 重建自己的 K 和 V。",
     "kv_proof_held": "缓存里的词元数，最多 s + W = {most}",
     "kv_proof_same": "两边用的是同一种变体（{variant}）：整体重算就是用它对全部 {n} 个词元做一次前向计算。",
@@ -1318,13 +1321,13 @@ ZH = {
     "kv_rows_held": "{tokens} 的行",
     "kv_scores_alibi": "注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k} − {m}·(i−j)，即 ALiBi 的偏置，这个头的斜率是 {m}；与缓存里的每个键各做一次内积。",
     "kv_append_mla": (
-        "c{t} = X{t}·W<sub>DKV</sub> 成为潜向量缓存 c 的第 {n} 行，缓存里只留下它；q{t} = X{t}·W<sub>Q</sub> "
-        "被折成 q{t}·W<sub>UK</sub>ᵀ，变成 c 所在空间里的查询。"
+        "c{t} = X{t}·{w_dkv} 成为潜向量缓存 c 的第 {n} 行，缓存里只留下它；q{t} = X{t}·W<sub>Q</sub> "
+        "被折成 q{t}·{w_uk}ᵀ，变成 c 所在空间里的查询。"
     ),
-    "kv_scores_mla": "注意力分数的第 {n} 行：(q{t}·W<sub>UK</sub>ᵀ)·cᵀ/√{d_k}，与缓存里的每一行潜向量各做一次内积；不必构造 K。",
-    "kv_output_mla": "{h} 的第 {n} 行 = ({s} 的第 {n} 行 · c)·W<sub>UV</sub>，再得到 Y{t}；{ys} 保持不变。",
+    "kv_scores_mla": "注意力分数的第 {n} 行：(q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}，与缓存里的每一行潜向量各做一次内积；不必构造 K。",
+    "kv_output_mla": "{h} 的第 {n} 行 = ({s} 的第 {n} 行 · c)·{w_uv}，再得到 Y{t}；{ys} 保持不变。",
     "kv_mla_c": "潜向量缓存 c",
-    "kv_mla_v": "{v} = c·W<sub>UV</sub>，重建的",
+    "kv_mla_v": "{v} = c·{w_uv}，重建的",
     "y_row": "Y 的行",
     "x_row": "X 的行",
     "rows_of": "行",

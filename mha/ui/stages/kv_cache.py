@@ -88,6 +88,8 @@ def _steps(v: View) -> None:
     link.follows(v.cfg)
 
 
+MLA_W = dict(w_dkv="W<sub>DKV</sub>", w_uk="W<sub>UK</sub>", w_uv="W<sub>UV</sub>")  # MLA's weights, by name
+SHORT = dict(mha="kv_short_mha", window="kv_short_window", sinks="kv_short_sinks")  # the picker's shorter names
 KNOB_LABELS = dict(kv_heads="kv_knob_kv_heads", window="kv_knob_window", sinks="kv_knob_sinks",
                    rotary_dims="kv_knob_rotary_dims", d_latent="kv_knob_d_latent")
 
@@ -96,15 +98,13 @@ def _variant(v: View) -> str:
     """The attention the cache decodes (the post's, or one of the lab's variants) and, beside it, its knobs: the
     lab's own session keys, so a knob set on either stage holds on both."""
     t_ = v.t
-    variant = st.segmented_control(t_("kv_variant"), S.KV_VARIANTS, format_func=lambda x: t_(f"variant_{x}"),
-                                   key="kv_variant", required=True, persist_state="session",
-                                   label_visibility="collapsed")
-    knobs = S.KNOBS[variant]
-    if knobs:
-        row = st.container(horizontal=True) if len(knobs) > 1 else st
-        for key in knobs:
-            number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key],
-                   width=160)
+    # one row, the picker then its knobs; a phone's picker wraps its options over lines of their own
+    row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")
+    variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
+                                    format_func=lambda x: t_(SHORT.get(x, f"variant_{x}")), key="kv_variant",
+                                    required=True, persist_state="session", label_visibility="collapsed")
+    for key in S.KNOBS[variant]:
+        number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=130)
     return variant
 
 
@@ -299,9 +299,10 @@ def _step(v: View, d: Decoded) -> CacheStep:
     span = wt.rows(1, t - 1) if t > 1 else ""
     tokens = _tokens(earlier) if L > 1 else ""
     ys = tokens.replace("X", "Y")
+    had = _tokens(d.held_before)  # what the cache held when X_t arrived (a window's oldest token leaves as it does)
     legend_rows = wt("kv_rows_held", tokens=tokens) if d.labels and L > 1 else span
     words = dict(
-        arrive=wt("kv_arrive", t=sub, tokens=tokens) if L > 1 else wt("kv_arrive_first", t=sub),
+        arrive=wt("kv_arrive", t=sub, tokens=had) if len(d.held_before) else wt("kv_arrive_first", t=sub),
         append=wt("kv_append", t=sub, n=n),
         scores=wt("kv_scores", t=sub, n=n, d_k=v.cfg.d_k),
         softmax=wt("kv_softmax", n=n, s=s_name.plain),
@@ -317,8 +318,8 @@ def _step(v: View, d: Decoded) -> CacheStep:
     )
     words.update(_changed_words(v, d, sub, n, ys))
     if d.variant == "mla":
-        names.update(q=f"{v.head_name('Q').html}·W<sub>UK</sub>ᵀ", k=wt("kv_mla_c"),
-                     v=wt("kv_mla_v", v=v.head_name("V").html))
+        names.update(q=f"{v.head_name('Q').html}·{MLA_W['w_uk']}ᵀ", k=wt("kv_mla_c"),
+                     v=wt("kv_mla_v", v=v.head_name("V").html, **MLA_W))
         w = d.mla
         c = d.cache.latent
         scaled = step.q_absorbed[h] @ c.T / np.sqrt(w.d_k)
@@ -342,8 +343,9 @@ def _changed_words(v: View, d: Decoded, sub: str, n: int, ys: str) -> dict:
     wt, cfg, h = v.t, d.cfg, v.head
     if d.variant == "mla":
         s_name, h_name = v.head_name("S"), v.head_name("H")
-        return dict(append=wt("kv_append_mla", t=sub, n=n), scores=wt("kv_scores_mla", t=sub, n=n, d_k=v.cfg.d_k),
-                    output=wt("kv_output_mla", t=sub, n=n, s=s_name.plain, h=h_name.plain, ys=ys or "—"))
+        return dict(append=wt("kv_append_mla", t=sub, n=n, **MLA_W), scores=wt("kv_scores_mla", t=sub, n=n,
+                                                                               d_k=v.cfg.d_k, **MLA_W),
+                    output=wt("kv_output_mla", t=sub, n=n, s=s_name.plain, h=h_name.plain, ys=ys or "—", **MLA_W))
     if cfg is None:
         return {}
     out = {}
