@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 import mha
+from mha.ui import prepared
 from tests.core import reference as ref
 from tests.figures.test_cache_figure import _frame_traces, drawn, panels
 
 from .helpers import chart_text, charts, page_text, rerun, run
+from .test_stage_downloads import _arrays, downloaded
 
 H, HEAD = 4, 3  # four heads, the third shown: with 2 kv heads it reads kv head 2, with heads 3 and 4 (group 2)
 D_K, D_V = 7, 11
@@ -201,3 +203,38 @@ def test_the_picker_switches_the_variant_and_back_to_the_posts_cache():
     at.segmented_control(key="kv_variant").set_value("mha")
     rerun(at)
     assert _animation(at)[0] == before and "variant" not in at.query_params
+
+
+@pytest.mark.parametrize("variant", ["gqa", "sinks", "rope"])
+def test_the_downloads_hold_the_variants_cache_and_say_which(variant):
+    prepared.FILES.clear()
+    at = _opened(variant, "en", added=2)
+    at.session_state["downloads_open"] = True
+    name, files = downloaded(rerun(at))
+    got, meta = _arrays(files)
+    t = 5
+    e = _expected(variant, t)
+    held = _held(t, e["window"], e["sinks"])
+    assert meta["variant"] == variant and meta["kv_heads"] == (e["n_kv_heads"] or H)
+    assert (meta["window"], meta["sinks"], meta["rotary_dims"]) == (e["window"], e["sinks"], e["rotary_dims"])
+    np.testing.assert_allclose(got["X"], _rows(t), atol=0, rtol=0)
+    np.testing.assert_allclose(got["Y"], e["y"], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["S"], e["probs"], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["K_cache"], e["k_rot"][:, held], atol=1e-12, rtol=0)  # what the cache holds
+    np.testing.assert_allclose(got["V_cache"], e["v"][:, held], atol=1e-12, rtol=0)
+    assert got["positions"].tolist() == held and name == f"mha-kv_cache-{t}x5x7x11x{H}-seed0"
+
+
+def test_the_mla_download_holds_the_latent():
+    prepared.FILES.clear()
+    at = _opened("mla", "en", added=1)
+    at.session_state["downloads_open"] = True
+    got, meta = _arrays(downloaded(rerun(at))[1])
+    w_mla = mha.mla_from(mha.init_weights(mha.AttentionConfig(n_heads=H)), 4)
+    c, _, _, y = (np.array(a) for a in ref.mla_attention(
+        _rows(4).tolist(), w_mla.w_q.tolist(), w_mla.w_dkv.tolist(), w_mla.w_uk.tolist(), w_mla.w_uv.tolist(),
+        w_mla.w_o.tolist()))
+    assert meta["variant"] == "mla" and meta["d_latent"] == 4
+    np.testing.assert_allclose(got["c"], c, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["Y"], y, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["Y_absorbed"], y, atol=1e-12, rtol=0)

@@ -3,6 +3,7 @@
 import time
 from dataclasses import dataclass
 from functools import partial
+from types import SimpleNamespace
 
 import numpy as np
 import streamlit as st
@@ -134,19 +135,34 @@ class Decoded:
         return tuple(str(p + 1) for p in self.held)
 
 
+def variant_of(cfg: mha.AttentionConfig, w: mha.Weights, variant: str) -> tuple[mha.AttentionConfig | None,
+                                                                                 mha.Weights]:
+    """The config and weights the cache runs for `variant` (not MLA) on the walk's sizes and weights, its knobs from
+    the session: (None, w) for the post's attention."""
+    if variant == "mha":
+        return None, w
+    walk = SimpleNamespace(cfg=cfg, w=w)  # what lab.config and lab.weights read of a view
+    changed = lab.config(walk, variant)
+    return changed, lab.weights(walk, changed)
+
+
+def d_latent() -> int:
+    """MLA's latent width, from the session."""
+    return int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
+
+
 def _decode(v: View, variant: str, rows: np.ndarray) -> Decoded:
     """Every row through the variant's cache; forward with the same variant on all rows and on all but the last."""
     t = len(rows)
     if variant == "mla":
-        d_latent = int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
-        w_mla = mha.mla_from(v.w, d_latent)
+        width = d_latent()
+        w_mla = mha.mla_from(v.w, width)
         cache = mha.MLACache(w_mla)
         steps = [cache.append(r) for r in rows]
         before = mha.mla_forward(rows[:-1], w_mla) if t > 1 else None
         return Decoded(variant, None, cache, steps[-1], mha.mla_forward(rows, w_mla), before, np.arange(t), v.head,
-                       np.arange(t - 1), d_latent, w_mla)
-    cfg = lab.config(v, variant) if variant != "mha" else None
-    w = lab.weights(v, cfg) if cfg else v.w
+                       np.arange(t - 1), width, w_mla)
+    cfg, w = variant_of(v.cfg, v.w, variant)
     cache = mha.KVCache(w, cfg, capacity=t)
     for r in rows[:-1]:
         cache.append(r)
