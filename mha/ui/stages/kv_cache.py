@@ -21,7 +21,7 @@ from ..prose import equation, head_control, header, input_error, markdown_table,
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
-from ..view import View, name, subscript
+from ..view import TRACES, View, name, subscript
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in the figure's hover)
@@ -146,22 +146,24 @@ def variant_of(cfg: mha.AttentionConfig, w: mha.Weights, variant: str) -> tuple[
     return changed, lab.weights(walk, changed)
 
 
-def d_latent() -> int:
-    """MLA's latent width, from the session."""
-    return int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
+def mla_weights(w: mha.Weights) -> mha.MLAWeights:
+    """MLA's weights cut from the walk's at the latent width in the session; the SVD is made once for every session
+    showing the same weights (at GPT-2-small widths it takes seconds)."""
+    width = int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
+    key = ("kv_mla", digest(w.w_q, w.w_k, w.w_v, w.w_o), width)
+    return TRACES.get(key, lambda: mha.mla_from(w, width))
 
 
 def _decode(v: View, variant: str, rows: np.ndarray) -> Decoded:
     """Every row through the variant's cache; forward with the same variant on all rows and on all but the last."""
     t = len(rows)
     if variant == "mla":
-        width = d_latent()
-        w_mla = mha.mla_from(v.w, width)
+        w_mla = mla_weights(v.w)
         cache = mha.MLACache(w_mla)
         steps = [cache.append(r) for r in rows]
         before = mha.mla_forward(rows[:-1], w_mla) if t > 1 else None
         return Decoded(variant, None, cache, steps[-1], mha.mla_forward(rows, w_mla), before, np.arange(t), v.head,
-                       np.arange(t - 1), width, w_mla)
+                       np.arange(t - 1), w_mla.d_latent, w_mla)
     cfg, w = variant_of(v.cfg, v.w, variant)
     cache = mha.KVCache(w, cfg, capacity=t)
     for r in rows[:-1]:
