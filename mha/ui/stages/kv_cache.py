@@ -3,7 +3,6 @@
 import time
 from dataclasses import dataclass
 from functools import partial
-from types import SimpleNamespace
 
 import numpy as np
 import streamlit as st
@@ -135,18 +134,17 @@ class Decoded:
         return tuple(str(p + 1) for p in self.held)
 
 
-def variant_of(cfg: mha.AttentionConfig, w: mha.Weights, variant: str) -> tuple[mha.AttentionConfig | None,
+def _variant_of(cfg: mha.AttentionConfig, w: mha.Weights, variant: str) -> tuple[mha.AttentionConfig | None,
                                                                                  mha.Weights]:
     """The config and weights the cache runs for `variant` (not MLA) on the walk's sizes and weights, its knobs from
     the session: (None, w) for the post's attention."""
     if variant == "mha":
         return None, w
-    walk = SimpleNamespace(cfg=cfg, w=w)  # what lab.config and lab.weights read of a view
-    changed = lab.config(walk, variant)
-    return changed, lab.weights(walk, changed)
+    changed = lab.variant_config(cfg, variant)
+    return changed, mha.share_kv(w, changed.kv_heads)  # lab.weights' sharing, with no view at hand
 
 
-def mla_weights(w: mha.Weights) -> mha.MLAWeights:
+def _mla_weights(w: mha.Weights) -> mha.MLAWeights:
     """MLA's weights cut from the walk's at the latent width in the session; the SVD is made once for every session
     showing the same weights (at GPT-2-small widths it takes seconds)."""
     width = int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
@@ -158,13 +156,13 @@ def _decode(v: View, variant: str, rows: np.ndarray) -> Decoded:
     """Every row through the variant's cache; forward with the same variant on all rows and on all but the last."""
     t = len(rows)
     if variant == "mla":
-        w_mla = mla_weights(v.w)
+        w_mla = _mla_weights(v.w)
         cache = mha.MLACache(w_mla)
         steps = [cache.append(r) for r in rows]
         before = mha.mla_forward(rows[:-1], w_mla) if t > 1 else None
         return Decoded(variant, None, cache, steps[-1], mha.mla_forward(rows, w_mla), before, np.arange(t), v.head,
                        np.arange(t - 1), w_mla.d_latent, w_mla)
-    cfg, w = variant_of(v.cfg, v.w, variant)
+    cfg, w = _variant_of(v.cfg, v.w, variant)
     cache = mha.KVCache(w, cfg, capacity=t)
     for r in rows[:-1]:
         cache.append(r)
