@@ -405,6 +405,7 @@ EN = {
     "kv_knob_d_latent": "latent width",
     "kv_state_heads": "The cache holds K and V of {kv} kv heads × {t} tokens, {t}×{d_k} and {t}×{d_v} each: {size}.",
     "kv_state_group": "Head {i} reads kv head {g}, which heads {heads} share (group {g}); the figure shows its K and V.",
+    "kv_state_no_group": "With {h} heads and {kv} kv heads no two heads share: set fewer kv heads, or more heads.",
     "kv_state_window": "It holds {held}, at most s + W = {sinks} + {w} = {most}.",
     "kv_state_left": "{gone} left: no later query sees them.",
     "kv_state_mla": (
@@ -1300,6 +1301,7 @@ ZH = {
     "kv_knob_d_latent": "潜向量宽度",
     "kv_state_heads": "缓存里存着 {kv} 个 kv 头 × {t} 个词元的 K 和 V，每个分别是 {t}×{d_k} 和 {t}×{d_v}：一共 {size}。",
     "kv_state_group": "第 {i} 个头读第 {g} 个 kv 头，第 {heads} 个头共用它（第 {g} 组）；图中画的就是它的 K 和 V。",
+    "kv_state_no_group": "{h} 个头配 {kv} 个 kv 头，没有两个头共用：减少 kv 头数，或者增加头数。",
     "kv_state_window": "缓存里只有 {held}，最多 s + W = {sinks} + {w} = {most} 个。",
     "kv_state_left": "{gone} 已经离开：后面的查询看不到它们。",
     "kv_state_mla": "缓存里存着 {t} 个词元的潜向量 c，所有头共用一份 {t}×{d_latent}：{size}。每个头再从 c 重建自己的 K 和 V。",

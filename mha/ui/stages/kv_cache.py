@@ -208,6 +208,8 @@ def _state(v: View, d: Decoded) -> str:
     size_g = cfg.n_heads // kv
     if size_g > 1:
         out.append(t_("kv_state_group", i=v.head + 1, g=d.group + 1, heads=_heads(d.group, size_g)))
+    elif d.variant == "gqa":  # kv heads as many as heads: nothing is shared yet
+        out.append(t_("kv_state_no_group", h=cfg.n_heads, kv=kv))
     if d.cfg.window:
         out.append(t_("kv_state_window", held=_tokens(d.held), sinks=d.cfg.sinks, w=d.cfg.window,
                       most=d.cfg.sinks + d.cfg.window))
