@@ -403,7 +403,7 @@ EN = {
     "kv_knob_sinks": "sinks s",
     "kv_knob_rotary_dims": "dims that rotate",
     "kv_knob_d_latent": "latent width",
-    "kv_state_heads": "The cache holds K and V of {kv} kv heads × {t} tokens, {t}×{d_k} and {t}×{d_v} each: {size}.",
+    "kv_state_heads": "The cache holds {t} tokens' K and V per kv head ({kv} in all), {t}×{d_k} and {t}×{d_v}: {size}.",
     "kv_state_group": "Head {i} reads kv head {g}, which heads {heads} share (group {g}); the figure shows its K and V.",
     "kv_state_no_group": "With {h} heads and {kv} kv heads no two heads share: set fewer kv heads, or more heads.",
     "kv_state_window": "It holds {held}, at most s + W = {sinks} + {w} = {most}.",

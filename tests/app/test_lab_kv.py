@@ -199,7 +199,7 @@ def test_the_picker_switches_the_variant_and_back_to_the_posts_cache():
     before = _animation(at)[0]
     at.segmented_control(key="kv_variant").set_value("mqa")
     rerun(at)
-    assert "1 kv heads × 4 tokens" in page_text(at) and at.query_params["variant"] == "mqa"
+    assert "4 tokens' K and V per kv head (1 in all)" in page_text(at) and at.query_params["variant"] == "mqa"
     at.segmented_control(key="kv_variant").set_value("mha")
     rerun(at)
     assert _animation(at)[0] == before and "variant" not in at.query_params
