@@ -72,6 +72,8 @@ class CacheStep:
     #              last_rows, first_cols, last_cols ("{n}", "{total}"), token and col (what rows and columns count),
     #              slider (the slider's name for a screen reader), slider_step ("{k}", "{count}", "{step}", "{caption}":
     #              a step's words for it)
+    labels: tuple[str, ...] | None = None  # what rows 1..t (and S's columns) are called, when not 1..t: the
+    #                                        positions of the tokens a windowed cache holds
 
     @property
     def t(self) -> int:
@@ -197,7 +199,7 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
     tick_h = z["tick"] * 1.5 + 4
     note_h = z["note"] * NOTE_LINE + 4
     gap = max(14, z["tick"] * 1.4)
-    label_w = text_px(str(s.t), z["tick"]) + 8  # token numbers left of a row of panels
+    label_w = widest(s.labels or [str(s.t)], z["tick"]) + 8  # token numbers left of a row of panels
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
     width = min(look.max_w, MAIN_W)
@@ -301,7 +303,7 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
                   annotations=notes[0], shapes=_fixed_shapes(p, ax, t), plot_bgcolor=MASKED_BG,
                   paper_bgcolor="rgba(0,0,0,0)", font=dict(family=FONT, color="#1f2937"), dragmode=False,
-                  **_axes(p, ax), **_controls(s.words, p))
+                  **_axes(p, ax, s.labels), **_controls(s.words, p))
     return figure(frames_data[0], layout, frames)
 
 
@@ -356,8 +358,9 @@ def _text(text: str, x: float, y: float, size: int, xanchor: str, yanchor: str, 
                 if xanchor != "center" else "center", showarrow=False, font=dict(size=size, color=color))
 
 
-def _axes(p: Plan, ax: dict) -> dict:
-    """Domains from the px boxes (margins are 0, so the paper is the figure); row 1 at the top."""
+def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None) -> dict:
+    """Domains from the px boxes (margins are 0, so the paper is the figure); row 1 at the top. `labels`: what the
+    rows (and S's columns) are called, when not by their numbers."""
     W, H, out = p.width, p.height, {}
     step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4
     for key, pan in p.panels.items():
@@ -373,6 +376,9 @@ def _axes(p: Plan, ax: dict) -> dict:
         out[ya.replace("y", "yaxis")] = common | dict(
             domain=[1 - y1 / H, 1 - y0 / H], anchor=xa, range=[rows[-1] + 0.5, rows[0] - 0.5],
             tickvals=rows[::-step][::-1] if len(rows) > 1 else rows, showticklabels=pan.row_ticks)
+        if labels:
+            for axis in (ya.replace("y", "yaxis"), *([xa.replace("x", "xaxis")] if key == "s" else [])):
+                out[axis]["ticktext"] = [labels[i - 1] for i in out[axis]["tickvals"]]
     return out
 
 

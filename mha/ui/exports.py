@@ -257,6 +257,21 @@ def variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.Attention
     knobs = dict(kv_heads=cfg.kv_heads, window=cfg.window, sinks=cfg.sinks, alibi=cfg.alibi,
                  rotary_dims=cfg.rotary_dims, rope_base=cfg.rope_base)
     return Part(a, {"Q_rot": LABELS["Q"], "K_rot": LABELS["K"], "bias": ("query", "key")}, {**meta, **knobs})
+def cache_variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.AttentionConfig, d_latent: int) -> Part:
+    """The KV-cache stage with a variant: the lab's arrays for it on the rows decoded (variant_part) and what its
+    cache holds after the last token: K_cache and V_cache of the kv heads, the positions held (MLA's cache is the
+    latent c, already there)."""
+    part = variant_part(x, w, variant, cfg, d_latent, 1, 0)
+    if variant == "mla":
+        return part
+    cache = mha.KVCache(mha.share_kv(w, cfg.kv_heads), cfg, capacity=len(x))
+    for row in x:
+        cache.append(row)
+    arrays = {**part.arrays, "K_cache": cache.k, "V_cache": cache.v, "positions": cache.positions}
+    labels = {**part.labels, "K_cache": LABELS["K"], "V_cache": LABELS["V"], "positions": ("row", "token")}
+    return Part(arrays, labels, part.meta)
+
+
 
 
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock

@@ -393,6 +393,56 @@ EN = {
     "kv_hint_word": "The chart replays the step in which the text's last token, X{t} “{token}”, entered the cache.",
     "kv_tex_cached": r"\text{{cached}}",
     "kv_tex_recompute": r"\text{{recompute}}",
+    # the KV-cache stage with a variant (issue 34)
+    "kv_variant": "Cache of",
+    "kv_short_mha": "MHA",
+    "kv_short_window": "Window",
+    "kv_short_sinks": "Sinks",
+    "kv_knob_kv_heads": "kv heads",
+    "kv_knob_window": "window W",
+    "kv_knob_sinks": "sinks s",
+    "kv_knob_rotary_dims": "dims that rotate",
+    "kv_knob_d_latent": "latent width",
+    "kv_state_heads": "The cache holds {t} tokens' K and V per kv head ({kv} in all), {t}×{d_k} and {t}×{d_v}: {size}.",
+    "kv_state_group": "Head {i} reads kv head {g}, which heads {heads} share (group {g}); the figure shows its K and V.",
+    "kv_state_no_group": "With {h} heads and {kv} kv heads no two heads share: set fewer kv heads, or more heads.",
+    "kv_state_window": "It holds {held}, at most s + W = {sinks} + {w} = {most}.",
+    "kv_state_left": "{gone} left: no later query sees them.",
+    "kv_state_mla": (
+        "The cache holds the latent c of {t} tokens, {t}×{d_latent} for all heads at once: {size}. Each head "
+        "rebuilds its K and V from c."
+    ),
+    "kv_proof_held": "tokens held, at most s + W = {most}",
+    "kv_proof_same": "Both sides run the same variant ({variant}): the recompute is forward on all {n} tokens with it.",
+    "kv_fig_group": "Heads {heads} share this k and v: group {g}.",
+    "kv_append_rope": (
+        "q{t} = X{t}·W<sub>Q</sub> and k{t} = X{t}·W<sub>K</sub>, each turned by position {p} ({r} of {d_k} dims, "
+        "in pairs 2i, 2i+1); v{t} = X{t}·W<sub>V</sub>. The turned k{t} and v{t} become row {n} of the caches: a "
+        "key turns once, as it arrives."
+    ),
+    "kv_append_window": (
+        "q{t}, k{t}, v{t} = X{t}·W<sub>Q</sub>, X{t}·W<sub>K</sub>, X{t}·W<sub>V</sub>; k{t} and v{t} join the K "
+        "and V caches, which keep {kept}{gone}."
+    ),
+    "kv_keep_window": "the last {w} tokens only",
+    "kv_keep_sinks": "the first {s} and the last {w} tokens only",
+    "kv_gone": ": X{x} leaves",
+    "kv_rows_held": "the rows of {tokens}",
+    "kv_scores_alibi": (
+        "Row {n} of the scores: q{t}·Kᵀ/√{d_k} − {m}·(i−j), ALiBi's bias with this head's slope {m}; one dot "
+        "product with every cached key."
+    ),
+    "kv_append_mla": (
+        "c{t} = X{t}·{w_dkv} becomes row {n} of the latent cache c, all that is kept; q{t} = "
+        "X{t}·W<sub>Q</sub> is folded into q{t}·{w_uk}ᵀ, a query in c's space."
+    ),
+    "kv_scores_mla": (
+        "Row {n} of the scores: (q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}, one dot product with every cached latent row; "
+        "no K is built."
+    ),
+    "kv_output_mla": "Row {n} of {h} = (row {n} of {s} · c)·{w_uv}, then Y{t}; {ys} unchanged.",
+    "kv_mla_c": "latent cache c",
+    "kv_mla_v": "{v} = c·{w_uv}, rebuilt",
     # axis words in hover
     "y_row": "row of Y",
     "x_row": "row of X",
@@ -1300,6 +1350,47 @@ ZH = {
     "kv_hint_word": "图中演示的是文本的最后一个词元 X{t}“{token}”进入缓存的那一步。",
     "kv_tex_cached": r"\text{{用缓存}}",
     "kv_tex_recompute": r"\text{{重算}}",
+    # the KV-cache stage with a variant (issue 34)
+    "kv_variant": "缓存的注意力",
+    "kv_short_mha": "MHA 原版",
+    "kv_short_window": "窗口",
+    "kv_short_sinks": "汇聚词元",
+    "kv_knob_kv_heads": "kv 头数",
+    "kv_knob_window": "窗口 W",
+    "kv_knob_sinks": "汇聚词元 s",
+    "kv_knob_rotary_dims": "旋转的维数",
+    "kv_knob_d_latent": "潜向量宽度",
+    "kv_state_heads": "缓存里存着 {kv} 个 kv 头 × {t} 个词元的 K 和 V，每个分别是 {t}×{d_k} 和 {t}×{d_v}：一共 {size}。",
+    "kv_state_group": "第 {i} 个头读第 {g} 个 kv 头，第 {heads} 个头共用它（第 {g} 组）；图中画的就是它的 K 和 V。",
+    "kv_state_no_group": "{h} 个头配 {kv} 个 kv 头，没有两个头共用：减少 kv 头数，或者增加头数。",
+    "kv_state_window": "缓存里只有 {held}，最多 s + W = {sinks} + {w} = {most} 个。",
+    "kv_state_left": "{gone} 已经离开：后面的查询看不到它们。",
+    "kv_state_mla": "缓存里存着 {t} 个词元的潜向量 c，所有头共用一份 {t}×{d_latent}：{size}。每个头再从 c 重建自己的 K 和 V。",
+    "kv_proof_held": "缓存里的词元数，最多 s + W = {most}",
+    "kv_proof_same": "两边用的是同一种变体（{variant}）：整体重算就是用它对全部 {n} 个词元做一次前向计算。",
+    "kv_fig_group": "第 {heads} 个头共用这一对 k 和 v：第 {g} 组。",
+    "kv_append_rope": (
+        "q{t} = X{t}·W<sub>Q</sub>，k{t} = X{t}·W<sub>K</sub>，两者都按位置 {p} 旋转（{d_k} 维中的 {r} 维，"
+        "按 2i、2i+1 两两成对）；v{t} = X{t}·W<sub>V</sub>。旋转后的 k{t} 和 v{t} 成为缓存的第 {n} 行："
+        "每个键只在到来时旋转一次。"
+    ),
+    "kv_append_window": (
+        "q{t}、k{t}、v{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>、X{t}·W<sub>V</sub>；k{t} 和 v{t} 进入 K 缓存"
+        "和 V 缓存，缓存只保留{kept}{gone}。"
+    ),
+    "kv_keep_window": "最后 {w} 个词元",
+    "kv_keep_sinks": "最前面 {s} 个和最后 {w} 个词元",
+    "kv_gone": "：X{x} 离开",
+    "kv_rows_held": "{tokens} 的行",
+    "kv_scores_alibi": "注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k} − {m}·(i−j)，即 ALiBi 的偏置，这个头的斜率是 {m}；与缓存里的每个键各做一次内积。",
+    "kv_append_mla": (
+        "c{t} = X{t}·{w_dkv} 成为潜向量缓存 c 的第 {n} 行，缓存里只留下它；q{t} = X{t}·W<sub>Q</sub> "
+        "被折成 q{t}·{w_uk}ᵀ，变成 c 所在空间里的查询。"
+    ),
+    "kv_scores_mla": "注意力分数的第 {n} 行：(q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}，与缓存里的每一行潜向量各做一次内积；不必构造 K。",
+    "kv_output_mla": "{h} 的第 {n} 行 = ({s} 的第 {n} 行 · c)·{w_uv}，再得到 Y{t}；{ys} 保持不变。",
+    "kv_mla_c": "潜向量缓存 c",
+    "kv_mla_v": "{v} = c·{w_uv}，重建的",
     "y_row": "Y 的行",
     "x_row": "X 的行",
     "rows_of": "行",

@@ -28,6 +28,9 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
     *(f"kv_step_{k}" for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")),
     "token_id", "hidden_unit", "block_gelu_curve", "block_gelu_row", "next_probs_title",  # the coda's charts
     *(k for k in EN if k.startswith("lab_online_fig_")),  # the online softmax's animation
+    # the KV cache's variants
+    "kv_fig_group", "kv_append_rope", "kv_append_window", "kv_keep_window", "kv_keep_sinks", "kv_gone",
+    "kv_rows_held", "kv_scores_alibi", "kv_append_mla", "kv_scores_mla", "kv_output_mla", "kv_mla_c", "kv_mla_v",
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options

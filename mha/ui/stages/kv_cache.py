@@ -1,6 +1,7 @@
 """Stage `kv_cache`: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
 import time
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -11,14 +12,15 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 from mha.figures.text import short
 from mha.figures.ticks import token_ticks
 
-from .. import editor, link, next_word, session
+from .. import editor, lab, link, next_word, session
+from .. import settings as S
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
 from ..prose import equation, head_control, header, input_error, markdown_table, tex_int
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
-from ..view import View, subscript
+from ..view import TRACES, View, name, subscript
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in the figure's hover)
@@ -46,6 +48,7 @@ def _steps(v: View) -> None:
     t_, ss = v.t, st.session_state
     if ss.pop("kv_grown", False):  # a word was added to the text: n, X and the sidebar change with it
         st.rerun(scope="app")
+    variant = _variant(v)
     words = bool(v.tokens)  # a text (or the trained model's letters): the cache adds the model's next word
     rows = v.x if words else _rows(v)
     t = len(rows)
@@ -54,37 +57,166 @@ def _steps(v: View) -> None:
     else:
         _next_seeded(v, t)
         hint = t_("kv_hint") if t == len(v.x) else ""
-    cache = mha.KVCache(v.w, capacity=t)
-    steps = [cache.append(r) for r in rows]
-    full = mha.forward(rows, v.w)
-    state = t_("kv_state", t=t, d_k=v.cfg.d_k, d_v=v.cfg.d_v, size=_size(cache.nbytes))
+    d = _decode(v, variant, rows)
+    state = _state(v, d)
     st.markdown(f"{state}\n\n:gray[:small[{hint}]]" if hint else state)  # one element
     # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
     # made the browser's every rerun of this page slower (bench/README.md).
     part = st.segmented_control(t_("kv_part"), KV_PARTS, format_func=lambda p: t_(f"kv_tab_{p}"), key="kv_part",
                                 required=True, persist_state="session", label_visibility="collapsed")
     if part == "step":
-        before = mha.forward(rows[:-1], v.w) if t > 1 else None  # what the tokens before the last one gave
-
         def build():
-            fig = cache_animation(_step(v, cache, steps[-1], full, before), text=v.text, look=v.named)
-            return drawn(token_ticks(fig, v.tokens, _token_axes(fig), v.look))
+            fig = cache_animation(_step(v, d), text=v.text, look=v.named)
+            tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
+            return drawn(token_ticks(fig, tokens, _token_axes(fig), v.look))
 
         w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session
         parts = ("kv", digest(rows, w.w_q, w.w_k, w.w_v, w.w_o), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
-                 v.tokens)
+                 v.tokens, d.variant, d.cfg, d.d_latent)
         draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
-        wide, long = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model) > COLS, t > drawn_rows(v.look)  # what is drawn in part
+        held = len(d.held)
+        wide, long = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model) > COLS, held > drawn_rows(v.look)  # drawn in part
         if wide or long:
             which = "kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols"
             st.caption(t_(which, cols=COLS, rows=drawn_rows(v.look)))
         why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
-        st.markdown(f"{why}\n\n{_proof(v, rows, steps[-1], full, before)}" if t > 1 else why)  # one element
+        st.markdown(f"{why}\n\n{_proof(v, d)}" if t > 1 else why)  # one element
     else:
         _cost(v, t)
         _measure(v)
     ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
     link.follows(v.cfg)
+
+
+MLA_W = dict(w_dkv="W<sub>DKV</sub>", w_uk="W<sub>UK</sub>", w_uv="W<sub>UV</sub>")  # MLA's weights, by name
+SHORT = dict(mha="kv_short_mha", window="kv_short_window", sinks="kv_short_sinks")  # the picker's shorter names
+KNOB_LABELS = dict(kv_heads="kv_knob_kv_heads", window="kv_knob_window", sinks="kv_knob_sinks",
+                   rotary_dims="kv_knob_rotary_dims", d_latent="kv_knob_d_latent")
+
+
+def _variant(v: View) -> str:
+    """The attention the cache decodes (the post's, or one of the lab's variants) and, beside it, its knobs: the
+    lab's own session keys, so a knob set on either stage holds on both."""
+    t_ = v.t
+    # one row, the picker then its knobs; a phone's picker wraps its options over lines of their own
+    row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")
+    variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
+                                    format_func=lambda x: t_(SHORT.get(x, f"variant_{x}")), key="kv_variant",
+                                    required=True, persist_state="session", label_visibility="collapsed")
+    for key in S.KNOBS[variant]:
+        number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=130)
+    return variant
+
+
+@dataclass(frozen=True, eq=False)
+class Decoded:
+    """The rows decoded through the variant's cache, one at a time, and the full recomputes it is checked against.
+
+    held: the positions (from 0) of the tokens the cache holds after the last step, the rows the figure draws;
+    labels: what those rows are called when not 1..t (a window's), else None."""
+
+    variant: str
+    cfg: mha.AttentionConfig | None  # None: the post's attention (and MLA, which has no attention config)
+    cache: object  # mha.KVCache or mha.MLACache
+    step: object  # the last mha.DecodeStep or mha.MLAStep
+    full: object  # forward (mla_forward) on every row
+    before: object | None  # on every row but the last
+    held: np.ndarray
+    group: int  # the kv head the chosen head reads (0-based)
+    held_before: np.ndarray  # the positions held before the last step
+    d_latent: int = 0
+    mla: mha.MLAWeights | None = None
+
+    @property
+    def labels(self) -> tuple[str, ...] | None:
+        if np.array_equal(self.held, np.arange(len(self.held))):
+            return None
+        return tuple(str(p + 1) for p in self.held)
+
+
+def _variant_of(cfg: mha.AttentionConfig, w: mha.Weights, variant: str) -> tuple[mha.AttentionConfig | None,
+                                                                                 mha.Weights]:
+    """The config and weights the cache runs for `variant` (not MLA) on the walk's sizes and weights, its knobs from
+    the session: (None, w) for the post's attention."""
+    if variant == "mha":
+        return None, w
+    changed = lab.variant_config(cfg, variant)
+    return changed, mha.share_kv(w, changed.kv_heads)  # lab.weights' sharing, with no view at hand
+
+
+def _mla_weights(w: mha.Weights) -> mha.MLAWeights:
+    """MLA's weights cut from the walk's at the latent width in the session; the SVD is made once for every session
+    showing the same weights (at GPT-2-small widths it takes seconds)."""
+    width = int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
+    key = ("kv_mla", digest(w.w_q, w.w_k, w.w_v, w.w_o), width)
+    return TRACES.get(key, lambda: mha.mla_from(w, width))
+
+
+def _decode(v: View, variant: str, rows: np.ndarray) -> Decoded:
+    """Every row through the variant's cache; forward with the same variant on all rows and on all but the last."""
+    t = len(rows)
+    if variant == "mla":
+        w_mla = _mla_weights(v.w)
+        cache = mha.MLACache(w_mla)
+        steps = [cache.append(r) for r in rows]
+        before = mha.mla_forward(rows[:-1], w_mla) if t > 1 else None
+        return Decoded(variant, None, cache, steps[-1], mha.mla_forward(rows, w_mla), before, np.arange(t), v.head,
+                       np.arange(t - 1), w_mla.d_latent, w_mla)
+    cfg, w = _variant_of(v.cfg, v.w, variant)
+    cache = mha.KVCache(w, cfg, capacity=t)
+    for r in rows[:-1]:
+        cache.append(r)
+    held_before = np.array(cache.positions)
+    step = cache.append(rows[-1])
+    before = mha.forward(rows[:-1], w, cfg) if t > 1 else None  # what the tokens before the last one gave
+    group = int(mha.groups(w.n_heads, w.n_kv_heads)[v.head])
+    return Decoded(variant, cfg, cache, step, mha.forward(rows, w, cfg), before, np.array(cache.positions), group,
+                   held_before)
+
+
+def _tokens(positions) -> str:
+    """X₁, X₃…X₅: the tokens at these positions (from 0), a run of three or more written as its ends."""
+    runs, out = [], []
+    for p in positions:
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    for r in runs:
+        a, b = f"X{subscript(r[0] + 1)}", f"X{subscript(r[-1] + 1)}"
+        out.append(a if len(r) == 1 else f"{a}, {b}" if len(r) == 2 else f"{a}…{b}")
+    return ", ".join(out)
+
+
+def _heads(group: int, size: int) -> str:
+    """The heads of a group, 1-based: 3–4, or 3 alone."""
+    first = group * size + 1
+    return str(first) if size == 1 else f"{first}–{first + size - 1}"
+
+
+def _state(v: View, d: Decoded) -> str:
+    """What the cache holds, as Markdown: tokens × kv heads (or the latent's width) and its bytes; which kv head the
+    chosen head reads; a window's tokens and those that left."""
+    t_, cfg, cache = v.t, v.cfg, d.cache
+    t, size = len(cache), _size(cache.nbytes)
+    if d.variant == "mha":
+        return t_("kv_state", t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)
+    if d.variant == "mla":
+        return t_("kv_state_mla", t=t, d_latent=d.d_latent, size=size)
+    kv = d.cfg.kv_heads
+    out = [t_("kv_state_heads", kv=kv, t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)]
+    size_g = cfg.n_heads // kv
+    if size_g > 1:
+        out.append(t_("kv_state_group", i=v.head + 1, g=d.group + 1, heads=_heads(d.group, size_g)))
+    elif d.variant == "gqa":  # kv heads as many as heads: nothing is shared yet
+        out.append(t_("kv_state_no_group", h=cfg.n_heads, kv=kv))
+    if d.cfg.window:
+        out.append(t_("kv_state_window", held=_tokens(d.held), sinks=d.cfg.sinks, w=d.cfg.window,
+                      most=d.cfg.sinks + d.cfg.window))
+        gone = sorted(set(range(d.step.pos + 1)) - set(d.held.tolist()))
+        if gone:
+            out.append(t_("kv_state_left", gone=_tokens(gone)))
+    return " ".join(out)
 
 
 def _next_seeded(v: View, t: int) -> None:
@@ -167,48 +299,110 @@ def _size(nbytes: int) -> str:
     return f"{nbytes:,} B" if nbytes < 10_000 else f"{nbytes / 1024:,.1f} KiB"
 
 
-def _step(v: View, cache: mha.KVCache, step: mha.DecodeStep, full: mha.Trace, before: mha.Trace | None) -> CacheStep:
-    """The last token's step for the chosen head, with S, H and Y of the tokens before it, and its words."""
-    h, t, wt = v.head, len(cache), v.t
-    sub, ps = subscript(t), subscript(t - 1)
+def _step(v: View, d: Decoded) -> CacheStep:
+    """The last token's step for the chosen head (its kv head's K and V, or MLA's latent), with S, H and Y of the
+    tokens before it, and its words; a window's rows are the tokens it holds."""
+    h, wt, step, full, before = v.head, v.t, d.step, d.full, d.before
+    held, L = d.held, len(d.held)
+    pos = L - 1 if d.variant == "mla" else step.pos  # the new token's position, from 0
+    t = pos + 1  # its number: X_t
+    sub = subscript(t)
+    n = t if d.labels else L  # the row of the figure the new token takes, as its ticks call it
     s_name, h_name = v.head_name("S"), v.head_name("H")
-    names = dict(q=v.head_name("Q").html, k=wt("kv_name_k", k=v.head_name("K").html),
-                 v=wt("kv_name_v", v=v.head_name("V").html), s=s_name.html, h=h_name.html, y="Y")
+    shared = d.cfg is not None and d.cfg.kv_heads < v.cfg.n_heads  # K and V named by the kv head read
+    k_name, v_name = (name(x, str(d.group + 1)) if shared else v.head_name(x) for x in "KV")
+    names = dict(q=v.head_name("Q").html, k=wt("kv_name_k", k=k_name.html), v=wt("kv_name_v", v=v_name.html),
+                 s=s_name.html, h=h_name.html, y="Y")
+    earlier = held[:-1]
     span = wt.rows(1, t - 1) if t > 1 else ""
-    tokens = "X₁" if t == 2 else "X₁, X₂" if t == 3 else f"X₁…X{ps}"
+    tokens = _tokens(earlier) if L > 1 else ""
+    ys = tokens.replace("X", "Y")
+    had = _tokens(d.held_before)  # what the cache held when X_t arrived (a window's oldest token leaves as it does)
+    legend_rows = wt("kv_rows_held", tokens=tokens) if d.labels and L > 1 else span
     words = dict(
-        arrive=wt("kv_arrive", t=sub, tokens=tokens) if t > 1 else wt("kv_arrive_first", t=sub),
-        append=wt("kv_append", t=sub, n=t),
-        scores=wt("kv_scores", t=sub, n=t, d_k=v.cfg.d_k),
-        softmax=wt("kv_softmax", n=t, s=s_name.plain),
+        arrive=wt("kv_arrive", t=sub, tokens=had) if len(d.held_before) else wt("kv_arrive_first", t=sub),
+        append=wt("kv_append", t=sub, n=n),
+        scores=wt("kv_scores", t=sub, n=n, d_k=v.cfg.d_k),
+        softmax=wt("kv_softmax", n=n, s=s_name.plain),
         drop_q=wt("kv_drop_q", rows=span, t=sub) if t > 1 else wt("kv_drop_q_first", t=sub),
-        output=(wt("kv_output", t=sub, n=t, s=s_name.plain, h=h_name.plain, ys=tokens.replace("X", "Y")) if t > 1
-                else wt("kv_output_first", t=sub, n=t, s=s_name.plain, h=h_name.plain)),
-        legend=wt("kv_legend", rows=span, t=sub, n=t) if t > 1 else wt("kv_legend_first", n=t),
+        output=(wt("kv_output", t=sub, n=n, s=s_name.plain, h=h_name.plain, ys=ys) if L > 1
+                else wt("kv_output_first", t=sub, n=n, s=s_name.plain, h=h_name.plain)),
+        legend=wt("kv_legend", rows=legend_rows, t=sub, n=n) if L > 1 else wt("kv_legend_first", n=n),
         drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
         steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
         slider=wt("anim_slider"), slider_step=wt.template("anim_step_text"),
         last_rows=wt.template("kv_last_rows"), first_cols=wt.template("kv_first_cols"),
         last_cols=wt.template("kv_last_cols"), token=wt("token"), col=wt("cols_of"),
     )
-    if before is not None:
-        s_prev, h_prev, y_prev = before.probs[h], before.heads[h], before.y
+    words.update(_changed_words(v, d, sub, n, ys))
+    if d.variant == "mla":
+        names.update(q=f"{v.head_name('Q').html}·{MLA_W['w_uk']}ᵀ", k=wt("kv_mla_c"),
+                     v=wt("kv_mla_v", v=v.head_name("V").html, **MLA_W))
+        w = d.mla
+        c = d.cache.latent
+        scaled = step.q_absorbed[h] @ c.T / np.sqrt(w.d_k)
+        head = step.probs[h] @ c @ w.w_uv[h]
+        q, k, vv = full.q_absorbed[h], c, c @ w.w_uv[h]
+        probs, y_t = step.probs[h], step.y
+    else:
+        q, k, vv = full.q_rot[h][held], d.cache.k[d.group], d.cache.v[d.group]
+        scaled, probs, head, y_t = step.scaled[h], step.probs[h], step.heads[h], step.y
+    if before is not None and L > 1:
+        s_prev = before.probs[h][np.ix_(earlier, earlier)]
+        h_prev, y_prev = before.heads[h][earlier], before.y[earlier]
     else:
         s_prev, h_prev, y_prev = np.zeros((0, 0)), np.zeros((0, v.cfg.d_v)), np.zeros((0, v.cfg.d_model))
-    return CacheStep(full.q[h], cache.k[h], cache.v[h], s_prev, h_prev, y_prev, step.scaled[h], step.probs[h],
-                     step.heads[h], step.y, names, words)
+    return CacheStep(q, k, vv, s_prev, h_prev, y_prev, scaled, probs, head, y_t, names, words, d.labels)
 
 
-def _proof(v: View, rows: np.ndarray, step: mha.DecodeStep, full: mha.Trace, before: mha.Trace) -> str:
-    """The check, as Markdown: the step's rows against a full recompute on the same numbers."""
-    t_, t = v.t, len(rows)
-    prefix = float(np.max(np.abs(before.y - full.y[:-1])))
+def _changed_words(v: View, d: Decoded, sub: str, n: int, ys: str) -> dict:
+    """The captions a variant changes: who shares k and v, the window's keeping and leaving, the rotation, ALiBi's
+    bias, MLA's latent."""
+    wt, cfg, h = v.t, d.cfg, v.head
+    if d.variant == "mla":
+        s_name, h_name = v.head_name("S"), v.head_name("H")
+        return dict(append=wt("kv_append_mla", t=sub, n=n, **MLA_W), scores=wt("kv_scores_mla", t=sub, n=n,
+                                                                               d_k=v.cfg.d_k, **MLA_W),
+                    output=wt("kv_output_mla", t=sub, n=n, s=s_name.plain, h=h_name.plain, ys=ys or "—", **MLA_W))
+    if cfg is None:
+        return {}
+    out = {}
+    if cfg.window:
+        gone = sorted(set(d.held_before.tolist()) - set(d.held.tolist()))  # what this step pushed out
+        kept = (wt("kv_keep_sinks", s=cfg.sinks, w=cfg.window) if cfg.sinks else wt("kv_keep_window", w=cfg.window))
+        out["append"] = wt("kv_append_window", t=sub, kept=kept,
+                           gone="".join(wt("kv_gone", x=subscript(p + 1)) for p in gone))
+    elif cfg.rotary_dims:
+        out["append"] = wt("kv_append_rope", t=sub, p=d.step.pos, r=cfg.rotary_dims, d_k=v.cfg.d_k, n=n)
+    size = v.cfg.n_heads // cfg.kv_heads
+    if size > 1:
+        out["append"] = f"{out.get('append', wt('kv_append', t=sub, n=n))} " + wt(
+            "kv_fig_group", heads=_heads(d.group, size), g=d.group + 1)
+    if cfg.alibi:
+        out["scores"] = wt("kv_scores_alibi", t=sub, n=n, d_k=v.cfg.d_k, m=f"{mha.alibi_slopes(v.cfg.n_heads)[h]:g}")
+    return out
+
+
+def _proof(v: View, d: Decoded) -> str:
+    """The check, as Markdown: the step's rows against a full recompute on the same numbers, with the same variant;
+    a window's length against its bound."""
+    t_, full, step = v.t, d.full, d.step
+    t = len(full.y)
+    prefix = float(np.max(np.abs(d.before.y - full.y[:-1])))
     last = float(np.max(np.abs(step.y - full.y[-1])))
-    s_row = float(np.max(np.abs(step.probs - full.probs[:, -1, :])))
+    row = np.zeros((v.cfg.n_heads, t))  # the cached step's S row, a held key at its position, 0 for the others
+    row[:, d.held] = step.probs
+    s_row = float(np.max(np.abs(row - full.probs[:, -1, :])))
     sub = subscript(t)
     table = [(t_("kv_proof_prefix", t=sub, rows=t_.rows(1, t - 1)), t_("kv_exact") if prefix == 0 else f"{prefix:.3g}"),
              (t_("kv_proof_last", t=sub), f"{last:.3g}"), (t_("kv_proof_s", t=t), f"{s_row:.3g}")]
-    return f"**{t_('kv_proof_title')}**\n\n{markdown_table([t_('kv_proof_what'), t_('kv_proof_delta')], table)}"
+    if d.cfg is not None and d.cfg.window:
+        most, held = d.cfg.sinks + d.cfg.window, len(d.cache)
+        table.append((t_("kv_proof_held", most=most), f"{held} {'≤' if held <= most else '>'} {most}"))
+    out = f"**{t_('kv_proof_title')}**\n\n{markdown_table([t_('kv_proof_what'), t_('kv_proof_delta')], table)}"
+    if d.variant != "mha":
+        out += "\n\n" + t_("kv_proof_same", variant=t_(f"variant_{d.variant}"), n=t)
+    return out
 
 
 def _cost(v: View, t: int) -> None:

@@ -1,0 +1,250 @@
+"""The KV-cache stage with a variant (issue 34): for each, tokens added on the page decode through that variant's
+cache, and what the page shows (the cache's state, the animation's panels and row names, the proof) equals a loop
+reference written from the contract (tests/core/reference.py), not the core's cache."""
+
+import re
+
+import numpy as np
+import pytest
+
+import mha
+from mha.ui import prepared
+from tests.core import reference as ref
+from tests.figures.test_cache_figure import _frame_traces, drawn, panels
+
+from .helpers import chart_text, charts, page_text, rerun, run
+from .test_stage_downloads import _arrays, downloaded
+
+H, HEAD = 4, 3  # four heads, the third shown: with 2 kv heads it reads kv head 2, with heads 3 and 4 (group 2)
+D_K, D_V = 7, 11
+SIZES = dict(n_heads=H, head=HEAD)
+# variant -> what it changes, as the reference takes it (the knobs at their defaults: kv_heads 2, W 2, s 1,
+# rotary_dims 6, d_latent 4)
+CHANGE = dict(
+    mha=dict(),
+    gqa=dict(n_kv_heads=2),
+    mqa=dict(n_kv_heads=1),
+    window=dict(window=2),
+    sinks=dict(window=2, sinks=1),
+    alibi=dict(alibi=True),
+    rope=dict(rotary_dims=6),
+)
+ADDED = 3
+LANGS = ("en", "zh")
+
+
+def _rows(t: int) -> np.ndarray:
+    cfg = mha.AttentionConfig(n_heads=H)
+    return np.stack([mha.next_token(cfg, i) for i in range(t)])  # X (3 rows) and the seeded tokens added
+
+
+def _opened(variant: str, lang: str, added: int = ADDED, **params):
+    at = run(stage="kv_cache", variant=variant, lang=lang, **SIZES, **params)
+    for _ in range(added):
+        at.button(key="add_token").click()
+        rerun(at)
+    return at
+
+
+def _expected(variant: str, t: int) -> dict:
+    """The reference's trace of the variant on the page's t rows (lists -> arrays)."""
+    change = dict(n_kv_heads=0, window=0, sinks=0, alibi=False, rotary_dims=0, rope_base=10000.0) | CHANGE[variant]
+    w = mha.share_kv(mha.init_weights(mha.AttentionConfig(n_heads=H)), change["n_kv_heads"] or H)
+    tr = ref.variant_trace(_rows(t).tolist(), w.w_q.tolist(), w.w_k.tolist(), w.w_v.tolist(), w.w_o.tolist(),
+                           **change)
+    return {k: np.array(v) for k, v in tr.items()} | change
+
+
+def _held(t: int, window: int, sinks: int) -> list[int]:
+    """The positions a cache holds after t tokens: every one, or the sinks and the last `window`."""
+    return [p for p in range(t) if not window or p < sinks or p > t - 1 - window]
+
+
+def _animation(at) -> tuple[dict, list, list]:
+    """The animation's spec, its last frame's traces and its panels' axes in their order: Q, K, V, S, H, Y."""
+    spec = next(c for c in charts(at) if c.get("frames"))
+    return spec, _frame_traces(spec, len(spec["frames"]) - 1), list(panels(spec).values())
+
+
+def _matrix(cells: dict, rows: int) -> np.ndarray:
+    cols = max(c for _, c in cells)
+    out = np.full((rows, cols), np.nan)
+    for (r, c), (value, _) in cells.items():
+        out[r - 1, c - 1] = value
+    return out
+
+
+def _proof(at) -> list[list[str]]:
+    """The rows of the proof's table, as cells."""
+    lines = next(m.value for m in at.markdown if "Δ" in m.value).split("\n")
+    rows = [line.strip("|").split(" | ") for line in lines if line.startswith("|")][2:]
+    return [[cell.strip() for cell in row] for row in rows]
+
+
+def _captions(at) -> str:
+    """Every frame's words (the caption of each step of the animation), without the spaces and line breaks that
+    wrap them: compare with _bare(words)."""
+    spec = _animation(at)[0]
+    return _bare(" ".join(a["text"] for f in spec["frames"] for a in f["layout"]["annotations"]))
+
+
+def _bare(text: str) -> str:
+    return re.sub(r"\s|<br>", "", text)
+
+
+def _row_names(spec: dict) -> list[str]:
+    """What the K cache's rows are called: their tick texts, or their numbers."""
+    axis = spec["layout"][list(panels(spec).values())[1][1].replace("y", "yaxis")]
+    return axis.get("ticktext") or [str(v) for v in axis["tickvals"]]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("variant", list(CHANGE))
+def test_each_variants_cache_shows_the_references_numbers(variant, lang):
+    at = _opened(variant, lang)
+    t = 3 + ADDED
+    e = _expected(variant, t)
+    kv = e["n_kv_heads"] or H
+    g = (HEAD - 1) // (H // kv)  # the kv head the shown head reads
+    held = _held(t, e["window"], e["sinks"])
+    spec, last, (q, k, v, s, h, y) = _animation(at)
+    rows = len(held)
+    np.testing.assert_allclose(_matrix(drawn(last, k), rows), e["k_rot"][g][held], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, v), rows), e["v"][g][held], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, q), rows)[-1], e["q_rot"][HEAD - 1][-1], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, s), rows)[-1], e["probs"][HEAD - 1][-1][held], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, h), rows)[-1], e["heads"][HEAD - 1][-1], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, y), rows)[-1], e["y"][-1], atol=1e-12, rtol=0)
+    text = chart_text(at)
+    assert re.search(f"K<sub>{g + 1 if kv < H else HEAD}</sub>[)）]</b> · {rows}×{D_K}", text)  # the kv head read
+    assert f"{rows * kv * (D_K + D_V) * 8:,} B" in page_text(at)  # what the cache holds, in bytes
+    assert _row_names(spec) == [str(p + 1) for p in held]  # rows named by the positions held
+    proof = _proof(at)
+    assert proof[0][1] in ("0 — exactly", "0——完全相同")  # rows 1..5 of Y unchanged by the new token
+    assert all(float(row[1]) <= 1e-12 for row in proof[1:3])  # Y₆ and S row 6 equal the recompute
+    if e["window"]:
+        most = e["sinks"] + e["window"]
+        assert proof[3][1] == f"{rows} ≤ {most}" and rows == most
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_gqa_names_the_group_the_head_reads(lang):
+    at = _opened("gqa", lang, added=0)
+    said = {"en": "Head 3 reads kv head 2, which heads 3–4 share (group 2)",
+            "zh": "第 3 个头读第 2 个 kv 头，第 3–4 个头共用它（第 2 组）"}[lang]
+    assert said in page_text(at)
+    caption = {"en": "Heads 3–4 share this k and v: group 2.", "zh": "第 3–4 个头共用这一对 k 和 v：第 2 组。"}[lang]
+    assert _bare(caption) in _captions(at)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_mla_caches_the_latent_and_decodes_to_the_naive_reference(lang):
+    at = _opened("mla", lang)
+    t = 3 + ADDED
+    w = mha.init_weights(mha.AttentionConfig(n_heads=H))
+    w_mla = mha.mla_from(w, 4)
+    c, probs, heads, y_ref = (np.array(a) for a in ref.mla_attention(
+        _rows(t).tolist(), w_mla.w_q.tolist(), w_mla.w_dkv.tolist(), w_mla.w_uk.tolist(), w_mla.w_uv.tolist(),
+        w_mla.w_o.tolist()))
+    _, last, (q, k, v, s, h, y) = _animation(at)
+    np.testing.assert_allclose(_matrix(drawn(last, k), t), c, atol=1e-12, rtol=0)  # the latent, all that is cached
+    np.testing.assert_allclose(_matrix(drawn(last, s), t)[-1], probs[HEAD - 1][-1], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, h), t)[-1], heads[HEAD - 1][-1], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(_matrix(drawn(last, y), t)[-1], y_ref[-1], atol=1e-12, rtol=0)
+    assert {"en": "latent cache c</b> · 6×4", "zh": "潜向量缓存 c</b> · 6×4"}[lang] in chart_text(at)
+    assert f"{t * 4 * 8:,} B" in page_text(at)
+    assert all(float(row[1]) <= 1e-12 for row in _proof(at)[1:3])
+
+
+@pytest.mark.parametrize("variant, window, sinks", [("window", 2, 0), ("window", 3, 0), ("sinks", 2, 1)])
+def test_a_window_holds_at_most_s_plus_w_and_its_oldest_token_leaves(variant, window, sinks):
+    at = run(stage="kv_cache", variant=variant, window=window, sinks=sinks, **SIZES)
+    for t in range(3, 8):
+        spec, _, _ = _animation(at)
+        held = _held(t, window, sinks)
+        assert _row_names(spec) == [str(p + 1) for p in held], t
+        text = page_text(at)
+        assert f"{len(held)} ≤ {sinks + window}" in text
+        gone = [p for p in range(t) if p not in held]
+        if gone:  # the state names the tokens that left; the step names the one this token pushed out
+            assert re.search(r"X[₀-₉]+(…X[₀-₉]+)? left", text)
+        if t - 1 - window >= sinks and t - 1 - window >= 0:
+            x = str(t - window).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+            assert _bare(f"X{x} leaves") in _captions(at), t
+        at.button(key="add_token").click()
+        rerun(at)
+
+
+def test_a_link_with_a_variant_its_knob_and_tokens_added_opens_the_same_cache():
+    at = _opened("window", "en", added=2, window=3)
+    link = dict(at.query_params)
+    flat = {k: v[0] if isinstance(v, list) else v for k, v in link.items()}
+    assert flat["stage"] == "kv_cache" and flat["variant"] == "window" and flat["window"] == "3" and "kv" in flat
+    again = run(**flat)
+    assert _animation(again)[0] == _animation(at)[0]
+    assert _proof(again) == _proof(at)
+
+
+def test_the_knob_on_the_stage_changes_the_cache():
+    at = _opened("window", "en", added=2)
+    assert _row_names(_animation(at)[0]) == ["4", "5"]
+    at.number_input(key="window").set_value(4)
+    rerun(at)
+    assert _row_names(_animation(at)[0]) == ["2", "3", "4", "5"]
+    assert "4 ≤ 4" in page_text(at)
+
+
+def test_the_picker_switches_the_variant_and_back_to_the_posts_cache():
+    at = _opened("mha", "en", added=1)
+    before = _animation(at)[0]
+    at.segmented_control(key="kv_variant").set_value("mqa")
+    rerun(at)
+    assert "4 tokens' K and V per kv head (1 in all)" in page_text(at) and at.query_params["variant"] == "mqa"
+    at.segmented_control(key="kv_variant").set_value("mha")
+    rerun(at)
+    assert _animation(at)[0] == before and "variant" not in at.query_params
+
+
+@pytest.mark.parametrize("variant", ["gqa", "sinks", "rope"])
+def test_the_downloads_hold_the_variants_cache_and_say_which(variant):
+    prepared.FILES.clear()
+    at = _opened(variant, "en", added=2)
+    at.session_state["downloads_open"] = True
+    name, files = downloaded(rerun(at))
+    got, meta = _arrays(files)
+    t = 5
+    e = _expected(variant, t)
+    held = _held(t, e["window"], e["sinks"])
+    assert meta["variant"] == variant and meta["kv_heads"] == (e["n_kv_heads"] or H)
+    assert (meta["window"], meta["sinks"], meta["rotary_dims"]) == (e["window"], e["sinks"], e["rotary_dims"])
+    np.testing.assert_allclose(got["X"], _rows(t), atol=0, rtol=0)
+    np.testing.assert_allclose(got["Y"], e["y"], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["S"], e["probs"], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["K_cache"], e["k_rot"][:, held], atol=1e-12, rtol=0)  # what the cache holds
+    np.testing.assert_allclose(got["V_cache"], e["v"][:, held], atol=1e-12, rtol=0)
+    assert got["positions"].tolist() == held and name == f"mha-kv_cache-{t}x5x7x11x{H}-seed0"
+
+
+def test_the_mla_download_holds_the_latent():
+    prepared.FILES.clear()
+    at = _opened("mla", "en", added=1)
+    at.session_state["downloads_open"] = True
+    got, meta = _arrays(downloaded(rerun(at))[1])
+    w_mla = mha.mla_from(mha.init_weights(mha.AttentionConfig(n_heads=H)), 4)
+    c, _, _, y = (np.array(a) for a in ref.mla_attention(
+        _rows(4).tolist(), w_mla.w_q.tolist(), w_mla.w_dkv.tolist(), w_mla.w_uk.tolist(), w_mla.w_uv.tolist(),
+        w_mla.w_o.tolist()))
+    assert meta["variant"] == "mla" and meta["d_latent"] == 4
+    np.testing.assert_allclose(got["c"], c, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["Y"], y, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(got["Y_absorbed"], y, atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_gqa_with_as_many_kv_heads_as_heads_says_nothing_is_shared(lang):
+    at = run(stage="kv_cache", variant="gqa", lang=lang)  # the post's 2 heads, 2 kv heads
+    said = {"en": "With 2 heads and 2 kv heads no two heads share", "zh": "2 个头配 2 个 kv 头，没有两个头共用"}[lang]
+    assert said in page_text(at)
+    at.number_input(key="kv_heads").set_value(1)
+    rerun(at)
+    assert said not in page_text(at) and "432 B" in page_text(at)  # 3 tokens × 1 kv head × (7 + 11) × 8 bytes
