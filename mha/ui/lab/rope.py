@@ -79,7 +79,7 @@ def _knob(t: Text, d_k: int) -> None:
     st.select_slider(t("lab_rope_dims"), list(range(0, most + 1, 2)), key="rotary_dims", persist_state="session",
                      help=t("lab_rope_dims_help", d_k=d_k, most=most))
     if used != wanted:
-        st.info(t("lab_rope_kept_over" if wanted > most else "lab_rope_kept_odd", wanted=wanted, used=used, d_k=d_k))
+        st.info(t("lab_rope_kept_over" if wanted > d_k else "lab_rope_kept_odd", wanted=wanted, used=used, d_k=d_k))
 
 
 def _names(h: int) -> dict[str, Name]:
