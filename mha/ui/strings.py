@@ -642,6 +642,11 @@ EN = {
         "by its rate $\\theta$ under it; of the {d_k} dims the first {r} turn. Row 1 is position 0, which does not turn, so "
         "it is the same in both."
     ),
+    "lab_rope_qk_caption_wide": (
+        "Head {h}'s Q and K, before and after the turn. Of the {d_k} dims the first {r} turn, in pairs of "
+        "neighbouring columns (1 and 2, 3 and 4, …); the rest pass through unchanged. Row 1 is position 0, which "
+        "does not turn, so it is the same in both."
+    ),
     "lab_rope_position": "position",
     "lab_rope_pair": "pair",
     "lab_rope_angles": (
@@ -1269,6 +1274,10 @@ ZH = {
     "lab_rope_qk_caption": (
         "第 {h} 个头的 Q 和 K，转动前后。粗线标出一起转的每一对维度，下面写着它的转速 $\\theta$；{d_k} 维里前 {r} 维转动。"
         "第 1 行是位置 0，不转，所以前后一样。"
+    ),
+    "lab_rope_qk_caption_wide": (
+        "第 {h} 个头的 Q 和 K，转动前后。{d_k} 维里前 {r} 维转动，相邻的两列配成一对（第 1、2 列，第 3、4 列，……）；"
+        "其余的原样通过。第 1 行是位置 0，不转，所以前后一样。"
     ),
     "lab_rope_position": "位置",
     "lab_rope_pair": "对",

@@ -62,6 +62,8 @@ def test_the_page_draws_q_and_k_turned_the_angles_and_the_scores(lang):
     for drawn, want in ((q, e["q"]), (q_rot, e["q_rot"]), (k, e["k"]), (k_rot, e["k_rot"])):
         np.testing.assert_allclose(drawn, want, atol=1e-12, rtol=0)
     assert not np.allclose(q_rot[1:, :6], q[1:, :6])  # the first six dims turned from position 1 on
+    lines = [s for s in dict(keyed_charts(at))["lab_rope_qk"]["layout"]["shapes"] if s["line"]["width"] == 3]
+    assert len(lines) == 4 * 3  # each panel's 7 columns cut into pairs: (1, 2), (3, 4), (5, 6), 7
     np.testing.assert_array_equal(q_rot[0], q[0])  # position 0 does not turn
     (angles,) = panels(at, "lab_rope_angles")
     np.testing.assert_allclose(angles, [[p * BASE ** (-2 * i / 6) for i in range(3)] for p in range(3)], rtol=1e-14)
@@ -175,3 +177,6 @@ def test_an_even_d_k_turns_every_dim_and_d_k_one_turns_none():
     assert t("lab_rope_all", d_k=4) in page_text(at)
     at = lab(d_k=1)
     assert t("lab_rope_dk_one", d_k=1) in [i.value for i in at.info]
+    at = lab(d_k=32)  # 16 pairs: no lines between them, the caption names the pairs instead
+    assert t("lab_rope_qk_caption_wide", h=1, r=6, d_k=32) in page_text(at)
+    assert not dict(keyed_charts(at))["lab_rope_qk"]["layout"].get("shapes")

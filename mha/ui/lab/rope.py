@@ -20,6 +20,7 @@ from ..strings import Text
 from ..view import Name, Operand, View, name, subscript
 
 SHIFT = 5  # the constant every position is moved by in the shift check
+PAIR_LINES = 16  # up to this d_k the pairs are marked by lines; more would hide the numbers between them
 TOLERANCE = 1e-9  # a check passes when its largest difference is within this, relative to the numbers compared
 
 
@@ -56,12 +57,11 @@ def render(v: View, variant: str) -> None:
     g = int(mha.groups(cfg.n_heads, cfg.kv_heads)[h])
     names = _names(h + 1)
     _turned(v, cfg, tr, g, names)
-    st.markdown(_why(t, d_k, r))
-    st.markdown(t("lab_rope_scores", quiz=t("quiz_start")))
+    st.markdown(_why(t, d_k, r) + "\n\n" + t("lab_rope_scores", quiz=t("quiz_start")))
     product_view("lab_rope", v, Operand(tr.q_rot[h], names["q_rot"], t("token"), t("cols_of")),
                  Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
                  Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),
-                 f"{names['q_rot'].html} · {names['k_rot_t'].html}")
+                 f"{names['q_rot'].plain} · {names['k_rot_t'].plain}")  # no <sup>: a formula's line stays short
     checks = check(v, cfg, tr, h, g)
     st.markdown(f"**{t('lab_rope_checks_title')}** · " + t("lab_rope_checks", shift=SHIFT, h=h + 1) + "\n\n" + said(
         t("lab_rope_relative"), r"(R_p\,q)\cdot(R_s\,k) = q\cdot R_{s-p}\,k"))
@@ -109,15 +109,16 @@ def _opening(v: View, cfg: mha.AttentionConfig) -> str:
 def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dict[str, Name]) -> None:
     """Q, Q_rot, K, K_rot of the head shown, the pairs marked and named by their θ; then the angles p·θ_i."""
     t, h, r, d_k = v.t, v.head, cfg.rotary_dims, cfg.d_k
+    lines = d_k <= PAIR_LINES
     pairs = [f"θ{subscript(i)}" for i in range(r // 2)] + [""] * ((d_k - r + 1) // 2)
     mats = [F.Mat(a, names[key].html, row_label=t("token"), col_label=t("cols_of"))
             for a, key in ((tr.q[h], "q"), (tr.q_rot[h], "q_rot"), (tr.k[g], "k"), (tr.k_rot[g], "k_rot"))]
     look = v.named
-    fig = F.grid_figure(mats, text=v.text, words=v.words, look=look, block_cols=2, block_names=pairs,
-                        per_row=2 if look.narrow else 4)
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=look, block_cols=2 if lines else 0,
+                        block_names=pairs if lines else (), per_row=2 if look.narrow else 4)
     axes = [f"yaxis{i if i else ''}" for i in ("", 2, 3, 4)]
     chart(token_ticks(fig, v.tokens, tuple(axes), v.look), key="lab_rope_qk")
-    st.caption(t("lab_rope_qk_caption", h=h + 1, r=r, d_k=d_k))
+    st.caption(t("lab_rope_qk_caption" if lines else "lab_rope_qk_caption_wide", h=h + 1, r=r, d_k=d_k))
     if not r:
         return
     angles = mha.variants.angles(np.arange(cfg.n_tokens), r, cfg.rope_base)
