@@ -699,7 +699,8 @@ EN = {
     "lab_rope_check_none_pass": "Dims that do not turn: none, all {d_k} turn",
     "lab_rope_check_cache": "Keys in a RoPE KV cache fed X token by token, against the turned K",
     "lab_rope_check_note": (
-        "Each number is computed as the page is drawn, from the core's pieces; ✓ means within rounding."
+        "Each number is computed as the page is drawn, from the core's pieces. ✓ means within rounding: at most a "
+        "billionth of the largest number compared (or of 1, if that is larger), here {largest}."
     ),
     "lab_rope_cache": (
         "No more than before: RoPE adds no numbers per token. Each key is turned "
@@ -1322,7 +1323,10 @@ ZH = {
     "lab_rope_check_pass": "不转的维度（{d_k} 维里的 {rest} 维）：Q 和 K 转动后和转动前相比",
     "lab_rope_check_none_pass": "不转的维度：没有，{d_k} 维全都转",
     "lab_rope_check_cache": "把 X 逐个词元送进带 RoPE 的 KV 缓存，缓存里的键和转动后的 K 相比",
-    "lab_rope_check_note": "每个数都是画这个页面时用核心代码的各个部分现算的；✓ 表示差值在舍入误差以内。",
+    "lab_rope_check_note": (
+        "每个数都是画这个页面时用核心代码的各个部分现算的。✓ 表示差值在舍入误差以内：不超过参与比较的最大数（若它小于 1 则按 1 计）的"
+        "十亿分之一，这里是 {largest}。"
+    ),
     "lab_rope_cache": (
         "和以前一样多：RoPE 不给每个词元多存一个数。每个键在它的词元到来时，按它自己的位置转一次，"
         "转好后存进缓存。新的查询按它自己的位置转动，再和旧的键原样相乘：没有哪个键需要再转，缓存里键的个数和宽度都不变"

@@ -180,4 +180,4 @@ def _table(t: Text, cfg: mha.AttentionConfig, c: Checks) -> str:
             row(t("lab_rope_check_shift", shift=SHIFT), c.shift), row(passing, c.passing),
             row(t("lab_rope_check_cache"), c.cache)]
     return markdown_table([t("lab_rope_check"), t("lab_rope_largest"), ""], rows) + "\n\n" + aside(
-        t("lab_rope_check_note"))
+        t("lab_rope_check_note", largest=fmt(c.scale)))
