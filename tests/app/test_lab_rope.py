@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import mha
+from mha.figures import schema
 from mha.ui.prose import fmt, tex_num
 from mha.ui.strings import Text
 from tests.core.reference import rope
@@ -50,8 +51,8 @@ def number(text: str, t: Text) -> float:
     return 0.0 if text == t("kv_exact") else float(text.replace("−", "-"))
 
 
-def lab(lang: str = "en", **params):
-    return run(stage="variants", variant="rope", lang=lang, **params)
+def lab(lang: str = "en", cleared: int = 0, **params):
+    return run(cleared, stage="variants", variant="rope", lang=lang, **params)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -180,3 +181,18 @@ def test_an_even_d_k_turns_every_dim_and_d_k_one_turns_none():
     at = lab(d_k=32)  # 16 pairs: no lines between them, the caption names the pairs instead
     assert t("lab_rope_qk_caption_wide", h=1, r=6, d_k=32) in page_text(at)
     assert not dict(keyed_charts(at))["lab_rope_qk"]["layout"].get("shapes")
+
+
+@pytest.mark.parametrize("params", [dict(), dict(present=1, lang="zh"), dict(text="the cat sat on the mat"),
+                                    dict(model="trained"), dict(n_tokens=64, d_model=130, d_k=64, n_heads=8),
+                                    dict(phone=True)], ids=["desk", "present-zh", "text", "trained", "large", "phone"])
+def test_every_figure_keeps_to_what_the_page_draws(params):
+    phone = params.pop("phone", False)
+    at = lab(cleared=10**9, **params)
+    if phone:
+        at.session_state["screen_phone"] = True
+        rerun(at)
+    figures = dict(keyed_charts(at))
+    assert set(figures) == {"lab_rope_qk", "lab_rope_angles", "lab_rope", "lab_rope_same"}
+    for key, spec in figures.items():
+        assert not schema.problems(spec), (key, schema.problems(spec))
