@@ -56,8 +56,8 @@ def render(v: View, variant: str) -> None:
     tr = lab.trace(v, cfg)
     g = int(mha.groups(cfg.n_heads, cfg.kv_heads)[h])
     names = _names(h + 1)
-    _turned(v, cfg, tr, g, names)
-    st.markdown(_why(t, d_k, r) + "\n\n" + t("lab_rope_scores", quiz=t("quiz_start")))
+    shown = _turned(v, cfg, tr, g, names)
+    st.markdown("\n\n".join((shown, _why(t, d_k, r), t("lab_rope_scores", quiz=t("quiz_start")))))
     product_view("lab_rope", v, Operand(tr.q_rot[h], names["q_rot"], t("token"), t("cols_of")),
                  Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
                  Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),
@@ -106,8 +106,9 @@ def _opening(v: View, cfg: mha.AttentionConfig) -> str:
     return said(v.t("lab_rope_text"), display(v.look, turn + ",", rate))
 
 
-def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dict[str, Name]) -> None:
-    """Q, Q_rot, K, K_rot of the head shown, the pairs marked and named by their θ; then the angles p·θ_i."""
+def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dict[str, Name]) -> str:
+    """Q, Q_rot, K, K_rot of the head shown, the pairs marked and named by their θ; then the angles p·θ_i. What
+    they show, said under them by the caller (one element with what follows)."""
     t, h, r, d_k = v.t, v.head, cfg.rotary_dims, cfg.d_k
     lines = d_k <= PAIR_LINES
     pairs = [f"θ{subscript(i)}" for i in range(r // 2)] + [""] * ((d_k - r + 1) // 2)
@@ -118,15 +119,15 @@ def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dic
                         block_names=pairs if lines else (), per_row=2 if look.narrow else 4)
     axes = [f"yaxis{i if i else ''}" for i in ("", 2, 3, 4)]
     chart(token_ticks(fig, v.tokens, tuple(axes), v.look), key="lab_rope_qk")
-    st.caption(t("lab_rope_qk_caption" if lines else "lab_rope_qk_caption_wide", h=h + 1, r=r, d_k=d_k))
+    words = t("lab_rope_qk_caption" if lines else "lab_rope_qk_caption_wide", h=h + 1, r=r, d_k=d_k)
     if not r:
-        return
+        return words
     angles = mha.variants.angles(np.arange(cfg.n_tokens), r, cfg.rope_base)
     mat = F.Mat(angles, "p·θ<sub>i</sub>", "magnitude", t("lab_rope_position"), t("lab_rope_pair"))
     fig = F.grid_figure([mat], text=v.text, words=v.words, look=v.look)
     fig = token_ticks(fig, [f"θ{subscript(i)}" for i in range(r // 2)], ("xaxis",), v.look)
     chart(token_ticks(fig, [str(p) for p in range(cfg.n_tokens)], ("yaxis",), v.look), key="lab_rope_angles")
-    st.caption(t("lab_rope_angles", base=f"{cfg.rope_base:g}", r=r))
+    return words + " " + t("lab_rope_angles", base=f"{cfg.rope_base:g}", r=r)
 
 
 def _why(t: Text, d_k: int, r: int) -> str:
