@@ -2,6 +2,8 @@
 with the loop reference (tests/core/reference.py), on the walk's own seeded X and weights; the knob keeps a link's
 odd or too large value valid and says so; a clicked score is the dot product of two rotated rows."""
 
+import json
+
 import numpy as np
 import pytest
 
@@ -11,7 +13,8 @@ from mha.ui.prose import fmt, tex_num
 from mha.ui.strings import Text
 from tests.core.reference import rope
 
-from .helpers import keyed_charts, page_text, rerun, run, z
+from .helpers import chart_data, keyed_charts, page_text, rerun, run, z
+from .test_strings_render import _english, _shown_in_chart
 
 CFG = mha.AttentionConfig()  # the post's sizes: d_k = 7, so 6 dims turn and 1 passes by default
 W = mha.init_weights(CFG)
@@ -196,3 +199,21 @@ def test_every_figure_keeps_to_what_the_page_draws(params):
     assert set(figures) == {"lab_rope_qk", "lab_rope_angles", "lab_rope", "lab_rope_same"}
     for key, spec in figures.items():
         assert not schema.problems(spec), (key, schema.problems(spec))
+
+
+def test_the_chinese_page_shows_no_english_the_code_wrote():
+    """Words the code writes into charts (titles, hover labels) and Markdown are the tables' too; "rot" (Q_rot, the
+    trace's q_rot) is notation, as "fc" and "proj" are on the block stage."""
+    at = lab("zh")
+    at.session_state["sel_lab_rope"] = (2, 1)
+    rerun(at)
+    found = set()
+    for node in at._tree:
+        if getattr(node, "proto", None) is None:
+            continue
+        if (data := chart_data(node)) is not None:
+            texts = _shown_in_chart(json.loads(data["spec"]))
+        else:
+            texts = [node.proto.body] if node.type == "markdown" else []
+        found |= {word for text in texts for word in _english(text)}
+    assert found == {"rot"}
