@@ -62,7 +62,7 @@ def render(v: View, variant: str) -> None:
                  Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
                  Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),
                  f"{names['q_rot'].plain} · {names['k_rot_t'].plain}")  # no <sup>: a formula's line stays short
-    checks = check(v, cfg, tr, h, g)
+    checks = _checks(v, cfg, tr, h, g)
     st.markdown(f"**{t('lab_rope_checks_title')}** · " + t("lab_rope_checks", shift=SHIFT, h=h + 1) + "\n\n" + said(
         t("lab_rope_relative"), r"(R_p\,q)\cdot(R_s\,k) = q\cdot R_{s-p}\,k"))
     _same_tokens(v, names, checks)
@@ -97,11 +97,11 @@ def _names(h: int) -> dict[str, Name]:
 def _opening(v: View, cfg: mha.AttentionConfig) -> str:
     """What RoPE does, and the turn of one pair as a formula, with this page's numbers."""
     r, base = cfg.rotary_dims, cfg.rope_base
+    if not r:
+        return v.t("lab_rope_text") + " " + v.t("lab_rope_none")
     turn = (r"\begin{pmatrix} q^{\mathrm{rot}}_{2i} \\ q^{\mathrm{rot}}_{2i+1} \end{pmatrix} = "
             r"\begin{pmatrix} \cos p\theta_i & -\sin p\theta_i \\ \sin p\theta_i & \cos p\theta_i \end{pmatrix}"
             r"\begin{pmatrix} q_{2i} \\ q_{2i+1} \end{pmatrix}")
-    if not r:
-        return v.t("lab_rope_text") + " " + v.t("lab_rope_none")
     rate = rf"\theta_i = {base:g}^{{-2i/{r}}},\quad i = 0,\dots,{r // 2 - 1}"
     return said(v.t("lab_rope_text"), display(v.look, turn + ",", rate))
 
@@ -139,7 +139,7 @@ def _why(t: Text, d_k: int, r: int) -> str:
     return " ".join(parts) + "\n\n" + t("lab_rope_layout")
 
 
-def check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, h: int, g: int) -> Checks:
+def _checks(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, h: int, g: int) -> Checks:
     """The page's checks on head h (kv head g), each computed here from the core's pieces."""
     n, r, base = cfg.n_tokens, cfg.rotary_dims, cfg.rope_base
     w = lab.weights(v, cfg)
