@@ -1293,7 +1293,7 @@ ZH = {
     "lab_rope_odd": "这里 $d_k = {d_k}$ 是奇数：最多 {most} 维组成 {pairs} 对，第 {d_k} 维没有可以一起转的伙伴。",
     "lab_rope_pass": (
         "不转的维度原样通过，Q 和 K 都一样：这里是 {d_k} 维里的 {rest} 维。模型也会有意这样做：GPT-NeoX 的 "
-        "$\\texttt{{rotary\\_pct}}$ 只转每个头的这一部分（GPT-NeoX-20B 和 Pythia 转四分之一），其余的同样原样通过。"
+        "$\\texttt{{rotary\\_pct}}$ 只转每个头里这个比例的维度（GPT-NeoX-20B 和 Pythia 转四分之一），其余的同样原样通过。"
     ),
     "lab_rope_all": "这里 {d_k} 维全都转动，没有原样通过的。",
     "lab_rope_layout": (
@@ -1325,7 +1325,7 @@ ZH = {
     "lab_rope_check_cache": "把 X 逐个词元送进带 RoPE 的 KV 缓存，缓存里的键和转动后的 K 相比",
     "lab_rope_check_note": (
         "每个数都是画这个页面时用核心代码的各个部分现算的。✓ 表示差值在舍入误差以内：不超过参与比较的最大数（若它小于 1 则按 1 计）的"
-        "十亿分之一，这里是 {largest}。"
+        "十亿分之一，这里这个数是 {largest}。"
     ),
     "lab_rope_cache": (
         "和以前一样多：RoPE 不给每个词元多存一个数。每个键在它的词元到来时，按它自己的位置转一次，"
