@@ -88,6 +88,12 @@ def expected(stage: str, text: str = "") -> dict[str, np.ndarray]:
            "Concat": t.concat, "Y": t.y}
     if stage == "dependency":
         out["D"] = mha.dependency(x, w)
+    if stage == "variants":  # the lab opens on GQA, whose 2 kv heads of 2 share nothing: the walk, with what it adds
+        mask = np.where(np.tri(n, dtype=bool), 0.0, -np.inf)
+        order = ("X", "W_Q", "W_K", "W_V", "W_O", "Q", "K", "V", "Q_rot", "K_rot", "QK^T", "QK^T_scaled", "bias",
+                 "QK^T_masked", "S", "H", "Concat", "Y")
+        out.update({"Q_rot": t.q, "K_rot": t.k, "bias": np.stack([mask] * cfg.n_heads)})
+        return {k: out[k] for k in order}
     return out
 
 
@@ -151,8 +157,9 @@ def test_every_stages_download_holds_what_its_view_shows(stage):
     else:
         _same(got, expected(stage))
     assert name == f"mha-{stage}-3x5x7x11x2-seed0"
+    lab = dict(variant="gqa", kv_heads=2, window=0, sinks=0, alibi=False, rotary_dims=0, rope_base=10000.0)
     assert meta == {"stage": stage, "model": "seeded", "seed": 0, "init": "gaussian",
-                    **({"ln": "post"} if stage == "block" else {})}
+                    **({"ln": "post"} if stage == "block" else {}), **(lab if stage == "variants" else {})}
     body = json.loads(files["json"])
     assert list(body["matrices"]) == list(got) and body["source"] == meta
     archive = zipfile.ZipFile(io.BytesIO(files["csv"]))
