@@ -304,6 +304,35 @@ def cell_box(axis_x: str, axis_y: str, x, y, width=3) -> dict:
     return dict(x=x, y=y, shape=shape)
 
 
+def play_controls(words: dict, sizes: dict, slider: tuple[float, float, float], width: float, height: float,
+                  captions: list[str], *, active: int = 0, duration: int = 1200) -> dict:
+    """An animation's layout controls: Play/Pause at the top left, and the slider (its top, left and length in px),
+    one step name per frame (words["steps"]), resting on frame `active`; what each step says to a screen reader
+    is words["slider_step"] filled with its number, name and caption."""
+    play = dict(frame=dict(duration=duration, redraw=True), fromcurrent=True, transition=dict(duration=0))
+    pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
+    step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
+    buttons = [dict(label=words["play"], method="animate", args=[None, play]),
+               dict(label=words["pause"], method="animate", args=[[None], pause])]
+    top, left, length = slider
+    count = len(words["steps"])
+    meta = {}
+    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=count, step=label,
+                                                                     caption=captions[i])
+                                         for i, label in enumerate(words["steps"])])
+    return dict(
+        meta=meta["meta"],
+        updatemenus=[dict(type="buttons", direction="left", x=0, y=1 - 4 / height, xanchor="left", yanchor="top",
+                          pad=dict(t=0, r=0, b=0, l=0), showactive=False, buttons=buttons,
+                          font=dict(size=sizes["button"]))],
+        sliders=[dict(active=active, x=left / width, y=1 - top / height, len=length / width, xanchor="left",
+                      yanchor="top", pad=dict(t=0, b=0, l=0, r=0), currentvalue=dict(visible=False),
+                      font=dict(size=sizes["slider"]),
+                      steps=[dict(label=label, method="animate", args=[[str(i)], step])
+                             for i, label in enumerate(words["steps"])])],
+    )
+
+
 def slider_words(layout: dict, label: str, steps: list[str]) -> None:
     """What the page's frame slider says to a screen reader, in layout.meta.slider: its name and, for each step, the
     words that name it (its value text, announced as the slider moves). `steps` may hold the figures' rich text."""

@@ -30,7 +30,7 @@ from .base import (
     number_formats,
     outline,
     patch,
-    slider_words,
+    play_controls,
 )
 from .text import FONT, text_px, widest, wrap
 
@@ -303,7 +303,8 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
                   annotations=notes[0], shapes=_fixed_shapes(p, ax, t), plot_bgcolor=MASKED_BG,
                   paper_bgcolor="rgba(0,0,0,0)", font=dict(family=FONT, color="#1f2937"), dragmode=False,
-                  **_axes(p, ax, s.labels), **_controls(s.words, p))
+                  **_axes(p, ax, s.labels), **play_controls(s.words, p.sizes, p.slider, p.width, p.height,
+                                                              [s.words[k] for k in STEPS]))
     return figure(frames_data[0], layout, frames)
 
 
@@ -382,29 +383,6 @@ def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None) -> dict:
     return out
 
 
-def _controls(words: dict, p: Plan) -> dict:
-    """Play/Pause at the top left; the slider, one localized step name per frame, beside or under them."""
-    play = dict(frame=dict(duration=1200, redraw=True), fromcurrent=True, transition=dict(duration=0))
-    pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
-    step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
-    buttons = [dict(label=words["play"], method="animate", args=[None, play]),
-               dict(label=words["pause"], method="animate", args=[[None], pause])]
-    z, (top, left, length) = p.sizes, p.slider
-    meta = {}
-    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=len(STEPS), step=label,
-                                                                     caption=words[STEPS[i]])
-                                         for i, label in enumerate(words["steps"])])
-    return dict(
-        meta=meta["meta"],
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=1 - 4 / p.height, xanchor="left", yanchor="top",
-                          pad=dict(t=0, r=0, b=0, l=0), showactive=False, buttons=buttons,
-                          font=dict(size=z["button"]))],
-        sliders=[dict(active=0, x=left / p.width, y=1 - top / p.height, len=length / p.width, xanchor="left",
-                      yanchor="top", pad=dict(t=0, b=0, l=0, r=0), currentvalue=dict(visible=False),
-                      font=dict(size=z["slider"]),
-                      steps=[dict(label=label, method="animate", args=[[str(i)], step])
-                             for i, label in enumerate(words["steps"])])],
-    )
 
 
 def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str, look: Look = DESK) -> Spec:

@@ -29,7 +29,7 @@ from .base import (
     outline,
     outline_rule,
     patch,
-    slider_words,
+    play_controls,
 )
 from .cache import MAIN_W, MODEBAR_W, NOTE_LINE
 from .text import FONT, text_px, widest, wrap
@@ -224,7 +224,9 @@ def online_animation(s: OnlineSteps, *, text: bool, look: Look = DESK) -> Spec:
     clicks = click_layer(out_mat, *AXES["out"], size=max(6.0, p.cell - 2))
     layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
                   annotations=notes[-1], plot_bgcolor=EMPTY_BG, paper_bgcolor="rgba(0,0,0,0)",
-                  font=dict(family=FONT, color="#1f2937"), dragmode=False, **_axes(p), **_controls(w, p, tiles + 1))
+                  font=dict(family=FONT, color="#1f2937"), dragmode=False, **_axes(p),
+                  **play_controls(w, p.sizes, p.slider, p.width, p.height, w["captions"], active=tiles,
+                                  duration=1400))
     outline_rule(layout, (rows, cols), cell_box(*AXES["out"], "j", "i"))
     return figure(frames_data[-1] + [clicks], layout, frames)
 
@@ -281,27 +283,3 @@ def _axes(p: _Plan) -> dict:
             tickvals=rows[::step], showticklabels=key in p.labelled)
     return out
 
-
-def _controls(words: dict, p: _Plan, count: int) -> dict:
-    """Play/Pause at the top left; the slider, one step name per frame, beside or under them."""
-    play = dict(frame=dict(duration=1400, redraw=True), fromcurrent=True, transition=dict(duration=0))
-    pause = dict(frame=dict(duration=0, redraw=False), mode="immediate", transition=dict(duration=0))
-    step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
-    buttons = [dict(label=words["play"], method="animate", args=[None, play]),
-               dict(label=words["pause"], method="animate", args=[[None], pause])]
-    z, (top, left, length) = p.sizes, p.slider
-    meta = {}
-    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=count, step=label,
-                                                                     caption=words["captions"][i])
-                                         for i, label in enumerate(words["steps"])])
-    return dict(
-        meta=meta["meta"],
-        updatemenus=[dict(type="buttons", direction="left", x=0, y=1 - 4 / p.height, xanchor="left", yanchor="top",
-                          pad=dict(t=0, r=0, b=0, l=0), showactive=False, buttons=buttons,
-                          font=dict(size=z["button"]))],
-        sliders=[dict(active=count - 1, x=left / p.width, y=1 - top / p.height, len=length / p.width,
-                      xanchor="left", yanchor="top", pad=dict(t=0, b=0, l=0, r=0), currentvalue=dict(visible=False),
-                      font=dict(size=z["slider"]),
-                      steps=[dict(label=label, method="animate", args=[[str(i)], step])
-                             for i, label in enumerate(words["steps"])])],
-    )
