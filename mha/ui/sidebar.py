@@ -186,6 +186,8 @@ def stage_part(stage: str, cfg: mha.AttentionConfig, x, w: mha.Weights) -> expor
         return exports.dependency_part(x, w)
     if stage == "variants":
         variant = ss.get("variant", S.DEFAULTS["variant"])
+        if variant == "mla" and not lab.mla_fits(cfg):  # the page does not cut these sizes either: the walk's arrays
+            return None
         return exports.variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]),
                                     int(ss["tile"]), int(ss["head"]) - 1)
     if stage == "kv_cache" and (variant := ss.get("kv_variant", S.DEFAULTS["kv_variant"])) != "mha":

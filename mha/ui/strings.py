@@ -946,6 +946,8 @@ EN = {
         "same width (values are never turned). The last row of the table checks that."
     ),
     # lab: MLA
+    "lab_mla_skip": "Cutting K and V to a latent takes an SVD of about {work:,} operations at these sizes; the page "
+                    "does it up to {limit:,}. Choose smaller sizes (GPT-2 small's fit) to see MLA.",
     "lab_mla_d_latent": "Latent width $d_{{latent}}$",
     "lab_mla_latent": "latent",
     "lab_mla_title": "MLA (DeepSeek-V2): cache one short row per token and rebuild K and V from it.",
@@ -1880,6 +1882,8 @@ ZH = {
         "（值从来不转）。表格最后一行验证的就是这一点。"
     ),
     # lab: MLA
+    "lab_mla_skip": "在这些维度下，把 K 和 V 压成潜向量要做一次约 {work:,} 次运算的 SVD；页面只在不超过 {limit:,} 次时计算。"
+                    "请选小一些的维度（GPT-2 small 的维度可以）再看 MLA。",
     "lab_mla_d_latent": "潜向量宽度 $d_{{latent}}$",
     "lab_mla_latent": "潜向量维",
     "lab_mla_title": "MLA（DeepSeek-V2）：每个词元只缓存一行短向量，K 和 V 由它重建。",

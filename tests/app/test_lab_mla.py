@@ -276,3 +276,19 @@ def test_one_svd_serves_every_width_the_numbers_mla_from_writes(sizes):
         mine, core = narrow(full, r), mha.mla_from(w, r)
         for name in ("w_q", "w_dkv", "w_uk", "w_uv", "w_o"):
             np.testing.assert_array_equal(getattr(mine, name), getattr(core, name), err_msg=f"{name} at {r}")
+
+
+CAPS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
+
+
+@pytest.mark.parametrize("stage, lang", [("variants", "en"), ("kv_cache", "zh")])
+def test_at_the_caps_mla_says_why_it_is_not_cut_instead_of_holding_the_server(stage, lang, monkeypatch):
+    """d_model² · h(d_k + d_v) = 4.3e9 multiply-adds of SVD, seconds of a shared server's time a rerun: the page
+    says so in words and makes no SVD (mla_from is never called)."""
+    calls = []
+    monkeypatch.setattr(mha, "mla_from", lambda *a: calls.append(a))
+    at = run(stage=stage, variant="mla", lang=lang, cleared=10**9, **CAPS)
+    said = [e.value for e in at.info]
+    work = f"{1024 ** 2 * 16 * 256:,}"
+    assert any(work in s and "SVD" in s for s in said), said
+    assert not calls

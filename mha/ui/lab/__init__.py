@@ -14,6 +14,20 @@ from .. import settings as S
 from ..shared import digest
 from ..view import TRACES, View
 
+# MLA's SVD of every head's [W_K | W_V], (d_model, h (d_k + d_v)), costs about d_model² · h (d_k + d_v) multiply-adds:
+# GPT-2-small's widths (0.9e9) are made once a second or so; the caps (4.3e9) would hold the server for seconds.
+MLA_WORK = 1e9
+
+
+def mla_work(cfg: mha.AttentionConfig) -> int:
+    return cfg.d_model**2 * cfg.n_heads * (cfg.d_k + cfg.d_v)
+
+
+def mla_fits(cfg: mha.AttentionConfig) -> bool:
+    """Whether the pages cut these sizes' K and V for MLA (else they say why not, in words)."""
+    return mla_work(cfg) <= MLA_WORK
+
+
 MODULES = dict(gqa="groups", mqa="groups", window="window", sinks="window", alibi="alibi", rope="rope", mla="mla",
                online="online")
 

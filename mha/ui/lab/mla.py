@@ -14,8 +14,10 @@ import streamlit as st
 import mha
 from mha import figures as F
 
+from .. import lab
 from .. import settings as S
 from ..inputs import number
+from ..models import MODELS
 from ..product import product_view
 from ..prose import aside, display, head_control, markdown_table, said
 from ..shared import digest
@@ -74,7 +76,7 @@ def _shared(v: View, d_latent: int) -> tuple[mha.MLAWeights, mha.MLATrace, Cut]:
     """The chosen width's weights and trace, and the cut at every width, shared between sessions (read-only)."""
     w = v.w
     key = ("lab_mla", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o))
-    whole = TRACES.get(key, lambda: cut(v.x, w, v.trace.y))
+    whole = MODELS.get(key, lambda: cut(v.x, w, v.trace.y))  # the cut at GPT-2's widths passes TRACES' budget
 
     def chosen():  # past d_model, mla_from pads the factors with zeros
         weights = narrow(whole.full, d_latent) if d_latent <= w.d_model else mha.mla_from(w, d_latent)
@@ -88,6 +90,9 @@ def _shared(v: View, d_latent: int) -> tuple[mha.MLAWeights, mha.MLATrace, Cut]:
 
 def render(v: View, variant: str) -> None:
     t, ss, cfg = v.t, st.session_state, v.cfg
+    if not lab.mla_fits(cfg):
+        st.info(t("lab_mla_skip", work=lab.mla_work(cfg), limit=int(lab.MLA_WORK)))
+        return
     d, h = cfg.d_model, cfg.n_heads
     high = min(d + EXTRA, S.KNOB_RANGE["d_latent"][1])
     asked = ss.get("d_latent")

@@ -16,11 +16,12 @@ from .. import editor, lab, link, next_word, session
 from .. import settings as S
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
+from ..models import MODELS
 from ..prose import equation, head_control, header, input_error, markdown_table, tex_int
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
-from ..view import TRACES, View, name, subscript
+from ..view import View, name, subscript
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in the figure's hover)
@@ -57,6 +58,9 @@ def _steps(v: View) -> None:
     else:
         _next_seeded(v, t)
         hint = t_("kv_hint") if t == len(v.x) else ""
+    if variant == "mla" and not lab.mla_fits(v.cfg):
+        st.info(t_("lab_mla_skip", work=lab.mla_work(v.cfg), limit=int(lab.MLA_WORK)))
+        return
     d = _decode(v, variant, rows)
     state = _state(v, d)
     st.markdown(f"{state}\n\n:gray[:small[{hint}]]" if hint else state)  # one element
@@ -149,7 +153,7 @@ def _mla_weights(w: mha.Weights) -> mha.MLAWeights:
     showing the same weights (at GPT-2-small widths it takes seconds)."""
     width = int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
     key = ("kv_mla", digest(w.w_q, w.w_k, w.w_v, w.w_o), width)
-    return TRACES.get(key, lambda: mha.mla_from(w, width))
+    return MODELS.get(key, lambda: mha.mla_from(w, width))  # at GPT-2's widths past TRACES' budget
 
 
 def _decode(v: View, variant: str, rows: np.ndarray) -> Decoded:
