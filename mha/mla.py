@@ -131,28 +131,34 @@ class MLAStep:
 class MLACache:
     """The latent rows c (t, d_latent) of the tokens so far: d_latent floats per token per layer, for all heads."""
 
-    def __init__(self, w: MLAWeights):
+    def __init__(self, w: MLAWeights, capacity: int = 16):
         self.w = w
-        self._c = np.empty((0, w.d_latent))
+        self._t = 0
+        self._c = np.empty((max(1, capacity), w.d_latent))
 
     def __len__(self) -> int:
-        return len(self._c)
+        return self._t
 
     @property
     def latent(self) -> np.ndarray:
-        c = self._c.view()
+        """The cached rows c (t, d_latent), a read-only view."""
+        c = self._c[: self._t]
         c.flags.writeable = False
         return c
 
     @property
     def nbytes(self) -> int:
-        return self._c.nbytes
+        """Bytes the t cached latent rows hold (not the spare capacity)."""
+        return self._t * self.w.d_latent * self._c.itemsize
 
     def append(self, x_row) -> MLAStep:
         w = self.w
         x = check_input(np.reshape(np.asarray(x_row, dtype=np.float64), (1, -1)), w.d_model)[0]
+        if self._t == len(self._c):  # doubling: O(1) amortised, as KVCache
+            self._c = np.concatenate([self._c, np.empty_like(self._c)])
         with np.errstate(over="ignore", invalid="ignore"):
-            c = np.vstack([self._c, x @ w.w_dkv])
+            self._c[self._t] = x @ w.w_dkv
+            c = self._c[: self._t + 1]
             # One product at a time: a three-operand np.einsum runs one nested loop over every index, ~1000× slower
             # at GPT-2-small widths (bench/core.py, section 5).
             q_abs = np.einsum("hk,hlk->hl", x @ w.w_q, w.w_uk)  # x W_Qi W_UKiᵀ: (h, d_latent)
@@ -161,5 +167,5 @@ class MLACache:
             y = heads.reshape(-1) @ w.w_o
         if not np.all(np.isfinite(y)):
             raise InputError("This token's values overflow float64: scale it down (|x| below 1e100).")
-        self._c = c
-        return MLAStep(len(c), c[-1], q_abs, probs, y)
+        self._t += 1
+        return MLAStep(self._t, c[-1].copy(), q_abs, probs, y)
