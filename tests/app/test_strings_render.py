@@ -23,7 +23,7 @@ BIG = 10**8  # numbers said yes to: the large views of the walk are drawn
 def _walk():
     """Every stage, then the states that show more words: the view options open, scores for 6 tokens, a clicked
     score, a quiz, a nudge of token 1, a first token into an empty cache, an added token, the cost tab and a timing,
-    a link with bad parameters, sizes drawn in part, and the coda's states."""
+    a link with bad parameters, sizes drawn in part, the coda's states, and the variant lab's."""
     for stage in S.STAGES:
         yield run(stage=stage)
     at = run(stage="input")
@@ -285,7 +285,8 @@ ZH_TEXT = "人人为我，我为人人"  # a text in Chinese: its tokens are the
 
 
 def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
-    """Latin words on the Chinese pages of every stage (and the KV cache's cost, the block's parts), outside the
+    """Latin words on the Chinese pages of every stage (and the KV cache's cost, the block's parts, every variant of
+    the lab, the KV cache through each variant), outside the
     strings tables' checks: what the code writes into charts (hover labels), formulas' \\text{…} and Markdown."""
     found: dict[str, set[tuple[str, str]]] = {}
 
