@@ -286,8 +286,8 @@ ZH_TEXT = "人人为我，我为人人"  # a text in Chinese: its tokens are the
 
 def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
     """Latin words on the Chinese pages of every stage (and the KV cache's cost, the block's parts, every variant of
-    the lab, the KV cache through each variant), outside the
-    strings tables' checks: what the code writes into charts (hover labels), formulas' \\text{…} and Markdown."""
+    the lab, the KV cache through each variant), outside the strings tables' checks: what the code writes into charts
+    (hover labels), formulas' \\text{…} and Markdown."""
     found: dict[str, set[tuple[str, str]]] = {}
 
     def scan(at, where):
