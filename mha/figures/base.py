@@ -120,7 +120,10 @@ def number(v: float, decimals: int) -> str:
 
 
 def general(v: float, digits: int) -> str:
-    """v to `digits` significant digits (Python's g) with a true minus sign, as the charts write every number."""
+    """v to `digits` significant digits (Python's g) with a true minus sign, as the charts write every number; a
+    masked score's −∞ as the symbol, the same in every language."""
+    if np.isinf(v):
+        return "−∞" if v < 0 else "∞"
     return f"{v:.{digits}g}".replace("-", "−")
 
 

@@ -188,8 +188,8 @@ def stage_part(stage: str, cfg: mha.AttentionConfig, x, w: mha.Weights) -> expor
         variant = ss.get("variant", S.DEFAULTS["variant"])
         if variant == "mla" and not lab.mla_fits(cfg):  # the page does not cut these sizes either: the walk's arrays
             return None
-        return exports.variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]),
-                                    int(ss["tile"]), int(ss["head"]) - 1)
+        return exports.variant_part(lab.variant_x(cfg, x, variant), w, variant, lab.variant_config(cfg, variant),
+                                    int(ss["d_latent"]), int(ss["tile"]), int(ss["head"]) - 1)
     if stage == "kv_cache" and (variant := ss.get("kv_variant", S.DEFAULTS["kv_variant"])) != "mha":
         return exports.cache_variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]))
     if stage == "block":

@@ -1064,6 +1064,7 @@ EN = {
     "lab_online_fig_step_out": "out",
     "lab_online_fig_held": "Held now: {tile} scores, {two} for m and ℓ, {acc} in acc: {held} numbers; S would be {s}.",
     # lab: what each caches
+    "lab_costs_model_sinks": "StreamingLLM on Llama-2-7B",
     "lab_costs_title": "What it caches, per token and per layer: {variant}",
     "lab_costs_here": "Here ({sizes}): ${formula}$ floats. The page's own KV cache, fed the {n} tokens of X, "
                       "holds {held} of them in {nbytes} bytes: {held} × {floats} floats × 8 bytes (float64).",
@@ -1986,6 +1987,7 @@ ZH = {
     "lab_online_fig_step_out": "输出",
     "lab_online_fig_held": "此刻存着：{tile} 个分数，m 和 ℓ 共 {two} 个，累加器 {acc} 个：共 {held} 个数；S 要 {s} 个。",
     # lab: what each caches
+    "lab_costs_model_sinks": "StreamingLLM（基于 Llama-2-7B）",
     "lab_costs_title": "缓存多少（每个词元、每一层）：{variant}",
     "lab_costs_here": "这里（{sizes}）：${formula}$ 个浮点数。页面自己的 KV 缓存依次读入 X 的 {n} 个词元后，"
                       "存着其中 {held} 个，共 {nbytes} 字节：{held} × {floats} 个浮点数 × 8 字节（float64）。",

@@ -9,7 +9,12 @@ import numpy as np
 import pytest
 
 import mha
-from mha.ui import exports
+from mha.ui import exports, prepared
+from mha.ui import settings as S
+
+from .helpers import keyed_charts, z
+from .test_stage_downloads import _arrays as arrays_of
+from .test_stage_downloads import downloaded, opened
 
 CFG = mha.AttentionConfig(n_tokens=5, n_heads=4)
 W, X = mha.init_weights(CFG), mha.init_input(CFG)
@@ -65,3 +70,60 @@ def test_online_files_hold_each_tiles_state_and_the_head_they_end_on(tile):
     assert "acc_tile1.csv" in names and "out.csv" in names
     assert json.loads(files["json"])["source"] | {"variant": "online", "tile": tile, "head": 3} == \
         json.loads(files["json"])["source"]
+
+
+# ---------------------------------------------------------------- ALiBi: the X its page runs on
+
+
+def alibi_probs(x: np.ndarray, w: mha.Weights, slopes: list[float]) -> np.ndarray:
+    """S of every head, worked here: q·k/√d_k − m_h (i − j), the future hidden, softmax by row."""
+    n = len(x)
+    i, j = np.indices((n, n))
+    out = []
+    for head, m in enumerate(slopes):
+        q, k = x @ w.w_q[head], x @ w.w_k[head]
+        scores = q @ k.T / np.sqrt(w.d_k) - m * (i - j)
+        out.append(softmax_rows(np.where(j > i, -np.inf, scores)))
+    return np.array(out)
+
+
+def page_s(at) -> np.ndarray:
+    """Head 1's S as the ALiBi page draws it (hidden cells, drawn as gaps, are 0)."""
+    spec = dict(keyed_charts(at))["lab_alibi_scores"]
+    return np.nan_to_num(z([tr for tr in spec["data"] if tr["type"] == "heatmap"][1]))
+
+
+def test_alibi_on_a_text_downloads_the_x_without_positions_its_page_runs_on():
+    """The page takes P out of a text's X = E[ids] + P; its files hold that X and the S it gives, not the walk's."""
+    prepared.FILES.clear()
+    text = "one two three one two"
+    at = opened(stage="variants", variant="alibi", text=text)
+    got, meta = arrays_of(downloaded(at)[1])
+    tokens = mha.tokenize(text)
+    cfg = mha.AttentionConfig(n_tokens=len(tokens))
+    vocab = mha.vocabulary(tokens)
+    ids = np.array([vocab.index(tok) for tok in tokens])
+    w = mha.init_weights(cfg)
+    e = mha.init_model(cfg, vocab, 1, "sinusoidal", S.LIMITS["n_tokens"] + 1, (mha.init_block(cfg, 0, attn=w),)).wte
+    np.testing.assert_allclose(got["X"], e[ids], rtol=1e-12, atol=1e-12)  # E's rows: no positions
+    s = alibi_probs(e[ids], w, [2 ** -4, 2 ** -8])
+    np.testing.assert_allclose(got["S"], s, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(page_s(at), got["S"][0], rtol=1e-12, atol=1e-12)  # what the page draws
+    assert meta["variant"] == "alibi" and meta["alibi"] and meta["tokens"] == tokens
+
+
+def test_alibi_on_the_trained_model_downloads_the_layers_own_input_its_page_runs_on():
+    """Layer 2 reads positions mixed in by layer 1: the page (and so its files) keep that X as it is."""
+    prepared.FILES.clear()
+    text = "B C G A B C G A"
+    at = opened(stage="variants", variant="alibi", model="trained", layer=2, text=text)
+    got, meta = arrays_of(downloaded(at)[1])
+    model = mha.load_trained()
+    trace = mha.model_forward(np.array([model.vocab.index(c) for c in text.split()]), model.weights)
+    x, w = trace.layers[1].ln1, model.weights.blocks[1].attn
+    np.testing.assert_allclose(got["X"], x, rtol=1e-12, atol=1e-12)
+    assert w.n_heads == 2
+    s = alibi_probs(x, w, [2 ** -4, 2 ** -8])  # the paper's slopes for 2 heads
+    np.testing.assert_allclose(got["S"], s, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(page_s(at), got["S"][0], rtol=1e-12, atol=1e-12)
+    assert meta["model"] == "trained" and meta["layer"] == 2

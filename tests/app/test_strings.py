@@ -31,6 +31,9 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
     # the KV cache's variants
     "kv_fig_group", "kv_append_rope", "kv_append_window", "kv_keep_window", "kv_keep_sinks", "kv_gone",
     "kv_rows_held", "kv_scores_alibi", "kv_append_mla", "kv_scores_mla", "kv_output_mla", "kv_mla_c", "kv_mla_v",
+    # the variant lab's figures: the groups' panels, MLA's latent axis, RoPE's angles' axes
+    "lab_groups_of_k", "lab_groups_of_v", "lab_groups_read_by", "lab_groups_read_by_one", "lab_groups_h_block",
+    "lab_mla_latent", "lab_rope_position", "lab_rope_pair",
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options
@@ -40,7 +43,10 @@ SPANS = {"span_row", "span_rows"}  # ranges put into Markdown and chart text ali
 
 # the scores stage's step names: the step picker's options, the frame slider's labels and, listed, the play hint
 ALSO = {"phase_qkt": {"markdown", "plotly"}, "phase_scaled": {"markdown", "plotly"},
-        "phase_given": {"markdown", "plotly"}, "phase_masked": {"markdown"}, "phase_s": {"markdown"}}
+        "phase_given": {"markdown", "plotly"}, "phase_masked": {"markdown"}, "phase_s": {"markdown"},
+        "list_sep": {"markdown", "plotly"},  # lists in prose, and the heads that read a group's K and V in a chart
+        # the online softmax's figure words, also in a clicked cell's history table
+        **{k: {"markdown", "plotly"} for k in ("lab_online_fig_acc", "lab_online_fig_key", "lab_online_fig_keys")}}
 
 
 def renderers(key: str) -> set[str]:
@@ -124,7 +130,7 @@ LATEX |= {"dependency_w_count", "dependency_w_trained"}  # W's words in the depe
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
-    "present", "kv", "GELU", "PNG", "MB",
+    "present", "kv", "GELU", "PNG", "MB", "GB",
     # the variant lab: the names of the methods and of the models they come from
     "GQA", "MQA", "ALiBi", "RoPE", "MLA", "FlashAttention", "StreamingLLM", "Llama", "Mistral", "DeepSeek", "Falcon",
     "BLOOM", "NeoX", "Pythia", "SVD", "SRAM", "HBM",

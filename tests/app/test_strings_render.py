@@ -23,7 +23,7 @@ BIG = 10**8  # numbers said yes to: the large views of the walk are drawn
 def _walk():
     """Every stage, then the states that show more words: the view options open, scores for 6 tokens, a clicked
     score, a quiz, a nudge of token 1, a first token into an empty cache, an added token, the cost tab and a timing,
-    a link with bad parameters, sizes drawn in part, and the coda's states."""
+    a link with bad parameters, sizes drawn in part, the coda's states, and the variant lab's."""
     for stage in S.STAGES:
         yield run(stage=stage)
     at = run(stage="input")
@@ -123,6 +123,33 @@ def _walk():
     for value in (None, 100, 2, 3):
         at.number_input(key="n_tokens").set_value(value)
         yield rerun(at)
+    # the variant lab: every variant, with 4 heads (a real group), on a text (ALiBi takes P out) and on the trained
+    # model; the KV cache through every variant, a token added
+    for variant in S.VARIANTS:
+        yield run(stage="variants", variant=variant, n_heads=4)
+    yield run(stage="variants", variant="alibi", text="the cat sat")
+    yield run(stage="variants", variant="alibi", model="trained", layer=2)
+    for variant in S.KV_VARIANTS[1:]:
+        at = run(stage="kv_cache", variant=variant, n_heads=4)
+        at.button(key="add_token").click()
+        yield rerun(at)
+    # and its other states: a clicked score of ALiBi (and a later key), a clicked cell of the online softmax's
+    # output, ALiBi's slopes for 3 heads, RoPE turning nothing and asked for an odd count, MLA at full width, a window
+    # wider than X, kv heads that do not divide h, the trained model's heads
+    at = run(stage="variants", variant="alibi")
+    for cell in ((2, 0), (0, 2)):
+        at.session_state["sel_lab_alibi_scores"] = cell
+        yield rerun(at)
+    at = run(stage="variants", variant="online")
+    at.session_state["sel_lab_online"] = (1, 0)
+    yield rerun(at)
+    yield run(stage="variants", variant="alibi", n_heads=3, n_tokens=8)
+    for dims in (0, 5):
+        yield run(stage="variants", variant="rope", rotary_dims=dims)
+    yield run(stage="variants", variant="mla", d_latent=64)
+    yield run(stage="variants", variant="window", window=3)
+    yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3)
+    yield run(stage="variants", variant="gqa", model="trained", layer=1)
     at = run(stage="input", n_tokens=8, d_model=128)
     at.session_state["share_open"] = True
     at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": "1.2345678901234567" for c in range(128)}
@@ -243,8 +270,9 @@ def _shown_in_chart(spec, key: str = "") -> list[str]:
 
 
 # The page's notation, the same in both languages: subscripts (d_model, W_fc, W_proj), E[ids], Attn, LN, FFN (the
-# post's word), logits, PE
-NOTATION = {"model", "ff", "fc", "proj", "ids", "Attn", "LN", "FFN", "logits", "pos", "PE"}
+# post's word), logits, PE; the variant lab's W_DKV, W_UK, W_UV (MLA's down- and up-projections, DeepSeek's names)
+# and Q^rot, K^rot (after RoPE)
+NOTATION = {"model", "ff", "fc", "proj", "ids", "Attn", "LN", "FFN", "logits", "pos", "PE", "DKV", "UK", "UV", "rot"}
 
 
 def _english(text: str) -> list[str]:
@@ -253,9 +281,13 @@ def _english(text: str) -> list[str]:
     return [w for w in latin_words(text) if w not in NAMES | NOTATION and not set(w) <= MATRICES]
 
 
+ZH_TEXT = "人人为我，我为人人"  # a text in Chinese: its tokens are the reader's words, not the code's
+
+
 def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
-    """Latin words on the Chinese pages of every stage (and the KV cache's cost, the block's parts), outside the
-    strings tables' checks: what the code writes into charts (hover labels), formulas' \\text{…} and Markdown."""
+    """Latin words on the Chinese pages of every stage (and the KV cache's cost, the block's parts, every variant of
+    the lab, the KV cache through each variant), outside the strings tables' checks: what the code writes into charts
+    (hover labels), formulas' \\text{…} and Markdown."""
     found: dict[str, set[tuple[str, str]]] = {}
 
     def scan(at, where):
@@ -283,6 +315,13 @@ def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
     scan(rerun(at), "kv_cache cost")
     for part, at in block_parts(run(stage="block", lang="zh")):
         scan(at, f"block {part}")
+    for variant in S.VARIANTS:  # the variant lab, each variant with a real group of 4 heads
+        scan(run(stage="variants", variant=variant, n_heads=4, lang="zh"), f"variants {variant}")
+    scan(run(stage="variants", variant="alibi", text=ZH_TEXT, lang="zh"), "variants alibi on a text")
+    for variant in S.KV_VARIANTS[1:]:  # the KV cache through each variant, a token added
+        at = run(stage="kv_cache", variant=variant, n_heads=4, lang="zh")
+        at.button(key="add_token").click()
+        scan(rerun(at), f"kv_cache {variant}")
     return found
 
 

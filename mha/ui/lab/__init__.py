@@ -1,6 +1,7 @@
 """The variant lab's parts, one module per change (`MODULES`), each with render(view, variant) that draws what
 changes, the live check, and what it caches; `costs` compares them all. What they share is here: the variant's
-config from the knobs in the session, the walk's weights made to fit it, and the variant's trace."""
+config from the knobs in the session, the X it runs on (ALiBi's without positions), the walk's weights made to fit
+it, and the variant's trace: the page and its downloads (sidebar.stage_part) read the same."""
 
 from dataclasses import replace
 from importlib import import_module
@@ -9,7 +10,9 @@ import numpy as np
 import streamlit as st
 
 import mha
+from mha.model import positions_for
 
+from .. import models, x_source
 from .. import settings as S
 from ..shared import digest
 from ..view import TRACES, View
@@ -66,6 +69,24 @@ def variant_config(cfg: mha.AttentionConfig, variant: str) -> mha.AttentionConfi
         rope=dict(rotary_dims=rotary_dims(cfg.d_k, knob["rotary_dims"])),
     ).get(variant, {})
     return replace(cfg, **change)
+
+
+def without_positions(cfg: mha.AttentionConfig, x: np.ndarray) -> tuple[np.ndarray, str]:
+    """X with no positions in it, what ALiBi runs on, and where it came from: seeded X has none ("seeded"); a text's
+    X is E[ids] + P, so P is taken back out, the user's edits kept ("text"); the trained layer's input is left as it
+    is, its positions mixed in by the layers below ("trained"). The ALiBi page and its downloads both call this."""
+    ss = st.session_state
+    if not x_source.text_tokens(ss.get("text", "")):
+        return x, "seeded"
+    if models.trained_on():
+        return x, "trained"
+    mw = x_source.coda(cfg, ss["text"], ss.get("positions", S.DEFAULTS["positions"]))[3]
+    return x - positions_for(mw, 0, len(x)), "text"
+
+
+def variant_x(cfg: mha.AttentionConfig, x: np.ndarray, variant: str) -> np.ndarray:
+    """The X `variant` runs on from the walk's X: ALiBi's without positions, every other variant's the walk's own."""
+    return without_positions(cfg, x)[0] if variant == "alibi" else x
 
 
 def weights(v: View, cfg: mha.AttentionConfig) -> mha.Weights:

@@ -17,10 +17,8 @@ import mha
 from mha import figures as F
 from mha.figures.base import Spec, cell_box, click_layer, outline_rule
 from mha.figures.ticks import token_ticks
-from mha.model import positions_for
 
-from .. import lab, x_source
-from .. import settings as S
+from .. import lab
 from ..chart import chart, clickable_chart, picked
 from ..product import breakdown, product_view
 from ..prose import display, fmt, head_control, markdown_table, said, tex_num
@@ -34,7 +32,7 @@ CLOSE = 1e-12  # the page's own q·k/√d_k − m_h(i − j) equals forward's ce
 
 def render(v: View, variant: str) -> None:
     t = v.t
-    x, source = without_positions(v)
+    x, source = lab.without_positions(v.cfg, v.x)
     cfg = lab.config(v, variant)
     va = replace(v, x=x)
     tr = lab.trace(va, cfg)
@@ -51,19 +49,6 @@ def render(v: View, variant: str) -> None:
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     _scores(va, tr, h, slopes)
     _outputs(va, tr, h)
-
-
-def without_positions(v: View) -> tuple[np.ndarray, str]:
-    """X with no positions in it, and where it came from: seeded X has none; a text's X is E[ids] + P, so P is taken
-    back out (edits stay); the trained layer's input is left as it is (its positions are mixed in by the layers
-    below)."""
-    if v.trained:
-        return v.x, "trained"
-    if not v.tokens:
-        return v.x, "seeded"
-    ss = st.session_state
-    mw = x_source.coda(v.cfg, ss["text"], ss.get("positions", S.DEFAULTS["positions"]))[3]
-    return v.x - positions_for(mw, 0, len(v.x)), "text"
 
 
 def slope_tex(m: float) -> str:

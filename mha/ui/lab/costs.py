@@ -21,6 +21,7 @@ from .. import lab
 from .. import settings as S
 from ..inputs import number
 from ..prose import markdown_table, tex_int
+from ..strings import Text
 from ..view import View
 
 FLOAT_BYTES = 2  # a real model's cache in bf16 / fp16
@@ -34,13 +35,18 @@ MEMORY_WIDTH = 320  # px: the box holds a few digits; a phone (390 px) still fit
 class Real:
     """A published model whose attention is the variant's, in this core's terms."""
 
-    model: str  # as the page and the README name it
+    model: str  # as the README (and the English page) names it
     cite: tuple[str, ...]  # its sources' keys in the README's "Sources of the real models' sizes"
     layers: int
     cfg: mha.AttentionConfig  # heads, kv heads, d_k, d_v, window, sinks as the model's config gives them
     latent: int = 0  # MLA: the cached latent's width (DeepSeek's kv_lora_rank)
     rope_key: int = 0  # MLA: DeepSeek's one RoPE key shared by all heads (qk_rope_head_dim), cached beside the latent
     context: int = 0  # the context length its config gives (where the page uses it)
+    words: str = ""  # the strings key that says `model` on the page, when the name holds words to translate
+
+    def said(self, t: Text) -> str:
+        """The model's name as the page says it: `model`, or its words in the page's language."""
+        return t(self.words) if self.words else self.model
 
 
 def _sizes(d_model: int, h: int, head: int, **variant) -> mha.AttentionConfig:
@@ -54,7 +60,7 @@ REAL = {
     "mqa": Real("Falcon-7B", ("falcon",), 32, _sizes(4544, 71, 64, n_kv_heads=1)),
     "window": Real("Mistral-7B-v0.1", ("mistral",), 32, _sizes(4096, 32, 128, n_kv_heads=8, window=4096)),
     "sinks": Real("StreamingLLM on Llama-2-7B", ("streamingllm", "llama2"), 32,
-                  _sizes(4096, 32, 128, window=2000, sinks=4)),
+                  _sizes(4096, 32, 128, window=2000, sinks=4), words="lab_costs_model_sinks"),
     "alibi": Real("BLOOM (176B)", ("bloom",), 70, _sizes(14336, 112, 128, alibi=True)),
     "rope": Real("GPT-NeoX-20B", ("neox",), 44, _sizes(6144, 64, 96, rotary_dims=24)),
     "mla": Real("DeepSeek-V2", ("deepseek",), 60,
@@ -196,7 +202,7 @@ def _chosen(v: View, variant: str) -> str:
              t("lab_costs_here_mla" if h.latent else "lab_costs_here", sizes=sizes,
                formula=formula(h.cfg, h.latent), n=h.n, held=f"{h.held:,}", nbytes=f"{h.nbytes:,}",
                floats=f"{h.floats:,}")]
-    real_line = t("lab_costs_real", model=real.model, config=sizes_tex(real.cfg, real.latent, real.rope_key),
+    real_line = t("lab_costs_real", model=real.said(t), config=sizes_tex(real.cfg, real.latent, real.rope_key),
                   formula=formula(real.cfg, real.latent, real.rope_key), layers=real.layers,
                   per_token=f"{per_token_bytes(real):,}")
     cap = held_at_most(real.cfg)
@@ -227,7 +233,7 @@ def _table(v: View, chosen: str, memory: float) -> str:
         name = t(f"variant_{variant}")
         shown = t("lab_costs_capped", floats=f"{h.floats:,}", cap=f"{cap_here:,}") if cap_here else f"{h.floats:,}"
         rows.append((f"**{name}**" if variant == chosen else name, shown,
-                     f"{real.model}: " + (t("lab_costs_capped", floats=floats_real, cap=f"{cap_real:,}")
+                     f"{real.said(t)}: " + (t("lab_costs_capped", floats=floats_real, cap=f"{cap_real:,}")
                                           if cap_real else floats_real),
                      t("lab_costs_any", size=size(cap_real * per_token_bytes(real))) if fit is None else f"{fit:,}"))
     head = [t("lab_costs_col_variant"), t("lab_costs_col_here"), t("lab_costs_col_real"),
