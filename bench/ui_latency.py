@@ -55,7 +55,9 @@ st.number_input("n_tokens", 1, 64, 3, key="n_tokens")
 st.write("A bare page with the same kind of widget.")
 '''
 VIEWS = {"default": "/", "scores": "/?stage=scores", "kv_cache": "/?stage=kv_cache", "tokens": "/?stage=tokens",
-         "block": "/?stage=block", "next_token": "/?stage=next_token"}
+         "block": "/?stage=block", "next_token": "/?stage=next_token",
+         "lab_gqa": "/?stage=variants&variant=gqa", "lab_mla": "/?stage=variants&variant=mla",
+         "lab_online": "/?stage=variants&variant=online"}
 TARGET = 2.0  # app/bare, for both first load and interaction (issue 12)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
