@@ -105,8 +105,9 @@ def expected_panels(variant: str, link: dict) -> tuple[list[int], dict]:
         cfg = replace(base, **change)
         window, sinks = cfg.window or n, cfg.sinks
         held = [j for j in range(n) if j < sinks or j > n - 1 - window]
-        g = h * cfg.kv_heads // base.n_heads  # the kv head query head h reads
-        w = mha.share_kv(w, cfg.kv_heads)
+        size = base.n_heads // cfg.kv_heads  # query heads a kv head serves
+        g = h // size  # the kv head query head h reads: each group keeps its first head's W_K and W_V
+        w = mha.Weights(w.w_q, w.w_k[::size], w.w_v[::size], w.w_o)
         full, before = mha.forward(rows, w, cfg), mha.forward(rows[:-1], w, cfg)
         q, k, v = full.q_rot[h][held], full.k_rot[g][held], full.v[g][held]
         scaled = (full.scores[h, -1] / np.sqrt(w.d_k) + full.bias[h, -1])[held]
