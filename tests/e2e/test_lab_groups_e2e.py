@@ -56,15 +56,21 @@ def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url,
     shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}")
 
 
-@pytest.mark.parametrize("screen", ["desk", "present"])
-def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, screen):
-    open_lab(page, app_url, screen, variant="mqa")
+@pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "en"), ("phone", "zh"), ("phone", "en")])
+def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, screen, lang):
+    t = Text(lang)
+    open_lab(page, app_url, screen, variant="mqa", lang=lang)
     assert page_problems(page, screen, SCREENS[screen][0]) == []
-    assert [row[1] for row in table_cells(page, 0)] == ["36", "18"]
+    assert [(row[1], row[-1]) for row in table_cells(page, 0)] == [("36", "✓"), ("18", "✓")]
+    page.locator('[data-testid="stMain"] table').first.scroll_into_view_if_needed()
+    assert page.locator('[data-testid="stMain"] table').first.is_visible()
+    assert [(r[0], r[1], r[-1]) for r in table_cells(page, 1)] == [("1", "1", "✓"), ("2", "1", "✓")]
     drawn = titles(page, "lab_groups_map")
-    assert sum(title.startswith("K1·heads1,2") for title in drawn) == 1  # one K for both heads, drawn once
-    assert not any(title.startswith("K2") for title in drawn)
-    shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-en")
+    for letter in "KV":  # one K and one V for both heads, each drawn once
+        want = re.sub(r"\s+", "", f"{letter}1·{t('lab_groups_read_by', heads='1' + t('list_sep') + '2')}")
+        assert sum(title.startswith(want) for title in drawn) == 1, (want, drawn)
+        assert not any(title.startswith(f"{letter}2") for title in drawn), drawn
+    shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-{lang}")
 
 
 def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url):

@@ -1,13 +1,24 @@
 """The KV-cache stage with a variant, in Chromium, on three screens: a sliding window (en) and a GQA cache (zh) after
 two tokens are added. Every frame of the animation, stepped as the slider steps it, keeps one layout and stays
 readable; the rows drawn are the tokens the cache holds, named by their positions; the page says which kv head the
-shown head reads and that the window's bound holds; in presenter mode Play is on the first screen."""
+shown head reads and that the window's bound holds; in presenter mode Play is on the first screen.
 
+Sinks, ALiBi, RoPE, MLA and MQA, each on one or two of the screens (the three and both languages among them): every
+frame stepped to the end shows the core's numbers (forward, or mla_forward, on all the tokens and on all but the last:
+the rotated q and k, the kv head a query head reads, the latent, the bias in the scaled scores), the SVG draws them
+cell by cell, the rows are the tokens held; a picture of every frame in test-artifacts/screenshots."""
+
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
-from .conftest import rerun_after, shoot
-from .geometry import frame_geometries, moved, problems
+import mha
+
+from .conftest import SHOTS, rerun_after, shoot
+from .geometry import READ, STEP, Geometry, frame_geometries, moved, problems
 from .test_frames_e2e import SCREENS, drawn_for_this_window
+from .test_matrix_chart_e2e import check_cells
 
 pytestmark = pytest.mark.e2e
 
@@ -51,4 +62,163 @@ def test_a_variants_cache_steps_frame_by_frame_on_every_screen(page, app_url, va
     shoot(page, f"lab-kv-{variant}-{screen}-last")
     assert not found, "\n".join(found[:20])
     width = page.evaluate("(root) => root.getBoundingClientRect().right", chart.element_handle())
+    assert width <= viewport["width"], width
+
+
+# The other variants, each on one screen or two (the three screens and both languages among them), checked frame by
+# frame against the core: variant -> (screen, link, what the page says, what the figure says in its scores' frame)
+STEPPED = [
+    ("sinks", "desk", dict(variant="sinks", window=2, sinks=1, lang="en"),
+     ["It holds X₁, X₄, X₅", "3 ≤ 3", "X₂, X₃ left"], []),
+    ("alibi", "present", dict(variant="alibi", n_heads=4, head=3, lang="zh"), ["0——完全相同"], ["0.015625·(i−j)"]),
+    ("rope", "phone", dict(variant="rope", rotary_dims=4, lang="en"), ["Both sides run the same variant"], []),
+    ("mla", "desk", dict(variant="mla", d_latent=3, head=2, lang="zh"), ["5×3"], []),
+    ("mla", "present", dict(variant="mla", d_latent=3, lang="en"), ["latent c of 5 tokens, 5×3"], []),
+    ("mqa", "phone", dict(variant="mqa", n_heads=4, head=3, lang="zh"),
+     ["第 3 个头读第 1 个 kv 头，第 1–4 个头共用它（第 1 组）"], []),
+]
+TICKS = """(root) => { const l = root.mha.layout;  // every panel's rows, and S's columns (the fourth panel's)
+  return Object.keys(l).filter(k => /^yaxis\\d*$/.test(k) || k === 'xaxis4')
+                       .map(k => [k, l[k].tickvals, l[k].ticktext]); }"""
+APPEND, SCORES, SOFTMAX, OUTPUT = 1, 2, 3, 5  # the frames that compute row t of q, k, v; the scores; S; H and Y
+
+
+def expected_panels(variant: str, link: dict) -> tuple[list[int], dict]:
+    """What the cache's figure should show after X₄ and X₅ are added to the post's X, worked out here from the core
+    with the variant's config: the positions held (from 0), and every panel's rows after the step, for the head of
+    the link. The page decodes through a cache; these come from forward (mla_forward) on all five tokens and on the
+    first four."""
+    base = mha.AttentionConfig(n_heads=int(link.get("n_heads", 2)))
+    x, w = mha.init_input(base), mha.init_weights(base)
+    rows = np.vstack([x, mha.next_token(base, 3), mha.next_token(base, 4)])
+    n, h = len(rows), int(link.get("head", 1)) - 1
+    if variant == "mla":
+        w_mla = mha.mla_from(w, int(link["d_latent"]))
+        full, before = mha.mla_forward(rows, w_mla), mha.mla_forward(rows[:-1], w_mla)
+        held = list(range(n))
+        q, k, v = full.q_absorbed[h], full.latent, full.v[h]  # V rebuilt from c, as the naive order has it
+        scaled = full.q_absorbed[h][-1] @ full.latent.T / np.sqrt(w.d_k)
+    else:
+        change = dict(sinks=dict(window=int(link.get("window", 0)), sinks=int(link.get("sinks", 0))),
+                      alibi=dict(alibi=True), rope=dict(rotary_dims=int(link.get("rotary_dims", 0))),
+                      mqa=dict(n_kv_heads=1))[variant]
+        cfg = replace(base, **change)
+        window, sinks = cfg.window or n, cfg.sinks
+        held = [j for j in range(n) if j < sinks or j > n - 1 - window]
+        size = base.n_heads // cfg.kv_heads  # query heads a kv head serves
+        g = h // size  # the kv head query head h reads: each group keeps its first head's W_K and W_V
+        w = mha.Weights(w.w_q, w.w_k[::size], w.w_v[::size], w.w_o)
+        full, before = mha.forward(rows, w, cfg), mha.forward(rows[:-1], w, cfg)
+        q, k, v = full.q_rot[h][held], full.k_rot[g][held], full.v[g][held]
+        scaled = (full.scores[h, -1] / np.sqrt(w.d_k) + full.bias[h, -1])[held]
+    earlier = held[:-1]
+    s = np.full((len(held), len(held)), np.nan)
+    s[np.tril_indices(len(held))] = 0.0
+    s[:-1, :-1] = np.where(np.isnan(s[:-1, :-1]), np.nan, before.probs[h][np.ix_(earlier, earlier)])
+    s[-1] = full.probs[h, -1, held]
+    heads = np.vstack([before.heads[h][earlier], full.heads[h, -1]])
+    y = np.vstack([before.y[earlier], full.y[-1]])
+    return held, dict(q=q, k=k, v=v, s=s, scaled=scaled[None], h=heads, y=y)
+
+
+def frame_z(want: dict, frame: int) -> list[np.ndarray]:
+    """The heatmaps' values on `frame`, in the figure's order (Q's earlier rows, q_t, K, V, S, the scaled scores, H,
+    Y): each panel's row t empty until the frame that computes it, the scaled scores shown on their frame only."""
+    def until(a, first):
+        a = np.array(a, float)
+        if frame < first:
+            a[-1] = np.nan
+        return a
+
+    return [want["q"][:-1], until(want["q"][-1:], APPEND), until(want["k"], APPEND), until(want["v"], APPEND),
+            until(want["s"], SOFTMAX), want["scaled"] if frame == SCORES else np.full_like(want["scaled"], np.nan),
+            until(want["h"], OUTPUT), until(want["y"], OUTPUT)]
+
+
+# Scroll the page's scrolling box so that the chart's px `y` (from its top) sits just under Streamlit's header (which
+# stays over the page's top); return the chart's box then, and the header's bottom.
+SCROLL_TO = """([root, y]) => {
+  let box = root.parentElement;
+  while (box && !(box.scrollHeight > box.clientHeight && /auto|scroll/.test(getComputedStyle(box).overflowY)))
+    box = box.parentElement;
+  const header = document.querySelector('[data-testid="stHeader"]');
+  const under = header ? Math.max(0, header.getBoundingClientRect().bottom) : 0;
+  box.scrollTop += root.getBoundingClientRect().top + y - under;
+  const b = root.getBoundingClientRect(); return [b.left, b.top, b.width, b.height, under];
+}"""
+
+
+def shoot_chart(page, root, viewport: dict, name: str) -> None:
+    """The chart as drawn, in one picture where it fits the window under the header, else in pieces (-1, -2, …, top to
+    bottom): Streamlit scrolls its own box, so a picture of an element taller than the window comes out blank."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    height, under = page.evaluate(SCROLL_TO, [root, 0.0])[3:]
+    room = viewport["height"] - under
+    tops = [0] if height <= room else list(range(0, int(height), int(room) - 40))
+    for i, top in enumerate(tops, 1):
+        left, y, width, h, _ = page.evaluate(SCROLL_TO, [root, float(top)])
+        clip = dict(x=max(0, left), y=max(under, y + top), width=min(width, viewport["width"] - max(0, left)))
+        clip["height"] = min(y + h, viewport["height"]) - clip["y"]
+        page.screenshot(path=str(SHOTS / (f"{name}.png" if len(tops) == 1 else f"{name}-{i}.png")), clip=clip)
+
+
+def _z(trace: dict) -> np.ndarray:
+    return np.array([[np.nan if c is None else c for c in row] for row in trace["z"]], float)
+
+
+@pytest.mark.parametrize("variant, screen, link, said, scores_say", STEPPED,
+                         ids=[f"{c[0]}-{c[1]}-{c[2]['lang']}" for c in STEPPED])
+def test_each_variants_cache_shows_the_cores_numbers_on_every_frame(page, app_url, variant, screen, link, said,
+                                                                     scores_say):
+    viewport, extra = SCREENS[screen]
+    page.set_viewport_size(viewport)
+    query = "&".join(f"{k}={v}" for k, v in dict(stage="kv_cache", **link, **extra).items())
+    page.goto(f"{app_url}/?{query}")
+    drawn_for_this_window(page, KEY)
+    for _ in range(2):
+        rerun_after(page, page.locator(".st-key-add_token button").click)
+    drawn_for_this_window(page, KEY)
+    assert page.locator('[data-testid="stException"]').count() == 0, query
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert all(s in text for s in said), (said, text[-1500:])
+    held, want = expected_panels(variant, link)
+    chart = page.locator(f".st-key-{KEY} .mha-chart")
+    root = chart.element_handle()
+    names = [str(p + 1) for p in held]  # the rows (and S's columns) are the tokens held, by their numbers
+    numbered = names == [str(i) for i in range(1, len(held) + 1)]  # then the figure numbers them itself
+    ticks = page.evaluate(TICKS, root)
+    assert len(ticks) == 7
+    for axis, values, drawn in ticks:
+        assert drawn == (None if numbered else [names[int(i) - 1] for i in values]), (axis, values, drawn, names)
+    if screen == "present":
+        play = page.locator(f".st-key-{KEY} .mha-chart .mha-menu .mha-button").first.bounding_box()
+        assert play["y"] + play["height"] <= viewport["height"], play
+    chart.scroll_into_view_if_needed()
+    count = page.evaluate("(r) => r.mha.frames.length", root)
+    assert count == 6
+    seen, found = [], []
+    for k in range(count):
+        page.evaluate(STEP, [root, k])
+        assert page.evaluate("(r) => r.mha.frame", root) == k
+        data = page.evaluate("(r) => r.mha.data", root)
+        shown = [_z(t) for t in data if t.get("type") == "heatmap"]
+        expected = frame_z(want, k)
+        assert [a.shape for a in shown] == [a.shape for a in expected], (k, [a.shape for a in shown])
+        for i, (a, b) in enumerate(zip(shown, expected)):
+            assert np.allclose(a, b, atol=1e-9, equal_nan=True), (f"frame {k + 1}, heatmap {i}", a, b)
+        assert check_cells(page, KEY, data) >= 9  # the SVG draws those numbers, each in its cell and colour
+        geometry = Geometry(**page.evaluate(READ, root))
+        seen.append(geometry)
+        found += [f"frame {k + 1}: {p}" for p in problems(geometry)]
+        if k == SCORES:
+            notes = "".join(t for t, _ in geometry.annotations).replace(" ", "")
+            assert all(s.replace(" ", "") in notes for s in scores_say), (scores_say, notes)
+    found += moved(seen)
+    name = f"lab-kv-{variant}-{screen}-{link['lang']}"
+    for k in range(count):  # screenshots of every frame (after measuring: taking one scrolls the page)
+        page.evaluate(STEP, [root, k])
+        shoot_chart(page, root, viewport, f"{name}-frame{k + 1}")
+    shoot(page, name)
+    assert not found, "\n".join(found[:20])
+    width = page.evaluate("(root) => root.getBoundingClientRect().right", root)
     assert width <= viewport["width"], width
