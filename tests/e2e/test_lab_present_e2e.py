@@ -25,20 +25,23 @@ CASES = [("variants", dict(variant=v), v == "online")
 CASES += [("variants", dict(variant="gqa", n_heads=4, kv_heads=2), False)]
 CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "gqa", "mla")]
 
-# Whatever in the page reaches past the screen's right edge, unless a box it sits in clips or scrolls it within
-# the screen: [tag, test id or class, right edge, its first words].
+# Whatever drawn in the page reaches past the screen's right edge, unless a box inside the page (a figure's svg, a
+# scrolled table or formula, a widget's hidden input) clips or scrolls it within the screen; the page's own main box
+# scrolls sideways too, but that is the page being too wide. The main box's scroll width, and [tag, test id or class,
+# right edge, first words] of each such element.
 PAST_THE_EDGE = """(width) => {
-  const out = [];
-  for (const e of document.querySelectorAll('[data-testid="stMain"] *')) {
+  const main = document.querySelector('[data-testid="stMain"]'), out = [];
+  for (const e of main.querySelectorAll('*')) {
     const b = e.getBoundingClientRect();
-    if (b.width === 0 || b.right <= width + 1) continue;
-    let p = e.parentElement, held = false;
-    for (; p && !held; p = p.parentElement)
-      held = /(auto|scroll|hidden)/.test(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= width + 1;
+    if (b.width === 0 || b.right <= width + 1 || e.closest('.katex-mathml')) continue;  // KaTeX's unseen MathML
+    let held = false;
+    for (let p = e.parentElement; p && p !== main && !held; p = p.parentElement)
+      held = /(auto|scroll|hidden|clip)/.test(getComputedStyle(p).overflowX)
+             && p.getBoundingClientRect().right <= width + 1;
     if (!held) out.push([e.tagName, e.getAttribute('data-testid') || String(e.className).slice(0, 40),
                          Math.round(b.right), (e.textContent || '').slice(0, 40)]);
   }
-  return {page: document.documentElement.scrollWidth, past: out.slice(0, 5)};
+  return {page: Math.max(main.scrollWidth, document.documentElement.scrollWidth), past: out.slice(0, 5)};
 }"""
 
 
