@@ -23,7 +23,7 @@ PHONE = dict(width=390, height=844)
 CASES = [("variants", dict(variant=v), v == "online")
          for v in ("gqa", "mqa", "window", "sinks", "alibi", "rope", "mla", "online")]
 CASES += [("variants", dict(variant="gqa", n_heads=4, kv_heads=2), False)]
-CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "gqa", "mla")]
+CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "sinks", "gqa", "rope", "mla")]
 
 # Whatever drawn in the page reaches past the screen's right edge, unless a box inside the page (a figure's svg, a
 # scrolled table or formula, a widget's hidden input) clips or scrolls it within the screen; the page's own main box

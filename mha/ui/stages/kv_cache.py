@@ -110,8 +110,9 @@ def _variant(v: View) -> str:
     variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
                                     format_func=lambda x: t_(SHORT.get(x, f"variant_{x}")), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
+    width = 180 if v.look == F.PRESENT else 130  # a projector's larger type: "dims that rotate" on one line
     for key in S.KNOBS[variant]:
-        number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=130)
+        number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=width)
     return variant
 
 
