@@ -41,14 +41,23 @@ def render(v: View, variant: str) -> None:
     t, h = v.t, v.cfg.n_heads
     if variant == "gqa":
         _knob(v)
-    _offer(v, variant)
+    projector = v.look == F.PRESENT  # there the map comes first, on the first screen, and the words under it
+    if not projector:
+        _offer(v, variant)
     cfg = lab.config(v, variant)
     w, tr = lab.weights(v, cfg), lab.trace(v, cfg)
     n_kv = cfg.kv_heads
     g = mha.groups(h, n_kv)
-    st.markdown(f"{_intro(v, n_kv, g)}\n\n**{t('lab_groups_map_title')}**")  # one element, not two
-    _map(v, tr, g)
-    st.markdown(f"**{t('lab_groups_sh_title')}**")
+    map_title, sh_title = f"**{t('lab_groups_map_title')}**", f"**{t('lab_groups_sh_title')}**"
+    if projector:
+        st.markdown(map_title)
+        _map(v, tr, g)
+        _offer(v, variant)
+        st.markdown(f"{_intro(v, n_kv, g)}\n\n{sh_title}")  # one element, not two
+    else:
+        st.markdown(f"{_intro(v, n_kv, g)}\n\n{map_title}")
+        _map(v, tr, g)
+        st.markdown(sh_title)
     s_maps(v, tr, "lab_groups_s")
     labels = [t("lab_groups_h_block", i=i + 1, g=g[i] + 1) for i in range(h)]
     concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))

@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 import mha
+from mha import figures as F
 from mha.figures.online import COLS, ROWS, OnlineSteps, frames_count, online_animation
 from mha.figures.ticks import token_ticks
 
@@ -21,19 +22,23 @@ from ..view import Name, Operand, View, name
 
 KEY = "lab_online"  # the animation's chart key
 BIG_N = 4096  # the sequence length the memory sentence compares at
+KNOB_WIDTH = 180  # px: the tile size's box, beside the head picker
 
 
 def render(v: View, variant: str) -> None:
     t, ss = v.t, st.session_state
-    head_control(t)
-    h = min(int(ss.get("head", 1)), v.cfg.n_heads) - 1  # read here: the lab's fragment reruns without a new view
+    knobs = st.container(horizontal=True, vertical_alignment="bottom")  # the tile size and the head shown: one row
     tr = v.trace
     n = tr.q.shape[1]
-    b = int(number(st, t, "tile", 1, n, label=t("lab_online_tile"), persist_state="session"))
+    b = int(number(knobs, t, "tile", 1, n, label=t("lab_online_tile"), persist_state="session", width=KNOB_WIDTH))
+    head_control(t, knobs)
+    h = min(int(ss.get("head", 1)), v.cfg.n_heads) - 1  # read here: the lab's fragment reruns without a new view
     res = mha.online_attention(tr.q[h], tr.k[h], tr.v[h], b)
     hint = aside(t("lab_online_play_hint", tiles=len(res.tiles), b=b))  # set as a caption, in the same element
-    st.markdown(f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(t, v.look.narrow))}"
-                f"\n\n{hint}")
+    words = f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(t, v.look.narrow))}\n\n{hint}"
+    projector = v.look == F.PRESENT  # there the animation comes first, on the first screen, and the words under it
+    if not projector:
+        st.markdown(words)
     steps = _steps(t, res, h)
 
     def build():
@@ -42,6 +47,8 @@ def render(v: View, variant: str) -> None:
 
     parts = (KEY, digest(tr.q[h], tr.k[h], tr.v[h]), b, h, t.lang, v.text, v.look, v.tokens)
     clickable_chart(parts, build, KEY)
+    if projector:
+        st.markdown(words)
     rows, cols = min(n, ROWS), min(v.cfg.d_v, COLS)
     if rows < n or cols < v.cfg.d_v:
         st.caption(t("lab_online_rows_drawn", rows=rows, cols=cols))

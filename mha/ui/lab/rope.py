@@ -51,13 +51,16 @@ def render(v: View, variant: str) -> None:
     r = cfg.rotary_dims
     h = min(st.session_state["head"], cfg.n_heads) - 1  # read here: the head control reruns this fragment only
     v = replace(v, head=h)
-    st.markdown(_opening(v, cfg))
+    projector = v.look == F.PRESENT  # there Q and K come first, on the first screen, and the words that open them under
+    if not projector:
+        st.markdown(_opening(v, cfg))
     head_control(t)
     tr = lab.trace(v, cfg)
     g = int(mha.groups(cfg.n_heads, cfg.kv_heads)[h])
     names = _names(h + 1)
     shown = _turned(v, cfg, tr, g, names)
-    st.markdown("\n\n".join((shown, _why(t, d_k, r), t("lab_rope_scores", quiz=t("quiz_start")))))
+    opening = (_opening(v, cfg),) if projector else ()
+    st.markdown("\n\n".join((*opening, shown, _why(t, d_k, r), t("lab_rope_scores", quiz=t("quiz_start")))))
     product_view("lab_rope", v, Operand(tr.q_rot[h], names["q_rot"], t("token"), t("cols_of")),
                  Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
                  Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),

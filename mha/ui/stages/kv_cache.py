@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 import mha
+from mha import figures as F
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
 from mha.figures.text import short
 from mha.figures.ticks import token_ticks
@@ -63,7 +64,10 @@ def _steps(v: View) -> None:
         return
     d = _decode(v, variant, rows)
     state = _state(v, d)
-    st.markdown(f"{state}\n\n:gray[:small[{hint}]]" if hint else state)  # one element
+    state = f"{state}\n\n:gray[:small[{hint}]]" if hint else state  # one element
+    projector = v.look == F.PRESENT  # there the step's animation comes first, on the first screen, and this under it
+    if not projector:
+        st.markdown(state)
     # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
     # made the browser's every rerun of this page slower (bench/README.md).
     part = st.segmented_control(t_("kv_part"), KV_PARTS, format_func=lambda p: t_(f"kv_tab_{p}"), key="kv_part",
@@ -84,8 +88,11 @@ def _steps(v: View) -> None:
             which = "kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols"
             st.caption(t_(which, cols=COLS, rows=drawn_rows(v.look)))
         why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
-        st.markdown(f"{why}\n\n{_proof(v, d)}" if t > 1 else why)  # one element
+        lead = f"{state}\n\n" if projector else ""
+        st.markdown(f"{lead}{why}\n\n{_proof(v, d)}" if t > 1 else f"{lead}{why}")  # one element
     else:
+        if projector:
+            st.markdown(state)
         _cost(v, t)
         _measure(v)
     ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
@@ -107,8 +114,9 @@ def _variant(v: View) -> str:
     variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
                                     format_func=lambda x: t_(SHORT.get(x, f"variant_{x}")), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
+    width = 180 if v.look == F.PRESENT else 130  # a projector's larger type: "dims that rotate" on one line
     for key in S.KNOBS[variant]:
-        number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=130)
+        number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=width)
     return variant
 
 

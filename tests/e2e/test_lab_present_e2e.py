@@ -1,0 +1,86 @@
+"""The variant lab and the KV cache's variants in presenter mode and on a phone, in Chromium, in both languages.
+
+- At 1280×720 with present=1 every variant opens on a figure, as every stage does (test_presenter_e2e): its first
+  figure's top at or above 600 px, and where the first figure is an animation (the online softmax, the KV cache's
+  step) its Play button wholly on the first screen. The words that open a variant wait under its first figure there.
+- At 390×844 nothing of a variant is wider than the screen (a wide table or formula scrolls inside its own box), and
+  its figures are readable (the checks of test_screens_e2e).
+"""
+
+from urllib.parse import urlencode
+
+import pytest
+
+from .conftest import settle, shoot
+from .test_presenter_e2e import FIRST, FIRST_SCREEN, PRESENTER
+from .test_screens_e2e import page_problems
+
+pytestmark = pytest.mark.e2e
+
+PHONE = dict(width=390, height=844)
+# (stage, link parameters, animated): every variant of the lab at the walk's sizes, GQA also with 4 heads in two
+# groups (its map is then two rows of four panels), and the KV cache's variants with a knob beside the picker.
+CASES = [("variants", dict(variant=v), v == "online")
+         for v in ("gqa", "mqa", "window", "sinks", "alibi", "rope", "mla", "online")]
+CASES += [("variants", dict(variant="gqa", n_heads=4, kv_heads=2), False)]
+CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "sinks", "gqa", "rope", "mla")]
+
+# Whatever drawn in the page reaches past the screen's right edge, unless a box inside the page (a figure's svg, a
+# scrolled table or formula, a widget's hidden input) clips or scrolls it within the screen; the page's own main box
+# scrolls sideways too, but that is the page being too wide. The main box's scroll width, and [tag, test id or class,
+# right edge, first words] of each such element.
+PAST_THE_EDGE = """(width) => {
+  const main = document.querySelector('[data-testid="stMain"]'), out = [];
+  for (const e of main.querySelectorAll('*')) {
+    const b = e.getBoundingClientRect();
+    if (b.width === 0 || b.right <= width + 1 || e.closest('.katex-mathml')) continue;  // KaTeX's unseen MathML
+    let held = false;
+    for (let p = e.parentElement; p && p !== main && !held; p = p.parentElement)
+      held = /(auto|scroll|hidden|clip)/.test(getComputedStyle(p).overflowX)
+             && p.getBoundingClientRect().right <= width + 1;
+    if (!held) out.push([e.tagName, e.getAttribute('data-testid') || String(e.className).slice(0, 40),
+                         Math.round(b.right), (e.textContent || '').slice(0, 40)]);
+  }
+  return {page: Math.max(main.scrollWidth, document.documentElement.scrollWidth), past: out.slice(0, 5)};
+}"""
+
+
+def _name(stage: str, params: dict) -> str:
+    return "-".join([stage, *(f"{k}{v}" if k != "variant" else v for k, v in params.items())])
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_presenter_mode_opens_every_variant_on_its_first_figure(page, app_url, lang):
+    page.set_viewport_size(PRESENTER)
+    found = []
+    for stage, params, animated in CASES:
+        page.goto(f"{app_url}/?{urlencode(dict(stage=stage, **params, lang=lang, present=1))}")
+        settle(page, 120_000)
+        name = _name(stage, params)
+        assert page.locator('[data-testid="stException"]').count() == 0, name
+        at = page.evaluate(FIRST)
+        shoot(page, f"presenter-first-{name}-{lang}")
+        if at["first"] is None:
+            found.append(f"{name}: no figure")
+        elif at["first"][0] > FIRST_SCREEN:
+            found.append(f"{name}: the first figure starts at {at['first'][0]:.0f} px")
+        if animated and (at["play"] is None or at["play"][0] < 0 or at["play"][1] > PRESENTER["height"]):
+            found.append(f"{name}: Play at {at['play']}")
+    assert not found, f"{lang}: " + "; ".join(found)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_variant_is_wider_than_a_phone(page, app_url, lang):
+    page.set_viewport_size(PHONE)
+    found = []
+    for stage, params, _ in CASES:
+        page.goto(f"{app_url}/?{urlencode(dict(stage=stage, **params, lang=lang))}")
+        page.wait_for_selector('[data-screen="phone"]', state="attached", timeout=120_000)
+        settle(page, 120_000)
+        name = _name(stage, params)
+        assert page.locator('[data-testid="stException"]').count() == 0, name
+        wide = page.evaluate(PAST_THE_EDGE, PHONE["width"])
+        if wide["page"] > PHONE["width"] or wide["past"]:
+            found.append(f"{name}: the page is {wide['page']} px wide; past the edge: {wide['past']}")
+        found += [f"{name}: {p}" for p in page_problems(page, "phone", PHONE)]
+    assert not found, f"{lang}: " + "; ".join(found)
