@@ -12,7 +12,7 @@ import mha
 from mha.ui import exports, prepared
 from mha.ui import settings as S
 
-from .helpers import keyed_charts, z
+from .helpers import keyed_charts, run, z
 from .test_stage_downloads import _arrays as arrays_of
 from .test_stage_downloads import downloaded, opened
 
@@ -127,3 +127,25 @@ def test_alibi_on_the_trained_model_downloads_the_layers_own_input_its_page_runs
     np.testing.assert_allclose(got["S"], s, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(page_s(at), got["S"][0], rtol=1e-12, atol=1e-12)
     assert meta["model"] == "trained" and meta["layer"] == 2
+
+
+def test_the_kv_caches_alibi_decodes_the_same_x_without_positions_as_the_lab(monkeypatch):
+    """A text's X = E[ids] + P: the cache with ALiBi reads E[ids], as the lab's ALiBi page does (positions come from
+    the bias, not from X), and its proof holds for those rows."""
+    text = "one two three one two"
+    read = []
+
+    class Recording(mha.KVCache):
+        def append(self, x_row):
+            read.append(np.array(x_row))
+            return super().append(x_row)
+
+    monkeypatch.setattr(mha, "KVCache", Recording)
+    run(stage="kv_cache", variant="alibi", text=text)
+    tokens = mha.tokenize(text)
+    cfg = mha.AttentionConfig(n_tokens=len(tokens))
+    vocab = mha.vocabulary(tokens)
+    ids = np.array([vocab.index(tok) for tok in tokens])
+    w = mha.init_weights(cfg)
+    e = mha.init_model(cfg, vocab, 1, "sinusoidal", S.LIMITS["n_tokens"] + 1, (mha.init_block(cfg, 0, attn=w),)).wte
+    np.testing.assert_allclose(np.array(read[-len(tokens):]), e[ids], rtol=1e-12, atol=1e-12)

@@ -62,7 +62,8 @@ def _steps(v: View) -> None:
     if variant == "mla" and not lab.mla_fits(v.cfg):
         st.info(t_("lab_mla_skip", work=lab.mla_work(v.cfg), limit=int(lab.MLA_WORK)))
         return
-    d = _decode(v, variant, rows)
+    rows_read = lab.variant_x(v.cfg, rows, variant)  # ALiBi's without the positions a text's X holds, as in the lab
+    d = _decode(v, variant, rows_read)
     state = _state(v, d)
     state = f"{state}\n\n:gray[:small[{hint}]]" if hint else state  # one element
     projector = v.look == F.PRESENT  # there the step's animation comes first, on the first screen, and this under it
@@ -79,7 +80,7 @@ def _steps(v: View) -> None:
             return drawn(token_ticks(fig, tokens, _token_axes(fig), v.look))
 
         w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session
-        parts = ("kv", digest(rows, w.w_q, w.w_k, w.w_v, w.w_o), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
+        parts = ("kv", digest(rows_read, w.w_q, w.w_k, w.w_v, w.w_o), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
                  v.tokens, d.variant, d.cfg, d.d_latent)
         draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
         held = len(d.held)
