@@ -373,9 +373,9 @@ EN = {
         "attention's FLOPs are those of MHA."
     ),
     "kv_cost_note_window": (
-        "A step reads at most s + W = {most} cached tokens: from token {most} on, its work and its bytes stop "
-        r"growing, $L = \min(t,\ s + W)$. The recompute runs forward on all t tokens: it computes the whole t×t "
-        "scores and then hides those outside the window, so it keeps growing."
+        "A step reads at most ${bound} = {most}$ cached tokens: from token {most} on, its work and its bytes stop "
+        "growing. The recompute runs forward on all t tokens: it computes the whole t×t scores and then hides "
+        "those outside the window, so it keeps growing."
     ),
     "kv_cost_note_alibi": (
         "ALiBi counts as MHA does: it adds its bias $-m_h(i-j)$ to each of a step's h·t scores, additions and not "
@@ -1458,9 +1458,8 @@ ZH = {
         "查询头仍要和本组的每个键各做一次点积，所以注意力部分的浮点运算次数与 MHA 相同。"
     ),
     "kv_cost_note_window": (
-        "每一步最多读取 s + W = {most} 个缓存的词元：从第 {most} 个词元起，每步的运算量和字节数不再增长，"
-        r"$L = \min(t,\ s + W)$。重算是对全部 t 个词元做前向计算：它算出完整的 t×t 分数，再遮住窗口之外的部分，"
-        "所以仍在增长。"
+        "每一步最多读取 ${bound} = {most}$ 个缓存的词元：从第 {most} 个词元起，每步的运算量和字节数不再增长。"
+        "重算是对全部 t 个词元做前向计算：它算出完整的 t×t 分数，再遮住窗口之外的部分，所以仍在增长。"
     ),
     "kv_cost_note_alibi": (
         "ALiBi 的计数与 MHA 相同：它给每一步的 h·t 个分数各加上偏置 $-m_h(i-j)$，这些是逐元素的加法，"

@@ -110,7 +110,7 @@ def _cache_line(at) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("variant", ["mha", "gqa", "mqa", "window", "sinks", "mla"])
+@pytest.mark.parametrize("variant", ["mha", "gqa", "mqa", "window", "sinks", "alibi", "rope", "mla"])
 def test_the_cost_table_counts_what_the_variants_step_and_recompute_run(variant, lang):
     at = _opened(variant, lang)
     want = _expected(variant, 3)
@@ -123,6 +123,8 @@ def test_the_cost_table_counts_what_the_variants_step_and_recompute_run(variant,
         assert "$" not in next(m.value for m in at.markdown if m.value.startswith("| "))
     else:
         assert _cache_line(at) == (want["nbytes"], want["nbytes"])
+    if variant in ("alibi", "rope"):  # MHA's products; what they add is said, not counted
+        assert ("counts as MHA does" if lang == "en" else "的计数与 MHA 相同") in page_text(at)
 
 
 def test_the_posts_cost_part_is_written_as_before():
@@ -239,3 +241,13 @@ def test_mlas_recompute_is_the_absorbed_order_on_every_row():
     w = mha.mla_from(mha.init_weights(cfg), 4)
     x = np.stack([mha.next_token(cfg, i) for i in range(6)])
     np.testing.assert_allclose(kv_cache._mla_recompute(x, w), mha.mla_forward(x, w).y_absorbed, atol=1e-12, rtol=0)
+
+
+def test_mla_beyond_the_svds_budget_says_so_instead_of_costing():
+    from mha.ui import lab
+
+    sizes = dict(d_model=1024, n_heads=16, d_k=128, d_v=128)
+    assert not lab.mla_fits(mha.AttentionConfig(**sizes))
+    at = run(cleared=10**9, stage="kv_cache", part="cost", variant="mla", lang="en", **sizes)
+    assert "takes an SVD" in page_text(at) and "What the cache saves" not in page_text(at)
+    assert not [b for b in at.button if b.key == "kv_measure"]

@@ -510,7 +510,8 @@ def _generated(cfg: mha.AttentionConfig, variant: str, latent: int, lengths: np.
 
 
 def _on_gpt2(variant: str, changed: mha.AttentionConfig) -> mha.AttentionConfig:
-    """GPT-2-small's shapes with the variant's change as set on the page (its kv heads kept a divisor of 12)."""
+    """GPT-2-small's shapes with the variant's change as set on the page (its kv heads kept a divisor of 12, its
+    turned dims within d_k)."""
     if variant in ("gqa", "mqa"):
         return replace(GPT2, n_kv_heads=lab.kv_heads(GPT2.n_heads, changed.kv_heads))
     return replace(GPT2, window=changed.window, sinks=changed.sinks, alibi=changed.alibi,
@@ -558,7 +559,7 @@ def _assumed(t_, cfg: mha.AttentionConfig, variant: str, latent: int) -> str:
     if variant in ("gqa", "mqa"):
         return t_("kv_cost_note_groups", kv=cfg.kv_heads, h=cfg.n_heads)
     if variant in ("window", "sinks"):
-        return t_("kv_cost_note_window", most=cfg.sinks + cfg.window)
+        return t_("kv_cost_note_window", bound="s + W" if cfg.sinks else "W", most=cfg.sinks + cfg.window)
     if variant == "mla":
         return t_("kv_cost_note_mla", d_c=latent)
     return t_(f"kv_cost_note_{variant}", r=cfg.rotary_dims, d_k=cfg.d_k, h=cfg.n_heads)
@@ -569,14 +570,14 @@ def _variant_name(t_, variant: str) -> str:
 
 
 def _sizes_tex(cfg: mha.AttentionConfig, latent: int) -> str:
-    """The sizes a variant's counts read, as LaTeX between $…$ (the symbols of its formulas)."""
+    """The sizes a variant's counts read, as LaTeX between $…$ (the symbols of its formulas; RoPE's turned dims
+    change no count)."""
     parts = [f"h = {cfg.n_heads}"]
     if cfg.kv_heads != cfg.n_heads:
         parts.append(rf"n_{{kv}} = {cfg.kv_heads}")
     parts.append(f"d_k = d_v = {cfg.d_k}" if cfg.d_k == cfg.d_v else rf"d_k = {cfg.d_k},\ d_v = {cfg.d_v}")
     parts += [f"W = {cfg.window}"] if cfg.window else []
     parts += [f"s = {cfg.sinks}"] if cfg.sinks else []
-    parts += [rf"\text{{rotary}} = {cfg.rotary_dims}"] if cfg.rotary_dims else []
     parts += [f"d_c = {latent}"] if latent else []
     return "$" + r",\ ".join([*parts, rf"d_{{model}} = {cfg.d_model}"]) + "$"
 
