@@ -392,7 +392,7 @@ EN = {
         r"for all heads, and each head takes $2\,t\,d_c$ multiply-adds with it. The recompute runs the same order "
         "on all t tokens. The SVD that cut the keys' and values' weights to the latent is made once and not counted."
     ),
-    "kv_cost_curves": "The curves count {variant} as set on this page: at these sizes {here}; at GPT-2-small's {gpt2}.",
+    "kv_cost_curves": "The curves below count {variant} as set on this page: at these sizes {here}; at GPT-2-small's {gpt2}.",
     "kv_cost_timed": "Both ways ran {variant}: its own cache, against recomputing the same variant on every token so far.",
     "kv_axis_t": "tokens generated T",
     "kv_axis_flops": "FLOPs",
@@ -1474,7 +1474,7 @@ ZH = {
         r"潜向量 c（$t \times d_c$，其中 $d_c = {d_c}$）只读一次，供所有头共用，每个头与它做 $2\,t\,d_c$ 次乘加。"
         "重算对全部 t 个词元按同样的顺序计算。把键和值的权重压成潜向量的 SVD 只做一次，不计入。"
     ),
-    "kv_cost_curves": "这些曲线按页面上的设置计算 {variant}：当前维度 {here}；GPT-2 small 的维度 {gpt2}。",
+    "kv_cost_curves": "下面的曲线按页面上的设置计算 {variant}：当前维度 {here}；GPT-2 small 的维度 {gpt2}。",
     "kv_cost_timed": "两种方式都用 {variant}：它自己的缓存，对比把同一变体在目前所有词元上重算。",
     "kv_axis_t": "已生成的词元数 T",
     "kv_axis_flops": "浮点运算次数",

@@ -140,7 +140,7 @@ def test_the_posts_cost_part_is_written_as_before():
     ]
     captions = [m.value for m in at.caption]
     assert "Counting matrix products only (a multiply-add is 2 FLOPs), float64. Weights, X and the cache are read " \
-           "once." in captions and not any("The curves count" in x for x in captions)
+           "once." in captions and not any("The curves below count" in x for x in captions)
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -423,13 +423,15 @@ def _cost(v: View, t: int) -> None:
     table = markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
                            [(t_("kv_with"), f"{c.flops_cached:,}", f"{c.bytes_cached:,}"),
                             (t_("kv_without", t=t), f"{c.flops_recompute:,}", f"{c.bytes_recompute:,}")])
-    note = t_("kv_cost_note")
-    if variant != "mha":  # what the counts assume, and the cache's bytes against a real cache's: in the same elements
-        table += "\n\n" + _cache_check(t_, changed, variant, latent, t, c)
-        note += " " + _assumed(t_, changed, variant, latent)
+    note, gpt2 = t_("kv_cost_note"), _on_gpt2(variant, changed)
+    if variant != "mha":  # the cache's bytes against a real cache's, what the counts assume and the curves' sizes:
+        table += "\n\n" + _cache_check(t_, changed, variant, latent, t, c)  # in the post's elements
+        note += " " + _assumed(t_, changed, variant, latent) + " " + t_(
+            "kv_cost_curves", variant=_variant_name(t_, variant), here=_sizes_tex(changed, latent),
+            gpt2=_sizes_tex(gpt2, latent))
     st.markdown(table)
     st.caption(note)
-    series, gpt2 = {}, _on_gpt2(variant, changed)
+    series = {}
     for sizes, conf in ((t_("kv_sizes_now"), changed), (t_("kv_sizes_gpt2"), gpt2)):
         cached, full = _generated(conf, variant, latent, LENGTHS)
         series[t_("kv_series_cached", sizes=sizes)] = (cached, "solid")
@@ -437,9 +439,6 @@ def _cost(v: View, t: int) -> None:
     st.markdown(f"**{t_('kv_cost_chart')}**")
     chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops"), look=v.look),
           key="kv_cost", width="stretch")
-    if variant != "mha":
-        st.caption(t_("kv_cost_curves", variant=_variant_name(t_, variant),
-                      here=_sizes_tex(changed, latent), gpt2=_sizes_tex(gpt2, latent)))
 
 
 ITEMSIZE = 8  # float64, as the caches on this page
@@ -611,7 +610,7 @@ def _measure(v: View) -> None:
               width="stretch")
 
 
-def _measure_cap(cfg: mha.AttentionConfig, variant: str = "mha", latent: int = 0, most: int = 512) -> int:
+def _measure_cap(cfg: mha.AttentionConfig, variant: str, latent: int, most: int = 512) -> int:
     """The longest generation (2..most tokens) whose recompute, counted for the variant, stays within
     MEASURE_BUDGET FLOPs."""
     _, full = _generated(cfg, variant, latent, np.arange(1, most + 1))
