@@ -1,7 +1,7 @@
 """Stage `kv_cache`: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -17,6 +17,7 @@ from .. import editor, lab, link, next_word, session
 from .. import settings as S
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
+from ..lab import costs
 from ..models import MODELS
 from ..prose import equation, head_control, header, input_error, markdown_table, tex_int
 from ..settings import KV_MAX_ADDED as MAX_ADDED
@@ -419,28 +420,174 @@ def _proof(v: View, d: Decoded) -> str:
 
 
 def _cost(v: View, t: int) -> None:
-    t_, cfg = v.t, v.cfg
+    """Step t's FLOPs and bytes, cached and recomputed, counted for the variant chosen on this stage (the post's
+    attention: the formulas of mha.cost), and the generation's FLOPs at these sizes and GPT-2-small's."""
+    t_ = v.t
+    variant, changed, latent = _chosen(v)
     st.markdown(f"**{t_('kv_cost_title')}**")
-    c = mha.cost(cfg, t)
-    h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
+    c = _counts(changed, variant, latent, t)
     said = partial(_said, v.look)
-    equation(v.look, said(r"P = 2\,d_{model}\,h\,(2d_k + d_v)", f"{tex_int(2 * d * h * (2 * dk + dv))},"),
-             said(r"O = 2\,h\,d_v\,d_{model}", tex_int(2 * h * dv * d)))
-    cached, recompute = t_("kv_tex_cached"), t_("kv_tex_recompute")
-    equation(v.look, said(rf"{cached}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.step_flops_cached)),
-             said(rf"{recompute}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.step_flops_recompute)))
-    st.markdown(markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
-                               [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
-                                (t_("kv_without", t=t), f"{c.step_flops_recompute:,}", f"{c.step_bytes_recompute:,}")]))
-    st.caption(t_("kv_cost_note"))
+    for groups in _formulas(t_, changed, variant, latent, t, c):
+        equation(v.look, *(said(lhs, value) for lhs, value in groups))
+    table = markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
+                           [(t_("kv_with"), f"{c.flops_cached:,}", f"{c.bytes_cached:,}"),
+                            (t_("kv_without", t=t), f"{c.flops_recompute:,}", f"{c.bytes_recompute:,}")])
+    note, gpt2 = t_("kv_cost_note"), _on_gpt2(variant, changed)
+    if variant != "mha":  # the cache's bytes against a real cache's, what the counts assume and the curves' sizes:
+        table += "\n\n" + _cache_check(t_, changed, variant, latent, t, c)  # in the post's elements
+        note += " " + _assumed(t_, changed, variant, latent) + " " + t_(
+            "kv_cost_curves", variant=_variant_name(t_, variant), here=_sizes_tex(changed, latent),
+            gpt2=_sizes_tex(gpt2, latent))
+    st.markdown(table)
+    st.caption(note)
     series = {}
-    for sizes, conf in ((t_("kv_sizes_now"), cfg), (t_("kv_sizes_gpt2"), GPT2)):
-        costs = [mha.cost(conf, int(n)) for n in LENGTHS]
-        series[t_("kv_series_cached", sizes=sizes)] = (np.array([x.gen_flops_cached for x in costs]), "solid")
-        series[t_("kv_series_full", sizes=sizes)] = (np.array([x.gen_flops_recompute for x in costs]), "dash")
+    for sizes, conf in ((t_("kv_sizes_now"), changed), (t_("kv_sizes_gpt2"), gpt2)):
+        cached, full = _generated(conf, variant, latent, LENGTHS)
+        series[t_("kv_series_cached", sizes=sizes)] = (cached, "solid")
+        series[t_("kv_series_full", sizes=sizes)] = (full, "dash")
     st.markdown(f"**{t_('kv_cost_chart')}**")
     chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops"), look=v.look),
           key="kv_cost", width="stretch")
+
+
+ITEMSIZE = 8  # float64, as the caches on this page
+
+
+@dataclass(frozen=True)
+class Counts:
+    """One decoding step's matrix-product FLOPs (a multiply-add is 2) and bytes touched (every weight, input, cache
+    row and output once, float64), with the cache and by recomputing forward on all t tokens; and the cache's bytes
+    after the step. Fields are ints, or arrays when t is an array of steps."""
+
+    flops_cached: object
+    flops_recompute: object
+    bytes_cached: object
+    bytes_recompute: object
+    cache_bytes: object
+    held: object  # L: the tokens the cache holds, the keys the step reads
+
+
+def _chosen(v: View) -> tuple[str, mha.AttentionConfig, int]:
+    """The variant chosen on this stage, the walk's sizes with its change (its knobs from the session, as `_decode`
+    reads them) and, for MLA, the latent's width (else 0)."""
+    variant = st.session_state.get("kv_variant", "mha")
+    latent = _mla_weights(v.w).d_latent if variant == "mla" else 0
+    return variant, lab.variant_config(v.cfg, variant), latent
+
+
+def _counts(cfg: mha.AttentionConfig, variant: str, latent: int, t) -> Counts:
+    """What step t (an int, or an array of steps) computes, counted from the code that runs it.
+
+    mha.KVCache (every variant but MLA): one product x·[W_Q | W_K | W_V] for h query heads and n_kv kv heads,
+    P = 2 d_model (h d_k + n_kv (d_k + d_v)); each of the h query heads takes a dot product with each of the L keys
+    held and weighs their values, 2 h L (d_k + d_v); Concat·W_O, O = 2 h d_v d_model. L = t, or min(t, s + W) with
+    a window. ALiBi's bias and RoPE's turn are element-wise, not matrix products: not counted, as the softmax.
+    mha.MLACache (absorbed): x·W_Q and x·W_DKV, W_UK folded into q and W_UV after the softmax,
+    P = 2 d_model (h d_k + d_c) + 2 h d_c (d_k + d_v); scores against the latent and S·c, 4 h t d_c.
+    The recompute runs the same products on all t rows, the whole t×t scores (forward masks what is hidden)."""
+    h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
+    o = 2 * h * dv * d
+    if variant == "mla":
+        c = latent
+        p, a, held = 2 * d * (h * dk + c) + 2 * h * c * (dk + dv), 4 * h * c, t
+        weights = d * h * dk + d * c + h * c * (dk + dv) + h * dv * d
+        read, cache = held * c, held * c  # the latent rows, read once for all heads
+        made = t * c + h * t * dk + 2 * h * t * c  # c, Q, Q·W_UKᵀ and S·c of all t rows
+    else:
+        g = cfg.kv_heads
+        p, a = 2 * d * (h * dk + g * (dk + dv)), 2 * h * (dk + dv)
+        held = np.minimum(t, cfg.sinks + cfg.window) if cfg.window else t
+        weights = d * (h * dk + g * (dk + dv)) + h * dv * d
+        read = cache = g * held * (dk + dv)
+        made = t * (h * dk + g * (dk + dv))  # Q, K and V of all t rows
+    return Counts(
+        flops_cached=p + a * held + o,
+        flops_recompute=t * (p + o) + a * t * t,
+        bytes_cached=ITEMSIZE * (weights + d + read + h * held + d),
+        bytes_recompute=ITEMSIZE * (weights + t * d + made + h * t * t + h * t * dv + t * d),
+        cache_bytes=ITEMSIZE * cache,
+        held=held,
+    )
+
+
+def _generated(cfg: mha.AttentionConfig, variant: str, latent: int, lengths: np.ndarray) -> tuple[np.ndarray,
+                                                                                                  np.ndarray]:
+    """FLOPs of generating T tokens for every T in lengths, with the cache and recomputing: the steps 1..T summed."""
+    c = _counts(cfg, variant, latent, np.arange(1, int(lengths[-1]) + 1, dtype=np.int64))
+    return np.cumsum(c.flops_cached)[lengths - 1], np.cumsum(c.flops_recompute)[lengths - 1]
+
+
+def _on_gpt2(variant: str, changed: mha.AttentionConfig) -> mha.AttentionConfig:
+    """GPT-2-small's shapes with the variant's change as set on the page (its kv heads kept a divisor of 12, its
+    turned dims within d_k)."""
+    if variant in ("gqa", "mqa"):
+        return replace(GPT2, n_kv_heads=lab.kv_heads(GPT2.n_heads, changed.kv_heads))
+    return replace(GPT2, window=changed.window, sinks=changed.sinks, alibi=changed.alibi,
+                   rotary_dims=lab.rotary_dims(GPT2.d_k, changed.rotary_dims))
+
+
+def _formulas(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int, c: Counts) -> list[list[tuple]]:
+    """The display formulas, each a list of (left side, value): P and O, then step t cached and recomputed."""
+    h, d, dk, dv, g = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v, cfg.kv_heads
+    cached, recompute = t_("kv_tex_cached"), t_("kv_tex_recompute")
+    o = (r"O = 2\,h\,d_v\,d_{model}", tex_int(2 * h * dv * d))
+    full = (rf"{recompute}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.flops_recompute))
+    if variant == "mla":
+        p = (r"P = 2\,d_{model}\,(h\,d_k + d_c) + 2h\,d_c\,(d_k + d_v)",
+             f"{tex_int(2 * d * (h * dk + latent) + 2 * h * latent * (dk + dv))},")
+        return [[p, o], [(rf"{cached}_{{{t}}} = P + 4h\,t\,d_c + O", tex_int(c.flops_cached)),
+                         (rf"{recompute}_{{{t}}} = t\,(P + O) + 4h\,t^2 d_c", tex_int(c.flops_recompute))]]
+    if g == h:
+        p = (r"P = 2\,d_{model}\,h\,(2d_k + d_v)", f"{tex_int(2 * d * h * (2 * dk + dv))},")
+    else:
+        p = (r"P = 2\,d_{model}\,(h\,d_k + n_{kv}(d_k + d_v))", f"{tex_int(2 * d * (h * dk + g * (dk + dv)))},")
+    if not cfg.window:
+        return [[p, o], [(rf"{cached}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.flops_cached)), full]]
+    bound = r"s + W" if cfg.sinks else "W"
+    return [[p, o], [(rf"L = \min(t,\ {bound})", f"{int(c.held)},")],
+            [(rf"{cached}_{{{t}}} = P + 2h\,L\,(d_k + d_v) + O", tex_int(c.flops_cached)), full]]
+
+
+def _cache_check(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int, c: Counts) -> str:
+    """The cache's bytes after step t by the count, beside a real cache of the same shapes fed t tokens."""
+    if variant == "mla":
+        count = rf"{ITEMSIZE} \cdot t\,d_c = {ITEMSIZE} \cdot {t} \cdot {latent}"
+    else:
+        heads = "h" if cfg.kv_heads == cfg.n_heads else "n_{kv}"
+        tokens = "L" if cfg.window else "t"
+        count = (rf"{ITEMSIZE} \cdot {heads}\,{tokens}\,(d_k + d_v) = "
+                 rf"{ITEMSIZE} \cdot {cfg.kv_heads} \cdot {int(c.held)} \cdot {cfg.d_k + cfg.d_v}")
+    _, nbytes, _ = costs.measured(cfg.n_heads, cfg.kv_heads, cfg.d_k, cfg.d_v, cfg.window, cfg.sinks, cfg.alibi,
+                                  cfg.rotary_dims, t, latent)
+    return t_("kv_cost_cache", t=t, count=f"{count} = {tex_int(int(c.cache_bytes))}", nbytes=f"{nbytes:,}")
+
+
+def _assumed(t_, cfg: mha.AttentionConfig, variant: str, latent: int) -> str:
+    """What the variant's counts assume, in words."""
+    if variant in ("gqa", "mqa"):
+        return t_("kv_cost_note_groups", kv=cfg.kv_heads, h=cfg.n_heads)
+    if variant in ("window", "sinks"):
+        return t_("kv_cost_note_window", bound="s + W" if cfg.sinks else "W", most=cfg.sinks + cfg.window)
+    if variant == "mla":
+        return t_("kv_cost_note_mla", d_c=latent)
+    return t_(f"kv_cost_note_{variant}", r=cfg.rotary_dims, d_k=cfg.d_k, h=cfg.n_heads)
+
+
+def _variant_name(t_, variant: str) -> str:
+    return t_(SHORT.get(variant, f"variant_{variant}"))
+
+
+def _sizes_tex(cfg: mha.AttentionConfig, latent: int) -> str:
+    """The sizes a variant's counts read, as LaTeX between $…$ (the symbols of its formulas; RoPE's turned dims
+    change no count)."""
+    parts = [f"h = {cfg.n_heads}"]
+    if cfg.kv_heads != cfg.n_heads:
+        parts.append(rf"n_{{kv}} = {cfg.kv_heads}")
+    parts.append(f"d_k = d_v = {cfg.d_k}" if cfg.d_k == cfg.d_v else rf"d_k = {cfg.d_k},\ d_v = {cfg.d_v}")
+    parts += [f"W = {cfg.window}"] if cfg.window else []
+    parts += [f"s = {cfg.sinks}"] if cfg.sinks else []
+    parts += [f"d_c = {latent}"] if latent else []
+    return "$" + r",\ ".join([*parts, rf"d_{{model}} = {cfg.d_model}"]) + "$"
 
 
 def _said(look, lhs: str, value: str) -> str | tuple[str, str]:
@@ -450,43 +597,67 @@ def _said(look, lhs: str, value: str) -> str | tuple[str, str]:
 
 def _measure(v: View) -> None:
     t_, cfg, ss = v.t, v.cfg, st.session_state
+    variant, changed, latent = _chosen(v)
     st.markdown(f"**{t_('kv_measure_title')}**")
-    cap = _measure_cap(cfg)
+    cap = _measure_cap(changed, variant, latent)
     tokens = number(st, t_, "kv_measure_T", 2, cap, label=t_("kv_measure_tokens"), default=min(128, cap))
     if cap < 512:
         st.caption(t_("kv_measure_cap", T=cap))
+    timed = (variant, changed, latent) if variant != "mha" else cfg  # what a timing was made for
     if st.button(t_("kv_measure"), key="kv_measure"):
-        ss["kv_timing"] = (cfg, _time_decoding(v, int(tokens)))
+        ss["kv_timing"] = (timed, _time_decoding(v, int(tokens)))
     timing = ss.get("kv_timing")
-    if timing and timing[0] == cfg:
+    if timing and timing[0] == timed:
         cached, full = timing[1]
-        st.markdown(t_("kv_measure_result", cached=cached.sum(), full=full.sum(), ratio=full.sum() / cached.sum()))
+        result = t_("kv_measure_result", cached=cached.sum(), full=full.sum(), ratio=full.sum() / cached.sum())
+        if variant != "mha":
+            result += " " + t_("kv_cost_timed", variant=_variant_name(t_, variant))
+        st.markdown(result)
         steps = np.arange(1, len(cached) + 1)
         series = {t_("kv_series_ms_cached"): (cached, "solid"), t_("kv_series_ms_full"): (full, "dash")}
         chart(cost_figure(steps, series, x_title="t", y_title=t_("kv_measure_axis"), look=v.look), key="kv_timing",
               width="stretch")
 
 
-def _measure_cap(cfg: mha.AttentionConfig, most: int = 512) -> int:
-    """The longest generation (2..most tokens) whose recompute stays within MEASURE_BUDGET FLOPs."""
-    fits = [t for t in range(2, most + 1) if mha.cost(cfg, t).gen_flops_recompute <= MEASURE_BUDGET]
-    return fits[-1] if fits else 2
+def _measure_cap(cfg: mha.AttentionConfig, variant: str, latent: int, most: int = 512) -> int:
+    """The longest generation (2..most tokens) whose recompute, counted for the variant, stays within
+    MEASURE_BUDGET FLOPs."""
+    _, full = _generated(cfg, variant, latent, np.arange(1, most + 1))
+    fits = np.flatnonzero(full[1:] <= MEASURE_BUDGET) + 2
+    return int(fits[-1]) if len(fits) else 2
 
 
 def _time_decoding(v: View, tokens: int) -> tuple[np.ndarray, np.ndarray]:
-    """Milliseconds per generated token, with a cache and by recomputing forward on 1..t tokens."""
+    """Milliseconds per generated token, through the chosen variant's own cache and by recomputing it (forward with
+    the variant; MLA in the absorbed order the cache decodes in) on 1..t tokens."""
+    variant, changed, _ = _chosen(v)
     rows = np.stack([mha.next_token(v.cfg, i) for i in range(tokens)])
     bar = st.progress(0.0)
-    cache, cached, full = mha.KVCache(v.w, capacity=tokens), [], []
+    if variant == "mla":
+        w_mla = _mla_weights(v.w)
+        cache, recompute = mha.MLACache(w_mla), partial(_mla_recompute, w=w_mla)
+    else:
+        cfg, w = _variant_of(v.cfg, v.w, variant)
+        cache, recompute = mha.KVCache(w, cfg, capacity=tokens), partial(mha.forward, w=w, cfg=cfg)
+    cached, full = [], []
     for t in range(1, tokens + 1):
         start = time.perf_counter()
         cache.append(rows[t - 1])
         cached.append(time.perf_counter() - start)
         start = time.perf_counter()
-        mha.forward(rows[:t], v.w)
+        recompute(rows[:t])
         full.append(time.perf_counter() - start)
         if t % 8 == 0 or t == tokens:
             bar.progress(t / tokens, text=v.t("kv_measure_progress", t=t, total=tokens))
     bar.empty()
     return np.array(cached) * 1e3, np.array(full) * 1e3
 
+
+def _mla_recompute(x: np.ndarray, w: mha.MLAWeights) -> np.ndarray:
+    """Y of every row of x by MLA without a cache, in the absorbed order mha.MLACache decodes in (mla_forward runs
+    both orders, to check one against the other: twice the work a recompute needs)."""
+    c = x @ w.w_dkv
+    q_abs = (x @ w.w_q) @ w.w_uk.transpose(0, 2, 1)
+    probs = mha.softmax(q_abs @ c.T / np.sqrt(w.d_k) + mha.causal_mask(len(x)))
+    heads = (probs @ c) @ w.w_uv
+    return heads.transpose(1, 0, 2).reshape(len(x), -1) @ w.w_o
