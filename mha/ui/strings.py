@@ -692,6 +692,7 @@ EN = {
     "variant_mla": "MLA",
     "variant_online": "Online softmax",
     # lab: GQA and MQA
+    "lab_groups_map_part": "drawn: group {g} of {groups}, with heads {heads}; the others are alike",
     "lab_groups_kv_heads": "K and V heads $n_{{kv}}$ (the divisors of $h$)",
     "lab_groups_kept": "$h = {h}$ is not a multiple of $n_{{kv}} = {asked}$: the heads cannot split into equal groups, "
                        "so the page shows $n_{{kv}} = {used}$, the largest divisor of $h$ below it.",
@@ -720,8 +721,6 @@ EN = {
     "lab_groups_gqa": "Between the two: Llama 3's 8B model has each K and V read by 4 query heads (32 heads, 8 K and "
                       "V heads).",
     "lab_groups_map_title": "Each group's K and V drawn once, then the Q of every head that reads them",
-    "lab_groups_of_k": "the K of group {g}",
-    "lab_groups_of_v": "the V of group {g}",
     "lab_groups_read_by": "heads {heads}",
     "lab_groups_read_by_one": "head {heads}",
     "lab_groups_sh_title": "Each head's S, and its H = S·V with its group's V",
@@ -1748,6 +1747,7 @@ ZH = {
     "variant_mla": "MLA",
     "variant_online": "在线 softmax",
     # lab: GQA and MQA
+    "lab_groups_map_part": "这里只画第 {g} 组（共 {groups} 组）和第 {heads} 个头；其余各组同理",
     "lab_groups_kv_heads": "K 和 V 的头数 $n_{{kv}}$（$h$ 的因数）",
     "lab_groups_kept": "$h = {h}$ 不是 $n_{{kv}} = {asked}$ 的倍数：头没法分成一样大的组，所以这里改用 "
                        "$n_{{kv}} = {used}$，也就是比它小的 $h$ 的最大因数。",
@@ -1769,8 +1769,6 @@ ZH = {
     "lab_groups_mqa": "这就是 MQA，最极端的情况，Falcon 用的就是它：缓存最小，但每个头都只能在同一份键和值里找自己要的东西。",
     "lab_groups_gqa": "介于两者之间：Llama 3 的 8B 模型让每 4 个查询头读同一个 K 和 V（32 个头，8 个 K 和 V 头）。",
     "lab_groups_map_title": "每组的 K 和 V 只画一次，后面是读它们的每个头的 Q",
-    "lab_groups_of_k": "第 {g} 组的 K",
-    "lab_groups_of_v": "第 {g} 组的 V",
     "lab_groups_read_by": "第 {heads} 个头",
     "lab_groups_read_by_one": "只给第 {heads} 个头",
     "lab_groups_sh_title": "每个头的 S，以及用本组 V 算出的 H = S·V",

@@ -91,7 +91,8 @@ def test_the_page_draws_each_group_s_k_and_v_once_and_every_head_reads_its_own(l
     np.testing.assert_allclose(z(sv[1]), ref["v"][1], atol=1e-12, rtol=0)
     np.testing.assert_allclose(z(sv[2]), ref["heads"][2], atol=1e-12, rtol=0)
     text = page_text(at).replace("<br>", " ")  # a figure's formula wraps
-    assert t("lab_groups_of_k", g=2) in text and t("lab_groups_of_v", g=2) in text
+    assert "Q₃K₂ᵀ = Q₃ · K₂ᵀ" in text  # group 2's K
+    assert "H<sub>3</sub> = S<sub>3</sub> · V<sub>2</sub>" in text  # and its V
     # the live checks: 4 heads cache 4·18 floats a token, 2 groups 2·18; each head's group and a zero difference
     cache = table_rows(at, t("lab_groups_col_cache"))
     assert [row[1] for row in cache] == ["72", "36"] and [row[3] for row in cache] == ["✓", "✓"]
@@ -204,3 +205,21 @@ def test_the_page_s_own_check_flags_heads_that_read_another_group(monkeypatch):
     wrong = mha.forward(x, w, cfg)  # heads 1..4 read groups 0 1 1 0: heads 2 and 4 the wrong one
     diffs = [d for *_, d in groups.reads(x, w, wrong, 2)]
     assert max(diffs[0], diffs[2]) < 1e-12 and min(diffs[1], diffs[3]) > 1e-3, diffs
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_long_sequence_draws_one_row_of_the_map_and_says_which_group(lang):
+    """64 tokens, 8 heads in 2 groups: every group's panels would run past a projector's screen, so the map draws
+    the chosen head's group (head 7: group 2), its K, V and first two heads, and its title says so."""
+    at = run(stage="variants", variant="gqa", lang=lang, n_tokens=64, d_model=16, n_heads=8, kv_heads=2, head=7,
+             present=1, cleared=10**8)
+    spec = charts(at)["lab_groups_map"]
+    heatmaps = [tr for tr in spec["data"] if tr["type"] == "heatmap"]
+    assert len(heatmaps) == 4  # K₂, V₂, Q₅, Q₆: one row
+    cfg = mha.AttentionConfig(n_tokens=64, d_model=16, n_heads=8, n_kv_heads=2)
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    t = mha.forward(x, w, cfg)
+    np.testing.assert_allclose(z(heatmaps[0]), t.k[1][: z(heatmaps[0]).shape[0]], atol=1e-12)
+    np.testing.assert_allclose(z(heatmaps[2]), t.q[4][: z(heatmaps[2]).shape[0]], atol=1e-12)
+    said = Text(lang)("lab_groups_map_part", g=2, groups=2, heads=Text(lang)("list_sep").join(["5", "6"]))
+    assert said in page_text(at)

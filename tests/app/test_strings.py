@@ -32,7 +32,7 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
     "kv_fig_group", "kv_append_rope", "kv_append_window", "kv_keep_window", "kv_keep_sinks", "kv_gone",
     "kv_rows_held", "kv_scores_alibi", "kv_append_mla", "kv_scores_mla", "kv_output_mla", "kv_mla_c", "kv_mla_v",
     # the variant lab's figures: the groups' panels, MLA's latent axis, RoPE's angles' axes
-    "lab_groups_of_k", "lab_groups_of_v", "lab_groups_read_by", "lab_groups_read_by_one", "lab_groups_h_block",
+    "lab_groups_read_by", "lab_groups_read_by_one", "lab_groups_h_block",
     "lab_mla_latent", "lab_rope_position", "lab_rope_pair",
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options

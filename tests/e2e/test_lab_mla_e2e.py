@@ -41,8 +41,9 @@ def _open(page, app_url, screen: str, lang: str) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("screen", list(SCREENS))
+# each screen in one language, both languages across the screens: CI's 15 minutes (the words are checked in both
+# languages by the AppTests)
+@pytest.mark.parametrize("screen, lang", [("desk", "zh"), ("present", "en"), ("phone", "zh")])
 def test_the_mla_lab_is_drawn_readable_on_every_screen(page, app_url, screen, lang):
     _open(page, app_url, screen, lang)
     viewport = SCREENS[screen][0]

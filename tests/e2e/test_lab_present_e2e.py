@@ -69,7 +69,7 @@ def test_presenter_mode_opens_every_variant_on_its_first_figure(page, app_url, l
     assert not found, f"{lang}: " + "; ".join(found)
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en"])  # the longer words: CI's 15 minutes (each variant's own file: zh on a phone)
 def test_no_variant_is_wider_than_a_phone(page, app_url, lang):
     page.set_viewport_size(PHONE)
     found = []

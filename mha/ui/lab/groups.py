@@ -24,6 +24,7 @@ from ..view import Name, Operand, View, concat_args, name, subscript
 KEPT = "lab_groups_kept"  # session key: a kv_heads that did not divide h, kept valid: (asked, used, h)
 FOUR = 4  # the fewest heads with a real group: some heads sharing K and V, not all
 ROW = dict(desk=4, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
+TALL = 16  # rows drawn beyond which the map keeps to one row of panels: the chosen head's group, its first heads
 
 
 def divisors(h: int) -> list[int]:
@@ -48,15 +49,16 @@ def render(v: View, variant: str) -> None:
     w, tr = lab.weights(v, cfg), lab.trace(v, cfg)
     n_kv = cfg.kv_heads
     g = mha.groups(h, n_kv)
-    map_title, sh_title = f"**{t('lab_groups_map_title')}**", f"**{t('lab_groups_sh_title')}**"
+    shown, part = _shown(v, len(tr.x), g)
+    map_title, sh_title = f"**{t('lab_groups_map_title')}**{part}", f"**{t('lab_groups_sh_title')}**"
     if projector:
         st.markdown(map_title)
-        _map(v, tr, g)
+        _map(v, tr, g, shown)
         _offer(v, variant)
         st.markdown(f"{_intro(v, n_kv, g)}\n\n{sh_title}")  # one element, not two
     else:
         st.markdown(f"{_intro(v, n_kv, g)}\n\n{map_title}")
-        _map(v, tr, g)
+        _map(v, tr, g, shown)
         st.markdown(sh_title)
     s_maps(v, tr, "lab_groups_s")
     labels = [t("lab_groups_h_block", i=i + 1, g=g[i] + 1) for i in range(h)]
@@ -134,14 +136,27 @@ def _intro(v: View, n_kv: int, g: np.ndarray) -> str:
     return said(words, display(v.look, scores, r"H_i = S_i\,V_{g(i)}", rule))
 
 
-def _map(v: View, tr: mha.Trace, g: np.ndarray) -> None:
-    """One row per group: its K and V, drawn once, then the Q of each head that reads them (wrapping after
+def _shown(v: View, n: int, g: np.ndarray) -> tuple[dict[int, np.ndarray], str]:
+    """The groups the map draws, each with the query heads drawn, and what the title adds when that is not all:
+    every group while its panels are short; past TALL rows, one row of panels, the chosen head's group (its K, V
+    and first heads), or the map would run past a projector's screen."""
+    cap = ROW["phone"] if v.look.narrow else ROW["desk"]
+    every = {k: np.flatnonzero(g == k) for k in range(int(g.max()) + 1)}
+    if min(n, F.MAX_SIDE) <= TALL or (len(every) == 1 and len(g) + 2 <= cap):
+        return every, ""
+    k = int(g[min(int(st.session_state.get("head", 1)), len(g)) - 1])
+    heads = every[k][: cap - 2]
+    said = v.t("lab_groups_map_part", g=k + 1, groups=len(every), heads=_heads(v.t, heads))
+    return {k: heads}, f" · {said}"
+
+
+def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray]) -> None:
+    """One row per group shown: its K and V, drawn once, then the Q of each head that reads them (wrapping after
     ROW panels)."""
     t = v.t
     mats, rows = [], []
     cap = ROW["phone"] if v.look.narrow else ROW["desk"]
-    for k in range(len(tr.k)):
-        heads = np.flatnonzero(g == k)
+    for k, heads in shown.items():
         shared = t("lab_groups_read_by" if len(heads) > 1 else "lab_groups_read_by_one", heads=_heads(t, heads))
         mats += [F.Mat(tr.k[k], f"K<sub>{k + 1}</sub> · {shared}", row_label=t("token"), col_label=t("cols_of")),
                  F.Mat(tr.v[k], f"V<sub>{k + 1}</sub> · {shared}", row_label=t("token"), col_label=t("cols_of"))]
@@ -165,12 +180,12 @@ def _products(v: View, tr: mha.Trace, g: np.ndarray) -> None:
               f"Q{i1}K{k1}ᵀ")
     s, vn, hn = name("S", str(i + 1)), name("V", str(k + 1)), name("H", str(i + 1))
     token, col, key = t("token"), t("cols_of"), t("key_pos")
-    of_k, of_v = t("lab_groups_of_k", g=k + 1), t("lab_groups_of_v", g=k + 1)
+    # the formula writes ᵀ, not <sup>T</sup>: a raised T overhangs its line, over B's title when B is short
     product_view("lab_groups_qk", v, Operand(tr.q[i], q, token, col), Operand(tr.k[k].T, kt, col, key),
-                 Operand(tr.scores[i], qk, token, key), f"{qk.html} = {q.html} · {kt.html} ({of_k})")
+                 Operand(tr.scores[i], qk, token, key), f"{qk.plain} = Q{i1} · K{k1}ᵀ")
     product_view("lab_groups_sv", v, Operand(tr.probs[i], s, token, key, "probs", np.isneginf(tr.masked[i])),
                  Operand(tr.v[k], vn, token, col), Operand(tr.heads[i], hn, token, col),
-                 f"{hn.html} = {s.html} · {vn.html} ({of_v})")
+                 f"{hn.html} = {s.html} · {vn.html}")
 
 
 def per_token(cache: mha.KVCache) -> float:
