@@ -232,8 +232,9 @@ def shorten(raw: str) -> str:
 
 
 def encode_x(x: np.ndarray, base: np.ndarray) -> str:
-    """The cells where x differs from the seeded base, as `row.col~value` items joined by `_` (1-based)."""
-    rows, cols = np.nonzero(x != base)
+    """The cells where x differs from the seeded base, as `row.col~value` items joined by `_` (1-based). A typed −0.0
+    over a base's 0.0 (or the other way) differs too: equal as numbers, but the grid shows its sign."""
+    rows, cols = np.nonzero((x != base) | (np.signbit(x) != np.signbit(base)))
     return "_".join(f"{r + 1}.{c + 1}~{link_number(x[r, c])}" for r, c in zip(rows, cols))
 
 

@@ -5,7 +5,7 @@ import unicodedata
 from urllib.parse import parse_qs, quote, unquote, urlencode
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from mha.ui import editor
@@ -59,6 +59,7 @@ def _read(query: str) -> dict[str, str]:
 
 @settings(max_examples=200, deadline=None)
 @given(edits(), st.integers(0, 2**31 - 1))
+@example(((1, 1), {(0, 0): "-0.0"}), 7)  # seed 7's base cell is 0.0: −0.0 equals it as a number, not as typed
 def test_any_typed_edit_survives_the_link(case, seed):
     (n, d), cells = case
     base = np.round(np.random.default_rng(seed).standard_normal((n, d)), 2)
