@@ -1,6 +1,8 @@
 """The variant lab's GQA and MQA (mha/ui/lab/groups.py) in AppTest: what the page draws and says equals an
 independent computation of grouped heads (each group's K and V from its first head's weights, the group of query
-head i worked out here as i // (h / n_kv)); the cache it measures; the offer of 4 heads; kv_heads in links."""
+head i worked out here as i // (h / n_kv)); the cache it measures; the offer of 4 heads; kv_heads in links; each
+of the lab's parts (what changes, the products to click, the check) with the knob and the head control where they
+change what it shows."""
 
 import re
 
@@ -41,6 +43,15 @@ def grouped(h: int, n_kv: int, x: np.ndarray | None = None, n: int = 3, d_model:
 
 def charts(at) -> dict:
     return dict(keyed_charts(at))
+
+
+def to_part(at, part: str, product: str | None = None):
+    """The same page on another of the lab's parts (and, on the click part, another product), as its controls would
+    set them."""
+    at.session_state["lab_part"] = part
+    if product:
+        at.session_state[f"lab_product_{at.session_state['variant']}"] = product
+    return rerun(at)
 
 
 def table_rows(at, first_header: str) -> list[list[str]]:
@@ -84,16 +95,17 @@ def test_the_page_draws_each_group_s_k_and_v_once_and_every_head_reads_its_own(l
     first = [concat[0, 11 * i:11 * (i + 1)] for i in range(4)]
     assert np.array_equal(first[0], first[1]) and np.array_equal(first[2], first[3])
     assert not np.allclose(first[1], first[2])
-    # head 3 (the link's) reads group 2: its scores Q₃K₂ᵀ and H₃ = S₃V₂
-    qk, sv = drawn["lab_groups_qk"]["data"], drawn["lab_groups_sv"]["data"]
+    # head 3 (the link's) reads group 2: its scores Q₃K₂ᵀ and H₃ = S₃V₂, one at a time on the click part
+    qk = charts(to_part(at, "click"))["lab_groups_qk"]["data"]
     np.testing.assert_allclose(z(qk[1]), ref["k"][1].T, atol=1e-12, rtol=0)
     np.testing.assert_allclose(z(qk[2]), ref["scores"][2], atol=1e-12, rtol=0)
+    assert "Q₃K₂ᵀ = Q₃ · K₂ᵀ" in page_text(at).replace("<br>", " ")  # group 2's K (a figure's formula wraps)
+    sv = charts(to_part(at, "click", "sv"))["lab_groups_sv"]["data"]
     np.testing.assert_allclose(z(sv[1]), ref["v"][1], atol=1e-12, rtol=0)
     np.testing.assert_allclose(z(sv[2]), ref["heads"][2], atol=1e-12, rtol=0)
-    text = page_text(at).replace("<br>", " ")  # a figure's formula wraps
-    assert "Q₃K₂ᵀ = Q₃ · K₂ᵀ" in text  # group 2's K
-    assert "H<sub>3</sub> = S<sub>3</sub> · V<sub>2</sub>" in text  # and its V
+    assert "H<sub>3</sub> = S<sub>3</sub> · V<sub>2</sub>" in page_text(at).replace("<br>", " ")  # and its V
     # the live checks: 4 heads cache 4·18 floats a token, 2 groups 2·18; each head's group and a zero difference
+    text = page_text(to_part(at, "check")).replace("<br>", " ")
     cache = table_rows(at, t("lab_groups_col_cache"))
     assert [row[1] for row in cache] == ["72", "36"] and [row[3] for row in cache] == ["✓", "✓"]
     reads = table_rows(at, t("lab_groups_col_head"))
@@ -113,12 +125,14 @@ def test_mqa_at_the_post_s_sizes_keeps_18_floats_a_token_instead_of_36(lang):
         f"V<sub>1</sub> · {t('lab_groups_read_by', heads='1' + t('list_sep') + '2')}", "Q<sub>1</sub>",
         "Q<sub>2</sub>"]
     np.testing.assert_allclose(z(drawn["lab_groups_h"]["data"][0]), ref["concat"], atol=1e-12, rtol=0)
-    cache = table_rows(at, t("lab_groups_col_cache"))
+    assert t("lab_groups_four_gqa", h=2) not in page_text(at)  # MQA with 2 heads is a real sharing: no offer
+    cache = table_rows(to_part(at, "check"), t("lab_groups_col_cache"))
     assert [row[1] for row in cache] == ["36", "18"]
     assert "2\\cdot18 = 36" in cache[0][2] and "1\\cdot18 = 18" in cache[1][2]
     assert [(int(r[0]), int(r[1])) for r in table_rows(at, t("lab_groups_col_head"))] == [(1, 1), (2, 1)]
-    assert at.get("segmented_control") and not any(s.key == "kv_heads" for s in at.get("segmented_control"))
-    assert t("lab_groups_four_gqa", h=2) not in page_text(at)  # MQA with 2 heads is a real sharing: no offer
+    for part in ("change", "click", "check"):  # MQA has no knob, in any part
+        to_part(at, part)
+        assert at.get("segmented_control") and not any(s.key == "kv_heads" for s in at.get("segmented_control"))
 
 
 @pytest.mark.parametrize("lang, source", [("en", dict(x="1.2~0.5")), ("zh", dict(x="1.2~0.5")),
@@ -179,7 +193,7 @@ def test_a_link_s_divisor_is_shown_as_it_is(asked):
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_clicked_score_is_written_out_and_quiz_me_asks_for_one(lang):
-    at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, head=4, lang=lang)
+    at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, head=4, lang=lang, part="click")
     ref = grouped(4, 2)
     at.session_state["sel_lab_groups_qk"] = (2, 1)
     rerun(at)
@@ -223,3 +237,64 @@ def test_a_long_sequence_draws_one_row_of_the_map_and_says_which_group(lang):
     np.testing.assert_allclose(z(heatmaps[2]), t.q[4][: z(heatmaps[2]).shape[0]], atol=1e-12)
     said = Text(lang)("lab_groups_map_part", g=2, groups=2, heads=Text(lang)("list_sep").join(["5", "6"]))
     assert said in page_text(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_knob_is_in_every_part_and_each_part_follows_it(lang):
+    """GQA's kv_heads control in each part, and moving it there changes what that part shows: the map's panels, the
+    K the chosen head's scores read, the cache the check measures."""
+    t = Text(lang)
+    for part in ("change", "click", "check"):
+        at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, head=3, lang=lang, part=part)
+        at.segmented_control(key="kv_heads").set_value(1)
+        rerun(at)
+        assert at.session_state["lab_part"] == part and at.query_params["kv_heads"] == "1"
+        ref = grouped(4, 1)
+        if part == "change":
+            panels = charts(at)["lab_groups_map"]["data"]
+            assert len(panels) == 6  # one K, one V, four Q's
+            np.testing.assert_allclose(z(panels[0]), ref["k"][0], atol=1e-12, rtol=0)
+        elif part == "click":
+            qk = charts(at)["lab_groups_qk"]["data"]  # head 3 reads the one group now
+            np.testing.assert_allclose(z(qk[1]), ref["k"][0].T, atol=1e-12, rtol=0)
+            np.testing.assert_allclose(z(qk[2]), ref["scores"][2], atol=1e-12, rtol=0)
+        else:
+            assert [row[1] for row in table_rows(at, t("lab_groups_col_cache"))] == ["72", "18"]
+
+
+def test_the_head_control_is_drawn_where_the_part_depends_on_the_head():
+    """The click part draws the chosen head's products, so it has the head control; the check and the change at short
+    sizes show every head, so they have none; the change of a long sequence draws the chosen head's group alone, so
+    there the control is, and moving it moves the map to the other group."""
+    def heads(at) -> bool:
+        return any(s.key == "head" for s in at.get("segmented_control"))
+
+    t = Text("en")
+    at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, part="click")
+    assert heads(at)
+    at.segmented_control(key="head").set_value(4)
+    rerun(at)
+    np.testing.assert_allclose(z(charts(at)["lab_groups_qk"]["data"][2]), grouped(4, 2)["scores"][3], atol=1e-12,
+                               rtol=0)
+    for part in ("change", "check"):
+        assert not heads(to_part(at, part)), part
+    at = run(stage="variants", variant="gqa", n_tokens=64, d_model=16, n_heads=8, kv_heads=2, head=7, cleared=10**8)
+    assert heads(at)
+    at.segmented_control(key="head").set_value(2)
+    rerun(at)
+    said = t("lab_groups_map_part", g=1, groups=2, heads=t("list_sep").join(["1", "2"]))
+    assert said in page_text(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_click_part_draws_one_product_at_a_time_named_by_its_formula(lang):
+    at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, head=3, lang=lang, part="click")
+    control = at.segmented_control(key="lab_product_gqa")
+    assert control.options == ["Q₃K₂ᵀ", "H₃ = S₃·V₂"]
+    assert "lab_groups_qk" in charts(at) and "lab_groups_sv" not in charts(at)
+    control.set_value("sv")
+    rerun(at)
+    assert "lab_groups_sv" in charts(at) and "lab_groups_qk" not in charts(at)
+    ref = grouped(4, 2)
+    np.testing.assert_allclose(z(charts(at)["lab_groups_sv"]["data"][0]),
+                               np.where(ref["hidden"], np.nan, ref["s"][2]), atol=1e-12, rtol=0)

@@ -135,7 +135,7 @@ def _walk():
         yield rerun(at)
     # and its other states: a clicked score of ALiBi (and a later key), a clicked cell of the online softmax's
     # output, ALiBi's slopes for 3 heads, RoPE turning nothing and asked for an odd count, MLA at full width, a window
-    # wider than X, kv heads that do not divide h, the trained model's heads
+    # wider than X, kv heads that do not divide h (every part), MQA's single head, the trained model's heads
     at = run(stage="variants", variant="alibi")
     for cell in ((2, 0), (0, 2)):
         at.session_state["sel_lab_alibi_scores"] = cell
@@ -148,7 +148,9 @@ def _walk():
         yield run(stage="variants", variant="rope", rotary_dims=dims)
     yield run(stage="variants", variant="mla", d_latent=64)
     yield run(stage="variants", variant="window", window=3)
-    yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3)
+    for part in S.LAB_PARTS:  # GQA's every part, its knob kept valid in each
+        yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3, part=part)
+    yield run(stage="variants", variant="mqa", n_heads=1)
     yield run(stage="variants", variant="gqa", model="trained", layer=1)
     at = run(stage="input", n_tokens=8, d_model=128)
     at.session_state["share_open"] = True
@@ -317,6 +319,9 @@ def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
         scan(at, f"block {part}")
     for variant in S.VARIANTS:  # the variant lab, each variant with a real group of 4 heads
         scan(run(stage="variants", variant=variant, n_heads=4, lang="zh"), f"variants {variant}")
+    for variant in ("gqa", "mqa"):  # and their other parts: the products to click, the check
+        for part in S.LAB_PARTS[1:]:
+            scan(run(stage="variants", variant=variant, n_heads=4, lang="zh", part=part), f"variants {variant} {part}")
     scan(run(stage="variants", variant="alibi", text=ZH_TEXT, lang="zh"), "variants alibi on a text")
     for variant in S.KV_VARIANTS[1:]:  # the KV cache through each variant, a token added
         at = run(stage="kv_cache", variant=variant, n_heads=4, lang="zh")

@@ -1,8 +1,8 @@
 """The lab's GQA and MQA: query heads in groups that share one K and one V (MQA: one group of every head).
 
-Drawn on the walk's own figures: each group's K and V once, at the head of a row, with the Q of every head that
-reads them after it; then every head's S and H as on the heads stage, and the chosen head's scores and H as
-clickable products. Checked on the page: the K and V a real cache keeps per token, against the formula; that
+What changes, drawn on the walk's own figures: each group's K and V once, at the head of a row, with the Q of every
+head that reads them after it; then every head's S and H as on the heads stage. To click: the chosen head's scores
+or its H, one product at a time. Checked on the page: the K and V a real cache keeps per token, against the formula; that
 every head reads its own group's K and V (recomputed here, the group worked out by the page, not by the core);
 and how far sharing moves Y on weights that were not trained to share."""
 
@@ -38,26 +38,43 @@ def group_of(i: int, h: int, n_kv: int) -> int:
     return i * n_kv // h
 
 
-def render(v: View, variant: str) -> None:
-    t, h = v.t, v.cfg.n_heads
+def render(v: View, variant: str, part: str) -> str:
+    """One part of the lab (S.LAB_PARTS): what sharing changes, drawn on the walk's figures; the chosen head's
+    products to click; or the live checks, returned as Markdown for costs to lead with. GQA's knob is in every part:
+    each shows what it changes."""
+    # GQA's knob, the head shown and the offer: one row (MQA draws one of them at most: no row, no empty element)
+    row = st.container(horizontal=True, vertical_alignment="bottom") if variant == "gqa" else st
     if variant == "gqa":
-        _knob(v)
-    projector = v.look == F.PRESENT  # there the map comes first, on the first screen, and the words under it
-    if not projector:
-        _offer(v, variant)
+        _knob(v, row)
     cfg = lab.config(v, variant)
     w, tr = lab.weights(v, cfg), lab.trace(v, cfg)
-    n_kv = cfg.kv_heads
-    g = mha.groups(h, n_kv)
+    g = mha.groups(cfg.n_heads, cfg.kv_heads)
+    if part == "click":
+        head_control(v.t, row)
+        _products(v, variant, tr, g)
+    elif part == "check":
+        return _checks(v, variant, cfg, w, tr)
+    else:
+        _change(v, variant, tr, g, row)
+    return ""
+
+
+def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
+    """Who shares what, in words; the map of each group's K and V with the Q's that read them; every head's S and
+    the H it makes with its group's V. The head control only when the map draws the chosen head's group alone."""
+    t, h = v.t, v.cfg.n_heads
+    offer = _offer(v, variant, row)
     shown, part = _shown(v, len(tr.x), g)
+    if part:
+        head_control(t, row)
     map_title, sh_title = f"**{t('lab_groups_map_title')}**{part}", f"**{t('lab_groups_sh_title')}**"
-    if projector:
+    intro = "\n\n".join(filter(None, (offer, _intro(v, len(tr.k), g))))
+    if v.look == F.PRESENT:  # there the map comes first, on the first screen, and the words under it
         st.markdown(map_title)
         _map(v, tr, g, shown)
-        _offer(v, variant)
-        st.markdown(f"{_intro(v, n_kv, g)}\n\n{sh_title}")  # one element, not two
+        st.markdown(f"{intro}\n\n{sh_title}")  # one element, not two
     else:
-        st.markdown(f"{_intro(v, n_kv, g)}\n\n{map_title}")
+        st.markdown(f"{intro}\n\n{map_title}")
         _map(v, tr, g, shown)
         st.markdown(sh_title)
     s_maps(v, tr, "lab_groups_s")
@@ -65,12 +82,9 @@ def render(v: View, variant: str) -> None:
     concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))
     chart(token_ticks(F.grid_figure([concat], text=v.text, words=v.words, look=v.named, block_cols=v.cfg.d_v,
                                     block_names=labels), v.tokens, ("yaxis",), v.look), key="lab_groups_h")
-    head_control(t)
-    _products(v, tr, g)
-    st.markdown(_checks(v, variant, cfg, w, tr))
 
 
-def _knob(v: View) -> None:
+def _knob(v: View, box) -> None:
     """GQA's one knob: how many K and V heads, among the divisors of h. A value that divides nothing (a link's
     kv_heads=3 with 4 heads, or h changed since) is kept valid, the largest divisor below it, and said so until the
     knob is moved."""
@@ -80,8 +94,8 @@ def _knob(v: View) -> None:
     if asked not in options:
         ss["kv_heads"] = lab.kv_heads(h, asked)
         ss[KEPT] = (asked, ss["kv_heads"], h)
-    st.segmented_control(t("lab_groups_kv_heads"), options, key="kv_heads", required=True, persist_state="session",
-                         on_change=ss.pop, args=(KEPT, None))
+    box.segmented_control(t("lab_groups_kv_heads"), options, key="kv_heads", required=True, persist_state="session",
+                          on_change=ss.pop, args=(KEPT, None))
     kept = ss.get(KEPT)
     if kept and kept[1:] == (ss["kv_heads"], h):
         st.caption(t("lab_groups_kept", asked=kept[0], used=kept[1], h=h))
@@ -89,20 +103,19 @@ def _knob(v: View) -> None:
         ss.pop(KEPT, None)
 
 
-def _offer(v: View, variant: str) -> None:
-    """Too few heads for a real group (GQA: no divisor of h between 1 and h; MQA: a single head): say so, and
-    offer 4 heads, as the sidebar's size would set them (X stays). The trained model's sizes are its own: then
-    say that instead."""
+def _offer(v: View, variant: str, box) -> str:
+    """Too few heads for a real group (GQA: no divisor of h between 1 and h; MQA: a single head): the button that
+    makes 4 heads, as the sidebar's size would set them (X stays), in `box`, and the words that say why, for the
+    intro. The trained model's sizes are its own: then say that instead."""
     t, h = v.t, v.cfg.n_heads
     if (variant == "gqa" and len(divisors(h)) > 2) or (variant == "mqa" and h > 1):
-        return
+        return ""
     if v.trained:
         st.info(t("lab_groups_trained", h=h, options=t("list_sep").join(map(str, divisors(h)))))
-        return
-    box = st.container(horizontal=True, vertical_alignment="center")
-    box.caption(t("lab_groups_four_one") if h == 1 else t("lab_groups_four_gqa", h=h))
+        return ""
     if box.button(t("lab_groups_four_button"), key="lab_groups_four", on_click=four_heads, args=(variant,)):
         st.rerun(scope="app")  # the sidebar and the walk's view change with h, not only the lab
+    return t("lab_groups_four_one") if h == 1 else t("lab_groups_four_gqa", h=h)
 
 
 def four_heads(variant: str) -> None:
@@ -169,8 +182,9 @@ def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray]) ->
     chart(token_ticks(fig, v.tokens, axes, v.look), key="lab_groups_map")
 
 
-def _products(v: View, tr: mha.Trace, g: np.ndarray) -> None:
-    """The chosen head's scores Q_i·K_gᵀ and its H_i = S_i·V_g, each cell clickable (its dot product, Quiz me)."""
+def _products(v: View, variant: str, tr: mha.Trace, g: np.ndarray) -> None:
+    """The chosen head's scores Q_i·K_gᵀ or its H_i = S_i·V_g, one at a time, each cell clickable (its dot product,
+    Quiz me)."""
     t, ss = v.t, st.session_state
     i = min(int(ss.get("head", 1)), len(g)) - 1  # read here: the head control reruns the lab only, not the view
     k = int(g[i])
@@ -180,12 +194,15 @@ def _products(v: View, tr: mha.Trace, g: np.ndarray) -> None:
               f"Q{i1}K{k1}ᵀ")
     s, vn, hn = name("S", str(i + 1)), name("V", str(k + 1)), name("H", str(i + 1))
     token, col, key = t("token"), t("cols_of"), t("key_pos")
-    # the formula writes ᵀ, not <sup>T</sup>: a raised T overhangs its line, over B's title when B is short
-    product_view("lab_groups_qk", v, Operand(tr.q[i], q, token, col), Operand(tr.k[k].T, kt, col, key),
-                 Operand(tr.scores[i], qk, token, key), f"{qk.plain} = Q{i1} · K{k1}ᵀ")
-    product_view("lab_groups_sv", v, Operand(tr.probs[i], s, token, key, "probs", np.isneginf(tr.masked[i])),
-                 Operand(tr.v[k], vn, token, col), Operand(tr.heads[i], hn, token, col),
-                 f"{hn.html} = {s.html} · {vn.html}")
+    lab.one_product(v, variant, {
+        # the formula writes ᵀ, not <sup>T</sup>: a raised T overhangs its line, over B's title when B is short
+        "qk": (qk.plain, lambda: product_view("lab_groups_qk", v, Operand(tr.q[i], q, token, col),
+                                              Operand(tr.k[k].T, kt, col, key), Operand(tr.scores[i], qk, token, key),
+                                              f"{qk.plain} = Q{i1} · K{k1}ᵀ")),
+        "sv": (f"H{i1} = S{i1}·V{k1}", lambda: product_view(
+            "lab_groups_sv", v, Operand(tr.probs[i], s, token, key, "probs", np.isneginf(tr.masked[i])),
+            Operand(tr.v[k], vn, token, col), Operand(tr.heads[i], hn, token, col),
+            f"{hn.html} = {s.html} · {vn.html}"))})
 
 
 def per_token(cache: mha.KVCache) -> float:
