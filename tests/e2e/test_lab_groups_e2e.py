@@ -1,6 +1,7 @@
 """The variant lab's GQA and MQA in Chromium, on the three screens: every figure readable (the checks of
-test_screens_e2e), each group's K and V titled with the heads that read them, the live checks' table in view, a
-clicked score written out, and the offer of 4 heads taken. One screenshot a screen."""
+test_screens_e2e), each group's K and V titled with the heads that read them (the lab's "what changes" part), the
+live checks' table in view (its "check" part), a clicked score written out (its "click" part), and the offer of 4
+heads taken. One screenshot a screen and part."""
 
 import re
 from urllib.parse import urlencode
@@ -47,36 +48,43 @@ def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url,
         for letter in "KV":
             want = re.sub(r"\s+", "", f"{letter}{group}·{t('lab_groups_read_by', heads=heads)}")
             assert any(title.startswith(want) for title in drawn), (want, drawn)
+    shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}-change")
+    open_lab(page, app_url, screen, variant="gqa", n_heads=4, kv_heads=2, lang=lang, part="check")
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
     cache = table_cells(page, 0)
     assert [row[1] for row in cache] == ["72", "36"] and [row[-1] for row in cache] == ["✓", "✓"]
     page.locator('[data-testid="stMain"] table').first.scroll_into_view_if_needed()
     assert page.locator('[data-testid="stMain"] table').first.is_visible()
     assert [(r[0], r[1], r[-1]) for r in table_cells(page, 1)] == [("1", "1", "✓"), ("2", "1", "✓"), ("3", "2", "✓"),
                                                                    ("4", "2", "✓")]
-    shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}")
+    shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}-check")
 
 
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "en"), ("phone", "zh"), ("phone", "en")])
 def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, screen, lang):
     t = Text(lang)
-    open_lab(page, app_url, screen, variant="mqa", lang=lang)
+    open_lab(page, app_url, screen, variant="mqa", lang=lang, part="check")
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     assert [(row[1], row[-1]) for row in table_cells(page, 0)] == [("36", "✓"), ("18", "✓")]
     page.locator('[data-testid="stMain"] table').first.scroll_into_view_if_needed()
     assert page.locator('[data-testid="stMain"] table').first.is_visible()
     assert [(r[0], r[1], r[-1]) for r in table_cells(page, 1)] == [("1", "1", "✓"), ("2", "1", "✓")]
+    shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-{lang}-check")
+    open_lab(page, app_url, screen, variant="mqa", lang=lang)
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
     drawn = titles(page, "lab_groups_map")
     for letter in "KV":  # one K and one V for both heads, each drawn once
         want = re.sub(r"\s+", "", f"{letter}1·{t('lab_groups_read_by', heads='1' + t('list_sep') + '2')}")
         assert sum(title.startswith(want) for title in drawn) == 1, (want, drawn)
         assert not any(title.startswith(f"{letter}2") for title in drawn), drawn
-    shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-{lang}")
+    shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-{lang}-change")
 
 
-def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url):
-    open_lab(page, app_url, "desk", variant="gqa")
+@pytest.mark.parametrize("screen", ["desk", "present"])
+def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url, screen):
+    open_lab(page, app_url, screen, variant="gqa", part="click")
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
     t = Text("en")
-    assert page.get_by_text(t("lab_groups_four_gqa", h=2).split(" (")[0]).count() >= 1
     point = page.locator(".st-key-lab_groups_qk .mha-chart .point").nth(5)  # row 2, column 3 of Q₁K₁ᵀ
     point.scroll_into_view_if_needed()
     box = point.bounding_box()
@@ -85,6 +93,10 @@ def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url)
     assert check.is_visible()
     total, value = (float(part.split()[-1].rstrip(".").replace("−", "-")) for part in check.inner_text().split(";"))
     assert abs(total - value) <= 1e-3 * max(1.0, abs(value))
+    shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-en-click")
+    rerun_after(page, page.locator(".st-key-lab_part button").filter(has_text=t("lab_part_change")).click)
+    assert page.get_by_text(t("lab_groups_four_gqa", h=2).split(" (")[0]).count() >= 1
+    shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-en-offer")
     rerun_after(page, page.locator(".st-key-lab_groups_four button").click, 120_000)
     page.wait_for_function("() => location.search.includes('n_heads=4')")
     assert len(titles(page, "lab_groups_map")) == 8  # two groups: K, V and two Q's each
