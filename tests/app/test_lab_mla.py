@@ -3,7 +3,9 @@
 The reference cuts every head's [W_K | W_V], side by side, to its best rank-r approximation with numpy's SVD and
 runs the post's attention on it in both orders (K and V rebuilt; W_UK folded into the query, W_UV after the
 softmax). The page must draw those numbers, say the checks' differences it computed and the price of each width,
-and keep d_latent from a link within what it offers, with a notice in the page's language."""
+and keep d_latent from a link within what it offers, with a notice in the page's language. The lab shows one part at a
+time (`part`): what changes (c and the rebuilt K and V, with the words), the products to click, one at a time, and
+the checks; each test opens the part it reads."""
 
 import re
 
@@ -85,39 +87,113 @@ def table(at, header: str) -> list[list[str]]:
     raise AssertionError(f"no table headed {header!r}")
 
 
+def leaves(node) -> list:
+    """The page's elements in page order."""
+    kids = getattr(node, "children", None)
+    if not kids:
+        return [node]
+    return [leaf for kid in (kids.values() if isinstance(kids, dict) else kids) for leaf in leaves(kid)]
+
+
 def number(cell: str) -> float:
     return float(cell.strip("*"))
 
 
-def lab(lang: str = "en", **params):
-    return run(stage="variants", variant="mla", lang=lang, **params)
+def lab(lang: str = "en", part: str = "change", **params):
+    return run(stage="variants", variant="mla", lang=lang, part=part, **params)
+
+
+def show(at, part: str, product: str | None = None):
+    """The same session on another part of the lab (and, on "click", another product)."""
+    at.session_state["lab_part"] = part
+    if product:
+        at.session_state["lab_product_mla"] = product
+    return rerun(at)
+
+
+def products(at) -> dict[str, list[np.ndarray]]:
+    """The click part's three products as drawn, each chosen in turn: {key: [A, B, C]}."""
+    return {key: chart(show(at, "click", pid), key) for pid, key in (("c", "mla_c"), ("kv", "mla_kv"), ("s", "mla_s"))}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("sizes, head, r", [(POST, 1, 4), (EVEN, 2, 3)], ids=["post", "even"])
 def test_the_products_draw_the_latent_the_rebuilt_k_and_v_and_the_absorbed_scores(lang, sizes, head, r):
     x, w = walk(sizes)
-    at = lab(lang, head=head, d_latent=r, **sizes)
+    at = lab(lang, "click", head=head, d_latent=r, **sizes)
     ref, i, dk = reference(x, w, r), head - 1, sizes["d_k"]
-    a, w_dkv, c = chart(at, "mla_c")
+    drawn = products(at)
+    a, w_dkv, c = drawn["mla_c"]
     np.testing.assert_allclose(a, x, atol=1e-12, rtol=0)
     np.testing.assert_allclose(c, x @ w_dkv, atol=1e-12, rtol=0)
-    c_again, w_up, kv = chart(at, "mla_kv")
+    c_again, w_up, kv = drawn["mla_kv"]
     np.testing.assert_allclose(c_again, c, atol=0, rtol=0)
     width = dk + sizes["d_v"]  # W_DKV · [W_UK | W_UV] is head i's block of the rank-r cut (the SVD's signs cancel)
     np.testing.assert_allclose(w_dkv @ w_up, ref["cut"][:, i * width:(i + 1) * width], atol=1e-12, rtol=0)
     np.testing.assert_allclose(kv, ref["kv"][i], atol=1e-12, rtol=0)
-    q_tilde, c_t, scores = chart(at, "mla_s")
+    q_tilde, c_t, scores = drawn["mla_s"]
     np.testing.assert_allclose(q_tilde, (x @ w.w_q[i]) @ w_up[:, :dk].T, atol=1e-12, rtol=0)  # Q W_UKᵀ, not W_UV
     np.testing.assert_allclose(c_t, c.T, atol=0, rtol=0)
     np.testing.assert_allclose(scores, ref["scores"][i], atol=1e-12, rtol=0)  # = Q K_iᵀ with K rebuilt
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("sizes, head, r", [(POST, 2, 4), (EVEN, 1, 3)], ids=["post", "even"])
+def test_what_changes_draws_the_latent_and_the_chosen_heads_rebuilt_k_and_v_with_the_words(lang, sizes, head, r):
+    x, w = walk(sizes)
+    at = lab(lang, head=head, d_latent=r, **sizes)
+    t, ref, i, dk = Text(lang), reference(x, w, r), head - 1, sizes["d_k"]
+    assert [k for k, _ in keyed_charts(at)] == ["lab_mla_rebuilt"]  # plain figures: no product here
+    spec = next(spec for k, spec in keyed_charts(at) if k == "lab_mla_rebuilt")
+    c, k, v = (z(trace) for trace in spec["data"])
+    c_ref = x @ (np.linalg.svd(np.hstack([np.hstack([w.w_k[j], w.w_v[j]]) for j in range(w.n_heads)]))[0][:, :r]
+                 * ref["sigma"][:r])
+    assert c.shape == (sizes["n_tokens"], r)
+    np.testing.assert_allclose(c @ c.T, c_ref @ c_ref.T, atol=1e-12, rtol=0)  # c up to the SVD's signs
+    np.testing.assert_allclose(k, ref["kv"][i][:, :dk], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(v, ref["kv"][i][:, dk:], atol=1e-12, rtol=0)
+    text = page_text(at)
+    d, kv = sizes["d_model"], sizes["n_heads"] * (dk + sizes["d_v"])
+    check = t("lab_part_check")
+    for words in (t("lab_mla_title"), t("lab_mla_intro", d=d, kv=kv), t("lab_mla_small_x", d=d, kv=kv, check=check),
+                  t("lab_mla_orders")):
+        assert words in text
+    assert rf"K_{{{head}}} = c\,W_{{UK{head}}}" in text  # the orders' formulas name the chosen head
+    assert t("lab_mla_checks_title") not in text and t("lab_mla_price_title") not in text  # the check's part
+
+
+def test_on_the_projector_the_figure_comes_before_the_words_that_open_it():
+    t = Text("en")
+    for params, first in ((dict(), "words"), (dict(present=1), "figure")):
+        order = [("words" if t("lab_mla_title") in node.value else None) if node.type == "markdown"
+                 else "figure" if "lab_mla_rebuilt" in str(getattr(node, "proto", "")) else None
+                 for node in leaves(lab(**params).main)]
+        assert [o for o in order if o][:2] == [first, {"words": "figure", "figure": "words"}[first]], params
+
+
+@pytest.mark.parametrize("part, head_shown", [("change", True), ("click", True), ("check", False)])
+def test_every_part_has_the_width_and_its_notice_and_the_head_where_the_part_shows_one_head(part, head_shown):
+    t = Text("zh")
+    at = lab("zh", part, d_latent=9, n_heads=4)
+    assert at.number_input(key="d_latent").value == 8
+    assert t("lab_mla_clamped", asked=9, d=5, high=8) in warnings(at)
+    assert any(b.key == "head" for b in at.button_group) == head_shown
+
+
+def test_the_click_part_names_its_three_products_for_the_chosen_head_and_draws_one_at_a_time():
+    at = lab(part="click", head=2)
+    assert at.button_group(key="lab_product_mla").options == ["c = X·W_DKV", "[K₂ | V₂] = c·[W_UK2 | W_UV2]",
+                                                               "Q₂K₂ᵀ = Q̃₂·cᵀ"]
+    for pid, key in (("c", "mla_c"), ("kv", "mla_kv"), ("s", "mla_s")):
+        show(at, "click", pid)
+        assert [k for k, _ in keyed_charts(at)] == [key]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("sizes, r", [(POST, 4), (EVEN, 3), (POST, 5)], ids=["post", "even", "post-exact"])
 def test_the_checks_say_the_differences_the_two_orders_make_on_these_numbers(lang, sizes, r):
     x, w = walk(sizes)
-    at = lab(lang, d_latent=r, **sizes)
+    at = lab(lang, "check", d_latent=r, **sizes)
     t = Text(lang)
     ref = reference(x, w, r)
     np.testing.assert_allclose(ref["y_abs"], ref["y"], atol=1e-12, rtol=0)  # the reference agrees with itself
@@ -138,7 +214,7 @@ def test_the_checks_say_the_differences_the_two_orders_make_on_these_numbers(lan
 @pytest.mark.parametrize("sizes, r", [(POST, 4), (EVEN, 2)], ids=["post", "even"])
 def test_the_price_of_each_width_is_the_reference_y_against_the_walks_with_the_dropped_singular_value(lang, sizes, r):
     x, w = walk(sizes)
-    at = lab(lang, d_latent=r, **sizes)
+    at = lab(lang, "check", d_latent=r, **sizes)
     t = Text(lang)
     y_mha = mha_y(x, w)
     rows = table(at, t("lab_mla_price_l"))
@@ -154,27 +230,29 @@ def test_the_price_of_each_width_is_the_reference_y_against_the_walks_with_the_d
             assert number(delta) == pytest.approx(np.max(np.abs(ref["y"] - y_mha)), rel=1e-2)
         else:
             assert dropped.strip("*") == t("lab_mla_none") and number(delta) <= 1e-12
-    text = page_text(at)
-    assert t("lab_mla_cut", l=r, dropped=d - r, r=d, next=r + 1, sigma=f"{reference(x, w, d)['sigma'][r]:.4g}") in text
+    text = page_text(show(at, "change"))
+    assert t("lab_mla_cut", l=r, dropped=d - r, r=d, next=r + 1, sigma=f"{reference(x, w, d)['sigma'][r]:.4g}",
+                check=t("lab_part_check")) in text
 
 
 def test_the_page_says_the_posts_sizes_make_the_latent_save_nothing_in_both_languages():
     for lang in ("en", "zh"):
         t = Text(lang)
         text = page_text(lab(lang))
-        assert t("lab_mla_small_x", d=5, kv=36) in text and "5120" in text and "512" in text
+        small_x = t("lab_mla_small_x", d=5, kv=36, check=t("lab_part_check"))
+        assert small_x in text and "5120" in text and "512" in text
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_width_past_d_model_is_exact_and_adds_only_columns_of_zeros(lang):
     x, w = walk(POST)
-    at = lab(lang, d_latent=7)
+    at = lab(lang, "click", d_latent=7)
     t = Text(lang)
     _, w_dkv, c = chart(at, "mla_c")
     assert c.shape == (3, 7) and np.all(c[:, 5:] == 0) and np.all(np.abs(c[:, :5]) > 0)
-    text = page_text(at)
+    text = page_text(show(at, "change"))
     assert t("lab_mla_exact", l=7) in text and t("lab_mla_zero_cols", extra=2) in text
-    rows = table(at, t("lab_mla_price_l"))
+    rows = table(show(at, "check"), t("lab_mla_price_l"))
     assert [r[0] for r in rows][-1] == "**7**" and number(rows[-1][2]) <= 1e-12
 
 
@@ -191,7 +269,7 @@ def test_a_width_past_d_model_is_exact_and_adds_only_columns_of_zeros(lang):
 def test_d_latent_from_a_link_is_kept_within_what_the_page_offers_and_says_so(lang, given, used, link_notice,
                                                                             page_notice):
     t = Text(lang)
-    at = lab(lang, d_latent=given)
+    at = lab(lang, "click", d_latent=given)
     assert at.number_input(key="d_latent").value == used
     _, w_dkv, c = chart(at, "mla_c")
     assert w_dkv.shape == (5, used) and c.shape == (3, used)
@@ -208,7 +286,7 @@ def test_d_latent_from_a_link_is_kept_within_what_the_page_offers_and_says_so(la
 
 def test_a_shrunk_d_model_takes_the_width_down_with_a_notice():
     t = Text("en")
-    at = lab(d_latent=8)
+    at = lab(part="click", d_latent=8)
     assert at.number_input(key="d_latent").value == 8
     at.session_state["d_model"] = 3
     rerun(at)
@@ -218,9 +296,9 @@ def test_a_shrunk_d_model_takes_the_width_down_with_a_notice():
 
 
 def test_a_clicked_score_writes_the_absorbed_dot_product_and_the_quiz_hides_a_cell():
-    at = lab()
+    at = lab(part="click")
     at.session_state["sel_mla_s"] = (2, 1)
-    rerun(at)
+    show(at, "click", "s")
     q_tilde, c_t, scores = chart(at, "mla_s")
     text = page_text(at)
     assert r"$Q_{1}K_{1}^{\top}[3, 2]$ is row 3 of $\tilde Q_{1}$ times column 2 of $c^{\top}$" in text
@@ -235,7 +313,7 @@ def test_a_clicked_score_writes_the_absorbed_dot_product_and_the_quiz_hides_a_ce
 
 def test_at_gpt2_widths_the_price_table_shows_a_few_widths_from_1_to_d_model():
     t = Text("en")
-    at = lab(preset="gpt2")
+    at = lab(part="check", preset="gpt2")
     rows = table(at, t("lab_mla_price_l"))
     widths = [int(number(r[0])) for r in rows]
     assert widths[0] == 1 and widths[-1] == 768 and len(widths) <= 13 and widths == sorted(set(widths))
@@ -253,8 +331,9 @@ def test_when_k_and_v_are_narrower_than_x_the_page_says_so_and_the_cut_is_exact_
     at = lab(lang, d_latent=6, **sizes)
     t = Text(lang)
     text = page_text(at)
-    assert t("lab_mla_wide_x", d=7, kv=5) in text and t("lab_mla_zero_cols", extra=1) in text
-    rows = table(at, t("lab_mla_price_l"))
+    wide_x = t("lab_mla_wide_x", d=7, kv=5, check=t("lab_part_check"))
+    assert wide_x in text and t("lab_mla_zero_cols", extra=1) in text
+    rows = table(show(at, "check"), t("lab_mla_price_l"))
     assert [int(number(r[0])) for r in rows] == list(range(1, 8))
     ref = reference(x, w, 5)
     assert len(ref["sigma"]) == 5
@@ -281,13 +360,14 @@ def test_one_svd_serves_every_width_the_numbers_mla_from_writes(sizes):
 CAPS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
 
 
-@pytest.mark.parametrize("stage, lang", [("variants", "en"), ("kv_cache", "zh")])
-def test_at_the_caps_mla_says_why_it_is_not_cut_instead_of_holding_the_server(stage, lang, monkeypatch):
+@pytest.mark.parametrize("stage, lang, part", [("variants", "en", "change"), ("variants", "zh", "click"),
+                                               ("variants", "en", "check"), ("kv_cache", "zh", "step")])
+def test_at_the_caps_mla_says_why_it_is_not_cut_instead_of_holding_the_server(stage, lang, part, monkeypatch):
     """d_model² · h(d_k + d_v) = 4.3e9 multiply-adds of SVD, seconds of a shared server's time a rerun: the page
     says so in words and makes no SVD (mla_from is never called)."""
     calls = []
     monkeypatch.setattr(mha, "mla_from", lambda *a: calls.append(a))
-    at = run(stage=stage, variant="mla", lang=lang, cleared=10**9, **CAPS)
+    at = run(stage=stage, variant="mla", lang=lang, part=part, cleared=10**9, **CAPS)
     said = [e.value for e in at.info]
     work = f"{1024 ** 2 * 16 * 256:,}"
     assert any(work in s and "SVD" in s for s in said), said

@@ -146,7 +146,8 @@ def _walk():
     yield run(stage="variants", variant="alibi", n_heads=3, n_tokens=8)
     for dims in (0, 5):
         yield run(stage="variants", variant="rope", rotary_dims=dims)
-    yield run(stage="variants", variant="mla", d_latent=64)
+    for part in S.LAB_PARTS:  # MLA at full width, each part of it
+        yield run(stage="variants", variant="mla", d_latent=64, part=part)
     yield run(stage="variants", variant="window", window=3)
     for part in S.LAB_PARTS:  # GQA's every part, its knob kept valid in each
         yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3, part=part)
@@ -317,11 +318,9 @@ def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
     scan(rerun(at), "kv_cache cost")
     for part, at in block_parts(run(stage="block", lang="zh")):
         scan(at, f"block {part}")
-    for variant in S.VARIANTS:  # the variant lab, each variant with a real group of 4 heads
-        scan(run(stage="variants", variant=variant, n_heads=4, lang="zh"), f"variants {variant}")
-    for variant in ("gqa", "mqa"):  # and their other parts: the products to click, the check
-        for part in S.LAB_PARTS[1:]:
-            scan(run(stage="variants", variant=variant, n_heads=4, lang="zh", part=part), f"variants {variant} {part}")
+    for variant in S.VARIANTS:  # the variant lab, each variant with a real group of 4 heads, in every part
+        for part in S.LAB_PARTS:
+            scan(run(stage="variants", variant=variant, part=part, n_heads=4, lang="zh"), f"variants {variant} {part}")
     scan(run(stage="variants", variant="alibi", text=ZH_TEXT, lang="zh"), "variants alibi on a text")
     for variant in S.KV_VARIANTS[1:]:  # the KV cache through each variant, a token added
         at = run(stage="kv_cache", variant=variant, n_heads=4, lang="zh")

@@ -1,10 +1,11 @@
 """The variant lab's MLA (DeepSeek-V2's multi-head latent attention) on the walk's own weights: `mha.mla_from` keeps
 W_Q and W_O and cuts every head's [W_K | W_V] to its best rank-d_latent factors W_DKV [W_UK | W_UV] by the SVD.
 
-What changes, drawn as products the learner can click: the latent c = X W_DKV (the only thing cached), the chosen
-head's K and V rebuilt from it, and the absorbed order's scores Q̃ cᵀ with Q̃ = Q W_UKᵀ. The live checks: both orders
-agree (scores, S, Y), and the price of the cut, max |Y_MLA − Y_MHA| for each width, with the largest singular
-value the cut drops as the reason. What the latent costs per token is lab/costs.py's to say."""
+What changes: the latent c = X W_DKV (the only thing cached) and the chosen head's K and V rebuilt from it, drawn
+as plain figures, with what the walk's sizes do to the idea and the two orders. The products to click, one at a
+time: c = X·W_DKV, [K | V] = c·[W_UK | W_UV], and the absorbed order's scores Q̃ cᵀ with Q̃ = Q W_UKᵀ. The live
+checks: both orders agree (scores, S, Y), and the price of the cut, max |Y_MLA − Y_MHA| for each width, with the
+largest singular value the cut drops as the reason. What the latent costs per token is lab/costs.py's to say."""
 
 from dataclasses import dataclass
 
@@ -13,9 +14,11 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.ticks import token_ticks
 
 from .. import lab
 from .. import settings as S
+from ..chart import chart
 from ..inputs import number
 from ..models import MODELS
 from ..product import product_view
@@ -88,45 +91,72 @@ def _shared(v: View, d_latent: int) -> tuple[mha.MLAWeights, mha.MLATrace, Cut]:
     return (*TRACES.get((*key, d_latent), chosen), whole)
 
 
-def render(v: View, variant: str) -> None:
+def render(v: View, variant: str, part: str) -> str:
+    """One part of MLA's lab: the width (and the head, where the part draws one head's numbers) over "change" (the
+    latent and the rebuilt K and V as plain figures, with the words), "click" (the three products, one at a time) or
+    "check" (the two orders and the price of each width, returned as Markdown for the costs' element)."""
     t, ss, cfg = v.t, st.session_state, v.cfg
     if not lab.mla_fits(cfg):
         st.info(t("lab_mla_skip", work=lab.mla_work(cfg), limit=int(lab.MLA_WORK)))
-        return
+        return ""
     d, h = cfg.d_model, cfg.n_heads
     high = min(d + EXTRA, S.KNOB_RANGE["d_latent"][1])
     asked = ss.get("d_latent")
     row = st.container(horizontal=True, vertical_alignment="bottom")  # the width and the head: one block
     latent = int(number(row, t, "d_latent", 1, high, label=t("lab_mla_d_latent"), default=S.DEFAULTS["d_latent"],
                         persist_state="session", width=220))
-    with row:
-        head_control(t)
+    if part != "check":  # the checks and the price cover every head
+        with row:
+            head_control(t)
     if asked is not None and asked > high:  # a link's width, or one chosen before d_model shrank
         st.warning(t("lab_mla_clamped", asked=int(asked), d=d, high=high))
     w, tr, whole = _shared(v, latent)
+    if part == "check":
+        return _checks(v, latent, tr, whole)
     i = min(ss.get("head", 1), h) - 1
+    if part == "click":
+        sub, low = str(i + 1), subscript(i + 1)
+        kv, w_kv = _pair("K", "V", sub), _pair("W", "W", sub, ("UK", "UV"))
+        lab.one_product(v, variant, {
+            "c": (f"c = X·{name('W', 'DKV').plain}", lambda: _latent(v, w, tr)),
+            "kv": (f"{kv.plain} = c·{w_kv.plain}", lambda: _kv(v, w, tr, i)),
+            "s": (f"Q{low}K{low}ᵀ = Q̃{low}·cᵀ", lambda: _absorbed(v, tr, i)),
+        })
+        return ""
     opening = f"**{t('lab_mla_title')}** {t('lab_mla_intro', d=d, kv=cfg.n_heads * (cfg.d_k + cfg.d_v))}"
     projector = v.look == F.PRESENT  # there the first figure comes first, and the words that open it under it
     if not projector:
         st.markdown(opening)
-    _latent(v, w, tr)
+    _rebuilt(v, tr, i)
     st.markdown("\n\n".join([*([opening] if projector else []), _sizes(v, latent, whole), _orders(v, i)]))
-    _head(v, w, tr, i)
-    st.markdown(_checks(v, latent, tr, whole))
+    return ""
+
+
+def _rebuilt(v: View, tr: mha.MLATrace, i: int) -> None:
+    """What MLA caches, c, and what head i rebuilds from it, K_i and V_i: one plain figure, rows named by token."""
+    t = v.t
+    token, sub = t("token"), str(i + 1)
+    mats = [F.Mat(tr.latent, name("c").html, row_label=token, col_label=t("lab_mla_latent")),
+            F.Mat(tr.k[i], name("K", sub).html, row_label=token, col_label=t("cols_of")),
+            F.Mat(tr.v[i], name("V", sub).html, row_label=token, col_label=t("cols_of"))]
+    axes = tuple(f"yaxis{k + 1 if k else ''}" for k in range(len(mats)))
+    chart(token_ticks(F.grid_figure(mats, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
+          key="lab_mla_rebuilt")
 
 
 def _sizes(v: View, latent: int, whole: Cut) -> str:
     """What the post's sizes do to MLA, and what this width throws away."""
     t, cfg = v.t, v.cfg
     d, kv, rank = cfg.d_model, cfg.n_heads * (cfg.d_k + cfg.d_v), len(whole.sigma)
+    check = t("lab_part_check")  # the part that has the tables these words point to
     if latent < rank:
         state = t("lab_mla_cut", l=latent, dropped=rank - latent, r=rank, next=latent + 1,
-                  sigma=f"{whole.sigma[latent]:.4g}")
+                  sigma=f"{whole.sigma[latent]:.4g}", check=check)
     else:
         state = t("lab_mla_exact", l=latent)
         if latent > rank:
             state += " " + t("lab_mla_zero_cols", extra=latent - rank)
-    return f"{t('lab_mla_small_x' if d < kv else 'lab_mla_wide_x', d=d, kv=kv)} {state}"
+    return f"{t('lab_mla_small_x' if d < kv else 'lab_mla_wide_x', d=d, kv=kv, check=check)} {state}"
 
 
 def _orders(v: View, i: int) -> str:
@@ -155,15 +185,21 @@ def _latent(v: View, w: mha.MLAWeights, tr: mha.MLATrace) -> None:
                  Operand(tr.latent, name("c"), t("token"), t("lab_mla_latent")), f"c = X · {w_dkv.html}")
 
 
-def _head(v: View, w: mha.MLAWeights, tr: mha.MLATrace, i: int) -> None:
-    """Head i's [K | V] = c·[W_UK | W_UV] (the naive order), and its scores in the absorbed order, Q̃·cᵀ."""
+def _kv(v: View, w: mha.MLAWeights, tr: mha.MLATrace, i: int) -> None:
+    """Head i's [K | V] = c·[W_UK | W_UV], the naive order."""
     t = v.t
-    token, col, latent, key = t("token"), t("cols_of"), t("lab_mla_latent"), t("key_pos")
-    sub, low = str(i + 1), subscript(i + 1)
+    token, col, latent, sub = t("token"), t("cols_of"), t("lab_mla_latent"), str(i + 1)
     kv, w_kv = _pair("K", "V", sub), _pair("W", "W", sub, ("UK", "UV"))
     product_view("mla_kv", v, Operand(tr.latent, name("c"), token, latent),
                  Operand(np.hstack([w.w_uk[i], w.w_uv[i]]), w_kv, latent, col),
                  Operand(np.hstack([tr.k[i], tr.v[i]]), kv, token, col), f"{kv.html} = c · {w_kv.html}")
+
+
+def _absorbed(v: View, tr: mha.MLATrace, i: int) -> None:
+    """Head i's scores in the absorbed order, Q̃·cᵀ, equal to Q_i K_iᵀ with K rebuilt."""
+    t = v.t
+    token, latent, key = t("token"), t("lab_mla_latent"), t("key_pos")
+    sub, low = str(i + 1), subscript(i + 1)
     q_tilde = Name(f"Q̃<sub>{sub}</sub>", rf"\tilde Q_{{{sub}}}", f"Q̃{low}")
     c_t = Name("c<sup>T</sup>", r"c^{\top}", "cᵀ")
     scores = Name(f"Q<sub>{sub}</sub>K<sub>{sub}</sub><sup>T</sup>", rf"Q_{{{sub}}}K_{{{sub}}}^{{\top}}",
