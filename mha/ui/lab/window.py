@@ -32,7 +32,7 @@ def render(v: View, variant: str, part: str) -> str:
     """`part` of the lab for the window (and its sinks): the knobs in every part, the head where the part shows
     one; the check's Markdown for "check", else ""."""
     t = v.t
-    knobs = st.container(horizontal=True)  # the knobs and the head shown: one row
+    knobs = st.container(horizontal=True, vertical_alignment="bottom")  # the knobs, the head shown or the way on
     number(knobs, t, "window", *S.KNOB_RANGE["window"], label=t("lab_window_w"), default=S.DEFAULTS["window"],
            persist_state="session", width=KNOB_WIDTH)
     if variant == "sinks":
@@ -44,7 +44,7 @@ def render(v: View, variant: str, part: str) -> str:
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     tr = lab.trace(v, cfg)
     if part == "check":
-        return _check(v, cfg, tr, variant)
+        return _check(v, cfg, tr, variant, knobs)
     if part == "click":
         names = _names(h, v.cfg.d_k)
         label = f"{names['h'].plain} = {names['s'].plain}·{names['v'].plain}"
@@ -173,10 +173,10 @@ def decode(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, full: np.nda
     return out
 
 
-def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str) -> str:
+def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str, row) -> str:
     """The live check: decoded through the cache, every row equals the recompute under the same mask, and the cache
-    never holds more than sinks + W tokens. Drawn: a box when it fails, and the way to the KV-cache stage; returned:
-    the table (the first and last tokens of a long X) and the verdict, one Markdown."""
+    never holds more than sinks + W tokens. Drawn: the way to the KV-cache stage, in `row` beside the knobs, and a
+    box when it fails; returned: the table (the first and last tokens of a long X) and the verdict, one Markdown."""
     t, n = v.t, cfg.n_tokens
     cap = cfg.sinks + cfg.window
     rows = decode(v.x, lab.weights(v, cfg), cfg, tr.y)
@@ -199,8 +199,8 @@ def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str) -> st
     verdict = dict(diff=fmt(worst), longest=longest, cap=cap)
     good = equal and longest <= cap
     done = [f"✓ {t('lab_window_check_ok', **verdict)}"] if good else []
+    if row.button(t("lab_window_to_kv"), key="lab_window_to_kv", on_click=_to_kv_cache, args=(variant,)):
+        st.rerun(scope="app")
     if not good:
         st.error(t("lab_window_check_bad", **verdict))
-    if st.button(t("lab_window_to_kv"), key="lab_window_to_kv", on_click=_to_kv_cache, args=(variant,)):
-        st.rerun(scope="app")
     return "\n\n".join([intro, markdown_table(head, table), *done, aside(t("lab_window_kv_hint"))])
