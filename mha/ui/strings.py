@@ -787,8 +787,8 @@ EN = {
         "No X this page takes is long enough to hide a key (at most {most} tokens): make W or s smaller."
     ),
     "lab_window_text_n": (
-        "X comes from a text, so n is its number of tokens: add words to the text, or add tokens on the "
-        "KV-cache stage (below)."
+        "X comes from a text, so n is its number of tokens: add words to the text, or add tokens one at a time "
+        "on the KV-cache stage (its button is under “{check}”)."
     ),
     "lab_window_mask_title": (
         "The mask M, the scores with it added, and S, for head {h}: grey cells are hidden (the future and, with "
@@ -1822,7 +1822,7 @@ ZH = {
     ),
     "lab_window_more": "改用 n = {n} 个词元",
     "lab_window_too_wide": "这个页面接受的 X 最多 {most} 个词元，都不够长，遮不住任何键：请把 W 或 s 调小。",
-    "lab_window_text_n": "X 来自一段文本，n 就是它的词元数：可以给文本加词，或者到 KV 缓存那一步（见下方）逐个加词元。",
+    "lab_window_text_n": "X 来自一段文本，n 就是它的词元数：可以给文本加词，或者到 KV 缓存那一步逐个加词元（按钮在“{check}”里）。",
     "lab_window_mask_title": "第 {h} 个头的掩码 M、加上掩码后的分数，以及 S：灰格是被遮住的（未来的键，以及窗口之外太靠前的键）。",
     "lab_window_outputs": "第 {h} 个头的输出 H = S·V，用的是带窗口的 S：被遮住的键权重为 0，它那一行 V 什么也不加。点击 H 的任意一格看它的内积，或者让测验来考你一格。",
     "lab_window_check": (

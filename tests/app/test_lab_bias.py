@@ -1,7 +1,8 @@
 """The variant lab's window, sinks and ALiBi, as the page shows them, against a reference written here from the
 issue-34 contract (query i sees keys i − W < j ≤ i and keys j < s; ALiBi adds −m_h (i − j) with the paper's
 slopes), not from the core: the masks, scores, S and H drawn, the live check's table of what the cache holds after
-each token, the clicked score's breakdown, and the knobs read from a link (bad values included), in both languages."""
+each token, the clicked score's breakdown, and the knobs read from a link (bad values included), in both languages.
+Each is looked for in the lab's part that shows it (what changes, click a product, check)."""
 
 import numpy as np
 import pytest
@@ -56,6 +57,21 @@ def table(at) -> list[list[str]]:
     return [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines if line.startswith("|")]
 
 
+def to_part(at, part: str, product: str = ""):
+    """The same page rerun on another part of the lab (and, for "click", on one of the variant's products)."""
+    at.session_state["lab_part"] = part
+    if product:
+        at.session_state[f"lab_product_{at.session_state['variant']}"] = product
+    return rerun(at)
+
+
+def screens(at):
+    """The page on each part in turn, and on each product of the click part: (what is shown, the page)."""
+    products = dict(alibi=["scores", "h"]).get(at.session_state["variant"], ["h"])
+    for shown in ["change", *(f"click/{p}" for p in products), "check"]:
+        yield shown, to_part(at, *shown.split("/"))
+
+
 def chart(at, key: str) -> dict:
     return dict(keyed_charts(at))[key]
 
@@ -78,7 +94,7 @@ CASES = [("window", 2, 0, 6), ("window", 1, 0, 4), ("window", 3, 0, 8), ("sinks"
 @pytest.mark.parametrize(("variant", "window", "sinks", "n"), CASES)
 def test_the_window_page_draws_the_band_and_decodes_as_the_rule_says(lang, variant, window, sinks, n):
     knobs = dict(window=window) | (dict(sinks=sinks) if variant == "sinks" else {})
-    at = run(stage="variants", variant=variant, lang=lang, n_tokens=n, **knobs)
+    at = run(stage="variants", variant=variant, lang=lang, n_tokens=n, part="change", **knobs)
     cfg = mha.AttentionConfig(n_tokens=n)
     x, w = mha.init_input(cfg), mha.init_weights(cfg)
     hidden = hidden_by_rule(n, window, sinks)
@@ -89,7 +105,10 @@ def test_the_window_page_draws_the_band_and_decodes_as_the_rule_says(lang, varia
     np.testing.assert_array_equal(np.isnan(drawn_a), hidden)
     np.testing.assert_allclose(drawn_a[~hidden], scaled[0][~hidden], rtol=1e-12)
     np.testing.assert_allclose(np.nan_to_num(drawn_s), probs[0], atol=1e-12)
+    assert not at.error
+    to_part(at, "click")
     np.testing.assert_allclose(heat(chart(at, f"lab_{variant}_h"), "H"), heads[0], atol=1e-12)
+    to_part(at, "check")
     rows = table(at)
     assert len(rows) == n
     for token, (_, held, length, _, ok) in enumerate(rows):
@@ -100,18 +119,30 @@ def test_the_window_page_draws_the_band_and_decodes_as_the_rule_says(lang, varia
 
 
 def test_the_head_picker_shows_the_second_heads_scores():
-    at = run(stage="variants", variant="window", window=2, n_tokens=6, head=2)
+    at = run(stage="variants", variant="window", window=2, n_tokens=6, head=2, part="change")
     cfg = mha.AttentionConfig(n_tokens=6)
     hidden = hidden_by_rule(6, 2)
     scaled, probs, heads = reference(mha.init_input(cfg), mha.init_weights(cfg), hidden)
     drawn_a = [z(tr) for tr in chart(at, "lab_window_mask")["data"]][1]
     np.testing.assert_allclose(drawn_a[~hidden], scaled[1][~hidden], rtol=1e-12)
-    np.testing.assert_allclose(heat(chart(at, "lab_window_h"), "H"), heads[1], atol=1e-12)
+    np.testing.assert_allclose(heat(chart(to_part(at, "click"), "lab_window_h"), "H"), heads[1], atol=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["window", "sinks", "alibi"])
+def test_each_part_draws_the_knobs_it_reads_and_the_head_control_where_it_shows_one_head(variant):
+    knobs = dict(window=["window"], sinks=["window", "sinks"], alibi=[])[variant]
+    one_head = dict(window={"change", "click"}, sinks={"change", "click"}, alibi={"click"})[variant]
+    at = run(stage="variants", variant=variant, n_heads=4, n_tokens=6)
+    for part in S.LAB_PARTS:
+        to_part(at, part)
+        main = at.main
+        assert [n.key for n in main.number_input if n.key in S.KNOB_RANGE] == knobs, part
+        assert ("head" in [b.key for b in main.button_group]) == (part in one_head), part
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_posts_three_tokens_hide_nothing_under_sinks_and_the_page_offers_more(lang):
-    at = run(stage="variants", variant="sinks", lang=lang)  # n = 3, W = 2, s = 1: the defaults
+    at = run(stage="variants", variant="sinks", lang=lang, part="change")  # n = 3, W = 2, s = 1: the defaults
     t = TABLES[lang]
     assert t["lab_window_none_sinks"].format(n=3, w=2, s=1, need=4) in [i.value for i in at.info]
     assert not np.isnan(z(chart(at, "lab_sinks_mask")["data"][0])[np.tril(np.ones((3, 3), bool))]).any()
@@ -121,25 +152,25 @@ def test_the_posts_three_tokens_hide_nothing_under_sinks_and_the_page_offers_mor
     assert n == 6  # two past what is kept (5), moved past d_model = 5
     assert t["lab_window_hidden"].format(hidden=hidden_by_rule(6, 2, 1)[np.tril_indices(6)].sum(), kept=21, n=6) \
         in page_text(at)
-    assert [len(held_by_rule(k, 2, 1)) for k in range(6)] == [int(r[2]) for r in table(at)]
+    assert [len(held_by_rule(k, 2, 1)) for k in range(6)] == [int(r[2]) for r in table(to_part(at, "check"))]
 
 
 def test_the_window_sends_the_learner_to_the_kv_cache_stage_with_its_variant():
-    at = run(stage="variants", variant="window", window=3, lang="zh")
+    at = run(stage="variants", variant="window", window=3, lang="zh", part="check")
     at.button(key="lab_window_to_kv").click()
     rerun(at)
     assert at.session_state["stage"] == "kv_cache" and at.session_state["kv_variant"] == "window"
 
 
 def test_a_window_as_wide_as_the_longest_x_says_no_x_can_hide_a_key():
-    at = run(stage="variants", variant="sinks", window=S.LIMITS["n_tokens"], sinks=1)
+    at = run(stage="variants", variant="sinks", window=S.LIMITS["n_tokens"], sinks=1, part="change")
     assert EN["lab_window_too_wide"].format(most=S.LIMITS["n_tokens"]) in page_text(at)
     assert "lab_window_more" not in [b.key for b in at.button]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_window_and_sinks_from_a_link_are_checked_and_clamped(lang):
-    at = run(stage="variants", variant="sinks", lang=lang, n_tokens=6, window="0", sinks="-2")
+    at = run(stage="variants", variant="sinks", lang=lang, n_tokens=6, window="0", sinks="-2", part="check")
     said = " ".join(warnings(at))
     assert "window" in said and "sinks" in said  # each named, in the page's language
     assert (at.session_state["window"], at.session_state["sinks"]) == (1, 0)
@@ -152,9 +183,9 @@ def test_window_and_sinks_from_a_link_are_checked_and_clamped(lang):
 
 
 def test_the_link_carries_the_window_and_sinks_and_rebuilds_the_page():
-    at = run(stage="variants", variant="sinks", window=3, sinks=2, n_tokens=8, lang="zh")
+    at = run(stage="variants", variant="sinks", window=3, sinks=2, n_tokens=8, lang="zh", part="check")
     link = dict(at.query_params)
-    assert (link["variant"], link["window"], link["sinks"]) == ("sinks", "3", "2")
+    assert (link["variant"], link["window"], link["sinks"], link["part"]) == ("sinks", "3", "2", "check")
     fresh = run(**link)
     assert table(fresh) == table(at)
     at.session_state["window"] = 4
@@ -172,7 +203,7 @@ def alibi_bias(n: int, slopes: list[float]) -> np.ndarray:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("heads", "n"), [(2, 3), (3, 4), (4, 6)])
 def test_alibi_draws_each_heads_bias_with_the_papers_slopes_and_the_scores_with_it(lang, heads, n):
-    at = run(stage="variants", variant="alibi", lang=lang, n_heads=heads, n_tokens=n)
+    at = run(stage="variants", variant="alibi", lang=lang, n_heads=heads, n_tokens=n, part="change")
     cfg = mha.AttentionConfig(n_tokens=n, n_heads=heads)
     hidden = hidden_by_rule(n, n)
     bias = alibi_bias(n, paper_slopes(heads))
@@ -182,11 +213,13 @@ def test_alibi_draws_each_heads_bias_with_the_papers_slopes_and_the_scores_with_
         assert np.array_equal(np.isnan(drawn[head]), hidden)
         np.testing.assert_allclose(drawn[head][~hidden], bias[head][~hidden], rtol=1e-12, atol=1e-15)
     scaled, probs, out = reference(mha.init_input(cfg), mha.init_weights(cfg), hidden, bias)
+    to_part(at, "click", "scores")
     a, s = (z(tr) for tr in chart(at, "lab_alibi_scores")["data"] if tr["type"] == "heatmap")
     np.testing.assert_allclose(a[~hidden], scaled[0][~hidden], rtol=1e-12)
     np.testing.assert_allclose(np.nan_to_num(s), probs[0], atol=1e-12)
+    to_part(at, "click", "h")
     np.testing.assert_allclose(heat(chart(at, "lab_alibi_h"), "H"), out[0], atol=1e-12)
-    text = page_text(at)
+    text = page_text(to_part(at, "check"))
     for m in paper_slopes(heads):
         assert f"2^{{-{-np.log2(m):.4g}}} = {m:.4g}" in text  # the slopes table
     check = TABLES[lang]["lab_alibi_check_ok"].format(cells=heads * n * (n + 1) // 2, diff="|").split("|")[0]
@@ -195,7 +228,7 @@ def test_alibi_draws_each_heads_bias_with_the_papers_slopes_and_the_scores_with_
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_clicked_alibi_score_is_written_as_the_dot_product_minus_the_slope_times_the_distance(lang):
-    at = run(stage="variants", variant="alibi", lang=lang, head=2)
+    at = run(stage="variants", variant="alibi", lang=lang, head=2, part="click")
     cfg = POST
     x, w = mha.init_input(cfg), mha.init_weights(cfg)
     at.session_state["sel_lab_alibi_scores"] = (2, 0)
@@ -215,7 +248,7 @@ def test_a_clicked_alibi_score_is_written_as_the_dot_product_minus_the_slope_tim
 
 def test_alibi_on_a_text_runs_on_the_embeddings_without_their_positions():
     text = "to be or not to be"
-    at = run(stage="variants", variant="alibi", text=text)
+    at = run(stage="variants", variant="alibi", text=text, part="click")
     tokens = mha.tokenize(text)
     cfg = mha.AttentionConfig(n_tokens=len(tokens))
     vocab = mha.vocabulary(tokens)
@@ -227,7 +260,7 @@ def test_alibi_on_a_text_runs_on_the_embeddings_without_their_positions():
     scaled, _, _ = reference(mw.wte[ids], w, hidden, alibi_bias(n, paper_slopes(2)))
     a = z(chart(at, "lab_alibi_scores")["data"][0])
     np.testing.assert_allclose(a[~hidden], scaled[0][~hidden], rtol=1e-10)
-    assert EN["lab_alibi_x_text"] in page_text(at)
+    assert EN["lab_alibi_x_text"] in page_text(to_part(at, "change"))
 
 
 # ---------------------------------------------------------------- every figure drawable
@@ -240,17 +273,21 @@ VIEWS = {"post": {}, "present-zh": dict(present=1, lang="zh"), "text": dict(text
 @pytest.mark.parametrize("view", VIEWS)
 @pytest.mark.parametrize("variant", ["window", "sinks", "alibi"])
 def test_every_figure_of_window_sinks_and_alibi_is_one_the_page_draws_whole(variant, view):
+    expected = {"change": [f"lab_{variant}_bias" if variant == "alibi" else f"lab_{variant}_mask"],
+                "click/scores": ["lab_alibi_scores"], "click/h": [f"lab_{variant}_h"], "check": []}
     at = run(stage="variants", variant=variant, **VIEWS[view])
-    assert assert_drawn_whole(at) == (3 if variant == "alibi" else 2)
-    at.session_state["screen_phone"] = True
-    assert assert_drawn_whole(rerun(at)) == (3 if variant == "alibi" else 2)
+    for phone in (False, True):
+        at.session_state["screen_phone"] = phone
+        for shown, page in screens(at):
+            assert assert_drawn_whole(page) == len(expected[shown])
+            assert [key for key, _ in keyed_charts(page)] == expected[shown], shown
 
 
 def test_a_clicked_alibi_score_and_a_quiz_leave_figures_the_page_draws_whole():
-    at = run(stage="variants", variant="alibi")
+    at = run(stage="variants", variant="alibi", part="click")
     at.session_state["sel_lab_alibi_scores"] = (1, 0)
-    assert assert_drawn_whole(rerun(at)) == 3
+    assert assert_drawn_whole(rerun(at)) == 1
     rule = chart(at, "lab_alibi_scores")["layout"]["meta"]["outline"]
     assert rule["cells"] == [3, 3] and len(rule["boxes"]) == 2  # a click outlines the score and its S
-    at.button(key="quiz_start_lab_alibi_h").click()
+    to_part(at, "click", "h").button(key="quiz_start_lab_alibi_h").click()
     assert assert_drawn_whole(rerun(at)) and "lab_alibi_h" in dict(keyed_charts(at))  # the product's rerun

@@ -97,7 +97,7 @@ def test_alibi_on_a_text_downloads_the_x_without_positions_its_page_runs_on():
     """The page takes P out of a text's X = E[ids] + P; its files hold that X and the S it gives, not the walk's."""
     prepared.FILES.clear()
     text = "one two three one two"
-    at = opened(stage="variants", variant="alibi", text=text)
+    at = opened(stage="variants", variant="alibi", text=text, part="click")
     got, meta = arrays_of(downloaded(at)[1])
     tokens = mha.tokenize(text)
     cfg = mha.AttentionConfig(n_tokens=len(tokens))
@@ -116,7 +116,7 @@ def test_alibi_on_the_trained_model_downloads_the_layers_own_input_its_page_runs
     """Layer 2 reads positions mixed in by layer 1: the page (and so its files) keep that X as it is."""
     prepared.FILES.clear()
     text = "B C G A B C G A"
-    at = opened(stage="variants", variant="alibi", model="trained", layer=2, text=text)
+    at = opened(stage="variants", variant="alibi", model="trained", layer=2, text=text, part="click")
     got, meta = arrays_of(downloaded(at)[1])
     model = mha.load_trained()
     trace = mha.model_forward(np.array([model.vocab.index(c) for c in text.split()]), model.weights)

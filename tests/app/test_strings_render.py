@@ -127,28 +127,37 @@ def _walk():
     # model; the KV cache through every variant, a token added
     for variant in S.VARIANTS:
         yield run(stage="variants", variant=variant, n_heads=4)
-    yield run(stage="variants", variant="alibi", text="the cat sat")
-    yield run(stage="variants", variant="alibi", model="trained", layer=2)
+    for part in S.LAB_PARTS:  # ALiBi's parts on a text and on the trained model; the window's and sinks' parts
+        yield run(stage="variants", variant="alibi", text="the cat sat", part=part)
+        yield run(stage="variants", variant="alibi", model="trained", layer=2, part=part)
+        for variant in ("window", "sinks"):
+            yield run(stage="variants", variant=variant, n_tokens=6, part=part)
     for variant in S.KV_VARIANTS[1:]:
         at = run(stage="kv_cache", variant=variant, n_heads=4)
         at.button(key="add_token").click()
         yield rerun(at)
     # and its other states: a clicked score of ALiBi (and a later key), a clicked cell of the online softmax's
     # output, ALiBi's slopes for 3 heads, RoPE turning nothing and asked for an odd count, MLA at full width, a window
-    # wider than X, kv heads that do not divide h (every part), MQA's single head, the trained model's heads
-    at = run(stage="variants", variant="alibi")
+    # wider than X (a text's, and every X), ALiBi on 40 tokens, kv heads that do not divide h (every part), MQA's
+    # single head, the trained model's heads
+    at = run(stage="variants", variant="alibi", part="click")
     for cell in ((2, 0), (0, 2)):
         at.session_state["sel_lab_alibi_scores"] = cell
         yield rerun(at)
+    at.session_state["lab_product_alibi"] = "h"  # its other product
+    yield rerun(at)
     at = run(stage="variants", variant="online")
     at.session_state["sel_lab_online"] = (1, 0)
     yield rerun(at)
-    yield run(stage="variants", variant="alibi", n_heads=3, n_tokens=8)
+    yield run(stage="variants", variant="alibi", n_heads=3, n_tokens=8, part="check")
     for dims in (0, 5):
         yield run(stage="variants", variant="rope", rotary_dims=dims)
     for part in S.LAB_PARTS:  # MLA at full width, each part of it
         yield run(stage="variants", variant="mla", d_latent=64, part=part)
-    yield run(stage="variants", variant="window", window=3)
+    yield run(stage="variants", variant="window", window=3, part="change")
+    yield run(stage="variants", variant="window", text="the cat", part="change")  # a text's n: no button
+    yield run(stage="variants", variant="sinks", window=S.LIMITS["n_tokens"], part="change")  # no X long enough
+    yield run(stage="variants", variant="alibi", n_tokens=40, part="check")  # the bias already large
     for part in S.LAB_PARTS:  # GQA's every part, its knob kept valid in each
         yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3, part=part)
     yield run(stage="variants", variant="mqa", n_heads=1)
@@ -321,7 +330,10 @@ def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
     for variant in S.VARIANTS:  # the variant lab, each variant with a real group of 4 heads, in every part
         for part in S.LAB_PARTS:
             scan(run(stage="variants", variant=variant, part=part, n_heads=4, lang="zh"), f"variants {variant} {part}")
-    scan(run(stage="variants", variant="alibi", text=ZH_TEXT, lang="zh"), "variants alibi on a text")
+    for part in S.LAB_PARTS:  # ALiBi's parts on a text, the window's and sinks' parts
+        scan(run(stage="variants", variant="alibi", text=ZH_TEXT, lang="zh", part=part), f"alibi {part} on a text")
+        for variant in ("window", "sinks"):
+            scan(run(stage="variants", variant=variant, n_tokens=6, lang="zh", part=part), f"{variant} {part}")
     for variant in S.KV_VARIANTS[1:]:  # the KV cache through each variant, a token added
         at = run(stage="kv_cache", variant=variant, n_heads=4, lang="zh")
         at.button(key="add_token").click()

@@ -1,7 +1,8 @@
 """The variant lab's window, sinks and ALiBi in Chromium, at 1400×1000, at 1280×720 with present=1 and at 390×844,
-in both languages: no error; every matrix chart within the screen's width; on a projector the first figure on the
-first screen; the mask's band and the bias's numbers as the SVG draws them; the live check's table; a clicked ALiBi
-score written out with its bias. Screenshots go to test-artifacts/screenshots/lab-bias-*."""
+in both languages, each part of the lab: no error; every matrix chart within the screen's width; on a projector the
+first figure of what changes on the first screen; the mask's band and the bias's numbers as the SVG draws them; the
+live check's table; a clicked ALiBi score written out with its bias. Screenshots go to
+test-artifacts/screenshots/lab-bias-*."""
 
 import pytest
 
@@ -25,10 +26,10 @@ BOXES = """() => [...document.querySelectorAll('[data-testid="stMain"] .mha-char
 })"""
 
 
-def _open(page, app_url, variant: str, screen: str, lang: str, extra: str = "") -> None:
+def _open(page, app_url, variant: str, screen: str, lang: str, extra: str = "", part: str = "change") -> None:
     viewport, query = SCREENS[screen]
     page.set_viewport_size(viewport)
-    page.goto(f"{app_url}/?stage=variants&variant={variant}&lang={lang}{query}{extra}")
+    page.goto(f"{app_url}/?stage=variants&variant={variant}&part={part}&lang={lang}{query}{extra}")
     settle(page, 120_000)
     assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -45,30 +46,35 @@ def _labels(page, key: str, trace: int) -> list[str]:
     ("sinks", "desk", "zh"), ("sinks", "present", "en"), ("sinks", "phone", "zh"),
     ("alibi", "desk", "en"), ("alibi", "present", "zh"), ("alibi", "phone", "zh")])
 def test_the_variant_is_drawn_whole_on_every_screen(page, app_url, variant, screen, lang):
-    _open(page, app_url, variant, screen, lang)
-    boxes = page.evaluate(BOXES)
-    width = SCREENS[screen][0]["width"]
-    expected = {"window": ["lab_window_mask", "lab_window_h"], "sinks": ["lab_sinks_mask", "lab_sinks_h"],
-                "alibi": ["lab_alibi_bias", "lab_alibi_scores", "lab_alibi_h"]}[variant]
-    assert [b["key"] for b in boxes] == expected
-    for b in boxes:
-        assert b["left"] >= 0 and b["right"] <= width + 1, (b, width)
-    if screen == "present":
-        assert boxes[0]["top"] <= FIRST_SCREEN, boxes[0]
-    t = TABLES[lang]
-    main = page.locator('[data-testid="stMain"]').inner_text()
-    if variant == "alibi":  # 2 heads: slopes 1/16 and 1/256; the farthest key of 3 loses 2/16 and 2/256
-        assert "−0.125" in _labels(page, "lab_alibi_bias", 0)
-        assert "−0.008" in _labels(page, "lab_alibi_bias", 1)
-    else:  # the mask's cells that read 0: those a query sees (W = 2 hides key 1 from query 3; the sink keeps it)
-        assert _labels(page, f"lab_{variant}_mask", 0) == ["0"] * (5 if variant == "window" else 6)
-        assert t["lab_window_col_held"] in main
-    shoot(page, f"lab-bias-{variant}-{screen}-{lang}")
+    width, t = SCREENS[screen][0]["width"], TABLES[lang]
+    first = {"window": "lab_window_mask", "sinks": "lab_sinks_mask", "alibi": "lab_alibi_bias"}[variant]
+    expected = dict(change=[first], click=["lab_alibi_scores" if variant == "alibi" else f"lab_{variant}_h"], check=[])
+    for part, keys in expected.items():
+        _open(page, app_url, variant, screen, lang, part=part)
+        boxes = page.evaluate(BOXES)
+        assert [b["key"] for b in boxes] == keys, part
+        for b in boxes:
+            assert b["left"] >= 0 and b["right"] <= width + 1, (part, b, width)
+        if screen == "present" and part == "change":
+            assert boxes[0]["top"] <= FIRST_SCREEN, boxes[0]
+        main = page.locator('[data-testid="stMain"]').inner_text()
+        # 2 heads: slopes 1/16 and 1/256, the farthest of 3 keys loses 2/16 and 2/256; the mask's cells that read 0
+        # are those a query sees (W = 2 hides key 1 from query 3; the sink keeps it)
+        if variant == "alibi" and part == "change":
+            assert "−0.125" in _labels(page, "lab_alibi_bias", 0)
+            assert "−0.008" in _labels(page, "lab_alibi_bias", 1)
+        elif variant == "alibi" and part == "check":
+            assert "0.0625" in main and "0.0039" in main  # the slopes table
+        elif part == "change":
+            assert _labels(page, first, 0) == ["0"] * (5 if variant == "window" else 6)
+        elif part == "check":
+            assert t["lab_window_col_held"] in main
+        shoot(page, f"lab-bias-{variant}-{part}-{screen}-{lang}")
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_clicked_alibi_score_is_written_out_with_its_bias(page, app_url, lang):
-    _open(page, app_url, "alibi", "desk", lang)
+    _open(page, app_url, "alibi", "desk", lang, part="click")
     page.locator(".st-key-lab_alibi_scores").scroll_into_view_if_needed()
     rerun_after(page, _click_point(page, ".st-key-lab_alibi_scores", 6))  # row 3, column 1: two keys back
     main = page.locator('[data-testid="stMain"]').inner_text()

@@ -3,9 +3,9 @@ scores, so a key further back costs more, by a slope m_h per head from the paper
 
 X on this page: seeded numbers carry no positions anyway; with a text, X = E[ids] + P, so the page takes P back out
 and runs on E's rows (the user's edits kept); the trained layer reads positions it learned with, which the page cannot
-take out, and says so. Drawn: every head's bias as a matrix of its own, the chosen head's scores with it and S (a
-click writes q·k/√d_k − m_h(i − j) with the numbers: the issue's live check, with a check of every cell under it),
-and H = S·V clickable with its quiz."""
+take out, and says so. Drawn one part at a time: every head's bias as a matrix of its own (what changes); the chosen
+head's scores with it and S, where a click writes q·k/√d_k − m_h(i − j) with the numbers, or H = S·V clickable with
+its quiz (click); the check of every cell that way, with each head's slope and what it costs (check)."""
 
 import math
 from dataclasses import replace
@@ -30,25 +30,32 @@ SMALL = 0.25  # the bias counts as tiny when the farthest key loses at most this
 CLOSE = 1e-12  # the page's own q·k/√d_k − m_h(i − j) equals forward's cell within this (times the cell's size)
 
 
-def render(v: View, variant: str) -> None:
+def render(v: View, variant: str, part: str) -> str:
+    """`part` of the lab for ALiBi: every head's bias (what changes); the chosen head's scores with it, or its H
+    (click); the live check of every score, with each head's slope (check, returned as Markdown)."""
     t = v.t
     x, source = lab.without_positions(v.cfg, v.x)
     cfg = lab.config(v, variant)
     va = replace(v, x=x)
     tr = lab.trace(va, cfg)
     slopes = mha.alibi_slopes(cfg.n_heads)
-    title = t("lab_alibi_bias_title")
+    if part == "check":
+        return _checked(v, tr, slopes)
+    if part == "click":
+        head_control(t)
+        h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns the fragment
+        lab.one_product(v, variant, {"scores": (_a_name(h, v.cfg.d_k).plain, lambda: _scores(va, tr, h, slopes)),
+                                     "h": (_h_label(h), lambda: _outputs(va, tr, h))})
+        return ""
+    title, words = t("lab_alibi_bias_title"), _words(v, source)
     if v.look == F.PRESENT:  # a projector shows the biases first, on the first screen, and the words under them
         st.markdown(title)
         _biases(v, tr)
-        _words(v, tr, slopes, source, "")
+        st.markdown(words)
     else:
-        _words(v, tr, slopes, source, title)
+        st.markdown(f"{words}\n\n{title}")
         _biases(v, tr)
-    head_control(t)
-    h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
-    _scores(va, tr, h, slopes)
-    _outputs(va, tr, h)
+    return ""
 
 
 def slope_tex(m: float) -> str:
@@ -56,11 +63,19 @@ def slope_tex(m: float) -> str:
     return f"2^{{-{-np.log2(m):.4g}}}"
 
 
-def _words(v: View, tr: mha.Trace, slopes: np.ndarray, source: str, title: str) -> None:
-    """What ALiBi changes, what X is here, and each head's slope with what it costs the farthest key here and FAR
-    tokens back, beside the spread of that head's scores (on a few tokens the bias barely moves them), and `title` (the
-    figure's, when it follows): one element."""
+def _words(v: View, source: str) -> str:
+    """What ALiBi changes and what X is here."""
+    return "\n\n".join([v.t("lab_alibi_text"), v.t(f"lab_alibi_x_{source}")])
+
+
+def _checked(v: View, tr: mha.Trace, slopes: np.ndarray) -> str:
+    """The check part: every score computed here against forward's (a box of its own when they differ, drawn), then
+    the paper's rule and each head's slope with what it costs the farthest key here and FAR tokens back, beside the
+    spread of that head's scores (on a few tokens the bias barely moves them), returned as one Markdown."""
     t, n = v.t, len(tr.x)
+    checked, good = _check(v, tr, slopes)
+    if not good:
+        st.error(checked)
     seen = ~np.isneginf(tr.bias)
     rows = []
     for h, m in enumerate(slopes):
@@ -74,8 +89,7 @@ def _words(v: View, tr: mha.Trace, slopes: np.ndarray, source: str, title: str) 
     most, spread = slopes[0] * (n - 1), float(np.ptp(tr.scaled[0][seen[0]]))
     size = t("lab_alibi_small" if most <= SMALL * spread else "lab_alibi_large", n=n, most=fmt(most), far=FAR,
              big=fmt(slopes[0] * FAR))
-    parts = [t("lab_alibi_text"), t(f"lab_alibi_x_{source}"), rule, markdown_table(head, rows), size]
-    st.markdown("\n\n".join([*parts, title] if title else parts))
+    return "\n\n".join([*([checked] if good else []), rule, markdown_table(head, rows), size])
 
 
 def _biases(v: View, tr: mha.Trace) -> None:
@@ -90,8 +104,15 @@ def _biases(v: View, tr: mha.Trace) -> None:
 
 def _a_name(h: int, d_k: int) -> Name:
     i = str(h + 1)
+    q, k, b = (name(letter, i).plain for letter in "QKB")
     return Name(f"Q<sub>{i}</sub>K<sub>{i}</sub><sup>T</sup>/√{d_k} + B<sub>{i}</sub>",
-                rf"Q_{{{i}}}K_{{{i}}}^{{\top}}/\sqrt{{{d_k}}} + B_{{{i}}}", f"Q{i}K{i}ᵀ/√{d_k} + B{i}")
+                rf"Q_{{{i}}}K_{{{i}}}^{{\top}}/\sqrt{{{d_k}}} + B_{{{i}}}", f"{q}{k}ᵀ/√{d_k} + {b}")
+
+
+def _h_label(h: int) -> str:
+    """H = S·V's plain name, with head h's subscripts: the control's label."""
+    hn, sn, vn = (name(letter, str(h + 1)).plain for letter in "HSV")
+    return f"{hn} = {sn}·{vn}"
 
 
 def _scores(v: View, tr: mha.Trace, h: int, slopes: np.ndarray) -> None:
@@ -113,11 +134,7 @@ def _scores(v: View, tr: mha.Trace, h: int, slopes: np.ndarray) -> None:
         outline_rule(layout, (n, n), cell_box("x", "y", "j", "i"), cell_box("x2", "y2", "j", "i"))
         return Spec(spec | {"data": data})
 
-    checked, good = _check(v, tr, slopes)  # said with the title, or in a box of its own when it fails
-    st.markdown("\n\n".join([checked, t("lab_alibi_scores_title", h=h + 1)] if good else
-                              [t("lab_alibi_scores_title", h=h + 1)]))
-    if not good:
-        st.error(checked)
+    st.markdown(t("lab_alibi_scores_title", h=h + 1))
     parts = ("lab_alibi", digest(tr.masked[h], tr.probs[h]), h, t.lang, v.text, v.look, v.tokens)
     clickable_chart(parts, build, "lab_alibi_scores")
     picked("lab_alibi_scores", lambda cell: cell[0] < n and cell[1] < n,

@@ -2,9 +2,10 @@
 
 window (Mistral's sliding window): query i reads keys i − W < j ≤ i, so the mask is a band along the diagonal, and a
 key that has fallen out of the band is never read again: the cache lets it go and holds at most W tokens. sinks
-(StreamingLLM): the first s keys stay visible beside the window, and the cache holds at most s + W. The page draws the
-mask, the masked scores and S of one head, H = S·V clickable with its quiz, and the live check: X decoded through
-mha.KVCache one token at a time, each row compared with forward on the whole of X, the cache's length after each."""
+(StreamingLLM): the first s keys stay visible beside the window, and the cache holds at most s + W. The page draws, one
+part at a time: the mask, the masked scores and S of one head (what changes); H = S·V clickable with its quiz (click);
+and the live check, X decoded through mha.KVCache one token at a time, each row compared with forward on the whole of
+X, the cache's positions and length after each (check)."""
 
 import numpy as np
 import streamlit as st
@@ -27,28 +28,39 @@ LISTED = 6  # a longer X: the check's table lists its first and last LISTED toke
 KNOB_WIDTH = 180  # px of each knob's box
 
 
-def render(v: View, variant: str) -> None:
+def render(v: View, variant: str, part: str) -> str:
+    """`part` of the lab for the window (and its sinks): the knobs in every part, the head where the part shows
+    one; the check's Markdown for "check", else ""."""
     t = v.t
-    knobs = st.container(horizontal=True)  # the knobs and the head shown: one row
+    knobs = st.container(horizontal=True, vertical_alignment="bottom")  # the knobs, the head shown or the way on
     number(knobs, t, "window", *S.KNOB_RANGE["window"], label=t("lab_window_w"), default=S.DEFAULTS["window"],
            persist_state="session", width=KNOB_WIDTH)
     if variant == "sinks":
         number(knobs, t, "sinks", *S.KNOB_RANGE["sinks"], label=t("lab_window_s"), default=S.DEFAULTS["sinks"],
                persist_state="session", width=KNOB_WIDTH)
-    head_control(t, knobs)
+    if part != "check":  # the check decodes every head at once
+        head_control(t, knobs)
     cfg = lab.config(v, variant)
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     tr = lab.trace(v, cfg)
-    title = t("lab_window_mask_title", h=h + 1)
+    if part == "check":
+        return _check(v, cfg, tr, variant, knobs)
+    if part == "click":
+        names = _names(h, v.cfg.d_k)
+        label = f"{names['h'].plain} = {names['s'].plain}·{names['v'].plain}"
+        lab.one_product(v, variant, {"h": (label, lambda: _outputs(v, tr, h, variant))})
+        return ""
+    title, words = t("lab_window_mask_title", h=h + 1), _words(v, cfg, variant)
     if v.look == F.PRESENT:  # a projector shows the figure first, on the first screen, and the words under it
         st.markdown(title)
         _mask_figure(v, tr, h, variant)
-        _intro(v, cfg, variant, "")
+        st.markdown(words)
     else:
-        _intro(v, cfg, variant, title)
+        st.markdown(f"{words}\n\n{title}")
         _mask_figure(v, tr, h, variant)
-    _outputs(v, tr, h, variant)
-    _check(v, cfg, tr, variant)
+    if not hidden_count(cfg.n_tokens, cfg.window, cfg.sinks):
+        _nothing_hidden(v, cfg, variant)
+    return ""
 
 
 def hidden_count(n: int, window: int, sinks: int) -> int:
@@ -56,10 +68,9 @@ def hidden_count(n: int, window: int, sinks: int) -> int:
     return int(np.tril(~mha.variants.visible(n, window, sinks)).sum())
 
 
-def _intro(v: View, cfg: mha.AttentionConfig, variant: str, title: str) -> None:
-    """What the window (and the sinks) keep, as words and the mask's rule with this W and s, how many scores it hides
-    at this n, and `title` (the figure's, when it follows): one element. When nothing is hidden, that said in a box of
-    its own, and the way to more tokens."""
+def _words(v: View, cfg: mha.AttentionConfig, variant: str) -> str:
+    """What the window (and the sinks) keep, as words and the mask's rule with this W and s, and how many scores it
+    hides at this n when it hides any."""
     t, n, w, s = v.t, cfg.n_tokens, cfg.window, cfg.sinks
     sinks = variant == "sinks"
     words = t("lab_window_sinks_text" if sinks else "lab_window_text", w=w, s=s, cap=s + w if sinks else w)
@@ -73,13 +84,25 @@ def _intro(v: View, cfg: mha.AttentionConfig, variant: str, title: str) -> None:
     hidden = hidden_count(n, w, s)
     if hidden:
         parts.append(aside(t("lab_window_hidden", hidden=hidden, kept=n * (n + 1) // 2, n=n)))
-        st.markdown("\n\n".join([*parts, title] if title else parts))
-        return
-    st.markdown(parts[0])
-    st.info(t("lab_window_none_sinks" if sinks else "lab_window_none", n=n, w=w, s=s, need=s + w + 1))
-    _more_tokens(v, cfg)
-    if title:
-        st.markdown(title)
+    return "\n\n".join(parts)
+
+
+def _nothing_hidden(v: View, cfg: mha.AttentionConfig, variant: str) -> None:
+    """Under the figure when the window hides nothing yet: that said in a box, with why this page cannot offer more
+    tokens when it cannot, and the button to more tokens when it can (seeded X only: a text's tokens fix n); the
+    KV-cache stage, under the check, adds them one at a time through the same window."""
+    t, n, w, s = v.t, cfg.n_tokens, cfg.window, cfg.sinks
+    target = more_tokens_target(cfg)
+    lines = [t("lab_window_none_sinks" if variant == "sinks" else "lab_window_none", n=n, w=w, s=s, need=s + w + 1)]
+    if target is None:
+        lines.append(t("lab_window_too_wide", most=S.LIMITS["n_tokens"]))
+    elif v.tokens:
+        lines.append(t("lab_window_text_n", check=t("lab_part_check")))
+    st.info("\n\n".join(lines))
+    if target is not None and not v.tokens:
+        if st.button(t("lab_window_more", n=target), key="lab_window_more", on_click=_grow, args=(target,),
+                      type="primary"):
+            st.rerun(scope="app")  # the sidebar's n and X change with it
 
 
 def more_tokens_target(cfg: mha.AttentionConfig) -> int | None:
@@ -92,20 +115,6 @@ def more_tokens_target(cfg: mha.AttentionConfig) -> int | None:
         if n not in taken:
             return n
     return need if need <= most else None
-
-
-def _more_tokens(v: View, cfg: mha.AttentionConfig) -> None:
-    """More tokens: n set here (seeded X only: a text's tokens fix n); the KV-cache stage, under the check, adds them
-    one at a time through the same window."""
-    t, target = v.t, more_tokens_target(cfg)
-    if target is not None and not v.tokens:
-        if st.button(t("lab_window_more", n=target), key="lab_window_more", on_click=_grow, args=(target,),
-                      type="primary"):
-            st.rerun(scope="app")  # the sidebar's n and X change with it
-    if target is None:
-        st.caption(t("lab_window_too_wide", most=S.LIMITS["n_tokens"]))
-    elif v.tokens:
-        st.caption(t("lab_window_text_n"))
 
 
 def _grow(n: int) -> None:
@@ -164,9 +173,10 @@ def decode(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, full: np.nda
     return out
 
 
-def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str) -> None:
+def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str, row) -> str:
     """The live check: decoded through the cache, every row equals the recompute under the same mask, and the cache
-    never holds more than sinks + W tokens. A table (the first and last tokens of a long X) and the verdict."""
+    never holds more than sinks + W tokens. Drawn: the way to the KV-cache stage, in `row` beside the knobs, and a
+    box when it fails; returned: the table (the first and last tokens of a long X) and the verdict, one Markdown."""
     t, n = v.t, cfg.n_tokens
     cap = cfg.sinks + cfg.window
     rows = decode(v.x, lab.weights(v, cfg), cfg, tr.y)
@@ -189,8 +199,8 @@ def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str) -> No
     verdict = dict(diff=fmt(worst), longest=longest, cap=cap)
     good = equal and longest <= cap
     done = [f"✓ {t('lab_window_check_ok', **verdict)}"] if good else []
-    st.markdown("\n\n".join([intro, markdown_table(head, table), *done, aside(t("lab_window_kv_hint"))]))
+    if row.button(t("lab_window_to_kv"), key="lab_window_to_kv", on_click=_to_kv_cache, args=(variant,)):
+        st.rerun(scope="app")
     if not good:
         st.error(t("lab_window_check_bad", **verdict))
-    if st.button(t("lab_window_to_kv"), key="lab_window_to_kv", on_click=_to_kv_cache, args=(variant,)):
-        st.rerun(scope="app")
+    return "\n\n".join([intro, markdown_table(head, table), *done, aside(t("lab_window_kv_hint"))])
