@@ -1079,6 +1079,7 @@ EN = {
     "lab_online_hist_tile": "tile",
     "lab_online_hist_keys": "keys",
     "lab_online_hist_nothing": "nothing visible yet",
+    "lab_online_out_name": "out = acc / ℓ",
     "lab_online_product_name": "acc = P·V",
     "lab_online_product": "What the tiles add up to: acc = P·V, where P holds exp(s − m) with each row's final m "
                           "(0 where masked). FlashAttention never forms P; it is here to check acc and to click.",
@@ -2037,6 +2038,7 @@ ZH = {
     "lab_online_hist_tile": "块",
     "lab_online_hist_keys": "键",
     "lab_online_hist_nothing": "还没有看得见的键",
+    "lab_online_out_name": "输出 = 累加器 / ℓ",
     "lab_online_product_name": "累加器 = P·V",
     "lab_online_product": "各块加起来是什么：累加器 = P·V，P 里是 exp(s − m)，m 取每行最终的值（被遮住处为 0）。"
                           "FlashAttention 从不构造 P；这里放出来只为核对累加器，也可以点击。",

@@ -140,12 +140,17 @@ def _walk():
     for cell in ((2, 0), (0, 2)):
         at.session_state["sel_lab_alibi_scores"] = cell
         yield rerun(at)
-    at = run(stage="variants", variant="online")
+    at = run(stage="variants", variant="online", part="click")
     at.session_state["sel_lab_online"] = (1, 0)
+    yield rerun(at)
+    at.session_state["lab_product_online"] = "acc"  # the online softmax's other product, P·V
     yield rerun(at)
     yield run(stage="variants", variant="alibi", n_heads=3, n_tokens=8)
     for dims in (0, 5):
-        yield run(stage="variants", variant="rope", rotary_dims=dims)
+        for part in S.LAB_PARTS:
+            yield run(stage="variants", variant="rope", rotary_dims=dims, part=part)
+    for part in S.LAB_PARTS[1:]:  # the online softmax's click and check, with 4 heads
+        yield run(stage="variants", variant="online", part=part, n_heads=4)
     yield run(stage="variants", variant="mla", d_latent=64)
     yield run(stage="variants", variant="window", window=3)
     yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3)
@@ -318,6 +323,9 @@ def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
     for variant in S.VARIANTS:  # the variant lab, each variant with a real group of 4 heads
         scan(run(stage="variants", variant=variant, n_heads=4, lang="zh"), f"variants {variant}")
     scan(run(stage="variants", variant="alibi", text=ZH_TEXT, lang="zh"), "variants alibi on a text")
+    for variant in ("rope", "online"):  # their other parts
+        for part in S.LAB_PARTS[1:]:
+            scan(run(stage="variants", variant=variant, part=part, n_heads=4, lang="zh"), f"variants {variant} {part}")
     for variant in S.KV_VARIANTS[1:]:  # the KV cache through each variant, a token added
         at = run(stage="kv_cache", variant=variant, n_heads=4, lang="zh")
         at.button(key="add_token").click()

@@ -44,7 +44,7 @@ def render(v: View, variant: str, part: str) -> str:
         _animated(v, h, res, words, clickable=False)
         return ""
     if part == "click":
-        lab.one_product(v, variant, {"out": (t("lab_online_fig_out"), lambda: _out(v, h, res)),
+        lab.one_product(v, variant, {"out": (t("lab_online_out_name"), lambda: _out(v, h, res)),
                                      "acc": (t("lab_online_product_name"), lambda: _product(v, h, res))})
         return ""
     return f"{_memory(t, n, b, v.cfg.d_v)}\n\n{_check(t, tr, h, res, 4 if v.look.narrow else 8)}"
