@@ -1056,10 +1056,10 @@ EN = {
     "lab_online_rules": "What a tile of keys j does to row i, with $s_{{ij}} = q_i \\cdot k_j / \\sqrt{{d_k}}$ "
                         "(a masked key, $j > i$, adds nothing):",
     "lab_online_play_hint": "Play, or step the slider: one frame a tile ({tiles} of them with B = {b}), then the "
-                            "division. The figure rests on the last frame; click a cell of out to see how it came "
-                            "to be.",
+                            "division. The figure rests on the last frame.",
+    "lab_online_click_hint": "Click a cell of out to see how it came to be: acc over ℓ, and its row tile by tile.",
     "lab_online_rows_drawn": "The figure draws the first {rows} tokens and keys and the first {cols} columns of acc "
-                             "and out; the check below covers all of them.",
+                             "and out; the check covers all of them.",
     "lab_online_memory": "While a tile is read: its scores $n B$ = {tile}, m and ℓ $2n$ = {two}, acc "
                          "$n\\,d_v$ = {acc}: {held} numbers. The scores S alone would take n² = {s}. The tile grows "
                          "with $n B$ and acc with $n\\,d_v$, while S grows with n²: at n = {big} and the same B, "
@@ -1070,7 +1070,7 @@ EN = {
     "lab_online_check_tiles": "tiles",
     "lab_online_check_delta": "largest |out − H|",
     "lab_online_check_frames": "Every frame's m and ℓ against a plain loop over the keys: largest difference "
-                               "{frames}. The figure's last frame against H: {last}.",
+                               "{frames}. The animation's last frame against H: {last}.",
     "lab_online_cell": "out[{i}, {j}], as the last frame shows it: row {i}'s accumulator over its sum.",
     "lab_online_cell_frame": "You clicked on frame {k} of {count}.",
     "lab_online_cell_h": "The walk's H[{i}, {j}] = {h}: a difference of {delta}.",
@@ -1079,6 +1079,8 @@ EN = {
     "lab_online_hist_tile": "tile",
     "lab_online_hist_keys": "keys",
     "lab_online_hist_nothing": "nothing visible yet",
+    "lab_online_out_name": "out = acc / ℓ",
+    "lab_online_product_name": "acc = P·V",
     "lab_online_product": "What the tiles add up to: acc = P·V, where P holds exp(s − m) with each row's final m "
                           "(0 where masked). FlashAttention never forms P; it is here to check acc and to click.",
     "lab_online_fig_key": "key {a}",
@@ -2016,8 +2018,9 @@ ZH = {
     "lab_online_rules": "一块键 j 对第 i 行做的事，其中 $s_{{ij}} = q_i \\cdot k_j / \\sqrt{{d_k}}$"
                         "（被遮住的键，$j > i$，什么也不加）：",
     "lab_online_play_hint": "点播放，或拖动滑块：每块一帧（B = {b} 时共 {tiles} 块），最后一帧做除法。"
-                            "图停在最后一帧；点击输出的某一格，看看它是怎么来的。",
-    "lab_online_rows_drawn": "图里画出前 {rows} 个词元和键，以及累加器和输出的前 {cols} 列；下面的检查覆盖全部。",
+                            "图停在最后一帧。",
+    "lab_online_click_hint": "点击输出的某一格，看看它是怎么来的：累加器除以 ℓ，以及这一行一块一块的经过。",
+    "lab_online_rows_drawn": "图里画出前 {rows} 个词元和键，以及累加器和输出的前 {cols} 列；验证覆盖全部。",
     "lab_online_memory": "读一块时：这一块的分数 $n B$ = {tile}，m 和 ℓ 共 $2n$ = {two}，"
                          "累加器 $n\\,d_v$ = {acc}：共 {held} 个数。单是分数矩阵 S 就要 n² = {s} 个。"
                          "分块随 $n B$ 增长，累加器随 $n\\,d_v$ 增长，而 S 随 n² 增长：n = {big}、B 不变时，"
@@ -2027,7 +2030,7 @@ ZH = {
     "lab_online_check_b": "每块的键数 B",
     "lab_online_check_tiles": "块数",
     "lab_online_check_delta": "最大的 |输出 − H|",
-    "lab_online_check_frames": "每一帧的 m 和 ℓ 与逐个键的普通循环相比：最大差 {frames}。图的最后一帧与 H 相比：{last}。",
+    "lab_online_check_frames": "每一帧的 m 和 ℓ 与逐个键的普通循环相比：最大差 {frames}。动画的最后一帧与 H 相比：{last}。",
     "lab_online_cell": "输出[{i}, {j}]，即最后一帧所示：第 {i} 行的累加器除以它的和。",
     "lab_online_cell_frame": "你点击时在第 {k} 帧（共 {count} 帧）。",
     "lab_online_cell_h": "之前算出的 H[{i}, {j}] = {h}：相差 {delta}。",
@@ -2035,6 +2038,8 @@ ZH = {
     "lab_online_hist_tile": "块",
     "lab_online_hist_keys": "键",
     "lab_online_hist_nothing": "还没有看得见的键",
+    "lab_online_out_name": "输出 = 累加器 / ℓ",
+    "lab_online_product_name": "累加器 = P·V",
     "lab_online_product": "各块加起来是什么：累加器 = P·V，P 里是 exp(s − m)，m 取每行最终的值（被遮住处为 0）。"
                           "FlashAttention 从不构造 P；这里放出来只为核对累加器，也可以点击。",
     "lab_online_fig_key": "键 {a}",

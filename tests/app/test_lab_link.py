@@ -5,6 +5,8 @@ import pytest
 
 from mha.ui import settings as S
 
+from .helpers import run
+
 
 def test_variant_is_the_labs_on_the_lab_and_the_caches_on_the_kv_stage():
     out, notices = S.parse_params({"stage": "variants", "variant": "rope"})
@@ -36,3 +38,17 @@ def test_every_variant_reads_knobs_that_exist_and_every_knob_is_read():
     read = {k for knobs in S.KNOBS.values() for k in knobs}
     assert read == set(S.KNOB_RANGE)
     assert all(S.KNOB_RANGE[k][0] <= S.DEFAULTS[k] <= S.KNOB_RANGE[k][1] for k in S.KNOB_RANGE)
+
+
+@pytest.mark.parametrize("variant, knob, value", [("rope", "rotary_dims", 4), ("online", "tile", 3)])
+@pytest.mark.parametrize("part", S.LAB_PARTS)
+def test_a_link_to_a_part_of_rope_or_the_online_softmax_opens_there_and_says_so(variant, knob, value, part):
+    """Each part draws the variant's knob, and the address bar keeps the part and the knob (the default part
+    unsaid)."""
+    at = run(stage="variants", variant=variant, part=part, **{knob: value})
+    assert at.session_state["lab_part"] == part and at.session_state[knob] == value
+    widget = at.select_slider(key=knob) if knob == "rotary_dims" else at.number_input(key=knob)
+    assert int(widget.value) == value
+    said = {k: at.query_params[k] for k in at.query_params}
+    said = {k: v[0] if isinstance(v, list) else v for k, v in said.items()}
+    assert said.get("part") == (None if part == "change" else part) and said[knob] == str(value)

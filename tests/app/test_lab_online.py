@@ -10,9 +10,10 @@ import pytest
 
 import mha
 from mha.figures.schema import problems
+from mha.ui import settings as S
 from mha.ui.strings import TABLES
 
-from .helpers import keyed_charts, page_text, rerun, run, z
+from .helpers import chart_data, keyed_charts, page_text, rerun, run, z
 
 RESIZED = dict(n_tokens=5, d_model=6, d_k=4, d_v=3, n_heads=3)
 PANEL = dict(s=0, grey=1, r=2, m=3, l=4, acc=5, out=6)  # the animation's traces (mha/figures/online.py)
@@ -144,7 +145,7 @@ def test_every_frame_is_the_loop_and_the_last_is_h(lang, sizes, head, tile):
 
 @pytest.mark.parametrize("lang, sizes, head", [("en", {}, 1), ("zh", RESIZED, 3), ("en", dict(n_tokens=11), 2)])
 def test_the_live_check_covers_every_tile_size(lang, sizes, head):
-    at = run(stage="variants", variant="online", lang=lang, head=head, **sizes)
+    at = run(stage="variants", variant="online", lang=lang, head=head, part="check", **sizes)
     words = TABLES[lang]
     rows = across(at, words["lab_online_check_b"])
     n = sizes.get("n_tokens", 3)
@@ -160,7 +161,7 @@ def test_the_live_check_covers_every_tile_size(lang, sizes, head):
 
 @pytest.mark.parametrize("lang, sizes, head, tile", [("en", {}, 2, 2), ("zh", RESIZED, 1, 2)])
 def test_the_memory_sentence_counts_what_the_tiles_hold(lang, sizes, head, tile):
-    at = run(stage="variants", variant="online", lang=lang, head=head, tile=tile, **sizes)
+    at = run(stage="variants", variant="online", lang=lang, head=head, tile=tile, part="check", **sizes)
     cfg = mha.AttentionConfig(**sizes)
     n, d_v = cfg.n_tokens, cfg.d_v
     expected = TABLES[lang]["lab_online_memory"].format(
@@ -171,7 +172,7 @@ def test_the_memory_sentence_counts_what_the_tiles_hold(lang, sizes, head, tile)
 
 @pytest.mark.parametrize("lang, sizes, head, tile, cell", [("en", {}, 1, 2, (2, 4)), ("zh", RESIZED, 2, 3, (4, 1))])
 def test_a_click_on_out_writes_acc_over_l_and_the_row_s_way_there(lang, sizes, head, tile, cell):
-    at = run(stage="variants", variant="online", lang=lang, head=head, tile=tile, **sizes)
+    at = run(stage="variants", variant="online", lang=lang, head=head, tile=tile, part="click", **sizes)
     at.session_state["sel_lab_online"] = cell
     at.session_state["frame_lab_online"] = 0
     rerun(at)
@@ -195,7 +196,11 @@ def test_a_click_on_out_writes_acc_over_l_and_the_row_s_way_there(lang, sizes, h
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_product_is_acc_equal_to_p_v_and_quizzes(lang):
-    at = run(stage="variants", variant="online", lang=lang)
+    at = run(stage="variants", variant="online", lang=lang, part="click")
+    assert at.button_group(key="lab_product_online").value == "out"  # out to click comes first, then the product
+    at.button_group(key="lab_product_online").set_value("acc")
+    rerun(at)
+    assert "lab_online" not in dict(keyed_charts(at))  # one at a time
     product = next(spec for key, spec in keyed_charts(at) if key == "lab_online_pv")
     q, k, v = operands({}, 0)
     s = q @ k.T / np.sqrt(q.shape[1])
@@ -229,3 +234,41 @@ def test_the_tile_box_goes_into_the_link_and_refuses_more_than_n(lang):
     label = TABLES[lang]["lab_online_tile"]
     assert [w.value for w in at.warning] == [TABLES[lang]["number_outside"].format(label=label, low=1, high=3,
                                                                                    value=9, kept=3)]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tile_and_the_head_are_in_every_part_and_each_part_shows_its_own(lang):
+    """The tile size and the head change all three parts, so all three draw them; the animation plays on what
+    changes, takes clicks on the click part, and the check draws no figure of its own."""
+    words = TABLES[lang]
+    at = run(stage="variants", variant="online", lang=lang, n_heads=3, head=2, tile=1)
+    shown, texts = {}, {}
+    for part in S.LAB_PARTS:
+        at.session_state["lab_part"] = part
+        rerun(at)
+        assert at.number_input(key="tile").value == 1 and at.button_group(key="head").value == 2, part
+        shown[part] = {key: clickable(at, key) for key, _ in keyed_charts(at)}
+        texts[part] = page_text(at)
+    assert shown == {"change": {"lab_online": False}, "click": {"lab_online": True}, "check": {}}
+    play = words["lab_online_play_hint"].format(tiles=3, b=1)
+    assert words["lab_online_text"].format(h=2) in texts["change"] and play in texts["change"]
+    assert words["lab_online_click_hint"] not in texts["change"]
+    assert play in texts["click"] and words["lab_online_click_hint"] in texts["click"]
+    assert words["lab_online_check_title"].format(h=2) in texts["check"]
+
+
+def test_on_a_projector_the_animation_comes_before_its_words():
+    at = run(stage="variants", variant="online", present=1)
+    order = [("chart" if chart_data(n) is not None else "words") for n in at._tree
+             if chart_data(n) is not None or (n.type == "markdown" and "FlashAttention" in n.proto.body)]
+    assert order == ["chart", "words"]
+    at = run(stage="variants", variant="online")
+    order = [("chart" if chart_data(n) is not None else "words") for n in at._tree
+             if chart_data(n) is not None or (n.type == "markdown" and "FlashAttention" in n.proto.body)]
+    assert order == ["words", "chart"]
+
+
+def clickable(at, key: str) -> bool:
+    """Whether chart `key` is drawn to take clicks (its element says so: chart.spec_html)."""
+    found = [data for data in map(chart_data, at.get("html")) if data and data["key"] == key]
+    return found[0].get("clickable") == "1"

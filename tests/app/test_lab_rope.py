@@ -55,7 +55,14 @@ def number(text: str, t: Text) -> float:
 
 
 def lab(lang: str = "en", cleared: int = 0, **params):
+    """The RoPE lab opened from a link; `part` (in params) picks the part, what changes by default."""
     return run(cleared, stage="variants", variant="rope", lang=lang, **params)
+
+
+def to_part(at, part: str):
+    """The same page on another part of the lab, as its control sets it."""
+    at.session_state["lab_part"] = part
+    return rerun(at)
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -71,20 +78,23 @@ def test_the_page_draws_q_and_k_turned_the_angles_and_the_scores(lang):
     np.testing.assert_array_equal(q_rot[0], q[0])  # position 0 does not turn
     (angles,) = panels(at, "lab_rope_angles")
     np.testing.assert_allclose(angles, [[p * BASE ** (-2 * i / 6) for i in range(3)] for p in range(3)], rtol=1e-14)
-    a, b, c = panels(at, "lab_rope")  # Q_rot · K_rotᵀ = the scores, clickable
-    np.testing.assert_allclose(a, e["q_rot"], atol=1e-12, rtol=0)
-    np.testing.assert_allclose(b, e["k_rot"].T, atol=1e-12, rtol=0)
-    np.testing.assert_allclose(c, e["scores"], atol=1e-12, rtol=0)
     text = page_text(at)
     assert t("lab_rope_odd", d_k=7, most=6, pairs=3) in text  # why 7 cannot all turn
     assert t("lab_rope_pass", rest=1, d_k=7) in text and t("lab_rope_layout") in text
     assert at.select_slider(key="rotary_dims").value == 6
     assert at.select_slider(key="rotary_dims").options == ["0", "2", "4", "6"]
+    assert "lab_rope" not in dict(keyed_charts(at))  # the product is the click part's
+    to_part(at, "click")
+    a, b, c = panels(at, "lab_rope")  # Q_rot · K_rotᵀ = the scores, clickable
+    np.testing.assert_allclose(a, e["q_rot"], atol=1e-12, rtol=0)
+    np.testing.assert_allclose(b, e["k_rot"].T, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(c, e["scores"], atol=1e-12, rtol=0)
+    assert at.select_slider(key="rotary_dims").value == 6  # the knob is in every part
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_checks_show_toeplitz_scores_for_one_token_and_pass(lang):
-    at, t = lab(lang), Text(lang)
+    at, t = lab(lang, part="check"), Text(lang)
     same = np.repeat(X[:1], 3, axis=0)
     e = expected(0, 6, same)
     with_rope, without = panels(at, "lab_rope_same")
@@ -104,7 +114,7 @@ def test_the_checks_show_toeplitz_scores_for_one_token_and_pass(lang):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_clicked_score_is_the_dot_product_of_two_rotated_rows(lang):
-    at = lab(lang)
+    at = lab(lang, part="click")
     at.session_state["sel_lab_rope"] = (2, 1)
     rerun(at)
     e = expected(0, 6)
@@ -117,7 +127,7 @@ def test_a_clicked_score_is_the_dot_product_of_two_rotated_rows(lang):
 
 
 def test_quiz_me_asks_for_a_rotated_score_and_takes_the_right_answer():
-    at = lab()
+    at = lab(part="click")
     at.button(key="quiz_start_lab_rope").click()
     rerun(at)
     i, j = at.session_state["quiz_lab_rope"]
@@ -135,9 +145,11 @@ def test_the_head_shown_is_the_one_turned(lang):
     q, q_rot, k, k_rot = panels(at, "lab_rope_qk")
     np.testing.assert_allclose(q_rot, e["q_rot"], atol=1e-12, rtol=0)
     np.testing.assert_allclose(k_rot, e["k_rot"], atol=1e-12, rtol=0)
-    np.testing.assert_allclose(panels(at, "lab_rope")[2], e["scores"], atol=1e-12, rtol=0)
-    np.testing.assert_allclose(panels(at, "lab_rope_same")[0], expected(1, 6, np.repeat(X[:1], 3, 0))["scores"],
-                               atol=1e-12, rtol=0)
+    np.testing.assert_allclose(panels(to_part(at, "click"), "lab_rope")[2], e["scores"], atol=1e-12, rtol=0)
+    assert at.button_group(key="head").value == 2  # the head control is on the click part too …
+    np.testing.assert_allclose(panels(to_part(at, "check"), "lab_rope_same")[0],
+                               expected(1, 6, np.repeat(X[:1], 3, 0))["scores"], atol=1e-12, rtol=0)
+    assert at.button_group(key="head").value == 2  # … and on the check
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -165,22 +177,23 @@ def test_fewer_rotating_dims_leave_the_rest_as_they_were():
     np.testing.assert_array_equal(q_rot[:, 2:], q[:, 2:])
     np.testing.assert_array_equal(k_rot[:, 2:], k[:, 2:])
     assert panels(at, "lab_rope_angles")[0].shape == (3, 1)
-    assert t("lab_rope_check_pass", rest=5, d_k=7) in table(at, t("lab_rope_check"))
-    at.select_slider(key="rotary_dims").set_value(0)
-    rerun(at)
+    assert t("lab_rope_check_pass", rest=5, d_k=7) in table(to_part(at, "check"), t("lab_rope_check"))
+    at.select_slider(key="rotary_dims").set_value(0)  # on the check part: the change part shows it
+    to_part(at, "change")
     assert t("lab_rope_none") in page_text(at) and "lab_rope_angles" not in dict(keyed_charts(at))
     q, q_rot, _, _ = panels(at, "lab_rope_qk")
     np.testing.assert_array_equal(q_rot, q)
 
 
 def test_an_even_d_k_turns_every_dim_and_d_k_one_turns_none():
-    at, t = lab(d_k=4, rotary_dims=4), Text("en")
+    at, t = lab(d_k=4, rotary_dims=4, part="check"), Text("en")
     assert at.select_slider(key="rotary_dims").options == ["0", "2", "4"] and not at.info
     rows = table(at, t("lab_rope_check"))
     assert rows[t("lab_rope_check_none_pass", d_k=4)] == ("—", "✓")
-    assert t("lab_rope_all", d_k=4) in page_text(at)
-    at = lab(d_k=1)
-    assert t("lab_rope_dk_one", d_k=1) in [i.value for i in at.info]
+    assert t("lab_rope_all", d_k=4) in page_text(to_part(at, "change"))
+    for part in ("change", "click", "check"):
+        at = lab(d_k=1, part=part)
+        assert t("lab_rope_dk_one", d_k=1) in [i.value for i in at.info], part
     at = lab(d_k=32)  # 16 pairs: no lines between them, the caption names the pairs instead
     assert t("lab_rope_qk_caption_wide", h=1, r=6, d_k=32) in page_text(at)
     assert not dict(keyed_charts(at))["lab_rope_qk"]["layout"].get("shapes")
@@ -195,9 +208,13 @@ def test_every_figure_keeps_to_what_the_page_draws(params):
     if phone:
         at.session_state["screen_phone"] = True
         rerun(at)
-    figures = dict(keyed_charts(at))
-    assert set(figures) == {"lab_rope_qk", "lab_rope_angles", "lab_rope", "lab_rope_same"}
-    for key, spec in figures.items():
+    drawn = {}
+    for part, keys in (("change", {"lab_rope_qk", "lab_rope_angles"}), ("click", {"lab_rope"}),
+                       ("check", {"lab_rope_same"})):
+        figures = dict(keyed_charts(to_part(at, part)))
+        assert set(figures) == keys, part
+        drawn |= figures
+    for key, spec in drawn.items():
         assert not schema.problems(spec), (key, schema.problems(spec))
 
 
@@ -206,17 +223,20 @@ def test_the_chinese_page_shows_no_english_the_code_wrote():
     trace's q_rot) is notation (test_strings_render's NOTATION), as "fc" and "proj" are on the block stage."""
     at = lab("zh")
     at.session_state["sel_lab_rope"] = (2, 1)
-    rerun(at)
-    found, mine, last = set(), False, Text("zh")("lab_rope_cache")
-    for node in at._tree:  # this module's part: from its knob to its last paragraph (the costs follow)
-        mine = mine or getattr(node, "key", None) == "rotary_dims"
-        if not mine or getattr(node, "proto", None) is None:
-            continue
-        if (data := chart_data(node)) is not None:
-            texts = _shown_in_chart(json.loads(data["spec"]))
-        else:
-            texts = [node.proto.body] if node.type == "markdown" else []
-        found |= {word for text in texts for word in _english(text)}
-        if any(last in text for text in texts):
-            break
+    found = set()
+    for part in ("change", "click", "check"):
+        mine = False
+        for node in to_part(at, part)._tree:  # this module's part: from its knob to its last element
+            mine = mine or getattr(node, "key", None) == "rotary_dims"
+            if node.type == "expander":  # the stage's numpy follows the lab
+                break
+            if not mine or getattr(node, "proto", None) is None:
+                continue
+            if (data := chart_data(node)) is not None:
+                texts = _shown_in_chart(json.loads(data["spec"]))
+            else:
+                texts = [node.proto.body] if node.type == "markdown" else []
+            found |= {word for text in texts for word in _english(text)}
+            if node.type == "number_input":  # the check's words lead the costs' first element; their box follows
+                break
     assert not found, found

@@ -126,7 +126,8 @@ def _walk():
     # the variant lab: every variant, with 4 heads (a real group), on a text (ALiBi takes P out) and on the trained
     # model; the KV cache through every variant, a token added
     for variant in S.VARIANTS:
-        yield run(stage="variants", variant=variant, n_heads=4)
+        for part in S.LAB_PARTS:
+            yield run(stage="variants", variant=variant, n_heads=4, part=part)
     for part in S.LAB_PARTS:  # ALiBi's parts on a text and on the trained model; the window's and sinks' parts
         yield run(stage="variants", variant="alibi", text="the cat sat", part=part)
         yield run(stage="variants", variant="alibi", model="trained", layer=2, part=part)
@@ -146,12 +147,17 @@ def _walk():
         yield rerun(at)
     at.session_state["lab_product_alibi"] = "h"  # its other product
     yield rerun(at)
-    at = run(stage="variants", variant="online")
+    at = run(stage="variants", variant="online", part="click")
     at.session_state["sel_lab_online"] = (1, 0)
+    yield rerun(at)
+    at.session_state["lab_product_online"] = "acc"  # the online softmax's other product, P·V
     yield rerun(at)
     yield run(stage="variants", variant="alibi", n_heads=3, n_tokens=8, part="check")
     for dims in (0, 5):
-        yield run(stage="variants", variant="rope", rotary_dims=dims)
+        for part in S.LAB_PARTS:
+            yield run(stage="variants", variant="rope", rotary_dims=dims, part=part)
+    for part in S.LAB_PARTS[1:]:  # the online softmax's click and check, with 4 heads
+        yield run(stage="variants", variant="online", part=part, n_heads=4)
     for part in S.LAB_PARTS:  # MLA at full width, each part of it
         yield run(stage="variants", variant="mla", d_latent=64, part=part)
     yield run(stage="variants", variant="window", window=3, part="change")

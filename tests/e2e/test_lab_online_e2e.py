@@ -1,6 +1,6 @@
 """The online softmax lab in Chromium, on the three screens and in both languages: the animation stepped frame by
 frame to its end (a screenshot each), every frame drawn as its figure says and readable, its last frame H; Play runs
-it to the end; a click on a cell of out writes how it came to be."""
+it to the end; on the click part, a click on a cell of out writes how it came to be."""
 
 import numpy as np
 import pytest
@@ -8,10 +8,11 @@ import pytest
 import mha
 from mha.ui.strings import TABLES
 
-from .conftest import SHOTS, rerun_after, shoot
+from .conftest import SHOTS, rerun_after, settle, shoot
 from .geometry import READ, Geometry, moved, problems
 from .test_frames_e2e import drawn_for_this_window
 from .test_matrix_chart_e2e import check_cells
+from .test_screens_e2e import page_problems, shoot_page
 
 pytestmark = pytest.mark.e2e
 
@@ -35,10 +36,10 @@ def h_of_head(head: int) -> np.ndarray:
     return p / p.sum(axis=1, keepdims=True) @ v
 
 
-def open_lab(page, app_url, screen: str, lang: str, tile: int):
+def open_lab(page, app_url, screen: str, lang: str, tile: int, part: str = "change"):
     viewport, extra = SCREENS[screen]
     page.set_viewport_size(viewport)
-    page.goto(f"{app_url}/?stage=variants&variant=online&lang={lang}&tile={tile}{extra}")
+    page.goto(f"{app_url}/?stage=variants&variant=online&lang={lang}&tile={tile}&part={part}{extra}")
     drawn_for_this_window(page, KEY)
     assert page.locator('[data-testid="stException"]').count() == 0
     return page.locator(f".st-key-{KEY} .mha-chart").element_handle()
@@ -100,7 +101,7 @@ def test_play_runs_the_tiles_to_the_end(page, app_url):
 
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("phone", "zh")])
 def test_a_click_on_out_writes_how_the_cell_came_to_be(page, app_url, screen, lang):
-    root = open_lab(page, app_url, screen, lang, 2)
+    root = open_lab(page, app_url, screen, lang, 2, "click")
     i, j, cols = 2, 4, 11  # out[3, 5] of the post's 3×11
     point = page.locator(f".st-key-{KEY} .mha-chart .point").nth(i * cols + j)
     point.scroll_into_view_if_needed()
@@ -115,3 +116,27 @@ def test_a_click_on_out_writes_how_the_cell_came_to_be(page, app_url, screen, la
     value = f"{h_of_head(0)[i, j]:.4g}"
     assert value.lstrip("-") in page.locator('[data-testid="stMarkdown"]').all_inner_texts().__str__()
     shoot(page, f"lab-online-click-{screen}-{lang}")
+
+
+@pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh")])
+def test_the_check_part_shows_out_against_h_for_every_tile_size(page, app_url, screen, lang):
+    """The check draws no figure of its own: its tables, B across, every largest |out − H| within rounding, the page
+    as readable as every stage's (test_screens_e2e)."""
+    viewport, extra = SCREENS[screen]
+    page.set_viewport_size(viewport)
+    page.goto(f"{app_url}/?stage=variants&variant=online&lang={lang}&part=check{extra}")
+    page.wait_for_selector(".st-key-tile", timeout=120_000)
+    settle(page, 120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    words = TABLES[lang]
+    rows = page.locator('[data-testid="stMarkdownContainer"] table tr')
+    found = {}
+    for k in range(rows.count()):
+        cells = [c.strip() for c in rows.nth(k).locator("th, td").all_inner_texts()]
+        found[cells[0]] = cells[1:]
+    assert found[words["lab_online_check_b"]] == ["1", "2", "3"]
+    assert all(float(d) < 1e-12 for d in found[words["lab_online_check_delta"]])
+    assert page.locator(".mha-chart").count() == 0
+    problems_ = page_problems(page, screen, viewport)
+    shoot_page(page, viewport, f"lab-online-check-{screen}-{lang}")
+    assert not problems_, "\n".join(problems_)

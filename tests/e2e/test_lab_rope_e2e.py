@@ -1,7 +1,8 @@
 """The variant lab's RoPE in Chromium: at 1400×1000, at 1280×720 in presenter mode and at 390×844, in English and
 Chinese, every figure drawn, readable (tests/e2e/geometry.py, as test_screens_e2e measures every stage), holding the
-numbers a loop reference gives, and every check of the table passed; then, as a reader uses it, another head, a
-clicked score and fewer rotating dims, each drawn anew with the right numbers. One screenshot a page."""
+numbers a loop reference gives, and every check of the table passed, each part of the lab on its own page; then, as
+a reader uses it, another head, a clicked score, fewer rotating dims and another part, each drawn anew with the right
+numbers. One screenshot a page."""
 
 import re
 
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.e2e
 
 CFG = mha.AttentionConfig()
 W, X = mha.init_weights(CFG), mha.init_input(CFG)
-CHARTS = ("lab_rope_qk", "lab_rope_angles", "lab_rope", "lab_rope_same")
+CHARTS = dict(change=("lab_rope_qk", "lab_rope_angles"), click=("lab_rope",), check=("lab_rope_same",))
 
 
 def turned(head: int, dims: int, letter: str) -> np.ndarray:
@@ -48,29 +49,32 @@ def open_lab(page, app_url, screen: str, lang: str, **params) -> None:
 # each screen in one language, both languages across the screens: CI's 15 minutes (the words are checked in both
 # languages by the AppTests)
 @pytest.mark.parametrize("screen, lang", [("desk", "zh"), ("present", "en"), ("phone", "zh")])
-def test_the_rope_lab_is_drawn_right_and_readable_on_every_screen(page, app_url, screen, lang):
-    open_lab(page, app_url, screen, lang)
-    for key in CHARTS:
+@pytest.mark.parametrize("part", CHARTS)
+def test_the_rope_lab_is_drawn_right_and_readable_on_every_screen(page, app_url, screen, lang, part):
+    open_lab(page, app_url, screen, lang, part=part)
+    for key in CHARTS[part]:
         assert page.locator(f".st-key-{key} .mha-chart svg").count() == 1, key
-    np.testing.assert_allclose(drawn(page, "lab_rope_qk", 1), turned(0, 6, "q"), atol=1e-12, rtol=0)  # Q₁ rot
-    np.testing.assert_allclose(drawn(page, "lab_rope_qk", 3), turned(0, 6, "k"), atol=1e-12, rtol=0)  # K₁ rot
-    np.testing.assert_allclose(drawn(page, "lab_rope", 2), turned(0, 6, "q") @ turned(0, 6, "k").T, atol=1e-12,
-                               rtol=0)
-    table = page.locator('[data-testid="stMarkdownContainer"] table')
-    assert table.locator("td", has_text="✓").count() == 5 and table.locator("td", has_text="✗").count() == 0
+    if part == "change":
+        np.testing.assert_allclose(drawn(page, "lab_rope_qk", 1), turned(0, 6, "q"), atol=1e-12, rtol=0)  # Q₁ rot
+        np.testing.assert_allclose(drawn(page, "lab_rope_qk", 3), turned(0, 6, "k"), atol=1e-12, rtol=0)  # K₁ rot
+    if part == "click":
+        np.testing.assert_allclose(drawn(page, "lab_rope", 2), turned(0, 6, "q") @ turned(0, 6, "k").T,
+                                   atol=1e-12, rtol=0)
+    if part == "check":
+        table = page.locator('[data-testid="stMarkdownContainer"] table').first
+        assert table.locator("td", has_text="✓").count() == 5 and table.locator("td", has_text="✗").count() == 0
     viewport = SCREENS[screen][0]
     found = page_problems(page, screen, viewport)
-    shoot_page(page, viewport, f"lab-rope-{screen}-{lang}")
+    shoot_page(page, viewport, f"lab-rope-{screen}-{lang}-{part}")
     assert not found, "\n".join(found)
 
 
 def test_another_head_a_clicked_score_and_fewer_dims(page, app_url):
-    """The head control, a click and the slider each rerun the lab's fragment only: what they redraw must still be
-    the head, the cell and the dims chosen."""
+    """The head control, a click, the slider and the part control each rerun the lab's fragment only: what they
+    redraw must still be the head, the cell and the dims chosen."""
     en = TABLES["en"]
-    open_lab(page, app_url, "desk", "en")
+    open_lab(page, app_url, "desk", "en", part="click")
     rerun_after(page, page.locator(".st-key-head button").nth(1).click)
-    np.testing.assert_allclose(drawn(page, "lab_rope_qk", 1), turned(1, 6, "q"), atol=1e-12, rtol=0)
     scores = turned(1, 6, "q") @ turned(1, 6, "k").T
     np.testing.assert_allclose(drawn(page, "lab_rope", 2), scores, atol=1e-12, rtol=0)
     point = page.locator(".st-key-lab_rope .mha-chart .point").nth(7)  # row 3, key 2
@@ -87,7 +91,9 @@ def test_another_head_a_clicked_score_and_fewer_dims(page, app_url):
     thumb.focus()
     rerun_after(page, lambda: thumb.press("ArrowLeft"))
     page.wait_for_function("() => location.search.includes('rotary_dims=4')")
+    rerun_after(page, page.locator(".st-key-lab_part button").nth(2).click)  # the check
     assert page.get_by_text(en["lab_rope_check_pass"].format(rest=3, d_k=7)).count() == 1
+    rerun_after(page, page.locator(".st-key-lab_part button").nth(0).click)  # what changes
     q, q_rot = drawn(page, "lab_rope_qk", 0), drawn(page, "lab_rope_qk", 1)
     np.testing.assert_allclose(q_rot, turned(1, 4, "q"), atol=1e-12, rtol=0)
     np.testing.assert_array_equal(q_rot[:, 4:], q[:, 4:])

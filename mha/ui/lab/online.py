@@ -1,8 +1,9 @@
 """The lab's online softmax (variant `online`): FlashAttention's way through the chosen head's attention, the keys read
 a tile of B at a time with a running max m, a running sum ℓ and an accumulator, rescaled as each tile arrives; never
 the n×n scores. An animation one frame a tile (a figure with frames, stepped by its own slider or Play in the
-browser: no rerun a frame), the memory it holds, a live check against the walk's H for every B, a click on out that
-writes how the cell came to be, and acc = P·V as a product to click and quiz."""
+browser: no rerun a frame) on what changes; on the click part the same animation taking clicks, a cell of out writing
+how it came to be, or acc = P·V as a product to click and quiz; on the check, the memory it holds and a live check
+against the walk's H for every B."""
 
 import numpy as np
 import streamlit as st
@@ -12,7 +13,8 @@ from mha import figures as F
 from mha.figures.online import COLS, ROWS, OnlineSteps, frames_count, online_animation
 from mha.figures.ticks import token_ticks
 
-from ..chart import clickable_chart, picked
+from .. import lab
+from ..chart import clickable_chart, draw, drawn, picked, shared_figure
 from ..inputs import number
 from ..product import product_view
 from ..prose import aside, fmt, head_control, markdown_table, said, tex_num
@@ -25,7 +27,10 @@ BIG_N = 4096  # the sequence length the memory sentence compares at
 KNOB_WIDTH = 180  # px: the tile size's box, beside the head picker
 
 
-def render(v: View, variant: str) -> None:
+def render(v: View, variant: str, part: str) -> str:
+    """One part, under the tile size and the head shown (both change all three): the animation with its words
+    ("change"), out to click or acc = P·V ("click"), or the memory held and the check for every B, returned
+    ("check")."""
     t, ss = v.t, st.session_state
     knobs = st.container(horizontal=True, vertical_alignment="bottom")  # the tile size and the head shown: one row
     tr = v.trace
@@ -34,9 +39,31 @@ def render(v: View, variant: str) -> None:
     head_control(t, knobs)
     h = min(int(ss.get("head", 1)), v.cfg.n_heads) - 1  # read here: the lab's fragment reruns without a new view
     res = mha.online_attention(tr.q[h], tr.k[h], tr.v[h], b)
-    hint = aside(t("lab_online_play_hint", tiles=len(res.tiles), b=b))  # set as a caption, in the same element
-    words = f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(t, v.look.narrow))}\n\n{hint}"
-    projector = v.look == F.PRESENT  # there the animation comes first, on the first screen, and the words under it
+    if part == "change":
+        words = f"{t('lab_online_text', h=h + 1)}\n\n{said(t('lab_online_rules'), _rules(t, v.look.narrow))}"
+        _animated(v, h, res, words, clickable=False)
+        return ""
+    if part == "click":
+        lab.one_product(v, variant, {"out": (t("lab_online_out_name"), lambda: _out(v, h, res)),
+                                     "acc": (t("lab_online_product_name"), lambda: _product(v, h, res))})
+        return ""
+    return f"{_memory(t, n, b, v.cfg.d_v)}\n\n{_check(t, tr, h, res, 4 if v.look.narrow else 8)}"
+
+
+def _animated(v: View, h: int, res, words: str, clickable: bool) -> OnlineSteps:
+    """The animation, a frame a tile, with `words` and how to step it in one element: above it, or under it in
+    presenter mode (the figure first, on the first screen). Clickable on the click part, where a cell of out says
+    how it came to be. Its steps, returned."""
+    t, tr = v.t, v.trace
+    n = tr.q.shape[1]
+    hint = t("lab_online_play_hint", tiles=len(res.tiles), b=res.block)
+    if clickable:
+        hint += " " + t("lab_online_click_hint")
+    rows, cols = min(n, ROWS), min(v.cfg.d_v, COLS)
+    if rows < n or cols < v.cfg.d_v:
+        hint += " " + t("lab_online_rows_drawn", rows=rows, cols=cols)
+    words = f"{words}\n\n{aside(hint)}" if words else hint
+    projector = v.look == F.PRESENT
     if not projector:
         st.markdown(words)
     steps = _steps(t, res, h)
@@ -45,19 +72,24 @@ def render(v: View, variant: str) -> None:
         return token_ticks(online_animation(steps, text=v.text, look=v.named), v.tokens,
                            ("yaxis", "yaxis5", "yaxis6"), v.look)
 
-    parts = (KEY, digest(tr.q[h], tr.k[h], tr.v[h]), b, h, t.lang, v.text, v.look, v.tokens)
-    clickable_chart(parts, build, KEY)
+    parts = (KEY, digest(tr.q[h], tr.k[h], tr.v[h]), res.block, h, t.lang, v.text, v.look, v.tokens)
+    if clickable:
+        clickable_chart(parts, build, KEY)
+    else:  # the same figure, built once for every session, drawn to be played, not clicked
+        draw(shared_figure((*parts, "still"), lambda: drawn(build())), KEY, "content", clickable=False)
     if projector:
         st.markdown(words)
-    rows, cols = min(n, ROWS), min(v.cfg.d_v, COLS)
-    if rows < n or cols < v.cfg.d_v:
-        st.caption(t("lab_online_rows_drawn", rows=rows, cols=cols))
+    return steps
+
+
+def _out(v: View, h: int, res) -> None:
+    """The animation to click: a cell of out writes acc/ℓ with its numbers and the row's way there."""
+    t, tr = v.t, v.trace
+    steps = _animated(v, h, res, "", clickable=True)
+    rows, cols = min(tr.q.shape[1], ROWS), min(v.cfg.d_v, COLS)
     count = frames_count(steps)
     picked(KEY, lambda cell: cell[0] < rows and cell[1] < cols,
            lambda cell, frame: _cell(t, res, tr.heads[h], cell, frame, count, v.look.narrow), (count - 1, count))
-    check = _check(t, tr, h, res, 4 if v.look.narrow else 8)
-    st.markdown(f"{_memory(t, n, b, v.cfg.d_v)}\n\n{check}\n\n{t('lab_online_product')}")  # one element
-    _product(v, h, res)
 
 
 def _word(t: Text, key: str, en: str) -> str:
@@ -185,6 +217,7 @@ def _check(t: Text, tr: mha.Trace, h: int, res, across: int) -> str:
 def _product(v: View, h: int, res) -> None:
     """acc = P·V with P = exp(s − m) for each row's final m: a product to click (its dot products) and quiz."""
     t, tr = v.t, v.trace
+    st.markdown(t("lab_online_product"))
     d_k = tr.q.shape[2]
     scores = tr.q[h] @ tr.k[h].T / np.sqrt(d_k)
     mask = np.triu(np.ones(scores.shape, bool), k=1)

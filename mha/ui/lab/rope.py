@@ -1,6 +1,6 @@
 """The lab's RoPE: Q and K of the head shown, turned pair by pair by position (`rotary_dims` of them; the rest pass
-through), the angles that turn them, the scores Q_rot K_rotᵀ (click a cell: its dot product, or Quiz me), and checks
-computed on the page: with one token in every row the scores depend on i − j only, moving every position changes no
+through), and the angles that turn them (what changes); the scores Q_rot K_rotᵀ (click a cell: its dot product, or
+Quiz me); and checks computed on the page: with one token in every row the scores depend on i − j only, moving every position changes no
 score, the dims that do not turn pass unchanged, and the RoPE KV cache holds the rotated keys."""
 
 from dataclasses import dataclass, replace
@@ -41,35 +41,54 @@ class Checks:
     cache: float
 
 
-def render(v: View, variant: str) -> None:
+def render(v: View, variant: str, part: str) -> str:
+    """One part: the turn drawn on Q and K ("change"), the scores of the turned rows to click ("click"), or the
+    checks, their figure drawn and their table returned ("check"). The knob in each: it changes all three."""
     t, d_k = v.t, v.cfg.d_k
     if d_k < 2:
         st.info(t("lab_rope_dk_one", d_k=d_k))
-        return
+        return ""
     _knob(t, d_k)
     cfg = lab.config(v, variant)
-    r = cfg.rotary_dims
     h = min(st.session_state["head"], cfg.n_heads) - 1  # read here: the head control reruns this fragment only
     v = replace(v, head=h)
-    projector = v.look == F.PRESENT  # there Q and K come first, on the first screen, and the words that open them under
-    if not projector:
-        st.markdown(_opening(v, cfg))
-    head_control(t)
     tr = lab.trace(v, cfg)
     g = int(mha.groups(cfg.n_heads, cfg.kv_heads)[h])
     names = _names(h + 1)
-    shown = _turned(v, cfg, tr, g, names)
-    opening = (_opening(v, cfg),) if projector else ()
-    st.markdown("\n\n".join((*opening, shown, _why(t, d_k, r), t("lab_rope_scores", quiz=t("quiz_start")))))
-    product_view("lab_rope", v, Operand(tr.q_rot[h], names["q_rot"], t("token"), t("cols_of")),
-                 Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
-                 Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),
-                 f"{names['q_rot'].plain} · {names['k_rot_t'].plain}")  # no <sup>: a formula's line stays short
+    if part == "change":
+        _change(v, cfg, tr, g, names)
+        return ""
+    head_control(t)
+    if part == "click":
+        lab.one_product(v, variant, {"scores": (names["scores"].plain, lambda: _scores(v, tr, g, names))})
+        return ""
     checks = _checks(v, cfg, tr, h, g)
     st.markdown(f"**{t('lab_rope_checks_title')}** · " + t("lab_rope_checks", shift=SHIFT, h=h + 1) + "\n\n" + said(
         t("lab_rope_relative"), r"(R_p\,q)\cdot(R_s\,k) = q\cdot R_{s-p}\,k"))
     _same_tokens(v, names, checks)
-    st.markdown(_table(t, cfg, checks) + f"\n\n**{t('lab_rope_cache_title')}** · " + t("lab_rope_cache"))
+    return _table(t, cfg, checks) + f"\n\n**{t('lab_rope_cache_title')}** · " + t("lab_rope_cache")
+
+
+def _change(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dict[str, Name]) -> None:
+    """What RoPE does, Q and K before and after the turn with the angles, and why the dims turn in pairs."""
+    t = v.t
+    projector = v.look == F.PRESENT  # there Q and K come first, on the first screen, and the words that open them under
+    if not projector:
+        st.markdown(_opening(v, cfg))
+    head_control(t)
+    shown = _turned(v, cfg, tr, g, names)
+    opening = (_opening(v, cfg),) if projector else ()
+    st.markdown("\n\n".join((*opening, shown, _why(t, cfg.d_k, cfg.rotary_dims))))
+
+
+def _scores(v: View, tr: mha.Trace, g: int, names: dict[str, Name]) -> None:
+    """Q_rot · K_rotᵀ of the head shown: click a cell for its dot product, or Quiz me."""
+    t, h = v.t, v.head
+    st.markdown(t("lab_rope_scores", quiz=t("quiz_start")))
+    product_view("lab_rope", v, Operand(tr.q_rot[h], names["q_rot"], t("token"), t("cols_of")),
+                 Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
+                 Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),
+                 f"{names['q_rot'].plain} · {names['k_rot_t'].plain}")  # no <sup>: a formula's line stays short
 
 
 def _knob(t: Text, d_k: int) -> None:
