@@ -39,7 +39,7 @@ WORDS = {"sinks": "lab_costs_model_sinks"}  # a name with words in it ("on"), sa
 
 @pytest.fixture(autouse=True)
 def costs_alone(monkeypatch):
-    monkeypatch.setattr(lab, "render", lambda v, variant: None)
+    monkeypatch.setattr(lab, "render", lambda v, variant, part: "")
 
 
 def expected_here(variant: str, h: int, d_k: int, d_v: int, n: int, knobs: dict) -> tuple[int, int]:
@@ -100,7 +100,7 @@ CASES = [  # sizes, variant, knobs
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize(("sizes", "variant", "knobs"), CASES)
 def test_the_page_numbers_equal_the_formulas(lang, sizes, variant, knobs):
-    at = run(stage="variants", variant=variant, lang=lang, **sizes, **knobs)
+    at = run(stage="variants", part="check", variant=variant, lang=lang, **sizes, **knobs)
     t = Text(lang)
     n, h = sizes.get("n_tokens", 3), sizes.get("n_heads", 2)
     d_k, d_v = sizes.get("d_k", 7), sizes.get("d_v", 11)
@@ -127,7 +127,7 @@ def test_the_page_numbers_equal_the_formulas(lang, sizes, variant, knobs):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_real_models_and_the_memory_box(lang):
     t = Text(lang)
-    at = run(stage="variants", variant="window", lang=lang)
+    at = run(stage="variants", part="check", variant="window", lang=lang)
     for memory in (1.0, 0.25, 100.0):
         if memory != 1.0:
             at.number_input(key="lab_memory_gb").set_value(memory)
@@ -152,7 +152,7 @@ def test_the_real_models_and_the_memory_box(lang):
 @pytest.mark.parametrize("bad", [None, -2.0, 0.0, 1e9])
 def test_a_bad_memory_keeps_the_last_value_and_says_why(lang, bad):
     t = Text(lang)
-    at = run(stage="variants", variant="mla", lang=lang)
+    at = run(stage="variants", part="check", variant="mla", lang=lang)
     at.number_input(key="lab_memory_gb").set_value(2.0)
     rerun(at)
     at.number_input(key="lab_memory_gb").set_value(bad)
@@ -170,7 +170,7 @@ def test_every_real_model_on_the_page_is_cited_in_the_readme():
     text = README.read_text()
     sources = text[text.index("### Sources of the real models' sizes"):]
     sources = sources[: sources.index("\n## ")]
-    at = run(stage="variants", variant="gqa")
+    at = run(stage="variants", part="check", variant="gqa")
     shown = {cell[1].split(": ")[0] for cell in table(at, Text("en")).values()}
     assert shown == {r.model for r in costs.REAL.values()}
     for real in costs.REAL.values():
