@@ -20,8 +20,8 @@ from .variants import groups
 
 def part_names(layers: int, heads: int) -> list[str]:
     """The parts' names in logit_parts' order; heads and FFNs counted from 1, as in `knock=` links."""
-    return ["embedding", "positions", *(f"head {l + 1}.{h + 1}" for l in range(layers) for h in range(heads)),
-            *(f"ffn {l + 1}" for l in range(layers)), "biases"]
+    return ["embedding", "positions", *(f"head {la + 1}.{h + 1}" for la in range(layers) for h in range(heads)),
+            *(f"ffn {la + 1}" for la in range(layers)), "biases"]
 
 
 def _residual_parts(trace: ModelTrace, mw: ModelWeights) -> dict[str, np.ndarray]:
@@ -32,11 +32,11 @@ def _residual_parts(trace: ModelTrace, mw: ModelWeights) -> dict[str, np.ndarray
                           "(GPT-2's order). A post-LN block normalises the stream after each sum.")
     parts = {"embedding": trace.e, "positions": trace.p}
     ffns, biases = {}, np.zeros_like(trace.e)
-    for l, (layer, bw) in enumerate(zip(trace.layers, mw.blocks)):
+    for la, (layer, bw) in enumerate(zip(trace.layers, mw.blocks)):
         d_v = bw.attn.d_v
         for h, out in enumerate(layer.attn.heads):
-            parts[f"head {l + 1}.{h + 1}"] = out @ bw.attn.w_o[h * d_v:(h + 1) * d_v]  # (n, d_v) @ (d_v, d_model)
-        ffns[f"ffn {l + 1}"] = layer.act @ bw.w_proj  # the FFN's output without b_proj
+            parts[f"head {la + 1}.{h + 1}"] = out @ bw.attn.w_o[h * d_v:(h + 1) * d_v]  # (n, d_v) @ (d_v, d_model)
+        ffns[f"ffn {la + 1}"] = layer.act @ bw.w_proj  # the FFN's output without b_proj
         biases = biases + bw.b_proj
     return parts | ffns | {"biases": biases}
 
@@ -60,7 +60,7 @@ def head_logits(trace: ModelTrace, mw: ModelWeights) -> np.ndarray:
     """(layers, heads, n, vocab): each head's direct contribution to the logits (its part of logit_parts)."""
     parts = logit_parts(trace, mw)
     heads = mw.blocks[0].attn.n_heads
-    return np.stack([np.stack([parts[f"head {l + 1}.{h + 1}"] for h in range(heads)]) for l in range(mw.n_layers)])
+    return np.stack([np.stack([parts[f"head {la + 1}.{h + 1}"] for h in range(heads)]) for la in range(mw.n_layers)])
 
 
 def _head(mw: ModelWeights, layer: int, head: int):

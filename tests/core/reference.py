@@ -118,7 +118,7 @@ def model_logits(ids, wte, wpe, blocks, lnf_g, lnf_b, knocked=()):
     x = [[wte[t][j] + (wpe[i][j] if wpe is not None else sinusoid(i, j, d)) for j in range(d)]
          for i, t in enumerate(ids)]
     for layer, bw in enumerate(blocks):
-        x = block(x, bw, {h for l, h in knocked if l == layer})
+        x = block(x, bw, {h for la, h in knocked if la == layer})
     return matmul(layer_norm(x, lnf_g, lnf_b), transpose(wte))
 
 
@@ -209,6 +209,6 @@ def mla_attention(x, w_q, w_dkv, w_uk, w_uv, w_o):
         s = [_softmax_row([sum(q[i][e] * k[j][e] for e in range(d_k)) / math.sqrt(d_k) if j <= i else -math.inf
                            for j in range(n)]) for i in range(n)]
         s_all.append(s)
-        h_all.append([[0.0] * len(wv[0]) for _ in range(n)] if head in knocked else matmul(s, v))
+        h_all.append(matmul(s, v))
     concat = [sum((hd[i] for hd in h_all), []) for i in range(n)]
     return c, s_all, h_all, matmul(concat, w_o)

@@ -59,8 +59,8 @@ def zero_rows(mw: mha.ModelWeights, knocked) -> mha.ModelWeights:
     blocks = []
     for layer, bw in enumerate(mw.blocks):
         w_o = bw.attn.w_o.copy()
-        for l, h in knocked:
-            if l == layer:
+        for la, h in knocked:
+            if la == layer:
                 w_o[h * bw.attn.d_v:(h + 1) * bw.attn.d_v] = 0
         attn = mha.Weights(bw.attn.w_q, bw.attn.w_k, bw.attn.w_v, w_o)
         blocks.append(mha.BlockWeights(attn, *(getattr(bw, f) for f in ("ln1_g", "ln1_b", "ln2_g", "ln2_b", "w_fc",
@@ -75,8 +75,8 @@ def test_knocking_out_a_head_is_zeroing_its_rows_of_w_o(shipped, knocked):
     zeroed = mha.model_forward(SHIPPED_IDS, zero_rows(shipped, knocked))
     np.testing.assert_allclose(knocked_trace.logits, zeroed.logits, rtol=0, atol=1e-12)
     assert np.abs(knocked_trace.logits - mha.model_forward(SHIPPED_IDS, shipped).logits).max() > 1e-3
-    for l, h in knocked:  # the pattern stays, what the head writes is gone
-        assert not knocked_trace.layers[l].attn.heads[h].any()
+    for la, h in knocked:  # the pattern stays, what the head writes is gone
+        assert not knocked_trace.layers[la].attn.heads[h].any()
 
 
 @pytest.mark.parametrize("pair", [(2, 0), (0, 2), (-1, 0), (0.5, 1), ("a", 0), (1,)])
@@ -104,9 +104,9 @@ def test_the_logit_parts_add_up_to_the_logits(model):
     assert list(parts) == mha.part_names(mw.n_layers, heads)
     np.testing.assert_allclose(sum(parts.values()), tr.logits, rtol=0, atol=1e-10)
     np.testing.assert_array_equal(mha.head_logits(tr, mw), np.stack(
-        [[parts[f"head {l + 1}.{h + 1}"] for h in range(heads)] for l in range(mw.n_layers)]))
-    for l, h in knocked:
-        assert not parts[f"head {l + 1}.{h + 1}"].any()
+        [[parts[f"head {la + 1}.{h + 1}"] for h in range(heads)] for la in range(mw.n_layers)]))
+    for la, h in knocked:
+        assert not parts[f"head {la + 1}.{h + 1}"].any()
 
 
 @pytest.mark.parametrize("layer, head", [(0, 1), (1, 0)])
