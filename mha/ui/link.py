@@ -40,6 +40,8 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
             out["part"] = ss["block_part"]
         if not trained_on() and ss.get("block_ln", S.DEFAULTS["block_ln"]) != S.DEFAULTS["block_ln"]:
             out["ln"] = ss["block_ln"]
+    if ss["stage"] == "variants" and ss.get("lab_part", S.DEFAULTS["lab_part"]) != S.DEFAULTS["lab_part"]:
+        out["part"] = ss["lab_part"]
     if ss["stage"] in ("variants", "kv_cache"):  # the variant shown, and the knobs it reads
         key = "variant" if ss["stage"] == "variants" else "kv_variant"
         variant = ss.get(key, S.DEFAULTS[key])

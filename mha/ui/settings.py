@@ -24,7 +24,7 @@ LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
-                layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", kv_variant="mha",
+                layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", lab_part="change", kv_variant="mha",
                 kv_heads=2, window=2, sinks=1, rotary_dims=6, d_latent=4, tile=2)
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
@@ -39,6 +39,9 @@ BLOCK_ORDERS = ("post", "pre")
 BLOCK_PARTS_IN = {"pre": BLOCK_PARTS, "post": ("attn", "ln1", "ffn", "gelu", "out")}
 # The KV-cache stage's parts (`part` in the link when the stage is kv_cache): the step a token makes, the cost.
 KV_PARTS = ("step", "cost")
+# The variant lab's parts (`part` in the link when the stage is variants), one on screen at a time: what changes, drawn
+# on the walk's figures; its products, one clickable at a time; the live check with what it caches.
+LAB_PARTS = ("change", "click", "check")
 # The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights. The lab
 # opens on GQA; the KV-cache stage, which decodes through any of them but the online softmax (a way to compute, not
 # to cache), on the post's own attention, "mha".
@@ -149,8 +152,10 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         out["text"], notice = cap_text(raw)
         if notice:
             notices.append(notice)
-    on_kv = _first(params.get("stage", "")).strip() == "kv_cache"
-    parts = ("kv_part", KV_PARTS) if on_kv else ("block_part", BLOCK_PARTS)
+    stage = _first(params.get("stage", "")).strip()
+    on_kv = stage == "kv_cache"
+    parts = dict(kv_cache=("kv_part", KV_PARTS), variants=("lab_part", LAB_PARTS)).get(stage, ("block_part",
+                                                                                               BLOCK_PARTS))
     variants = ("kv_variant", KV_VARIANTS) if on_kv else ("variant", VARIANTS)
     for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
                                 ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS),

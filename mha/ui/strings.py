@@ -691,6 +691,11 @@ EN = {
     "variant_rope": "RoPE",
     "variant_mla": "MLA",
     "variant_online": "Online softmax",
+    "lab_part": "Part of the lab",
+    "lab_part_change": "What changes",
+    "lab_part_click": "Click a product",
+    "lab_part_check": "Check and cost",
+    "lab_product": "Product",
     # lab: GQA and MQA
     "lab_groups_map_part": "drawn: group {g} of {groups}, with heads {heads}; the others are alike",
     "lab_groups_kv_heads": "K and V heads $n_{{kv}}$ (the divisors of $h$)",
@@ -1746,6 +1751,11 @@ ZH = {
     "variant_rope": "RoPE",
     "variant_mla": "MLA",
     "variant_online": "在线 softmax",
+    "lab_part": "实验室的哪一部分",
+    "lab_part_change": "改了什么",
+    "lab_part_click": "点开乘积",
+    "lab_part_check": "验证与缓存代价",
+    "lab_product": "乘积",
     # lab: GQA and MQA
     "lab_groups_map_part": "这里只画第 {g} 组（共 {groups} 组）和第 {heads} 个头；其余各组同理",
     "lab_groups_kv_heads": "K 和 V 的头数 $n_{{kv}}$（$h$ 的因数）",

@@ -1,8 +1,11 @@
-"""The variant lab's parts, one module per change (`MODULES`), each with render(view, variant) that draws what
-changes, the live check, and what it caches; `costs` compares them all. What they share is here: the variant's
+"""The variant lab's parts, one module per change (`MODULES`), each with render(view, variant, part) that draws one
+of S.LAB_PARTS: what changes ("change"), its products, one at a time through `one_product` ("click"), or its live
+check ("check"), returned as Markdown that `costs` puts before what it caches, in one element; `costs` compares
+them all. What they share is here: the variant's
 config from the knobs in the session, the X it runs on (ALiBi's without positions), the walk's weights made to fit
 it, and the variant's trace: the page and its downloads (sidebar.stage_part) read the same."""
 
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from importlib import import_module
 
@@ -35,9 +38,22 @@ MODULES = dict(gqa="groups", mqa="groups", window="window", sinks="window", alib
                online="online")
 
 
-def render(v: View, variant: str) -> None:
-    """The variant's own part of the lab."""
-    import_module(f"{__name__}.{MODULES[variant]}").render(v, variant)
+def render(v: View, variant: str, part: str) -> str:
+    """The variant's own `part` of the lab; the check's words ("" for the other parts)."""
+    return import_module(f"{__name__}.{MODULES[variant]}").render(v, variant, part) or ""
+
+
+def one_product(v: View, variant: str, products: Mapping[str, tuple[str, Callable[[], None]]]) -> None:
+    """The click part: one of the variant's products, {id: (its name, what draws it)}, picked by a control when
+    there are more than one. A product with its breakdown and Quiz me is four elements: one at a time keeps the
+    part within the other stages' count."""
+    key, ids = f"lab_product_{variant}", list(products)
+    if st.session_state.get(key) not in ids:  # none picked yet, or the ids changed (another head count)
+        st.session_state[key] = ids[0]
+    if len(ids) > 1:
+        st.segmented_control(v.t("lab_product"), ids, format_func=lambda p: products[p][0], key=key, required=True,
+                             label_visibility="collapsed")
+    products[st.session_state[key]][1]()
 
 
 def kv_heads(h: int, wanted: int) -> int:

@@ -185,10 +185,11 @@ def size(nbytes: float) -> str:
     return f"{nbytes:.0f} B"
 
 
-def render(v: View, variant: str) -> None:
-    """The variant's cache at the page's sizes and at its real model's, then every variant side by side."""
+def render(v: View, variant: str, lead: str = "") -> None:
+    """The variant's cache at the page's sizes and at its real model's, after `lead` (the variant's live check) in
+    the same element, then every variant side by side."""
     t = v.t
-    st.markdown(_chosen(v, variant))
+    st.markdown(f"{lead}\n\n{_chosen(v, variant)}" if lead else _chosen(v, variant))
     memory = number(st, t, "lab_memory_gb", *MEMORY, default=MEMORY_DEFAULT, step=0.5, persist_state="session",
                     width=MEMORY_WIDTH)
     st.markdown(_table(v, variant, memory))

@@ -1,6 +1,8 @@
 """Stage `variants`, the variant lab: one change today's models make to the post's attention (shared K and V, a
 window, sinks, ALiBi, RoPE, a cached latent, the online softmax), on the walk's own X and weights. Each shows what
-changes on the same figures, a live check that it computes what it claims, and what it caches per token."""
+changes on the same figures, its products to click, and a live check that it computes what it claims with what it
+caches per token: one part at a time (`part` in the link), as on the KV-cache and block stages, so that a rerun
+draws no more elements than theirs do."""
 
 import streamlit as st
 
@@ -25,9 +27,13 @@ def _lab(v: View) -> None:
     t = v.t
     variant = st.segmented_control(t("variant"), S.VARIANTS, format_func=lambda x: t(f"variant_{x}"), key="variant",
                                    required=True, persist_state="session", label_visibility="collapsed")
+    part = st.segmented_control(t("lab_part"), S.LAB_PARTS, format_func=lambda p: t(f"lab_part_{p}"), key="lab_part",
+                                required=True, persist_state="session", label_visibility="collapsed")
+    lead = ""
     try:
-        lab.render(v, variant)
+        lead = lab.render(v, variant, part)
     except mha.InputError as e:
         input_error(t, e)
-    costs.render(v, variant)
+    if part == "check":
+        costs.render(v, variant, lead)
     link.follows(v.cfg)
