@@ -18,7 +18,17 @@ from .attention import (
 )
 from .block import BlockTrace, BlockWeights, block, gelu, init_block, layer_norm
 from .cache import DecodeStep, KVCache
-from .circuits import TaskScore, head_logits, logit_parts, ov_circuit, part_names, qk_circuit, task_score
+from .circuits import (
+    TaskScore,
+    head_logits,
+    logit_parts,
+    ov_circuit,
+    ov_factors,
+    part_names,
+    qk_circuit,
+    qk_factors,
+    task_score,
+)
 from .config import INITS, AttentionConfig
 from .errors import ConfigError, InputError
 from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward, mla_from
@@ -49,7 +59,7 @@ __all__ = [
     "next_token", "OnlineTrace", "Tile", "online_attention", "MLACache", "MLAStep", "MLATrace", "MLAWeights",
     "init_mla", "mla_forward", "mla_from", "share_kv", "alibi_slopes", "groups", "rope",
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained", "TaskScore",
-    "head_logits", "logit_parts", "ov_circuit", "part_names", "qk_circuit", "task_score",
+    "head_logits", "logit_parts", "ov_circuit", "ov_factors", "part_names", "qk_circuit", "qk_factors", "task_score",
 ]
 
 

@@ -82,23 +82,26 @@ def _written(mw: ModelWeights, layer: int, head: int) -> np.ndarray:
     return _read(mw, layer) @ bw.attn.w_v[head] @ bw.attn.w_o[head * d_v:(head + 1) * d_v]
 
 
+def ov_factors(mw: ModelWeights, layer: int, head: int) -> tuple[np.ndarray, np.ndarray]:
+    """(A, B) with ov_circuit = A·B: A (vocab, d_model) what the head writes for each token it reads, centred and
+    scaled by γ_f as the final LN hands it on; B = Eᵀ (d_model, vocab), the read-out."""
+    written = _written(mw, layer, head)
+    return (written - written.mean(axis=-1, keepdims=True)) * mw.lnf_g, mw.wte.T
+
+
 def ov_circuit(mw: ModelWeights, layer: int, head: int) -> np.ndarray:
     """(vocab, vocab): row a, column b = how much the head, attending wholly to token a, raises the logit of token b.
 
     The path E → LN₁ (γ, without β) → W_V → W_O → the final LN's centring and γ_f → Eᵀ. The final LN's σ, a positive
     number per row, is left out: it scales a row and leaves its order. A copying head's diagonal is each row's
     largest: it raises the token it reads."""
-    written = _written(mw, layer, head)
-    return ((written - written.mean(axis=-1, keepdims=True)) * mw.lnf_g) @ mw.wte.T
+    a, b = ov_factors(mw, layer, head)
+    return a @ b
 
 
-def qk_circuit(mw: ModelWeights, layer: int, head: int, through: tuple[int, int] | None = None) -> np.ndarray:
-    """(vocab, vocab): row a, column b = the head's score q·k/√d_k for a query on token a and a key on token b.
-
-    through=(layer₀, head₀), an earlier head: the key is not token b itself but what that head writes when it
-    attends wholly to b. With a previous-token head there, the key at position j carries token j−1, and a large
-    diagonal means: a query on token a looks for the position right after an earlier a (K-composition, the
-    induction head's mechanism). The keys pass through this layer's LN₁ as its centring and γ (without β)."""
+def qk_factors(mw: ModelWeights, layer: int, head: int,
+               through: tuple[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(A, B) with qk_circuit = A·B: A (vocab, d_k) each token's query over √d_k, B (d_k, vocab) the keys' Kᵀ."""
     bw = _head(mw, layer, head)
     if through is None:
         keys = _read(mw, layer)
@@ -109,7 +112,18 @@ def qk_circuit(mw: ModelWeights, layer: int, head: int, through: tuple[int, int]
         keys = (written - written.mean(axis=-1, keepdims=True)) * bw.ln1_g
     q = _read(mw, layer) @ bw.attn.w_q[head]  # (vocab, d_k)
     k = keys @ bw.attn.w_k[groups(bw.attn.n_heads, bw.attn.n_kv_heads)[head]]  # (vocab, d_k): the head's kv head
-    return q @ k.T / np.sqrt(bw.attn.d_k)
+    return q / np.sqrt(bw.attn.d_k), k.T
+
+
+def qk_circuit(mw: ModelWeights, layer: int, head: int, through: tuple[int, int] | None = None) -> np.ndarray:
+    """(vocab, vocab): row a, column b = the head's score q·k/√d_k for a query on token a and a key on token b.
+
+    through=(layer₀, head₀), an earlier head: the key is not token b itself but what that head writes when it
+    attends wholly to b. With a previous-token head there, the key at position j carries token j−1, and a large
+    diagonal means: a query on token a looks for the position right after an earlier a (K-composition, the
+    induction head's mechanism). The keys pass through this layer's LN₁ as its centring and γ (without β)."""
+    a, b = qk_factors(mw, layer, head, through)
+    return a @ b
 
 
 @dataclass(frozen=True)
