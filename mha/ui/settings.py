@@ -25,7 +25,8 @@ DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="e
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
                 layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", lab_part="change",
-                kv_variant="mha", heads_part="patterns", kv_heads=2, window=2, sinks=1, rotary_dims=6, d_latent=4, tile=2)
+                kv_variant="mha", heads_part="patterns", kv_heads=2, window=2, sinks=1, rotary_dims=6,
+                d_latent=4, tile=2)
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
