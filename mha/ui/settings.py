@@ -199,7 +199,7 @@ def _knock(raw: str, out: dict) -> list[Notice]:
     bad = [p.strip() for p in raw.split(",") if p.strip() and p.strip() not in KNOCK_NAMES]
     out["knock"] = [KNOCK_NAMES[i] for i in sorted(set(names))]
     out.setdefault("heads_part", "knock")
-    return [Notice("notice_knock", dict(value=shorten(b), heads=", ".join(KNOCK_NAMES))) for b in bad[:3]]
+    return [Notice("notice_knock", dict(key="knock", value=shorten(b), heads=", ".join(KNOCK_NAMES))) for b in bad[:3]]
 
 
 def _knobs(params: Mapping, out: dict) -> list[Notice]:
