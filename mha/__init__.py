@@ -18,6 +18,17 @@ from .attention import (
 )
 from .block import BlockTrace, BlockWeights, block, gelu, init_block, layer_norm
 from .cache import DecodeStep, KVCache
+from .circuits import (
+    TaskScore,
+    head_logits,
+    logit_parts,
+    ov_circuit,
+    ov_factors,
+    part_names,
+    qk_circuit,
+    qk_factors,
+    task_score,
+)
 from .config import INITS, AttentionConfig
 from .errors import ConfigError, InputError
 from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward, mla_from
@@ -47,7 +58,8 @@ __all__ = [
     "role_bars", "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
     "next_token", "OnlineTrace", "Tile", "online_attention", "MLACache", "MLAStep", "MLATrace", "MLAWeights",
     "init_mla", "mla_forward", "mla_from", "share_kv", "alibi_slopes", "groups", "rope",
-    "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained",
+    "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained", "TaskScore",
+    "head_logits", "logit_parts", "ov_circuit", "ov_factors", "part_names", "qk_circuit", "qk_factors", "task_score",
 ]
 
 

@@ -250,6 +250,19 @@ def forward(x, w: Weights, cfg: AttentionConfig | None = None) -> Trace:
     return _first(t, x, cfg is not None)
 
 
+def knock_out(t: Trace, w: Weights, heads) -> Trace:
+    """t with the outputs of query heads `heads` (counted from 0) zeroed before W_O: their H_i and their block of
+    Concat are 0, and Y = Concat W_O again. S_i stays: where a knocked head looks is unchanged, only what it writes
+    is gone. With no heads, t itself."""
+    heads = sorted(set(heads))
+    if not heads:
+        return t
+    out = t.heads.copy()
+    out[heads] = 0.0
+    concat = out.transpose(1, 0, 2).reshape(len(t.x), -1)  # (n, h d_v), the knocked heads' blocks 0
+    return replace(t, heads=out, concat=concat, y=concat @ w.w_o)
+
+
 def _variant(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | None:
     """cfg when it asks for a variant w can run, None for the post's attention; ConfigError when cfg and w disagree.
     Weights with shared K and V (GQA) need the variant walk even without a cfg."""

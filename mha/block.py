@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import _BLOCK, Trace, Weights, _finite, check_input, forward, init_weights
+from .attention import _BLOCK, Trace, Weights, _finite, check_input, forward, init_weights, knock_out
 from .config import AttentionConfig
 from .errors import ConfigError, InputError
 
@@ -137,7 +137,7 @@ def check_order(ln: str) -> str:
     return ln
 
 
-def block(x, bw: BlockWeights, ln: str = "pre") -> BlockTrace:
+def block(x, bw: BlockWeights, ln: str = "pre", knocked=()) -> BlockTrace:
     """One GPT block on x (n, d_model), keeping every intermediate: GPT-2's pre-LN order, or with ln="post" the
     original GPT's, r1 = LN₁(x + MHA(x)), y = LN₂(r1 + FFN(r1)), on the same weights.
 
@@ -150,13 +150,13 @@ def block(x, bw: BlockWeights, ln: str = "pre") -> BlockTrace:
     with np.errstate(over="ignore", invalid="ignore"):
         if ln == "pre":
             ln1 = layer_norm(x, bw.ln1_g, bw.ln1_b)
-            attn = forward(ln1, bw.attn)
+            attn = knock_out(forward(ln1, bw.attn), bw.attn, knocked)
             r1 = sum1 = _finite("x + attention", x + attn.y)
             ln2 = layer_norm(r1, bw.ln2_g, bw.ln2_b)
             hidden, act, ffn = _ffn(ln2, bw)
             y = sum2 = _finite("the block's output", r1 + ffn)
         else:
-            attn = forward(x, bw.attn)
+            attn = knock_out(forward(x, bw.attn), bw.attn, knocked)
             sum1 = _finite("x + attention", x + attn.y)
             r1 = ln1 = layer_norm(sum1, bw.ln1_g, bw.ln1_b)
             hidden, act, ffn = _ffn(r1, bw)

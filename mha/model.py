@@ -177,23 +177,44 @@ def embed(ids, mw: ModelWeights) -> np.ndarray:
     return check_input(mw.wte[ids] + positions_for(mw, 0, len(ids)), mw.d_model)
 
 
-def logits_from(x, mw: ModelWeights) -> LogitsTrace:
-    """X (n, d_model) -> LogitsTrace: every block in turn, the final layer norm and logits = LN_f(x_L)·Eᵀ."""
+def check_knocked(knocked, mw: ModelWeights) -> dict[int, tuple[int, ...]]:
+    """`knocked`, (layer, head) pairs counted from 0, as {layer: heads}; ConfigError naming a pair this model lacks."""
+    heads = mw.blocks[0].attn.n_heads
+    out: dict[int, set[int]] = {}
+    for pair in knocked:
+        try:
+            layer, head = (int(i) for i in pair)
+            whole = all(float(i) == int(i) for i in pair)
+        except (TypeError, ValueError):
+            whole = False
+        if not whole or not (0 <= layer < mw.n_layers and 0 <= head < heads):
+            raise ConfigError(f"knocked: {pair!r} is not a (layer, head) pair of this model, counted from 0: layers "
+                              f"0..{mw.n_layers - 1}, heads 0..{heads - 1}.")
+        out.setdefault(layer, set()).add(head)
+    return {layer: tuple(sorted(h)) for layer, h in out.items()}
+
+
+def logits_from(x, mw: ModelWeights, knocked=()) -> LogitsTrace:
+    """X (n, d_model) -> LogitsTrace: every block in turn, the final layer norm and logits = LN_f(x_L)·Eᵀ.
+    `knocked`: (layer, head) pairs from 0 whose outputs are zeroed before W_O."""
     x = check_input(x, mw.d_model)
+    gone = check_knocked(knocked, mw)
     layers, h = [], x
-    for bw in mw.blocks:
-        layers.append(block(h, bw))
+    for layer, bw in enumerate(mw.blocks):
+        layers.append(block(h, bw, knocked=gone.get(layer, ())))
         h = layers[-1].y
     final = layer_norm(h, mw.lnf_g, mw.lnf_b)
     logits = final @ mw.wte.T  # (n, d_model) @ (d_model, vocab) -> (n, vocab)
     return LogitsTrace(x, tuple(layers), final, logits)
 
 
-def model_forward(ids, mw: ModelWeights, temperature: float = 1.0) -> ModelTrace:
-    """ids (n,) -> ModelTrace: embeddings, every block's trace, final LN, logits and next-token probabilities."""
+def model_forward(ids, mw: ModelWeights, temperature: float = 1.0, knocked=()) -> ModelTrace:
+    """ids (n,) -> ModelTrace: embeddings, every block's trace, final LN, logits and next-token probabilities.
+    `knocked`: (layer, head) pairs counted from 0 whose outputs are zeroed before W_O (their patterns stay in the
+    trace; what they write is gone)."""
     ids = check_ids(ids, mw.vocab_size)
     temperature = _temperature(temperature)
-    top = logits_from(embed(ids, mw), mw)
+    top = logits_from(embed(ids, mw), mw, knocked)
     e, p = mw.wte[ids], positions_for(mw, 0, len(ids))  # (n, d_model) each: what X is the sum of
     return ModelTrace(ids, e, p, top.x, top.layers, top.final, top.logits, softmax(top.logits / temperature))
 

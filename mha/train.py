@@ -293,6 +293,19 @@ DISTINCT = False
 STEPS = 6000
 
 
+HELD_OUT = 200  # the knock-out measurements' fixed task sequences: how many, and the seed that draws them
+HELD_OUT_SEED = 35
+
+
+def held_out(n: int = HELD_OUT, symbols: int = ALPHABET) -> list[np.ndarray]:
+    """n task sequences of the shipped task (L symbols of A..H, L from 4 to 8, then the same L again), each drawn
+    with its own length from numpy's default_rng([0, HELD_OUT_SEED]): a stream training never draws from (fit draws
+    from default_rng([seed, 7]), the final metrics from [seed, 11], the timeline's probe from [seed, 13])."""
+    task = Task(tuple(range(symbols)), LENGTHS, DISTINCT)
+    rng = np.random.default_rng([0, HELD_OUT_SEED])
+    return [task.sample(rng, 1)[0] for _ in range(n)]
+
+
 def evaluate(mw: ModelWeights, task: Task, rng: np.random.Generator, n: int = 500) -> dict:
     """Greedy second-copy accuracy and each head's scores over n sequences, each with its own drawn length."""
     lo, hi = task.lengths

@@ -11,9 +11,10 @@ that make a cell of C meet at that cell.
 """
 
 from .base import DESK, MAX_SIDE, PHONE, PRESENT, Look, Mat, Words
-from .coda import gelu_figure, loss_figure, probs_figure
+from .coda import gelu_figure, loss_figure, probs_figure, series_figure
 from .products import grid_figure, product_figure, product_window
 from .scores import ScoreSteps, inner_window, scores_animation
 
 __all__ = ["DESK", "MAX_SIDE", "PHONE", "PRESENT", "Look", "Mat", "ScoreSteps", "Words", "gelu_figure", "grid_figure",
-           "inner_window", "loss_figure", "probs_figure", "product_figure", "product_window", "scores_animation"]
+           "inner_window", "loss_figure", "probs_figure", "series_figure", "product_figure", "product_window",
+           "scores_animation"]

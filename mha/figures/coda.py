@@ -1,4 +1,5 @@
-"""The coda's two small charts: GELU with one row's hidden values on it, and the next token's probabilities."""
+"""The coda's small charts: GELU with one row's hidden values on it, the next token's probabilities, and the
+trained model's training curves (its loss; its accuracy with and without heads, beside its induction score)."""
 
 import html
 
@@ -90,4 +91,34 @@ def loss_figure(steps, losses, chosen: int, *, x_title: str, y_title: str, look:
                   margin=dict(l=int(4.5 * size), r=16, t=12, b=int(3.5 * size)), font=dict(family=FONT, size=size),
                   xaxis=axes["xaxis"] | dict(fixedrange=True),
                   yaxis=axes["yaxis"] | dict(type="log", fixedrange=True, exponentformat="power") | log_ticks(losses))
+    return figure(data, layout)
+
+
+SERIES_COLOURS = ("#6366f1", "#dc2626", "#059669")  # indigo, red, green: told apart by their dashes too
+SERIES_DASHES = ("solid", "dash", "dot")
+
+
+def series_figure(steps, series, chosen: int, *, x_title: str, y_title: str, look: Look = DESK) -> Spec:
+    """Values between 0 and 1 at each training snapshot, one line per (name, values) in `series` (three at most),
+    each with its own colour and dash and named in a legend above; the snapshot `chosen` (an index) marked on
+    every line."""
+    steps = [int(s) for s in steps]
+    size = look.tick + 2
+    axes = axis_type(size, xaxis=x_title, yaxis=y_title)
+    data = []
+    for (name, values), colour, dash in zip(series, SERIES_COLOURS, SERIES_DASHES):
+        values = [float(v) for v in values]
+        label = html.escape(name, quote=False)
+        data.append(dict(type="scatter", x=steps, y=values, mode="lines+markers", name=label,
+                         line=dict(color=colour, width=2, dash=dash), marker=dict(size=6),
+                         hovertemplate=f"{label}<br>%{{x}}: %{{y:.3f}}<extra></extra>"))
+        data.append(dict(type="scatter", x=[steps[chosen]], y=[values[chosen]], mode="markers", showlegend=False,
+                         marker=dict(size=12, color=colour, line=dict(color="white", width=2)), hoverinfo="skip"))
+    rows = 1 if look.max_w >= 560 else len(data) // 2  # the legend's lines: one, or one per series on a phone
+    top = int(1.6 * size * rows) + 12
+    layout = dict(height=max(260, 18 * size) + top, width=min(640, look.max_w), font=dict(family=FONT, size=size),
+                  margin=dict(l=int(4.5 * size), r=16, t=top, b=int(3.5 * size)),
+                  legend=dict(orientation="h", x=0, y=1.02, yanchor="bottom", font=dict(size=size)),
+                  xaxis=axes["xaxis"] | dict(fixedrange=True),
+                  yaxis=axes["yaxis"] | dict(range=[-0.02, 1.02], fixedrange=True))
     return figure(data, layout)

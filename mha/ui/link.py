@@ -42,6 +42,11 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
             out["ln"] = ss["block_ln"]
     if ss["stage"] == "variants" and ss.get("lab_part", S.DEFAULTS["lab_part"]) != S.DEFAULTS["lab_part"]:
         out["part"] = ss["lab_part"]
+    if ss["stage"] == "heads" and trained_on():
+        if ss.get("heads_part", S.DEFAULTS["heads_part"]) != S.DEFAULTS["heads_part"]:
+            out["part"] = ss["heads_part"]
+        if ss.get("knock"):
+            out["knock"] = ",".join(ss["knock"])
     if ss["stage"] in ("variants", "kv_cache"):  # the variant shown, and the knobs it reads
         key = "variant" if ss["stage"] == "variants" else "kv_variant"
         variant = ss.get(key, S.DEFAULTS[key])

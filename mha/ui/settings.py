@@ -24,8 +24,9 @@ LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
-                layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", lab_part="change", kv_variant="mha",
-                kv_heads=2, window=2, sinks=1, rotary_dims=6, d_latent=4, tile=2)
+                layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", lab_part="change",
+                kv_variant="mha", heads_part="patterns", kv_heads=2, window=2, sinks=1, rotary_dims=6,
+                d_latent=4, tile=2)
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
@@ -42,6 +43,9 @@ KV_PARTS = ("step", "cost")
 # The variant lab's parts (`part` in the link when the stage is variants), one on screen at a time: what changes, drawn
 # on the walk's figures; its products, one clickable at a time; the live check with what it caches.
 LAB_PARTS = ("change", "click", "check")
+# The heads stage's parts with the trained model (`part` in the link when the stage is heads): where each head looks,
+# heads knocked out (`knock` in the link), what each writes into the logits, its OV and QK circuits, training.
+HEADS_PARTS = ("patterns", "knock", "writes", "circuits", "timeline")
 # The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights. The lab
 # opens on GQA; the KV-cache stage, which decodes through any of them but the online softmax (a way to compute, not
 # to cache), on the post's own attention, "mha".
@@ -60,6 +64,9 @@ CHOICES = ("greedy", "sample")
 # whose sizes are fixed and whose walk shows one layer's attention (`layer`, 1-based).
 MODELS = ("seeded", "trained")
 TRAINED_LAYERS = 2
+TRAINED_HEADS = 2  # the trained model's heads per layer (mha.train.SHIPPED), what `knock` may name
+KNOCK_NAMES = tuple(f"{layer}.{head}" for layer in range(1, TRAINED_LAYERS + 1)
+                    for head in range(1, TRAINED_HEADS + 1))
 TEXT_MAX_CHARS = 1000  # characters of text read from a link or the text box
 TEMPERATURE = (0.05, 10.0)
 PRESETS = {
@@ -154,8 +161,8 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
             notices.append(notice)
     stage = _first(params.get("stage", "")).strip()
     on_kv = stage == "kv_cache"
-    parts = dict(kv_cache=("kv_part", KV_PARTS), variants=("lab_part", LAB_PARTS)).get(stage, ("block_part",
-                                                                                               BLOCK_PARTS))
+    parts = dict(kv_cache=("kv_part", KV_PARTS), variants=("lab_part", LAB_PARTS),
+                 heads=("heads_part", HEADS_PARTS)).get(stage, ("block_part", BLOCK_PARTS))
     variants = ("kv_variant", KV_VARIANTS) if on_kv else ("variant", VARIANTS)
     for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
                                 ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS),
@@ -169,7 +176,30 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     if "integers" in params:
         out["integers"] = _first(params["integers"]).strip() in ("1", "true")
     notices += _knobs(params, out)
+    if "knock" in params:
+        notices += _knock(_first(params["knock"]), out)
     return out, notices
+
+
+def knock_name(layer: int, head: int) -> str:
+    """A head as `knock=` names it: layer.head, both counted from 1 (the core counts from 0)."""
+    return f"{layer + 1}.{head + 1}"
+
+
+def knocked_pairs(names) -> list[tuple[int, int]]:
+    """`knock` names ("2.1") as the core's (layer, head) pairs from 0."""
+    return [(int(a) - 1, int(b) - 1) for a, b in (n.split(".") for n in names)]
+
+
+def _knock(raw: str, out: dict) -> list[Notice]:
+    """`knock=2.1,2.2`: the trained model's heads to knock out, layer.head from 1. Each name that is not one of its
+    heads gets a notice and is left out; the rest are kept (in order, once each), and the heads stage opens on the
+    knock-out part unless the link names another."""
+    names = [KNOCK_NAMES.index(n) for n in (p.strip() for p in raw.split(",")) if n in KNOCK_NAMES]
+    bad = [p.strip() for p in raw.split(",") if p.strip() and p.strip() not in KNOCK_NAMES]
+    out["knock"] = [KNOCK_NAMES[i] for i in sorted(set(names))]
+    out.setdefault("heads_part", "knock")
+    return [Notice("notice_knock", dict(key="knock", value=shorten(b), heads=", ".join(KNOCK_NAMES))) for b in bad[:3]]
 
 
 def _knobs(params: Mapping, out: dict) -> list[Notice]:

@@ -660,7 +660,7 @@ EN = {
     "timeline_step": "Training step",
     "timeline_x": "training step",
     "timeline_y": "loss on the second copy",
-    "timeline_at": "At step {step}, layer {layer}'s heads on your sequence:",
+    "timeline_at": "At step {step}, every head on your sequence (layer {layer}'s patterns under the table):",
     "retrain_title": "Train it again",
     "retrain_text": "Train the same model from scratch with another seed: {steps} steps, about a minute. Other "
                     "seeds can end with different heads, or none that does induction; the table above then says so.",
@@ -673,6 +673,102 @@ EN = {
                        "above): accuracy on the second copy {acc}, best previous-token score in layer 1 {prev}, best "
                        "induction score in layer 2 {ind}.",
     "retrain_back": "Back to the shipped model",
+    # the heads stage's parts with the trained model: knock-outs, what each head writes, circuits
+    "heads_offer": "Knocking heads out, what each head writes and its circuits need weights that learned something: "
+                   "they are on this stage with the trained model.",
+    "heads_offer_button": "Use the trained model",
+    "heads_part": "Part of the stage",
+    "heads_part_patterns": "Where each head looks",
+    "heads_part_knock": "Knock heads out",
+    "heads_part_writes": "What each head writes",
+    "heads_part_circuits": "Circuits",
+    "heads_part_timeline": "Training",
+    "knock_head": "head {name}: {role}",
+    "knock_role_previous": "previous-token",
+    "knock_role_induction": "induction",
+    "knock_role_none": "no named role",
+    "knock_pick": "Heads to knock out (layer.head)",
+    "knock_intro": "A head's pattern tells where it reads from, not what the model needs it for. To find out, knock it "
+                   "out: its output is set to zero before $W_O$, so it adds nothing to the residual stream, while its "
+                   "pattern stays as it was. Pick any heads above; the scores and predictions below follow.",
+    "knock_set": "Measured on a held-out set: {count} sequences of the task the model learned (4 to 8 random "
+                 "letters, then the same letters again), drawn with seed {seed}, none of them seen in training. "
+                 "Accuracy counts the second copy's letters after its first, predicted greedily.",
+    "knock_none": "No head is knocked out yet: this is the whole model.",
+    "knock_col_acc": "accuracy on the second copy",
+    "knock_col_loss": "loss (nats)",
+    "knock_row_all": "every head",
+    "knock_row_without": "without {names}",
+    "knock_row_chance": "guessing (1 of {v} letters)",
+    "knock_needs_chance": "Without {names} the model copies {after} of the letters, about what guessing gets ({chance}); with "
+                          "them, {before}. It cannot copy without these heads.",
+    "knock_needs": "Without {names} accuracy falls from {before} to {after}, {drop} points: the model needs these "
+                   "heads, though it still copies some letters without them.",
+    "knock_leans": "Without {names} accuracy falls from {before} to {after}, {drop} points: the model leans on these "
+                   "heads, and other heads make up for part of what they did.",
+    "knock_barely": "Without {names} accuracy moves from {before} to {after}, {drop} points: the model barely needs "
+                    "these heads here; others do the job.",
+    "knock_next_all": "After your whole sequence the model's next letter is {letter} (probability {p}).",
+    "knock_next": "After your whole sequence the model's next letter is {letter} (probability {p}) with every head, "
+                  "and {after} (probability {q}) without {names}.",
+    "knock_seq_title": "Your sequence, position by position",
+    "knock_seq_text": "each column: a letter, the letter that really comes next, and the model's guess for it.",
+    "knock_seq_changed": "each column: a letter, the letter that really comes next, and the model's guess with every head "
+                         "and without the knocked heads; {changed} of {n} guesses change (in bold).",
+    "knock_seq_pos": "position",
+    "knock_seq_letter": "letter",
+    "knock_seq_next": "next letter",
+    "knock_seq_all": "guess, every head",
+    "knock_seq_without": "guess, heads knocked out",
+    "writes_head": "Head",
+    "writes_pos": "Position for the sum",
+    "writes_figure": "head {name}'s direct effect on the logits",
+    "writes_letter": "letter",
+    "writes_text": "Row $i$, column $b$: how much head {name}'s output at position $i$ raises (red) or lowers (blue) "
+                   "the logit of letter $b$, going straight through $W_O$ and the final layer norm, with that norm's "
+                   "scale taken from the whole residual stream at the row. Effects through later layers are not in it.",
+    "writes_no_repeat": "No letter of your sequence has come before yet, so there is no earlier copy to follow.",
+    "writes_copies": "At the {rows} positions whose letter came earlier, head {name} pushes hardest for the letter that "
+                     "followed that earlier copy at {hits} of {rows}.",
+    "writes_sum_title": "Position {pos} (letter {token}): the logit of {letter}, the model's guess, part by part",
+    "writes_sum_text": "The residual stream at the top is a sum (the embedding, the positions, every head, every FFN and "
+                       "the biases), so the logit is a sum of their parts too.",
+    "writes_col_part": "part",
+    "writes_col_logit": "adds to the logit of {letter}",
+    "writes_part_embedding": "the letter's embedding $E$",
+    "writes_part_positions": "the position's row of $P$",
+    "writes_part_head": "head {name}",
+    "writes_part_ffn": "FFN of layer {layer}",
+    "writes_part_biases": "the biases (the FFNs' and the final layer norm's $\\beta$)",
+    "writes_total": "sum of the parts",
+    "writes_logit": "the logit from the forward pass",
+    "circuit_head": "Head",
+    "circuit_kind": "Circuit",
+    "circuit_ov": "OV: what it writes",
+    "circuit_qk": "QK: where it looks",
+    "circuit_through": "Keys made by",
+    "circuit_through_none": "the letters themselves",
+    "circuit_ov_text": "Head {name}'s OV circuit: row $a$ is what the head writes when it reads letter $a$, read out as "
+                       "every letter's logit ($E$ through $W_V$, $W_O$, the final layer norm's centring and $\\gamma$, "
+                       "then $E^\\top$). In {hits} of {v} rows the diagonal is the row's largest: reading a letter, the "
+                       "head raises that same letter {hits} times in {v}. Click any cell for its dot product.",
+    "circuit_qk_text": "Head {name}'s QK circuit: row $a$, column $b$ is the score a query on letter $a$ gives a key on "
+                       "letter $b$. The diagonal is the row's largest in {hits} of {v} rows: this is how much the head "
+                       "looks for its own letter. Click any cell for its dot product.",
+    "circuit_qk_through_text": "Head {name}'s QK circuit with its keys made by head {through}: at a position whose previous letter "
+                               "was $b$, head {through} has written about $b$ into the stream, and this is the score a query on "
+                               "letter $a$ gives that key. The diagonal is the row's largest in {hits} of {v} rows: the query on "
+                               "$a$ looks for the position right after an earlier $a$, the letter an induction head then copies. "
+                               "Click any cell for its dot product.",
+    "timeline_acc": "accuracy, every head",
+    "timeline_acc_knocked": "accuracy without layer {layer}'s heads",
+    "timeline_induction": "best induction score in layer {layer}",
+    "timeline_y_acc": "share (0 to 1)",
+    "timeline_knock_at": "At step {step}, on {count} of those sequences: accuracy {acc} with every head, {without} without "
+                         "layer {layer}'s heads, a gap of {gap} points; the best induction score in layer {layer} is {ind}. "
+                         "The gap opens as the induction score rises.",
+    "notice_knock": "Link parameter {key}={value} does not name a head of the trained model ({heads}: layer.head); it "
+                    "was left out.",
     # The variant lab (stage `variants`): its opening and picker; each variant's own words follow in its section.
     "variants_title": "The variant lab: what today's models change, on these numbers",
     "variants_text": (
@@ -1724,7 +1820,7 @@ ZH = {
     "timeline_step": "训练到第几步",
     "timeline_x": "训练步数",
     "timeline_y": "第二遍上的损失",
-    "timeline_at": "第 {step} 步时，第 {layer} 层的各个头在你的序列上：",
+    "timeline_at": "第 {step} 步时，各个头在你的序列上的表现（第 {layer} 层的注意力模式在表格下方）：",
     "retrain_title": "再训练一次",
     "retrain_text": "换一个种子，从头训练同一个模型：{steps} 步，大约一分钟。换了种子，头的分工可能不同，"
                     "也可能没有一个头学会归纳；上面的表格会如实显示。",
@@ -1736,6 +1832,82 @@ ZH = {
                        "求的平均，不是在当前页面的这条序列上测的，所以和上面表格里的数不同：第二遍上的准确率 {acc}，"
                        "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。",
     "retrain_back": "换回自带的模型",
+    # the heads stage's parts with the trained model: knock-outs, what each head writes, circuits
+    "heads_offer": "敲掉注意力头、看每个头写了什么、读它的回路，都需要真正学到了东西的权重：换成训练好的模型，这一站就会出现这些部分。",
+    "heads_offer_button": "换成训练好的模型",
+    "heads_part": "这一站的哪一部分",
+    "heads_part_patterns": "每个头看哪里",
+    "heads_part_knock": "敲掉注意力头",
+    "heads_part_writes": "每个头写了什么",
+    "heads_part_circuits": "回路",
+    "heads_part_timeline": "训练过程",
+    "knock_head": "头 {name}：{role}",
+    "knock_role_previous": "前一词元头",
+    "knock_role_induction": "归纳头",
+    "knock_role_none": "没有明确角色",
+    "knock_pick": "要敲掉的头（层.头）",
+    "knock_intro": "一个头的注意力模式只说明它从哪里读，不说明模型靠它做什么。要知道这一点，就把它敲掉：在乘 $W_O$ "
+                   "之前把它的输出置零，它就不再往残差流里加任何东西，而它的注意力模式保持不变。在上面任选几个头，下面的分数和预测会随之改变。",
+    "knock_set": "测量用的是一组留出的序列：{count} 条模型学过的任务（4 到 8 个随机字母，再把这些字母重复一遍），用种子 {seed} "
+                 "抽取，训练时一条也没见过。准确率只数第二遍里第一个字母之后的字母，取概率最大的猜测。",
+    "knock_none": "还没有敲掉任何头：这是完整的模型。",
+    "knock_col_acc": "第二遍的准确率",
+    "knock_col_loss": "损失（奈特）",
+    "knock_row_all": "所有头都在",
+    "knock_row_without": "去掉 {names}",
+    "knock_row_chance": "瞎猜（{v} 个字母选一个）",
+    "knock_needs_chance": "去掉 {names} 后，模型只抄对 {after} 的字母，和瞎猜（{chance}）差不多；有它们时是 {before}。没有这些头，模型就不会抄了。",
+    "knock_needs": "去掉 {names} 后，准确率从 {before} 降到 {after}，少了 {drop} 个百分点：模型离不开这些头，只是没有它们也还能抄对一部分。",
+    "knock_leans": "去掉 {names} 后，准确率从 {before} 降到 {after}，少了 {drop} 个百分点：模型倚重这些头，其他头能补回它们的一部分工作。",
+    "knock_barely": "去掉 {names} 后，准确率从 {before} 变为 {after}，变化 {drop} 个百分点：在这里模型几乎用不着这些头，别的头在做这件事。",
+    "knock_next_all": "读完整条序列后，模型猜下一个字母是 {letter}（概率 {p}）。",
+    "knock_next": "读完整条序列后，所有头都在时模型猜下一个字母是 {letter}（概率 {p}）；去掉 {names} 后猜 {after}（概率 {q}）。",
+    "knock_seq_title": "你的序列，逐个位置",
+    "knock_seq_text": "每一列：一个字母、真正跟在它后面的字母，以及模型对它的猜测。",
+    "knock_seq_changed": "每一列：一个字母、真正跟在它后面的字母，以及所有头都在时和敲掉这些头后模型的猜测；{n} 个猜测里有 {changed} 个变了（加粗）。",
+    "knock_seq_pos": "位置",
+    "knock_seq_letter": "字母",
+    "knock_seq_next": "下一个字母",
+    "knock_seq_all": "猜测（所有头）",
+    "knock_seq_without": "猜测（敲掉后）",
+    "writes_head": "注意力头",
+    "writes_pos": "求和的位置",
+    "writes_figure": "头 {name} 对对数几率的直接作用",
+    "writes_letter": "字母",
+    "writes_text": "第 $i$ 行、第 $b$ 列：头 {name} 在位置 $i$ 的输出直接经过 $W_O$ 和最后的层归一化，把字母 $b$ "
+                   "的对数几率抬高（红）或压低（蓝）多少；层归一化的缩放取自该行完整的残差流。经由后面各层的间接作用不算在内。",
+    "writes_no_repeat": "你的序列里还没有哪个字母出现过第二次，所以没有更早的副本可循。",
+    "writes_copies": "在字母此前出现过的 {rows} 个位置上，头 {name} 有 {hits} 次最用力推高的，正是上一次出现时紧跟其后的字母。",
+    "writes_sum_title": "位置 {pos}（字母 {token}）：模型所猜字母 {letter} 的对数几率，逐项拆开",
+    "writes_sum_text": "顶层的残差流是若干项之和（词嵌入、位置、每个头、每个前馈网络、偏置），所以对数几率也是它们各自贡献之和。",
+    "writes_col_part": "项",
+    "writes_col_logit": "对 {letter} 的对数几率的贡献",
+    "writes_part_embedding": "字母的嵌入 $E$",
+    "writes_part_positions": "位置在 $P$ 中的那一行",
+    "writes_part_head": "头 {name}",
+    "writes_part_ffn": "第 {layer} 层的前馈网络",
+    "writes_part_biases": "偏置（前馈网络的偏置和最后层归一化的 $\\beta$）",
+    "writes_total": "各项之和",
+    "writes_logit": "前向计算得到的对数几率",
+    "circuit_head": "注意力头",
+    "circuit_kind": "回路",
+    "circuit_ov": "$OV$：它写什么",
+    "circuit_qk": "$QK$：它看哪里",
+    "circuit_through": "键由谁产生",
+    "circuit_through_none": "字母本身",
+    "circuit_ov_text": "头 {name} 的 $OV$ 回路：第 $a$ 行是这个头读到字母 $a$ 时写下的内容，再读成每个字母的对数几率（$E$ 经过 $W_V$、$W_O$、最后层归一化的去均值和 "
+                       "$\\gamma$，再乘 $E^\\top$）。{v} 行中有 {hits} 行对角线是该行最大的：读到一个字母，这个头有 {hits} 次抬高的正是同一个字母。点任意一格可看它的点积。",
+    "circuit_qk_text": "头 {name} 的 $QK$ 回路：第 $a$ 行、第 $b$ 列是字母 $a$ 上的查询给字母 $b$ 上的键打的分。{v} 行中有 {hits} "
+                       "行对角线是该行最大的：这就是这个头有多想找它自己的字母。点任意一格可看它的点积。",
+    "circuit_qk_through_text": "头 {name} 的 $QK$ 回路，键由头 {through} 产生：在前一个字母是 $b$ 的位置上，头 {through} 已经把关于 $b$ 的信息写进了残差流，这里是字母 $a$ "
+                               "上的查询给这个键打的分。{v} 行中有 {hits} 行对角线是该行最大的：字母 $a$ 上的查询去找紧跟在更早的 $a$ 后面的位置，归纳头随后抄的就是那里的字母。点任意一格可看它的点积。",
+    "timeline_acc": "准确率（所有头）",
+    "timeline_acc_knocked": "准确率（去掉第 {layer} 层的头）",
+    "timeline_induction": "第 {layer} 层最高的归纳分数",
+    "timeline_y_acc": "比例（0 到 1）",
+    "timeline_knock_at": "第 {step} 步，在其中 {count} 条序列上：所有头都在时准确率 {acc}，去掉第 {layer} 层的头后 {without}，相差 {gap} 个百分点；第 {layer} "
+                         "层最高的归纳分数是 {ind}。归纳分数升起时，这个差距随之拉开。",
+    "notice_knock": "链接参数 {key}={value} 不是训练好的模型里的头（{heads}，写作 层.头），已略去。",
     # 变体实验室（`variants`）：开头和选择；每个变体自己的文字在各自的小节里。
     "variants_title": "变体实验室：今天的模型改了什么，用的还是这些数",
     "variants_text": (

@@ -31,10 +31,9 @@ def loop_scores(probs: np.ndarray, ids: np.ndarray) -> tuple[float, float]:
 
 
 def table_rows(at) -> list[list[str]]:
-    """The rows of every table on the page, in order."""
-    tables = [m.value for m in at.markdown if m.value.startswith("| ")]
-    return [[c.strip().strip("*") for c in line.strip("|").split("|")] for table in tables
-            for line in table.splitlines()[2:]]
+    """The rows of every table on the page, in order (a table may follow words in its element)."""
+    tables = [block.splitlines() for m in at.markdown for block in m.value.split("\n\n") if block.startswith("| ")]
+    return [[c.strip().strip("*") for c in line.strip("|").split("|")] for table in tables for line in table[2:]]
 
 
 def test_the_trained_model_fixes_the_sizes_and_opens_on_a_repeat_of_its_task():
@@ -105,12 +104,14 @@ def test_at_step_0_no_head_is_named(text):
     """Untrained heads scored up to 0.72 on such sequences (the mask alone gives row 2 half its weight on row 1),
     and one was named a previous-token head at 0.40 against a 0.4 bar. A name now needs a score clear of what the
     untrained model's heads reach on the same sequence."""
-    at = run(model="trained", stage="heads", text=text)
+    at = run(model="trained", stage="heads", text=text, part="timeline")
     at.select_slider(key="snapshot").set_value(0)
     rerun(at)
-    then = table_rows(at)[4:]
+    then = table_rows(at)
     assert len(then) == 4 and all(r[4] == EN["role_none"] for r in then), then
     bars = untrained_bars(text)
+    at.session_state["heads_part"] = "patterns"  # where the bars are said, over the page's own table
+    rerun(at)
     assert f"{bars[0]:.2f}" in page_text(at) and f"{bars[1]:.2f}" in page_text(at)
 
 
@@ -118,6 +119,8 @@ def test_a_head_s_label_follows_its_scores_not_a_list():
     """A sequence without a repeat gives no induction score and names no induction head."""
     at = run(model="trained", stage="heads", text="A B C D E F")
     rows = table_rows(at)
+    at.session_state["heads_part"] = "timeline"
+    rows += table_rows(rerun(at))
     assert len(rows) == 8  # now and at the last snapshot
     assert all(r[3] == EN["roles_no_repeat"] and r[4] != EN["role_induction"] for r in rows)
 
@@ -169,7 +172,7 @@ def test_the_timeline_scrubs_through_training():
     """At a snapshot before the induction head formed, layer 2's patterns and scores are that snapshot's, the
     loss curve marks it, and no layer-2 head is named an induction head; at the last one, one is."""
     text = "H B F D A H B F D A"
-    at = run(model="trained", stage="heads", text=text, layer=2)
+    at = run(model="trained", stage="heads", text=text, layer=2, part="timeline")
     slider = at.select_slider(key="snapshot")
     steps = [step for step, *_ in TRAINED.snapshots]
     assert slider.value == steps[-1]
@@ -182,13 +185,14 @@ def test_the_timeline_scrubs_through_training():
     assert loss["data"][1]["x"] == [300] and loss["data"][1]["y"] == [TRAINED.snapshots[k][1]]
     maps = [s for s in charts(at) if sum(t.get("type") == "heatmap" for t in s["data"]) == 2]
     np.testing.assert_allclose(np.nan_to_num(z(maps[-1]["data"][0])), tr.layers[1].attn.probs[0], atol=1e-9)
-    then = table_rows(at)[4:]  # the second table: the snapshot's heads
+    then = table_rows(at)  # the snapshot's heads
     for layer, head, prev, induction, _ in then:
         want = loop_scores(tr.layers[int(layer) - 1].attn.probs[int(head) - 1], ids_of(text))
         assert float(prev) == pytest.approx(want[0], abs=0.005)
         assert float(induction) == pytest.approx(want[1], abs=0.005)
     assert not any(r[0] == "2" and r[4] == EN["role_induction"] for r in then)
-    assert any(r[0] == "2" and r[4] == EN["role_induction"] for r in table_rows(at)[:4])
+    at.session_state["heads_part"] = "patterns"  # the page's own run, the trained model as shipped
+    assert any(r[0] == "2" and r[4] == EN["role_induction"] for r in table_rows(rerun(at)))
 
 
 @pytest.fixture
@@ -203,7 +207,7 @@ def short_training(monkeypatch):
 
 
 def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(short_training):
-    at = run(model="trained", stage="heads", text="A B C A B C")
+    at = run(model="trained", stage="heads", text="A B C A B C", part="timeline")
     at.number_input(key="retrain_seed").set_value(7)
     at.button(key="retrain").click()
     rerun(at)
@@ -216,22 +220,26 @@ def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(shor
     # the summary's scores are means over fresh sequences, the table's this page's: each says which (0.34/0.45
     # under a table of 0.53/0.72, with nothing saying they were measured on different sequences)
     assert "means over 10 fresh sequences" in info and "not on this page's sequence" in info
+    at.session_state["heads_part"] = "patterns"
+    rerun(at)
     assert EN["roles_title"] in page_text(at) and "this sequence" in EN["roles_title"]
     tr = mha.model_forward(ids_of("ABCABC"), kept.weights)  # the walk's numbers are the retrained model's now
     prev, _ = loop_scores(tr.layers[0].attn.probs[0], ids_of("ABCABC"))
     assert float(table_rows(at)[0][2]) == pytest.approx(prev, abs=0.005)
-    other = run(model="trained", stage="heads", text="A B C A B C")  # another session: the seed is kept
+    other = run(model="trained", stage="heads", text="A B C A B C", part="timeline")  # another session: kept
     other.number_input(key="retrain_seed").set_value(7)
     other.button(key="retrain").click()
     rerun(other)
     assert short_training.model(7) is kept
+    at.session_state["heads_part"] = "timeline"
+    rerun(at)
     at.button(key="retrain_back").click()
     rerun(at)
     assert "train_seed" not in at.session_state
 
 
 def test_a_second_training_while_one_runs_is_refused_with_a_message(short_training):
-    at = run(model="trained", stage="heads", text="A B C A B C", lang="zh")
+    at = run(model="trained", stage="heads", text="A B C A B C", lang="zh", part="timeline")
     assert short_training._busy.acquire(blocking=False)  # someone else's run holds the slot
     try:
         at.button(key="retrain").click()

@@ -15,11 +15,12 @@ def transpose(a):
     return [list(col) for col in zip(*a)]
 
 
-def attention(x, w_q, w_k, w_v, w_o):
-    """x: n lists of d_model floats; w_*: per-head nested lists; returns (S per head, H per head, Y)."""
+def attention(x, w_q, w_k, w_v, w_o, knocked=()):
+    """x: n lists of d_model floats; w_*: per-head nested lists; returns (S per head, H per head, Y). The heads in
+    `knocked` (from 0) write zeros: their H is left out of Concat, in its place a block of 0."""
     n = len(x)
     s_all, h_all = [], []
-    for wq, wk, wv in zip(w_q, w_k, w_v):
+    for head, (wq, wk, wv) in enumerate(zip(w_q, w_k, w_v)):
         q, k, v = matmul(x, wq), matmul(x, wk), matmul(x, wv)
         d_k = len(wq[0])
         qkt = matmul(q, transpose(k))
@@ -30,7 +31,7 @@ def attention(x, w_q, w_k, w_v, w_o):
             e = [math.exp(a - top) for a in row]
             s.append([a / sum(e) for a in e])
         s_all.append(s)
-        h_all.append(matmul(s, v))
+        h_all.append([[0.0] * len(wv[0]) for _ in range(n)] if head in knocked else matmul(s, v))
     concat = [sum((h[i] for h in h_all), []) for i in range(n)]
     return s_all, h_all, matmul(concat, w_o)
 
@@ -50,10 +51,10 @@ def gelu(a):
     return 0.5 * a * (1 + math.tanh(math.sqrt(2 / math.pi) * (a + 0.044715 * a**3)))
 
 
-def block(x, bw):
+def block(x, bw, knocked=()):
     """GPT-2's pre-LN block written out: x + attn(LN1(x)), then + FFN(LN2(·)). bw: nested lists by name."""
     ln1 = layer_norm(x, bw["ln1_g"], bw["ln1_b"])
-    _, _, attn_y = attention(ln1, bw["w_q"], bw["w_k"], bw["w_v"], bw["w_o"])
+    _, _, attn_y = attention(ln1, bw["w_q"], bw["w_k"], bw["w_v"], bw["w_o"], knocked)
     r1 = [[a + b for a, b in zip(p, q)] for p, q in zip(x, attn_y)]
     ln2 = layer_norm(r1, bw["ln2_g"], bw["ln2_b"])
     hidden = [[a + b for a, b in zip(row, bw["b_fc"])] for row in matmul(ln2, bw["w_fc"])]
@@ -110,13 +111,14 @@ def sinusoid(t, j, d_model):
     return math.sin(angle) if j % 2 == 0 else math.cos(angle)
 
 
-def model_logits(ids, wte, wpe, blocks, lnf_g, lnf_b):
-    """Embeddings + positions, the blocks, the final LN, then dot products with every row of E (tied)."""
+def model_logits(ids, wte, wpe, blocks, lnf_g, lnf_b, knocked=()):
+    """Embeddings + positions, the blocks, the final LN, then dot products with every row of E (tied). knocked:
+    (layer, head) pairs from 0 whose outputs are zeroed."""
     d = len(wte[0])
     x = [[wte[t][j] + (wpe[i][j] if wpe is not None else sinusoid(i, j, d)) for j in range(d)]
          for i, t in enumerate(ids)]
-    for bw in blocks:
-        x = block(x, bw)
+    for layer, bw in enumerate(blocks):
+        x = block(x, bw, {h for la, h in knocked if la == layer})
     return matmul(layer_norm(x, lnf_g, lnf_b), transpose(wte))
 
 

@@ -1,4 +1,6 @@
-"""Stage `heads`: every head's S as small multiples, and Concat(H₁, …, H_h) with each head's block marked."""
+"""Stage `heads`: every head's S as small multiples, and Concat(H₁, …, H_h) with each head's block marked. With the
+trained model, in parts (S.HEADS_PARTS, one at a time): where each head looks (the patterns and the roles they earn),
+heads knocked out, what each writes, its circuits (mha/ui/heads/), and training with the heads forming."""
 
 import numpy as np
 import streamlit as st
@@ -7,8 +9,10 @@ import mha
 from mha import figures as F
 from mha.figures.ticks import token_ticks
 
-from .. import models, training, x_source
+from .. import heads, models, session, training, x_source
+from .. import settings as S
 from ..chart import chart
+from ..heads import circuits, knock, writes
 from ..inputs import number
 from ..prose import equation, header, markdown_table
 from ..view import View, concat_args, name
@@ -25,8 +29,29 @@ def s_maps(v: View, tr: mha.Trace, key: str) -> None:
 
 
 def render(v: View) -> None:
-    t, tr, cfg = v.t, v.trace, v.cfg
+    t = v.t
     header(t, "heads", v.look)
+    if not v.trained:
+        patterns(v)
+        box = st.container(horizontal=True, vertical_alignment="center")
+        box.caption(t("heads_offer"))
+        box.button(t("heads_offer_button"), key="heads_trained", on_click=use_trained)
+        return
+    part = st.segmented_control(t("heads_part"), S.HEADS_PARTS, format_func=lambda p: t(f"heads_part_{p}"),
+                                key="heads_part", required=True, persist_state="session", label_visibility="collapsed")
+    dict(patterns=patterns, knock=knock.render, writes=writes.render, circuits=circuits.render,
+         timeline=timeline)[part](v)
+
+
+def use_trained() -> None:
+    """The offer under the seeded heads: the trained model, as the sidebar's model switch makes it."""
+    st.session_state["model"] = "trained"
+    session.on_model_change()
+
+
+def patterns(v: View) -> None:
+    """Every head's S and Concat(H); with the trained model, the roles its heads earn on this sequence."""
+    t, tr, cfg = v.t, v.trace, v.cfg
     n, h, dv = cfg.n_tokens, cfg.n_heads, cfg.d_v
     equation(v.look, (rf"\operatorname{{Concat}}({concat_args(h).tex}):",
                       rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))
@@ -38,9 +63,7 @@ def render(v: View) -> None:
     chart(F.grid_figure([concat], text=v.text, words=v.words, look=v.look, block_cols=dv, block_names=labels),
           key="heads_concat")
     if v.trained:
-        roles(v)
-        timeline(v)
-        train_again(v)
+        st.markdown(roles(v))
 
 
 def role(t, prev: float, induction: float, bars: tuple[float, float]) -> str:
@@ -56,16 +79,18 @@ def role_bars(ids: np.ndarray) -> tuple[float, float]:
     return mha.role_bars([mha.head_roles(layer.attn.probs, ids) for layer in untrained.layers])
 
 
-def roles(v: View, trace: mha.ModelTrace | None = None) -> None:
+def roles(v: View, trace: mha.ModelTrace | None = None) -> str:
     """Every head of every layer of the trained model (or of `trace`, a snapshot's run), scored on the current
-    sequence; the chosen layer's S maps show the patterns."""
+    sequence, as Markdown (a table, after its title and words for the page's own run); the chosen layer's S maps
+    show the patterns."""
     t, run = v.t, v.trained
     bars = role_bars(run.trace.ids)
+    lead = ""
     if trace is None:
         trace = run.trace
-        st.markdown(f"**{t('roles_title')}**")
-        st.caption(t("roles_text", prev_bar=f"{bars[0]:.2f}", ind_bar=f"{bars[1]:.2f}",
-                     floor=f"{mha.analysis.ROLE_FLOOR:.2f}", margin=mha.analysis.ROLE_MARGIN))
+        words = t("roles_text", prev_bar=f"{bars[0]:.2f}", ind_bar=f"{bars[1]:.2f}",
+                  floor=f"{mha.analysis.ROLE_FLOOR:.2f}", margin=mha.analysis.ROLE_MARGIN)
+        lead = f"**{t('roles_title')}**\n\n:gray[:small[{words}]]\n\n"  # one element with the table
     rows = []
     for layer, layer_trace in enumerate(trace.layers):
         prev, induction = mha.head_roles(layer_trace.attn.probs, trace.ids)
@@ -74,34 +99,42 @@ def roles(v: View, trace: mha.ModelTrace | None = None) -> None:
             name_ = role(t, prev[head], 0.0 if np.isnan(induction[head]) else induction[head], bars)
             mark = "**" if layer == run.layer else ""
             rows.append((f"{mark}{layer + 1}{mark}", head + 1, f"{prev[head]:.2f}", ind, name_))
-    st.markdown(markdown_table([t("roles_layer"), t("roles_head"), t("roles_prev"), t("roles_induction"),
-                                t("roles_role")], rows))
+    return lead + markdown_table([t("roles_layer"), t("roles_head"), t("roles_prev"), t("roles_induction"),
+                                  t("roles_role")], rows)
 
 
 def timeline(v: View) -> None:
     """Training, scrubbed: the loss at each shipped snapshot, and the chosen layer's heads at the chosen one
     on this sequence (their patterns and scores), so the induction head can be watched forming."""
-    t, run = v.t, v.trained
-    snaps = models.shipped().snapshots
+    t, run, m = v.t, v.trained, models.shipped()
+    snaps = m.snapshots
     steps = [step for step, *_ in snaps]
-    st.markdown(f"**{t('timeline_title')}**")
-    st.caption(t("timeline_text", count=len(snaps), steps=steps[-1]))
+    words = t("timeline_text", count=len(snaps), steps=steps[-1])
+    st.markdown(f"**{t('timeline_title')}**\n\n:gray[:small[{words}]]")  # one element
     step = st.select_slider(t("timeline_step"), steps, value=steps[-1], key="snapshot")
     k = steps.index(step)
     chart(F.loss_figure(steps, [loss for _, loss, *_ in snaps], k, x_title=t("timeline_x"),
                         y_title=t("timeline_y"), look=v.look), key="timeline_loss")
+    whole, knocked, induction = heads.timeline(m)
+    last = m.weights.n_layers
+    series = ((t("timeline_acc"), whole), (t("timeline_acc_knocked", layer=last), knocked),
+              (t("timeline_induction", layer=last), induction))
+    chart(F.series_figure(steps, series, k, x_title=t("timeline_x"), y_title=t("timeline_y_acc"), look=v.look),
+          key="timeline_knock")
     trace = mha.model_forward(run.trace.ids, snaps[k][2])
-    st.markdown(t("timeline_at", step=step, layer=run.layer + 1))
+    gap = whole[k] - knocked[k]
+    st.markdown(t("timeline_knock_at", step=step, acc=f"{100 * whole[k]:.0f}%", without=f"{100 * knocked[k]:.0f}%",
+                  gap=f"{100 * gap:.0f}", ind=f"{induction[k]:.2f}", layer=last, count=heads.PROBE) + "\n\n"
+                + t("timeline_at", step=step, layer=run.layer + 1) + "\n\n" + roles(v, trace))  # one element
     s_maps(v, trace.layers[run.layer].attn, "timeline_s")
-    roles(v, trace)
+    train_again(v)
 
 
 def train_again(v: View) -> None:
     """Retrain the model with another seed here (one run at a time per process; kept for every session), then
     walk it like the shipped one."""
     t, ss = v.t, st.session_state
-    st.markdown(f"**{t('retrain_title')}**")
-    st.caption(t("retrain_text", steps=training.STEPS))
+    st.markdown(f"**{t('retrain_title')}**\n\n:gray[:small[{t('retrain_text', steps=training.STEPS)}]]")
     left, right = st.columns([1, 2])
     seed = number(left, t, "retrain_seed", 0, 10**6, default=1)
     if right.button(t("retrain_button"), key="retrain"):

@@ -1,0 +1,86 @@
+"""The heads stage's parts beyond the patterns, with the trained model (S.HEADS_PARTS): heads knocked out
+(`knock`), what each head writes into the logits (`writes`), its OV and QK circuits (`circuits`). What they share is
+here: the heads' names and measured roles, the held-out sequences and the scores on them, and the page's sequence
+run with heads knocked out, each made once per process for a model and shared read-only by every session."""
+
+from functools import lru_cache
+
+import numpy as np
+
+import mha
+from mha.analysis import ROLE_FLOOR
+from mha.train import Task, held_out
+
+from .. import settings as S
+from ..strings import Text
+
+
+def pairs(names) -> tuple[tuple[int, int], ...]:
+    """`knock` names ("2.1", layer.head from 1) as the core's (layer, head) pairs from 0, in order."""
+    return tuple(sorted(S.knocked_pairs(names)))
+
+
+def role_of(m: "mha.train.Trained", name: str) -> str:
+    """The role a head earned on the model's own probe sequences (its meta's mean scores): "previous", "induction",
+    or "none" (neither score reaches ROLE_FLOOR)."""
+    (layer, head), = S.knocked_pairs([name])
+    prev, induction = (float(np.array(m.meta[k])[layer, head]) for k in ("previous_token", "induction"))
+    if max(prev, induction) < ROLE_FLOOR:
+        return "none"
+    return "previous" if prev >= induction else "induction"
+
+
+def label(t: Text, m: "mha.train.Trained", name: str) -> str:
+    """A head as the controls name it: its layer.head and its measured role."""
+    return t("knock_head", name=name, role=t(f"knock_role_{role_of(m, name)}"))
+
+
+@lru_cache(maxsize=1)
+def sequences() -> tuple[np.ndarray, ...]:
+    """The held-out task sequences (mha.train.held_out), made once per process."""
+    return tuple(held_out())
+
+
+@lru_cache(maxsize=64)
+def score(m: "mha.train.Trained", knocked: tuple[tuple[int, int], ...]) -> mha.TaskScore:
+    """The model's second-copy accuracy and loss on the held-out sequences with `knocked` heads (16 sets of 4 heads
+    for each model kept: a bounded cache)."""
+    return mha.task_score(m.weights, sequences(), knocked)
+
+
+@lru_cache(maxsize=64)
+def knocked_trace(m: "mha.train.Trained", ids: tuple[int, ...],
+                  knocked: tuple[tuple[int, int], ...]) -> mha.ModelTrace:
+    """The model on the page's sequence with `knocked` heads."""
+    return mha.model_forward(np.array(ids, dtype=np.int64), m.weights, knocked=knocked)
+
+
+PROBE = 32  # sequences of the timeline's probe on which each snapshot's accuracy is measured, knocked and not
+
+
+@lru_cache(maxsize=4)
+def timeline(m: "mha.train.Trained") -> tuple[list[float], list[float], list[float]]:
+    """At each snapshot: the accuracy with every head, without the last layer's heads (the induction heads'
+    layer), and the last layer's best induction score; on the first PROBE of the sequences the loss is measured on
+    (the model's task at L = 6, seed [seed, 13]). Made once per model kept (about a second or two)."""
+    meta = m.meta
+    probe = Task(tuple(meta["alphabet"]), (6, 6), meta.get("distinct", True)).sample(
+        np.random.default_rng([meta["seed"], 13]), PROBE)
+    last = m.weights.n_layers - 1
+    gone = tuple((last, h) for h in range(m.weights.blocks[last].attn.n_heads))
+    whole, knocked, induction = [], [], []
+    for _, _, weights, scores in m.snapshots:
+        whole.append(mha.task_score(weights, probe).accuracy)
+        knocked.append(mha.task_score(weights, probe, gone).accuracy)
+        induction.append(float(np.max(scores["induction"][last])))
+    return whole, knocked, induction
+
+
+def earlier_next(ids: np.ndarray) -> list[int | None]:
+    """For each position i: the token that followed the latest earlier copy of ids[i] (what an induction head
+    looks for and copies), or None where ids[i] has not come before with a token after it."""
+    out = []
+    for i, tok in enumerate(ids):
+        before = [j for j in range(i) if ids[j] == tok]
+        out.append(int(ids[before[-1] + 1]) if before else None)
+    return out

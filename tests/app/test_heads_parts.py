@@ -1,0 +1,178 @@
+"""The heads stage's parts with the trained model (issue 35): what the page shows equals the core, in both languages,
+for several knock-out sets and links; the parts keep to the other chart stages' element count."""
+
+import numpy as np
+import pytest
+
+import mha
+from mha.circuits import copies
+from mha.train import held_out
+from mha.ui import settings as S
+from mha.ui.strings import EN, ZH
+
+from .helpers import keyed_charts, page_text, rerun, run, warnings, z
+from .test_lab_budget import count
+from .test_trained_ui import ids_of
+
+TEXT = "E F D C B E F D C B"
+TABLES = dict(en=EN, zh=ZH)
+
+
+@pytest.fixture(scope="module")
+def trained():
+    return mha.load_trained()
+
+
+@pytest.fixture(scope="module")
+def sequences():
+    return held_out()
+
+
+def knocked_of(names: str) -> list[tuple[int, int]]:
+    """layer.head from 1, written here apart from the page's parser."""
+    return [(int(n[0]) - 1, int(n[2]) - 1) for n in names.split(",") if n]
+
+
+def rows_of(markdown: str, first: str) -> list[list[str]]:
+    """The rows of the table whose header starts with `first` in the page's Markdown."""
+    for block in markdown.split("\n\n"):
+        lines = block.splitlines()
+        if lines and lines[0].startswith(f"| {first}"):
+            return [[c.strip() for c in line.strip("|").split("|")] for line in lines[2:]]
+    raise AssertionError(f"no table starting {first!r}")
+
+
+def knock_text(at) -> str:
+    return next(m.value for m in at.markdown if "| " in m.value and "%" in m.value)
+
+
+@pytest.mark.parametrize("names", ["2.1,2.2", "1.2", "1.1", "1.2,2.1", "2.2"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_knocking_heads_out_shows_the_cores_scores_and_predictions(trained, sequences, names, lang):
+    """i ≠ j on purpose (1.2 and 2.1): a page that swaps layer and head, or counts from 0, knocks another head."""
+    t = TABLES[lang]
+    at = run(model="trained", stage="heads", text=TEXT, knock=names, lang=lang)
+    assert at.session_state["heads_part"] == "knock"  # a link with knock= opens on the knock-out part
+    assert sorted(at.session_state["knock"]) == sorted(names.split(","))
+    knocked = knocked_of(names)
+    whole, gone = mha.task_score(trained.weights, sequences), mha.task_score(trained.weights, sequences, knocked)
+    text = knock_text(at)
+    rows = rows_of(text, " ")
+    assert rows[0][1:] == [f"{100 * whole.accuracy:.1f}%", f"{whole.loss:.3f}"]
+    assert rows[1][1:] == [f"{100 * gone.accuracy:.1f}%", f"{gone.loss:.3f}"]
+    assert rows[1][0] == t["knock_row_without"].format(names=t["list_sep"].join(sorted(names.split(","))))
+    # the predictions, position by position, against the core's forward with those heads zeroed
+    ids = ids_of(TEXT)
+    before = np.argmax(mha.model_forward(ids, trained.weights).logits, -1)
+    after = np.argmax(mha.model_forward(ids, trained.weights, knocked=knocked).logits, -1)
+    seq = rows_of(text, t["knock_seq_pos"])
+    assert seq[2][1:] == [trained.vocab[i] for i in before]
+    assert seq[3][1:] == [f"**{trained.vocab[b]}**" if a != b else trained.vocab[b] for a, b in zip(before, after)]
+    changed = int((before != after).sum())
+    assert t["knock_seq_changed"].format(changed=changed, n=len(ids)) in text
+    # what the page concludes is said at the size measured
+    drop = whole.accuracy - gone.accuracy
+    verdict = ("knock_needs_chance" if gone.accuracy <= 2 / 8 else "knock_needs") if drop >= 0.25 else \
+        "knock_leans" if drop >= 0.1 else "knock_barely"
+    assert t[verdict].split("{")[0] in text
+    # the link carries the heads back
+    assert at.query_params["knock"] == ",".join(sorted(names.split(",")))
+
+
+def test_the_induction_heads_together_take_the_model_to_guessing(trained, sequences):
+    at = run(model="trained", stage="heads", text=TEXT, knock="2.1,2.2")
+    text = knock_text(at)
+    assert EN["knock_needs_chance"].split("{")[0] in text
+    at.pills(key="knock").set_value([])  # nothing knocked: the whole model, no second row
+    rerun(at)
+    assert EN["knock_none"] in page_text(at) and "knock" not in at.query_params
+
+
+def test_a_link_naming_a_head_the_model_lacks_gets_a_notice_and_keeps_the_rest():
+    at = run(model="trained", stage="heads", text=TEXT, knock="9.9,2.1,<b>x</b>")
+    assert at.session_state["knock"] == ["2.1"]
+    said = " ".join(warnings(at))
+    assert "knock=9.9" in said and "knock=<b>x</b>" in said  # the link's own text, shown as text
+    assert "<b>" not in " ".join(w.value for w in at.warning)  # reaching Markdown escaped
+
+
+@pytest.mark.parametrize("name, lang", [("1.2", "en"), ("2.1", "zh"), ("2.2", "en")])
+def test_what_a_head_writes_is_its_direct_logits_and_the_parts_add_up(trained, name, lang):
+    at = run(model="trained", stage="heads", text=TEXT, part="writes", lang=lang)
+    at.segmented_control(key="writes_head").set_value(name)
+    rerun(at)
+    ids = ids_of(TEXT)
+    tr = mha.model_forward(ids, trained.weights)
+    layer, head = knocked_of(name)[0]
+    drawn = dict(keyed_charts(at))["writes_figure"]["data"][0]
+    np.testing.assert_allclose(z(drawn), mha.head_logits(tr, trained.weights)[layer, head], atol=1e-9, rtol=0)
+    # the sum at the last position, part by part, equals the forward's logit of the predicted letter
+    t = TABLES[lang]
+    text = next(m.value for m in at.markdown if t["writes_col_part"] in m.value)
+    top = int(np.argmax(tr.logits[-1]))
+    rows = rows_of(text, t["writes_col_part"])
+    parts = mha.logit_parts(tr, trained.weights)
+    values = [float(r[1].replace("−", "-")) for r in rows[:len(parts)]]
+    np.testing.assert_allclose(values, [p[-1, top] for p in parts.values()], rtol=1e-3, atol=1e-4)
+    assert rows[-1][1].endswith("✓")
+    # how often the head's largest push is the letter after the earlier copy, counted here
+    hits = total = 0
+    for i, tok in enumerate(ids):
+        earlier = [j for j in range(i) if ids[j] == tok]
+        if earlier:
+            total += 1
+            hits += int(np.argmax(mha.head_logits(tr, trained.weights)[layer, head][i]) == ids[earlier[-1] + 1])
+    assert t["writes_copies"].format(name=name, hits=hits, rows=total) in text
+
+
+@pytest.mark.parametrize("name, kind, through", [("2.2", "ov", None), ("1.2", "ov", None), ("2.1", "qk", "1.2"),
+                                                 ("2.1", "qk", "none"), ("1.1", "qk", None)])
+def test_the_circuits_are_the_cores_products(trained, name, kind, through):
+    at = run(model="trained", stage="heads", text=TEXT, part="circuits")
+    at.segmented_control(key="circuit_head").set_value(name)
+    at.segmented_control(key="circuit").set_value(kind)
+    rerun(at)
+    if through:
+        at.segmented_control(key="circuit_through").set_value(through)
+        rerun(at)
+    else:
+        assert not [w for w in at.segmented_control if w.key == "circuit_through"]  # layer 1 has no earlier head
+    layer, head = knocked_of(name)[0]
+    pair = None if through in (None, "none") else knocked_of(through)[0]
+    want = mha.ov_circuit(trained.weights, layer, head) if kind == "ov" else \
+        mha.qk_circuit(trained.weights, layer, head, pair)
+    product = dict(keyed_charts(at))["circuit_product"]["data"]
+    np.testing.assert_allclose(z(product[2]), want, atol=1e-9, rtol=0)
+    assert f"{copies(want)} of 8" in page_text(at) or f"{copies(want)} times in 8" in page_text(at)
+
+
+def test_the_timeline_shows_the_knock_out_gap_opening_as_induction_rises(trained):
+    at = run(model="trained", stage="heads", text=TEXT, part="timeline")
+    spec = dict(keyed_charts(at))["timeline_knock"]
+    lines = [d for d in spec["data"] if d.get("showlegend", True)]
+    whole, knocked, induction = (np.array(d["y"]) for d in lines)
+    probe = mha.train.Task(tuple(trained.meta["alphabet"]), (6, 6), trained.meta["distinct"]).sample(
+        np.random.default_rng([trained.meta["seed"], 13]), 32)
+    for k in (0, 2, len(trained.snapshots) - 1):  # before, while and after the heads form
+        weights = trained.snapshots[k][2]
+        assert whole[k] == pytest.approx(mha.task_score(weights, probe).accuracy)
+        assert knocked[k] == pytest.approx(mha.task_score(weights, probe, [(1, 0), (1, 1)]).accuracy)
+        assert induction[k] == pytest.approx(np.max(trained.snapshots[k][3]["induction"][1]))
+    gap = whole - knocked
+    assert gap[0] < 0.05 and gap[-1] > 0.7 and induction[-1] > induction[0] + 0.5
+
+
+def test_the_seeded_stage_offers_the_trained_model():
+    at = run(stage="heads")
+    assert EN["heads_offer"] in page_text(at)
+    at.button(key="heads_trained").click()
+    rerun(at)
+    assert at.session_state["model"] == "trained" and at.segmented_control(key="heads_part").value == "patterns"
+
+
+@pytest.mark.parametrize("part", S.HEADS_PARTS)
+def test_every_heads_part_keeps_to_the_other_stages_element_count(part):
+    budget = max(count(run(**p)) for p in [dict(stage="scores"), dict(stage="kv_cache"),
+                                          *(dict(stage="block", part=b) for b in S.BLOCK_PARTS)])
+    at = run(model="trained", stage="heads", text=TEXT, part=part)
+    assert count(at) <= budget, f"{part}: {count(at)} > {budget}"
