@@ -136,6 +136,8 @@ NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     # the variant lab: the names of the methods and of the models they come from
     "GQA", "MQA", "ALiBi", "RoPE", "MLA", "FlashAttention", "StreamingLLM", "Llama", "Mistral", "DeepSeek", "Falcon",
     "BLOOM", "NeoX", "Pythia", "SVD", "SRAM", "HBM",
+    # a head's two circuits, by the names the interpretability papers give them
+    "OV", "QK",
 }
 MATRICES = set("QKVSHXYW")
 

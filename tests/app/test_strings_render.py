@@ -168,6 +168,12 @@ def _walk():
         yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3, part=part)
     yield run(stage="variants", variant="mqa", n_heads=1)
     yield run(stage="variants", variant="gqa", model="trained", layer=1)
+    for part in S.HEADS_PARTS:  # the heads stage's parts with the trained model, two heads knocked out
+        yield run(stage="heads", model="trained", part=part, knock="1.2,2.1")
+    at = run(stage="heads", model="trained", part="circuits")  # the QK circuit, its keys through head 1.2
+    at.session_state["circuit"] = "qk"
+    at.session_state["circuit_head"] = "2.1"
+    yield rerun(at)
     at = run(stage="input", n_tokens=8, d_model=128)
     at.session_state["share_open"] = True
     at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": "1.2345678901234567" for c in range(128)}
@@ -336,6 +342,8 @@ def latin_shown_zh_pages() -> dict[str, set[tuple[str, str]]]:
     for variant in S.VARIANTS:  # the variant lab, each variant with a real group of 4 heads, in every part
         for part in S.LAB_PARTS:
             scan(run(stage="variants", variant=variant, part=part, n_heads=4, lang="zh"), f"variants {variant} {part}")
+    for part in S.HEADS_PARTS:  # the heads stage's parts with the trained model
+        scan(run(stage="heads", model="trained", part=part, knock="2.2", lang="zh"), f"heads {part}")
     for part in S.LAB_PARTS:  # ALiBi's parts on a text, the window's and sinks' parts
         scan(run(stage="variants", variant="alibi", text=ZH_TEXT, lang="zh", part=part), f"alibi {part} on a text")
         for variant in ("window", "sinks"):

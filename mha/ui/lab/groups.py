@@ -2,9 +2,9 @@
 
 What changes, drawn on the walk's own figures: each group's K and V once, at the head of a row, with the Q of every
 head that reads them after it; then every head's S and H as on the heads stage. To click: the chosen head's scores
-or its H, one product at a time. Checked on the page: the K and V a real cache keeps per token, against the formula; that
-every head reads its own group's K and V (recomputed here, the group worked out by the page, not by the core);
-and how far sharing moves Y on weights that were not trained to share."""
+or its H, one product at a time. Checked on the page: the K and V a real cache keeps per token, against the
+formula; that every head reads its own group's K and V (recomputed here, the group worked out by the page, not by
+the core); and how far sharing moves Y on weights that were not trained to share."""
 
 import numpy as np
 import streamlit as st

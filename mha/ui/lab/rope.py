@@ -1,7 +1,8 @@
 """The lab's RoPE: Q and K of the head shown, turned pair by pair by position (`rotary_dims` of them; the rest pass
 through), and the angles that turn them (what changes); the scores Q_rot K_rotᵀ (click a cell: its dot product, or
-Quiz me); and checks computed on the page: with one token in every row the scores depend on i − j only, moving every position changes no
-score, the dims that do not turn pass unchanged, and the RoPE KV cache holds the rotated keys."""
+Quiz me); and checks computed on the page: with one token in every row the scores depend on i − j only, moving
+every position changes no score, the dims that do not turn pass unchanged, and the RoPE KV cache holds the rotated
+keys."""
 
 from dataclasses import dataclass, replace
 
