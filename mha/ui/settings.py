@@ -181,11 +181,6 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     return out, notices
 
 
-def knock_name(layer: int, head: int) -> str:
-    """A head as `knock=` names it: layer.head, both counted from 1 (the core counts from 0)."""
-    return f"{layer + 1}.{head + 1}"
-
-
 def knocked_pairs(names) -> list[tuple[int, int]]:
     """`knock` names ("2.1") as the core's (layer, head) pairs from 0."""
     return [(int(a) - 1, int(b) - 1) for a, b in (n.split(".") for n in names)]
