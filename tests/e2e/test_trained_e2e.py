@@ -26,14 +26,14 @@ def test_the_heads_table_names_an_induction_head_in_layer_2(page, app_url, lang,
 
 
 def test_the_timeline_scrubs_to_the_start_of_training(page, app_url):
-    page.goto(f"{app_url}/?stage=heads&model=trained&layer=2&text=H+B+F+D+A+H+B+F+D+A")
+    page.goto(f"{app_url}/?stage=heads&model=trained&layer=2&text=H+B+F+D+A+H+B+F+D+A&part=timeline")
     settle(page)
     assert page.evaluate(MARK) == 6000
     thumb = page.locator('.st-key-snapshot input[type="range"]')  # Streamlit 1.67: a react-aria range input
     thumb.focus()
     rerun_after(page, lambda: page.keyboard.press("Home"))
     assert page.evaluate(MARK) == 0
-    rows = page.locator('[data-testid="stMain"] table').nth(1).locator("tbody tr")
+    rows = page.locator('[data-testid="stMain"] table').first.locator("tbody tr")  # the snapshot's heads
     roles = [rows.nth(i).inner_text().split("\t")[-1].strip() for i in range(rows.count())]
     assert EN["role_induction"] not in roles  # no head does induction before training
     shoot(page, "timeline-step-0")
