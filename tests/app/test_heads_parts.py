@@ -176,3 +176,27 @@ def test_every_heads_part_keeps_to_the_other_stages_element_count(part):
                                           *(dict(stage="block", part=b) for b in S.BLOCK_PARTS)])
     at = run(model="trained", stage="heads", text=TEXT, part=part)
     assert count(at) <= budget, f"{part}: {count(at)} > {budget}"
+
+
+@pytest.mark.parametrize("names, lang", [("1.2", "en"), ("1.1,2.2", "zh")])
+def test_knocking_a_layer_1_head_moves_layer_2s_patterns(trained, names, lang):
+    """K-composition on the page: layer 2's own weights are untouched, yet its patterns are the knocked forward's."""
+    t = TABLES[lang]
+    at = run(model="trained", stage="heads", text=TEXT, knock=names, lang=lang)
+    ids = ids_of(TEXT)
+    knocked = mha.model_forward(ids, trained.weights, knocked=knocked_of(names))
+    drawn = dict(keyed_charts(at))["knock_s"]["data"]
+    for h in range(2):
+        np.testing.assert_allclose(np.nan_to_num(z(drawn[h])), knocked.layers[1].attn.probs[h], atol=1e-9)
+    before = mha.head_roles(mha.model_forward(ids, trained.weights).layers[1].attn.probs, ids)[1]
+    after = mha.head_roles(knocked.layers[1].attn.probs, ids)[1]
+    for h in range(2):
+        assert t["knock_composed_head"].format(name=f"2.{h + 1}", before=f"{before[h]:.2f}", after=f"{after[h]:.2f}") \
+            in page_text(at)
+    if names == "1.2":  # without the previous-token head the induction heads lose their target
+        assert after.max() < before.min() - 0.2
+
+
+def test_knocking_only_layer_2_leaves_no_patterns_to_redraw():
+    at = run(model="trained", stage="heads", text=TEXT, knock="2.1")
+    assert "knock_s" not in dict(keyed_charts(at)) and EN["knock_composed_title"].split("{")[0] not in page_text(at)

@@ -8,11 +8,25 @@ from functools import lru_cache
 import numpy as np
 
 import mha
+from mha import figures as F
 from mha.analysis import ROLE_FLOOR
+from mha.figures.ticks import token_ticks
 from mha.train import Task, held_out
 
 from .. import settings as S
+from ..chart import chart
 from ..strings import Text
+from ..view import View, name
+
+
+def s_maps(v: View, tr: mha.Trace, key: str) -> None:
+    """Every head's S of one attention trace side by side, masked cells as gaps, rows and keys named by token."""
+    t, h = v.t, len(tr.probs)
+    probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"),
+                   np.isneginf(tr.masked[i])) for i in range(h)]
+    axes = [f"{a}axis{i + 1 if i else ''}" for i in range(h) for a in "xy"]
+    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
+          key=key)
 
 
 def pairs(names) -> tuple[tuple[int, int], ...]:

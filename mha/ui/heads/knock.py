@@ -12,7 +12,7 @@ from .. import models
 from .. import settings as S
 from ..prose import markdown_table
 from ..view import View
-from . import knocked_trace, label, pairs, score
+from . import knocked_trace, label, pairs, s_maps, score
 
 
 def render(v: View) -> None:
@@ -24,7 +24,13 @@ def render(v: View) -> None:
     after = knocked_trace(m, tuple(int(i) for i in run.ids), knocked)
     parts = [t("knock_intro"), t("knock_set", count=HELD_OUT, seed=HELD_OUT_SEED)]
     parts += [_scores(t, m, chosen, knocked), _next(t, m, run, after, chosen), _sequence(t, m, run, after, chosen)]
+    last = len(run.layers) - 1
+    below = any(layer < last for layer, _ in knocked)  # a head below the last layer: the last layer's patterns move
+    if below:
+        parts.append(_composed(t, run, after, chosen, last))
     st.markdown("\n\n".join(p for p in parts if p))  # one element
+    if below:
+        s_maps(v, after.layers[last].attn, "knock_s")
 
 
 def pct(x: float) -> str:
@@ -63,6 +69,19 @@ def _next(t, m, run: mha.ModelTrace, after: mha.ModelTrace, chosen) -> str:
         return t("knock_next_all", letter=m.vocab[a], p=f"{p0[a]:.2f}")
     return t("knock_next", letter=m.vocab[a], p=f"{p0[a]:.2f}", names=_names(t, chosen), after=m.vocab[b],
              q=f"{p1[b]:.2f}")
+
+
+def _composed(t, run: mha.ModelTrace, after: mha.ModelTrace, chosen, last: int) -> str:
+    """The last layer's heads' induction scores on the sequence, with every head and without the knocked ones: a
+    lower head's output is part of what their queries and keys read."""
+    before = mha.head_roles(run.layers[last].attn.probs, run.ids)[1]
+    now = mha.head_roles(after.layers[last].attn.probs, run.ids)[1]
+    if np.isnan(before).all():
+        return f"**{t('knock_composed_title', layer=last + 1)}** · {t('knock_composed_no_repeat')}"
+    scores = t("list_sep").join(t("knock_composed_head", name=f"{last + 1}.{h + 1}", before=f"{a:.2f}",
+                                  after=f"{b:.2f}") for h, (a, b) in enumerate(zip(before, now)))
+    words = t("knock_composed", names=_names(t, chosen), layer=last + 1, scores=scores)
+    return f"**{t('knock_composed_title', layer=last + 1)}** · {words}"
 
 
 def _sequence(t, m, run: mha.ModelTrace, after: mha.ModelTrace, chosen) -> str:

@@ -16,9 +16,9 @@ from mha.figures.ticks import token_ticks
 from .. import lab, session
 from .. import settings as S
 from ..chart import chart
+from ..heads import s_maps
 from ..product import product_view
 from ..prose import aside, display, fmt, head_control, markdown_table, said
-from ..stages.heads import s_maps
 from ..view import Name, Operand, View, concat_args, name, subscript
 
 KEPT = "lab_groups_kept"  # session key: a kv_heads that did not divide h, kept valid: (asked, used, h)
