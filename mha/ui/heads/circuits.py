@@ -24,7 +24,7 @@ def render(v: View) -> None:
     t, ss, m = v.t, st.session_state, models.shipped()
     if ss.get("circuit_head") not in S.KNOCK_NAMES:
         ss["circuit_head"] = default_head(m)
-    row = st.container(horizontal=True, vertical_alignment="bottom")
+    row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")  # a phone: stacked
     name = row.segmented_control(t("circuit_head"), S.KNOCK_NAMES, key="circuit_head", required=True,
                                  format_func=lambda x: label(t, m, x))
     kind = row.segmented_control(t("circuit_kind"), CIRCUITS, key="circuit", required=True, default="ov",

@@ -32,7 +32,7 @@ def render(v: View) -> None:
         ss["writes_head"] = default_head(m)
     if not 1 <= int(ss.get("writes_pos", n)) <= n:
         ss["writes_pos"] = n
-    row = st.container(horizontal=True, vertical_alignment="bottom")
+    row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")  # a phone: stacked
     name = row.segmented_control(t("writes_head"), S.KNOCK_NAMES, key="writes_head", required=True,
                                  format_func=lambda x: label(t, m, x))
     pos = row.select_slider(t("writes_pos"), list(range(1, n + 1)), value=int(ss.get("writes_pos", n)),
