@@ -57,7 +57,9 @@ st.write("A bare page with the same kind of widget.")
 VIEWS = {"default": "/", "scores": "/?stage=scores", "kv_cache": "/?stage=kv_cache", "tokens": "/?stage=tokens",
          "block": "/?stage=block", "next_token": "/?stage=next_token",
          "lab_gqa": "/?stage=variants&variant=gqa", "lab_mla": "/?stage=variants&variant=mla",
-         "lab_online": "/?stage=variants&variant=online"}
+         "lab_online": "/?stage=variants&variant=online", "lab_gqa_click": "/?stage=variants&variant=gqa&part=click",
+         "lab_gqa_check": "/?stage=variants&variant=gqa&part=check",
+         "lab_mla_click": "/?stage=variants&variant=mla&part=click"}
 TARGET = 2.0  # app/bare, for both first load and interaction (issue 12)
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

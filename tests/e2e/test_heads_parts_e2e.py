@@ -14,37 +14,22 @@ import pytest
 
 from mha.ui import settings as S
 
-from .conftest import rerun_after, settle, shoot
-from .test_screens_e2e import page_problems
+from .conftest import rerun_after, shoot
+from .test_screens_e2e import SCREENS, open_on, page_problems
 
 pytestmark = pytest.mark.e2e
 
-SCREENS = {
-    "desk": (dict(width=1400, height=1000), ""),
-    "present": (dict(width=1280, height=720), "&present=1"),
-    "phone": (dict(width=390, height=844), ""),
-}
-TEXT = "E+F+D+C+B+E+F+D+C+B"
+TEXT = "E F D C B E F D C B"
 TABLE_ROWS = """() => [...document.querySelectorAll('[data-testid="stMain"] table')].map(
   t => [...t.querySelectorAll('tbody tr')].map(r => [...r.querySelectorAll('td')].map(c => c.textContent.trim())))"""
 LINES = """() => document.querySelector('.st-key-timeline_knock .js-plotly-plot').data
   .filter(d => d.showlegend !== false)"""
 
 
-def _open(page, app_url, screen: str, lang: str, part: str, more: str = "") -> None:
-    viewport, params = SCREENS[screen]
-    page.set_viewport_size(viewport)
-    page.goto(f"{app_url}/?stage=heads&model=trained&text={TEXT}&lang={lang}&part={part}{params}{more}")
-    page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
-                           timeout=120_000)
-    settle(page, 120_000)
-    assert page.locator('[data-testid="stException"]').count() == 0
-
-
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh"), ("phone", "en")])
 def test_the_heads_parts_are_drawn_readable_and_work(page, app_url, screen, lang):
     viewport = SCREENS[screen][0]
-    _open(page, app_url, screen, lang, "knock")
+    open_on(page, app_url, screen, stage="heads", model="trained", text=TEXT, lang=lang, part="knock")
     tables = page.evaluate(TABLE_ROWS)
     assert len(tables[0]) == 1  # nothing knocked yet: the whole model alone
     rerun_after(page, page.locator(".st-key-knock button").nth(S.KNOCK_NAMES.index("2.1")).click)

@@ -4,27 +4,16 @@ live checks' table in view (its "check" part), a clicked score written out (its 
 heads taken. One screenshot a screen and part."""
 
 import re
-from urllib.parse import urlencode
 
 import pytest
 
 from mha.ui.strings import Text
 
-from .conftest import rerun_after, settle
+from .conftest import rerun_after
 from .geometry import chart_geometry
-from .test_screens_e2e import SCREENS, page_problems, shoot_page
+from .test_screens_e2e import SCREENS, open_on, page_problems, shoot_page
 
 pytestmark = pytest.mark.e2e
-
-
-def open_lab(page, app_url: str, screen: str, **params) -> None:
-    viewport, extra = SCREENS[screen]
-    page.set_viewport_size(viewport)
-    page.goto(f"{app_url}/?{urlencode(dict(stage='variants', **params, **extra))}")
-    page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
-                           timeout=120_000)
-    settle(page, 120_000)
-    assert page.locator('[data-testid="stException"]').count() == 0, page.url
 
 
 def titles(page, key: str) -> list[str]:
@@ -40,7 +29,7 @@ def table_cells(page, index: int) -> list[list[str]]:
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh"), ("phone", "zh"), ("phone", "en")])
 def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url, screen, lang):
     t = Text(lang)
-    open_lab(page, app_url, screen, variant="gqa", n_heads=4, kv_heads=2, lang=lang)
+    open_on(page, app_url, screen, stage="variants", variant="gqa", n_heads=4, kv_heads=2, lang=lang)
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     sep = t("list_sep")
     drawn = titles(page, "lab_groups_map")
@@ -49,7 +38,7 @@ def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url,
             want = re.sub(r"\s+", "", f"{letter}{group}·{t('lab_groups_read_by', heads=heads)}")
             assert any(title.startswith(want) for title in drawn), (want, drawn)
     shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}-change")
-    open_lab(page, app_url, screen, variant="gqa", n_heads=4, kv_heads=2, lang=lang, part="check")
+    open_on(page, app_url, screen, stage="variants", variant="gqa", n_heads=4, kv_heads=2, lang=lang, part="check")
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     cache = table_cells(page, 0)
     assert [row[1] for row in cache] == ["72", "36"] and [row[-1] for row in cache] == ["✓", "✓"]
@@ -63,14 +52,14 @@ def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url,
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "en"), ("phone", "zh"), ("phone", "en")])
 def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, screen, lang):
     t = Text(lang)
-    open_lab(page, app_url, screen, variant="mqa", lang=lang, part="check")
+    open_on(page, app_url, screen, stage="variants", variant="mqa", lang=lang, part="check")
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     assert [(row[1], row[-1]) for row in table_cells(page, 0)] == [("36", "✓"), ("18", "✓")]
     page.locator('[data-testid="stMain"] table').first.scroll_into_view_if_needed()
     assert page.locator('[data-testid="stMain"] table').first.is_visible()
     assert [(r[0], r[1], r[-1]) for r in table_cells(page, 1)] == [("1", "1", "✓"), ("2", "1", "✓")]
     shoot_page(page, SCREENS[screen][0], f"lab-mqa-{screen}-{lang}-check")
-    open_lab(page, app_url, screen, variant="mqa", lang=lang)
+    open_on(page, app_url, screen, stage="variants", variant="mqa", lang=lang)
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     drawn = titles(page, "lab_groups_map")
     for letter in "KV":  # one K and one V for both heads, each drawn once
@@ -82,7 +71,7 @@ def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, scre
 
 @pytest.mark.parametrize("screen", ["desk", "present"])
 def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url, screen):
-    open_lab(page, app_url, screen, variant="gqa", part="click")
+    open_on(page, app_url, screen, stage="variants", variant="gqa", part="click")
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     t = Text("en")
     point = page.locator(".st-key-lab_groups_qk .mha-chart .point").nth(5)  # row 2, column 3 of Q₁K₁ᵀ

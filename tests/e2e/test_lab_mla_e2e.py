@@ -15,16 +15,11 @@ import pytest
 
 from mha.ui import settings as S
 
-from .conftest import SHOTS, rerun_after, settle, shoot
-from .test_screens_e2e import page_problems
+from .conftest import SHOTS, rerun_after, shoot
+from .test_screens_e2e import SCREENS, open_on, page_problems
 
 pytestmark = pytest.mark.e2e
 
-SCREENS = {
-    "desk": (dict(width=1400, height=1000), ""),
-    "present": (dict(width=1280, height=720), "&present=1"),
-    "phone": (dict(width=390, height=844), ""),
-}
 PRODUCTS = (("c", "mla_c"), ("kv", "mla_kv"), ("s", "mla_s"))  # the click part's control's ids, the charts' keys
 FIRST_SCREEN = 600  # px: on the projector the first figure's top sits no lower
 
@@ -37,13 +32,7 @@ LATENT = "() => document.querySelector('.st-key-mla_c .mha-chart').mha.data[2].z
 
 
 def _open(page, app_url, screen: str, lang: str, part: str) -> None:
-    viewport, params = SCREENS[screen]
-    page.set_viewport_size(viewport)
-    page.goto(f"{app_url}/?stage=variants&variant=mla&lang={lang}&part={part}{params}")
-    page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
-                           timeout=120_000)
-    settle(page, 120_000)
-    assert page.locator('[data-testid="stException"]').count() == 0
+    open_on(page, app_url, screen, stage="variants", variant="mla", lang=lang, part=part)
 
 
 def _choose(page, key: str, index: int) -> None:

@@ -11,6 +11,8 @@ projector's type size; no display formula wider than the page. The KV-cache stag
 checked the same way, with its timing measured. One screenshot a page.
 """
 
+from urllib.parse import urlencode
+
 import pytest
 
 from mha.figures import PRESENT
@@ -27,6 +29,18 @@ SCREENS = {
     "phone": (dict(width=390, height=844), {}),
 }
 SIZES = {"post": {}, "large": dict(n_tokens=64, d_model=256, n_heads=8)}
+
+
+def open_on(page, app_url: str, screen: str, **params) -> None:
+    """The page for a link's `params` on a screen of SCREENS (its size, and present=1 on the projector), settled,
+    with no exception shown."""
+    viewport, extra = SCREENS[screen]
+    page.set_viewport_size(viewport)
+    page.goto(f"{app_url}/?{urlencode(dict(**params, **extra))}")
+    page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
+                           timeout=120_000)
+    settle(page, 120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0, page.url
 STATIC = [s for s in STAGES if s not in ("scores", "kv_cache")]
 
 CHARTS = """() => [...document.querySelectorAll('[data-testid="stPlotlyChart"] .js-plotly-plot, .mha-chart')].map(c => {
