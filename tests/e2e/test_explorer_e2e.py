@@ -447,4 +447,4 @@ def test_the_open_downloads_panel_follows_the_tokens_added_to_the_cache(page, ap
             rerun_after(page, page.locator(".st-key-add_token button").click)
             page.wait_for_function("() => document.querySelector('.st-key-download_npz') && "
                                    "!document.querySelector('[data-stale=\"true\"]')", timeout=30_000)
-            settle(page)
+            settle(page, quiet_ms=2_000)  # the cache stage runs, then the whole page: quiet between both
