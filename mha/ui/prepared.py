@@ -14,6 +14,7 @@ memory the process let go of (these files, and every cache's values) back to the
 import ctypes
 import ctypes.util
 import logging
+import os
 import threading
 import time
 from collections.abc import Hashable
@@ -29,7 +30,9 @@ from .shared import MB, Shared
 
 BUDGET = 80 * MB  # the largest view's three files (~71 MB) fit, alone
 BYTES_PER_NUMBER = 38  # the three files of a view with Gaussian weights: ~7.4 B (.npz) + ~21 (.json) + ~9 (.csv.zip)
-JANITOR_S = 15  # seconds between the janitor's passes: a closed session's files go within about a minute
+# seconds between the janitor's passes: a closed session's files go within about a minute. MHA_JANITOR_S sets it for
+# a server of its own (tests/e2e/test_memory_e2e.py runs the same passes at 3 s, to keep CI within its 15 minutes)
+JANITOR_S = float(os.environ.get("MHA_JANITOR_S", "15"))
 
 _building = threading.Lock()  # one build at a time: two large views' files and working memory are never made at once
 _janitor: list[threading.Thread] = []

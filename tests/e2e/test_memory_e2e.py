@@ -18,7 +18,15 @@ from mha.ui import prepared  # noqa: E402
 
 pytestmark = pytest.mark.e2e
 VIEW = "stage=input&n_tokens=64&d_model=130&d_k=128&d_v=128&n_heads=8&seed=5"  # ~36 MB of files
-RELEASED_WITHIN = 4 * prepared.JANITOR_S + 15  # two passes to call it closed, a third to sweep, and slack
+JANITOR_S = 3  # this test's server's janitor passes (MHA_JANITOR_S; the app's own is prepared.JANITOR_S)
+RELEASED_WITHIN = 4 * JANITOR_S + 15  # two passes to call it closed, a third to sweep, and slack
+
+
+@pytest.fixture(autouse=True)
+def fast_janitor(monkeypatch):
+    """The server this test starts (own_server, which inherits the environment) sweeps every JANITOR_S seconds."""
+    monkeypatch.setenv("MHA_JANITOR_S", str(JANITOR_S))
+    assert prepared.JANITOR_S > JANITOR_S  # the app's own pace is slower: the test does not set the app's default
 
 
 async def _prepared(url: str):
