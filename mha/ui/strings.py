@@ -734,7 +734,9 @@ EN = {
     "writes_letter": "letter",
     "writes_text": "Row $i$, column $b$: how much head {name}'s output at position $i$ raises (red) or lowers (blue) "
                    "the logit of letter $b$, going straight through $W_O$ and the final layer norm, with that norm's "
-                   "scale taken from the whole residual stream at the row. Effects through later layers are not in it.",
+                   "scale taken from the whole residual stream at the row. Effects through later layers are not in it. "
+                   "A dotted box marks, in each row whose letter came earlier, the letter that followed that earlier "
+                   "copy.",
     "writes_no_repeat": "No letter of your sequence has come before yet, so there is no earlier copy to follow.",
     "writes_copies": "At the {rows} positions whose letter came earlier, head {name} pushes hardest for the letter that "
                      "followed that earlier copy at {hits} of {rows}.",
@@ -1889,7 +1891,8 @@ ZH = {
     "writes_figure": "头 {name} 对对数几率的直接作用",
     "writes_letter": "字母",
     "writes_text": "第 $i$ 行、第 $b$ 列：头 {name} 在位置 $i$ 的输出直接经过 $W_O$ 和最后的层归一化，把字母 $b$ "
-                   "的对数几率抬高（红）或压低（蓝）多少；层归一化的缩放取自该行完整的残差流。经由后面各层的间接作用不算在内。",
+                   "的对数几率抬高（红）或压低（蓝）多少；层归一化的缩放取自该行完整的残差流。经由后面各层的间接作用不算在内。"
+                   "虚线框标出的是：在字母此前出现过的行里，上一次出现时紧跟其后的那个字母。",
     "writes_no_repeat": "你的序列里还没有哪个字母出现过第二次，所以没有更早的副本可循。",
     "writes_copies": "在字母此前出现过的 {rows} 个位置上，头 {name} 有 {hits} 次最用力推高的，正是上一次出现时紧跟其后的字母。",
     "writes_sum_title": "位置 {pos}（字母 {token}）：模型所猜字母 {letter} 的对数几率，逐项拆开",

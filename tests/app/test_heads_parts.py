@@ -106,6 +106,13 @@ def test_what_a_head_writes_is_its_direct_logits_and_the_parts_add_up(trained, n
     layer, head = knocked_of(name)[0]
     drawn = dict(keyed_charts(at))["writes_figure"]["data"][0]
     np.testing.assert_allclose(z(drawn), mha.head_logits(tr, trained.weights)[layer, head], atol=1e-9, rtol=0)
+    # the dotted boxes: in each row whose letter came before, the letter that followed its latest earlier copy
+    shapes = dict(keyed_charts(at))["writes_figure"]["layout"]["shapes"]
+    boxed = sorted((round(s["y0"] + 0.5) - 1, round(s["x0"] + 0.5) - 1) for s in shapes
+                   if s["line"].get("dash") == "dot")
+    want = sorted((i, int(ids[max(j for j in range(i) if ids[j] == ids[i]) + 1]))
+                  for i in range(len(ids)) if ids[i] in ids[:i])
+    assert boxed == want and len(want) == 5
     # the sum at the last position, part by part, equals the forward's logit of the predicted letter
     t = TABLES[lang]
     text = next(m.value for m in at.markdown if t["writes_col_part"] in m.value)

@@ -7,6 +7,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.base import box
 from mha.figures.ticks import token_ticks
 
 from .. import models
@@ -43,14 +44,16 @@ def render(v: View) -> None:
     title = t("writes_figure", name=name)
     fig = F.grid_figure([F.Mat(mine, title, row_label=t("token"), col_label=t("writes_letter"))], text=v.text,
                         words=v.words, look=v.named)
+    targets = earlier_next(run.ids)  # the letter after each row's earlier copy: boxed, what an induction head copies
+    fig.to_dict()["layout"].setdefault("shapes", []).extend(
+        box("x", "y", b + 1, b + 1, i + 1, i + 1, width=2, dash="dot") for i, b in enumerate(targets) if b is not None)
     chart(token_ticks(token_ticks(fig, v.tokens, ("yaxis",), v.look), tuple(m.vocab), ("xaxis",), v.look),
           key="writes_figure")
-    st.markdown(f"{_words(t, m, run, mine, name)}\n\n{_sum(t, m, run, parts, pos - 1)}")  # one element
+    st.markdown(f"{_words(t, targets, mine, name)}\n\n{_sum(t, m, run, parts, pos - 1)}")  # one element
 
 
-def _words(t, m, run: mha.ModelTrace, mine: np.ndarray, name: str) -> str:
+def _words(t, targets: list[int | None], mine: np.ndarray, name: str) -> str:
     """What the matrix shows, and how often the head's largest push is the letter after an earlier copy."""
-    targets = earlier_next(run.ids)
     rows = [i for i, target in enumerate(targets) if target is not None]
     hits = sum(int(np.argmax(mine[i]) == targets[i]) for i in rows)
     read = t("writes_text", name=name)
