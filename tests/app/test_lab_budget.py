@@ -1,6 +1,7 @@
 """The variant lab's element budget (issue 34): every part of every variant draws no more elements than the most
-the other chart stages draw (the scores, the KV cache's two parts, the block's parts), counted on the same page in
-the same run, so a lab part that grows past them fails here. The browser renders every element of a rerun again
+the other chart stages draw (the scores, the KV cache's step, the block's parts: 19 today), counted in the same run,
+so a lab part that grows past them fails here. The KV cache's cost part (23, with its timing run and two charts) is
+left out of the bar: the lab keeps to the walk's figure pages. The browser renders every element of a rerun again
 (docs/DESIGN.md): the count is what a rerun costs."""
 
 import pytest
@@ -22,7 +23,7 @@ def count(at) -> int:
 
 @pytest.fixture(scope="module")
 def budget() -> int:
-    pages = [dict(stage="scores"), dict(stage="kv_cache"), dict(stage="kv_cache", part="cost")]
+    pages = [dict(stage="scores"), dict(stage="kv_cache")]
     pages += [dict(stage="block", part=p) for p in S.BLOCK_PARTS]
     counts = [count(run(**p)) for p in pages]
     assert min(counts) >= 10  # a page drawn, not an error
