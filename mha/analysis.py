@@ -55,7 +55,7 @@ class Cost:
     held: int  # L, the tokens the cache holds after step t and the keys step t reads: t, or min(t, sinks + window)
 
 
-def cost(cfg: AttentionConfig, t=None, itemsize: int = 8, d_latent: int = 0) -> Cost:
+def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int = 8, d_latent: int = 0) -> Cost:
     """Cost of step t (default cfg.n_tokens; an int, or an array of steps) and of generating t tokens, with and
     without the cache, for the attention cfg describes; with d_latent > 0, MLA's (mha.MLACache, absorbed order).
 
