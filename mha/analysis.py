@@ -6,6 +6,7 @@ import numpy as np
 
 from .attention import Weights, forward
 from .config import AttentionConfig
+from .errors import ConfigError
 
 
 def dependency(x, w: Weights) -> np.ndarray:
@@ -40,43 +41,74 @@ def dependency(x, w: Weights) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Cost:
-    """FLOPs (a multiply-add counts 2, matrix products only) and bytes (float64 values touched)."""
+    """FLOPs (a multiply-add counts 2, matrix products only) and bytes (values touched, itemsize each). Every field
+    is an int, or an int64 array shaped like t when t is an array of steps."""
 
     t: int  # tokens in the sequence after this step
-    step_flops_cached: int  # produce Y_t from X_t and a cache of t-1 tokens
+    step_flops_cached: int  # produce Y_t from X_t and the cache of the tokens before it
     step_flops_recompute: int  # produce Y_t by running forward on all t tokens
     step_bytes_cached: int
     step_bytes_recompute: int
     gen_flops_cached: int  # generate tokens 1..t, one cached step each
     gen_flops_recompute: int  # generate tokens 1..t, a full forward each time
-    cache_bytes: int  # K and V of t tokens
+    cache_bytes: int  # what the cache holds after step t: K and V of `held` tokens (MLA: their latent rows)
+    held: int  # L, the tokens the cache holds after step t and the keys step t reads: t, or min(t, sinks + window)
 
 
-def cost(cfg: AttentionConfig, t: int | None = None, itemsize: int = 8) -> Cost:
-    """Cost of step t (default cfg.n_tokens) and of generating t tokens, with and without the cache.
+def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int = 8, d_latent: int = 0) -> Cost:
+    """Cost of step t (default cfg.n_tokens; an int, or an array of steps) and of generating t tokens, with and
+    without the cache, for the attention cfg describes; with d_latent > 0, MLA's (mha.MLACache, absorbed order).
 
-    Per token, with P = 2·d_model·h·(2d_k + d_v) (q, k, v) and O = 2·h·d_v·d_model (Concat·W_O):
-      cached step t:    P + 2·h·t·(d_k + d_v) + O          (one score row, one row of S·V)
-      recompute t:      t·P + 2·h·t²·(d_k + d_v) + t·O     (all t rows, the full t×t QKᵀ and S·V)
+    mha.KVCache (h query heads, n_kv = cfg.kv_heads heads of K and V), per token:
+      P = 2·d_model·(h·d_k + n_kv·(d_k + d_v))   one product x·[W_Q | W_K | W_V]
+      O = 2·h·d_v·d_model                        Concat·W_O
+      cached step t:  P + 2·h·L·(d_k + d_v) + O  every query head scores each of the L keys held and weighs its value
+      recompute t:    t·P + 2·h·t²·(d_k + d_v) + t·O  (all t rows, the whole t×t scores: forward masks what is hidden)
+    L = t, or min(t, sinks + window) with a window. ALiBi's bias and RoPE's turn are element-wise, not matrix
+    products: not counted, as the softmax is not.
+    mha.MLACache (d_c = d_latent; cfg's n_kv_heads, window and sinks must be off): x·W_Q and x·W_DKV, W_UK folded
+    into the query and W_UV applied after the softmax, P = 2·d_model·(h·d_k + d_c) + 2·h·d_c·(d_k + d_v); scores
+    against the latent rows and S·c, 4·h·L·d_c with L = t (the recompute 4·h·t²·d_c).
     Bytes: every weight once, plus
-      cached:    X_t, the K and V rows of t tokens, one score row per head, Y_t
-      recompute: X, Q, K, V, the h·t² scores, H and Y of all t tokens.
-    Generation sums the steps for 1..t: Σt = t(t+1)/2, Σt² = t(t+1)(2t+1)/6.
+      cached:    X_t, the L rows the cache holds (n_kv·(d_k + d_v), or d_c, a token), one score row per head, Y_t
+      recompute: X, Q, K, V (MLA: c, Q, Q·W_UKᵀ and S·c), the h·t² scores, H and Y of all t tokens.
+    Generation sums the steps 1..t in closed form: Σt = t(t+1)/2, Σt² = t(t+1)(2t+1)/6 and, with a window,
+    Σ min(τ, s + W) = m(m+1)/2 + (t − m)·(s + W) where m = min(t, s + W).
     """
-    t = cfg.n_tokens if t is None else int(t)
-    h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
-    p, o, a = 2 * d * h * (2 * dk + dv), 2 * h * dv * d, 2 * h * (dk + dv)
+    if isinstance(d_latent, (bool, np.bool_)) or not isinstance(d_latent, (int, np.integer)) or d_latent < 0:
+        raise ConfigError(f"d_latent must be a whole number >= 0 (0: no MLA); got {d_latent!r}.")
+    if d_latent and (cfg.kv_heads != cfg.n_heads or cfg.window or cfg.sinks):
+        raise ConfigError("MLA caches one latent row per token for every head: its cost takes no n_kv_heads, "
+                          f"window or sinks; got n_kv_heads={cfg.n_kv_heads}, window={cfg.window}, sinks={cfg.sinks}.")
+    steps = np.asarray(cfg.n_tokens if t is None else t)
+    t = steps.astype(np.int64) if steps.ndim else int(steps)
+    least = np.minimum if steps.ndim else min
+    h, d, dk, dv, c = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v, int(d_latent)
+    o = 2 * h * dv * d
+    if c:
+        p, a = 2 * d * (h * dk + c) + 2 * h * c * (dk + dv), 4 * h * c
+        most, row = 0, c  # MLA keeps every token: no bound on L
+        weights = d * h * dk + d * c + h * c * (dk + dv) + h * dv * d
+        made = t * c + h * t * dk + 2 * h * t * c  # c, Q, Q·W_UKᵀ and S·c of all t rows
+    else:
+        g = cfg.kv_heads
+        p, a = 2 * d * (h * dk + g * (dk + dv)), 2 * h * (dk + dv)
+        most, row = (cfg.sinks + cfg.window if cfg.window else 0), g * (dk + dv)
+        weights = d * (h * dk + g * (dk + dv)) + h * dv * d
+        made = t * (h * dk + g * (dk + dv))  # Q, K and V of all t rows
+    held = least(t, most) if most else t
     s1, s2 = t * (t + 1) // 2, t * (t + 1) * (2 * t + 1) // 6
-    weights = d * h * (2 * dk + dv) + h * dv * d
+    held_sum = held * (held + 1) // 2 + (t - held) * most if most else s1  # Σ min(τ, L) over τ = 1..t
     return Cost(
         t=t,
-        step_flops_cached=p + a * t + o,
+        step_flops_cached=p + a * held + o,
         step_flops_recompute=t * (p + o) + a * t * t,
-        step_bytes_cached=itemsize * (weights + d + h * t * (dk + dv) + h * t + d),
-        step_bytes_recompute=itemsize * (weights + t * d + h * t * (2 * dk + dv) + h * t * t + h * t * dv + t * d),
-        gen_flops_cached=t * (p + o) + a * s1,
+        step_bytes_cached=itemsize * (weights + d + held * row + h * held + d),
+        step_bytes_recompute=itemsize * (weights + t * d + made + h * t * t + h * t * dv + t * d),
+        gen_flops_cached=t * (p + o) + a * held_sum,
         gen_flops_recompute=s1 * (p + o) + a * s2,
-        cache_bytes=itemsize * h * t * (dk + dv),
+        cache_bytes=itemsize * held * row,
+        held=held,
     )
 
 

@@ -28,6 +28,7 @@ from ..view import View, name, subscript
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in the figure's hover)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
+ITEMSIZE = 8  # float64, as the caches on this page
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 
@@ -420,18 +421,19 @@ def _proof(v: View, d: Decoded) -> str:
 
 
 def _cost(v: View, t: int) -> None:
-    """Step t's FLOPs and bytes, cached and recomputed, counted for the variant chosen on this stage (the post's
-    attention: the formulas of mha.cost), and the generation's FLOPs at these sizes and GPT-2-small's."""
+    """Step t's FLOPs and bytes, cached and recomputed, counted by mha.cost for the variant chosen on this stage
+    (MLA's with its latent width), and the generation's FLOPs at these sizes and GPT-2-small's."""
     t_ = v.t
     variant, changed, latent = _chosen(v)
     st.markdown(f"**{t_('kv_cost_title')}**")
-    c = _counts(changed, variant, latent, t)
+    c = mha.cost(changed, t, ITEMSIZE, latent)
     said = partial(_said, v.look)
     for groups in _formulas(t_, changed, variant, latent, t, c):
         equation(v.look, *(said(lhs, value) for lhs, value in groups))
     table = markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
-                           [(t_("kv_with"), f"{c.flops_cached:,}", f"{c.bytes_cached:,}"),
-                            (t_("kv_without", t=t), f"{c.flops_recompute:,}", f"{c.bytes_recompute:,}")])
+                           [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
+                            (t_("kv_without", t=t), f"{c.step_flops_recompute:,}",
+                             f"{c.step_bytes_recompute:,}")])
     note, gpt2 = t_("kv_cost_note"), _on_gpt2(variant, changed)
     if variant != "mha":  # the cache's bytes against a real cache's, what the counts assume and the curves' sizes:
         table += "\n\n" + _cache_check(t_, changed, variant, latent, t, c)  # in the post's elements
@@ -442,29 +444,12 @@ def _cost(v: View, t: int) -> None:
     st.caption(note)
     series = {}
     for sizes, conf in ((t_("kv_sizes_now"), changed), (t_("kv_sizes_gpt2"), gpt2)):
-        cached, full = _generated(conf, variant, latent, LENGTHS)
-        series[t_("kv_series_cached", sizes=sizes)] = (cached, "solid")
-        series[t_("kv_series_full", sizes=sizes)] = (full, "dash")
+        counted = mha.cost(conf, LENGTHS, ITEMSIZE, latent)
+        series[t_("kv_series_cached", sizes=sizes)] = (counted.gen_flops_cached, "solid")
+        series[t_("kv_series_full", sizes=sizes)] = (counted.gen_flops_recompute, "dash")
     st.markdown(f"**{t_('kv_cost_chart')}**")
     chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops"), look=v.look),
           key="kv_cost", width="stretch")
-
-
-ITEMSIZE = 8  # float64, as the caches on this page
-
-
-@dataclass(frozen=True)
-class Counts:
-    """One decoding step's matrix-product FLOPs (a multiply-add is 2) and bytes touched (every weight, input, cache
-    row and output once, float64), with the cache and by recomputing forward on all t tokens; and the cache's bytes
-    after the step. Fields are ints, or arrays when t is an array of steps."""
-
-    flops_cached: object
-    flops_recompute: object
-    bytes_cached: object
-    bytes_recompute: object
-    cache_bytes: object
-    held: object  # L: the tokens the cache holds, the keys the step reads
 
 
 def _chosen(v: View) -> tuple[str, mha.AttentionConfig, int]:
@@ -473,48 +458,6 @@ def _chosen(v: View) -> tuple[str, mha.AttentionConfig, int]:
     variant = st.session_state.get("kv_variant", "mha")
     latent = _mla_weights(v.w).d_latent if variant == "mla" else 0
     return variant, lab.variant_config(v.cfg, variant), latent
-
-
-def _counts(cfg: mha.AttentionConfig, variant: str, latent: int, t) -> Counts:
-    """What step t (an int, or an array of steps) computes, counted from the code that runs it.
-
-    mha.KVCache (every variant but MLA): one product x·[W_Q | W_K | W_V] for h query heads and n_kv kv heads,
-    P = 2 d_model (h d_k + n_kv (d_k + d_v)); each of the h query heads takes a dot product with each of the L keys
-    held and weighs their values, 2 h L (d_k + d_v); Concat·W_O, O = 2 h d_v d_model. L = t, or min(t, s + W) with
-    a window. ALiBi's bias and RoPE's turn are element-wise, not matrix products: not counted, as the softmax.
-    mha.MLACache (absorbed): x·W_Q and x·W_DKV, W_UK folded into q and W_UV after the softmax,
-    P = 2 d_model (h d_k + d_c) + 2 h d_c (d_k + d_v); scores against the latent and S·c, 4 h t d_c.
-    The recompute runs the same products on all t rows, the whole t×t scores (forward masks what is hidden)."""
-    h, d, dk, dv = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v
-    o = 2 * h * dv * d
-    if variant == "mla":
-        c = latent
-        p, a, held = 2 * d * (h * dk + c) + 2 * h * c * (dk + dv), 4 * h * c, t
-        weights = d * h * dk + d * c + h * c * (dk + dv) + h * dv * d
-        read, cache = held * c, held * c  # the latent rows, read once for all heads
-        made = t * c + h * t * dk + 2 * h * t * c  # c, Q, Q·W_UKᵀ and S·c of all t rows
-    else:
-        g = cfg.kv_heads
-        p, a = 2 * d * (h * dk + g * (dk + dv)), 2 * h * (dk + dv)
-        held = np.minimum(t, cfg.sinks + cfg.window) if cfg.window else t
-        weights = d * (h * dk + g * (dk + dv)) + h * dv * d
-        read = cache = g * held * (dk + dv)
-        made = t * (h * dk + g * (dk + dv))  # Q, K and V of all t rows
-    return Counts(
-        flops_cached=p + a * held + o,
-        flops_recompute=t * (p + o) + a * t * t,
-        bytes_cached=ITEMSIZE * (weights + d + read + h * held + d),
-        bytes_recompute=ITEMSIZE * (weights + t * d + made + h * t * t + h * t * dv + t * d),
-        cache_bytes=ITEMSIZE * cache,
-        held=held,
-    )
-
-
-def _generated(cfg: mha.AttentionConfig, variant: str, latent: int, lengths: np.ndarray) -> tuple[np.ndarray,
-                                                                                                  np.ndarray]:
-    """FLOPs of generating T tokens for every T in lengths, with the cache and recomputing: the steps 1..T summed."""
-    c = _counts(cfg, variant, latent, np.arange(1, int(lengths[-1]) + 1, dtype=np.int64))
-    return np.cumsum(c.flops_cached)[lengths - 1], np.cumsum(c.flops_recompute)[lengths - 1]
 
 
 def _on_gpt2(variant: str, changed: mha.AttentionConfig) -> mha.AttentionConfig:
@@ -526,29 +469,29 @@ def _on_gpt2(variant: str, changed: mha.AttentionConfig) -> mha.AttentionConfig:
                    rotary_dims=lab.rotary_dims(GPT2.d_k, changed.rotary_dims))
 
 
-def _formulas(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int, c: Counts) -> list[list[tuple]]:
+def _formulas(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int, c: mha.Cost) -> list[list[tuple]]:
     """The display formulas, each a list of (left side, value): P and O, then step t cached and recomputed."""
     h, d, dk, dv, g = cfg.n_heads, cfg.d_model, cfg.d_k, cfg.d_v, cfg.kv_heads
     cached, recompute = t_("kv_tex_cached"), t_("kv_tex_recompute")
     o = (r"O = 2\,h\,d_v\,d_{model}", tex_int(2 * h * dv * d))
-    full = (rf"{recompute}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.flops_recompute))
+    full = (rf"{recompute}_{{{t}}} = t\,(P + O) + 2h\,t^2(d_k + d_v)", tex_int(c.step_flops_recompute))
     if variant == "mla":
         p = (r"P = 2\,d_{model}\,(h\,d_k + d_c) + 2h\,d_c\,(d_k + d_v)",
              f"{tex_int(2 * d * (h * dk + latent) + 2 * h * latent * (dk + dv))},")
-        return [[p, o], [(rf"{cached}_{{{t}}} = P + 4h\,t\,d_c + O", tex_int(c.flops_cached)),
-                         (rf"{recompute}_{{{t}}} = t\,(P + O) + 4h\,t^2 d_c", tex_int(c.flops_recompute))]]
+        return [[p, o], [(rf"{cached}_{{{t}}} = P + 4h\,t\,d_c + O", tex_int(c.step_flops_cached)),
+                         (rf"{recompute}_{{{t}}} = t\,(P + O) + 4h\,t^2 d_c", tex_int(c.step_flops_recompute))]]
     if g == h:
         p = (r"P = 2\,d_{model}\,h\,(2d_k + d_v)", f"{tex_int(2 * d * h * (2 * dk + dv))},")
     else:
         p = (r"P = 2\,d_{model}\,(h\,d_k + n_{kv}(d_k + d_v))", f"{tex_int(2 * d * (h * dk + g * (dk + dv)))},")
     if not cfg.window:
-        return [[p, o], [(rf"{cached}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.flops_cached)), full]]
+        return [[p, o], [(rf"{cached}_{{{t}}} = P + 2h\,t\,(d_k + d_v) + O", tex_int(c.step_flops_cached)), full]]
     bound = r"s + W" if cfg.sinks else "W"
-    return [[p, o], [(rf"L = \min(t,\ {bound})", f"{int(c.held)},")],
-            [(rf"{cached}_{{{t}}} = P + 2h\,L\,(d_k + d_v) + O", tex_int(c.flops_cached)), full]]
+    return [[p, o], [(rf"L = \min(t,\ {bound})", f"{c.held},")],
+            [(rf"{cached}_{{{t}}} = P + 2h\,L\,(d_k + d_v) + O", tex_int(c.step_flops_cached)), full]]
 
 
-def _cache_check(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int, c: Counts) -> str:
+def _cache_check(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int, c: mha.Cost) -> str:
     """The cache's bytes after step t by the count, beside a real cache of the same shapes fed t tokens."""
     if variant == "mla":
         count = rf"{ITEMSIZE} \cdot t\,d_c = {ITEMSIZE} \cdot {t} \cdot {latent}"
@@ -556,10 +499,10 @@ def _cache_check(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int
         heads = "h" if cfg.kv_heads == cfg.n_heads else "n_{kv}"
         tokens = "L" if cfg.window else "t"
         count = (rf"{ITEMSIZE} \cdot {heads}\,{tokens}\,(d_k + d_v) = "
-                 rf"{ITEMSIZE} \cdot {cfg.kv_heads} \cdot {int(c.held)} \cdot {cfg.d_k + cfg.d_v}")
+                 rf"{ITEMSIZE} \cdot {cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v}")
     _, nbytes, _ = costs.measured(cfg.n_heads, cfg.kv_heads, cfg.d_k, cfg.d_v, cfg.window, cfg.sinks, cfg.alibi,
                                   cfg.rotary_dims, t, latent)
-    return t_("kv_cost_cache", t=t, count=f"{count} = {tex_int(int(c.cache_bytes))}", nbytes=f"{nbytes:,}")
+    return t_("kv_cost_cache", t=t, count=f"{count} = {tex_int(c.cache_bytes)}", nbytes=f"{nbytes:,}")
 
 
 def _assumed(t_, cfg: mha.AttentionConfig, variant: str, latent: int) -> str:
@@ -599,7 +542,7 @@ def _measure(v: View) -> None:
     t_, cfg, ss = v.t, v.cfg, st.session_state
     variant, changed, latent = _chosen(v)
     st.markdown(f"**{t_('kv_measure_title')}**")
-    cap = _measure_cap(changed, variant, latent)
+    cap = _measure_cap(changed, latent)
     tokens = number(st, t_, "kv_measure_T", 2, cap, label=t_("kv_measure_tokens"), default=min(128, cap))
     if cap < 512:
         st.caption(t_("kv_measure_cap", T=cap))
@@ -619,10 +562,10 @@ def _measure(v: View) -> None:
               width="stretch")
 
 
-def _measure_cap(cfg: mha.AttentionConfig, variant: str, latent: int, most: int = 512) -> int:
-    """The longest generation (2..most tokens) whose recompute, counted for the variant, stays within
-    MEASURE_BUDGET FLOPs."""
-    _, full = _generated(cfg, variant, latent, np.arange(1, most + 1))
+def _measure_cap(cfg: mha.AttentionConfig, latent: int, most: int = 512) -> int:
+    """The longest generation (2..most tokens) whose recompute, counted by mha.cost for the variant (MLA's with
+    latent > 0), stays within MEASURE_BUDGET FLOPs."""
+    full = mha.cost(cfg, np.arange(1, most + 1), ITEMSIZE, latent).gen_flops_recompute
     fits = np.flatnonzero(full[1:] <= MEASURE_BUDGET) + 2
     return int(fits[-1]) if len(fits) else 2
 
