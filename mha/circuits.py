@@ -83,10 +83,12 @@ def _written(mw: ModelWeights, layer: int, head: int) -> np.ndarray:
 
 
 def ov_factors(mw: ModelWeights, layer: int, head: int) -> tuple[np.ndarray, np.ndarray]:
-    """(A, B) with ov_circuit = A·B: A (vocab, d_model) what the head writes for each token it reads, centred and
-    scaled by γ_f as the final LN hands it on; B = Eᵀ (d_model, vocab), the read-out."""
-    written = _written(mw, layer, head)
-    return (written - written.mean(axis=-1, keepdims=True)) * mw.lnf_g, mw.wte.T
+    """(A, B) with ov_circuit = A·B: A (vocab, d_model) = Ê·W_V·W_O, what the head writes for each token it reads
+    (Ê: E as LN₁ hands it on, its γ without β); B (d_model, vocab) = Γ_f·Eᵀ, the read-out through the final LN's
+    centring and γ_f (Γ_f = diag(γ_f)·(I − 11ᵀ/d), a linear map)."""
+    d = mw.d_model
+    centring = np.eye(d) - np.full((d, d), 1 / d)  # x·centring = x − mean(x)
+    return _written(mw, layer, head), (centring * mw.lnf_g) @ mw.wte.T
 
 
 def ov_circuit(mw: ModelWeights, layer: int, head: int) -> np.ndarray:

@@ -700,14 +700,16 @@ EN = {
     "knock_row_all": "every head",
     "knock_row_without": "without {names}",
     "knock_row_chance": "guessing (1 of {v} letters)",
+    "knock_them_one": "this head",
+    "knock_them_many": "these heads",
     "knock_needs_chance": "Without {names} the model copies {after} of the letters, about what guessing gets ({chance}); with "
-                          "them, {before}. It cannot copy without these heads.",
-    "knock_needs": "Without {names} accuracy falls from {before} to {after}, {drop} points: the model needs these "
-                   "heads, though it still copies some letters without them.",
-    "knock_leans": "Without {names} accuracy falls from {before} to {after}, {drop} points: the model leans on these "
-                   "heads, and other heads make up for part of what they did.",
+                          "them, {before}. It cannot copy without {them}.",
+    "knock_needs": "Without {names} accuracy falls from {before} to {after}, {drop} points: the model needs {them}, "
+                   "though it still copies some letters without.",
+    "knock_leans": "Without {names} accuracy falls from {before} to {after}, {drop} points: the model leans on {them}, "
+                   "and other heads make up for part of what was lost.",
     "knock_barely": "Without {names} accuracy moves from {before} to {after}, {drop} points: the model barely needs "
-                    "these heads here; others do the job.",
+                    "{them} here; others do the job.",
     "knock_next_all": "After your whole sequence the model's next letter is {letter} (probability {p}).",
     "knock_next": "After your whole sequence the model's next letter is {letter} (probability {p}) with every head, "
                   "and {after} (probability {q}) without {names}.",
@@ -758,18 +760,9 @@ EN = {
     "circuit_qk": "QK: where it looks",
     "circuit_through": "Keys made by",
     "circuit_through_none": "the letters themselves",
-    "circuit_ov_text": "Head {name}'s OV circuit: row $a$ is what the head writes when it reads letter $a$, read out as "
-                       "every letter's logit ($E$ through $W_V$, $W_O$, the final layer norm's centring and $\\gamma$, "
-                       "then $E^\\top$). In {hits} of {v} rows the diagonal is the row's largest: reading a letter, the "
-                       "head raises that same letter {hits} times in {v}. Click any cell for its dot product.",
-    "circuit_qk_text": "Head {name}'s QK circuit: row $a$, column $b$ is the score a query on letter $a$ gives a key on "
-                       "letter $b$. The diagonal is the row's largest in {hits} of {v} rows: this is how much the head "
-                       "looks for its own letter. Click any cell for its dot product.",
-    "circuit_qk_through_text": "Head {name}'s QK circuit with its keys made by head {through}: at a position whose previous letter "
-                               "was $b$, head {through} has written about $b$ into the stream, and this is the score a query on "
-                               "letter $a$ gives that key. The diagonal is the row's largest in {hits} of {v} rows: the query on "
-                               "$a$ looks for the position right after an earlier $a$, the letter an induction head then copies. "
-                               "Click any cell for its dot product.",
+    "circuit_ov_text": "Head {name}'s OV circuit: row $a$ is what the head writes when it reads letter $a$, read out as every letter's logit. $\\hat E$ is each letter's row of $E$ as layer norm 1 hands it on (its $\\gamma$, without $\\beta$); $\\Gamma_f$ is the final layer norm's centring and $\\gamma$. In {hits} of {v} rows the diagonal is the row's largest: reading a letter, the head raises that same letter {hits} times in {v}. Click any cell for its dot product.",
+    "circuit_qk_text": "Head {name}'s QK circuit: row $a$, column $b$ is the score a query on letter $a$ gives a key on letter $b$ ($\\hat E$: the letters' rows of $E$ as layer norm 1 hands them on). The diagonal is the row's largest in {hits} of {v} rows: this is how much the head looks for its own letter. Click any cell for its dot product.",
+    "circuit_qk_through_text": "Head {name}'s QK circuit with its keys made by head {through}: at a position whose previous letter was $b$, head {through} has written about $b$ into the stream ($\\hat O_{{{through}}}$, row $b$: what it writes, centred and scaled as layer norm 1 hands it on), and this is the score a query on letter $a$ gives that key. The diagonal is the row's largest in {hits} of {v} rows: the query on $a$ looks for the position right after an earlier $a$, the letter an induction head then copies. Click any cell for its dot product.",
     "timeline_acc": "accuracy, every head",
     "timeline_acc_knocked": "accuracy without layer {layer}'s heads",
     "timeline_induction": "best induction score in layer {layer}",
@@ -1864,19 +1857,21 @@ ZH = {
     "knock_col_acc": "第二遍的准确率",
     "knock_col_loss": "损失（奈特）",
     "knock_row_all": "所有头都在",
-    "knock_row_without": "去掉 {names}",
+    "knock_row_without": "敲掉 {names}",
     "knock_row_chance": "瞎猜（{v} 个字母选一个）",
-    "knock_needs_chance": "去掉 {names} 后，模型只抄对 {after} 的字母，和瞎猜（{chance}）差不多；有它们时是 {before}。没有这些头，模型就不会抄了。",
-    "knock_needs": "去掉 {names} 后，准确率从 {before} 降到 {after}，少了 {drop} 个百分点：模型离不开这些头，只是没有它们也还能抄对一部分。",
-    "knock_leans": "去掉 {names} 后，准确率从 {before} 降到 {after}，少了 {drop} 个百分点：模型倚重这些头，其他头能补回它们的一部分工作。",
-    "knock_barely": "去掉 {names} 后，准确率从 {before} 变为 {after}，变化 {drop} 个百分点：在这里模型几乎用不着这些头，别的头在做这件事。",
+    "knock_them_one": "这个头",
+    "knock_them_many": "这些头",
+    "knock_needs_chance": "敲掉 {names} 后，模型只抄对 {after} 的字母，和瞎猜（{chance}）差不多；有它们时是 {before}。没有{them}，模型就不会抄了。",
+    "knock_needs": "敲掉 {names} 后，准确率从 {before} 降到 {after}，少了 {drop} 个百分点：模型离不开{them}，只是没有也还能抄对一部分。",
+    "knock_leans": "敲掉 {names} 后，准确率从 {before} 降到 {after}，少了 {drop} 个百分点：模型倚重{them}，其他头能补回一部分损失。",
+    "knock_barely": "敲掉 {names} 后，准确率从 {before} 变为 {after}，变化 {drop} 个百分点：在这里模型几乎用不着{them}，别的头在做这件事。",
     "knock_next_all": "读完整条序列后，模型猜下一个字母是 {letter}（概率 {p}）。",
-    "knock_next": "读完整条序列后，所有头都在时模型猜下一个字母是 {letter}（概率 {p}）；去掉 {names} 后猜 {after}（概率 {q}）。",
+    "knock_next": "读完整条序列后，所有头都在时模型猜下一个字母是 {letter}（概率 {p}）；敲掉 {names} 后猜 {after}（概率 {q}）。",
     "knock_seq_title": "你的序列，逐个位置",
     "knock_seq_text": "每一列：一个字母、真正跟在它后面的字母，以及模型对它的猜测。",
     "knock_seq_changed": "每一列：一个字母、真正跟在它后面的字母，以及所有头都在时和敲掉这些头后模型的猜测；{n} 个猜测里有 {changed} 个变了（加粗）。",
     "knock_composed_title": "敲掉后第 {layer} 层的注意力模式",
-    "knock_composed": "去掉 {names} 后，第 {layer} 层的头自己的权重没变，但它们的查询和键读的是残差流，而残差流里已经没有"
+    "knock_composed": "敲掉 {names} 后，第 {layer} 层的头自己的权重没变，但它们的查询和键读的是残差流，而残差流里已经没有"
                       "被敲掉的头写下的内容，所以它们看的地方也变了（见下图）。你的序列上的归纳分数，所有头都在时与敲掉后："
                       "{scores}。",
     "knock_composed_head": "头 {name}：{before} → {after}",
@@ -1912,17 +1907,14 @@ ZH = {
     "circuit_qk": "$QK$：它看哪里",
     "circuit_through": "键由谁产生",
     "circuit_through_none": "字母本身",
-    "circuit_ov_text": "头 {name} 的 $OV$ 回路：第 $a$ 行是这个头读到字母 $a$ 时写下的内容，再读成每个字母的对数几率（$E$ 经过 $W_V$、$W_O$、最后层归一化的去均值和 "
-                       "$\\gamma$，再乘 $E^\\top$）。{v} 行中有 {hits} 行对角线是该行最大的：读到一个字母，这个头有 {hits} 次抬高的正是同一个字母。点任意一格可看它的点积。",
-    "circuit_qk_text": "头 {name} 的 $QK$ 回路：第 $a$ 行、第 $b$ 列是字母 $a$ 上的查询给字母 $b$ 上的键打的分。{v} 行中有 {hits} "
-                       "行对角线是该行最大的：这就是这个头有多想找它自己的字母。点任意一格可看它的点积。",
-    "circuit_qk_through_text": "头 {name} 的 $QK$ 回路，键由头 {through} 产生：在前一个字母是 $b$ 的位置上，头 {through} 已经把关于 $b$ 的信息写进了残差流，这里是字母 $a$ "
-                               "上的查询给这个键打的分。{v} 行中有 {hits} 行对角线是该行最大的：字母 $a$ 上的查询去找紧跟在更早的 $a$ 后面的位置，归纳头随后抄的就是那里的字母。点任意一格可看它的点积。",
+    "circuit_ov_text": "头 {name} 的 $OV$ 回路：第 $a$ 行是这个头读到字母 $a$ 时写下的内容，再读成每个字母的对数几率。$\\hat E$ 是 $E$ 的各行经第一个层归一化之后的样子（乘了它的 $\\gamma$，不加 $\\beta$）；$\\Gamma_f$ 是最后层归一化的去均值和 $\\gamma$。{v} 行中有 {hits} 行对角线是该行最大的：读到一个字母，这个头有 {hits} 次抬高的正是同一个字母。点任意一格可看它的点积。",
+    "circuit_qk_text": "头 {name} 的 $QK$ 回路：第 $a$ 行、第 $b$ 列是字母 $a$ 上的查询给字母 $b$ 上的键打的分（$\\hat E$：$E$ 的各行经第一个层归一化之后的样子）。{v} 行中有 {hits} 行对角线是该行最大的：这就是这个头有多想找它自己的字母。点任意一格可看它的点积。",
+    "circuit_qk_through_text": "头 {name} 的 $QK$ 回路，键由头 {through} 产生：在前一个字母是 $b$ 的位置上，头 {through} 已经把关于 $b$ 的信息写进了残差流（$\\hat O_{{{through}}}$ 的第 $b$ 行：它写下的内容，按第一个层归一化的方式去均值并缩放），这里是字母 $a$ 上的查询给这个键打的分。{v} 行中有 {hits} 行对角线是该行最大的：字母 $a$ 上的查询去找紧跟在更早的 $a$ 后面的位置，归纳头随后抄的就是那里的字母。点任意一格可看它的点积。",
     "timeline_acc": "准确率（所有头）",
-    "timeline_acc_knocked": "准确率（去掉第 {layer} 层的头）",
+    "timeline_acc_knocked": "准确率（敲掉第 {layer} 层的头）",
     "timeline_induction": "第 {layer} 层最高的归纳分数",
     "timeline_y_acc": "比例（0 到 1）",
-    "timeline_knock_at": "第 {step} 步，在其中 {count} 条序列上：所有头都在时准确率 {acc}，去掉第 {layer} 层的头后 {without}，相差 {gap} 个百分点；第 {layer} "
+    "timeline_knock_at": "第 {step} 步，在其中 {count} 条序列上：所有头都在时准确率 {acc}，敲掉第 {layer} 层的头后 {without}，相差 {gap} 个百分点；第 {layer} "
                          "层最高的归纳分数是 {ind}。归纳分数升起时，这个差距随之拉开。",
     "notice_knock": "链接参数 {key}={value} 不是训练好的模型里的头（{heads}，写作 层.头），已略去。",
     # 变体实验室（`variants`）：开头和选择；每个变体自己的文字在各自的小节里。

@@ -74,7 +74,11 @@ def test_knocking_heads_out_shows_the_cores_scores_and_predictions(trained, sequ
     drop = whole.accuracy - gone.accuracy
     verdict = ("knock_needs_chance" if gone.accuracy <= 2 / 8 else "knock_needs") if drop >= 0.25 else \
         "knock_leans" if drop >= 0.1 else "knock_barely"
-    assert t[verdict].split("{")[0] in text
+    chosen = sorted(names.split(","))
+    said = t[verdict].format(names=t["list_sep"].join(chosen), before=f"{100 * whole.accuracy:.1f}%",
+                             after=f"{100 * gone.accuracy:.1f}%", drop=f"{100 * drop:.1f}", chance="12.5%",
+                             them=t["knock_them_one" if len(chosen) == 1 else "knock_them_many"])
+    assert said in text
     # the link carries the heads back
     assert at.query_params["knock"] == ",".join(sorted(names.split(",")))
 
@@ -207,3 +211,27 @@ def test_knocking_a_layer_1_head_moves_layer_2s_patterns(trained, names, lang):
 def test_knocking_only_layer_2_leaves_no_patterns_to_redraw():
     at = run(model="trained", stage="heads", text=TEXT, knock="2.1")
     assert "knock_s" not in dict(keyed_charts(at)) and EN["knock_composed_title"].split("{")[0] not in page_text(at)
+
+
+def test_knocked_heads_and_circuit_choices_stay_while_other_parts_are_shown():
+    """A learner's knock-out set and circuit are still there after a visit to another part and another layer."""
+    at = run(model="trained", stage="heads", text=TEXT, part="knock")
+    at.pills(key="knock").set_value(["1.2"])
+    rerun(at)
+    at.session_state["heads_part"] = "circuits"
+    rerun(at)
+    at.segmented_control(key="circuit_head").set_value("2.2")
+    at.segmented_control(key="circuit").set_value("qk")
+    rerun(at)
+    for part in ("patterns", "writes", "timeline"):
+        at.session_state["heads_part"] = part
+        rerun(at)
+    at.sidebar.segmented_control(key="layer").set_value(2)
+    rerun(at)
+    assert at.query_params["knock"] == "1.2"
+    at.session_state["heads_part"] = "circuits"
+    rerun(at)
+    assert (at.segmented_control(key="circuit_head").value, at.segmented_control(key="circuit").value) == ("2.2", "qk")
+    at.session_state["heads_part"] = "knock"
+    rerun(at)
+    assert at.pills(key="knock").value == ["1.2"] and "without 1.2" in knock_text(at)

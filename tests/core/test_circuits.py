@@ -158,6 +158,9 @@ def test_the_ov_circuit_is_its_definition(shipped, layer, head):
     expected = ref.matmul(centred(written_by(shipped, layer, head), shipped.lnf_g.tolist()),
                           ref.transpose(shipped.wte.tolist()))
     np.testing.assert_allclose(mha.ov_circuit(shipped, layer, head), expected, rtol=0, atol=1e-12)
+    a, b = mha.ov_factors(shipped, layer, head)  # the page's product: Ê·W_V·W_O, then the final norm's read-out
+    np.testing.assert_allclose(a, written_by(shipped, layer, head), rtol=0, atol=1e-12)
+    np.testing.assert_allclose(a @ b, expected, rtol=0, atol=1e-12)
 
 
 @pytest.mark.parametrize("head, through", [(0, None), (1, (0, 1)), (0, (0, 0))])

@@ -26,8 +26,10 @@ def render(v: View) -> None:
         ss["circuit_head"] = default_head(m)
     row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")  # a phone: stacked
     name = row.segmented_control(t("circuit_head"), S.KNOCK_NAMES, key="circuit_head", required=True,
+                                 persist_state="session",
                                  format_func=lambda x: label(t, m, x))
     kind = row.segmented_control(t("circuit_kind"), CIRCUITS, key="circuit", required=True, default="ov",
+                                 persist_state="session",
                                  format_func=lambda x: t(f"circuit_{x}"))
     (layer, head), = S.knocked_pairs([name])
     through = None
@@ -37,6 +39,7 @@ def render(v: View) -> None:
         if ss.get("circuit_through") not in options:
             ss["circuit_through"] = next((n for n in earlier if role_of(m, n) == "previous"), "none")
         chosen = row.segmented_control(t("circuit_through"), options, key="circuit_through", required=True,
+                                       persist_state="session",
                                        format_func=lambda x: t("circuit_through_none") if x == "none"
                                        else label(t, m, x))
         through = None if chosen == "none" else S.knocked_pairs([chosen])[0]
@@ -45,25 +48,20 @@ def render(v: View) -> None:
         a, b = mha.ov_factors(m.weights, layer, head)
         c = a @ b
         st.markdown(t("circuit_ov_text", name=name, hits=copies(c), v=len(c)))
-        product_view("circuit_product", letters,
-                     Operand(a, Name("E·W<sub>V</sub>·W<sub>O</sub>", r"E W_V W_O", "E·W_V·W_O"), t("token"),
-                             t("cols_of")),
-                     Operand(b, Name("E<sup>T</sup>", r"E^\top", "Eᵀ"), t("cols_of"), t("writes_letter")),
-                     Operand(c, Name(f"OV<sub>{name}</sub>", rf"OV_{{{name}}}", f"OV {name}"), t("token"),
-                             t("writes_letter")),
-                     "OV = (E·W_V·W_O)·Eᵀ", cols=tuple(m.vocab))
-        return
-    a, b = mha.qk_factors(m.weights, layer, head, through)
-    c = a @ b
-    key = "circuit_qk_text" if through is None else "circuit_qk_through_text"
-    st.markdown(t(key, name=name, hits=copies(c), v=len(c),
-                  through="" if through is None else f"{through[0] + 1}.{through[1] + 1}"))
-    kname = Name("K<sup>T</sup>", r"K^\top", "Kᵀ") if through is None else Name("(E·OV·W<sub>K</sub>)<sup>T</sup>",
-                                                                                 r"(E\,OV\,W_K)^\top", "(E·OV·W_K)ᵀ")
-    product_view("circuit_product", letters,
-                 Operand(a, Name("E·W<sub>Q</sub>/√d<sub>k</sub>", r"E W_Q/\sqrt{d_k}", "E·W_Q/√d_k"), t("token"),
-                         t("cols_of")),
-                 Operand(b, kname, t("cols_of"), t("writes_letter")),
-                 Operand(c, Name(f"QK<sub>{name}</sub>", rf"QK_{{{name}}}", f"QK {name}"), t("token"),
-                         t("writes_letter")),
-                 "QK = (E·W_Q/√d_k)·Kᵀ", cols=tuple(m.vocab))
+        an = Name("Ê·W<sub>V</sub>·W<sub>O</sub>", r"\hat E W_V W_O", "Ê·W_V·W_O")
+        bn = Name("Γ<sub>f</sub>·E<sup>T</sup>", r"\Gamma_f E^\top", "Γf·Eᵀ")
+        cn = Name(f"OV<sub>{name}</sub>", rf"OV_{{{name}}}", f"OV {name}")
+    else:
+        a, b = mha.qk_factors(m.weights, layer, head, through)
+        c = a @ b
+        writer = "" if through is None else f"{through[0] + 1}.{through[1] + 1}"
+        key = "circuit_qk_text" if through is None else "circuit_qk_through_text"
+        st.markdown(t(key, name=name, hits=copies(c), v=len(c), through=writer))
+        an = Name("Ê·W<sub>Q</sub>/√d<sub>k</sub>", r"\hat E W_Q/\sqrt{d_k}", "Ê·W_Q/√d_k")
+        bn = Name("(Ê·W<sub>K</sub>)<sup>T</sup>", r"(\hat E W_K)^\top", "(Ê·W_K)ᵀ") if through is None else \
+            Name(f"(Ô<sub>{writer}</sub>·W<sub>K</sub>)<sup>T</sup>", rf"(\hat O_{{{writer}}} W_K)^\top",
+                 f"(Ô{writer}·W_K)ᵀ")
+        cn = Name(f"QK<sub>{name}</sub>", rf"QK_{{{name}}}", f"QK {name}")
+    product_view("circuit_product", letters, Operand(a, an, t("token"), t("cols_of")),
+                 Operand(b, bn, t("cols_of"), t("writes_letter")), Operand(c, cn, t("token"), t("writes_letter")),
+                 f"{cn.html} = ({an.html})·{bn.html}", cols=tuple(m.vocab))

@@ -18,6 +18,7 @@ from . import knocked_trace, label, pairs, s_maps, score
 def render(v: View) -> None:
     t, m = v.t, models.shipped()
     chosen = st.pills(t("knock_pick"), S.KNOCK_NAMES, selection_mode="multi", key="knock",
+                      persist_state="session",
                       format_func=lambda name: label(t, m, name))
     knocked = pairs(chosen)
     run = v.trained.trace
@@ -56,7 +57,8 @@ def _scores(t, m, chosen, knocked) -> str:
         verdict = "knock_needs_chance" if gone.accuracy <= 2 * chance else "knock_needs"
     else:
         verdict = "knock_leans" if drop >= 0.1 else "knock_barely"
-    words = t(verdict, names=_names(t, chosen), before=pct(whole.accuracy), after=pct(gone.accuracy),
+    them = t("knock_them_one" if len(chosen) == 1 else "knock_them_many")
+    words = t(verdict, names=_names(t, chosen), them=them, before=pct(whole.accuracy), after=pct(gone.accuracy),
               drop=f"{100 * drop:.1f}", chance=pct(chance))
     return markdown_table([" ", t("knock_col_acc"), t("knock_col_loss")], rows) + "\n\n" + words
 

@@ -35,9 +35,10 @@ def render(v: View) -> None:
         ss["writes_pos"] = n
     row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")  # a phone: stacked
     name = row.segmented_control(t("writes_head"), S.KNOCK_NAMES, key="writes_head", required=True,
+                                 persist_state="session",
                                  format_func=lambda x: label(t, m, x))
     pos = row.select_slider(t("writes_pos"), list(range(1, n + 1)), value=int(ss.get("writes_pos", n)),
-                            key="writes_pos")
+                            key="writes_pos", persist_state="session")
     (layer, head), = S.knocked_pairs([name])
     parts = mha.logit_parts(run, m.weights)
     mine = parts[f"head {name}"]  # (n, vocab)
