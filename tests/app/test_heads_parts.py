@@ -235,3 +235,11 @@ def test_knocked_heads_and_circuit_choices_stay_while_other_parts_are_shown():
     at.session_state["heads_part"] = "knock"
     rerun(at)
     assert at.pills(key="knock").value == ["1.2"] and "without 1.2" in knock_text(at)
+
+
+def test_a_projector_draws_the_circuit_alone_large_and_a_desk_only_in_the_product(trained):
+    at = run(model="trained", stage="heads", text=TEXT, part="circuits", present=1)
+    drawn = dict(keyed_charts(at))
+    np.testing.assert_allclose(z(drawn["circuit_alone"]["data"][0]), mha.ov_circuit(trained.weights, 1, 0),
+                               atol=1e-9, rtol=0)
+    assert "circuit_alone" not in dict(keyed_charts(run(model="trained", stage="heads", text=TEXT, part="circuits")))

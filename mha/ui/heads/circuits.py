@@ -8,10 +8,13 @@ from dataclasses import replace
 import streamlit as st
 
 import mha
+from mha import figures as F
 from mha.circuits import copies
+from mha.figures.ticks import token_ticks
 
 from .. import models
 from .. import settings as S
+from ..chart import chart
 from ..product import product_view
 from ..view import Name, Operand, View
 from . import label, role_of
@@ -62,6 +65,10 @@ def render(v: View) -> None:
             Name(f"(Ô<sub>{writer}</sub>·W<sub>K</sub>)<sup>T</sup>", rf"(\hat O_{{{writer}}} W_K)^\top",
                  f"(Ô{writer}·W_K)ᵀ")
         cn = Name(f"QK<sub>{name}</sub>", rf"QK_{{{name}}}", f"QK {name}")
+    if v.look.narrow or v.look == F.PRESENT:  # the product's C is small there: the circuit alone, letters named
+        fig = F.grid_figure([F.Mat(c, cn.html, row_label=t("writes_letter"), col_label=t("writes_letter"))],
+                            text=v.text, words=v.words, look=letters.named)
+        chart(token_ticks(fig, tuple(m.vocab), ("xaxis", "yaxis"), v.look), key="circuit_alone")
     product_view("circuit_product", letters, Operand(a, an, t("token"), t("cols_of")),
                  Operand(b, bn, t("cols_of"), t("writes_letter")), Operand(c, cn, t("token"), t("writes_letter")),
                  f"{cn.html} = ({an.html})·{bn.html}", cols=tuple(m.vocab))
