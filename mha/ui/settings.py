@@ -176,7 +176,9 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     if "integers" in params:
         out["integers"] = _first(params["integers"]).strip() in ("1", "true")
     notices += _knobs(params, out)
-    if "knock" in params:
+    if "knock" in params and out.get("model") != "trained":  # only the trained model's heads learned a job
+        notices.append(Notice("notice_knock_seeded", dict(key="knock", value=shorten(_first(params["knock"])))))
+    elif "knock" in params:
         notices += _knock(_first(params["knock"]), out)
     return out, notices
 

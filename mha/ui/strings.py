@@ -739,6 +739,8 @@ EN = {
                    "scale taken from the whole residual stream at the row. Effects through later layers are not in it. "
                    "A dotted box marks, in each row whose letter came earlier, the letter that followed that earlier "
                    "copy.",
+    "writes_whole": "Heads knocked out on the knock-out part ({names}) are not knocked out here: this is the whole "
+                    "model.",
     "writes_no_repeat": "No letter of your sequence has come before yet, so there is no earlier copy to follow.",
     "writes_copies": "At the {rows} positions whose letter came earlier, head {name} pushes hardest for the letter that "
                      "followed that earlier copy at {hits} of {rows}.",
@@ -770,6 +772,8 @@ EN = {
     "timeline_knock_at": "At step {step}, on {count} of those sequences: accuracy {acc} with every head, {without} without "
                          "layer {layer}'s heads, a gap of {gap} points; the best induction score in layer {layer} is {ind}. "
                          "The gap opens as the induction score rises.",
+    "notice_knock_seeded": "Link parameter {key}={value} knocks out heads of the trained model, and this link shows "
+                           "the seeded weights (it does not choose the trained model); it was left out.",
     "notice_knock": "Link parameter {key}={value} does not name a head of the trained model ({heads}: layer.head); it "
                     "was left out.",
     # The variant lab (stage `variants`): its opening and picker; each variant's own words follow in its section.
@@ -1888,6 +1892,7 @@ ZH = {
     "writes_text": "第 $i$ 行、第 $b$ 列：头 {name} 在位置 $i$ 的输出直接经过 $W_O$ 和最后的层归一化，把字母 $b$ "
                    "的对数几率抬高（红）或压低（蓝）多少；层归一化的缩放取自该行完整的残差流。经由后面各层的间接作用不算在内。"
                    "虚线框标出的是：在字母此前出现过的行里，上一次出现时紧跟其后的那个字母。",
+    "writes_whole": "在“敲掉注意力头”那一部分敲掉的头（{names}）在这里没有敲掉：这里是完整的模型。",
     "writes_no_repeat": "你的序列里还没有哪个字母出现过第二次，所以没有更早的副本可循。",
     "writes_copies": "在字母此前出现过的 {rows} 个位置上，头 {name} 有 {hits} 次最用力推高的，正是上一次出现时紧跟其后的字母。",
     "writes_sum_title": "位置 {pos}（字母 {token}）：模型所猜字母 {letter} 的对数几率，逐项拆开",
@@ -1916,6 +1921,7 @@ ZH = {
     "timeline_y_acc": "比例（0 到 1）",
     "timeline_knock_at": "第 {step} 步，在其中 {count} 条序列上：所有头都在时准确率 {acc}，敲掉第 {layer} 层的头后 {without}，相差 {gap} 个百分点；第 {layer} "
                          "层最高的归纳分数是 {ind}。归纳分数升起时，这个差距随之拉开。",
+    "notice_knock_seeded": "链接参数 {key}={value} 敲掉的是训练好的模型里的头，而这个链接显示的是随机权重（没有选训练好的模型），已略去。",
     "notice_knock": "链接参数 {key}={value} 不是训练好的模型里的头（{heads}，写作 层.头），已略去。",
     # 变体实验室（`variants`）：开头和选择；每个变体自己的文字在各自的小节里。
     "variants_title": "变体实验室：今天的模型改了什么，用的还是这些数",

@@ -243,3 +243,10 @@ def test_a_projector_draws_the_circuit_alone_large_and_a_desk_only_in_the_produc
     np.testing.assert_allclose(z(drawn["circuit_alone"]["data"][0]), mha.ov_circuit(trained.weights, 1, 0),
                                atol=1e-9, rtol=0)
     assert "circuit_alone" not in dict(keyed_charts(run(model="trained", stage="heads", text=TEXT, part="circuits")))
+
+
+def test_knock_on_seeded_weights_is_refused_with_a_notice_and_writes_says_it_is_the_whole_model():
+    at = run(stage="heads", knock="2.1")
+    assert "knock" not in at.session_state and any("knock=2.1" in w for w in warnings(at))
+    at = run(model="trained", stage="heads", text=TEXT, knock="2.1", part="writes")
+    assert EN["writes_whole"].format(names="2.1") in " ".join(m.value for m in at.markdown).replace("\\.", ".")

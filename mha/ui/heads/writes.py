@@ -50,7 +50,8 @@ def render(v: View) -> None:
         box("x", "y", b + 1, b + 1, i + 1, i + 1, width=2, dash="dot") for i, b in enumerate(targets) if b is not None)
     chart(token_ticks(token_ticks(fig, v.tokens, ("yaxis",), v.look), tuple(m.vocab), ("xaxis",), v.look),
           key="writes_figure")
-    st.markdown(f"{_words(t, targets, mine, name)}\n\n{_sum(t, m, run, parts, pos - 1)}")  # one element
+    whole = t("writes_whole", names=t("list_sep").join(ss["knock"])) + "\n\n" if ss.get("knock") else ""
+    st.markdown(f"{whole}{_words(t, targets, mine, name)}\n\n{_sum(t, m, run, parts, pos - 1)}")  # one element
 
 
 def _words(t, targets: list[int | None], mine: np.ndarray, name: str) -> str:
