@@ -720,9 +720,11 @@ EN = {
     "knock_composed_title": "Layer {layer}'s patterns, heads knocked out",
     "knock_composed": "Without {names}, layer {layer}'s heads keep their own weights, yet their queries and keys read "
                       "a residual stream that no longer holds what the knocked heads wrote, so where they look "
-                      "changes too (drawn below). Induction score on your sequence, with every head and without: "
+                      "changes too (below: each head with every head in place, and with the knocked ones out). Induction score on your sequence, with every head and without: "
                       "{scores}.",
     "knock_composed_head": "head {name} {before} → {after}",
+    "knock_s_before": "every head",
+    "knock_s_after": "heads knocked out",
     "knock_composed_no_repeat": "No letter of your sequence repeats yet, so there is no induction score to compare; "
                                 "the patterns are drawn below.",
     "knock_seq_pos": "position",
@@ -1876,9 +1878,11 @@ ZH = {
     "knock_seq_changed": "每一列：一个字母、真正跟在它后面的字母，以及所有头都在时和敲掉这些头后模型的猜测；{n} 个猜测里有 {changed} 个变了（加粗）。",
     "knock_composed_title": "敲掉后第 {layer} 层的注意力模式",
     "knock_composed": "敲掉 {names} 后，第 {layer} 层的头自己的权重没变，但它们的查询和键读的是残差流，而残差流里已经没有"
-                      "被敲掉的头写下的内容，所以它们看的地方也变了（见下图）。你的序列上的归纳分数，所有头都在时与敲掉后："
+                      "被敲掉的头写下的内容，所以它们看的地方也变了（见下图：每个头在所有头都在时与敲掉之后的样子）。你的序列上的归纳分数，所有头都在时与敲掉后："
                       "{scores}。",
     "knock_composed_head": "头 {name}：{before} → {after}",
+    "knock_s_before": "所有头都在",
+    "knock_s_after": "敲掉之后",
     "knock_composed_no_repeat": "你的序列里还没有字母重复，没有归纳分数可比；注意力模式画在下面。",
     "knock_seq_pos": "位置",
     "knock_seq_letter": "字母",

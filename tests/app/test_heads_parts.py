@@ -197,8 +197,10 @@ def test_knocking_a_layer_1_head_moves_layer_2s_patterns(trained, names, lang):
     ids = ids_of(TEXT)
     knocked = mha.model_forward(ids, trained.weights, knocked=knocked_of(names))
     drawn = dict(keyed_charts(at))["knock_s"]["data"]
-    for h in range(2):
-        np.testing.assert_allclose(np.nan_to_num(z(drawn[h])), knocked.layers[1].attn.probs[h], atol=1e-9)
+    whole = mha.model_forward(ids, trained.weights)
+    for h in range(2):  # each head's row: with every head, then with the knocked ones out
+        np.testing.assert_allclose(np.nan_to_num(z(drawn[2 * h])), whole.layers[1].attn.probs[h], atol=1e-9)
+        np.testing.assert_allclose(np.nan_to_num(z(drawn[2 * h + 1])), knocked.layers[1].attn.probs[h], atol=1e-9)
     before = mha.head_roles(mha.model_forward(ids, trained.weights).layers[1].attn.probs, ids)[1]
     after = mha.head_roles(knocked.layers[1].attn.probs, ids)[1]
     for h in range(2):

@@ -36,6 +36,7 @@ PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover lab
     "lab_mla_latent", "lab_rope_position", "lab_rope_pair",
     # the heads stage's parts: the training curves' legend and axis, what a head writes (its matrix's title, axis)
     "timeline_acc", "timeline_acc_knocked", "timeline_induction", "timeline_y_acc", "writes_figure", "writes_letter",
+    "knock_s_before", "knock_s_after",  # the knocked-out patterns' panel titles
 }
 PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
          "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options

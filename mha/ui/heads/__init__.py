@@ -19,14 +19,17 @@ from ..strings import Text
 from ..view import View, name
 
 
-def s_maps(v: View, tr: mha.Trace, key: str) -> None:
-    """Every head's S of one attention trace side by side, masked cells as gaps, rows and keys named by token."""
+def s_maps(v: View, tr: mha.Trace, key: str, before: mha.Trace | None = None) -> None:
+    """Every head's S of one attention trace side by side, masked cells as gaps, rows and keys named by token. With
+    `before`, each head's S there and in tr in one row, titled as the model with every head and with heads knocked
+    out."""
     t, h = v.t, len(tr.probs)
-    probs = [F.Mat(tr.probs[i], name("S", str(i + 1)).html, "probs", t("token"), t("key_pos"),
-                   np.isneginf(tr.masked[i])) for i in range(h)]
-    axes = [f"{a}axis{i + 1 if i else ''}" for i in range(h) for a in "xy"]
-    chart(token_ticks(F.grid_figure(probs, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
-          key=key)
+    shown = [(tr, "")] if before is None else [(before, t("knock_s_before")), (tr, t("knock_s_after"))]
+    probs = [F.Mat(one.probs[i], f"{name('S', str(i + 1)).html}{f' · {said}' if said else ''}", "probs", t("token"),
+                   t("key_pos"), np.isneginf(one.masked[i])) for i in range(h) for one, said in shown]
+    axes = [f"{a}axis{i + 1 if i else ''}" for i in range(len(probs)) for a in "xy"]
+    fig = F.grid_figure(probs, text=v.text, words=v.words, look=v.named, per_row=None if before is None else 2)
+    chart(token_ticks(fig, v.tokens, axes, v.look), key=key)
 
 
 def pairs(names) -> tuple[tuple[int, int], ...]:
