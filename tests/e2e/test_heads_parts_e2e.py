@@ -15,7 +15,7 @@ import pytest
 from mha.ui import settings as S
 
 from .conftest import rerun_after, shoot
-from .test_screens_e2e import SCREENS, open_on, page_problems
+from .test_screens_e2e import SCREENS, click_says, open_on, page_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -49,12 +49,7 @@ def test_the_heads_parts_are_drawn_readable_and_work(page, app_url, screen, lang
         shoot(page, f"heads-{screen}-{lang}-{part}")
         found += page_problems(page, screen, viewport)
     # a click on a cell of the OV circuit writes its dot product
-    point = page.locator(".st-key-circuit_product .mha-chart .point").nth(2 * 8 + 2)  # row 3, letter C
-    point.scroll_into_view_if_needed()
-    rerun_after(page, point.click)
-    said = page.locator('[data-testid="stMain"]').inner_text()
-    words = {"en": ("is row 3 of", "times column 3 of"), "zh": ("第 3 行", "第 3 列")}[lang]
-    assert all(w in said for w in words), said
+    click_says(page, "circuit_product", 3, 3, 8, lang)  # row C, letter C
     shoot(page, f"heads-{screen}-{lang}-circuit-clicked")
 
     rerun_after(page, page.locator(".st-key-heads_part button").nth(S.HEADS_PARTS.index("timeline")).click)

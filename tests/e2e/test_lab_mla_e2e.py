@@ -16,7 +16,7 @@ import pytest
 from mha.ui import settings as S
 
 from .conftest import SHOTS, rerun_after, shoot
-from .test_screens_e2e import SCREENS, open_on, page_problems
+from .test_screens_e2e import SCREENS, click_says, open_on, page_problems
 
 pytestmark = pytest.mark.e2e
 
@@ -90,10 +90,5 @@ def test_a_typed_width_redraws_the_latent_and_a_clicked_score_writes_its_dot_pro
     assert [t["bold"] for t in page.evaluate(TABLES)][1][0] == "2"
     _choose(page, "lab_part", S.LAB_PARTS.index("click"))
     _choose(page, "lab_product_mla", 2)
-    point = page.locator(".st-key-mla_s .mha-chart .point").nth(2 * 3 + 1)  # row 3, key 2 (rows of 3 points)
-    point.scroll_into_view_if_needed()
-    rerun_after(page, point.click)
-    said = page.locator('[data-testid="stMain"]').inner_text()
-    words = {"en": ("is row 3 of", "times column 2 of"), "zh": ("第 3 行", "第 2 列")}[lang]
-    assert all(w in said for w in words), said
+    click_says(page, "mla_s", 3, 2, 3, lang)  # row 3, key 2
     shoot(page, f"lab-mla-click-{lang}")

@@ -31,6 +31,17 @@ SCREENS = {
 SIZES = {"post": {}, "large": dict(n_tokens=64, d_model=256, n_heads=8)}
 
 
+def click_says(page, key: str, row: int, col: int, cols: int, lang: str) -> None:
+    """Click cell (row, col), 1-based, of the clickable product `key` (its click layer holds `cols` points a row) and
+    check that the page writes its dot product: row `row` of A times column `col` of B, in the page's language."""
+    point = page.locator(f".st-key-{key} .mha-chart .point").nth((row - 1) * cols + col - 1)
+    point.scroll_into_view_if_needed()
+    rerun_after(page, point.click)
+    said = page.locator('[data-testid="stMain"]').inner_text()
+    words = {"en": (f"is row {row} of", f"times column {col} of"), "zh": (f"第 {row} 行", f"第 {col} 列")}[lang]
+    assert all(w in said for w in words), said
+
+
 def open_on(page, app_url: str, screen: str, **params) -> None:
     """The page for a link's `params` on a screen of SCREENS (its size, and present=1 on the projector), settled,
     with no exception shown."""
