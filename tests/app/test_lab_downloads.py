@@ -93,23 +93,29 @@ def page_s(at) -> np.ndarray:
     return np.nan_to_num(z([tr for tr in spec["data"] if tr["type"] == "heatmap"][1]))
 
 
-def test_alibi_on_a_text_downloads_the_x_without_positions_its_page_runs_on():
-    """The page takes P out of a text's X = E[ids] + P; its files hold that X and the S it gives, not the walk's."""
-    prepared.FILES.clear()
-    text = "one two three one two"
-    at = opened(stage="variants", variant="alibi", text=text, part="click")
-    got, meta = arrays_of(downloaded(at)[1])
+def text_rows(text: str) -> tuple[np.ndarray, mha.Weights]:
+    """A text's E[ids], its rows of E with no positions, as the coda's model makes them here, and the walk's weights."""
     tokens = mha.tokenize(text)
     cfg = mha.AttentionConfig(n_tokens=len(tokens))
     vocab = mha.vocabulary(tokens)
     ids = np.array([vocab.index(tok) for tok in tokens])
     w = mha.init_weights(cfg)
     e = mha.init_model(cfg, vocab, 1, "sinusoidal", S.LIMITS["n_tokens"] + 1, (mha.init_block(cfg, 0, attn=w),)).wte
-    np.testing.assert_allclose(got["X"], e[ids], rtol=1e-12, atol=1e-12)  # E's rows: no positions
-    s = alibi_probs(e[ids], w, [2 ** -4, 2 ** -8])
+    return e[ids], w
+
+
+def test_alibi_on_a_text_downloads_the_x_without_positions_its_page_runs_on():
+    """The page takes P out of a text's X = E[ids] + P; its files hold that X and the S it gives, not the walk's."""
+    prepared.FILES.clear()
+    text = "one two three one two"
+    at = opened(stage="variants", variant="alibi", text=text, part="click")
+    got, meta = arrays_of(downloaded(at)[1])
+    x, w = text_rows(text)
+    np.testing.assert_allclose(got["X"], x, rtol=1e-12, atol=1e-12)  # E's rows: no positions
+    s = alibi_probs(x, w, [2 ** -4, 2 ** -8])
     np.testing.assert_allclose(got["S"], s, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(page_s(at), got["S"][0], rtol=1e-12, atol=1e-12)  # what the page draws
-    assert meta["variant"] == "alibi" and meta["alibi"] and meta["tokens"] == tokens
+    assert meta["variant"] == "alibi" and meta["alibi"] and meta["tokens"] == mha.tokenize(text)
 
 
 def test_alibi_on_the_trained_model_downloads_the_layers_own_input_its_page_runs_on():
@@ -142,10 +148,5 @@ def test_the_kv_caches_alibi_decodes_the_same_x_without_positions_as_the_lab(mon
 
     monkeypatch.setattr(mha, "KVCache", Recording)
     run(stage="kv_cache", variant="alibi", text=text)
-    tokens = mha.tokenize(text)
-    cfg = mha.AttentionConfig(n_tokens=len(tokens))
-    vocab = mha.vocabulary(tokens)
-    ids = np.array([vocab.index(tok) for tok in tokens])
-    w = mha.init_weights(cfg)
-    e = mha.init_model(cfg, vocab, 1, "sinusoidal", S.LIMITS["n_tokens"] + 1, (mha.init_block(cfg, 0, attn=w),)).wte
-    np.testing.assert_allclose(np.array(read[-len(tokens):]), e[ids], rtol=1e-12, atol=1e-12)
+    x, _ = text_rows(text)
+    np.testing.assert_allclose(np.array(read[-len(x):]), x, rtol=1e-12, atol=1e-12)

@@ -34,11 +34,9 @@ ROWS = """(root) => { const l = root.mha.layout, y = l[Object.keys(l).filter(k =
                       return y.ticktext || null; }"""  # the names of the K cache's rows (the second panel's)
 
 
-@pytest.mark.parametrize("screen", SCREENS)
-@pytest.mark.parametrize("variant", CASES)
-def test_a_variants_cache_steps_frame_by_frame_on_every_screen(page, app_url, variant, screen):
+def _two_added(page, app_url: str, screen: str, link: dict, said) -> None:
+    """The KV stage through `link`'s variant on a screen, two tokens added, drawn, saying each of `said`."""
     viewport, extra = SCREENS[screen]
-    link, rows, said = CASES[variant]
     page.set_viewport_size(viewport)
     query = "&".join(f"{k}={v}" for k, v in dict(stage="kv_cache", **link, **extra).items())
     page.goto(f"{app_url}/?{query}")
@@ -49,6 +47,14 @@ def test_a_variants_cache_steps_frame_by_frame_on_every_screen(page, app_url, va
     assert page.locator('[data-testid="stException"]').count() == 0, query
     text = page.locator('[data-testid="stMain"]').inner_text()
     assert all(s in text for s in said), (said, text[-1500:])
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.parametrize("variant", CASES)
+def test_a_variants_cache_steps_frame_by_frame_on_every_screen(page, app_url, variant, screen):
+    link, rows, said = CASES[variant]
+    _two_added(page, app_url, screen, link, said)
+    viewport = SCREENS[screen][0]
     chart = page.locator(f".st-key-{KEY} .mha-chart")
     assert page.evaluate(ROWS, chart.element_handle()) == rows
     if screen == "present":  # Play on the first screen, as on the stage without a variant
@@ -170,17 +176,8 @@ def _z(trace: dict) -> np.ndarray:
                          ids=[f"{c[0]}-{c[1]}-{c[2]['lang']}" for c in STEPPED])
 def test_each_variants_cache_shows_the_cores_numbers_on_every_frame(page, app_url, variant, screen, link, said,
                                                                      scores_say):
-    viewport, extra = SCREENS[screen]
-    page.set_viewport_size(viewport)
-    query = "&".join(f"{k}={v}" for k, v in dict(stage="kv_cache", **link, **extra).items())
-    page.goto(f"{app_url}/?{query}")
-    drawn_for_this_window(page, KEY)
-    for _ in range(2):
-        rerun_after(page, page.locator(".st-key-add_token button").click)
-    drawn_for_this_window(page, KEY)
-    assert page.locator('[data-testid="stException"]').count() == 0, query
-    text = page.locator('[data-testid="stMain"]').inner_text()
-    assert all(s in text for s in said), (said, text[-1500:])
+    _two_added(page, app_url, screen, link, said)
+    viewport = SCREENS[screen][0]
     held, want = expected_panels(variant, link)
     chart = page.locator(f".st-key-{KEY} .mha-chart")
     root = chart.element_handle()

@@ -11,8 +11,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .conftest import settle, shoot
-from .test_presenter_e2e import FIRST, FIRST_SCREEN, PRESENTER
+from .conftest import settle
+from .test_presenter_e2e import PRESENTER, first_screen
 from .test_screens_e2e import page_problems
 
 pytestmark = pytest.mark.e2e
@@ -56,18 +56,8 @@ def test_presenter_mode_opens_every_variant_on_its_first_figure(page, app_url):
     found = []
     for k, (stage, params, animated) in enumerate(CASES):
         lang = ("en", "zh")[k % 2]
-        page.goto(f"{app_url}/?{urlencode(dict(stage=stage, **params, lang=lang, present=1))}")
-        settle(page, 120_000)
-        name = _name(stage, params)
-        assert page.locator('[data-testid="stException"]').count() == 0, name
-        at = page.evaluate(FIRST)
-        shoot(page, f"presenter-first-{name}-{lang}")
-        if at["first"] is None:
-            found.append(f"{name}: no figure")
-        elif at["first"][0] > FIRST_SCREEN:
-            found.append(f"{name}: the first figure starts at {at['first'][0]:.0f} px")
-        if animated and (at["play"] is None or at["play"][0] < 0 or at["play"][1] > PRESENTER["height"]):
-            found.append(f"{name}: Play at {at['play']}")
+        url = f"{app_url}/?{urlencode(dict(stage=stage, **params, lang=lang, present=1))}"
+        found += first_screen(page, url, _name(stage, params), lang, animated)
     assert not found, "; ".join(found)
 
 

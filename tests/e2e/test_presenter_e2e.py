@@ -36,23 +36,31 @@ FIRST = """() => {
 }"""
 
 
+def first_screen(page, url: str, name: str, lang: str, animated: bool) -> list[str]:
+    """What keeps a presenter's page from opening on a figure: none drawn, its top below FIRST_SCREEN, and on an
+    animated one, Play off the 720 px screen. Screenshot presenter-first-<name>-<lang>."""
+    page.goto(url)
+    settle(page, 120_000)
+    assert page.locator('[data-testid="stException"]').count() == 0, name
+    at = page.evaluate(FIRST)
+    shoot(page, f"presenter-first-{name}-{lang}")
+    found = []
+    if at["first"] is None:
+        found.append(f"{name}: no figure")
+    elif at["first"][0] > FIRST_SCREEN:
+        found.append(f"{name}: the first figure starts at {at['first'][0]:.0f} px")
+    if animated and (at["play"] is None or at["play"][0] < 0 or at["play"][1] > PRESENTER["height"]):
+        found.append(f"{name}: Play at {at['play']}")
+    return found
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lang):
     page.set_viewport_size(PRESENTER)
     found = []
     for stage in STAGES:
-        page.goto(f"{app_url}/?stage={stage}&lang={lang}&present=1")
-        settle(page, 120_000)
-        assert page.locator('[data-testid="stException"]').count() == 0, stage
-        at = page.evaluate(FIRST)
-        shoot(page, f"presenter-first-{stage}-{lang}")
-        if at["first"] is None:
-            found.append(f"{stage}: no figure")
-        elif at["first"][0] > FIRST_SCREEN:
-            found.append(f"{stage}: the first figure starts at {at['first'][0]:.0f} px")
-        if stage in ("scores", "kv_cache") and (at["play"] is None or at["play"][1] > PRESENTER["height"]
-                                                or at["play"][0] < 0):
-            found.append(f"{stage}: Play at {at['play']}")
+        found += first_screen(page, f"{app_url}/?stage={stage}&lang={lang}&present=1", stage, lang,
+                              stage in ("scores", "kv_cache"))
     assert not found, f"{lang}: " + "; ".join(found)
 
 
