@@ -26,8 +26,8 @@ DIAGRAM_PT = {"present": 17, "phone": 12}
 
 # A projector: prose, captions (st.caption, Markdown's :small[…] and the tokens' count, whose type is set inline), the
 # diagram's labels and formulas larger (figures are built larger for it: figures.PRESENT; what the charts' script draws
-# besides, their hover labels and PNG buttons, larger here), the app's own title smaller and the page starting higher,
-# so that a stage's figure comes into view sooner.
+# besides, their hover labels and PNG buttons, larger here), a number box's value as large as its label, the app's
+# own title smaller and the page starting higher, so that a stage's figure comes into view sooner.
 PRESENTER_CSS = """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.4rem; line-height: 1.55; }
 [data-testid="stMain"] h1 { font-size: 1.3rem; padding: 0; }
@@ -40,6 +40,7 @@ PRESENTER_CSS = """
 [data-testid="stMain"] p.mha-count { font-size: 1.1rem !important; }
 .mha-chart .mha-tip { font-size: 17px; }
 .mha-chart .mha-save { font-size: 15px; }
+[data-testid="stMain"] [data-testid="stNumberInput"] input { font-size: 1.3rem; }
 """ + f"""@media (min-width: {PHONE_MAX + 1}px) {{  /* a phone's diagram stays a phone's (PAGE_CSS), as its look does */
   [data-testid="stMain"] [data-testid="stGraphVizChart"] svg text {{ font-size: {DIAGRAM_PT["present"]}px; }}
 }}
