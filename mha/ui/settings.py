@@ -376,17 +376,19 @@ def _prime_window(n: int) -> tuple[int, int]:
     return below, above
 
 
-def _move_cost(n: int, p: int, window: tuple[int, int]) -> tuple[int, int, int]:
-    """Moving n to p: how far past its window, then how far, then 1 if it goes down (ties go up)."""
-    return max(0, window[0] - p, p - window[1]), abs(p - n), int(p < n)
+def _move_cost(n: int, p: int, window: tuple[int, int]) -> tuple[int, int, int, int]:
+    """Moving n to p: 1 if it moves at all, then how far past its window, then how far, then 1 if it goes down (ties
+    go up). Summed over the sizes, the first counts the sizes changed: fewest first, so that one clash (a text that
+    grew to n = d_k) moves one size, not a chain of them."""
+    return int(p != n), max(0, window[0] - p, p - window[1]), abs(p - n), int(p < n)
 
 
 def nearest_distinct_primes(sizes: Mapping) -> dict:
     """The sizes made distinct primes (within LIMITS), chosen for all of them together, n_tokens kept as it is: n is
     X's rows (a text's tokens, the edited cells), which only the user changes. The others avoid n's value too.
 
-    No size passes the prime just above or below it when some choice avoids that (else as little as
-    possible); among those choices, the one that moves the sizes least in total. Sizes that already are
+    Fewest sizes change; then no size passes the prime just above or below it when some choice avoids that (else as
+    little as possible); among those choices, the one that moves the sizes least in total. Sizes that already are
     distinct primes stay. (A size at 1 becomes 2, or 3 if 2 is taken.)
     """
     n = int(sizes["n_tokens"])
@@ -394,7 +396,7 @@ def nearest_distinct_primes(sizes: Mapping) -> dict:
     options = []
     for key in SIZES:
         if key == "n_tokens":
-            options.append([((0, 0, 0), n)])
+            options.append([((0, 0, 0, 0), n)])
             continue
         value = int(sizes[key])
         window = _prime_window(value)

@@ -231,7 +231,7 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
             if ss["stage"] != "input":  # the input stage has this button under X
                 st.button(t("input_reset"), key="reset_x_kept", on_click=reset_x)
     else:
-        x = _fit(old, seeded)
+        x = _keep_edits(old, seeded, source)[0]
         if old.shape != x.shape:
             _set_aside(old, x, source, Text(ss["lang"]))
     ss["x_base"], ss["x_source"] = x, source
@@ -252,14 +252,21 @@ def keep_rows(cfg: mha.AttentionConfig) -> None:
         st.session_state["x_source"] = _source(cfg)
 
 
+def _base_of_shape(shape: tuple[int, int], source: tuple) -> np.ndarray:
+    """The X before edits that an X of this shape was made from under `source`. A text longer than the rows (it grew
+    by a generated token since: keep_rows) gives its first rows: a token's row depends only on the tokens up to it."""
+    seed, init, text, positions, model, layer = source
+    rows, cols = shape
+    tokens = trained_tokens(text)[0] if model == "trained" else text_tokens(text)
+    cfg = mha.AttentionConfig(max(rows, len(tokens)), cols, seed=seed, init=init)
+    return _base_for(cfg, text, positions, model, layer)[:rows]
+
+
 def _set_aside(old: np.ndarray, x: np.ndarray, source: tuple, t: Text) -> None:
     """X changed shape: the edited cells of `old` that no longer fit are set aside (session_state["x_aside"], by
     place), and those set aside earlier that fit again are put back into `x`; each said once."""
     aside = st.session_state.setdefault("x_aside", {})
-    seed, init, text, positions, model, layer = source
-    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions, model,
-                    layer)
-    beyond = old != was
+    beyond = old != _base_of_shape(old.shape, source)
     beyond[: x.shape[0], : x.shape[1]] = False
     for r, c in zip(*np.nonzero(beyond)):
         aside[int(r), int(c)] = float(old[r, c])
@@ -274,19 +281,12 @@ def _set_aside(old: np.ndarray, x: np.ndarray, source: tuple, t: Text) -> None:
 
 
 def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple) -> tuple[np.ndarray, int]:
-    """The new seeded X with the cells where `old` differed from its own seeded X; how many those are."""
-    seed, init, text, positions, model, layer = old_source
-    was = _base_for(mha.AttentionConfig(old.shape[0], old.shape[1], seed=seed, init=init), text, positions, model,
-                    layer)
+    """The new X before edits with the cells where `old` differed from its own X before edits (made from
+    `old_source` at old's shape); how many those are. Only those: a cell the user never edited takes the new value,
+    so a change of sizes never turns the old text's numbers into edits."""
+    was = _base_of_shape(old.shape, old_source)
     x = seeded.copy()
     r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
     edited = old[:r, :c] != was[:r, :c]
     x[:r, :c][edited] = old[:r, :c][edited]
     return x, int(edited.sum())
-
-
-def _fit(old: np.ndarray, seeded: np.ndarray) -> np.ndarray:
-    x = seeded.copy()
-    r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
-    x[:r, :c] = old[:r, :c]
-    return x

@@ -186,3 +186,61 @@ def test_edits_too_long_for_a_link_are_said_to_be_left_out():
     at.session_state["share_open"] = True
     rerun(at)
     assert "leaves out your edits of X" in " ".join(c.value for c in at.sidebar.caption)
+
+
+def _no_edits(at) -> None:
+    """X is the text's X before edits, and the link carries no cell of it: nothing was typed."""
+    np.testing.assert_array_equal(at.session_state["x_base"], x_source_base(at))
+    assert "x" not in at.query_params
+
+
+def x_source_base(at) -> np.ndarray:
+    """The text's X at the page's sizes, made here from the core: E[ids] + P over the text's own vocabulary."""
+    text = at.session_state["text"]
+    tokens = mha.tokenize(text)
+    sizes = {k: at.session_state[k] for k in S.SIZES}
+    cfg = mha.AttentionConfig(**sizes)
+    vocab = mha.vocabulary(tokens)
+    mw = mha.init_model(cfg, vocab, 1, "sinusoidal", S.LIMITS["n_tokens"] + 1)
+    return mha.embed(np.array([vocab.index(tok) for tok in tokens]), mw)
+
+
+def test_make_primes_after_a_generated_token_moves_one_size_and_writes_nothing_into_x():
+    """The audit's path: a text of 6 tokens, one generated (n = 7 = d_k), then make-primes. Only d_k moves (n is the
+    text's, d_model stays the post's 5), and no cell of X becomes an edit the learner never made."""
+    at = run(stage="kv_cache", text="to be or not to be")
+    at.button(key="add_token").click()
+    rerun(at)
+    assert at.session_state["n_tokens"] == 7 == at.session_state["d_k"]
+    at.button(key="make_primes").click()
+    rerun(at)
+    sizes = {k: at.session_state[k] for k in S.SIZES}
+    assert S.distinct_primes(sizes) and sizes["n_tokens"] == 7
+    assert {k for k in S.SIZES if sizes[k] != S.DEFAULTS[k]} == {"n_tokens", "d_k"}
+    _no_edits(at)
+    at.session_state["stage"] = "input"
+    rerun(at)
+    assert "Your edits override" not in page_text(at)
+    _no_edits(at)
+
+
+@pytest.mark.parametrize("key, value", [("d_model", 7), ("d_model", 3), ("d_k", 13), ("n_heads", 3)])
+def test_a_size_changed_with_a_text_keeps_x_the_texts(key, value):
+    """A text's X at another d_model is another X (the positions' frequencies depend on d_model): the new X is the
+    text's at the new size, not the old numbers carried over as edits."""
+    at = run(stage="input", text="to be or not to be")
+    at.number_input(key=key).set_value(value)
+    rerun(at)
+    _no_edits(at)
+
+
+def test_a_size_changed_with_a_text_keeps_the_users_edits():
+    at = run(stage="input", text="to be or not to be")
+    at.session_state["x_editor"] = EDITS
+    rerun(at)
+    at.number_input(key="d_model").set_value(7)
+    rerun(at)
+    expected = x_source_base(at)
+    expected[0, 4], expected[2, 0] = 3.25, -1.5
+    np.testing.assert_array_equal(at.session_state["x_base"], expected)
+    assert at.query_params["x"] == "1.5~3.25_3.1~-1.5"
