@@ -9,6 +9,7 @@ with the e2e flags, from the tree's root, so its .streamlit/config.toml applies)
     python bench/memory.py --only downloads --sessions 8 --after 120
     python bench/memory.py --only walk --passes 4 --idle 60 --think 0.5 [--heavy 4] [--switch 0.005,0.0005]
     python bench/memory.py --only room --room 4
+    python bench/memory.py --only text [--chars 8300000]
 
 --root: the app trees to serve (default: this one). With several, each run serves every tree in turn, the order
 alternating from run to run, so that a noisy machine weighs on both alike: the original code side by side with this
@@ -36,6 +37,10 @@ room (not run by default: --only room). --room users, one after the other, open 
 with a seed of its own, and stay: RSS after each. What a page keeps between its runs (Streamlit keeps a fragment's
 arguments: the view, its weights and its trace) is no cache's, and this is its size.
 
+text (not run by default: --only text). One session opens the tokens stage and sends one text-box value of --chars
+copies of U+FDFA, as a socket can past the browser's max_chars: RSS before, its peak (sampled every 0.05 s), the
+server's CPU for that run, and RSS 20 s later. The red team's N1: the text was normalised whole before it was cut.
+
 Last: a table per mode, each figure the median of the runs with every run's figure in brackets, and the load average
 (os.getloadavg, as `uptime` prints it) at the start of each run.
 """
@@ -56,7 +61,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from capacity import Server, Session, Tally, change, pct, rss_mb
+from capacity import Server, Session, Tally, change, cpu_s, pct, rss_mb
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from ui_latency import machine
 
@@ -301,7 +306,36 @@ async def room(server: Server, args) -> dict:
                       "RSS added by each user after the first, MB": (line[-1] - line[0]) / max(1, args.room - 1)}
 
 
-MODES = {"downloads": downloads, "walk": walk, "room": room}
+async def text(server: Server, args) -> dict:
+    """One session opens the tokens stage and sends one value of --chars copies of U+FDFA (﷽, which NFKC makes 18
+    characters) as the text box's, past the browser's max_chars as a socket can; RSS before, at its peak while the
+    run lasts, and 20 s after."""
+    await warm_up(server)
+    session = await load(server.url, "stage=tokens")
+    await asyncio.sleep(2)
+    sampler = Sampler(server, every=0.05)
+    before, t0 = rss_mb(*server.pids), time.monotonic()
+    box = session.find("text")
+    session.widgets[box.id] = WidgetState(id=box.id, string_value="\ufdfa" * args.chars)
+    cpu0 = server_cpu(server)
+    await rerun(session)
+    cpu = server_cpu(server) - cpu0
+    await asyncio.sleep(1)
+    peak = sampler.peak(t0)
+    await asyncio.sleep(19)
+    after = rss_mb(*server.pids)
+    await sampler.stop()
+    await session.close()
+    return {"message, MB": len(("\ufdfa" * args.chars).encode()) / 1e6, "RSS before, MB": before,
+            "RSS peak, MB": peak, "RSS added at the peak, MB": peak - before, "server CPU for the run, s": cpu,
+            "RSS 20 s after, MB": after}
+
+
+def server_cpu(server: Server) -> float:
+    return cpu_s(*server.pids) or 0.0
+
+
+MODES = {"downloads": downloads, "walk": walk, "room": room, "text": text}
 
 
 # --- runs and the summary --------------------------------------------------------------------------------
@@ -339,7 +373,7 @@ def median_line(name: str, values: list) -> str:
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--only", default="downloads,walk", help="comma-separated modes: downloads, walk, room")
+    p.add_argument("--only", default="downloads,walk", help="comma-separated modes: downloads, walk, room, text")
     p.add_argument("--root", default=str(ROOT), help="comma-separated app trees (default: this one)")
     p.add_argument("--sessions", type=int, default=8, help="downloads: sessions that prepare a max-size view")
     p.add_argument("--after", type=float, default=120, help="downloads: seconds the server is left after they close")
@@ -350,6 +384,8 @@ def parse_args():
     p.add_argument("--switch", default="", help="walk: comma-separated GIL switch intervals (s) to serve each tree "
                                                 "with, side by side (MHA_GIL_SWITCH_S; default: the app's own)")
     p.add_argument("--room", type=int, default=4, help="room: users at the caps, each with a seed of its own")
+    p.add_argument("--chars", type=int, default=6_000_000, help="text: copies of U+FDFA in the one message "
+                                                                 "(6,000,000: 18 MB, under Streamlit's 25 MB)")
     args = p.parse_args()
     args.only = [m for m in args.only.split(",") if m]
     args.root = [Path(r).resolve() for r in args.root.split(",") if r]

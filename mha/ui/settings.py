@@ -68,6 +68,10 @@ TRAINED_HEADS = 2  # the trained model's heads per layer (mha.train.SHIPPED), wh
 KNOCK_NAMES = tuple(f"{layer}.{head}" for layer in range(1, TRAINED_LAYERS + 1)
                     for head in range(1, TRAINED_HEADS + 1))
 TEXT_MAX_CHARS = 1000  # characters of text read from a link or the text box
+# Characters of a value from outside (a link, the text box, a socket) kept before anything transforms it: NFKC turns
+# one character into as many as 18 (U+FDFA), so a value is cut first, with room for NFKC to join up to 3 into one
+# (Hangul jamo) and still fill TEXT_MAX_CHARS. The server enforces it; the text box's max_chars only helps.
+RAW_MAX_CHARS = 4 * TEXT_MAX_CHARS
 TEMPERATURE = (0.05, 10.0)
 PRESETS = {
     "post": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=False, example=False),
@@ -109,6 +113,8 @@ def preset_of(values: Mapping) -> str:
 
 
 def _whole(raw: str) -> int | None:
+    if len(raw) > 4 * NUMBER_MAX_CHARS:  # before NFKC, which can make it 18 times longer
+        return None
     text = unicodedata.normalize("NFKC", raw).strip()  # full-width digits become ASCII
     if not re.fullmatch(r"[+-]?\d{1,12}", text):
         return None
@@ -224,6 +230,8 @@ def read_number(raw: str) -> float | None:
     The one reader of both, so that whatever the grid accepts a link carries and brings back. Plain decimals only:
     not 1_000, 0x10, nan or inf, which Python's float() would read. 1e400 reads as inf, for the caller to refuse as
     too large rather than as no number."""
+    if len(raw) > 4 * NUMBER_MAX_CHARS:  # before NFKC, which can make it 18 times longer
+        return None
     text = unicodedata.normalize("NFKC", raw).strip().replace("−", "-")
     if len(text) > NUMBER_MAX_CHARS or not NUMBER.fullmatch(text):
         return None
@@ -238,10 +246,11 @@ def _number(raw: str) -> float | None:
 
 def cap_text(raw: str) -> tuple[str, Notice | None]:
     """A text as the coda reads it: NFKC-normalised, printable characters (and spaces) only (`_printable`), cut after
-    its LIMITS["n_tokens"]-th token (or TEXT_MAX_CHARS characters), with a notice when cut."""
-    text = unicodedata.normalize("NFKC", raw)
+    its LIMITS["n_tokens"]-th token (or TEXT_MAX_CHARS characters), with a notice when cut. The raw value is cut to
+    RAW_MAX_CHARS first: what it costs is bounded by that, whatever its length or NFKC makes of it."""
+    text = unicodedata.normalize("NFKC", raw[:RAW_MAX_CHARS])
     most = LIMITS["n_tokens"]
-    cut = len(text) > TEXT_MAX_CHARS
+    cut = len(raw) > RAW_MAX_CHARS or len(text) > TEXT_MAX_CHARS
     text = _printable(text[:TEXT_MAX_CHARS])
     ends = [m.end() for m in TOKEN.finditer(text)]
     if len(ends) > most:

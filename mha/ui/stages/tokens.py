@@ -31,6 +31,7 @@ def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "tokens", v.look)
     st.text_input(t("tokens_box"), key="text", on_change=session.on_text_change, persist_state="session",
+                  max_chars=S.RAW_MAX_CHARS,
                   placeholder=x_source.example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
     if notice := ss.pop("text_notice", None):
         st.warning(t.notice(notice))
