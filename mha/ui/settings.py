@@ -229,10 +229,11 @@ def read_number(raw: str) -> float | None:
 
     The one reader of both, so that whatever the grid accepts a link carries and brings back. Plain decimals only:
     not 1_000, 0x10, nan or inf, which Python's float() would read. 1e400 reads as inf, for the caller to refuse as
-    too large rather than as no number."""
+    too large rather than as no number. A space between an exponent's e and its digits reads as the + a form decoder
+    turned into one (1e+200 pasted from an address bar arrives as `1e 200`): the grid reads it so too."""
     if len(raw) > 4 * NUMBER_MAX_CHARS:  # before NFKC, which can make it 18 times longer
         return None
-    text = unicodedata.normalize("NFKC", raw).strip().replace("−", "-")
+    text = re.sub(r"(?<=[eE]) (?=\d)", "+", unicodedata.normalize("NFKC", raw).strip().replace("−", "-"))
     if len(text) > NUMBER_MAX_CHARS or not NUMBER.fullmatch(text):
         return None
     return float(text)
@@ -308,9 +309,7 @@ def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[tuple[st
         if not m:
             bad.append((item, "why_form"))
             continue
-        # An exponent's + read as a space: the link was decoded as a form (1e+200 pasted from an address bar)
-        raw = re.sub(r"(?<=[eE]) (?=\d)", "+", m[3])
-        value = read_number(raw)
+        value = read_number(m[3])
         if value is None:
             bad.append((item, "why_number"))
         elif not math.isfinite(value):

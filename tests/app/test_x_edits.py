@@ -244,3 +244,12 @@ def test_a_size_changed_with_a_text_keeps_the_users_edits():
     expected[0, 4], expected[2, 0] = 3.25, -1.5
     np.testing.assert_array_equal(at.session_state["x_base"], expected)
     assert at.query_params["x"] == "1.5~3.25_3.1~-1.5"
+
+
+@pytest.mark.parametrize("typed, value", [("0E 0", 0.0), ("1e 200", 1e200), ("2.5E 3", 2500.0), ("1e  5", None),
+                                          ("1 e5", None)])
+def test_an_exponent_whose_plus_became_a_space_reads_alike_in_the_grid_and_the_link(typed, value):
+    """Hypothesis drew "0E 0": the link read it (a form decoder's space for +) and the grid refused it."""
+    assert editor.read_cell(typed) == value
+    x, notices = S.decode_x(f"1.1~{typed}", np.ones((1, 1)))
+    assert (x[0, 0], bool(notices)) == ((value, False) if value is not None else (1.0, True))
