@@ -2,8 +2,12 @@
 
 import streamlit as st
 
+from mha.ui import startup
+
+startup.install()  # first: checks the Streamlit internals the UI imports, then wraps request_rerun, sets the GIL switch
+
 import mha
-from mha.ui import budget, exports, link, models, reruns, screen, session, sidebar, x_source  # reruns patches Streamlit
+from mha.ui import budget, exports, link, models, reruns, screen, session, sidebar, x_source
 from mha.ui.code import snippet
 from mha.ui.prose import below, input_error
 from mha.ui.stages import RENDER

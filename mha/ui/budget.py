@@ -11,11 +11,10 @@ One process serves every visitor, and only one of its threads runs Python at a t
   its draws instead of running them all at once, and ordinary views never wait for it.
 - The interpreter hands the GIL to a waiting thread every SWITCH_S seconds (sys.setswitchinterval; Python's
   default is 5 ms): a run that waits on the network, a lock or numpy gets it back that much sooner from a heavy
-  draw, which it asks for again dozens of times a run.
+  draw, which it asks for again dozens of times a run. startup.install() sets it, once a process.
 """
 
 import os
-import sys
 import threading
 from contextlib import contextmanager
 
@@ -36,7 +35,6 @@ CLEARED = "work_cleared"  # session key: the most numbers this session has said 
 HELD_BUDGET = 136 * MB  # bytes the views shown at once may hold: the largest one view (the caps' block), no more
 HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted
 
-sys.setswitchinterval(SWITCH_S)
 _lane = threading.Lock()
 _seat_lock = threading.Lock()
 _seats: dict[str, tuple[dict, int]] = {}  # session id -> what its view holds (holds), for the sessions whose last

@@ -13,10 +13,9 @@ ended is held, and `release` (app.py's last line) queues it as the run after it;
 runs in full at once.
 
 The drop happens in AppSession.request_rerun itself, on the server's event loop, before any script runs, and
-Streamlit offers no hook there: so its method is wrapped, once a process, when this module is first imported. app.py
-imports it on its first lines, with the rest of the UI, so that it is in place early in a process's first run; a
-click that reaches a restarted server before that import is still dropped. Where this Streamlit lacks what the wrapper
-calls, nothing is wrapped, the log says so, and tests/app/test_reruns.py fails.
+Streamlit offers no hook there: so its method is wrapped by `install`, which startup.install() calls once a process
+on app.py's first lines, after checking that this Streamlit has what the wrapper calls (startup.INTERNALS); a click
+that reaches a restarted server before that first run is still dropped. Importing this module wraps nothing.
 """
 
 import threading
@@ -30,9 +29,8 @@ from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner import RerunData, ScriptRunContext, get_script_run_ctx
 
 BUILT = "_page_built"  # session-state key: a full run of this session has reached the end of app.py
-NEEDED = ("request_rerun", "has_fragment", "session_state")  # what the wrapper calls on AppSession (and its .id)
 _STREAMLITS = "_streamlits_request_rerun"  # the wrapper's attribute holding the method it wraps
-_LOG = get_logger(__name__)
+_LOG = get_logger(__name__)  # says when a click waits for the page's first run, or runs in full
 _held: dict[str, list[WidgetStates]] = {}  # session id -> the clicks held until its first full run ends
 _lock = threading.Lock()  # clicks are held on the server's event loop and released on a session's script thread
 
@@ -89,18 +87,8 @@ def _release(state: MutableMapping, ctx: ScriptRunContext) -> None:
             cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
 
 
-def missing(cls: type = AppSession) -> list[str]:
-    """What the wrapper calls that this Streamlit's AppSession lacks."""
-    return [name for name in NEEDED if not hasattr(cls, name)]
-
-
-def install(cls: type = AppSession) -> bool:
-    """Wrap cls.request_rerun (Streamlit's, even where an earlier import of this module wrapped it already); False,
-    and a warning in the log, where this Streamlit lacks what the wrapper calls."""
-    if lacking := missing(cls):
-        _LOG.warning("Streamlit's AppSession has no %s: a click on a fragment the session does not hold is dropped",
-                     ", ".join(lacking))
-        return False
+def install(cls: type = AppSession) -> None:
+    """Wrap cls.request_rerun (Streamlit's, even where an earlier call wrapped it already)."""
     current = cls.request_rerun
     streamlits = getattr(current, _STREAMLITS, current)
 
@@ -110,7 +98,3 @@ def install(cls: type = AppSession) -> bool:
     wrapper.__doc__ = request_rerun.__doc__
     setattr(wrapper, _STREAMLITS, streamlits)
     cls.request_rerun = wrapper
-    return True
-
-
-INSTALLED = install()

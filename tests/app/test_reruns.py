@@ -8,7 +8,7 @@ from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner import RerunData
 
-from mha.ui import reruns
+from mha.ui import reruns, startup
 
 
 def _click(fragment_id: str = "", auto: bool = False) -> ClientState:
@@ -38,8 +38,8 @@ def _request(session, client_state) -> list:
     return handed
 
 
-def test_streamlit_still_has_what_the_wrapper_calls_and_it_is_wrapped():
-    assert reruns.missing() == [] and reruns.INSTALLED
+def test_streamlit_still_has_what_the_wrapper_calls_and_startup_wraps_it():
+    startup.install()
     streamlits = getattr(AppSession.request_rerun, reruns._STREAMLITS)
     assert list(inspect.signature(streamlits).parameters) == ["self", "client_state"]
     assert list(inspect.signature(AppSession.has_fragment).parameters) == ["self", "fragment_id"]
@@ -48,20 +48,14 @@ def test_streamlit_still_has_what_the_wrapper_calls_and_it_is_wrapped():
         <= set(inspect.signature(RerunData).parameters)
 
 
-def test_without_the_method_nothing_is_wrapped():
-    class Bare:
-        has_fragment = session_state = None
-
-    assert reruns.missing(Bare) == ["request_rerun"] and not reruns.install(Bare)
-
-
 def test_installed_twice_it_wraps_streamlits_method_once():
     def streamlits(session, client_state=None):
         handed.append(client_state)
 
     handed = []
-    Session = type("Session", (), {"request_rerun": streamlits, "has_fragment": None, "session_state": None})
-    assert reruns.install(Session) and reruns.install(Session)
+    Session = type("Session", (), {"request_rerun": streamlits})
+    reruns.install(Session)
+    reruns.install(Session)
     assert getattr(Session.request_rerun, reruns._STREAMLITS) is streamlits
     Session.request_rerun(_session(holds=True), _click("f1"))
     assert len(handed) == 1

@@ -1,0 +1,93 @@
+"""What the app changes in its process, and the Streamlit internals it leans on: one call, `install()`, that app.py
+makes before it imports the rest of the UI. Importing any mha module changes nothing outside it.
+
+The app reads and wraps a few of Streamlit's internals (not its public API), which a new release may rename or drop.
+requirements.txt pins the Streamlit they were checked on; `install()` checks each of them first, so that a
+different Streamlit fails at once with one message naming its version and what it lacks, rather than a click being
+lost, a limit misread or an ImportError deep in a module.
+
+What install() then changes, once a process:
+- AppSession.request_rerun is wrapped (reruns.py: a click on a fragment the session does not hold runs in full);
+- the interpreter's GIL switch interval is set to budget.SWITCH_S (budget.py: why).
+"""
+
+import dataclasses
+import importlib
+import sys
+import threading
+
+import streamlit as st
+
+# (module, attribute path): each internal the app uses, and where. A dataclass's field counts as its attribute.
+INTERNALS = (
+    ("streamlit.runtime.app_session", "AppSession.request_rerun"),  # reruns: wrapped
+    ("streamlit.runtime.app_session", "AppSession.has_fragment"),  # reruns: whether the session holds a fragment
+    ("streamlit.runtime.app_session", "AppSession.session_state"),  # reruns: whether the page is built
+    ("streamlit.runtime.scriptrunner", "RerunData.query_string"),  # reruns: a held click queued as a run
+    ("streamlit.runtime.scriptrunner", "RerunData.widget_states"),
+    ("streamlit.runtime.scriptrunner", "RerunData.page_script_hash"),
+    ("streamlit.runtime.scriptrunner", "RerunData.cached_message_hashes"),
+    ("streamlit.runtime.scriptrunner", "RerunData.context_info"),
+    ("streamlit.runtime.scriptrunner", "ScriptRunContext.session_id"),  # reruns, budget, prepared: whose run
+    ("streamlit.runtime.scriptrunner", "ScriptRunContext.script_requests"),
+    ("streamlit.runtime.scriptrunner", "get_script_run_ctx"),
+    ("streamlit.runtime", "Runtime.exists"),  # budget, prepared: which sessions are still connected
+    ("streamlit.runtime", "Runtime.instance"),
+    ("streamlit.runtime", "Runtime.is_active_session"),
+    ("streamlit.runtime", "Runtime.media_file_mgr"),  # prepared: a closed session's download files released
+    ("streamlit.runtime.media_file_manager", "MediaFileManager.clear_session_refs"),
+    ("streamlit.runtime.media_file_manager", "MediaFileManager.remove_orphaned_files"),
+    ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_LENGTH"),  # screen: the longest link
+    ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_FIELDS"),
+)
+_once = threading.Lock()
+_installed: list[bool] = []
+
+
+class StreamlitMismatch(RuntimeError):
+    """This Streamlit lacks an internal the app uses."""
+
+
+def _has(obj, name: str) -> bool:
+    if hasattr(obj, name):
+        return True
+    return dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}
+
+
+def missing(internals=INTERNALS) -> list[str]:
+    """The internals this Streamlit lacks, each as module.attribute."""
+    lacking = []
+    for module, path in internals:
+        try:
+            obj = importlib.import_module(module)
+        except ImportError:
+            lacking.append(f"{module}.{path}")
+            continue
+        for name in path.split("."):
+            if not _has(obj, name):
+                lacking.append(f"{module}.{path}")
+                break
+            obj = getattr(obj, name, None)
+    return lacking
+
+
+def check(internals=INTERNALS) -> None:
+    """StreamlitMismatch, with one message naming this Streamlit's version and what it lacks, if it lacks any."""
+    if lacking := missing(internals):
+        raise StreamlitMismatch(
+            f"MHA Explorer needs Streamlit internals that Streamlit {st.__version__} does not have: "
+            f"{', '.join(lacking)}. Install the version requirements.txt names "
+            f"(pip install -r requirements.txt).")
+
+
+def install() -> None:
+    """Check the internals, then wrap request_rerun and set the switch interval, once a process."""
+    with _once:
+        if _installed:
+            return
+        check()
+        from . import budget, reruns  # after the check: both import internals
+
+        reruns.install()
+        sys.setswitchinterval(budget.SWITCH_S)
+        _installed.append(True)

@@ -1,0 +1,89 @@
+"""What the app changes in its process happens in one call app.py makes (startup.install), never on import; and a
+Streamlit without the internals the app leans on fails at once, with one message naming its version and what it
+lacks."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import streamlit as st
+from streamlit.runtime.app_session import AppSession
+
+from mha.ui import startup
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The process-wide state a module could change as it is imported: the GIL switch interval, Streamlit's request_rerun,
+# numpy's error and print settings, warnings' filters, the recursion limit, the threads running, the environment.
+STATE = textwrap.dedent("""
+    import os, sys, threading, warnings
+    import numpy as np
+    import streamlit
+    from streamlit.runtime.app_session import AppSession
+
+    def state():
+        return dict(switch=sys.getswitchinterval(), rerun=AppSession.request_rerun, err=np.geterr(),
+                    printing=np.get_printoptions(), filters=list(warnings.filters), depth=sys.getrecursionlimit(),
+                    threads=threading.active_count(), environ=dict(os.environ))
+""")
+
+
+def _run(code: str) -> str:
+    out = subprocess.run([sys.executable, "-c", STATE + textwrap.dedent(code)], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_importing_every_mha_module_changes_nothing_outside_it():
+    out = _run("""
+        import importlib, pkgutil
+        import mha
+        before = state()
+        names = [m.name for m in pkgutil.walk_packages(mha.__path__, "mha.")]
+        for name in names:
+            importlib.import_module(name)
+        after = state()
+        print(len(names), [k for k in before if before[k] != after[k]])
+    """)
+    count, changed = out.split(" ", 1)
+    assert int(count) > 40 and changed == "[]", out
+
+
+def test_install_wraps_request_rerun_and_sets_the_switch_interval_once():
+    out = _run("""
+        from mha.ui import budget, reruns, startup
+        before = state()
+        startup.install()
+        wrapped = AppSession.request_rerun
+        startup.install()
+        after = state()
+        print(before["rerun"] is not wrapped, after["rerun"] is wrapped,
+              getattr(wrapped, reruns._STREAMLITS) is before["rerun"],
+              after["switch"] == budget.SWITCH_S != before["switch"])
+    """)
+    assert out == "True True True True"
+
+
+def test_this_streamlit_has_every_internal_the_app_uses():
+    assert startup.missing() == []
+    startup.check()
+
+
+def test_a_missing_internal_fails_with_one_message_naming_the_version_and_the_attribute(monkeypatch):
+    monkeypatch.delattr(AppSession, "has_fragment")
+    with pytest.raises(startup.StreamlitMismatch) as e:
+        startup.check()
+    message = str(e.value)
+    assert f"Streamlit {st.__version__}" in message
+    assert "streamlit.runtime.app_session.AppSession.has_fragment" in message
+    assert startup.missing() == ["streamlit.runtime.app_session.AppSession.has_fragment"]  # that one, nothing else
+
+
+def test_a_missing_module_or_dataclass_field_is_named_too():
+    internals = (("streamlit.no_such_module", "Thing"), ("streamlit.runtime.scriptrunner", "RerunData.no_field"),
+                 ("streamlit.runtime.scriptrunner", "RerunData.query_string"))
+    assert startup.missing(internals) == ["streamlit.no_such_module.Thing",
+                                          "streamlit.runtime.scriptrunner.RerunData.no_field"]
