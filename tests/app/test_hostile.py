@@ -16,15 +16,21 @@ HOSTILE = ["1e309", "-3", "0", "99999999999999999999", "9" * 5000, "NaN", "nan",
            "<script>alert(1)</script>", "", " ", "3.5", "0x10", "٣"]
 
 
+SIZE_KEYS = ["n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "head"]
+
+
 @pytest.mark.parametrize("value", HOSTILE)
-@pytest.mark.parametrize("key", ["n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "head"])
-def test_hostile_size_parameters(key, value):
-    at = run(**{key: value, "stage": "scores"})
+def test_hostile_size_parameters(value):
+    """One link with the value in every size parameter at once: each size ends in its range, and each value refused
+    is said on the page, on a line of the notices' box naming its parameter."""
+    at = run(stage="scores", **dict.fromkeys(SIZE_KEYS, value))
     for size in S.SIZES:
         assert 1 <= at.session_state[size] <= S.LIMITS[size]
-    values, notices = S.parse_params({key: value})
-    if notices:  # whatever was refused is said on the page
-        assert any(w.value for w in at.warning)
+    lines = [line for w in at.warning for line in w.value.splitlines()]
+    for key in SIZE_KEYS:  # every value but a whole number in range (full-width and Arabic-Indic digits too) is said
+        usable = value in ("１２", "٣") or (key == "seed" and value == "0")
+        said = any(f"{key.replace('_', chr(92) + '_')}=" in line for line in lines)
+        assert said != usable, (key, value, lines)
 
 
 @pytest.mark.parametrize("params", [
@@ -121,18 +127,30 @@ def literal(value: str) -> str:
     return "".join(re.escape(ENTITIES.get(ch) or ("\\" + ch if ch in PUNCTUATION else ch)) for ch in value)
 
 
+def _written_literally(at, payload: str, notices: int) -> None:
+    """Each of `notices` notices (a line of the box each) writes `payload` as it is, none renders it, and no
+    address in any of them becomes a link."""
+    lines = [line for w in at.warning for line in w.value.replace(JOINER, "").splitlines()]  # the joiner: invisible
+    shown = S.shorten(payload)
+    assert sum(bool(re.search(literal(shown), line)) for line in lines) == notices, (payload, lines)
+    if PUNCTUATION & set(shown) and len(shown) > 1:  # never as it came
+        assert not any(shown in re.sub(literal(shown), "", line) for line in lines), (payload, lines)
+    assert not any(GFM_ADDRESS.search(text) for text in warnings(at)), (payload, warnings(at))
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("key", NOTICED)
-def test_a_refused_link_value_is_written_literally_in_its_notice(key, lang):
+def test_a_refused_link_value_is_written_literally_in_its_notice(lang):
+    """One link holds every payload in every parameter at once (kv's after a count): each parameter's notice, a line
+    of one box, writes it literally. One page a payload, where a page a parameter took 21 times as long."""
+    keys = [k for k in NOTICED if k != "lang"]
     for payload in MARKUP:
-        sent = f"1_{payload}" if key == "kv" else payload  # kv's items follow a count
-        at = run(**{key: sent, "lang": lang if key != "lang" else payload})
-        bodies = [w.value.replace(JOINER, "") for w in at.warning]  # the joiner is invisible
-        shown = S.shorten(payload)
-        assert any(re.search(literal(shown), body) for body in bodies), (key, payload, bodies)
-        if PUNCTUATION & set(shown) and len(shown) > 1:  # never as it came
-            assert not any(shown in re.sub(literal(shown), "", body) for body in bodies), (key, payload)
-        assert not any(GFM_ADDRESS.search(text) for text in warnings(at)), (key, payload)
+        at = run(lang=lang, **{key: f"1_{payload}" if key == "kv" else payload for key in keys})
+        _written_literally(at, payload, len(keys))
+
+
+def test_a_refused_language_is_written_literally_in_its_notice():
+    for payload in MARKUP:
+        _written_literally(run(lang=payload), payload, 1)
 
 
 def test_a_refused_cell_is_written_literally_in_its_notice():
