@@ -100,12 +100,18 @@ def test_a_link_naming_a_head_the_model_lacks_gets_a_notice_and_keeps_the_rest()
     assert "<b>" not in " ".join(w.value for w in at.warning)  # reaching Markdown escaped
 
 
-@pytest.mark.parametrize("name, lang", [("1.2", "en"), ("2.1", "zh"), ("2.2", "en")])
-def test_what_a_head_writes_is_its_direct_logits_and_the_parts_add_up(trained, name, lang):
-    at = run(model="trained", stage="heads", text=TEXT, part="writes", lang=lang)
+# A letter three times, each time followed by another: the latest earlier copy and the first differ (A at 5 follows
+# the A at 3, whose next letter is C, not the first A's B), and so do the boxes and the count of hits.
+THRICE = "A B A C A D A B"
+
+
+@pytest.mark.parametrize("name, lang, text, repeats", [("1.2", "en", TEXT, 5), ("2.1", "zh", TEXT, 5),
+                                                       ("2.2", "en", TEXT, 5), ("2.1", "en", THRICE, 4)])
+def test_what_a_head_writes_is_its_direct_logits_and_the_parts_add_up(trained, name, lang, text, repeats):
+    at = run(model="trained", stage="heads", text=text, part="writes", lang=lang)
     at.segmented_control(key="writes_head").set_value(name)
     rerun(at)
-    ids = ids_of(TEXT)
+    ids = ids_of(text)
     tr = mha.model_forward(ids, trained.weights)
     layer, head = knocked_of(name)[0]
     drawn = dict(keyed_charts(at))["writes_figure"]["data"][0]
@@ -116,7 +122,7 @@ def test_what_a_head_writes_is_its_direct_logits_and_the_parts_add_up(trained, n
                    if s["line"].get("dash") == "dot")
     want = sorted((i, int(ids[max(j for j in range(i) if ids[j] == ids[i]) + 1]))
                   for i in range(len(ids)) if ids[i] in ids[:i])
-    assert boxed == want and len(want) == 5
+    assert boxed == want and len(want) == repeats
     # the sum at the last position, part by part, equals the forward's logit of the predicted letter
     t = TABLES[lang]
     text = next(m.value for m in at.markdown if t["writes_col_part"] in m.value)
@@ -252,3 +258,9 @@ def test_knock_on_seeded_weights_is_refused_with_a_notice_and_writes_says_it_is_
     assert "knock" not in at.session_state and any("knock=2.1" in w for w in warnings(at))
     at = run(model="trained", stage="heads", text=TEXT, knock="2.1", part="writes")
     assert EN["writes_whole"].format(names="2.1") in " ".join(m.value for m in at.markdown).replace("\\.", ".")
+
+
+def test_the_letter_after_an_earlier_copy_is_the_latest_copys():
+    from mha.ui.heads import earlier_next
+
+    assert earlier_next(np.array([0, 1, 0, 2, 0, 3, 1])) == [None, None, 1, None, 2, None, 0]  # A B A C A D B

@@ -104,3 +104,14 @@ def test_role_bars_stand_clear_of_the_untrained_heads():
     assert mha.role_bars(low) == (0.4, 0.4)
     high = [(np.array([0.1, 0.5]), np.array([0.3, np.nan])), (np.array([0.62, 0.2]), np.array([0.7, 0.1]))]
     assert mha.role_bars(high) == pytest.approx((0.67, 0.75))
+
+
+def test_with_a_letter_three_times_the_induction_score_reads_the_latest_earlier_copy():
+    """The rows of the third A look at the token after the second A (C), not after the first (B): where the two
+    rules differ, a head attending to the first copy's follower scores 0."""
+    ids = [0, 1, 0, 2, 0, 3]  # A B A C A D
+    latest, first = np.zeros((6, 6)), np.zeros((6, 6))
+    latest[np.arange(6), [0, 0, 1, 0, 3, 0]] = 1  # row 2 (A again): B at 1; row 4 (A a third time): C at 3
+    first[np.arange(6), [0, 0, 1, 0, 1, 0]] = 1  # row 4 on B at 1, the first copy's follower
+    _, induction = mha.head_roles(np.stack([latest, first]), ids)
+    assert induction.tolist() == [1.0, 0.5]
