@@ -134,6 +134,33 @@ def test_every_cell_is_drawn_where_its_figure_puts_it_in_its_colour_with_its_num
     open_view(page, app_url, query)
     for key in keys:
         assert check_cells(page, key) >= 9, key
+    if query == "stage=scores":  # K₁ᵀ is K<sub>1</sub><sup>T</sup>: both, in one title
+        check_scripts(page, "scores")
+
+
+# Each small run of a text (a <sub> or <sup>, drawn at 70%) with the full-size run before it: their words and the
+# vertical centres of their drawn boxes, in px from the top.
+SCRIPTS = """(root) => [...root.querySelectorAll('svg text')].flatMap(t => {
+  const runs = [...t.querySelectorAll('tspan')].filter(s => s.textContent.trim());
+  const mid = s => { const b = s.getBoundingClientRect(); return (b.top + b.bottom) / 2; };
+  return runs.flatMap((s, k) => {
+    if (s.getAttribute('font-size') !== '70%') return [];
+    const base = runs.slice(0, k).reverse().find(r => r.getAttribute('font-size') !== '70%');
+    return base ? [[base.textContent, s.textContent, mid(base), mid(s), s.getBoundingClientRect().height]] : [];
+  });
+})"""
+
+
+def check_scripts(page, key: str) -> None:
+    """Where each glyph sits: on the scores chart a subscript is a head's or a token's number (Q₁, q₃, S₁) and the one
+    superscript is the transpose's T (K₁ᵀ), so every digit sits below the middle of the letter before it and every T
+    above it, by a fifth of its own height at least: Kᵀ must not read as K_T, nor q₃ as q³."""
+    root = page.locator(f".st-key-{key} .mha-chart").element_handle()
+    found = page.evaluate(SCRIPTS, root)
+    assert {small for _, small, *_ in found} >= {"1", "T"}, found
+    for base, small, base_mid, small_mid, height in found:
+        below = small_mid - base_mid
+        assert (below < -0.2 * height) if small == "T" else (below > 0.2 * height), (base, small, below, height)
 
 
 @pytest.mark.parametrize("query, key", [("stage=scores", "scores"), ("stage=kv_cache&n_tokens=4", "kv_animation")])
