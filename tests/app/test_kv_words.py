@@ -216,3 +216,51 @@ def test_the_work_of_the_cache_stage_counts_the_ffn_it_runs_for_the_next_word():
     sizes = dict(d_model=512, d_k=64, d_v=64, n_heads=8, d_ff=4096)
     assert "budget_draw" in [b.key for b in run(stage="kv_cache", text="a b c d e f g h", **sizes).button]
     assert "budget_draw" not in [b.key for b in run(stage="kv_cache", n_tokens=8, **sizes).button]
+
+
+EDIT = {"edited_rows": {1: {"c2": 4.5}}, "added_rows": [], "deleted_rows": []}
+
+
+def _appended(at, stage: str) -> None:
+    at.session_state["stage"] = stage
+    rerun(at)
+    at.button(key="add_token" if stage == "kv_cache" else "append_token").click()
+    rerun(at)
+
+
+@pytest.mark.parametrize("stage", ["kv_cache", "next_token"])
+def test_a_word_appended_after_an_edit_keeps_the_edit_and_adds_the_texts_row(stage):
+    """The text grows by one token: X's rows so far stay (the edit with them), the new row is the text's own, n follows,
+    and the link carries the edit and nothing else of X, whichever stage appended it."""
+    from .test_x_edits import x_source_base
+
+    at = run(stage="input", text=TEXT)
+    at.session_state["x_editor"] = EDIT
+    rerun(at)
+    before = at.session_state["x_base"].copy()
+    _appended(at, stage)
+    n = len(mha.tokenize(at.session_state["text"]))
+    assert n == len(before) + 1 == at.session_state["n_tokens"]
+    x, text_x = at.session_state["x_base"], x_source_base(at)
+    np.testing.assert_array_equal(x[:-1], before)
+    np.testing.assert_array_equal(x[-1], text_x[-1])
+    assert at.query_params["x"] == "2.3~4.5"
+    at.session_state["stage"] = "input"
+    rerun(at)
+    at.session_state["x_editor"] = {"edited_rows": {n - 1: {"c0": -2.0}}, "added_rows": [], "deleted_rows": []}
+    rerun(at)  # an edit of the new row after the append is kept beside the first
+    assert at.query_params["x"] == f"2.3~4.5_{n}.1~-2.0"
+
+
+def test_appending_to_the_example_makes_it_the_text_and_x_starts_from_it():
+    """Without a text of one's own the next-token stage runs the walk's seeded X and scores the example's words:
+    appending makes the example plus its next word the text, and X starts again from that text (no edits)."""
+    from .test_x_edits import x_source_base
+
+    at = run(stage="next_token")
+    at.button(key="append_token").click()
+    rerun(at)
+    text = at.session_state["text"]
+    assert len(mha.tokenize(text)) == at.session_state["n_tokens"] == len(at.session_state["x_base"])
+    np.testing.assert_array_equal(at.session_state["x_base"], x_source_base(at))
+    assert "x" not in at.query_params and at.query_params["text"] == text
