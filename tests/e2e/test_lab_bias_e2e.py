@@ -41,10 +41,11 @@ def _labels(page, key: str, trace: int) -> list[str]:
 
 # each screen in one language, both languages across the screens: CI's 15 minutes (the words are checked in both
 # languages by the AppTests)
+# No desk: the projector's 1280 px with its larger type bounds the desk's 1400 px (and a page load costs Chromium
+# about a CPU-second: CI's time).
 @pytest.mark.parametrize("variant, screen, lang", [
-    ("window", "desk", "en"), ("window", "present", "zh"), ("window", "phone", "en"),
-    ("sinks", "desk", "zh"), ("sinks", "present", "en"), ("sinks", "phone", "zh"),
-    ("alibi", "desk", "en"), ("alibi", "present", "zh"), ("alibi", "phone", "zh")])
+    ("window", "present", "zh"), ("window", "phone", "en"), ("sinks", "present", "en"), ("sinks", "phone", "zh"),
+    ("alibi", "present", "en"), ("alibi", "phone", "zh")])
 def test_the_variant_is_drawn_whole_on_every_screen(page, app_url, variant, screen, lang):
     width, t = SCREENS[screen][0]["width"], TABLES[lang]
     first = {"window": "lab_window_mask", "sinks": "lab_sinks_mask", "alibi": "lab_alibi_bias"}[variant]

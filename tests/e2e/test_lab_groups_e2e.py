@@ -26,7 +26,9 @@ def table_cells(page, index: int) -> list[list[str]]:
     return [[c.strip() for c in rows.nth(i).inner_text().split("\t")] for i in range(rows.count())]
 
 
-@pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh"), ("phone", "zh"), ("phone", "en")])
+# No desk: the projector's 1280 px with its larger type bounds the desk's 1400 px (and a page load costs Chromium
+# about a CPU-second: CI's time).
+@pytest.mark.parametrize("screen, lang", [("present", "zh"), ("phone", "zh"), ("phone", "en")])
 def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url, screen, lang):
     t = Text(lang)
     open_on(page, app_url, screen, stage="variants", variant="gqa", n_heads=4, kv_heads=2, lang=lang)
@@ -49,7 +51,9 @@ def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url,
     shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}-check")
 
 
-@pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "en"), ("phone", "zh"), ("phone", "en")])
+# No desk: the projector's 1280 px with its larger type bounds the desk's 1400 px (and a page load costs Chromium
+# about a CPU-second: CI's time).
+@pytest.mark.parametrize("screen, lang", [("present", "en"), ("phone", "zh"), ("phone", "en")])
 def test_mqa_keeps_18_floats_a_token_where_the_walk_keeps_36(page, app_url, screen, lang):
     t = Text(lang)
     open_on(page, app_url, screen, stage="variants", variant="mqa", lang=lang, part="check")

@@ -42,7 +42,9 @@ def _choose(page, key: str, index: int) -> None:
 
 # each screen in one language, both languages across the screens: CI's 15 minutes (the words are checked in both
 # languages by the AppTests)
-@pytest.mark.parametrize("screen, lang", [("desk", "zh"), ("present", "en"), ("phone", "zh")])
+# No desk: the projector's 1280 px with its larger type bounds the desk's 1400 px (and a page load costs Chromium
+# about a CPU-second: CI's time).
+@pytest.mark.parametrize("screen, lang", [("present", "en"), ("phone", "zh")])
 def test_the_mla_lab_is_drawn_readable_on_every_screen(page, app_url, screen, lang):
     viewport = SCREENS[screen][0]
     _open(page, app_url, screen, lang, "change")
