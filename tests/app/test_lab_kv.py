@@ -13,6 +13,7 @@ from tests.core import reference as ref
 from tests.figures.test_cache_figure import _frame_traces, drawn, panels
 
 from .helpers import chart_text, charts, page_text, rerun, run
+from .kv_frames import SCORES, STEPPED, expected_panels, frame_z
 from .test_stage_downloads import _arrays, downloaded
 
 H, HEAD = 4, 3  # four heads, the third shown: with 2 kv heads it reads kv head 2, with heads 3 and 4 (group 2)
@@ -248,3 +249,40 @@ def test_gqa_with_as_many_kv_heads_as_heads_says_nothing_is_shared(lang):
     at.number_input(key="kv_heads").set_value(1)
     rerun(at)
     assert said not in page_text(at) and "432 B" in page_text(at)  # 3 tokens × 1 kv head × (7 + 11) × 8 bytes
+
+
+@pytest.mark.parametrize("variant, screen, link, said, scores_say", STEPPED,
+                         ids=[f"{c[0]}-{c[1]}-{c[2]['lang']}" for c in STEPPED])
+def test_every_frame_of_each_variants_step_shows_the_cores_numbers(variant, screen, link, said, scores_say):
+    """X₄ and X₅ added through the variant: each frame's heatmaps are the core's (forward or mla_forward on the five
+    tokens and on the first four), a row empty until the frame that computes it; the rows (and S's columns) are the
+    tokens held, by their numbers; the page says what the cache holds; the scores' frame writes the variant's term.
+    (tests/e2e/test_lab_kv_e2e.py draws two of these in Chromium.)"""
+    at = run(stage="kv_cache", **link)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    assert all(s in page_text(at) for s in said), said
+    spec = next(c for c in charts(at) if c.get("frames"))
+    held, want = expected_panels(variant, link)
+    names = [str(p + 1) for p in held]
+    layout = spec["layout"]
+    for axis in [k for k in layout if re.fullmatch(r"yaxis\d*", k)] + ["xaxis4"]:
+        drawn_names = layout[axis].get("ticktext")
+        if names == [str(i) for i in range(1, len(held) + 1)]:
+            assert drawn_names is None, axis  # numbered by the figure itself
+        else:
+            assert drawn_names == [names[int(i) - 1] for i in layout[axis]["tickvals"]], axis
+    assert len(spec["frames"]) == 6
+    for k in range(6):
+        traces = _frame_traces(spec, k)
+        shown = [np.array([[np.nan if v is None else v for v in row] for row in t["z"]], float)
+                 for t in traces if t["type"] == "heatmap"]
+        expected = frame_z(want, k)
+        assert [a.shape for a in shown] == [a.shape for a in expected], k
+        for i, (a, b) in enumerate(zip(shown, expected)):
+            np.testing.assert_allclose(a, b, atol=1e-9, equal_nan=True, err_msg=f"frame {k + 1}, heatmap {i}")
+        if k == SCORES:
+            notes = "".join(n["text"] for n in (spec["frames"][k].get("layout", {}).get("annotations")
+                                                 or layout.get("annotations", []))).replace(" ", "")
+            assert all(s.replace(" ", "") in notes for s in scores_say), notes
