@@ -37,7 +37,7 @@ def main() -> int:
     if not metas:
         print("no mutants/mha/*.py.meta: run bash bench/mutation.sh first", file=sys.stderr)
         return 1
-    print(f"| module | mutants | killed | survived | not checked | score |\n|---|---|---|---|---|---|")
+    print("| module | mutants | killed | survived | not checked | score |\n|---|---|---|---|---|---|")
     names = []
     for path in metas:
         counts, survivors = tally(json.loads(path.read_text()))
