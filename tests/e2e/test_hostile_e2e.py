@@ -4,7 +4,7 @@ from urllib.parse import urlencode, urlparse
 
 import pytest
 
-from .conftest import listen, settle
+from .conftest import listen, rerun_after, settle
 
 pytestmark = pytest.mark.e2e
 LOAD = 90_000
@@ -42,3 +42,24 @@ def test_a_link_over_the_servers_parameter_limit_is_said_on_the_page(page, app_u
     said = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
     assert "This link is longer than the server reads" in said and "1,002 parameters" in said, said
     assert "stage=input" in page.url  # the default view, as Streamlit gave it
+
+
+def test_a_paste_far_past_the_limit_is_cut_and_said(browser, app_url):
+    """A real paste of 5,000 × ﷽ (90,000 characters under NFKC) into the text box: the text is cut to the demo's
+    limits and the page says so. (With max_chars, Streamlit's box dropped such a paste whole and said nothing.)"""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000},
+                                  permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.goto(f"{app_url}/?stage=tokens&lang=zh")
+        settle(page, LOAD)
+        box = page.locator(".st-key-text input")
+        box.click()
+        page.evaluate("(t) => navigator.clipboard.writeText(t)", "\ufdfa" * 5000)
+        page.keyboard.press("Control+V")
+        rerun_after(page, lambda: box.press("Enter"), LOAD)
+        said = " ".join(page.locator('[data-testid="stAlert"]').all_inner_texts())
+        assert "文本只保留了前 64 个词元" in said, said
+        assert "text=" in page.url and len(box.input_value()) <= 1000
+    finally:
+        context.close()

@@ -30,8 +30,9 @@ COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # S
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "tokens", v.look)
+    # No max_chars: Streamlit 1.67's box drops a paste longer than it whole, and silently. The server cuts every value
+    # (settings.cap_text: to RAW_MAX_CHARS before NFKC, then to the demo's limits) and the page says so.
     st.text_input(t("tokens_box"), key="text", on_change=session.on_text_change, persist_state="session",
-                  max_chars=S.RAW_MAX_CHARS,
                   placeholder=x_source.example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
     if notice := ss.pop("text_notice", None):
         st.warning(t.notice(notice))
