@@ -1,0 +1,123 @@
+"""What the core takes and what it refuses, said in words a user can act on: weights of any numeric type stored as
+float64 that nobody can change, badly shaped weights named by what is wrong, a step that overflows named by its
+letter, and a trace whose X is the X given (not the padded block the walk runs on). Written where mutation testing
+(bench/mutation.sh) found changes to mha/attention.py that no test noticed."""
+
+import numpy as np
+import pytest
+
+import mha
+from mha.attention import share_kv
+
+CFG = mha.AttentionConfig()  # the post's: h 2, d_model 5, d_k 7, d_v 11
+W = mha.init_weights(CFG)
+X = mha.init_input(CFG)
+
+
+def _weights(**arrays) -> mha.Weights:
+    return mha.Weights(**(dict(w_q=W.w_q, w_k=W.w_k, w_v=W.w_v, w_o=W.w_o) | arrays))
+
+
+def test_integer_weights_are_stored_as_float64_and_read_only():
+    w = mha.Weights(*(np.round(a).astype(np.int64) for a in (W.w_q, W.w_k, W.w_v, W.w_o)))
+    for a in (w.w_q, w.w_k, w.w_v, w.w_o):
+        assert a.dtype == np.float64 and not a.flags.writeable
+    with pytest.raises(ValueError):
+        w.w_q[0, 0, 0] = 1.0
+
+
+@pytest.mark.parametrize("bad", [dict(w_q=W.w_q[0]), dict(w_v=W.w_v[0]), dict(w_o=W.w_o[None])],
+                         ids=["w_q 2-D", "w_v 2-D", "w_o 3-D"])
+def test_weights_of_the_wrong_rank_are_refused_by_rank(bad):
+    """Each alone is enough: W_Q or W_V not 3-D, or W_O not 2-D."""
+    with pytest.raises(mha.InputError, match=r"w_q, w_k, w_v must be 3-D \(h, d_model, d·\) and w_o 2-D"):
+        _weights(**bad)
+
+
+@pytest.mark.parametrize("h_kv", [0, 4])
+def test_k_heads_that_do_not_divide_the_query_heads_are_refused(h_kv):
+    """Six query heads: no K head at all, or four, which do not make whole groups."""
+    w = mha.init_weights(mha.AttentionConfig(n_heads=6))
+    with pytest.raises(mha.InputError, match="w_k must be"):
+        mha.Weights(w.w_q, w.w_k[:h_kv], w.w_v[:h_kv], w.w_o)
+
+
+@pytest.mark.parametrize("n_kv", [-1, 0, 3, 5])
+def test_sharing_k_and_v_takes_only_a_divisor_of_the_heads(n_kv):
+    """Four heads share K and V in groups of 1, 2 or 4 only; -1 divides 4, but is no number of heads."""
+    w = mha.init_weights(mha.AttentionConfig(n_heads=4))
+    with pytest.raises(mha.ConfigError, match="n_kv_heads must divide"):
+        share_kv(w, n_kv)
+
+
+def test_weights_already_shared_are_not_shared_again():
+    w = share_kv(mha.init_weights(mha.AttentionConfig(n_heads=4)), 2)
+    with pytest.raises(mha.ConfigError, match="from weights with a K and V per head"):
+        share_kv(w, 1)
+
+
+def test_each_layer_draws_weights_of_its_own():
+    """A stack of blocks: layer 1's weights are not layer 0's (and layer 0's are the single-layer walk's)."""
+    zero, one = mha.init_weights(CFG, 0), mha.init_weights(CFG, 1)
+    assert np.array_equal(zero.w_q, W.w_q)
+    for a, b in zip((zero.w_q, zero.w_k, zero.w_v, zero.w_o), (one.w_q, one.w_k, one.w_v, one.w_o)):
+        assert not np.any(a == b)
+
+
+def test_an_empty_x_is_refused_in_words():
+    with pytest.raises(mha.InputError, match="^X is empty: it needs at least one token row.$"):
+        mha.forward(np.zeros((0, 5)), W)
+
+
+# Weights that make exactly one step overflow float64 first, in the walk's order, on X × 1e5 (the weights alone stay
+# finite: the Weights refuse any that is not).
+OVERFLOWS = {
+    "Q": dict(w_q=W.w_q * 1e306),
+    "K": dict(w_k=W.w_k * 1e306),
+    "V": dict(w_v=W.w_v * 1e306),
+    "QKᵀ": dict(w_q=W.w_q * 1e160, w_k=W.w_k * 1e160),
+    "Y": dict(w_o=W.w_o * 1e306),
+}
+
+
+@pytest.mark.parametrize("step", OVERFLOWS)
+def test_the_step_that_overflows_is_named(step):
+    w = _weights(**OVERFLOWS[step])
+    with pytest.raises(mha.InputError, match=f"^{step} overflows float64"):
+        mha.forward(X * 1e5, w)
+
+
+def test_an_overflow_to_plus_infinity_alone_is_caught():
+    """Scores that overflow upward only (every score positive): the smallest is finite, the largest is not."""
+    w = _weights(w_q=np.abs(W.w_q) * 1e160, w_k=np.abs(W.w_k) * 1e160)
+    with pytest.raises(mha.InputError, match="^QKᵀ overflows"):
+        mha.forward(np.abs(X) + 1, w)
+
+
+@pytest.mark.parametrize("n", [1, 3, 64, 65])
+def test_the_trace_holds_the_x_it_was_given(n):
+    """The walk runs on X padded to whole blocks of rows; the trace keeps the X given, n rows."""
+    x = mha.init_input(mha.AttentionConfig(n_tokens=n))
+    for cfg in (None, mha.AttentionConfig(n_tokens=n, window=2)):
+        t = mha.forward(x, W, cfg)
+        assert t.x.shape == (n, 5) and np.array_equal(t.x, x)
+
+
+def test_shared_weights_run_their_variant_without_being_told():
+    """GQA weights (fewer K and V heads than query heads) need the variant walk: forward finds it from the weights."""
+    cfg = mha.AttentionConfig(n_heads=4, n_kv_heads=2)
+    w = mha.init_weights(cfg)
+    x = mha.init_input(cfg)
+    told, found = mha.forward(x, w, cfg), mha.forward(x, w)
+    for name in ("q", "k", "v", "probs", "heads", "y"):
+        np.testing.assert_array_equal(getattr(found, name), getattr(told, name), err_msg=name)
+
+
+def test_a_knocked_heads_block_of_concat_is_zero_and_y_is_concat_times_w_o():
+    cfg = mha.AttentionConfig(n_heads=3)
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    t = mha.attention.knock_out(mha.forward(x, w), w, [1])
+    d_v = w.d_v
+    assert np.all(t.concat[:, d_v:2 * d_v] == 0) and np.all(t.heads[1] == 0)
+    np.testing.assert_array_equal(t.concat[:, :d_v], t.heads[0])
+    np.testing.assert_allclose(t.y, t.concat @ w.w_o, rtol=0, atol=0)
