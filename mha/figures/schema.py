@@ -61,6 +61,16 @@ def _num(value, owner=None) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
+def _size(value, owner=None) -> bool:
+    """A figure's width or height: a number of px above 0 (an SVG of negative width is not drawn at all)."""
+    return _num(value) and value > 0
+
+
+def _margin(value, owner=None) -> bool:
+    """A margin: px, at least 0."""
+    return _num(value) and value >= 0
+
+
 def _int(value, owner=None) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -199,8 +209,8 @@ OUTLINE = {  # base.outline_rule: how a clicked cell is outlined
 }
 _THEMED = "the theme's, written into every figure for the curves Plotly draws"
 LAYOUT = {
-    "width": read(_num), "height": read(_num),
-    "margin": {"l": read(_num), "r": read(_num), "t": read(_num), "b": read(_num), "pad": read(_num),
+    "width": read(_size), "height": read(_size),
+    "margin": {"l": read(_margin), "r": read(_margin), "t": read(_margin), "b": read(_margin), "pad": read(_margin),
                "autoexpand": plotly(one_of(False), "the page's margins are as given")},
     "font": FONT, "paper_bgcolor": read(COLOUR), "plot_bgcolor": read(COLOUR),
     "title": {"text": read(_str), "x": read(_num), "y": read(_num), "xanchor": read(XANCHOR),

@@ -9,6 +9,7 @@ never narrower than what it draws). `wrap` breaks a text into lines and `fit_tex
 import html
 import itertools
 import re
+import unicodedata
 from functools import lru_cache
 
 FONT = "Noto Sans CJK SC, Noto Sans, Arial, sans-serif"  # what the figures draw in, and text_px measures
@@ -24,13 +25,17 @@ def text_px(text: str, size: float) -> float:
     """A one-line text's width in px, a little generous (HTML tags dropped, entities read, sub/superscripts smaller).
 
     Measured in Chromium with the app's font (FONT) at 100 px: digits and "−" 0.555 em, "." 0.278 em, CJK and
-    "· × → …" 1 em, lower-case letters 0.49 em on average, capitals up to 0.88 em (W); bold 4% wider.
+    "· × → …" 1 em, lower-case letters 0.49 em on average, capitals up to 0.88 em (W); bold 4% wider. What draws
+    nothing of its own takes no room: combining marks (an accent, the keycap U+20E3), format characters (joiners,
+    tags) and a skin tone after the emoji it colours; a token with a tail of 200 of them is one glyph wide.
     """
     small = sum(len(s) for s in re.findall(r"<su[bp]>(.*?)</su[bp]>", text))
     bold = sum(len(re.sub(r"<[^>]+>", "", s)) for s in re.findall(r"<b>(.*?)</b>", text))
     plain = html.unescape(re.sub(r"<[^>]+>", "", text))  # an escaped "<" (a user's text) is drawn as one character
     width = 0.0
-    for ch in plain:
+    for i, ch in enumerate(plain):
+        if unicodedata.category(ch) in ("Mn", "Me", "Cf") or (i and "\U0001f3fb" <= ch <= "\U0001f3ff"):
+            continue
         if ch in WIDE or "\u2e80" <= ch <= "\u9fff" or "\uff00" <= ch <= "\uffef":
             width += 1.0
         elif ch in BROAD:

@@ -19,6 +19,14 @@ VIEWS = {
                                                                            "kv_cache", "block", "next_token")},
     **{f"{stage}-large": dict(stage=stage, n_tokens=64, d_model=130, d_k=64, d_v=64, n_heads=8)
        for stage in ("qk", "scores", "values", "heads", "output", "kv_cache")},
+    # a token with a long tail of what draws nothing of its own: 200 keycaps, a flag's 300 tags (N5: negative widths)
+    **{f"{stage}-tail-{kind}": dict(stage=stage, text=text, lang=lang)
+       for stage in ("tokens", "qk", "values", "heads", "output", "kv_cache", "block", "next_token")
+       for kind, text, lang in (("keycaps", "a b !" + "\u20e3" * 200 + " c", "en"),
+                                ("tags", "\U0001f3f4" + "\U000e0067" * 300 + "\U000e007f x y", "zh"))},
+    **{f"variants-{variant}-{part}-tail": dict(stage="variants", variant=variant, part=part,
+                                               text="a b !" + "\u20e3" * 200 + " c")
+       for variant in S.VARIANTS for part in ("change", "click")},
     "scores-example": dict(stage="scores", example="mask"),
     "scores-qkt": dict(stage="scores", phase="qkt"),
 }

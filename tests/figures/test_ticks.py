@@ -150,3 +150,12 @@ def test_room_for_names_narrows_the_look_by_what_the_widest_name_needs_more_than
     wider = text_px("antidis…", F.DESK.tick) - text_px("2", F.DESK.tick)
     assert look.max_w == int(F.DESK.max_w - wider - 2)
     assert room_for_names(["a", "b"], F.DESK).max_w == F.DESK.max_w - 2  # never wider than the look
+
+
+@pytest.mark.parametrize("glyph, tail", [("!", "\u20e3" * 200), ("\U0001f3f4", "\U000e0067" * 300 + "\U000e007f"),
+                                         ("e", "\u0301" * 50), ("👍", "🏽"), ("a", "\u200d\ufe0f")])
+def test_what_draws_nothing_of_its_own_takes_no_width(glyph, tail):
+    """A keycap, a flag's tags, accents, a skin tone after its emoji, joiners and variation selectors: a label's
+    width is its glyphs', so a token with a long tail does not push its figure's margin past the figure (N5)."""
+    assert text_px(glyph + tail, 14) == text_px(glyph, 14)
+    assert text_px("🏽", 14) > 0  # a skin tone alone is drawn
