@@ -30,7 +30,7 @@ def test_integer_weights_are_stored_as_float64_and_read_only():
                          ids=["w_q 2-D", "w_v 2-D", "w_o 3-D"])
 def test_weights_of_the_wrong_rank_are_refused_by_rank(bad):
     """Each alone is enough: W_Q or W_V not 3-D, or W_O not 2-D."""
-    with pytest.raises(mha.InputError, match=r"w_q, w_k, w_v must be 3-D \(h, d_model, d·\) and w_o 2-D"):
+    with pytest.raises(mha.InputError, match=r"^w_q, w_k, w_v must be 3-D \(h, d_model, d·\) and w_o 2-D"):
         _weights(**bad)
 
 
@@ -121,3 +121,11 @@ def test_a_knocked_heads_block_of_concat_is_zero_and_y_is_concat_times_w_o():
     assert np.all(t.concat[:, d_v:2 * d_v] == 0) and np.all(t.heads[1] == 0)
     np.testing.assert_array_equal(t.concat[:, :d_v], t.heads[0])
     np.testing.assert_allclose(t.y, t.concat @ w.w_o, rtol=0, atol=0)
+
+
+def test_a_config_that_disagrees_with_the_weights_is_refused_in_words():
+    """forward(x, w, cfg) with cfg's heads not w's, or more rotary dims than w's d_k: a ConfigError that says which."""
+    with pytest.raises(mha.ConfigError, match=r"^cfg has n_heads = 4 and n_kv_heads = 4, but the weights have 2 and 2"):
+        mha.forward(X, W, mha.AttentionConfig(n_heads=4))
+    with pytest.raises(mha.ConfigError, match=r"^rotary_dims = 8 exceeds the weights' d_k = 7"):
+        mha.forward(X, W, mha.AttentionConfig(d_k=9, rotary_dims=8))
