@@ -230,8 +230,8 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
             st.info(t("input_kept", seed=cfg.seed, count=kept), icon=":material/edit_note:")
             if ss["stage"] != "input":  # the input stage has this button under X
                 st.button(t("input_reset"), key="reset_x_kept", on_click=reset_x)
-    else:
-        x = _keep_edits(old, seeded, source)[0]
+    else:  # the same source: X as it was, or at a new shape with the cells the user edited (a rerun's usual path)
+        x = old.copy() if old.shape == seeded.shape else _keep_edits(old, seeded, source)[0]
         if old.shape != x.shape:
             _set_aside(old, x, source, Text(ss["lang"]))
     ss["x_base"], ss["x_source"] = x, source
