@@ -76,6 +76,22 @@ def test_a_block_that_is_not_a_whole_number_of_keys_is_refused(block):
         mha.online_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 4)), block)
 
 
-def test_shapes_that_do_not_belong_together_are_refused():
-    with pytest.raises(mha.InputError, match="same n"):
-        mha.online_attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((3, 4)), 1)
+@pytest.mark.parametrize("q, k, v", [
+    (np.ones((2, 3)), np.ones((2, 3)), np.ones((3, 4))),  # v has another n
+    (np.ones((2, 3)), np.ones((2, 5)), np.ones((2, 4))),  # k of another width, v as it should be
+    (np.ones(3), np.ones(3), np.ones((3, 4))),  # q and k one vector each, alike
+    (np.ones((0, 3)), np.ones((0, 3)), np.ones((0, 4))),  # no token
+], ids=["v's n", "k's width", "1-D q and k", "no token"])
+def test_shapes_that_do_not_belong_together_are_refused(q, k, v):
+    """Each alone is refused, in words, before any product is tried."""
+    with pytest.raises(mha.InputError, match="^online_attention needs q and k of one shape"):
+        mha.online_attention(q, k, v, 1)
+
+
+def test_the_trace_keeps_its_block_and_each_tiles_masked_scores():
+    cfg = mha.AttentionConfig(n_tokens=5)
+    t = mha.forward(mha.init_input(cfg), mha.init_weights(cfg))
+    o = mha.online_attention(t.q[0], t.k[0], t.v[0], 2)
+    assert o.block == 2 and [(tile.start, tile.stop) for tile in o.tiles] == [(0, 2), (2, 4), (4, 5)]
+    for tile in o.tiles:  # the tile's columns of QKᵀ/√d_k with the mask: the walk's own, cut to the tile
+        np.testing.assert_allclose(tile.scores, t.masked[0][:, tile.start:tile.stop], rtol=1e-12, atol=1e-12)
