@@ -70,7 +70,7 @@ KNOCK_NAMES = tuple(f"{layer}.{head}" for layer in range(1, TRAINED_LAYERS + 1)
 TEXT_MAX_CHARS = 1000  # characters of text read from a link or the text box
 # Characters of a value from outside (a link, the text box, a socket) kept before anything transforms it: NFKC turns
 # one character into as many as 18 (U+FDFA), so a value is cut first, with room for NFKC to join up to 3 into one
-# (Hangul jamo) and still fill TEXT_MAX_CHARS. The server enforces it; the text box's max_chars only helps.
+# (Hangul jamo) and still fill TEXT_MAX_CHARS. The server enforces it (the text box has no max_chars: tokens.py).
 RAW_MAX_CHARS = 4 * TEXT_MAX_CHARS
 TEMPERATURE = (0.05, 10.0)
 PRESETS = {
