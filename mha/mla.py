@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .attention import _WEIGHTS, Weights, _draw, causal_mask, check_input, init_weights, softmax
+from .cache import _numbers
 from .config import AttentionConfig
 from .errors import ConfigError, InputError
 from .variants import groups
@@ -153,7 +154,7 @@ class MLACache:
 
     def append(self, x_row) -> MLAStep:
         w = self.w
-        x = check_input(np.reshape(np.asarray(x_row, dtype=np.float64), (1, -1)), w.d_model)[0]
+        x = check_input(np.reshape(_numbers(x_row), (1, -1)), w.d_model)[0]
         if self._t == len(self._c):  # doubling: O(1) amortised, as KVCache
             self._c = np.concatenate([self._c, np.empty_like(self._c)])
         with np.errstate(over="ignore", invalid="ignore"):
