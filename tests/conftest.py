@@ -1,11 +1,25 @@
+import functools
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+from streamlit.components.v2 import manifest_scanner
 
 settings.register_profile(
     "default", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def components_scanned_once():
+    """Each new AppTest scans every installed distribution's metadata for Streamlit components (~0.1 s with the
+    dev requirements' ~700 files, most of an AppTest run of a light page); the packages do not change during the
+    run, so the scan is made once and its result reused. The app's own server scans once at start, as before."""
+    scan = manifest_scanner.scan_component_manifests
+    manifest_scanner.scan_component_manifests = functools.cache(scan)
+    yield
+    manifest_scanner.scan_component_manifests = scan
 
 
 def pytest_terminal_summary(terminalreporter):
