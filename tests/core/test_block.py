@@ -373,3 +373,26 @@ def test_a_block_and_a_model_built_on_weights_already_made_share_them_and_equal_
     own = mha.init_model(cfg, vocab)
     assert mw.blocks[0] is bw and _lists(own.blocks[0]) == _lists(bw)
     np.testing.assert_array_equal(mw.wte, own.wte)
+
+
+def _generator_model():
+    cfg = mha.AttentionConfig(seed=2)
+    return mha.init_model(cfg, mha.vocabulary(mha.tokenize("一 二 三 四 五 六")), n_layers=2)
+
+
+def test_sampling_near_zero_temperature_is_greedy_and_at_a_high_one_leaves_it():
+    """softmax(logits / T): T = 0.001 puts all the weight on the argmax, so sampling picks the greedy tokens; at
+    T = 50 the weights are nearly even over the six tokens, and 30 draws do not all land on the greedy choice."""
+    mw = _generator_model()
+    greedy = mha.generate([0, 1], mw, 30)
+    assert mha.generate([0, 1], mw, 30, temperature=0.001, greedy=False, seed=3) == greedy
+    hot = mha.generate([0, 1], mw, 30, temperature=50.0, greedy=False, seed=3)
+    assert hot != greedy and len(set(hot)) >= 4
+
+
+def test_sampling_defaults_to_temperature_1_and_seed_0():
+    mw = _generator_model()
+    default = mha.generate([0, 1], mw, 30, greedy=False)
+    assert default == mha.generate([0, 1], mw, 30, temperature=1.0, greedy=False, seed=0)
+    assert default != mha.generate([0, 1], mw, 30, temperature=2.0, greedy=False, seed=0)
+    assert default != mha.generate([0, 1], mw, 30, temperature=1.0, greedy=False, seed=1)

@@ -1,12 +1,16 @@
 """Issue 35's core: knocking heads out, the logits split into the parts that add up to them, and a head's OV and QK
 circuits, each against a computation written here (or in reference.py) apart from mha's."""
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mha
+from mha.circuits import copies, knockout_table
+from mha.train import held_out
 
 from . import reference as ref
 from .test_block import _lists, models
@@ -182,3 +186,99 @@ def test_the_qk_circuit_is_its_definition(shipped, head, through):
     np.testing.assert_allclose(mha.qk_circuit(shipped, 1, head, through), expected, rtol=0, atol=1e-12)
     with pytest.raises(mha.ConfigError, match="earlier layer"):
         mha.qk_circuit(shipped, 0, head, (0, 1))
+
+
+def test_post_ln_blocks_are_refused_in_words_that_say_why(shipped):
+    tr = mha.model_forward(SHIPPED_IDS, shipped)
+    post = type(tr)(**{**vars(tr), "layers": tuple(mha.block(layer.x, bw, ln="post")
+                                                   for layer, bw in zip(tr.layers, shipped.blocks))})
+    with pytest.raises(mha.ConfigError, match=r"^The logits split into parts only where the residual stream is a sum: "
+                                              r"pre-LN blocks \(GPT-2's order\)\. A post-LN block normalises the "
+                                              r"stream after each sum\.$"):
+        mha.logit_parts(post, shipped)
+
+
+def test_the_final_norms_beta_goes_into_the_biases_part(shipped):
+    """With β_f ≠ 0 (the shipped model's is trained, but small): the parts still add up to the logits, and "biases"
+    is the FFNs' b_proj through the final norm plus β_f·Eᵀ, by loops."""
+    rng = np.random.default_rng(0)
+    mw = mha.ModelWeights(shipped.wte, shipped.wpe, shipped.blocks, shipped.lnf_g,
+                          shipped.lnf_b + rng.standard_normal(shipped.d_model))
+    tr = mha.model_forward(SHIPPED_IDS, mw)
+    parts = mha.logit_parts(tr, mw)
+    np.testing.assert_allclose(sum(parts.values()), tr.logits, rtol=0, atol=1e-10)
+    b_proj = sum(bw.b_proj for bw in mw.blocks).tolist()
+    beta = [sum(b * e for b, e in zip(mw.lnf_b.tolist(), row)) for row in mw.wte.tolist()]
+    for i in (0, 5, 9):
+        through = direct(b_proj, tr.layers[-1].y[i].tolist(), mw.lnf_g.tolist(), mw.wte.tolist())
+        np.testing.assert_allclose(parts["biases"][i], np.add(through, beta), rtol=0, atol=1e-12)
+
+
+def _loss_and_hits(logits, target):
+    """-log softmax(logits)[target] by log-sum-exp in Python floats, shifted by the row's own largest logit."""
+    top = max(logits)
+    lse = top + math.log(sum(math.exp(a - top) for a in logits))
+    return lse - logits[target], int(max(range(len(logits)), key=lambda j: logits[j]) == target)
+
+
+def test_task_score_is_the_second_copys_accuracy_and_loss_even_for_huge_logits(monkeypatch):
+    """A model sure of itself: logits in the thousands, and rows far apart. Each row's loss is still its own
+    log-softmax (no exp overflowing to inf, no row shifted by another's maximum and underflowing to 0)."""
+    seqs = [np.array([0, 1, 2, 0, 1, 2]), np.array([3, 2, 3, 2])]
+    logits = {6: np.array([[0.0, 0, 0, 0]] * 3 + [[9.0, 1000.0, 990.0, -5.0], [-2000.0, -1500.0, -1000.0, -1003.0],
+                                                   [0.0, 0, 0, 0]]),
+              4: np.array([[0.0, 0, 0, 0]] * 2 + [[700.0, 0.0, 710.0, 720.0], [0.0, 0, 0, 0]])}
+    seen = []
+
+    def forward(row, mw, knocked=()):
+        seen.append(tuple(knocked))
+        return type("Trace", (), {"logits": logits[len(row)]})
+
+    monkeypatch.setattr(mha.circuits, "model_forward", forward)
+    got = mha.task_score(None, seqs, knocked=[(0, 1)])
+    rows = [(logits[6][3], 1), (logits[6][4], 2), (logits[4][2], 2)]
+    want = [_loss_and_hits(r.tolist(), t) for r, t in rows]
+    assert got.predictions == 3 and seen == [((0, 1),), ((0, 1),)]
+    assert got.accuracy == pytest.approx(np.mean([h for _, h in want]), abs=1e-12)
+    assert got.loss == pytest.approx(np.mean([loss for loss, _ in want]), rel=1e-12)
+
+
+def test_the_knockout_table_scores_each_set(shipped):
+    """One (knocked, task_score) row per set, in order, each set as a tuple."""
+    seqs = held_out(4)
+    sets = [[], [(0, 1)], [(1, 0), (1, 1)]]
+    table = knockout_table(shipped, seqs, sets)
+    assert [k for k, _ in table] == [(), ((0, 1),), ((1, 0), (1, 1))]
+    for (_, score), knocked in zip(table, sets):
+        losses, hits = [], []
+        for row in seqs:
+            logits = mha.model_forward(row, shipped, knocked=knocked).logits
+            half = len(row) // 2
+            for i in range(half, len(row) - 1):
+                loss, hit = _loss_and_hits(logits[i].tolist(), int(row[i + 1]))
+                losses.append(loss)
+                hits.append(hit)
+        assert score == mha.TaskScore(pytest.approx(np.mean(hits)), pytest.approx(np.mean(losses), rel=1e-9),
+                                      len(hits))
+
+
+def test_python_m_mha_knockouts_prints_the_readmes_table(shipped, monkeypatch, capsys):
+    """`python -m mha.knockouts` on 5 held-out sequences: the count, the header, one row per set (none, each head,
+    the last layer's heads together) with accuracy and loss to 3 decimals, then each head's copying count."""
+    from mha import knockouts
+
+    seqs = held_out(5)
+    monkeypatch.setattr(knockouts, "held_out", lambda: seqs)
+    knockouts.main()
+    lines = capsys.readouterr().out.splitlines()
+    sets = {"none": [], "1.1": [(0, 0)], "1.2": [(0, 1)], "2.1": [(1, 0)], "2.2": [(1, 1)],
+            "2.1, 2.2": [(1, 0), (1, 1)]}
+    want = ["held-out: 5 sequences (mha.train.held_out)", "knocked (layer.head from 1)   accuracy   loss"]
+    for name, knocked in sets.items():
+        s = mha.task_score(shipped, seqs, knocked)
+        want.append(name.ljust(29) + " " + f"{s.accuracy:.3f}".rjust(8) + " " + f"{s.loss:.3f}".rjust(7))
+    for la in range(2):
+        for h in range(2):
+            want.append(f"head {la + 1}.{h + 1}: its OV circuit copies {copies(mha.ov_circuit(shipped, la, h))} "
+                        f"of {shipped.vocab_size} tokens")
+    assert lines == want

@@ -1,6 +1,8 @@
 """mha.head_roles: a head's previous-token and induction scores on any sequence, against loops over rows, and
 equal to the training script's scores on the task's repeated sequences."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -115,3 +117,35 @@ def test_with_a_letter_three_times_the_induction_score_reads_the_latest_earlier_
     first[np.arange(6), [0, 0, 1, 0, 1, 0]] = 1  # row 4 on B at 1, the first copy's follower
     _, induction = mha.head_roles(np.stack([latest, first]), ids)
     assert induction.tolist() == [1.0, 0.5]
+
+
+def test_one_token_has_no_scores_and_no_warning():
+    """n = 1: no row has a previous token and no token repeats, so both scores are nan, with no numpy warning of a
+    mean over nothing on the way."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        prev, induction = mha.head_roles(np.ones((3, 1, 1)), [4])
+    assert prev.shape == induction.shape == (3,) and np.isnan(prev).all() and np.isnan(induction).all()
+
+
+def test_scores_are_float64_means_whatever_the_patterns_dtype():
+    """Patterns in float32 (as a smaller trace might hold them): the scores are the float64 means of those values,
+    not float32 means rounded to 7 digits."""
+    rng = np.random.default_rng(0)
+    probs = rng.random((2, 6, 6)).astype(np.float32)
+    ids = [0, 1, 2, 0, 1, 2]
+    prev, induction = mha.head_roles(probs, ids)
+    assert prev.dtype == induction.dtype == np.float64
+    exact = probs.astype(np.float64)
+    for h in range(2):
+        assert prev[h] == pytest.approx(sum(exact[h, i, i - 1] for i in range(1, 6)) / 5, rel=1e-15)
+        assert induction[h] == pytest.approx(sum(exact[h, i, i - 2] for i in range(3, 6)) / 3, rel=1e-15)
+
+
+def test_role_bars_read_missing_scores_as_none_and_warn_of_nothing():
+    """Scores read back from JSON, where a score that does not exist is null: None counts as no score (nan). A kind
+    with no score at all anywhere gives the floor, without numpy's all-nan warning."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert mha.role_bars([([None, 0.5], [None, None])]) == pytest.approx((0.55, 0.4))
+        assert mha.role_bars([(np.array([np.nan]), np.array([np.nan]))], floor=0.3) == (0.3, 0.3)
