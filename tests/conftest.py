@@ -26,7 +26,7 @@ def pytest_terminal_summary(terminalreporter):
     from pathlib import Path
 
     shots = Path(__file__).resolve().parents[1] / "test-artifacts" / "screenshots"
-    if shots.is_dir() and any(shots.iterdir()):
+    if os.environ.get("MHA_SHOTS") == "1" and shots.is_dir() and any(shots.iterdir()):
         terminalreporter.write_line(f"screenshots of every stage: {shots}")
 
 

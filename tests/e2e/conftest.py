@@ -1,7 +1,9 @@
 """Start the app with `streamlit run` and drive it in headless Chromium.
 
 Debian's /usr/bin/chromium is used where it is installed; elsewhere Playwright's own browser
-(`python -m playwright install chromium`). Screenshots go to test-artifacts/screenshots/.
+(`python -m playwright install chromium`). With MHA_SHOTS=1 in the environment, the tests save a screenshot of
+each page they check to test-artifacts/screenshots/ (off by default: a full-page shot costs about a tenth of a walk's
+CPU, and nothing asserts on it).
 """
 
 import os
@@ -17,6 +19,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "test-artifacts" / "screenshots"
+SHOOTING = os.environ.get("MHA_SHOTS") == "1"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
         "--disable-sync", "--no-first-run"]
@@ -192,9 +195,22 @@ def rerun_after(page, action, timeout: float = 60_000) -> None:
     settle(page, timeout, RERUN_QUIET_MS if ENDED[page] > ended else QUIET_MS)
 
 
-def shoot(page, name: str) -> Path:
+def shot_path(name: str) -> Path | None:
+    """Where the screenshot `name` goes, or None when screenshots are off (MHA_SHOTS unset)."""
+    if not SHOOTING:
+        return None
     SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    print(f"screenshot: {path}")
-    return path
+    print(f"screenshot: {SHOTS / name}.png")
+    return SHOTS / f"{name}.png"
+
+
+def shoot(page, name: str, **options) -> None:
+    """The whole page (or what `options` say: clip=…), when screenshots are on."""
+    if path := shot_path(name):
+        page.screenshot(path=str(path), **({"full_page": True} | options))
+
+
+def shoot_element(locator, name: str) -> None:
+    """One element, when screenshots are on."""
+    if path := shot_path(name):
+        locator.screenshot(path=str(path))

@@ -13,7 +13,7 @@ import pytest
 
 from tests.app.kv_frames import SCORES, STEPPED, expected_panels, frame_z
 
-from .conftest import SHOTS, rerun_after, shoot
+from .conftest import SHOOTING, rerun_after, shoot
 from .geometry import READ, STEP, Geometry, frame_geometries, moved, problems
 from .test_frames_e2e import SCREENS, drawn_for_this_window
 from .test_matrix_chart_e2e import check_cells
@@ -92,7 +92,8 @@ SCROLL_TO = """([root, y]) => {
 def shoot_chart(page, root, viewport: dict, name: str) -> None:
     """The chart as drawn, in one picture where it fits the window under the header, else in pieces (-1, -2, …, top to
     bottom): Streamlit scrolls its own box, so a picture of an element taller than the window comes out blank."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    if not SHOOTING:
+        return
     height, under = page.evaluate(SCROLL_TO, [root, 0.0])[3:]
     room = viewport["height"] - under
     tops = [0] if height <= room else list(range(0, int(height), int(room) - 40))
@@ -100,7 +101,7 @@ def shoot_chart(page, root, viewport: dict, name: str) -> None:
         left, y, width, h, _ = page.evaluate(SCROLL_TO, [root, float(top)])
         clip = dict(x=max(0, left), y=max(under, y + top), width=min(width, viewport["width"] - max(0, left)))
         clip["height"] = min(y + h, viewport["height"]) - clip["y"]
-        page.screenshot(path=str(SHOTS / (f"{name}.png" if len(tops) == 1 else f"{name}-{i}.png")), clip=clip)
+        shoot(page, name if len(tops) == 1 else f"{name}-{i}", full_page=False, clip=clip)
 
 
 def _z(trace: dict) -> np.ndarray:

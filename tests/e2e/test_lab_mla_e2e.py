@@ -15,7 +15,7 @@ import pytest
 
 from mha.ui import settings as S
 
-from .conftest import SHOTS, rerun_after, shoot
+from .conftest import rerun_after, shoot, shoot_element
 from .test_screens_e2e import SCREENS, click_says, open_on, page_problems
 
 pytestmark = pytest.mark.e2e
@@ -55,8 +55,7 @@ def test_the_mla_lab_is_drawn_readable_on_every_screen(page, app_url, screen, la
     assert figure.count() == 1
     shoot(page, f"lab-mla-{screen}-{lang}-change")
     figure.scroll_into_view_if_needed()
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(".st-key-lab_mla_rebuilt").screenshot(path=str(SHOTS / f"lab-mla-{screen}-{lang}-rebuilt.png"))
+    shoot_element(page.locator(".st-key-lab_mla_rebuilt"), f"lab-mla-{screen}-{lang}-rebuilt")
     found = page_problems(page, screen, viewport)
     _choose(page, "lab_part", S.LAB_PARTS.index("click"))
     for index, (_, key) in enumerate(PRODUCTS):
@@ -65,7 +64,7 @@ def test_the_mla_lab_is_drawn_readable_on_every_screen(page, app_url, screen, la
         chart = page.locator(f".st-key-{key} .mha-chart svg")
         assert chart.count() == 1, key
         chart.scroll_into_view_if_needed()
-        page.locator(f".st-key-{key}").screenshot(path=str(SHOTS / f"lab-mla-{screen}-{lang}-{key}.png"))
+        shoot_element(page.locator(f".st-key-{key}"), f"lab-mla-{screen}-{lang}-{key}")
         found += page_problems(page, screen, viewport)
     shoot(page, f"lab-mla-{screen}-{lang}-click")
     _choose(page, "lab_part", S.LAB_PARTS.index("check"))

@@ -8,7 +8,7 @@ import pytest
 import mha
 from mha.ui.strings import TABLES
 
-from .conftest import SHOTS, rerun_after, settle, shoot
+from .conftest import rerun_after, settle, shoot, shoot_element
 from .geometry import READ, Geometry, moved, problems
 from .test_frames_e2e import drawn_for_this_window
 from .test_matrix_chart_e2e import check_cells
@@ -81,14 +81,9 @@ def test_the_animation_steps_tile_by_tile_to_h(page, app_url, screen, lang):
     found += moved(seen)
     for k in range(len(frames)):  # a screenshot a frame (after measuring: taking one may scroll the page)
         page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
-        page.locator(f".st-key-{KEY}").screenshot(path=str(_shot(f"lab-online-{screen}-{lang}-frame{k + 1}")))
+        shoot_element(page.locator(f".st-key-{KEY}"), f"lab-online-{screen}-{lang}-frame{k + 1}")
     shoot(page, f"lab-online-{screen}-{lang}")
     assert not found, "\n".join(found[:20])
-
-
-def _shot(name: str):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    return SHOTS / f"{name}.png"
 
 
 def test_play_runs_the_tiles_to_the_end(page, app_url):

@@ -18,7 +18,7 @@ import pytest
 from mha.figures import PRESENT
 from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS, STAGES
 
-from .conftest import SHOTS, rerun_after, settle
+from .conftest import SHOOTING, rerun_after, settle, shoot
 from .geometry import chart_geometry, overlap, problems
 
 pytestmark = pytest.mark.e2e
@@ -134,12 +134,14 @@ def walk(page, screen: str, stages: list[str]):
 
 
 def shoot_page(page, viewport: dict, name: str) -> None:
-    """The whole page, however long: the viewport is made as tall as the content for the shot."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    """The whole page, however long, when screenshots are on: the viewport is made as tall as the content for the
+    shot (Streamlit scrolls its own box, so a full-page shot would show one screen)."""
+    if not SHOOTING:
+        return
     height = min(max(page.evaluate(PAGE_HEIGHT), viewport["height"]), 6000)
     page.set_viewport_size(dict(viewport, height=height))
     page.wait_for_timeout(200)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    shoot(page, name, full_page=False)
     page.set_viewport_size(viewport)
 
 
