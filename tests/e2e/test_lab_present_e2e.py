@@ -11,7 +11,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from .conftest import settle
+from mha.ui import settings as S
+
+from .conftest import rerun_after, settle
 from .test_presenter_e2e import PRESENTER, first_screen
 from .test_screens_e2e import page_problems
 
@@ -20,10 +22,32 @@ pytestmark = pytest.mark.e2e
 PHONE = dict(width=390, height=844)
 # (stage, link parameters, animated): every variant of the lab at the walk's sizes, GQA also with 4 heads in two
 # groups (its map is then two rows of four panels), and the KV cache's variants with a knob beside the picker.
-CASES = [("variants", dict(variant=v), v == "online")
-         for v in ("gqa", "mqa", "window", "sinks", "alibi", "rope", "mla", "online")]
+CASES = [("variants", dict(variant=v), v == "online") for v in S.VARIANTS]
 CASES += [("variants", dict(variant="gqa", n_heads=4, kv_heads=2), False)]
 CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "sinks", "gqa", "rope", "mla")]
+PICKERS = {"variants": ("variant", S.VARIANTS), "kv_cache": ("kv_variant", S.KV_VARIANTS)}
+
+
+def visit(page, app_url: str, cases: list, lang: str, screen: str, extra: dict):
+    """Yield each case once it is drawn: a case that differs from the one before only in its variant is reached by
+    a click on the picker, as a learner switches (a page load costs twice a rerun); any other from its link."""
+    before = None
+    for stage, params, animated in cases:
+        key, choices = PICKERS[stage]
+        same_page = before and before[0] == stage and set(before[1]) == set(params) == {"variant"}
+        if same_page:
+            rerun_after(page, page.locator(f".st-key-{key} button").nth(choices.index(params["variant"])).click,
+                        120_000)
+            assert f"variant={params['variant']}" in page.url, (params, page.url)
+        else:
+            page.goto(f"{app_url}/?{urlencode(dict(stage=stage, **params, lang=lang, **extra))}")
+            page.wait_for_selector(f'[data-screen="{screen}"]', state="attached", timeout=120_000)
+            settle(page, 120_000)
+        before = (stage, params)
+        name = _name(stage, params)
+        assert page.locator('[data-testid="stException"]').count() == 0, name
+        yield name, animated
+
 
 # Whatever drawn in the page reaches past the screen's right edge, unless a box inside the page (a figure's svg, a
 # scrolled table or formula, a widget's hidden input) clips or scrolls it within the screen; the page's own main box
@@ -50,27 +74,22 @@ def _name(stage: str, params: dict) -> str:
 
 
 def test_presenter_mode_opens_every_variant_on_its_first_figure(page, app_url):
-    """Every case in one language, the two languages taking turns down the list (CI's 15 minutes; each variant's own
-    file and the AppTests check the words in both)."""
+    """The lab's variants in English, the KV cache's in Chinese (each variant's own file and the AppTests check the
+    words in both)."""
     page.set_viewport_size(PRESENTER)
     found = []
-    for k, (stage, params, animated) in enumerate(CASES):
-        lang = ("en", "zh")[k % 2]
-        url = f"{app_url}/?{urlencode(dict(stage=stage, **params, lang=lang, present=1))}"
-        found += first_screen(page, url, _name(stage, params), lang, animated)
+    lab = len(S.VARIANTS)
+    for cases, lang in ((CASES[:lab], "en"), (CASES[lab:], "zh")):
+        for name, animated in visit(page, app_url, cases, lang, "wide", {"present": 1}):
+            found += first_screen(page, name, lang, animated)
     assert not found, "; ".join(found)
 
 
-@pytest.mark.parametrize("lang", ["en"])  # the longer words: CI's 15 minutes (each variant's own file: zh on a phone)
+@pytest.mark.parametrize("lang", ["en"])  # the longer words (each variant's own file: zh on a phone)
 def test_no_variant_is_wider_than_a_phone(page, app_url, lang):
     page.set_viewport_size(PHONE)
     found = []
-    for stage, params, _ in CASES:
-        page.goto(f"{app_url}/?{urlencode(dict(stage=stage, **params, lang=lang))}")
-        page.wait_for_selector('[data-screen="phone"]', state="attached", timeout=120_000)
-        settle(page, 120_000)
-        name = _name(stage, params)
-        assert page.locator('[data-testid="stException"]').count() == 0, name
+    for name, _ in visit(page, app_url, CASES, lang, "phone", {}):
         wide = page.evaluate(PAST_THE_EDGE, PHONE["width"])
         if wide["page"] > PHONE["width"] or wide["past"]:
             found.append(f"{name}: the page is {wide['page']} px wide; past the edge: {wide['past']}")
