@@ -396,3 +396,16 @@ def test_sampling_defaults_to_temperature_1_and_seed_0():
     assert default == mha.generate([0, 1], mw, 30, temperature=1.0, greedy=False, seed=0)
     assert default != mha.generate([0, 1], mw, 30, temperature=2.0, greedy=False, seed=0)
     assert default != mha.generate([0, 1], mw, 30, temperature=1.0, greedy=False, seed=1)
+
+
+def test_integer_token_embeddings_are_whole_numbers_from_minus_2_to_2():
+    """init="integers": each row of E holds whole numbers −2..2 (every one of them, over 200 dims), as float64, the
+    same for a token in every call; the gaussian init gives other, fractional rows."""
+    cfg = mha.AttentionConfig(d_model=200, init="integers", seed=4)
+    row = mha.token_embedding("cat", cfg)
+    assert row.dtype == np.float64 and row.shape == (200,)
+    assert set(row.tolist()) == {-2.0, -1.0, 0.0, 1.0, 2.0}
+    np.testing.assert_array_equal(mha.token_embedding("cat", cfg), row)
+    assert not np.array_equal(mha.token_embedding("dog", cfg), row)
+    gaussian = mha.token_embedding("cat", mha.AttentionConfig(d_model=200, seed=4))
+    assert not set(gaussian.tolist()) <= {-2.0, -1.0, 0.0, 1.0, 2.0}

@@ -334,3 +334,39 @@ def test_the_command_line_takes_2_to_16_symbols(symbols, capsys):
     with pytest.raises(SystemExit):
         train.main(["--symbols", symbols])
     assert "2..16" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the pieces fit and the measurements use
+
+
+def test_training_a_model_with_sinusoidal_positions_is_refused_in_words():
+    mw = mha.init_model(mha.AttentionConfig(d_model=4, d_k=3, d_v=2), VOCAB)
+    with pytest.raises(ValueError, match=r"^training needs learned positions \(init_model\(\.\.\., "
+                                         r"positions='learned'\)\)\.$"):
+        train.params_of(mw)
+
+
+def test_a_task_sample_of_a_given_length_has_that_length():
+    """length= overrides the task's range: 6 symbols twice even where the task draws 2 or 3."""
+    ids = TASK.sample(np.random.default_rng(0), 4, length=6)
+    assert ids.shape == (4, 12) and np.array_equal(ids[:, :6], ids[:, 6:])
+
+
+@pytest.mark.parametrize("n", [2, 7, 8])
+def test_second_copy_weights_mark_the_predictions_after_the_second_copys_first_token(n):
+    """Position i predicts token i+1: of the n−1 predictions those from i = n//2 on count, each with weight 1."""
+    assert train.second_copy_weights(n).tolist() == _second_copy(n).tolist()
+
+
+def test_held_out_sequences_are_the_shipped_task_from_their_own_stream():
+    """200 sequences by default, drawn one at a time from default_rng([0, 35]): L of A..H that may repeat (the
+    shipped task), then the same L again."""
+    seqs = train.held_out()
+    assert len(seqs) == 200
+    rng = np.random.default_rng([0, 35])
+    for row in seqs:
+        length = int(rng.integers(4, 9))
+        first = rng.choice(8, size=(1, length), replace=True)[0]
+        np.testing.assert_array_equal(row, np.concatenate([first, first]))
+    assert any(len(set(row[: len(row) // 2])) < len(row) // 2 for row in seqs)
+    assert all(set(row) <= set(range(5)) for row in train.held_out(3, symbols=5))

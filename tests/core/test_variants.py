@@ -412,3 +412,10 @@ def test_share_kv_is_how_init_weights_groups_heads(h, n_kv):
         np.testing.assert_array_equal(shared.w_v[g], plain.w_v[g * group])
     with pytest.raises(mha.ConfigError, match="n_kv_heads"):
         mha.share_kv(plain, h + 1)
+
+
+@pytest.mark.parametrize("n, window", [(6, 0), (6, 2), (5, 3)])
+def test_visible_defaults_to_no_window_and_no_sinks(n, window):
+    """visible(n) is the causal mask; visible(n, window) keeps no sinks: key 0 leaves the window like any other."""
+    want = np.array([[j <= i and (not window or j > i - window) for j in range(n)] for i in range(n)])
+    np.testing.assert_array_equal(mha.variants.visible(n, window) if window else mha.variants.visible(n), want)
