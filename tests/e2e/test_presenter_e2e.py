@@ -1,7 +1,7 @@
 """Presenter mode and the animations, as the page shows them in Chromium.
 
-- At 1280×720 with present=1, every stage in both languages opens on a figure: the first figure's top at or above
-  600 px, and the animations' Play button wholly on the first screen.
+- At 1280×720 with present=1, every stage opens on a figure (in Chinese: test_screens_e2e's projector walk): the
+  first figure's top at or above 600 px, and the animations' Play button wholly on the first screen.
 - A click on a cell during the scores animation keeps the frame the learner was on: the chart stays there, the clicked
   cell is outlined (with Q's row and Kᵀ's column), and the sums below say the value the outlined cell shows.
 - The animation slider has a name and value text in the page's language, and says each step it moves to.
@@ -57,7 +57,7 @@ def first_screen(page, name: str, lang: str, animated: bool) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en"])  # Chinese: test_screens_e2e's walk of the projector at the post's sizes
 def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lang):
     """The first stage opened from a link, the others reached with "Next" (a page load costs twice a rerun)."""
     page.set_viewport_size(PRESENTER)
