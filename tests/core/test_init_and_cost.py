@@ -79,3 +79,63 @@ def test_cache_memory_equals_what_the_cache_holds():
     for row in mha.init_input(cfg):
         cache.append(row)
     assert mha.cost(cfg).cache_bytes == cache.nbytes == cache.k.nbytes + cache.v.nbytes
+
+
+def _is_cents(a) -> bool:
+    """Every value a whole number of hundredths (rounded to 2 decimals)."""
+    return bool(np.allclose(np.asarray(a) * 100, np.round(np.asarray(a) * 100), rtol=0, atol=1e-9))
+
+
+def test_a_gaussian_block_has_the_documented_scales_and_two_decimal_norms_and_biases():
+    """W_fc ~ N(0, 1/d_model), W_proj ~ N(0, 1/d_ff); γ − 1, β and the biases ~ N(0, 0.1²) rounded to 2 decimals.
+    Wide enough (d_model 200, d_ff 300) that each sample's deviation is within 10% of its scale."""
+    cfg = mha.AttentionConfig(d_model=200, d_ff=300, seed=5)
+    bw = mha.init_block(cfg)
+    assert np.std(bw.w_fc) * np.sqrt(200) == pytest.approx(1.0, rel=0.1)
+    assert np.std(bw.w_proj) * np.sqrt(300) == pytest.approx(1.0, rel=0.1)
+    for name, a in (("ln1_g", bw.ln1_g - 1), ("ln1_b", bw.ln1_b), ("ln2_g", bw.ln2_g - 1), ("ln2_b", bw.ln2_b),
+                    ("b_fc", bw.b_fc), ("b_proj", bw.b_proj)):
+        assert _is_cents(a) and not _is_cents(a / 10), name
+        assert np.std(a) == pytest.approx(0.1, rel=0.15), name
+
+
+def test_an_integer_block_has_whole_weights_and_plain_norms():
+    cfg = mha.AttentionConfig(init="integers", d_ff=13)
+    bw = mha.init_block(cfg)
+    for a in (bw.w_fc, bw.w_proj):
+        assert a.dtype == np.float64 and set(np.unique(a).tolist()) == {-1.0, 0.0, 1.0}
+    for a, value in ((bw.ln1_g, 1.0), (bw.ln2_g, 1.0), (bw.ln1_b, 0.0), (bw.ln2_b, 0.0), (bw.b_fc, 0.0),
+                     (bw.b_proj, 0.0)):
+        assert np.all(a == value)
+
+
+def test_each_layer_s_block_has_that_layer_s_attention():
+    """init_block(cfg, 1) holds init_weights(cfg, 1), not layer 0's; init_model's block l is init_block(cfg, l)."""
+    cfg = mha.AttentionConfig(seed=3)
+    one = mha.init_block(cfg, 1)
+    np.testing.assert_array_equal(one.attn.w_q, mha.init_weights(cfg, 1).w_q)
+    mw = mha.init_model(cfg, ["a", "b"], n_layers=3)
+    for layer, bw in enumerate(mw.blocks):
+        want = mha.init_block(cfg, layer)
+        np.testing.assert_array_equal(bw.w_fc, want.w_fc)
+        np.testing.assert_array_equal(bw.attn.w_k, want.attn.w_k)
+
+
+def test_init_model_defaults_to_one_layer_and_64_learned_positions_of_two_decimals():
+    cfg = mha.AttentionConfig(d_model=50, seed=2)
+    assert mha.init_model(cfg, ["a"]).n_layers == 1 and mha.init_model(cfg, ["a"]).wpe is None
+    wpe = mha.init_model(cfg, ["a"], positions="learned").wpe
+    assert wpe.shape == (64, 50) and _is_cents(wpe) and not _is_cents(wpe / 10)
+    assert np.std(wpe) == pytest.approx(0.1, rel=0.1)
+    assert mha.init_model(cfg, ["a"], positions="learned", n_ctx=1).wpe.shape == (1, 50)
+
+
+@pytest.mark.parametrize("kwargs, error, words", [
+    (dict(positions="rotary"), mha.ConfigError, r"^positions must be one of sinusoidal, learned; got 'rotary'\.$"),
+    (dict(vocab=[]), mha.InputError, r"^The vocabulary is empty: the text needs at least one token\.$"),
+    (dict(n_layers=0), mha.ConfigError, r"^n_layers and n_ctx must be at least 1; got 0 and 64\.$"),
+    (dict(n_ctx=0), mha.ConfigError, r"^n_layers and n_ctx must be at least 1; got 1 and 0\.$"),
+])
+def test_init_model_refuses_in_words(kwargs, error, words):
+    with pytest.raises(error, match=words):
+        mha.init_model(mha.AttentionConfig(), **{"vocab": ["a"], **kwargs})
