@@ -346,23 +346,6 @@ def test_on_a_phone_every_line_of_a_clicked_cell_s_sums_fits_the_screen(page, ap
         assert page.evaluate(FITS) == [], stage
 
 
-@pytest.mark.parametrize("stage, shown", [("matmul", ("next_stage",)), ("scores", ("prev_stage", "next_stage")),
-                                          ("next_token", ("prev_stage",))])
-def test_the_way_back_sits_at_the_left_and_the_way_on_at_the_right(page, app_url, stage, shown):
-    """One row under the stage (a horizontal container): alone or together, ← at the column's left edge, → at its
-    right edge, level with each other."""
-    open_stage(page, app_url, stage)
-    column = page.locator('[data-testid="stMainBlockContainer"]').bounding_box()
-    left, right = column["x"] + 80, column["x"] + column["width"] - 80  # the container's padding: 5rem at 1400 px
-    boxes = {k: page.locator(f".st-key-{k} button").bounding_box() for k in shown}
-    assert set(shown) == {k for k in ("prev_stage", "next_stage") if page.locator(f".st-key-{k}").count()}
-    if "prev_stage" in boxes:
-        assert abs(boxes["prev_stage"]["x"] - left) <= 2, (boxes, column)
-    if "next_stage" in boxes:
-        assert abs(boxes["next_stage"]["x"] + boxes["next_stage"]["width"] - right) <= 2, (boxes, column)
-    assert len({round(b["y"]) for b in boxes.values()}) == 1
-
-
 def test_choosing_a_part_of_the_block_reruns_the_block_only_and_its_buttons_leave_the_stage(page, app_url):
     """The block's parts are a fragment: choosing one sends a fragment's rerun, draws that part's chart in the
     place of the last and puts the part in the link; a button to another stage, inside the fragment, still gets

@@ -8,7 +8,8 @@ no tick labels on top of each other, no cell number wider than its cell, no figu
 (Streamlit narrows a figure wider than its column, and its square cells stop being square); in presenter
 mode every figure fits under Streamlit's header on a 720 px screen, and no tick, legend or axis title is under the
 projector's type size; no display formula wider than the page. The KV-cache stage's cost part is static too, and
-checked the same way, with its timing measured. One screenshot a page.
+checked the same way, with its timing measured. On a desk, every stage's ← sits at the column's left and → at its
+right, level; on the projector at the post's sizes, every stage opens on its first figure (test_presenter_e2e).
 """
 
 from urllib.parse import urlencode
@@ -115,6 +116,28 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
     return found
 
 
+def nav_problems(page, stage: str) -> list[str]:
+    """The way back and the way on: one row under the stage (a horizontal container), alone or together, ← at the
+    column's left edge, → at its right edge, level with each other; none back on the first stage, none on on the
+    last. On a desk, where the column has its 5rem padding."""
+    column = page.locator('[data-testid="stMainBlockContainer"]').bounding_box()
+    left, right = column["x"] + 80, column["x"] + column["width"] - 80
+    want = [k for k, there in (("prev_stage", stage != STAGES[0]), ("next_stage", stage != STAGES[-1])) if there]
+    shown = [k for k in ("prev_stage", "next_stage") if page.locator(f".st-key-{k}").count()]
+    if shown != want:
+        return [f"{stage}: buttons {shown}, not {want}"]
+    boxes = {k: page.locator(f".st-key-{k} button").bounding_box() for k in shown}
+    found = []
+    if "prev_stage" in boxes and abs(boxes["prev_stage"]["x"] - left) > 2:
+        found.append(f"{stage}: ← at {boxes['prev_stage']['x']:.0f} px, the column starts at {left:.0f}")
+    if "next_stage" in boxes and abs(boxes["next_stage"]["x"] + boxes["next_stage"]["width"] - right) > 2:
+        found.append(f"{stage}: → ends at {boxes['next_stage']['x'] + boxes['next_stage']['width']:.0f} px, "
+                     f"the column at {right:.0f}")
+    if len({round(b["y"]) for b in boxes.values()}) != 1:
+        found.append(f"{stage}: ← and → not level: {boxes}")
+    return found
+
+
 def walk(page, screen: str, stages: list[str]):
     """Yield each of `stages` in turn once it is drawn for this screen, from the first (opened from a link) on
     with "Next", as a reader goes. A phone is known only after the page reports it; after that, a step's run
@@ -163,6 +186,8 @@ def test_static_figures_are_readable_on_every_screen(page, app_url, screen, lang
     query = "&".join(f"{k}={v}" for k, v in dict(stage=STAGES[0], lang=lang, **SIZES[size], **extra).items())
     page.goto(f"{app_url}/?{query}")
     for stage in walk(page, screen, STAGES):
+        if screen == "desk":
+            found += nav_problems(page, stage)
         if screen == "present" and size == "post":  # a presenter's page opens on its first figure
             found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))  # (test_presenter_e2e: English)
         if stage in STATIC:
