@@ -3,6 +3,7 @@ recompute, added up head by head and key by key as mha/cache.py, mha/mla.py and 
 the bytes as the elements of every array a step reads or makes; the cache's bytes and the keys it holds from a real
 cache fed the same tokens. Drawn sizes; every step 1..T, so a window is both longer and shorter than t."""
 
+import re
 from dataclasses import fields
 
 import numpy as np
@@ -143,3 +144,26 @@ def test_a_bad_latent_width_is_refused(bad):
 def test_mla_takes_no_kv_heads_or_window(change):
     with pytest.raises(mha.ConfigError, match="MLA"):
         mha.cost(mha.AttentionConfig(**change), d_latent=4)
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, True, np.bool_(False), "4", None])
+def test_a_bad_latent_width_is_refused_in_words(bad):
+    with pytest.raises(mha.ConfigError, match=rf"^d_latent must be a whole number >= 0 \(0: no MLA\); "
+                                              rf"got {re.escape(repr(bad))}\.$"):
+        mha.cost(mha.AttentionConfig(), d_latent=bad)
+
+
+@pytest.mark.parametrize("change, got", [(dict(n_heads=2, n_kv_heads=1), "n_kv_heads=1, window=0, sinks=0"),
+                                         (dict(window=2), "n_kv_heads=0, window=2, sinks=0"),
+                                         (dict(window=2, sinks=1), "n_kv_heads=0, window=2, sinks=1")])
+def test_mla_s_refusal_names_each_field_it_cannot_take(change, got):
+    """Each alone is enough: shared K and V, a window, or a window with sinks."""
+    with pytest.raises(mha.ConfigError, match=r"^MLA caches one latent row per token for every head: its cost takes "
+                                              rf"no n_kv_heads, window or sinks; got {got}\.$"):
+        mha.cost(mha.AttentionConfig(**change), d_latent=4)
+
+
+def test_mla_with_every_head_its_own_kv_and_numpy_widths_is_counted():
+    """n_kv_heads = n_heads is MHA (no sharing): MLA's cost takes it, and a numpy integer d_latent."""
+    cfg = mha.AttentionConfig(n_heads=2, n_kv_heads=2)
+    assert mha.cost(cfg, d_latent=np.int64(3)) == mha.cost(mha.AttentionConfig(n_heads=2), d_latent=3)
