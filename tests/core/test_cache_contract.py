@@ -104,3 +104,20 @@ def test_an_output_that_overflows_alone_is_refused_and_leaves_the_cache_as_it_wa
                                              r"1e100\)\.$"):
         cache.append(x[0] * 1e4)
     assert len(cache) == 0
+
+
+def test_positions_are_whole_numbers_a_caller_can_index_with():
+    """cache.positions and step.held index the full trace's keys directly (floats would raise IndexError)."""
+    cfg, w, x, ref = _setup("mqa window sinks")
+    cache = mha.KVCache(w, cfg, capacity=0)
+    for t, row in enumerate(x):
+        step = cache.append(row)
+        assert np.issubdtype(step.held.dtype, np.integer) and np.issubdtype(cache.positions.dtype, np.integer)
+        np.testing.assert_allclose(step.probs, ref["probs"][:, t][:, step.held], rtol=1e-9, atol=1e-12)
+
+
+def test_a_cache_without_a_config_describes_the_weights_it_holds():
+    """KVCache(w).cfg: the weights' heads and d_k, no variant."""
+    w = mha.init_weights(mha.AttentionConfig(n_heads=3, d_k=4))
+    cfg = mha.KVCache(w).cfg
+    assert (cfg.n_heads, cfg.d_k, cfg.kv_heads, cfg.window, cfg.alibi, cfg.rotary_dims) == (3, 4, 3, 0, False, 0)
