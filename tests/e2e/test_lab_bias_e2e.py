@@ -6,6 +6,7 @@ test-artifacts/screenshots/lab-bias-*."""
 
 import pytest
 
+from mha.ui.settings import LAB_PARTS
 from mha.ui.strings import TABLES
 
 from .conftest import rerun_after, settle, shoot
@@ -50,8 +51,12 @@ def test_the_variant_is_drawn_whole_on_every_screen(page, app_url, variant, scre
     width, t = SCREENS[screen][0]["width"], TABLES[lang]
     first = {"window": "lab_window_mask", "sinks": "lab_sinks_mask", "alibi": "lab_alibi_bias"}[variant]
     expected = dict(change=[first], click=["lab_alibi_scores" if variant == "alibi" else f"lab_{variant}_h"], check=[])
-    for part, keys in expected.items():
-        _open(page, app_url, variant, screen, lang, part=part)
+    for part, keys in expected.items():  # the first part from the link, the others by the part control, as a learner
+        if part == "change":
+            _open(page, app_url, variant, screen, lang, part=part)
+        else:
+            rerun_after(page, page.locator(".st-key-lab_part button").nth(LAB_PARTS.index(part)).click)
+            assert f"part={part}" in page.url and page.locator('[data-testid="stException"]').count() == 0, page.url
         boxes = page.evaluate(BOXES)
         assert [b["key"] for b in boxes] == keys, part
         for b in boxes:

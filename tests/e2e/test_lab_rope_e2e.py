@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import mha
+from mha.ui.settings import LAB_PARTS
 from mha.ui.strings import TABLES
 from tests.core.reference import rope
 
@@ -51,23 +52,29 @@ def open_lab(page, app_url, screen: str, lang: str, **params) -> None:
 # No desk: the projector's 1280 px with its larger type bounds the desk's 1400 px (and a page load costs Chromium
 # about a CPU-second: CI's time).
 @pytest.mark.parametrize("screen, lang", [("present", "en"), ("phone", "zh")])
-@pytest.mark.parametrize("part", CHARTS)
-def test_the_rope_lab_is_drawn_right_and_readable_on_every_screen(page, app_url, screen, lang, part):
-    open_lab(page, app_url, screen, lang, part=part)
-    for key in CHARTS[part]:
-        assert page.locator(f".st-key-{key} .mha-chart svg").count() == 1, key
-    if part == "change":
-        np.testing.assert_allclose(drawn(page, "lab_rope_qk", 1), turned(0, 6, "q"), atol=1e-12, rtol=0)  # Q₁ rot
-        np.testing.assert_allclose(drawn(page, "lab_rope_qk", 3), turned(0, 6, "k"), atol=1e-12, rtol=0)  # K₁ rot
-    if part == "click":
-        np.testing.assert_allclose(drawn(page, "lab_rope", 2), turned(0, 6, "q") @ turned(0, 6, "k").T,
-                                   atol=1e-12, rtol=0)
-    if part == "check":
-        table = page.locator('[data-testid="stMarkdownContainer"] table').first
-        assert table.locator("td", has_text="✓").count() == 5 and table.locator("td", has_text="✗").count() == 0
-    viewport = SCREENS[screen][0]
-    found = page_problems(page, screen, viewport)
-    shoot_page(page, viewport, f"lab-rope-{screen}-{lang}-{part}")
+def test_the_rope_lab_is_drawn_right_and_readable_on_every_screen(page, app_url, screen, lang):
+    """Each part of the lab: the first from a link, the others by the part control, as a learner goes."""
+    found = []
+    for i, part in enumerate(CHARTS):
+        if i:
+            rerun_after(page, page.locator(".st-key-lab_part button").nth(LAB_PARTS.index(part)).click)
+            assert f"part={part}" in page.url and page.locator('[data-testid="stException"]').count() == 0, page.url
+        else:
+            open_lab(page, app_url, screen, lang, part=part)
+        for key in CHARTS[part]:
+            assert page.locator(f".st-key-{key} .mha-chart svg").count() == 1, (part, key)
+        if part == "change":
+            np.testing.assert_allclose(drawn(page, "lab_rope_qk", 1), turned(0, 6, "q"), atol=1e-12, rtol=0)  # Q₁
+            np.testing.assert_allclose(drawn(page, "lab_rope_qk", 3), turned(0, 6, "k"), atol=1e-12, rtol=0)  # K₁
+        if part == "click":
+            np.testing.assert_allclose(drawn(page, "lab_rope", 2), turned(0, 6, "q") @ turned(0, 6, "k").T,
+                                       atol=1e-12, rtol=0)
+        if part == "check":
+            table = page.locator('[data-testid="stMarkdownContainer"] table').first
+            assert table.locator("td", has_text="✓").count() == 5 and table.locator("td", has_text="✗").count() == 0
+        viewport = SCREENS[screen][0]
+        found += [f"{part}: {p}" for p in page_problems(page, screen, viewport)]
+        shoot_page(page, viewport, f"lab-rope-{screen}-{lang}-{part}")
     assert not found, "\n".join(found)
 
 
