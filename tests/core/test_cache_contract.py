@@ -3,6 +3,8 @@
 refusals in words. Written where mutation testing (bench/mutation.sh) found changes to mha/cache.py that no test
 noticed."""
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -121,3 +123,13 @@ def test_a_cache_without_a_config_describes_the_weights_it_holds():
     w = mha.init_weights(mha.AttentionConfig(n_heads=3, d_k=4))
     cfg = mha.KVCache(w).cfg
     assert (cfg.n_heads, cfg.d_k, cfg.kv_heads, cfg.window, cfg.alibi, cfg.rotary_dims) == (3, 4, 3, 0, False, 0)
+
+
+def test_an_overflowing_token_is_refused_without_a_floating_point_warning():
+    """x × 1e200: the scores overflow (and inf − inf in the softmax): one InputError, and no RuntimeWarning from
+    numpy on the way (the app would show those as noise)."""
+    cfg, w, x, _ = _setup("plain")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(mha.InputError, match="^This token's values overflow float64"):
+            mha.KVCache(w).append(x[0] * 1e200)
