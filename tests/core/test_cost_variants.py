@@ -167,3 +167,11 @@ def test_mla_with_every_head_its_own_kv_and_numpy_widths_is_counted():
     """n_kv_heads = n_heads is MHA (no sharing): MLA's cost takes it, and a numpy integer d_latent."""
     cfg = mha.AttentionConfig(n_heads=2, n_kv_heads=2)
     assert mha.cost(cfg, d_latent=np.int64(3)) == mha.cost(mha.AttentionConfig(n_heads=2), d_latent=3)
+
+
+def test_sinks_without_a_window_cost_nothing_extra():
+    """Sinks only matter beside a window: without one every key is read anyway, and the cost is MHA's."""
+    plain = mha.AttentionConfig(n_tokens=9, n_heads=2)
+    assert mha.cost(mha.AttentionConfig(n_tokens=9, n_heads=2, sinks=3)) == mha.cost(plain)
+    steps = np.arange(1, 10)
+    assert mha.cost(mha.AttentionConfig(n_heads=2, sinks=3), steps).held.tolist() == steps.tolist()
