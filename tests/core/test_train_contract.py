@@ -7,6 +7,7 @@ runs of the same code, so a change to both goes unseen)."""
 
 import json
 import math
+import re
 import time
 
 import numpy as np
@@ -278,6 +279,7 @@ def test_a_trained_model_saves_and_loads_back_with_its_snapshots(tmp_path):
     for (step, loss, weights, scores), snap, rec in zip(back.snapshots, history, records):
         assert step == snap.step and loss == rec["loss"]
         np.testing.assert_array_equal(scores["induction"], rec["induction"])
+        np.testing.assert_array_equal(scores["previous_token"], rec["previous_token"])
         p = train.params_of(weights)
         assert all(np.array_equal(p[k], snap.params[k].astype(np.float32)) for k in p)
 
@@ -370,3 +372,22 @@ def test_held_out_sequences_are_the_shipped_task_from_their_own_stream():
         np.testing.assert_array_equal(row, np.concatenate([first, first]))
     assert any(len(set(row[: len(row) // 2])) < len(row) // 2 for row in seqs)
     assert all(set(row) <= set(range(5)) for row in train.held_out(3, symbols=5))
+
+
+def test_the_command_line_explains_itself(monkeypatch, capsys):
+    """--help: what the command does, and what --eval, --first-copy and --symbols mean."""
+    monkeypatch.setenv("COLUMNS", "300")
+    with pytest.raises(SystemExit):
+        train.main(["--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m mha.train [-h] [--seed SEED] [--steps STEPS] [--layers LAYERS] "
+                          "[--batch BATCH] [--lr LR] [--eval EVAL] [--out OUT] [--first-copy {distinct,repeats}] "
+                          "[--symbols 2..16]\n")
+    assert ("\nTrain the shipped induction-head model (and a one-layer one to compare) and write weights.npz + "
+            "meta.json.\n") in out
+    for option, words in (("--eval EVAL", "fresh sequences for the final metrics"),
+                          ("--first-copy {distinct,repeats}",
+                           "whether the first copy's symbols are distinct or may repeat"),
+                          ("--symbols 2..16",
+                           "how many symbols (A, B, …) the task draws from; they are the whole vocabulary")):
+        assert re.search(rf"\n  {re.escape(option)}\s+{re.escape(words)}\n", out), option
