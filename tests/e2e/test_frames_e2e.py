@@ -1,4 +1,5 @@
-"""Every frame of every animation, on three screens and in both languages, keeps one layout and stays readable.
+"""Every frame of every animation, on three screens and in both languages, keeps one layout and stays readable
+(three of the combinations are stepped by test_screens_e2e's walks as they pass).
 
 Each frame is stepped as the slider would step it and measured in Chromium (tests/e2e/geometry.py): plot
 areas and colour bars stay where the first frame put them; no colour bar, label, tick label or control
@@ -36,18 +37,28 @@ def drawn_for_this_window(page, key: str) -> None:
     settle(page)
 
 
-@pytest.mark.parametrize("lang, size", [("en", "post"), ("zh", "resized")])  # each language, each size
-@pytest.mark.parametrize("screen", SCREENS)
+def frame_problems(page, stage: str) -> list[str]:
+    """Every frame of the stage's animation, stepped as its slider would step it: what moved, what is unreadable."""
+    drawn_for_this_window(page, ANIMATIONS[stage])
+    frames = frame_geometries(page, ANIMATIONS[stage])
+    assert len(frames) >= 4, stage
+    return [f"{stage}: {p}" for p in moved(frames)] + [
+        f"{stage} frame {k}: {p}" for k, g in enumerate(frames, 1) for p in problems(g)]
+
+
+# At the post's sizes on the desk and the phone in English and on the projector in Chinese, test_screens_e2e's walks
+# step every frame when they pass the two stages: here the other combinations of screen, language and size.
+CASES = [(screen, "zh", "resized") for screen in SCREENS] + [("present", "en", "post")]
+
+
+@pytest.mark.parametrize("screen, lang, size", CASES)
 @pytest.mark.parametrize("stage", ANIMATIONS)
 def test_every_frame_keeps_its_layout_and_stays_readable(page, app_url, stage, screen, lang, size):
     viewport, extra = SCREENS[screen]
     page.set_viewport_size(viewport)
     query = "&".join(f"{k}={v}" for k, v in dict(stage=stage, lang=lang, **SIZES[size], **extra).items())
     page.goto(f"{app_url}/?{query}")
-    drawn_for_this_window(page, ANIMATIONS[stage])
+    found = frame_problems(page, stage)
     assert page.locator('[data-testid="stException"]').count() == 0, query
-    frames = frame_geometries(page, ANIMATIONS[stage])
-    assert len(frames) >= 4
-    found = moved(frames) + [f"frame {k}: {p}" for k, g in enumerate(frames, 1) for p in problems(g)]
     shoot(page, f"frames-{stage}-{screen}-{lang}-{size}-last")
     assert not found, "\n".join(found[:20])

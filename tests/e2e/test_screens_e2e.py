@@ -21,6 +21,7 @@ from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS, STAGES
 
 from .conftest import SHOOTING, rerun_after, settle, shoot
 from .geometry import chart_geometry, overlap, problems
+from .test_frames_e2e import ANIMATIONS, frame_problems
 from .test_presenter_e2e import first_screen
 
 pytestmark = pytest.mark.e2e
@@ -190,6 +191,8 @@ def test_static_figures_are_readable_on_every_screen(page, app_url, screen, lang
             found += nav_problems(page, stage)
         if screen == "present" and size == "post":  # a presenter's page opens on its first figure
             found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))  # (test_presenter_e2e: English)
+        if stage in ANIMATIONS and size == "post":  # each frame of the animations (test_frames_e2e: the others)
+            found += [f"{lang} {size}: {p}" for p in frame_problems(page, stage)]
         if stage in STATIC:
             found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
             shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
