@@ -110,7 +110,9 @@ def test_a_click_during_the_scores_animation_keeps_the_frame_and_explains_its_ce
     count = page.evaluate(SHOWN, root())["count"]
     n = 3
     words = TABLES[lang]
-    for frame in (5, 8, 9, 10, 11, 12, count - 1):
+    # every kind of frame in English; in Chinese, where only the sums' words differ, a frame before the cell is
+    # filled, one of the softmax row by row and the last
+    for frame in (5, 8, 9, 10, 11, 12, count - 1) if lang == "en" else (5, 10, count - 1):
         for i, j in ((2, 1), (0, 2)):
             _step_to(page, frame)
             assert page.evaluate(SHOWN, root())["frame"] == frame
