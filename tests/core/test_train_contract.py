@@ -332,10 +332,16 @@ def test_the_command_line_defaults(monkeypatch, tmp_path):
 
 
 @pytest.mark.parametrize("symbols", ["1", "17"])
-def test_the_command_line_takes_2_to_16_symbols(symbols, capsys):
+def test_the_command_line_refuses_fewer_than_2_or_more_than_16_symbols(symbols, capsys, tmp_path):
     with pytest.raises(SystemExit):
-        train.main(["--symbols", symbols])
-    assert "2..16" in capsys.readouterr().err
+        train.main(["--symbols", symbols, "--steps", "0", "--eval", "1", "--out", str(tmp_path)])
+    assert "argument --symbols: invalid choice" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("symbols", [2, 16])
+def test_the_command_line_takes_2_to_16_symbols(symbols, tmp_path):
+    meta = train.main(["--symbols", str(symbols), "--steps", "0", "--eval", "1", "--out", str(tmp_path)])
+    assert meta["vocab"] == list(train.SYMBOLS[:symbols]) and meta["alphabet"] == list(range(symbols))
 
 
 # ---------------------------------------------------------------- the pieces fit and the measurements use
