@@ -182,6 +182,24 @@ def test_a_link_s_kv_heads_that_does_not_divide_h_is_kept_valid_and_said(heads, 
     assert kept not in [c.value for c in at.caption] and at.query_params["kv_heads"] == "1"
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("heads, asked, used", [(2, 7, 2), (4, 3, 2), (6, 4, 3)])
+def test_the_kv_cache_keeps_a_kv_heads_that_does_not_divide_h_valid_and_says_so(heads, asked, used, lang):
+    """The red team's N11: `stage=kv_cache&variant=gqa&kv_heads=7` with 2 heads decoded with 2 kv heads while the
+    link kept 7 and nothing said so. Now the KV cache's knob is kept valid as the lab's is: the same words, the box
+    and the link hold what the cache decodes with, until the knob moves."""
+    at = run(stage="kv_cache", variant="gqa", n_heads=heads, kv_heads=asked, lang=lang)
+    kept = Text(lang)("lab_groups_kept", asked=asked, used=used, h=heads)
+    assert kept in [c.value for c in at.caption]
+    assert at.number_input(key="kv_heads").value == used
+    assert at.query_params.get("kv_heads", "2") == str(used)
+    rerun(at)  # said until the knob moves
+    assert kept in [c.value for c in at.caption]
+    at.number_input(key="kv_heads").set_value(1)
+    rerun(at)
+    assert kept not in [c.value for c in at.caption] and at.query_params["kv_heads"] == "1"
+
+
 @pytest.mark.parametrize("asked", [1, 2, 4])
 def test_a_link_s_divisor_is_shown_as_it_is(asked):
     at = run(stage="variants", variant="gqa", n_heads=4, kv_heads=asked, lang="zh")

@@ -84,23 +84,34 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
                                     block_names=labels), v.tokens, ("yaxis",), v.look), key="lab_groups_h")
 
 
-def _knob(v: View, box) -> None:
-    """GQA's one knob: how many K and V heads, among the divisors of h. A value that divides nothing (a link's
-    kv_heads=3 with 4 heads, or h changed since) is kept valid, the largest divisor below it, and said so until the
-    knob is moved."""
-    t, ss, h = v.t, st.session_state, v.cfg.n_heads
-    options = divisors(h)
+def keep_valid(h: int) -> None:
+    """A kv_heads that divides nothing (a link's kv_heads=3 with 4 heads, or h changed since) becomes the largest
+    divisor of h below it, before any widget of the run holds the key, and is noted for `say_kept`. The lab's knob
+    and the KV cache's both call it, so the page, its link and its words agree."""
+    ss = st.session_state
     asked = int(ss.get("kv_heads", S.DEFAULTS["kv_heads"]))
-    if asked not in options:
+    if asked not in divisors(h):
         ss["kv_heads"] = lab.kv_heads(h, asked)
         ss[KEPT] = (asked, ss["kv_heads"], h)
-    box.segmented_control(t("lab_groups_kv_heads"), options, key="kv_heads", required=True, persist_state="session",
-                          on_change=ss.pop, args=(KEPT, None))
+
+
+def say_kept(t, h: int, box=st) -> None:
+    """The caption for a kv_heads `keep_valid` changed, until the knob is moved."""
+    ss = st.session_state
     kept = ss.get(KEPT)
     if kept and kept[1:] == (ss["kv_heads"], h):
-        st.caption(t("lab_groups_kept", asked=kept[0], used=kept[1], h=h))
+        box.caption(t("lab_groups_kept", asked=kept[0], used=kept[1], h=h))
     else:
         ss.pop(KEPT, None)
+
+
+def _knob(v: View, box) -> None:
+    """GQA's one knob: how many K and V heads, among the divisors of h (keep_valid, say_kept)."""
+    t, ss, h = v.t, st.session_state, v.cfg.n_heads
+    keep_valid(h)
+    box.segmented_control(t("lab_groups_kv_heads"), divisors(h), key="kv_heads", required=True,
+                          persist_state="session", on_change=ss.pop, args=(KEPT, None))
+    say_kept(t, h)
 
 
 def _offer(v: View, variant: str, box) -> str:

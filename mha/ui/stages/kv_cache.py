@@ -17,7 +17,7 @@ from .. import editor, lab, link, next_word, session
 from .. import settings as S
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
-from ..lab import costs
+from ..lab import costs, groups
 from ..models import MODELS
 from ..prose import equation, head_control, header, input_error, markdown_table, tex_int
 from ..settings import KV_MAX_ADDED as MAX_ADDED
@@ -118,8 +118,12 @@ def _variant(v: View) -> str:
                                     format_func=lambda x: t_(SHORT.get(x, f"variant_{x}")), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
     width = 180 if v.look == F.PRESENT else 130  # a projector's larger type: "dims that rotate" on one line
+    if "kv_heads" in S.KNOBS[variant]:
+        groups.keep_valid(v.cfg.n_heads)  # as the lab's knob: the page, its link and its words use the same
     for key in S.KNOBS[variant]:
         number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=width)
+    if "kv_heads" in S.KNOBS[variant]:
+        groups.say_kept(t_, v.cfg.n_heads)
     return variant
 
 
@@ -428,8 +432,8 @@ def _cost(v: View, t: int) -> None:
     st.markdown(f"**{t_('kv_cost_title')}**")
     c = mha.cost(changed, t, ITEMSIZE, latent)
     said = partial(_said, v.look)
-    for groups in _formulas(t_, changed, variant, latent, t, c):
-        equation(v.look, *(said(lhs, value) for lhs, value in groups))
+    for terms in _formulas(t_, changed, variant, latent, t, c):
+        equation(v.look, *(said(lhs, value) for lhs, value in terms))
     table = markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
                            [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
                             (t_("kv_without", t=t), f"{c.step_flops_recompute:,}",
