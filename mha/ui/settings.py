@@ -80,6 +80,7 @@ PRESETS = {
     "hand": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=True, example=False),
     "gpt2": dict(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12, integers=False, example=False),
 }
+TILE_ASKED = "tile_asked"  # session key: a link's tile longer than any n, for the lab to name as asked
 KNOB_RANGE = dict(kv_heads=(1, LIMITS["n_heads"]), window=(1, LIMITS["n_tokens"]), sinks=(0, LIMITS["n_tokens"]),
                   rotary_dims=(0, LIMITS["d_k"]), d_latent=(1, LIMITS["d_model"]), tile=(1, LIMITS["n_tokens"]))
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
@@ -219,7 +220,9 @@ def _knobs(params: Mapping, out: dict) -> list[Notice]:
             notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
             continue
         out[key] = min(max(n, low), high)
-        if out[key] != n:
+        if key == "tile" and n > high:  # longer than any n: the lab cuts it to this page's n and says so there
+            out[TILE_ASKED] = n
+        elif out[key] != n:
             notices.append(Notice("notice_clamped", dict(key=key, value=shorten(raw), used=out[key])))
     return notices
 

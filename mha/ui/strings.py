@@ -1158,6 +1158,7 @@ EN = {
         "max had been known from the start. After the last tile, out = acc / ℓ. Here on head {h}'s numbers."
     ),
     "lab_online_tile": "Keys per tile B",
+    "lab_online_tile_kept": "A tile of B = {asked} keys is longer than the {n} tokens here, so the page uses B = {n}: one tile holds them all.",
     "lab_online_rules": "What a tile of keys j does to row i, with $s_{{ij}} = q_i \\cdot k_j / \\sqrt{{d_k}}$ "
                         "(a masked key, $j > i$, adds nothing):",
     "lab_online_play_hint": "Play, or step the slider: one frame a tile ({tiles} of them with B = {b}), then the "
@@ -2206,6 +2207,7 @@ ZH = {
         "于是每一项都像是一开始就知道最终的最大值一样。最后一块读完后，输出 = 累加器 / ℓ。这里用的是第 {h} 个头的数。"
     ),
     "lab_online_tile": "每块的键数 B",
+    "lab_online_tile_kept": "这里只有 {n} 个词元，装不满 B = {asked} 个键的一块，所以页面用 B = {n}：一块就装下全部。",
     "lab_online_rules": "一块键 j 对第 i 行做的事，其中 $s_{{ij}} = q_i \\cdot k_j / \\sqrt{{d_k}}$"
                         "（被遮住的键，$j > i$，什么也不加）：",
     "lab_online_play_hint": "点播放，或拖动滑块：每块一帧（B = {b} 时共 {tiles} 块），最后一帧做除法。"

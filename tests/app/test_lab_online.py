@@ -272,3 +272,26 @@ def clickable(at, key: str) -> bool:
     """Whether chart `key` is drawn to take clicks (its element says so: chart.spec_html)."""
     found = [data for data in map(chart_data, at.get("html")) if data and data["key"] == key]
     return found[0].get("clickable") == "1"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("tile", ["7", "64", "99999999999"])
+def test_a_tile_longer_than_the_tokens_is_cut_to_n_and_said_with_the_value_asked(tile, lang):
+    """The red team's N11: `tile=99999999999` was noticed as "64 was used" while the page used 3, and `tile=7` became 3
+    with nothing said. The page says the value the link asked for and the n it uses, and the box and link hold n."""
+    at = run(stage="variants", variant="online", tile=tile, lang=lang)
+    said = TABLES[lang]["lab_online_tile_kept"].format(asked=f"{int(tile):,}", n=3)
+    assert said in [c.value for c in at.caption]
+    assert not [e for e in [*at.info, *at.warning] if "64" in e.value]  # no notice of a tile the page does not use
+    assert at.number_input(key="tile").value == 3 and at.query_params["tile"] == "3"
+    rerun(at)  # said until the box moves
+    assert said in [c.value for c in at.caption]
+    at.number_input(key="tile").set_value(2)
+    rerun(at)
+    assert said not in [c.value for c in at.caption] and at.query_params.get("tile", "2") == "2"  # the default
+
+
+def test_a_tile_that_fits_is_used_as_it_is_and_nothing_is_said():
+    at = run(stage="variants", variant="online", tile="3", n_tokens=5)
+    assert at.number_input(key="tile").value == 3
+    assert not [c for c in at.caption if "B =" in c.value]
