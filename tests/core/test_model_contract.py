@@ -98,13 +98,13 @@ def test_sinusoidal_positions_are_used_without_a_learned_table():
 def test_model_weights_are_float64_read_only_copies():
     source = mha.init_model(CFG, VOCAB, positions="learned", n_ctx=4)
     ints = {name: np.round(getattr(source, name)).astype(int).tolist() for name in ("wte", "wpe", "lnf_g", "lnf_b")}
-    mw = mha.ModelWeights(ints["wte"], ints["wpe"], source.blocks, ints["lnf_g"], ints["lnf_b"])
+    mw = mha.ModelWeights(ints["wte"], ints["wpe"], list(source.blocks), ints["lnf_g"], ints["lnf_b"])
     for name in ("wte", "wpe", "lnf_g", "lnf_b"):
         a = getattr(mw, name)
         assert a.dtype == np.float64, name
         with pytest.raises(ValueError):
             a.flat[0] = 1.0
-    assert isinstance(mw.blocks, tuple) and mw.n_ctx == 4 and mw.vocab_size == 4
+    assert isinstance(mw.blocks, tuple) and mw.n_ctx == 4 and mw.vocab_size == 4  # blocks given as a list
 
 
 @pytest.mark.parametrize("name", ["wte", "wpe", "lnf_g", "lnf_b"])
