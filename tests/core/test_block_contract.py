@@ -3,6 +3,7 @@ non-finite weights and an unknown order refused in words, and each step that ove
 orders. Written where mutation testing (bench/mutation.sh) found changes to mha/block.py that no test noticed."""
 
 import re
+import warnings
 
 import numpy as np
 import pytest
@@ -108,3 +109,40 @@ def test_the_step_that_overflows_is_named_in_either_order(case):
     ln, step, bw, x = case
     with pytest.raises(mha.InputError, match=_message(step)):
         mha.block(x, bw, ln=ln)
+
+
+@pytest.mark.parametrize("ln", ["pre", "post"])
+def test_overflow_is_refused_without_a_floating_point_warning(ln):
+    """Every overflow above, a row of 1e200 (its variance overflows) and a row of 1e308 (its mean overflows, and
+    LN₁ turns it into nan): an InputError each time, and no RuntimeWarning from numpy on the way."""
+    x200, x308 = mha.init_input(CFG), mha.init_input(CFG)
+    x200[0, 1] = 1e200
+    x308[1] = 1e308
+    cases = [(bw, x) for order, _, bw, x in _overflow_cases() if order == ln] + [(BW, x200), (BW, x308)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for bw, x in cases:
+            with pytest.raises(mha.InputError):
+                mha.block(x, bw, ln=ln)
+
+
+def test_rows_of_very_different_sizes_are_normalised_each_alone():
+    """Rows of ±1e160 (each constant) beside an ordinary one: no row's variance overflows, though the variance of
+    the whole matrix, or of a column, would. The pre-LN block runs, and the ordinary row's y is what it is alone."""
+    x = np.array([[1e160] * 5, [-1e160] * 5, mha.init_input(CFG)[0]])
+    t = mha.block(x, BW)
+    assert np.all(np.isfinite(t.y))
+    np.testing.assert_array_equal(t.ln1[:2], np.tile(BW.ln1_b, (2, 1)))  # a constant row: LN gives β
+
+
+def test_a_knocked_head_writes_nothing_in_the_post_ln_block_too():
+    """ln="post", head 1 knocked: its H is 0, attn.y is Concat·W_O without it, and the rest follows from that."""
+    cfg = mha.AttentionConfig(d_ff=4, n_heads=3)
+    bw, x = mha.init_block(cfg), mha.init_input(cfg)
+    t = mha.block(x, bw, ln="post", knocked=[1])
+    assert not t.attn.heads[1].any()
+    d_v = bw.attn.d_v
+    concat = np.concatenate([t.attn.heads[0], np.zeros_like(t.attn.heads[1]), t.attn.heads[2]], axis=1)
+    np.testing.assert_allclose(t.attn.y, concat @ bw.attn.w_o, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(t.sum1, x + t.attn.y, rtol=0, atol=0)
+    assert concat.shape[1] == 3 * d_v
