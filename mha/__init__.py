@@ -1,6 +1,6 @@
 """MHA Explorer's core: multi-head causal self-attention in numpy, every step kept for teaching.
 
-numpy only: importing mha pulls in neither streamlit nor plotly.
+numpy (and regex, for the tokenizer) only: importing mha pulls in neither streamlit nor plotly.
 """
 
 from .analysis import Cost, cost, dependency, head_roles, role_bars

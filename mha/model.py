@@ -5,11 +5,11 @@
 Generation feeds one token at a time through a KV cache per layer; it equals a full recompute.
 """
 
-import re
 import zlib
 from dataclasses import dataclass
 
 import numpy as np
+import regex
 
 from .attention import _TOKENS, check_input, softmax
 from .block import BlockTrace, BlockWeights, block, block_row, init_block, layer_norm
@@ -35,7 +35,15 @@ _INVISIBLE = ("\x00-\x1f\x7f-\x9f\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u08
 _KEYCAP = "[0-9#*]\ufe0f?\u20e3"  # 1️⃣: a digit (a letter to \w) with the keycap
 _FLAG = "[\U0001f1e6-\U0001f1ff]{2}"  # 🇫🇷: two regional indicators
 _EMOJI_PART = rf"(?:{_KEYCAP}|{_FLAG}|[^\w\s{_INVISIBLE}]){_EMOJI_TAIL}"
-TOKEN = re.compile(rf"[{_CJK}]|(?:(?!{_KEYCAP})[^\W{_CJK}])+|{_EMOJI_PART}(?:\u200d{_EMOJI_PART})*")
+# A word: letters and digits with the marks they carry. regex's \w is Unicode's (TR 18): it holds the combining
+# marks (\p{M}: Hindi's vowel signs, Arabic's harakat), which Python's re leaves out, splitting नमस्ते into five; and
+# the zero-width joiners, which are left out here as the invisible characters they are. A word starts on a letter or
+# digit; marks
+# with no letter before them (after a CJK character, or at the start) are a token of their own, as Unicode's grapheme
+# rules make them a cluster of their own.
+_WORD = rf"(?!{_KEYCAP})[^\W\p{{M}}{_CJK}{_INVISIBLE}](?:(?!{_KEYCAP})[^\W{_CJK}{_INVISIBLE}])*"
+_MARKS = rf"(?:(?![{_INVISIBLE}])\p{{M}})+"  # marks with no letter to carry them (variation selectors are invisible)
+TOKEN = regex.compile(rf"[{_CJK}]|{_WORD}|{_EMOJI_PART}(?:\u200d{_EMOJI_PART})*|{_MARKS}")
 
 
 def tokenize(text: str) -> list[str]:

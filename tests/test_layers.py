@@ -1,4 +1,4 @@
-"""The layers stay honest: the core is numpy only, figures never touch Streamlit (import-linter)."""
+"""The layers stay honest: the core needs no UI library, figures never touch Streamlit (import-linter)."""
 
 import subprocess
 import sys

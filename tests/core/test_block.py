@@ -307,6 +307,27 @@ def test_tokenize(text, tokens):
     assert mha.tokenize(text) == tokens
 
 
+# Words whose letters carry combining marks (Unicode category M): Hindi's vowel signs and virama, Arabic's harakat,
+# Thai's vowel and tone marks, Vietnamese written decomposed (NFD), Hebrew's points. Python's re leaves marks out of \w
+# and split each word at its first mark (the red team's N10).
+MARKED = ["नमस्ते दुनिया", "مَرْحَبًا بِكُمْ", "ที่นี่ น้ำ", unicodedata.normalize("NFD", "tiếng Việt"), "שָׁלוֹם עוֹלָם"]
+
+
+@pytest.mark.parametrize("text", MARKED)
+def test_a_word_with_combining_marks_is_one_token(text):
+    """Each space-separated word is one token, whole with its marks, and joining the tokens gives the text back."""
+    assert any(unicodedata.category(c).startswith("M") for c in text)
+    assert mha.tokenize(text) == text.split(" ")
+
+
+def test_marks_with_no_letter_before_them_are_a_token_and_nothing_is_lost():
+    """A mark at the start, or after a CJK character (one token each), cannot join a word: it is a token of its own,
+    as Unicode's grapheme rules make it a cluster of its own, rather than dropped or glued to the next word."""
+    assert mha.tokenize("\u0301abc") == ["\u0301", "abc"]
+    assert mha.tokenize("我\u0301\u0302爱") == ["我", "\u0301\u0302", "爱"]
+    assert mha.tokenize("x\u0301y z") == ["x\u0301y", "z"]
+
+
 FAMILY, RAINBOW, THUMB, KEYCAP, FLAG = "👨\u200d👩\u200d👧", "🏳\ufe0f\u200d🌈", "👍🏽", "1\ufe0f\u20e3", "🇫🇷"
 SCOTLAND = "🏴" + "".join(chr(0xE0000 + ord(c)) for c in "gbsct") + "\U000e007f"  # a tag sequence
 JOINED = [FAMILY, RAINBOW, THUMB, KEYCAP, FLAG, SCOTLAND, "👩🏽\u200d💻", "#\ufe0f\u20e3", "❤\ufe0f"]
