@@ -667,7 +667,11 @@ EN = {
     "retrain_seed": "Seed",
     "retrain_button": "Train with this seed",
     "retrain_running": "Training with seed {seed} …",
-    "retrain_busy": "Another model is training in this app right now; only one at a time. Try again in a minute.",
+    "retrain_busy": "Another page's model is training in this app right now, and only one trains at a time: the next "
+                    "run can start in about {s} s.",
+    "retrain_resting": "The trainer rests for a minute between runs, so that a whole class's pages stay quick: the "
+                       "next run can start in {s} s.",
+    "retrain_failed": "Training with seed {seed} stopped: {error}",
     "retrain_showing": "Showing the model retrained with seed {seed}. Measured after training as means over {count} "
                        "fresh sequences of its task, not on this page's sequence (so they differ from the table "
                        "above): accuracy on the second copy {acc}, best previous-token score in layer 1 {prev}, best "
@@ -1837,7 +1841,9 @@ ZH = {
     "retrain_seed": "随机种子",
     "retrain_button": "用这个种子训练",
     "retrain_running": "正在用种子 {seed} 训练……",
-    "retrain_busy": "本应用里正有另一个模型在训练，同一时间只能训练一个。请过一分钟再试。",
+    "retrain_busy": "本应用里正有别的页面的模型在训练，同一时间只能训练一个：大约 {s} 秒后才能开始下一次。",
+    "retrain_resting": "两次训练之间，训练程序要歇一分钟，好让全班的页面都保持流畅：{s} 秒后才能开始下一次。",
+    "retrain_failed": "用种子 {seed} 的训练中断了：{error}",
     "retrain_showing": "当前显示的是用种子 {seed} 重新训练的模型。下面几个数是训练结束后在 {count} 条新抽的任务序列上"
                        "求的平均，不是在当前页面的这条序列上测的，所以和上面表格里的数不同：第二遍上的准确率 {acc}，"
                        "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。",

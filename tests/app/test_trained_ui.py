@@ -2,11 +2,15 @@
 every stage of the walk, each head named by scores measured on the page's sequence, and the next letter
 continuing the repeat. Every number is computed again here from mha's core, with loops where it is a score."""
 
+import re
+import threading
+
 import numpy as np
 import pytest
 
 import mha
-from mha.ui.strings import EN, ZH
+from mha.ui.stages.heads import TRAINER
+from mha.ui.strings import EN, TABLES, ZH
 
 from .helpers import charts, page_text, rerun, run, warnings, z
 
@@ -197,20 +201,36 @@ def test_the_timeline_scrubs_through_training():
 
 @pytest.fixture
 def short_training(monkeypatch):
-    """A retraining of 40 steps (the page's run is 6000: a minute): the mechanics, not the model."""
+    """A retraining of 40 steps (the page's run is 6000: a minute): the mechanics, not the model. No rest between
+    runs unless a test sets one."""
     from mha.ui import training
 
     monkeypatch.setattr(training, "STEPS", 40)
     monkeypatch.setattr(training, "N_EVAL", 10)
+    monkeypatch.setattr(training, "REST_S", 0.0)
     monkeypatch.setattr(training, "_kept", type(training._kept)())
+    monkeypatch.setattr(training, "_job", None)
+    monkeypatch.setattr(training, "_rested_at", 0.0)
     return training
+
+
+def _click_train(at, seed: int | None = None):
+    if seed is not None:
+        at.number_input(key="retrain_seed").set_value(seed)
+    at.button(key="retrain").click()
+    return rerun(at)
+
+
+def _until_trained(at, training):
+    """The page's run ended (it trains in a thread of its own); the page's next run shows its model."""
+    job = training.job(at.session_state[TRAINER])
+    assert job is not None and job.done.wait(timeout=60)
+    return rerun(at)
 
 
 def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(short_training):
     at = run(model="trained", stage="heads", text="A B C A B C", part="timeline")
-    at.number_input(key="retrain_seed").set_value(7)
-    at.button(key="retrain").click()
-    rerun(at)
+    _until_trained(_click_train(at, 7), short_training)
     assert at.session_state["train_seed"] == 7
     kept = short_training.model(7)
     assert kept is not None and kept.meta["seed"] == 7 and kept.meta["steps"] == 40
@@ -227,10 +247,9 @@ def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(shor
     prev, _ = loop_scores(tr.layers[0].attn.probs[0], ids_of("ABCABC"))
     assert float(table_rows(at)[0][2]) == pytest.approx(prev, abs=0.005)
     other = run(model="trained", stage="heads", text="A B C A B C", part="timeline")  # another session: kept
-    other.number_input(key="retrain_seed").set_value(7)
-    other.button(key="retrain").click()
-    rerun(other)
-    assert short_training.model(7) is kept
+    _click_train(other, 7)
+    assert other.session_state["train_seed"] == 7 and short_training.model(7) is kept
+    assert short_training.job(other.session_state[TRAINER]) is None  # no second run
     at.session_state["heads_part"] = "timeline"
     rerun(at)
     at.button(key="retrain_back").click()
@@ -238,16 +257,76 @@ def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(shor
     assert "train_seed" not in at.session_state
 
 
-def test_a_second_training_while_one_runs_is_refused_with_a_message(short_training):
-    at = run(model="trained", stage="heads", text="A B C A B C", lang="zh", part="timeline")
-    assert short_training._busy.acquire(blocking=False)  # someone else's run holds the slot
-    try:
-        at.button(key="retrain").click()
-        rerun(at)
-    finally:
-        short_training._busy.release()
-    assert ZH["retrain_busy"] in [w.value for w in at.warning]
-    assert "train_seed" not in at.session_state and short_training.model(1) is None
+def test_a_second_click_on_the_same_page_leaves_its_run_going(short_training, monkeypatch):
+    """The red team's N6: a second click (Streamlit stops the running script for the new run) cancelled the page's
+    own training and blamed "another model". The run is the process's now: the second click finds it going."""
+    gate = threading.Event()
+    train_shipped = short_training.train.train_shipped
+
+    def held(**kwargs):  # the run waits at its start until the test lets it go
+        gate.wait(timeout=60)
+        return train_shipped(**kwargs)
+
+    monkeypatch.setattr(short_training.train, "train_shipped", held)
+    at = run(model="trained", stage="heads", text="A B C A B C", part="timeline")
+    _click_train(at, 3)
+    first = short_training.job(at.session_state[TRAINER])
+    assert first is not None and not first.done.is_set()
+    assert [p.text for p in at.get("progress")] == [EN["retrain_running"].format(seed=3)]
+    _click_train(at, 3)  # again, while it runs
+    assert short_training.job(at.session_state[TRAINER]) is first and not at.warning
+    gate.set()
+    _until_trained(at, short_training)
+    assert at.session_state["train_seed"] == 3 and short_training.model(3) is not None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_another_page_is_told_when_the_next_run_can_start(short_training, monkeypatch, lang):
+    """While one page's run goes, another page's click is refused with the seconds until the slot is free (what
+    the run has left, from its pace, plus the rest); after a run the trainer rests REST_S, and a click is told the
+    seconds left of that rest, counted from the clock."""
+    monkeypatch.setattr(short_training, "REST_S", 60.0)
+    gate = threading.Event()
+    train_shipped = short_training.train.train_shipped
+
+    def held(**kwargs):
+        gate.wait(timeout=60)
+        return train_shipped(**kwargs)
+
+    monkeypatch.setattr(short_training.train, "train_shipped", held)
+    mine = run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang=lang)
+    _click_train(mine, 5)
+    job = short_training.job(mine.session_state[TRAINER])
+    job.fraction, job.started = 0.5, job.started - 20  # half done in 20 s: about 20 s to go, then 60 s of rest
+    other = _click_train(run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang=lang), 6)
+    [said] = [w.value for w in other.warning]
+    seconds = int(re.search(r"(\d+)", said).group(1))
+    assert TABLES[lang]["retrain_busy"].split("{s}")[0] in said and 78 <= seconds <= 82, said
+    assert short_training.model(6) is None and "train_seed" not in other.session_state
+    gate.set()
+    _until_trained(mine, short_training)
+    _click_train(other, 6)
+    [said] = [w.value for w in other.warning]
+    seconds = int(re.search(r"(\d+)", said).group(1))
+    assert TABLES[lang]["retrain_resting"].split("{s}")[0] in said and 55 <= seconds <= 60, said
+    monkeypatch.setattr(short_training, "_rested_at", short_training._rested_at - 35)  # 35 s of the rest gone by
+    _click_train(other, 6)
+    [said] = [w.value for w in other.warning]
+    assert 20 <= int(re.search(r"(\d+)", said).group(1)) <= 25, said
+    monkeypatch.setattr(short_training, "_rested_at", 0.0)  # the rest is over
+    _until_trained(_click_train(other, 6), short_training)
+    assert other.session_state["train_seed"] == 6
+
+
+def test_a_run_that_fails_is_said_on_its_page_and_the_trainer_goes_on(short_training, monkeypatch):
+    def broken(**kwargs):
+        raise ValueError("no memory left")
+
+    monkeypatch.setattr(short_training.train, "train_shipped", broken)
+    at = run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang="zh")
+    _until_trained(_click_train(at, 9), short_training)
+    assert ZH["retrain_failed"].format(seed=9, error="ValueError: no memory left") in [e.value for e in at.error]
+    assert "train_seed" not in at.session_state and short_training.job(at.session_state[TRAINER]) is None
 
 
 def test_the_trained_positions_are_not_called_random_or_untrained():

@@ -119,30 +119,56 @@ def timeline(v: View) -> None:
     train_again(v)
 
 
+TRAINER = "_trainer"  # session key: this page's own id for the trainer (training.start), made once
+
+
 def train_again(v: View) -> None:
-    """Retrain the model with another seed here (one run at a time per process; kept for every session), then
-    walk it like the shipped one."""
+    """Retrain the model with another seed here (one run at a time per process, in the trainer's own thread, with
+    a rest between runs; kept for every session), then walk it like the shipped one."""
     t, ss = v.t, st.session_state
     st.markdown(f"**{t('retrain_title')}**\n\n:gray[:small[{t('retrain_text', steps=training.STEPS)}]]")
+    owner = ss.setdefault(TRAINER, training.new_owner())
     left, right = st.columns([1, 2])
     seed = number(left, t, "retrain_seed", 0, 10**6, default=1)
     if right.button(t("retrain_button"), key="retrain"):
-        bar = st.progress(0.0, text=t("retrain_running", seed=seed))
-        model = training.retrain(int(seed), lambda done: bar.progress(min(done, 1.0),
-                                                                      text=t("retrain_running", seed=seed)))
-        if model is None:
-            bar.empty()
-            st.warning(t("retrain_busy"))
-        else:
-            ss["train_seed"] = int(seed)
-            x_source.reset_x()
-            st.rerun()
+        answer, wait = training.start(int(seed), owner)
+        if answer == "kept":
+            _show_retrained(int(seed))
+        elif answer == "busy":
+            st.warning(t("retrain_busy", s=f"{wait:.0f}"))
+        elif answer == "resting":
+            st.warning(t("retrain_resting", s=f"{wait:.0f}"))
+    if training.job(owner) is not None:
+        _progress(t, owner)
     if ss.get("train_seed") is not None:
         meta = models.shipped().meta
         best = lambda key, layer: max(meta[key][layer])
         st.info(t("retrain_showing", seed=ss["train_seed"], acc=f"{meta['accuracy']:.3f}", count=training.N_EVAL,
                   prev=f"{best('previous_token', 0):.2f}", ind=f"{best('induction', 1):.2f}"))
         st.button(t("retrain_back"), key="retrain_back", on_click=back_to_shipped)
+
+
+@st.fragment(run_every=1.0)
+def _progress(t, owner: str) -> None:
+    """This page's run, as it goes: redrawn each second on its own; when it ends, the page shows its model (or says
+    what went wrong). A click meanwhile reruns the page and leaves the run as it is."""
+    job = training.job(owner)
+    if job is None:
+        return
+    if not job.done.is_set():
+        st.progress(min(job.fraction, 1.0), text=t("retrain_running", seed=job.seed))
+        return
+    ended = training.collect(owner)
+    if ended is not None and ended.result is not None:
+        _show_retrained(ended.seed)
+    elif ended is not None:
+        st.error(t("retrain_failed", seed=ended.seed, error=ended.error))
+
+
+def _show_retrained(seed: int) -> None:
+    st.session_state["train_seed"] = seed
+    x_source.reset_x()
+    st.rerun()
 
 
 def back_to_shipped() -> None:
