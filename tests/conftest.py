@@ -31,15 +31,19 @@ def pytest_terminal_summary(terminalreporter):
 
 
 LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e", "test_memory_e2e")  # minutes, in order
+SLOW_APPTESTS = ("test_memory", "test_strings_render")  # tests of 15-20 s each: right after the browser's
 
 
 def pytest_collection_modifyitems(items):
-    """Browser tests first, the longest of them first: with several workers (`-n 3 --dist worksteal`: a worker
-    that runs out takes tests from the others' share) the run then ends on short tests, not on a long one."""
+    """Browser tests first, the longest of them first, then the slowest AppTests: with several workers (`-n 3
+    --dist worksteal`: a worker that runs out takes tests from the others' share) the run then ends on short tests,
+    not on a long one."""
     def rank(item) -> int:
         name = item.path.stem
         if name in LONGEST_FIRST:
             return LONGEST_FIRST.index(name)
-        return len(LONGEST_FIRST) if item.get_closest_marker("e2e") else len(LONGEST_FIRST) + 1
+        if item.get_closest_marker("e2e"):
+            return len(LONGEST_FIRST)
+        return len(LONGEST_FIRST) + (1 if name in SLOW_APPTESTS else 2)
 
     items.sort(key=rank)
