@@ -430,3 +430,6 @@ def test_integer_token_embeddings_are_whole_numbers_from_minus_2_to_2():
     assert not np.array_equal(mha.token_embedding("dog", cfg), row)
     gaussian = mha.token_embedding("cat", mha.AttentionConfig(d_model=200, seed=4))
     assert not set(gaussian.tolist()) <= {-2.0, -1.0, 0.0, 1.0, 2.0}
+    hundredths = gaussian * 100  # N(0, 1) rounded to 2 decimals: whole hundredths, not all whole tenths
+    np.testing.assert_allclose(hundredths, np.round(hundredths), rtol=0, atol=1e-9)
+    assert not np.allclose(gaussian * 10, np.round(gaussian * 10), rtol=0, atol=1e-9)

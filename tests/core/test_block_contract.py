@@ -146,3 +146,11 @@ def test_a_knocked_head_writes_nothing_in_the_post_ln_block_too():
     np.testing.assert_allclose(t.attn.y, concat @ bw.attn.w_o, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(t.sum1, x + t.attn.y, rtol=0, atol=0)
     assert concat.shape[1] == 3 * d_v
+
+
+def test_a_row_too_large_for_a_layer_norm_is_refused_in_words():
+    x = mha.init_input(CFG)
+    x[1, 2] = 1e200
+    with pytest.raises(mha.InputError, match=r"^a layer norm's variance overflows float64: X is too large for the "
+                                             r"block\.$"):
+        mha.block(x, BW)

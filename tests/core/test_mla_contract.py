@@ -5,6 +5,7 @@ floating-point warning. Written where mutation testing (bench/mutation.sh) found
 noticed."""
 
 import math
+import tracemalloc
 import warnings
 
 import numpy as np
@@ -203,3 +204,19 @@ def test_overflow_in_either_order_alone_is_refused(order):
         w = _weights(w_q=W.w_q * 1e200, w_dkv=W.w_dkv * 1e-200, w_uk=W.w_uk * 1e200)
     with pytest.raises(mha.InputError, match="^MLA's values overflow float64"):
         mha.mla_forward(X, w)
+
+
+def test_the_latent_cache_grows_by_doubling_only_when_full():
+    """Sixteen tokens from capacity 1 at d_latent 1: the cache reallocates 4 times (to 2, 4, 8, 16 rows), a few
+    hundred bytes in all; growing on every append instead would reach 2^17 rows (a megabyte)."""
+    cfg = mha.AttentionConfig(n_tokens=16, d_model=5, d_k=3, d_v=2, n_heads=2, seed=1)
+    w, x = mha.init_mla(cfg, 1), mha.init_input(cfg)
+    cache = mha.MLACache(w, capacity=1)
+    tracemalloc.start()
+    try:
+        for row in x:
+            cache.append(row)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 100_000 and len(cache) == 16
