@@ -220,3 +220,19 @@ def test_the_latent_cache_grows_by_doubling_only_when_full():
     finally:
         tracemalloc.stop()
     assert peak < 100_000 and len(cache) == 16
+
+
+def test_mla_from_takes_the_thin_svd_of_a_tall_k_and_v():
+    """d_model 3000, one head with d_k = d_v = 1: [W_K | W_V] is 3000 × 2, and its rank-2 cut needs U of 3000 × 2,
+    not the full 3000 × 3000 one (72 MB). mla_from stays in kilobytes, and rebuilds K and V exactly."""
+    rng = np.random.default_rng(0)
+    w = mha.Weights(*(rng.standard_normal(s) for s in ((1, 3000, 1), (1, 3000, 1), (1, 3000, 1), (1, 3000))))
+    tracemalloc.start()
+    try:
+        m = mha.mla_from(w, 2)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000
+    np.testing.assert_allclose(m.w_dkv @ m.w_uk[0], w.w_k[0], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(m.w_dkv @ m.w_uv[0], w.w_v[0], rtol=1e-9, atol=1e-12)
