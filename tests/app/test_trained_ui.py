@@ -10,7 +10,7 @@ import pytest
 
 import mha
 from mha.ui.stages.heads import TRAINER
-from mha.ui.strings import EN, TABLES, ZH
+from mha.ui.strings import EN, TABLES, ZH, md_escape
 
 from .helpers import charts, page_text, rerun, run, warnings, z
 
@@ -320,12 +320,13 @@ def test_another_page_is_told_when_the_next_run_can_start(short_training, monkey
 
 def test_a_run_that_fails_is_said_on_its_page_and_the_trainer_goes_on(short_training, monkeypatch):
     def broken(**kwargs):
-        raise ValueError("no memory left")
+        raise ValueError("no memory left *here*")
 
     monkeypatch.setattr(short_training.train, "train_shipped", broken)
     at = run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang="zh")
     _until_trained(_click_train(at, 9), short_training)
-    assert ZH["retrain_failed"].format(seed=9, error="ValueError: no memory left") in [e.value for e in at.error]
+    said = ZH["retrain_failed"].format(seed=9, error=md_escape("ValueError: no memory left *here*"))  # as it is,
+    assert said in [e.value for e in at.error] and r"\*here\*" in said  # no emphasis
     assert "train_seed" not in at.session_state and short_training.job(at.session_state[TRAINER]) is None
 
 

@@ -14,6 +14,7 @@ from ..chart import chart
 from ..heads import circuits, knock, s_maps, writes
 from ..inputs import number
 from ..prose import equation, header, markdown_table
+from ..strings import md_escape
 from ..view import View, concat_args
 
 
@@ -162,7 +163,7 @@ def _progress(t, owner: str) -> None:
     if ended is not None and ended.result is not None:
         _show_retrained(ended.seed)
     elif ended is not None:
-        st.error(t("retrain_failed", seed=ended.seed, error=ended.error))
+        st.error(t("retrain_failed", seed=ended.seed, error=md_escape(ended.error)))
 
 
 def _show_retrained(seed: int) -> None:
