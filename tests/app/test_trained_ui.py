@@ -257,17 +257,22 @@ def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(shor
     assert "train_seed" not in at.session_state
 
 
-def test_a_second_click_on_the_same_page_leaves_its_run_going(short_training, monkeypatch):
-    """The red team's N6: a second click (Streamlit stops the running script for the new run) cancelled the page's
-    own training and blamed "another model". The run is the process's now: the second click finds it going."""
-    gate = threading.Event()
-    train_shipped = short_training.train.train_shipped
+def _held_at_start(training, monkeypatch) -> threading.Event:
+    """Each run waits at its start until the test sets the event it returns."""
+    gate, train_shipped = threading.Event(), training.train.train_shipped
 
-    def held(**kwargs):  # the run waits at its start until the test lets it go
+    def held(**kwargs):
         gate.wait(timeout=60)
         return train_shipped(**kwargs)
 
-    monkeypatch.setattr(short_training.train, "train_shipped", held)
+    monkeypatch.setattr(training.train, "train_shipped", held)
+    return gate
+
+
+def test_a_second_click_on_the_same_page_leaves_its_run_going(short_training, monkeypatch):
+    """The red team's N6: a second click (Streamlit stops the running script for the new run) cancelled the page's
+    own training and blamed "another model". The run is the process's now: the second click finds it going."""
+    gate = _held_at_start(short_training, monkeypatch)
     at = run(model="trained", stage="heads", text="A B C A B C", part="timeline")
     _click_train(at, 3)
     first = short_training.job(at.session_state[TRAINER])
@@ -286,14 +291,7 @@ def test_another_page_is_told_when_the_next_run_can_start(short_training, monkey
     the run has left, from its pace, plus the rest); after a run the trainer rests REST_S, and a click is told the
     seconds left of that rest, counted from the clock."""
     monkeypatch.setattr(short_training, "REST_S", 60.0)
-    gate = threading.Event()
-    train_shipped = short_training.train.train_shipped
-
-    def held(**kwargs):
-        gate.wait(timeout=60)
-        return train_shipped(**kwargs)
-
-    monkeypatch.setattr(short_training.train, "train_shipped", held)
+    gate = _held_at_start(short_training, monkeypatch)
     mine = run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang=lang)
     _click_train(mine, 5)
     job = short_training.job(mine.session_state[TRAINER])
