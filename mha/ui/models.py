@@ -51,6 +51,11 @@ def _shipped() -> "mha.train.Trained":
     return mha.load_trained()
 
 
+def shipped_meta() -> dict:
+    """The shipped model's meta (its task, sizes and scores), whichever model this session shows."""
+    return _shipped().meta
+
+
 def shipped() -> "mha.train.Trained":
     """The trained model this session shows: the one shipped in mha/trained/ (read once per process, shared
     read-only by every session), or one this session retrained with another seed (see training.py)."""

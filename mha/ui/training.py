@@ -35,6 +35,7 @@ class Job:
     seed: int
     owner: str
     started: float
+    shipped: dict  # the shipped model's meta: the task and sizes to train again
     fraction: float = 0.0
     result: "train.Trained | None" = None
     error: str | None = None
@@ -66,8 +67,11 @@ def model(seed: int | None) -> "train.Trained | None":
         return found
 
 
-def start(seed: int, owner: str) -> tuple[str, float]:
-    """Ask for a run of `seed` for the page `owner`: ("kept", 0) the model is here already; ("started", 0) or
+def start(seed: int, owner: str, shipped: dict) -> tuple[str, float]:
+    """Ask for a run of `seed` for the page `owner`, trained as the model whose meta is `shipped` (read by the page
+    from its cached copy: the run's thread reads no files, since numpy parses each .npy header with `ast`, and
+    CPython 3.11 counts the depth of every thread's `ast` work in one shared counter, so a parse in this thread
+    while a script run parses its own can raise SystemError there); ("kept", 0) the model is here already; ("started", 0) or
     ("yours", 0) a run of this page's runs now (watch it with `job`); ("busy", s) another page's run has about s
     seconds left; ("resting", s) the trainer rests s more seconds."""
     global _job
@@ -81,7 +85,7 @@ def start(seed: int, owner: str) -> tuple[str, float]:
             return "busy", _job.left_s(now) + REST_S
         if now < _rested_at:
             return "resting", _rested_at - now
-        _job = Job(seed, owner, now)
+        _job = Job(seed, owner, now, shipped)
         job = _job
     threading.Thread(target=_run, args=(job,), name=f"retrain-{seed}", daemon=True).start()
     return "started", 0.0
@@ -121,7 +125,7 @@ def _run(job: Job) -> None:
 
 def _train(job: Job) -> "train.Trained":
     """The shipped configuration trained with the job's seed, as shipped otherwise."""
-    shipped = train.load_trained().meta  # the task and sizes to train again, as shipped
+    shipped = job.shipped
 
     def progress(step, loss):
         job.fraction = step / STEPS

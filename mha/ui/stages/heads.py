@@ -132,7 +132,7 @@ def train_again(v: View) -> None:
     left, right = st.columns([1, 2])
     seed = number(left, t, "retrain_seed", 0, 10**6, default=1)
     if right.button(t("retrain_button"), key="retrain"):
-        answer, wait = training.start(int(seed), owner)
+        answer, wait = training.start(int(seed), owner, models.shipped_meta())
         if answer == "kept":
             _show_retrained(int(seed))
         elif answer == "busy":
