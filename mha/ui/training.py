@@ -71,9 +71,9 @@ def start(seed: int, owner: str, shipped: dict) -> tuple[str, float]:
     """Ask for a run of `seed` for the page `owner`, trained as the model whose meta is `shipped` (read by the page
     from its cached copy: the run's thread reads no files, since numpy parses each .npy header with `ast`, and
     CPython 3.11 counts the depth of every thread's `ast` work in one shared counter, so a parse in this thread
-    while a script run parses its own can raise SystemError there); ("kept", 0) the model is here already; ("started", 0) or
-    ("yours", 0) a run of this page's runs now (watch it with `job`); ("busy", s) another page's run has about s
-    seconds left; ("resting", s) the trainer rests s more seconds."""
+    while a script run parses its own can raise SystemError there); ("kept", 0) the model is here already;
+    ("started", 0) or ("yours", 0) a run of this page's runs now (watch it with `job`); ("busy", s) another page's
+    run has about s seconds left; ("resting", s) the trainer rests s more seconds."""
     global _job
     if model(seed) is not None:
         return "kept", 0.0
