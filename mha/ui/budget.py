@@ -6,7 +6,9 @@ One process serves every visitor, and only one of its threads runs Python at a t
 - The views shown at once hold at most HELD_BUDGET between them (`seated`): a page keeps its view (weights, walk,
   figures' operands) while it shows it, 72 MB at the caps and 136 MB with the FFN, and the process's memory is the
   demo's to share. Pages on the same weights (sizes and seed) count them once, as they share them: a room on one
-  link costs one set of weights and a walk a page. A page that disconnects lets go of what it held.
+  link costs one set of weights and a walk a page. A page that disconnects lets go of what it held, and so does a
+  page left without a click for IDLE_S once another needs the room (its next run takes a seat again if there is
+  one); a page refused is told how many seconds until a seat is free if nobody clicks meanwhile.
 - Views over WORK_BUDGET are drawn one at a time in the process (`lane`): a room opening the largest view queues
   its draws instead of running them all at once, and ordinary views never wait for it.
 - The interpreter hands the GIL to a waiting thread every SWITCH_S seconds (sys.setswitchinterval; Python's
@@ -14,9 +16,12 @@ One process serves every visitor, and only one of its threads runs Python at a t
   draw, which it asks for again dozens of times a run. startup.install() sets it, once a process.
 """
 
+import math
 import os
 import threading
+import time
 from contextlib import contextmanager
+from typing import NamedTuple
 
 import streamlit as st
 from streamlit.runtime import Runtime
@@ -35,10 +40,21 @@ CLEARED = "work_cleared"  # session key: the most numbers this session has said 
 HELD_BUDGET = 136 * MB  # bytes the views shown at once may hold: the largest one view (the caps' block), no more
 HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted
 
+IDLE_S = 60.0  # s without a click after which a page's seat may go to another page that needs the room
+
+
+class Seat(NamedTuple):
+    """A page's hold on the memory for views shown: what its view holds (`holds`), and when it was last used
+    (time.monotonic(): its last run, or the last click it sent)."""
+
+    holds: tuple[dict, int]
+    used: float
+
+
 _lane = threading.Lock()
 _seat_lock = threading.Lock()
-_seats: dict[str, tuple[dict, int]] = {}  # session id -> what its view holds (holds), for the sessions whose last
-# full run drew a view of HELD_FROM numbers or more
+_seats: dict[str, Seat] = {}  # session id -> its seat, for the sessions whose last full run drew a view of
+# HELD_FROM numbers or more
 
 
 def work(cfg: mha.AttentionConfig, stage: str) -> int:
@@ -73,21 +89,48 @@ def seated(t: Text, cfg: mha.AttentionConfig, stage: str) -> bool:
     sid = ctx.session_id if ctx else ""
     mine = holds(cfg, stage)
     needs = _held({sid: mine})
+    now = time.monotonic()
     with _seat_lock:
         _seats.pop(sid, None)
         if needs < 8 * HELD_FROM:
             return True
-        if _held({**_seats, sid: mine}) > HELD_BUDGET:
-            for s in [s for s in _seats if not _connected(s)]:
-                del _seats[s]
-        if _held({**_seats, sid: mine}) <= HELD_BUDGET:
-            _seats[sid] = mine
+        if _fits(_seats, mine):
+            _seats[sid] = Seat(mine, now)
             return True
-        held = _held(_seats)
-    st.warning(t("budget_full", held=round(held / MB), budget=round(HELD_BUDGET / MB), needs=round(needs / MB)),
-               icon=":material/group:")
+        for s in [s for s, seat in _seats.items() if not _connected(s) or now - seat.used >= IDLE_S]:
+            del _seats[s]
+        if _fits(_seats, mine):
+            _seats[sid] = Seat(mine, now)
+            return True
+        held, wait = _held({s: seat.holds for s, seat in _seats.items()}), _free_in(mine, now)
+    st.warning(t("budget_full", held=round(held / MB), budget=round(HELD_BUDGET / MB), needs=round(needs / MB),
+                 idle=round(IDLE_S), wait=wait), icon=":material/group:")
     st.button(t("budget_retry"), key="budget_retry")
     return False
+
+
+def touch(session_id: str) -> None:
+    """A click of this session's page (reruns.py's wrapper calls it for every rerun a page asks for): its seat, if
+    it holds one, counts as used now."""
+    with _seat_lock:
+        seat = _seats.get(session_id)
+        if seat is not None:
+            _seats[session_id] = seat._replace(used=time.monotonic())
+
+
+def _fits(seats: dict[str, Seat], mine: tuple[dict, int]) -> bool:
+    return _held({**{s: seat.holds for s, seat in seats.items()}, "": mine}) <= HELD_BUDGET
+
+
+def _free_in(mine: tuple[dict, int], now: float) -> int:
+    """Whole seconds until the seats held now leave room for `mine`, if none of their pages is used meanwhile: each
+    seat may be given up IDLE_S after its last use, the oldest first. Called with _seat_lock held."""
+    left = dict(_seats)
+    for s, seat in sorted(_seats.items(), key=lambda item: item[1].used):
+        del left[s]
+        if _fits(left, mine):
+            return max(1, math.ceil(seat.used + IDLE_S - now))
+    return math.ceil(IDLE_S)
 
 
 def holds(cfg: mha.AttentionConfig, stage: str) -> tuple[dict, int]:

@@ -28,6 +28,8 @@ from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner import RerunData, ScriptRunContext, get_script_run_ctx
 
+from . import budget
+
 BUILT = "_page_built"  # session-state key: a full run of this session has reached the end of app.py
 _STREAMLITS = "_streamlits_request_rerun"  # the wrapper's attribute holding the method it wraps
 _LOG = get_logger(__name__)  # says when a click waits for the page's first run, or runs in full
@@ -67,6 +69,8 @@ def request_rerun(session: AppSession, client_state: ClientState | None, streaml
     elif client_state is not None and not client_state.fragment_id:
         with _lock:
             _held.pop(session.id, None)
+    if client_state is not None and not client_state.is_auto_rerun:
+        budget.touch(session.id)  # a click: the page is in use, and keeps its seat for views shown
     streamlits(session, client_state)
 
 

@@ -1,7 +1,9 @@
 """Heavy work is costed before it starts: a view over the work budget asks first, and is drawn in the heavy lane."""
 
+import re
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
@@ -9,6 +11,7 @@ import mha
 from mha.ui import budget
 
 from .helpers import chart_keys, page_text, rerun, run
+from .test_reruns import _click, _request, _session
 
 CAPS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16)
 
@@ -80,10 +83,19 @@ def _seat(seed: int, stage: str = "scores") -> tuple:
     return budget.holds(mha.AttentionConfig(**CAPS, seed=seed), stage)
 
 
+def _shown(seed: int, stage: str = "scores", idle_s: float = 0.0) -> budget.Seat:
+    """The seat of a page that shows the caps' `stage` on `seed`, last used `idle_s` ago."""
+    return budget.Seat(_seat(seed, stage), time.monotonic() - idle_s)
+
+
+def _held_now() -> int:
+    return budget._held({s: seat.holds for s, seat in budget._seats.items()})
+
+
 @pytest.fixture
 def one_view_shown():
     """Another session shows the caps' scores on seed 1 (conftest empties the seats after)."""
-    budget._seats["a"] = _seat(1)
+    budget._seats["a"] = _shown(1)
 
 
 def test_what_a_view_holds_is_its_weights_once_and_each_pages_walk():
@@ -110,13 +122,47 @@ def test_a_view_past_the_memory_for_views_shown_waits_and_says_so(one_view_shown
 
 def test_the_largest_view_fits_alone():
     at = run(stage="block", cleared=10**9, **CAPS, d_ff=4096)
-    assert chart_keys(at) and budget._held(budget._seats) == (2 * WEIGHTS_MIB + WALK_MIB) * MIB == budget.HELD_BUDGET
+    assert chart_keys(at) and _held_now() == (2 * WEIGHTS_MIB + WALK_MIB) * MIB == budget.HELD_BUDGET
 
 
 def test_a_view_on_weights_already_shown_adds_only_its_walk(one_view_shown):
     at = run(stage="scores", seed=1, cleared=10**9, **CAPS)  # the weights of session a
     assert "scores" in chart_keys(at)
-    assert budget._held(budget._seats) == (WEIGHTS_MIB + 2 * WALK_MIB) * MIB
+    assert _held_now() == (WEIGHTS_MIB + 2 * WALK_MIB) * MIB
+
+
+@pytest.mark.parametrize("lang, waits, idle", [("en", "there is room in {} s", "goes 60 s without a click"),
+                                               ("zh", "{} 秒后就能腾出空间", "连续 60 秒没有操作")])
+def test_a_page_left_idle_gives_its_seat_to_a_page_that_needs_it_and_the_wait_said_is_true(lang, waits, idle):
+    """The red team's N2: a tab idle at the caps' block held the whole budget for as long as it stayed open. Now a
+    page that needs the room is told the seconds until the idle page's seat may go (IDLE_S after its last use),
+    and once they have passed, its retry takes the seat; the idle page's own next run is then told the same."""
+    budget._seats["a"] = _shown(1, "block", idle_s=budget.IDLE_S - 25)  # the whole budget, last used 35 s ago
+    at = run(stage="scores", seed=3, lang=lang, cleared=10**9, **CAPS)
+    said = page_text(at)
+    assert chart_keys(at) == [] and idle in said
+    wait = int(re.search(waits.format(r"(\d+)"), said).group(1))
+    assert 24 <= wait <= 26, said
+    budget._seats["a"] = budget._seats["a"]._replace(used=time.monotonic() - budget.IDLE_S)  # those 25 s are over
+    at.button(key="budget_retry").click()
+    rerun(at)
+    assert "scores" in chart_keys(at) and "a" not in budget._seats
+    [seat] = budget._seats.values()  # every AppTest has one session id: this page's seat goes to "b", and the
+    budget._seats.clear()  # next AppTest plays page a, used again
+    budget._seats["b"] = seat
+    idle_page = run(stage="block", seed=1, lang=lang, cleared=10**9, **CAPS, d_ff=4096)
+    said = page_text(idle_page)
+    assert chart_keys(idle_page) == [] and 59 <= int(re.search(waits.format(r"(\d+)"), said).group(1)) <= 60
+
+
+def test_a_click_keeps_a_pages_seat_and_a_timers_tick_does_not():
+    budget._seats["s1"] = _shown(1, idle_s=50)
+    _request(_session(holds=True), _click("f1", auto=True))
+    assert time.monotonic() - budget._seats["s1"].used >= 50
+    _request(_session(holds=True), _click("f1"))
+    assert time.monotonic() - budget._seats["s1"].used < 5
+    _request(SimpleNamespace(id="s2", has_fragment=lambda _: True, session_state={}), _click("f1"))
+    assert "s2" not in budget._seats  # a page without a seat is given none by a click
 
 
 def test_a_disconnected_session_lets_go_of_its_view(one_view_shown, monkeypatch):
