@@ -10,6 +10,7 @@ with the e2e flags, from the tree's root, so its .streamlit/config.toml applies)
     python bench/memory.py --only walk --passes 4 --idle 60 --think 0.5 [--heavy 4] [--switch 0.005,0.0005]
     python bench/memory.py --only room --room 4
     python bench/memory.py --only text [--chars 8300000]
+    python bench/memory.py --only idle [--idlers 120] [--after 180]
 
 --root: the app trees to serve (default: this one). With several, each run serves every tree in turn, the order
 alternating from run to run, so that a noisy machine weighs on both alike: the original code side by side with this
@@ -40,6 +41,11 @@ arguments: the view, its weights and its trace) is no cache's, and this is its s
 text (not run by default: --only text). One session opens the tokens stage and sends one text-box value of --chars
 copies of U+FDFA, as a socket can past the browser's max_chars: RSS before, its peak (sampled every 0.05 s), the
 server's CPU for that run, and RSS 20 s later. The red team's N1: the text was normalised whole before it was cut.
+
+idle (not run by default: --only idle). --idlers users, one after the other, open the KV cache at d_model 1024 with
+64 seeded tokens added (IDLE_LINK: a view under the seat floor, so no seat is needed) and stay idle; then they all
+close, and the server is left alone for --after seconds: RSS before, with every session open, a session's share,
+and after (the red team's N3: +2.7 MB a session, and RSS did not come back after they closed).
 
 Last: a table per mode, each figure the median of the runs with every run's figure in brackets, and the load average
 (os.getloadavg, as `uptime` prints it) at the start of each run.
@@ -331,11 +337,38 @@ async def text(server: Server, args) -> dict:
             "RSS 20 s after, MB": after}
 
 
+IDLE_LINK = "stage=kv_cache&d_model=1024&kv=64"  # the red team's N3: 64 tokens added at d_model 1024, under the
+# seat floor (no seat needed), in a one-line link
+
+
+async def idle(server: Server, args) -> dict:
+    """--idlers users, one after the other, open IDLE_LINK (one seed) and stay idle; then every one closes, and the
+    server is left alone --after seconds: RSS every 10 s."""
+    await warm_up(server)
+    await asyncio.sleep(2)
+    before, sessions = rss_mb(*server.pids), []
+    for _ in range(args.idlers):
+        sessions.append(await load(server.url, IDLE_LINK))
+    await asyncio.sleep(2)
+    held = rss_mb(*server.pids)
+    for session in sessions:
+        await session.close()
+    closed, after = time.monotonic(), []
+    while (left := closed + args.after - time.monotonic()) > 0:
+        await asyncio.sleep(min(10.0, left))
+        after.append(rss_mb(*server.pids))
+    print(f"  RSS every 10 s after they closed, MB: {', '.join(f'{mb:.0f}' for mb in after)}", flush=True)
+    return {"RSS before, MB": before, f"RSS with {args.idlers} idle sessions, MB": held,
+            "RSS a session, MB": (held - before) / max(1, args.idlers),
+            f"RSS {args.after:.0f} s after they closed, MB": after[-1],
+            "RSS kept after they closed, MB": after[-1] - before}
+
+
 def server_cpu(server: Server) -> float:
     return cpu_s(*server.pids) or 0.0
 
 
-MODES = {"downloads": downloads, "walk": walk, "room": room, "text": text}
+MODES = {"downloads": downloads, "walk": walk, "room": room, "text": text, "idle": idle}
 
 
 # --- runs and the summary --------------------------------------------------------------------------------
@@ -373,7 +406,7 @@ def median_line(name: str, values: list) -> str:
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--only", default="downloads,walk", help="comma-separated modes: downloads, walk, room, text")
+    p.add_argument("--only", default="downloads,walk", help="comma-separated modes: downloads, walk, room, text, idle")
     p.add_argument("--root", default=str(ROOT), help="comma-separated app trees (default: this one)")
     p.add_argument("--sessions", type=int, default=8, help="downloads: sessions that prepare a max-size view")
     p.add_argument("--after", type=float, default=120, help="downloads: seconds the server is left after they close")
@@ -386,6 +419,8 @@ def parse_args():
     p.add_argument("--room", type=int, default=4, help="room: users at the caps, each with a seed of its own")
     p.add_argument("--chars", type=int, default=6_000_000, help="text: copies of U+FDFA in the one message "
                                                                  "(6,000,000: 18 MB, under Streamlit's 25 MB)")
+    p.add_argument("--idlers", type=int, default=120, help="idle: sessions that open the KV cache at d_model 1024 "
+                                                            "with 64 tokens added, and stay")
     args = p.parse_args()
     args.only = [m for m in args.only.split(",") if m]
     args.root = [Path(r).resolve() for r in args.root.split(",") if r]

@@ -3,6 +3,7 @@ reconnects to a restarted server, and the settings' callbacks, which keep sizes,
 
 The link itself is written in link.py; where X comes from, in x_source.py."""
 
+import numpy as np
 import streamlit as st
 
 import mha
@@ -62,7 +63,7 @@ def start() -> None:
         if has_text():
             more = _kv_as_words(len(rows), more)
         else:
-            st.session_state["kv_added"] = rows.tolist()
+            st.session_state["kv_added"] = [np.array(r, float) for r in rows]
         notices += more
     st.session_state["notices"] = notices
     st.session_state[STARTED] = True

@@ -98,7 +98,7 @@ def _steps(v: View) -> None:
             st.markdown(state)
         _cost(v, t)
         _measure(v)
-    ss["kv_added"] = [list(map(float, r)) for r in rows[len(v.x):]]
+    ss["kv_added"] = [np.array(r, float) for r in rows[len(v.x):]]  # each row a copy: 8 bytes a number, not 32
     link.follows(v.cfg)
 
 
@@ -307,7 +307,7 @@ def _next_token_editor(v: View, t: int) -> np.ndarray:
 
 
 def _add(row: np.ndarray) -> None:
-    st.session_state.setdefault("kv_added", []).append(list(map(float, row)))
+    st.session_state.setdefault("kv_added", []).append(np.array(row, float))
 
 
 def _reset() -> None:
