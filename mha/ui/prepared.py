@@ -26,6 +26,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import mha
 
 from . import exports
+from .reruns import in_full
 from .shared import MB, Shared
 
 BUDGET = 80 * MB  # the largest view's three files (~71 MB) fit, alone
@@ -39,20 +40,45 @@ _janitor: list[threading.Thread] = []
 _log = logging.getLogger(__name__)
 _libc = ctypes.util.find_library("c")
 _malloc_trim = getattr(ctypes.CDLL(_libc), "malloc_trim", None) if _libc else None
-_lock = threading.Lock()  # guards the three below
+_lock = threading.Lock()  # guards the four below
 _showing: dict[str, Hashable] = {}  # session id -> the view whose files its last full run registered
 _asked: dict[str, set[Hashable]] = {}  # session id -> the views whose files it has shown
 _inactive: set[str] = set()  # sessions the janitor found disconnected on its last pass
+_let_go: set[str] = set()  # sessions whose shown files the budget let go, until their page has said so
 
 
 def _dropped(view: Hashable, _files) -> None:
-    """The budget let go of a view's files: the sessions showing them give up their registrations."""
+    """The budget let go of a view's files: the sessions showing them give up their registrations, and each of
+    their pages is redrawn at once (other than the page whose run let them go, which is drawing anyway), so that it
+    offers to write them again, and says why, before a click on a dead button could fail."""
     with _lock:
         holders = [sid for sid, shown in _showing.items() if shown == view]
         for sid in holders:
             del _showing[sid]
+        _let_go.update(holders)
     if Runtime.exists():
-        _release(holders, Runtime.instance().media_file_mgr)
+        runtime = Runtime.instance()
+        _release(holders, runtime.media_file_mgr)
+        _redraw([sid for sid in holders if sid != _session_id()], runtime)
+
+
+def _redraw(sessions: list[str], runtime) -> None:
+    """Rerun these sessions' pages in full with their widgets as their last run left them, as Streamlit reruns a
+    page when its source changes: the request is made on the server's event loop, where a session's reruns are."""
+    for sid in sessions:
+        session = runtime.get_app_session(sid)
+        if session is not None:
+            session._call_soon_on_event_loop(lambda s=session: s.request_rerun(in_full(s._client_state)))
+
+
+def let_go() -> bool:
+    """Whether the files this session's page last showed were let go for another page's since (said once)."""
+    sid = _session_id()
+    with _lock:
+        if sid in _let_go:
+            _let_go.discard(sid)
+            return True
+    return False
 
 
 FILES = Shared(BUDGET, dropped=_dropped)
@@ -114,6 +140,7 @@ def sweep(runtime: Runtime) -> None:
         left = set()
         for sid in closed:
             _showing.pop(sid, None)
+            _let_go.discard(sid)
             left |= _asked.pop(sid, set())
         still = set().union(*_asked.values())
     for view in left - still:

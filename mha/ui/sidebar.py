@@ -146,8 +146,10 @@ def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None):
         st.caption(t("export_after_ask"))
         return None
     view = exports.view_key(x, w, cfg, part, source)
-    made = prepared.ready(view)
+    made, gone = prepared.ready(view), prepared.let_go()
     if made is None:
+        if gone and values > exports.READY_MAX:  # a small view's files are written again at once, unasked
+            st.caption(t("export_let_go"))
         ask = st.empty()
         if values > exports.READY_MAX and not ask.button(t("export_prepare", values=values), key="export_prepare",
                                                          icon=":material/description:"):

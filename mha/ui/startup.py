@@ -13,12 +13,14 @@ What install() then changes, once a process:
 
 import dataclasses
 import importlib
+import inspect
 import sys
 import threading
 
 import streamlit as st
 
-# (module, attribute path): each internal the app uses, and where. A dataclass's field counts as its attribute.
+# (module, attribute path): each internal the app uses, and where. A dataclass's field counts as its attribute, and so
+# does an attribute a class's __init__ sets on each instance.
 INTERNALS = (
     ("streamlit.runtime.app_session", "AppSession.request_rerun"),  # reruns: wrapped
     ("streamlit.runtime.app_session", "AppSession.has_fragment"),  # reruns: whether the session holds a fragment
@@ -37,6 +39,9 @@ INTERNALS = (
     ("streamlit.runtime", "Runtime.media_file_mgr"),  # prepared: a closed session's download files released
     ("streamlit.runtime.media_file_manager", "MediaFileManager.clear_session_refs"),
     ("streamlit.runtime.media_file_manager", "MediaFileManager.remove_orphaned_files"),
+    ("streamlit.runtime", "Runtime.get_app_session"),  # prepared: a page whose files were let go is redrawn
+    ("streamlit.runtime.app_session", "AppSession._call_soon_on_event_loop"),
+    ("streamlit.runtime.app_session", "AppSession._client_state"),
     ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_LENGTH"),  # screen: the longest link
     ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_FIELDS"),
 )
@@ -51,7 +56,9 @@ class StreamlitMismatch(RuntimeError):
 def _has(obj, name: str) -> bool:
     if hasattr(obj, name):
         return True
-    return dataclasses.is_dataclass(obj) and name in {f.name for f in dataclasses.fields(obj)}
+    if dataclasses.is_dataclass(obj):
+        return name in {f.name for f in dataclasses.fields(obj)}
+    return inspect.isclass(obj) and f"self.{name} =" in inspect.getsource(obj.__init__)  # set on each instance
 
 
 def missing(internals=INTERNALS) -> list[str]:

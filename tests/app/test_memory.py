@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.runtime.media_file_manager import MediaFileManager
 from streamlit.runtime.media_file_storage import MediaFileStorageError
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
@@ -11,6 +12,7 @@ from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 import mha
 from mha.ui import chart, exports, models, prepared, view
 from mha.ui.shared import MB, Shared, footprint
+from mha.ui.strings import EN
 
 from .helpers import rerun, run
 
@@ -204,3 +206,56 @@ def test_the_readme_states_each_caches_budget_and_a_total_under_the_smallest_hos
     assert {name: rows[name] * MB for name in held} == held
     total = rows.pop("total")
     assert total == sum(rows.values()) <= 690 - 64
+
+
+class _Session:
+    """What prepared asks of a Streamlit AppSession to redraw its page: the client state its last run ended with,
+    and the server's event loop (here a list of the calls scheduled on it)."""
+
+    def __init__(self, sid: str, scheduled: list):
+        self.id, self.scheduled, self.reruns = sid, scheduled, []
+        self._client_state = ClientState(query_string=f"stage=input&seed={sid}", fragment_id="f1")
+
+    def _call_soon_on_event_loop(self, callback) -> None:
+        self.scheduled.append(callback)
+
+    def request_rerun(self, client_state) -> None:
+        self.reruns.append(client_state)
+
+
+def test_a_page_whose_files_are_let_go_is_redrawn_at_once_and_offers_to_write_them_again(monkeypatch):
+    """The red team's N4: when another page's files took the room, a page kept its three buttons until its own
+    next run, and a click on one gave a failed download with nothing said. Now the page is rerun in full as its
+    last run left it, on the server's event loop, and says why the buttons went (once) above its Prepare button."""
+    runtime, scheduled = _Runtime(), []
+    runtime.sessions = {sid: _Session(sid, scheduled) for sid in ("one", "two")}
+    runtime.get_app_session = runtime.sessions.get
+    for name, empty in (("_showing", {}), ("_asked", {}), ("_let_go", set())):
+        monkeypatch.setattr(prepared, name, empty)
+    monkeypatch.setattr(prepared, "_start_janitor", lambda: None)
+    cfgs = [mha.AttentionConfig(**BIG, seed=seed) for seed in (1, 2)]
+    size = prepared.BYTES_PER_NUMBER * exports.export_size(cfgs[0])
+    monkeypatch.setattr(prepared, "FILES", Shared(size + size // 2, dropped=prepared._dropped))  # one view's files
+    with monkeypatch.context() as server:  # a Streamlit server's runtime, for the two pages only
+        server.setattr("streamlit.runtime.Runtime.exists", staticmethod(lambda: True))
+        server.setattr("streamlit.runtime.Runtime.instance", staticmethod(lambda: runtime))
+        for sid, cfg in zip(("one", "two"), cfgs):
+            server.setattr(prepared, "_session_id", lambda sid=sid: sid)
+            if sid == "two":
+                prepared.show(view)  # page two shows page one's files too, then writes its own
+            w, x = mha.init_weights(cfg), mha.init_input(cfg)
+            view = exports.view_key(x, w, cfg)
+            prepared.prepare(view, x, w, cfg)
+            prepared.show(view)
+    assert prepared._let_go == {"one", "two"} and len(scheduled) == 1  # page two's own run let them go: not redrawn
+    scheduled.pop()()
+    [again] = runtime.sessions["one"].reruns
+    assert again.query_string == "stage=input&seed=one" and not again.fragment_id  # in full, as it was
+    assert not runtime.sessions["two"].reruns
+    monkeypatch.setattr(prepared, "_let_go", {"test session id"})  # AppTest's session is the page let go
+    at = run(stage="input", seed=1, **BIG)
+    at.session_state["downloads_open"] = True
+    rerun(at)
+    assert EN["export_let_go"] in [c.value for c in at.caption] and at.button(key="export_prepare")
+    rerun(at)
+    assert EN["export_let_go"] not in [c.value for c in at.caption] and at.button(key="export_prepare")
