@@ -8,12 +8,14 @@ lost, a limit misread or an ImportError deep in a module.
 
 What install() then changes, once a process:
 - AppSession.request_rerun is wrapped (reruns.py: a click on a fragment the session does not hold runs in full);
+- WebsocketSessionManager.connect_session is wrapped (takeover.py: a connection naming a live session gets its own);
 - the interpreter's GIL switch interval is set to budget.SWITCH_S (budget.py: why).
 """
 
 import dataclasses
 import importlib
 import inspect
+import re
 import sys
 import threading
 
@@ -42,6 +44,8 @@ INTERNALS = (
     ("streamlit.runtime", "Runtime.get_app_session"),  # prepared: a page whose files were let go is redrawn
     ("streamlit.runtime.app_session", "AppSession._call_soon_on_event_loop"),
     ("streamlit.runtime.app_session", "AppSession._client_state"),
+    ("streamlit.runtime.websocket_session_manager", "WebsocketSessionManager.connect_session"),  # takeover: wrapped
+    ("streamlit.runtime.websocket_session_manager", "WebsocketSessionManager.is_active_session"),
     ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_LENGTH"),  # screen: the longest link
     ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_FIELDS"),
 )
@@ -58,7 +62,7 @@ def _has(obj, name: str) -> bool:
         return True
     if dataclasses.is_dataclass(obj):
         return name in {f.name for f in dataclasses.fields(obj)}
-    return inspect.isclass(obj) and f"self.{name} =" in inspect.getsource(obj.__init__)  # set on each instance
+    return inspect.isclass(obj) and re.search(rf"self\.{name}\s*[:=]", inspect.getsource(obj.__init__)) is not None
 
 
 def missing(internals=INTERNALS) -> list[str]:
@@ -93,8 +97,9 @@ def install() -> None:
         if _installed:
             return
         check()
-        from . import budget, reruns  # after the check: both import internals
+        from . import budget, reruns, takeover  # after the check: they import internals
 
         reruns.install()
+        takeover.install()
         sys.setswitchinterval(budget.SWITCH_S)
         _installed.append(True)

@@ -15,16 +15,19 @@ from mha.ui import startup
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# The process-wide state a module could change as it is imported: the GIL switch interval, Streamlit's request_rerun,
-# numpy's error and print settings, warnings' filters, the recursion limit, the threads running, the environment.
+# The process-wide state a module could change as it is imported: the GIL switch interval, Streamlit's request_rerun
+# and connect_session, numpy's error and print settings, warnings' filters, the recursion limit, the threads running,
+# the environment.
 STATE = textwrap.dedent("""
     import os, sys, threading, warnings
     import numpy as np
     import streamlit
     from streamlit.runtime.app_session import AppSession
+    from streamlit.runtime.websocket_session_manager import WebsocketSessionManager
 
     def state():
-        return dict(switch=sys.getswitchinterval(), rerun=AppSession.request_rerun, err=np.geterr(),
+        return dict(switch=sys.getswitchinterval(), rerun=AppSession.request_rerun,
+                    connect=WebsocketSessionManager.connect_session, err=np.geterr(),
                     printing=np.get_printoptions(), filters=list(warnings.filters), depth=sys.getrecursionlimit(),
                     threads=threading.active_count(), environ=dict(os.environ))
 """)
@@ -52,19 +55,21 @@ def test_importing_every_mha_module_changes_nothing_outside_it():
     assert int(count) > 40 and changed == "[]", out
 
 
-def test_install_wraps_request_rerun_and_sets_the_switch_interval_once():
+def test_install_wraps_request_rerun_and_connect_session_and_sets_the_switch_interval_once():
     out = _run("""
-        from mha.ui import budget, reruns, startup
+        from mha.ui import budget, reruns, startup, takeover
         before = state()
         startup.install()
-        wrapped = AppSession.request_rerun
+        wrapped, connect = AppSession.request_rerun, WebsocketSessionManager.connect_session
         startup.install()
         after = state()
         print(before["rerun"] is not wrapped, after["rerun"] is wrapped,
               getattr(wrapped, reruns._STREAMLITS) is before["rerun"],
+              before["connect"] is not connect, after["connect"] is connect,
+              getattr(connect, takeover._STREAMLITS) is before["connect"],
               after["switch"] == budget.SWITCH_S != before["switch"])
     """)
-    assert out == "True True True True"
+    assert out == "True True True True True True True"
 
 
 def test_this_streamlit_has_every_internal_the_app_uses():
