@@ -28,13 +28,13 @@ from streamlit.proto.WidgetStates_pb2 import WidgetStates
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner import RerunData, ScriptRunContext, get_script_run_ctx
 
-from . import budget
-
 BUILT = "_page_built"  # session-state key: a full run of this session has reached the end of app.py
 _STREAMLITS = "_streamlits_request_rerun"  # the wrapper's attribute holding the method it wraps
 _LOG = get_logger(__name__)  # says when a click waits for the page's first run, or runs in full
 _held: dict[str, list[WidgetStates]] = {}  # session id -> the clicks held until its first full run ends
 _lock = threading.Lock()  # clicks are held on the server's event loop and released on a session's script thread
+CLICKED: list[Callable[[str], None]] = []  # called with a session's id for each rerun its page asks for (a click,
+# not a timer's tick): budget.touch, which startup.install() adds after the wrapper is in place
 
 
 def lost_fragment(client_state: ClientState | None, holds: Callable[[str], bool]) -> bool:
@@ -70,7 +70,8 @@ def request_rerun(session: AppSession, client_state: ClientState | None, streaml
         with _lock:
             _held.pop(session.id, None)
     if client_state is not None and not client_state.is_auto_rerun:
-        budget.touch(session.id)  # a click: the page is in use, and keeps its seat for views shown
+        for clicked in CLICKED:
+            clicked(session.id)
     streamlits(session, client_state)
 
 

@@ -9,6 +9,7 @@ lost, a limit misread or an ImportError deep in a module.
 What install() then changes, once a process:
 - AppSession.request_rerun is wrapped (reruns.py: a click on a fragment the session does not hold runs in full);
 - WebsocketSessionManager.connect_session is wrapped (takeover.py: a connection naming a live session gets its own);
+- each click a page sends counts as its use for the seat its view holds (reruns.CLICKED gets budget.touch);
 - the interpreter's GIL switch interval is set to budget.SWITCH_S (budget.py: why).
 """
 
@@ -97,9 +98,13 @@ def install() -> None:
         if _installed:
             return
         check()
-        from . import budget, reruns, takeover  # after the check: they import internals
+        from . import reruns, takeover  # after the check: they import internals (and little else: a click the page
+        # sends after a restart is dropped by Streamlit until the wrapper is in place)
 
         reruns.install()
         takeover.install()
+        from . import budget
+
+        reruns.CLICKED.append(budget.touch)  # a click keeps the page's seat for views shown
         sys.setswitchinterval(budget.SWITCH_S)
         _installed.append(True)

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 import mha
-from mha.ui import budget
+from mha.ui import budget, startup
 
 from .helpers import chart_keys, page_text, rerun, run
 from .test_reruns import _click, _request, _session
@@ -156,6 +156,7 @@ def test_a_page_left_idle_gives_its_seat_to_a_page_that_needs_it_and_the_wait_sa
 
 
 def test_a_click_keeps_a_pages_seat_and_a_timers_tick_does_not():
+    startup.install()  # hands reruns' wrapper budget.touch
     budget._seats["s1"] = _shown(1, idle_s=50)
     _request(_session(holds=True), _click("f1", auto=True))
     assert time.monotonic() - budget._seats["s1"].used >= 50
