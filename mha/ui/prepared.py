@@ -7,8 +7,9 @@ the tab to come back and is then dropped without being shut down, so Streamlit n
 its files stayed for the life of the process. Here each view's three files are one value of FILES, and the bytes the
 media file manager stores are these same objects, not copies. When the budget lets a view's files go, the sessions
 showing them give up their registrations (their buttons come back as a Prepare button on their next run); a janitor
-thread gives up those of sessions that have closed, drops the files no session still open asked for, and hands the
-memory the process let go of (these files, and every cache's values) back to the system.
+thread gives up those of sessions that have closed, drops the files no session still open asked for, lets go of the
+closed tabs' sessions once Streamlit's time for them to come back is over, and hands the memory the process let go of
+(these files, those sessions, and every cache's values) back to the system.
 """
 
 import ctypes
@@ -148,6 +149,16 @@ def sweep(runtime: Runtime) -> None:
     _release(closed, runtime.media_file_mgr)
 
 
+def reap(runtime: Runtime) -> int:
+    """Let go of the closed tabs' sessions whose time to come back (server.disconnectedSessionTTL) is over; return
+    how many. Streamlit's store of them drops an expired one only at its next write (another tab closing), so after
+    the last tab of a class had closed, every session stayed, and the memory of its page with it. The store is
+    written under its manager's lock, which this holds too."""
+    manager = runtime._session_mgr
+    with manager._storage_lock:
+        return len(manager._session_storage._cache.expire())
+
+
 def _start_janitor() -> None:
     with _lock:
         if _janitor:
@@ -162,6 +173,7 @@ def _keep_sweeping() -> None:
         try:
             if Runtime.exists():
                 sweep(Runtime.instance())
+                reap(Runtime.instance())
             _trim()
         except Exception:  # said, and tried again at the next pass: a janitor that died would keep the files
             _log.exception("the downloads' janitor failed a pass")

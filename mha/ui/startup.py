@@ -43,6 +43,11 @@ INTERNALS = (
     ("streamlit.runtime.media_file_manager", "MediaFileManager.clear_session_refs"),
     ("streamlit.runtime.media_file_manager", "MediaFileManager.remove_orphaned_files"),
     ("streamlit.runtime", "Runtime.get_app_session"),  # prepared: a page whose files were let go is redrawn
+    ("streamlit.runtime", "Runtime._session_mgr"),  # prepared.reap: closed tabs' sessions let go once expired
+    ("streamlit.runtime.websocket_session_manager", "WebsocketSessionManager._storage_lock"),
+    ("streamlit.runtime.websocket_session_manager", "WebsocketSessionManager._session_storage"),
+    ("streamlit.runtime.memory_session_storage", "MemorySessionStorage._cache"),
+    ("streamlit.runtime.caching.ttl_cache", "TTLCache.expire"),
     ("streamlit.runtime.app_session", "AppSession._call_soon_on_event_loop"),
     ("streamlit.runtime.app_session", "AppSession._client_state"),
     ("streamlit.runtime.websocket_session_manager", "WebsocketSessionManager.connect_session"),  # takeover: wrapped

@@ -1,5 +1,6 @@
 """Memory has a budget: the shared caches hold what fits theirs, in bytes, and a closed session's files go."""
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -261,3 +262,32 @@ def test_a_page_whose_files_are_let_go_is_redrawn_at_once_and_offers_to_write_th
     assert EN["export_let_go"] in [c.value for c in at.caption] and at.button(key="export_prepare")
     rerun(at)
     assert EN["export_let_go"] not in [c.value for c in at.caption] and at.button(key="export_prepare")
+
+
+def test_closed_tabs_sessions_go_once_their_time_to_come_back_is_over():
+    """The red team's N3: after 120 idle sessions closed, RSS stayed up for good. Streamlit keeps a closed tab's
+    session for it to come back, and its store drops an expired one only at its next write, which never came once
+    the last tab had closed. The janitor's reap lets them go."""
+    import gc
+    import threading
+    import weakref
+    from types import SimpleNamespace
+
+    from streamlit.runtime.memory_session_storage import MemorySessionStorage
+
+    class Page:  # a session, with what its page holds
+        def __init__(self, sid):
+            self.id, self.rows = sid, [np.zeros(1024) for _ in range(64)]
+
+    storage = MemorySessionStorage(ttl_seconds=60)
+    runtime = SimpleNamespace(_session_mgr=SimpleNamespace(_storage_lock=threading.Lock(), _session_storage=storage))
+    pages = [Page(f"s{i}") for i in range(3)]
+    for page in pages:
+        storage.save(SimpleNamespace(session=page))
+    assert prepared.reap(runtime) == 0 and len(storage.list()) == 3  # within their 60 s: kept for the tabs
+    storage._cache._timer = lambda: time.monotonic() + 61  # a minute on
+    gone = [weakref.ref(page) for page in pages]
+    del pages, page
+    assert prepared.reap(runtime) == 3
+    gc.collect()
+    assert all(ref() is None for ref in gone)
