@@ -6,7 +6,7 @@ A download button hands its bytes to Streamlit's media file manager, which keeps
 the tab to come back and is then dropped without being shut down, so Streamlit never releases what it registered:
 its files stayed for the life of the process. Here each view's three files are one value of FILES, and the bytes the
 media file manager stores are these same objects, not copies. When the budget lets a view's files go, the sessions
-showing them give up their registrations (their buttons come back as a Prepare button on their next run); a janitor
+showing them give up their registrations, and their pages are redrawn at once with a Prepare button; a janitor
 thread gives up those of sessions that have closed, drops the files no session still open asked for, lets go of the
 closed tabs' sessions once Streamlit's time for them to come back is over, and hands the memory the process let go of
 (these files, those sessions, and every cache's values) back to the system.
