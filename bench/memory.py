@@ -181,6 +181,18 @@ async def warm_up(server: Server) -> None:
     await session.close()
 
 
+async def close_and_watch(server: Server, sessions: list[Session], seconds: float) -> list[float]:
+    """Close every session, then leave the server alone `seconds`: its RSS every 10 s (printed, and returned)."""
+    for session in sessions:
+        await session.close()
+    closed, after = time.monotonic(), []
+    while (left := closed + seconds - time.monotonic()) > 0:
+        await asyncio.sleep(min(10.0, left))
+        after.append(rss_mb(*server.pids))
+    print(f"  RSS every 10 s after they closed, MB: {', '.join(f'{mb:.0f}' for mb in after)}", flush=True)
+    return after
+
+
 async def downloads(server: Server, args) -> dict:
     await warm_up(server)
     await asyncio.sleep(2)
@@ -199,13 +211,7 @@ async def downloads(server: Server, args) -> dict:
     print(f"  RSS after each session's Prepare, MB: {', '.join(f'{mb:.0f}' for mb in line)}", flush=True)
     figures |= {"RSS with every session's files, MB": line[-1], "media storage, MB": media_mb(server.url),
                 "URLs served": served(server.url, urls)}
-    for session in sessions:
-        await session.close()
-    closed, after = time.monotonic(), []
-    while (left := closed + args.after - time.monotonic()) > 0:
-        await asyncio.sleep(min(10.0, left))
-        after.append(rss_mb(*server.pids))
-    print(f"  RSS every 10 s after they closed, MB: {', '.join(f'{mb:.0f}' for mb in after)}", flush=True)
+    after = await close_and_watch(server, sessions, args.after)
     return figures | {f"RSS {args.after:.0f} s after they closed, MB": after[-1],
                       f"media storage {args.after:.0f} s after, MB": media_mb(server.url),
                       f"URLs served {args.after:.0f} s after": served(server.url, urls)}
@@ -351,13 +357,7 @@ async def idle(server: Server, args) -> dict:
         sessions.append(await load(server.url, IDLE_LINK))
     await asyncio.sleep(2)
     held = rss_mb(*server.pids)
-    for session in sessions:
-        await session.close()
-    closed, after = time.monotonic(), []
-    while (left := closed + args.after - time.monotonic()) > 0:
-        await asyncio.sleep(min(10.0, left))
-        after.append(rss_mb(*server.pids))
-    print(f"  RSS every 10 s after they closed, MB: {', '.join(f'{mb:.0f}' for mb in after)}", flush=True)
+    after = await close_and_watch(server, sessions, args.after)
     return {"RSS before, MB": before, f"RSS with {args.idlers} idle sessions, MB": held,
             "RSS a session, MB": (held - before) / max(1, args.idlers),
             f"RSS {args.after:.0f} s after they closed, MB": after[-1],
