@@ -103,6 +103,7 @@ def seated(t: Text, cfg: mha.AttentionConfig, stage: str) -> bool:
             _seats[sid] = Seat(mine, now)
             return True
         held, wait = _held({s: seat.holds for s, seat in _seats.items()}), _free_in(mine, now)
+    st.markdown(f"### {walk.title(t, stage)}")  # the stage it waits to draw, as a page that asks says it
     st.warning(t("budget_full", held=round(held / MB), budget=round(HELD_BUDGET / MB), needs=round(needs / MB),
                  idle=round(IDLE_S), wait=wait), icon=":material/group:")
     st.button(t("budget_retry"), key="budget_retry")

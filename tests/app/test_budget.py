@@ -8,7 +8,8 @@ from types import SimpleNamespace
 import pytest
 
 import mha
-from mha.ui import budget, startup
+from mha.ui import budget, startup, walk
+from mha.ui.strings import Text
 
 from .helpers import chart_keys, page_text, rerun, run
 from .test_reruns import _click, _request, _session
@@ -141,8 +142,9 @@ def test_a_page_left_idle_gives_its_seat_to_a_page_that_needs_it_and_the_wait_sa
     at = run(stage="scores", seed=3, lang=lang, cleared=10**9, **CAPS)
     said = page_text(at)
     assert chart_keys(at) == [] and idle in said
+    assert walk.title(Text(lang), "scores") in [m.value.removeprefix("### ") for m in at.markdown]  # what it waits for
     wait = int(re.search(waits.format(r"(\d+)"), said).group(1))
-    assert 24 <= wait <= 26, said
+    assert 18 <= wait <= 26, said  # 25 s, less what the page's run took (seconds, on a loaded machine)
     budget._seats["a"] = budget._seats["a"]._replace(used=time.monotonic() - budget.IDLE_S)  # those 25 s are over
     at.button(key="budget_retry").click()
     rerun(at)
@@ -152,7 +154,7 @@ def test_a_page_left_idle_gives_its_seat_to_a_page_that_needs_it_and_the_wait_sa
     budget._seats["b"] = seat
     idle_page = run(stage="block", seed=1, lang=lang, cleared=10**9, **CAPS, d_ff=4096)
     said = page_text(idle_page)
-    assert chart_keys(idle_page) == [] and 59 <= int(re.search(waits.format(r"(\d+)"), said).group(1)) <= 60
+    assert chart_keys(idle_page) == [] and 53 <= int(re.search(waits.format(r"(\d+)"), said).group(1)) <= 60
 
 
 def test_a_click_keeps_a_pages_seat_and_a_timers_tick_does_not():
