@@ -171,12 +171,22 @@ def _keep_sweeping() -> None:
     while True:
         time.sleep(JANITOR_S)
         try:
-            if Runtime.exists():
-                sweep(Runtime.instance())
-                reap(Runtime.instance())
-            _trim()
+            janitor_pass()
         except Exception:  # said, and tried again at the next pass: a janitor that died would keep the files
             _log.exception("the downloads' janitor failed a pass")
+
+
+def janitor_pass() -> None:
+    """One pass: sweep the files nobody shows, reap the expired sessions, trim the heaps. While an AppTest runs, the
+    runtime is its stand-in, with no sessions to reap. A pass that failed there had its traceback logged from this
+    thread, and Python 3.11 parses source to draw a traceback's carets: with one AST depth counter for all threads
+    (gh-106905), that parse broke the script compile of the AppTest running beside it."""
+    if Runtime.exists():
+        runtime = Runtime.instance()
+        sweep(runtime)
+        if hasattr(runtime, "_session_mgr"):
+            reap(runtime)
+    _trim()
 
 
 def _trim() -> None:
