@@ -11,6 +11,7 @@ import re
 
 import pytest
 
+from mha.ui import x_source
 from mha.ui.strings import EN, ZH
 from mha.ui.walk import STAGES
 
@@ -188,28 +189,28 @@ SIZES = """(notes) => {
     t => px(t) * t.getScreenCTM().a);
   return {prose: px(prose), notes: found, labels};
 }"""
-NOTES = {"kv_cache": ["Nothing added yet"], "tokens": ["6 tokens, 4 distinct", "d = 5 is odd"],
-         "next_token": ["E is used twice", "These weights are random"], "block": []}
+# The small notes each stage shows at the post's sizes with the language's example text, by their strings' keys.
+NOTES = {"kv_cache": ["kv_hint"], "tokens": ["tokens_count", "positions_odd"],
+         "next_token": ["next_tied", "next_untrained"], "block": []}
 
 
-@pytest.mark.parametrize("screen", ["present", "phone", "desk"])
-def test_small_notes_and_the_diagram_s_labels_are_sized_for_the_screen(page, app_url, screen):
+def _note_start(key: str, lang: str) -> str:
+    tokens = x_source.text_tokens(x_source.example_text(lang))
+    return TABLES[lang][key].format(n=len(tokens), vocab=len(set(tokens)), d=5)[:12].strip()
+
+
+def note_sizes(page, stage: str, screen: str, lang: str) -> list[str]:
     """On a projector the small notes take the captions' 17.6 px (they kept the desk's 14 px under 22.4 px prose) and
-    the block diagram's labels the prose's size (12.8 px); on a phone the diagram, drawn top to bottom, labels at 16 px
-    (5 px when it shrank left to right to the phone's width); the desk's stay Streamlit's."""
-    page.set_viewport_size({"present": PRESENTER, "phone": dict(width=390, height=844),
-                            "desk": dict(width=1400, height=1000)}[screen])
-    found = []
-    for stage, notes in NOTES.items():
-        page.goto(f"{app_url}/?stage={stage}" + ("&present=1" if screen == "present" else ""))
-        settle(page, 120_000)
-        sizes = page.evaluate(SIZES, notes)
-        for note, size in sizes["notes"].items():
-            want = 17.6 if screen == "present" else 14
-            if size is None or abs(size - want) > 0.1:
-                found.append(f"{stage} «{note}»: {size} px, not {want}")
-        if stage == "block":
-            want = {"present": 22.6, "phone": 16.0, "desk": 12.8}[screen]
-            if not sizes["labels"] or any(abs(px - want) > 0.3 for px in sizes["labels"]):
-                found.append(f"diagram labels {sizes['labels']} px, not {want}")
-    assert not found, "; ".join(found)
+    the block diagram's labels the prose's size (22.6 px); on a phone the diagram, drawn top to bottom, labels at 16 px
+    (5 px when it shrank left to right to the phone's width); the desk's stay Streamlit's. For a stage of NOTES at
+    the post's sizes with the example text (test_screens_e2e's walks at the post's sizes call it on each screen)."""
+    starts = [_note_start(key, lang) for key in NOTES[stage]]
+    sizes = page.evaluate(SIZES, starts)
+    want = 17.6 if screen == "present" else 14
+    found = [f"{stage} «{note}»: {size} px, not {want}" for note, size in sizes["notes"].items()
+             if size is None or abs(size - want) > 0.1]
+    if stage == "block":
+        want = {"present": 22.6, "phone": 16.0, "desk": 12.8}[screen]
+        if not sizes["labels"] or any(abs(px - want) > 0.3 for px in sizes["labels"]):
+            found.append(f"diagram labels {sizes['labels']} px, not {want}")
+    return found

@@ -9,7 +9,8 @@ no tick labels on top of each other, no cell number wider than its cell, no figu
 mode every figure fits under Streamlit's header on a 720 px screen, and no tick, legend or axis title is under the
 projector's type size; no display formula wider than the page. The KV-cache stage's cost part is static too, and
 checked the same way, with its timing measured. On a desk, every stage's ← sits at the column's left and → at its
-right, level; on the projector at the post's sizes, every stage opens on its first figure (test_presenter_e2e).
+right, level; on the projector at the post's sizes, every stage opens on its first figure, and at the post's sizes
+each screen's small notes and block diagram labels have its type size (both: test_presenter_e2e).
 """
 
 from urllib.parse import urlencode
@@ -22,7 +23,7 @@ from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS, STAGES
 from .conftest import SHOOTING, rerun_after, settle, shoot
 from .geometry import chart_geometry, overlap, problems
 from .test_frames_e2e import ANIMATIONS, frame_problems
-from .test_presenter_e2e import first_screen
+from .test_presenter_e2e import NOTES, first_screen, note_sizes
 
 pytestmark = pytest.mark.e2e
 
@@ -193,6 +194,8 @@ def test_static_figures_are_readable_on_every_screen(page, app_url, screen, lang
             found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))  # (test_presenter_e2e: English)
         if stage in ANIMATIONS and size == "post":  # each frame of the animations (test_frames_e2e: the others)
             found += [f"{lang} {size}: {p}" for p in frame_problems(page, stage)]
+        if stage in NOTES and size == "post":  # small notes and the diagram's labels at the screen's type sizes
+            found += [f"{screen} {lang}: {p}" for p in note_sizes(page, stage, screen, lang)]
         if stage in STATIC:
             found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
             shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
