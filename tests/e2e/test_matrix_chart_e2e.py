@@ -124,9 +124,7 @@ def open_view(page, url: str, query: str) -> None:
     settle(page)
 
 
-@pytest.mark.parametrize("query, keys", [
-    ("stage=scores", ["scores"]),
-    ("stage=kv_cache&lang=zh", ["kv_animation"]),
+@pytest.mark.parametrize("query, keys", [  # the animations: test_an_animation_draws_…
     ("stage=qk&n_tokens=4&d_k=13", ["qk_q", "qk_k"]),
     ("stage=block&text=the+cat+sat&part=ln1", ["block_ln1"]),
 ])
@@ -134,8 +132,6 @@ def test_every_cell_is_drawn_where_its_figure_puts_it_in_its_colour_with_its_num
     open_view(page, app_url, query)
     for key in keys:
         assert check_cells(page, key) >= 9, key
-    if query == "stage=scores":  # K₁ᵀ is K<sub>1</sub><sup>T</sup>: both, in one title
-        check_scripts(page, "scores")
 
 
 # Each small run of a text (a <sub> or <sup>, drawn at 70%) with the full-size run before it: their words and the
@@ -163,11 +159,26 @@ def check_scripts(page, key: str) -> None:
         assert (below < -0.2 * height) if small == "T" else (below > 0.2 * height), (base, small, below, height)
 
 
-@pytest.mark.parametrize("query, key", [("stage=scores", "scores"), ("stage=kv_cache&n_tokens=4", "kv_animation")])
-def test_every_frame_draws_its_own_cells(page, app_url, query, key):
+ANIMATED = [("stage=scores", "scores"), ("stage=kv_cache&n_tokens=4&lang=zh", "kv_animation")]
+
+
+@pytest.mark.parametrize("query, key", ANIMATED)
+def test_an_animation_draws_every_cell_of_every_frame_and_its_captions_where_it_measured_them(page, app_url, query,
+                                                                                              key):
+    """One page each: the chart at rest draws every cell where its figure puts it (on the scores, with K₁ᵀ's
+    subscript and superscript in place); stepped through, each frame's own cells; and drawn again, each caption
+    where its first drawing put it, measuring nothing."""
+    open_view(page, app_url, query)
+    assert check_cells(page, key) >= 9, key
+    if key == "scores":  # K₁ᵀ is K<sub>1</sub><sup>T</sup>: both, in one title
+        check_scripts(page, "scores")
+    every_frame_draws_its_own_cells(page, key)
+    captions_drawn_again_sit_where_they_were_measured(page, key)
+
+
+def every_frame_draws_its_own_cells(page, key: str) -> None:
     """Stepped through its frames, the chart draws each frame's values (the mask falling, S filling row by row, the
     cache's new row): each frame's traces laid over the figure's, here in Python, as Plotly.animate lays them."""
-    open_view(page, app_url, query)
     root = page.locator(f".st-key-{key} .mha-chart").element_handle()
     fig = page.evaluate("(r) => r.mha.fig", root)
     data, notes = [dict(t) for t in fig["data"]], fig["layout"].get("annotations", [])
@@ -192,11 +203,9 @@ COUNTING = """() => { if (window.__boxes === undefined) { const get = SVGGraphic
   window.__boxes = 0; }"""
 
 
-@pytest.mark.parametrize("query, key", [("stage=kv_cache&lang=zh", "kv_animation"), ("stage=scores", "scores")])
-def test_a_chart_drawn_again_places_its_captions_as_when_it_measured_them(page, app_url, query, key):
+def captions_drawn_again_sit_where_they_were_measured(page, key: str) -> None:
     """The captions' boxes are measured once a page: a frame drawn again puts every caption where its first drawing
     did, and measures nothing."""
-    open_view(page, app_url, query)
     root = page.locator(f".st-key-{key} .mha-chart").element_handle()
     page.evaluate("() => document.fonts.ready")
     frames = page.evaluate("(r) => r.mha.fig.frames.length", root)
@@ -225,16 +234,12 @@ def _point_at(page, key: str, index: int) -> tuple[float, float]:
     return x, y
 
 
-def test_the_hover_label_names_the_cell_under_the_pointer(page, app_url):
+def test_the_hover_label_names_the_cell_under_the_pointer_and_a_second_click_lets_the_cell_go(page, app_url):
     open_view(page, app_url, "stage=qk")
     _point_at(page, "qk_q", 9)  # row 2, column 3 of Q₁
     tip = page.locator(".st-key-qk_q .mha-tip")
     tip.wait_for(state="visible")
     assert tip.inner_text().startswith("Q1[2, 3] = ")  # the click layer's label: Q₁[row, column] and its sum
-
-
-def test_a_second_click_on_the_chosen_cell_lets_it_go(page, app_url):
-    open_view(page, app_url, "stage=qk")
     for shown in (1, 0):
         x, y = _point_at(page, "qk_q", 9)
         rerun_after(page, lambda x=x, y=y: page.mouse.click(x, y))
@@ -359,13 +364,10 @@ FRAMES = """() => { window.__frames = [];
   requestAnimationFrame(look); }"""
 
 
-@pytest.mark.parametrize("query, control", [("stage=scores", "n_tokens"), ("stage=qk&lang=zh", "n_tokens"),
-                                            ("stage=kv_cache", "n_tokens"), ("stage=next_token", "temperature")])
-def test_a_new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, app_url, query, control):
+def new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, control: str) -> None:
     """A run that changes the figures (one more token; on the next token, a hotter temperature): no frame shows a
     chart's element without its chart, or with the chart of the figure before, neither while the run goes on nor
     once it is over."""
-    open_view(page, app_url, query)
     page.evaluate(FRAMES)
     rerun_after(page, lambda: page.locator(f'.st-key-{control} [data-testid="stNumberInputStepUp"]').click())
     frames = page.evaluate("() => window.__frames")
@@ -374,14 +376,23 @@ def test_a_new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, a
     assert late == [], f"{len(late)} of {len(frames)} frames showed a chart's element before its chart"
 
 
-def test_the_png_button_is_titled_in_the_page_s_language(page, app_url):
+@pytest.mark.parametrize("query, control", [("stage=scores", "n_tokens"), ("stage=kv_cache", "n_tokens"),
+                                            ("stage=next_token", "temperature")])  # the products: the next test
+def test_a_new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, app_url, query, control):
+    open_view(page, app_url, query)
+    new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, control)
+
+
+def test_the_products_new_figures_and_png_buttons_are_drawn_whole_and_say_the_page_s_language(page, app_url):
     """Every chart's PNG button says what it does, in the page's language, and says it anew when the language
-    changes (the buttons already drawn too: a switch of language need not draw the charts again)."""
+    changes (the buttons already drawn too: a switch of language need not draw the charts again); one more token
+    draws the products' new figures in the frame that first shows their elements."""
     open_view(page, app_url, "stage=qk&lang=zh")
     titles = lambda: page.evaluate(  # noqa: E731
         "() => [...document.querySelectorAll('.mha-chart .mha-save')].map(b => [b.title, b.ariaLabel])")
     want = {"zh": TABLES["zh"]["png_save"], "en": TABLES["en"]["png_save"]}
     assert want["zh"] != want["en"]
     assert titles() and all(pair == [want["zh"]] * 2 for pair in titles())
+    new_figure_is_drawn_in_the_frame_that_first_shows_its_element(page, "n_tokens")
     rerun_after(page, page.locator(".st-key-lang button").filter(has_text="English").click)
     assert titles() and all(pair == [want["en"]] * 2 for pair in titles())
