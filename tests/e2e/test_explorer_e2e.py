@@ -25,23 +25,6 @@ def _active_frame(page) -> int:
     return page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.frame")
 
 
-def test_play_advances_the_scores_animation(page, app_url):
-    """At rest the chart shows S (its last frame); Play starts over from QKᵀ and walks forward."""
-    open_stage(page, app_url, "scores")
-    last = page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.layout.sliders[0]"
-                         ".steps.length") - 1
-    assert last >= 4 and _active_frame(page) == last
-    page.locator(".st-key-scores .updatemenu-button").first.click()
-    page.wait_for_function(
-        f"() => {{ const a = document.querySelector('.st-key-scores .mha-chart').mha.frame;"
-        f" return a >= 2 && a < {last}; }}",
-        timeout=15_000,
-    )
-    shoot(page, "scores-playing")
-    page.locator(".st-key-scores .updatemenu-button").nth(1).click()  # pause
-    assert _active_frame(page) >= 2
-
-
 def test_an_edit_in_the_grid_reaches_q(page, app_url):
     open_stage(page, app_url, "input")
     grid = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]')
@@ -56,41 +39,6 @@ def test_an_edit_in_the_grid_reaches_q(page, app_url):
     x_row1 = page.evaluate("() => document.querySelector('.st-key-qk_q .mha-chart').mha.data[0].z[0]")
     assert x_row1[-1] == 3.25
 
-
-
-def sums_sentence(i: int, j: int, letter: str = "Q") -> re.Pattern:
-    """The sums' sentence for cell (i, j) of X·W_{letter}1, its names set in KaTeX (whose text repeats each name as
-    MathML and as HTML: Q₁[2, 3] reads "𝑄1[2,3]Q1[2,3]")."""
-    near = r"[^:]{0,30}"  # within the sentence, not across the page
-    return re.compile(rf"{letter}\s*1{near}\[{i},{j}\] is row {i} of {near}X times column {j} of "
-                      rf"{near}W\s*{letter}\s*1")
-
-def test_a_clicked_cell_shows_its_dot_product(page, app_url):
-    open_stage(page, app_url, "qk")
-    point = page.locator(".st-key-qk_q .mha-chart .point").nth(9)  # row 2, column 3 of Q₁
-    box = point.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    page.mouse.move(x, y)
-    rerun_after(page, lambda: page.mouse.click(x, y))
-    assert page.get_by_text(sums_sentence(2, 3)).count() == 1  # Q₁[2, 3] is row 2 of X times column 3 of W_Q1
-    check = page.get_by_text(re.compile(r"^The (terms|products of the factors as written) .*add up to")).inner_text()
-    total, value = (float(part.split()[-1].rstrip(".").replace("−", "-")) for part in check.split(";"))
-    assert abs(total - value) <= 1e-3 * max(1.0, abs(value))  # the products as written add up to the cell, rounded
-    shoot(page, "qk-clicked")
-
-
-def test_kv_cache_add_twice_and_play(page, app_url):
-    open_stage(page, app_url, "kv_cache")
-    for _ in range(2):
-        rerun_after(page, page.locator(".st-key-add_token button").click)
-    assert page.get_by_text("The cache holds 5 tokens").count() == 1
-    assert page.get_by_text("0 — exactly").count() == 1
-    plot = ".st-key-kv_animation .mha-chart"
-    assert page.evaluate(f"() => document.querySelector('{plot}').mha.frame") == 0
-    page.locator(".st-key-kv_animation .updatemenu-button").first.click()
-    page.wait_for_function(f"() => document.querySelector('{plot}').mha.frame >= 2",
-                           timeout=15_000)
-    shoot(page, "kv_cache-playing")
 
 
 def _listen(page) -> list:
@@ -125,6 +73,7 @@ def _fragment_reruns_of(page, sent: list, action) -> None:
 
 def _click_point(page, selector: str, index: int):
     point = page.locator(f"{selector} .mha-chart .point").nth(index)
+    point.scroll_into_view_if_needed()
     box = point.bounding_box()
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     page.mouse.move(x, y)
@@ -148,23 +97,6 @@ def _sent_by_server(received: list) -> list[str]:
     return out
 
 
-def test_a_click_on_the_scores_reruns_the_cells_sums_only(page, app_url):
-    """A clicked cell of S reruns neither the page with its sidebar nor the chart with its step control: the browser's
-    rerun request names a fragment, and the run sends the chart's mark and the sums, nothing else (not even the chart
-    by reference); the mark carries the chart's key, the cell and the frame, nothing of the figure."""
-    sent, received = _listen(page), []
-    listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
-    open_stage(page, app_url, "scores")
-    before = len(received)
-    _fragment_reruns_of(page, sent, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
-    assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
-    assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "markdown"]
-    (mark,) = [json.loads(m.delta.new_element.bidi_component.json) for m in _deltas(received[before:])
-               if m.delta.new_element.bidi_component.component_name == "mha_mark"]
-    rest = page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.fig.layout.sliders[0].active")
-    assert mark == {"key": "scores", "cell": [1, 0], "frame": rest}  # the frame the chart rests on: no step taken
-
-
 def _deltas(received: list) -> list:
     return [m for m in map(ForwardMsg.FromString, filter(lambda p: isinstance(p, bytes), received))
             if m.WhichOneof("type") == "delta"]
@@ -183,75 +115,107 @@ def _outlines(page) -> dict:
     return {(x, y): tuple(box) for x, y, *box, _ in drawn}
 
 
-def test_a_clicked_cell_is_outlined_on_the_chart_the_browser_already_holds(page, app_url):
-    """A click on S[2, 1] outlines row 2 of Q₁, column 1 of K₁ᵀ and the cell, and the click's run does not send the
-    chart again (its mark names the cell, which the browser outlines); a second click on the cell lets it go."""
-    received = []
+def sums_sentence(i: int, j: int, letter: str = "Q") -> re.Pattern:
+    """The sums' sentence for cell (i, j) of X·W_{letter}1, its names set in KaTeX (whose text repeats each name as
+    MathML and as HTML: Q₁[2, 3] reads "𝑄1[2,3]Q1[2,3]")."""
+    near = r"[^:]{0,30}"  # within the sentence, not across the page
+    return re.compile(rf"{letter}\s*1{near}\[{i},{j}\] is row {i} of {near}X times column {j} of "
+                      rf"{near}W\s*{letter}\s*1")
+
+
+def test_a_step_chosen_reruns_the_chart_only_and_play_walks_forward_from_qkt(page, app_url):
+    """At rest the chart shows S (its last frame). Choosing a step reruns the chart's fragment only, rests the chart
+    on it and puts it in the link; Play starts over from QKᵀ and walks forward."""
+    sent = _listen(page)
+    open_stage(page, app_url, "scores")
+    last = page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.layout.sliders[0]"
+                         ".steps.length") - 1
+    assert last >= 4 and _active_frame(page) == last
+    step = page.locator(".st-key-phase button").filter(has_text=EN["phase_qkt"])
+    _fragment_reruns_of(page, sent, step.click)
+    assert "phase=qkt" in page.url
+    assert _active_frame(page) < last  # the chart rests on QKᵀ now
+    page.locator(".st-key-scores .updatemenu-button").first.click()
+    page.wait_for_function(
+        f"() => {{ const a = document.querySelector('.st-key-scores .mha-chart').mha.frame;"
+        f" return a >= 2 && a < {last}; }}",
+        timeout=15_000,
+    )
+    shoot(page, "scores-playing")
+    page.locator(".st-key-scores .updatemenu-button").nth(1).click()  # pause
+    assert _active_frame(page) >= 2
+
+
+def test_a_click_on_the_scores_reruns_the_sums_only_and_outlines_the_cell_on_the_chart_the_browser_holds(page,
+                                                                                                       app_url):
+    """A clicked cell of S reruns neither the page with its sidebar nor the chart with its step control: the browser's
+    rerun request names a fragment, and the run sends the chart's mark and the sums, nothing else (not even the chart
+    by reference); the mark carries the chart's key, the cell and the frame, nothing of the figure. The browser
+    outlines row 2 of Q₁, column 1 of K₁ᵀ and the cell S[2, 1]; stepped through the animation, each frame shows its
+    own highlight, and back on the step the chart rests on (S, the last) the same outlines. A second click on the
+    cell lets it go."""
+    sent, received = _listen(page), []
     listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
     open_stage(page, app_url, "scores")
     assert _outlines(page) == {}
     before = len(received)
-    rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
-    page.wait_for_function(f"(root) => ({OUTLINES})(root).length === 3",
-                           arg=page.locator(".st-key-scores .mha-chart").element_handle())
-    assert _outlines(page) == {("x", "y"): (0.5, 7.5, 1.5, 2.5),  # row 2 of Q₁, its 7 columns
-                               ("x2", "y2"): (0.5, 1.5, 0.5, 7.5),  # column 1 of K₁ᵀ, its 7 rows
-                               ("x2", "y"): (0.5, 1.5, 1.5, 2.5)}  # the cell (2, 1)
-    charts = [m for m in _deltas(received[before:]) if 'class="mha-spec"' in m.delta.new_element.html.body]
-    assert charts == [], "the click's run sent the chart again"
+    _fragment_reruns_of(page, sent, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
     assert page.get_by_text("over the 2 keys k that row 2 may see", exact=False).count() == 1
+    assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "markdown"]
+    (mark,) = [json.loads(m.delta.new_element.bidi_component.json) for m in _deltas(received[before:])
+               if m.delta.new_element.bidi_component.component_name == "mha_mark"]
+    root = page.locator(".st-key-scores .mha-chart").element_handle()
+    frames, rest, shown = page.evaluate(
+        "(r) => [r.mha.frames.length, r.mha.fig.layout.sliders[0].active, r.mha.frame]", root)
+    assert rest == shown == frames - 1
+    assert mark == {"key": "scores", "cell": [1, 0], "frame": rest}  # the frame the chart rests on: no step taken
+    page.wait_for_function(f"(root) => ({OUTLINES})(root).length === 3", arg=root)
+    outlined = _outlines(page)
+    assert outlined == {("x", "y"): (0.5, 7.5, 1.5, 2.5),  # row 2 of Q₁, its 7 columns
+                        ("x2", "y2"): (0.5, 1.5, 0.5, 7.5),  # column 1 of K₁ᵀ, its 7 rows
+                        ("x2", "y"): (0.5, 1.5, 1.5, 2.5)}  # the cell (2, 1)
+    for k in range(frames):
+        page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
+    assert _outlines(page) == outlined
     rerun_after(page, _click_point(page, ".st-key-scores", 3))
     page.wait_for_function(f"(root) => ({OUTLINES})(root).length === 0",
                            arg=page.locator(".st-key-scores .mha-chart").element_handle())
 
 
-def test_the_clicked_cell_is_outlined_again_on_the_step_the_chart_rests_on(page, app_url):
-    """Stepping through the animation shows each frame's own highlight; back on the step the chart rests on (S, the
-    last), the clicked cell and its row and column are outlined as they were before the animation played."""
-    open_stage(page, app_url, "scores")
-    rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
-    root = page.locator(".st-key-scores .mha-chart").element_handle()
-    page.wait_for_function(f"(root) => ({OUTLINES})(root).length === 3", arg=root)
-    outlined = _outlines(page)
-    frames, rest = page.evaluate("(r) => [r.mha.frames.length, r.mha.frame]", root)
-    assert rest == frames - 1
-    for k in range(frames):
-        page.evaluate("([r, k]) => r.mha.show(k)", [root, k])
-    assert _outlines(page) == outlined
-
-
-def test_a_click_and_the_quiz_on_a_product_rerun_that_product_only(page, app_url):
-    """A click reruns the product's outline and its row of sums and quiz button only, not the chart; the quiz's
-    button, the product's fragment (the chart hides a cell)."""
+def test_a_product_s_click_shows_its_dot_product_and_a_click_or_the_quiz_reruns_that_product_only(page, app_url):
+    """A click on Q₁[2, 3] writes its dot product, whose products as written add up to the cell; a click on K₁
+    reruns K₁'s outline and its row of sums and quiz button only, not the chart; the quiz's button, the product's
+    fragment (the chart hides a cell). The quiz's cell stays outlined and hidden whatever is clicked meanwhile;
+    once the quiz is stopped, a click shows the clicked cell's sums again."""
     sent, received = _listen(page), []
     listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
     open_stage(page, app_url, "qk")
+    _fragment_reruns_of(page, sent, _click_point(page, ".st-key-qk_q", 9))  # row 2, column 3 of Q₁
+    assert page.get_by_text(sums_sentence(2, 3)).count() == 1  # Q₁[2, 3] is row 2 of X times column 3 of W_Q1
+    check = page.get_by_text(re.compile(r"^The (terms|products of the factors as written) .*add up to")).inner_text()
+    total, value = (float(part.split()[-1].rstrip(".").replace("−", "-")) for part in check.split(";"))
+    assert abs(total - value) <= 1e-3 * max(1.0, abs(value))  # the products as written add up to the cell, rounded
+    shoot(page, "qk-clicked")
     before = len(received)
     _fragment_reruns_of(page, sent, _click_point(page, ".st-key-qk_k", 9))  # row 2, column 3 of K₁
     assert page.get_by_text(sums_sentence(2, 3, "K")).count() == 1
     assert _sent_by_server(received[before:]) == ["add_block", "mha_mark", "add_block", "markdown", "button"]
     _fragment_reruns_of(page, sent, page.locator(".st-key-quiz_start_qk_q button").click)
     assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1
-    chart = page.locator(".st-key-qk_q .mha-chart")
-    assert chart.locator("text.point-text", has_text="?").count() == 1  # the chart hides the quiz's cell
-
-
-def test_a_click_during_a_quiz_and_after_it(page, app_url):
-    """The quiz's cell stays outlined and hidden whatever is clicked meanwhile; once the quiz is stopped, a click
-    shows the clicked cell's sums again."""
-    open_stage(page, app_url, "qk")
-    rerun_after(page, page.locator(".st-key-quiz_start_qk_q button").click)
+    hidden = page.locator(".st-key-qk_q .mha-chart text.point-text", has_text="?")
+    assert hidden.count() == 1  # the chart hides the quiz's cell
     rerun_after(page, _click_point(page, ".st-key-qk_q", 9))
-    assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1
-    assert page.locator(".st-key-qk_q .mha-chart text.point-text", has_text="?").count() == 1
+    assert page.locator(".st-key-quiz_answer_qk_q input").count() == 1 and hidden.count() == 1
     assert page.locator('[data-testid="stException"]').count() == 0
     rerun_after(page, page.locator(".st-key-quiz_stop_qk_q button").click)
-    assert page.locator(".st-key-qk_q .mha-chart text.point-text", has_text="?").count() == 0
+    assert hidden.count() == 0
     rerun_after(page, _click_point(page, ".st-key-qk_q", 4))  # Q₁[1, 5]
     assert page.get_by_text(sums_sentence(1, 5)).count() == 1
 
 
-def test_adding_a_token_reruns_the_cache_stage_only_and_the_link_follows(page, app_url):
+def test_adding_tokens_reruns_the_cache_stage_only_the_link_follows_and_play_steps(page, app_url):
+    """A token added reruns the cache stage's fragment only and travels in the link, which brings it back; with a
+    second one the cache holds 5 tokens, equal to the recomputation, and Play steps the animation."""
     sent = _listen(page)
     open_stage(page, app_url, "kv_cache")
     _fragment_reruns_of(page, sent, page.locator(".st-key-add_token button").click)
@@ -260,6 +224,14 @@ def test_adding_a_token_reruns_the_cache_stage_only_and_the_link_follows(page, a
     page.goto(page.url)  # and the link brings it back
     settle(page)
     assert page.get_by_text("The cache holds 4 tokens").count() == 1
+    rerun_after(page, page.locator(".st-key-add_token button").click)
+    assert page.get_by_text("The cache holds 5 tokens").count() == 1
+    assert page.get_by_text("0 — exactly").count() == 1
+    plot = ".st-key-kv_animation .mha-chart"
+    assert page.evaluate(f"() => document.querySelector('{plot}').mha.frame") == 0
+    page.locator(".st-key-kv_animation .updatemenu-button").first.click()
+    page.wait_for_function(f"() => document.querySelector('{plot}').mha.frame >= 2", timeout=15_000)
+    shoot(page, "kv_cache-playing")
 
 
 def test_the_nudge_reruns_its_column_only(page, app_url):
@@ -267,16 +239,6 @@ def test_the_nudge_reruns_its_column_only(page, app_url):
     open_stage(page, app_url, "dependency")
     _fragment_reruns_of(page, sent, page.locator(".st-key-nudge_j [data-testid=stNumberInputStepUp]").click)
     assert page.get_by_text("Untouched: rows 1–2 of Y", exact=False).count() == 1
-
-
-def test_choosing_a_step_reruns_the_chart_only_and_the_link_follows(page, app_url):
-    sent = _listen(page)
-    open_stage(page, app_url, "scores")
-    last = _active_frame(page)  # at rest on S, the last step
-    step = page.locator(".st-key-phase button").filter(has_text=EN["phase_qkt"])
-    _fragment_reruns_of(page, sent, step.click)
-    assert "phase=qkt" in page.url
-    assert _active_frame(page) < last  # the chart rests on QKᵀ now
 
 
 def test_an_open_share_panel_shows_the_link_with_the_token_added(page, app_url):
@@ -305,13 +267,11 @@ WATCH_DRAWINGS = """() => {
 }"""
 
 
-@pytest.mark.parametrize("stage, actions", [("scores", ("unchanged", "click", "size")), ("heads", ("size",))])
-def test_a_new_figure_is_drawn_once(page, app_url, stage, actions):
+def new_figures_are_drawn_once(page, actions) -> None:
     """A chart whose figure changed (a new size, a clicked cell) is drawn once, and a rerun that leaves a figure as it
     was draws it not at all. (Under Plotly, Streamlit 1.67 handed each new figure over twice, and a copy that differed
     was drawn all over again, ~150 ms more on every change of the scores chart.) On one page, one action after the
     other, the drawings counted afresh for each."""
-    open_stage(page, app_url, stage)
     page.evaluate(WATCH_DRAWINGS)
     for action in actions:
         page.evaluate("() => { window.__drawings = {}; }")
@@ -327,6 +287,33 @@ def test_a_new_figure_is_drawn_once(page, app_url, stage, actions):
             assert drawings == {}, drawings
         else:
             assert drawings and all(n == 1 for n in drawings.values()), (action, drawings)
+
+
+def test_the_heads_new_figures_are_drawn_once(page, app_url):
+    open_stage(page, app_url, "heads")
+    new_figures_are_drawn_once(page, ("size",))
+
+
+def test_the_scores_new_figures_are_drawn_once_and_the_page_is_configured_once_through_reruns(page, app_url):
+    """As new_figures_are_drawn_once says, on the scores. Title, icon and the wide layout come with the session's
+    first run only (a run that sends them costs the browser two messages to its own window and the icon set again)
+    and stay through reruns: a change of size, of stage and of language."""
+    configs = []
+
+    def count(payload):
+        if isinstance(payload, bytes):
+            configs.append(ForwardMsg.FromString(payload).WhichOneof("type") == "page_config_changed")
+
+    listen(page, "websocket", lambda ws: ws.on("framereceived", count))
+    open_stage(page, app_url, "scores")
+    before = sum(configs)
+    new_figures_are_drawn_once(page, ("unchanged", "click", "size"))
+    rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_kv_cache"]).click)
+    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="中文").click)
+    assert (before, sum(configs)) == (1, 1), "set_page_config is sent on every run again"
+    assert page.title() == "MHA Explorer"
+    assert page.locator('[data-testid="stMainBlockContainer"]').bounding_box()["width"] > 1000  # wide, not 736 px
+    assert page.locator("link[rel*=icon]").first.get_attribute("href").startswith("data:image/svg+xml")
 
 
 FITS = """() => [...document.querySelectorAll('[data-testid=stMain] .katex-display')]
@@ -393,28 +380,6 @@ def test_after_switching_the_language_with_its_control_the_next_click_keeps_the_
     checked = page.locator('.st-key-stage input[type="radio"]:checked')
     assert checked.count() == 1 and checked.evaluate("e => e.closest('label').innerText").endswith(
         {"qk": "Q 和 K", "kv_cache": "KV 缓存", "input": "输入 X"}[start]), "the walk shows the stage, in Chinese"
-
-
-def test_the_page_is_configured_once_and_stays_so_through_reruns(page, app_url):
-    """Title, icon and the wide layout come with the session's first run only (a run that sends them costs the
-    browser two messages to its own window and the icon set again) and stay through reruns: a change of size, of
-    stage and of language."""
-    configs = []
-
-    def count(payload):
-        if isinstance(payload, bytes):
-            configs.append(ForwardMsg.FromString(payload).WhichOneof("type") == "page_config_changed")
-
-    listen(page, "websocket", lambda ws: ws.on("framereceived", count))
-    open_stage(page, app_url, "scores")
-    before = sum(configs)
-    rerun_after(page, page.locator('.st-key-n_tokens [data-testid="stNumberInputStepUp"]').click)
-    rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_kv_cache"]).click)
-    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="中文").click)
-    assert (before, sum(configs)) == (1, 1), "set_page_config is sent on every run again"
-    assert page.title() == "MHA Explorer"
-    assert page.locator('[data-testid="stMainBlockContainer"]').bounding_box()["width"] > 1000  # wide, not 736 px
-    assert page.locator("link[rel*=icon]").first.get_attribute("href").startswith("data:image/svg+xml")
 
 
 def test_the_open_downloads_panel_follows_the_tokens_added_to_the_cache(page, app_url):
