@@ -198,30 +198,33 @@ def _sums_rows(page) -> list[int]:
 
 @contextmanager
 def _restartable(page, stage: str):
-    """A server of the test's own with the page open on `stage`, and restart(click), which kills it and clicks as
-    _restart_and_click does; whichever server runs last is killed at the end."""
+    """A server of the test's own with the page open on `stage`, and open(stage), which opens another stage on it,
+    and restart(click), which kills it and clicks as _restart_and_click does; whichever server runs last is killed
+    at the end."""
     port, servers, traffic = _free_port(), [], _traffic(page)
     servers.append(start_server(port))
-    try:
-        page.goto(f"http://127.0.0.1:{port}/?stage={stage}")
+
+    def open_stage(name: str) -> None:
+        page.goto(f"http://127.0.0.1:{port}/?stage={name}")
         settle(page, LOAD)
-        yield lambda click: servers.append(_restart_and_click(page, servers[-1], port, traffic, click))
+
+    try:
+        open_stage(stage)
+        yield open_stage, lambda click: servers.append(_restart_and_click(page, servers[-1], port, traffic, click))
     finally:
         servers[-1].kill()
         servers[-1].wait(timeout=30)
 
 
-def test_the_first_add_token_after_a_server_restart_counts(page):
-    with _restartable(page, "kv_cache") as restart:
+def test_the_first_add_token_and_the_first_cell_click_after_a_server_restart_count(page):
+    """Each on a server restarted while its page is drawn anew (one server, restarted twice: a start costs CPU)."""
+    with _restartable(page, "kv_cache") as (open_stage, restart):
         add = page.locator(".st-key-add_token button")
         rerun_after(page, add.click)
         assert page.get_by_text("The cache holds 4 tokens").count() == 1 and "kv=1" in page.url
         restart(_click_at(page, add))
         assert page.get_by_text("The cache holds 5 tokens").count() == 1 and "kv=2" in page.url
-
-
-def test_the_first_cell_click_after_a_server_restart_counts(page):
-    with _restartable(page, "scores") as restart:
+        open_stage("scores")
         rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
         assert _sums_rows(page) == [2]
         restart(_click_point(page, ".st-key-scores", 6))  # query 3
