@@ -118,12 +118,21 @@ def test_both_languages_have_the_same_keys():
     assert set(ZH) - set(EN) == set(), "missing in en"
 
 
-@pytest.mark.parametrize("key", sorted(EN))
-def test_both_languages_fill_the_same_fields(key):
-    assert _fields(EN[key]) == _fields(ZH[key])
-    for text in (EN[key], ZH[key]):  # a single brace of LaTeX would be taken for a field
-        assert all(f.isidentifier() for f in _fields(text)), f"{key}: double a literal brace"
-        assert not LATEX_BRACE.search(text), f"{key}: double the braces of {LATEX_BRACE.search(text)[0]}"
+# The checks below go over every key in one test each (a test a key made 5,000 items, and xdist's cost per item
+# was twice the checks'); each says every key that fails, not only the first.
+
+
+def test_both_languages_fill_the_same_fields():
+    found = []
+    for key in sorted(EN):
+        if _fields(EN[key]) != _fields(ZH[key]):
+            found.append(f"{key}: fields {_fields(EN[key])} in English, {_fields(ZH[key])} in Chinese")
+        for text in (EN[key], ZH[key]):  # a single brace of LaTeX would be taken for a field
+            if not all(f.isidentifier() for f in _fields(text)):
+                found.append(f"{key}: double a literal brace")
+            if LATEX_BRACE.search(text):
+                found.append(f"{key}: double the braces of {LATEX_BRACE.search(text)[0]}")
+    assert not found, "\n".join(found)
 
 
 SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled", "phase_s", "kv_step_softmax",
@@ -164,25 +173,27 @@ def matrix_letters(text: str) -> Counter:
     return Counter(c for run in re.findall(r"[A-Za-z]+", text) if set(run) <= MATRICES for c in run)
 
 
-@pytest.mark.parametrize("key", sorted(EN))
-def test_english_has_no_chinese_and_chinese_has_some(key):
-    assert not CJK.search(EN[key]), key
-    if key in SAME_IN_BOTH:  # symbols, names and matrix letters only
-        assert not [w for w in latin_words(fed(ZH[key])) if w not in NAMES and not set(w) <= MATRICES], key
-    else:
-        assert CJK.search(ZH[key]) and ZH[key] != EN[key], f"{key} is not translated"
+def test_english_has_no_chinese_and_chinese_has_some():
+    found = [f"{key}: Chinese in English" for key in sorted(EN) if CJK.search(EN[key])]
+    for key in sorted(EN):
+        if key in SAME_IN_BOTH:  # symbols, names and matrix letters only
+            if [w for w in latin_words(fed(ZH[key])) if w not in NAMES and not set(w) <= MATRICES]:
+                found.append(f"{key}: words in a value that is the same in both")
+        elif not (CJK.search(ZH[key]) and ZH[key] != EN[key]):
+            found.append(f"{key} is not translated")
+    assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("key", sorted(EN))
-def test_chinese_leaves_no_english_words(key):
+def test_chinese_leaves_no_english_words():
     """"K cache (K₁)" or "\\text{ for }" in a Chinese value: only names and symbols may stay in Latin letters."""
-    assert english_left_in(fed(ZH[key])) == [], (key, ZH[key])
+    found = [(key, left, ZH[key]) for key in sorted(EN) if (left := english_left_in(fed(ZH[key])))]
+    assert not found, "\n".join(map(str, found))
 
 
-@pytest.mark.parametrize("key", sorted(EN))
-def test_chinese_names_the_same_matrices_as_english(key):
+def test_chinese_names_the_same_matrices_as_english():
     """A Chinese value that says V where the English says K (or drops a Q) fails."""
-    assert matrix_letters(ZH[key]) == matrix_letters(EN[key]), (key, EN[key], ZH[key])
+    found = [(key, EN[key], ZH[key]) for key in sorted(EN) if matrix_letters(ZH[key]) != matrix_letters(EN[key])]
+    assert not found, "\n".join(map(str, found))
 
 
 def test_the_language_checks_catch_a_swap_and_english_left_behind():
@@ -194,11 +205,12 @@ def test_the_language_checks_catch_a_swap_and_english_left_behind():
 
 
 @pytest.mark.parametrize("lang", sorted(TABLES))
-@pytest.mark.parametrize("key", sorted(EN))
-def test_every_value_is_written_in_its_renderers_markup(key, lang):
-    text = fed(TABLES[lang][key])
-    for kind in renderers(key):
-        assert markup_problems(text, kind) == [], (key, lang, kind, text)
+def test_every_value_is_written_in_its_renderers_markup(lang):
+    found = []
+    for key in sorted(EN):
+        text = fed(TABLES[lang][key])
+        found += [(key, kind, problems, text) for kind in renderers(key) if (problems := markup_problems(text, kind))]
+    assert not found, "\n".join(map(str, found))
 
 
 def test_the_markup_check_catches_what_the_page_showed_raw():
@@ -230,12 +242,11 @@ def test_a_range_of_one_row_is_said_as_one_row(lang):
 RANGE_OF_FIELDS = re.compile(r"([\d₀-₉]|\{\w*\})\s*(–|-|\.\.|…|至)\s*[A-Za-z]?\{")
 
 
-@pytest.mark.parametrize("key", sorted(EN))
-def test_ranges_are_built_by_the_range_helper_only(key):
+def test_ranges_are_built_by_the_range_helper_only():
     """"Rows 1..{last}" or "{a}–{b}" in a value would print "rows 1–1" for a one-row range."""
-    for text in (EN[key], ZH[key]):
-        assert key in SPANS or not RANGE_OF_FIELDS.search(text), text
-        assert ".." not in text, text
+    found = [(key, text) for key in sorted(EN) for text in (EN[key], ZH[key])
+             if (key not in SPANS and RANGE_OF_FIELDS.search(text)) or ".." in text]
+    assert not found, "\n".join(map(str, found))
 
 
 def test_unknown_language_falls_back_to_english():
