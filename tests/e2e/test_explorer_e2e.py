@@ -125,7 +125,7 @@ def sums_sentence(i: int, j: int, letter: str = "Q") -> re.Pattern:
 
 def test_a_step_chosen_reruns_the_chart_only_and_play_walks_forward_from_qkt(page, app_url):
     """At rest the chart shows S (its last frame). Choosing a step reruns the chart's fragment only, rests the chart
-    on it and puts it in the link; Play starts over from QKᵀ and walks forward."""
+    on it and puts it in the link; back on S, Play starts over from QKᵀ and walks forward."""
     sent = _listen(page)
     open_stage(page, app_url, "scores")
     last = page.evaluate("() => document.querySelector('.st-key-scores .mha-chart').mha.layout.sliders[0]"
@@ -135,6 +135,8 @@ def test_a_step_chosen_reruns_the_chart_only_and_play_walks_forward_from_qkt(pag
     _fragment_reruns_of(page, sent, step.click)
     assert "phase=qkt" in page.url
     assert _active_frame(page) < last  # the chart rests on QKᵀ now
+    _fragment_reruns_of(page, sent, page.locator(".st-key-phase button").filter(has_text=EN["phase_s"]).click)
+    assert _active_frame(page) == last  # back on S: Play from the chart at rest
     page.locator(".st-key-scores .updatemenu-button").first.click()
     page.wait_for_function(
         f"() => {{ const a = document.querySelector('.st-key-scores .mha-chart').mha.frame;"
