@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import mha
 from mha.ui import lab
 from mha.ui.lab import costs
 from mha.ui.strings import Text
@@ -178,3 +179,26 @@ def test_every_real_model_on_the_page_is_cited_in_the_readme():
         for key in real.cite:
             (line,) = [ln for ln in sources.splitlines() if ln.startswith(f"- `[{key}]`")]
             assert "https://" in line or "arXiv" in line, line
+
+
+def test_a_caches_measure_is_keyed_by_every_field_of_the_config_but_the_page_s_sizes():
+    """The measure is shared by every page of the process: a field left out of its key would give one page the bytes
+    of another's cache. Each field of the config but those set aside for it (NOT_THE_CACHE, and n, fed apart),
+    changed alone, is measured anew."""
+    from dataclasses import fields, replace
+
+    base = mha.AttentionConfig(n_heads=4, n_kv_heads=2, window=2, sinks=1, rotary_dims=2)
+    costs.measured(base, 6)
+    for field in fields(mha.AttentionConfig):
+        if field.name in costs.NOT_THE_CACHE or field.name == "n_tokens":
+            continue
+        value = getattr(base, field.name)
+        for other in ([not value] if isinstance(value, bool) else [value * 2, value + 1, value - 1, 0]):
+            try:
+                changed = replace(base, **{field.name: other})
+                break
+            except mha.ConfigError:
+                continue
+        before = costs._measured.cache_info().currsize
+        costs.measured(changed, 6)
+        assert costs._measured.cache_info().currsize == before + 1, f"{field.name} is not in the measure's key"

@@ -9,7 +9,7 @@ with the key of its source in the README's "Sources of the real models' sizes") 
 n_kv (d_k + d_v) floats per token per layer for every variant but MLA, whose cache is its latent (and DeepSeek's one
 shared RoPE key)."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -82,19 +82,28 @@ def held_at_most(cfg: mha.AttentionConfig) -> int:
     return cfg.sinks + cfg.window if cfg.window else 0
 
 
-@lru_cache(maxsize=256)
-def measured(h: int, kv: int, d_k: int, d_v: int, window: int, sinks: int, alibi: bool, rotary_dims: int,
-             n: int, d_latent: int = 0) -> tuple[int, int, int]:
-    """(tokens held, nbytes, bytes a float) of a real cache of these shapes fed n tokens: an mha.MLACache of width
+# A config's fields that size the page, not a cache of it: measured() sets them to these, so that views at other sizes
+# share one measure. Every other field (the variants' knobs, and any added later) reaches the measure, and its key.
+NOT_THE_CACHE = dict(d_model=1, seed=0, init="gaussian", d_ff=1)
+
+
+def measured(cfg: mha.AttentionConfig, n: int, d_latent: int = 0) -> tuple[int, int, int]:
+    """(tokens held, nbytes, bytes a float) of a real cache of cfg's shapes fed n tokens: an mha.MLACache of width
     d_latent, else an mha.KVCache. Zero weights one number wide: a cache's bytes depend on its shapes only."""
+    return _measured(replace(cfg, n_tokens=n, **NOT_THE_CACHE), d_latent)
+
+
+@lru_cache(maxsize=256)
+def _measured(cfg: mha.AttentionConfig, d_latent: int) -> tuple[int, int, int]:
+    n = cfg.n_tokens
     if d_latent:  # the latent is all an MLA cache holds, whatever the heads: one head of width 1 reads it here
         cache = mha.MLACache(mha.MLAWeights(np.zeros((1, 1, 1)), np.zeros((1, d_latent)), np.zeros((1, d_latent, 1)),
                                             np.zeros((1, d_latent, 1)), np.zeros((1, 1))))
         itemsize = cache.latent.itemsize
     else:
-        w = mha.Weights(np.zeros((h, 1, d_k)), np.zeros((kv, 1, d_k)), np.zeros((kv, 1, d_v)), np.zeros((h * d_v, 1)))
-        cfg = mha.AttentionConfig(n_tokens=n, d_model=1, d_k=d_k, d_v=d_v, n_heads=h, n_kv_heads=kv, window=window,
-                                  sinks=sinks, alibi=alibi, rotary_dims=rotary_dims)
+        h, kv = cfg.n_heads, cfg.kv_heads
+        w = mha.Weights(np.zeros((h, 1, cfg.d_k)), np.zeros((kv, 1, cfg.d_k)), np.zeros((kv, 1, cfg.d_v)),
+                        np.zeros((h * cfg.d_v, 1)))
         cache = mha.KVCache(w, cfg, capacity=n)
         itemsize = cache.k.itemsize
     for _ in range(n):
@@ -129,8 +138,7 @@ def here(v: View, variant: str) -> Here:
     cfg = lab.config(v, variant)
     latent = d_latent() if variant == "mla" else 0
     n = len(v.x)
-    held, nbytes, itemsize = measured(cfg.n_heads, cfg.kv_heads, cfg.d_k, cfg.d_v, cfg.window, cfg.sinks, cfg.alibi,
-                                      cfg.rotary_dims, n, latent)
+    held, nbytes, itemsize = measured(cfg, n, latent)
     return Here(cfg, latent, n, held, nbytes, itemsize)
 
 

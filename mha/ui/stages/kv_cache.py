@@ -504,8 +504,7 @@ def _cache_check(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int
         tokens = "L" if cfg.window else "t"
         count = (rf"{ITEMSIZE} \cdot {heads}\,{tokens}\,(d_k + d_v) = "
                  rf"{ITEMSIZE} \cdot {cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v}")
-    _, nbytes, _ = costs.measured(cfg.n_heads, cfg.kv_heads, cfg.d_k, cfg.d_v, cfg.window, cfg.sinks, cfg.alibi,
-                                  cfg.rotary_dims, t, latent)
+    _, nbytes, _ = costs.measured(cfg, t, latent)
     return t_("kv_cost_cache", t=t, count=f"{count} = {tex_int(c.cache_bytes)}", nbytes=f"{nbytes:,}")
 
 
