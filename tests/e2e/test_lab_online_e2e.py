@@ -84,14 +84,11 @@ def test_the_animation_steps_tile_by_tile_to_h(page, app_url, screen, lang):
         shoot_element(page.locator(f".st-key-{KEY}"), f"lab-online-{screen}-{lang}-frame{k + 1}")
     shoot(page, f"lab-online-{screen}-{lang}")
     assert not found, "\n".join(found[:20])
-
-
-def test_play_runs_the_tiles_to_the_end(page, app_url):
-    root = open_lab(page, app_url, "desk", "en", 1)
-    page.evaluate("(r) => r.mha.show(0)", root)
-    page.locator(f".st-key-{KEY} .mha-button").first.click()  # ▶ Play
-    page.wait_for_function("(r) => r.mha.frame === 1", arg=root, timeout=10_000)
-    page.wait_for_function("(r) => r.mha.frame === 3", arg=root, timeout=20_000)
+    if screen == "desk":  # Play runs the tiles to the end
+        page.evaluate("(r) => r.mha.show(0)", root)
+        page.locator(f".st-key-{KEY} .mha-button").first.click()  # ▶ Play
+        page.wait_for_function("(r) => r.mha.frame === 1", arg=root, timeout=10_000)
+        page.wait_for_function("(r) => r.mha.frame === 3", arg=root, timeout=20_000)
 
 
 @pytest.mark.parametrize("screen, lang", [("desk", "en"), ("phone", "zh")])
@@ -111,17 +108,26 @@ def test_a_click_on_out_writes_how_the_cell_came_to_be(page, app_url, screen, la
     value = f"{h_of_head(0)[i, j]:.4g}"
     assert value.lstrip("-") in page.locator('[data-testid="stMarkdown"]').all_inner_texts().__str__()
     shoot(page, f"lab-online-click-{screen}-{lang}")
+    if screen == "desk":  # the check part, as a learner goes on to it: by the part control
+        rerun_after(page, page.locator(".st-key-lab_part button").filter(has_text=TABLES[lang]["lab_part_check"]).click)
+        assert "part=check" in page.url
+        check_part(page, screen, lang)
 
 
-@pytest.mark.parametrize("screen, lang", [("desk", "en"), ("present", "zh")])
+@pytest.mark.parametrize("screen, lang", [("present", "zh")])  # the desk: after the click part, above
 def test_the_check_part_shows_out_against_h_for_every_tile_size(page, app_url, screen, lang):
-    """The check draws no figure of its own: its tables, B across, every largest |out − H| within rounding, the page
-    as readable as every stage's (test_screens_e2e)."""
     viewport, extra = SCREENS[screen]
     page.set_viewport_size(viewport)
     page.goto(f"{app_url}/?stage=variants&variant=online&lang={lang}&part=check{extra}")
     page.wait_for_selector(".st-key-tile", timeout=120_000)
     settle(page, 120_000)
+    check_part(page, screen, lang)
+
+
+def check_part(page, screen: str, lang: str) -> None:
+    """The check draws no figure of its own: its tables, B across, every largest |out − H| within rounding, the page
+    as readable as every stage's (test_screens_e2e)."""
+    viewport = SCREENS[screen][0]
     assert page.locator('[data-testid="stException"]').count() == 0
     words = TABLES[lang]
     rows = page.locator('[data-testid="stMarkdownContainer"] table tr')
