@@ -16,6 +16,7 @@ from mha.ui.strings import EN, ZH
 from mha.ui.walk import STAGES
 
 from .conftest import rerun_after, settle, shoot
+from .test_frames_e2e import ANIMATIONS, frame_problems
 from .test_matrix_chart_e2e import OUTLINE_BOXES, _cells_box
 
 pytestmark = pytest.mark.e2e
@@ -60,7 +61,8 @@ def first_screen(page, name: str, lang: str, animated: bool) -> list[str]:
 
 @pytest.mark.parametrize("lang", ["en"])  # Chinese: test_screens_e2e's walk of the projector at the post's sizes
 def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lang):
-    """The first stage opened from a link, the others reached with "Next" (a page load costs twice a rerun)."""
+    """The first stage opened from a link, the others reached with "Next" (a page load costs twice a rerun). On the
+    way, every frame of the two animations keeps its layout and stays readable (test_frames_e2e's check)."""
     page.set_viewport_size(PRESENTER)
     page.goto(f"{app_url}/?stage={STAGES[0]}&lang={lang}&present=1")
     settle(page, 120_000)
@@ -70,6 +72,8 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
             rerun_after(page, page.locator(".st-key-next_stage button").click, 120_000)
             assert f"stage={stage}" in page.url, (stage, page.url)
         found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))
+        if stage in ANIMATIONS:
+            found += frame_problems(page, stage)
     assert not found, f"{lang}: " + "; ".join(found)
 
 
