@@ -56,12 +56,15 @@ def test_emptying_the_largest_grid_gives_one_notice_and_the_page_stays_live(page
     assert "stage=qk" in page.url
 
 
-def test_a_typed_1e200_comes_back_on_a_reload(page, app_url):
+def test_a_typed_1e200_is_stored_as_1e200_comes_back_on_a_reload_and_is_refused_with_its_reason(page, app_url):
     page.goto(f"{app_url}/?stage=input")
     settle(page, LOAD)
     _type_in_x(page, 2, "1e200")
+    assert "2.5~1e200" in page.url  # X[2, 5] = 1e200 travels in the link, its exponent with no + to lose
     page.reload()
     settle(page, LOAD)
     assert "2.5~1e200" in page.url  # no + in the exponent: a decoded copy of the address would read it as a space
     assert page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').count() == 1
     assert not [a for a in _alerts(page) if "could not be used" in a]  # the link carried it back
+    rerun_after(page, page.locator(".st-key-next_stage button").click)  # on to Q and K: refused, with the reason
+    assert page.get_by_text("overflows float64").count() >= 1

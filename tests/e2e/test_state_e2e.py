@@ -77,15 +77,6 @@ def _type_in_x(page, row: int, text: str) -> None:
     rerun_after(page, lambda: page.keyboard.press("Enter"))
 
 
-def test_a_typed_1e200_is_stored_as_1e200(page, app_url):
-    page.goto(f"{app_url}/?stage=input")
-    settle(page, LOAD)
-    _type_in_x(page, 1, "1e200")
-    assert "1.5~1e200" in page.url  # X[1, 5] = 1e200 travels in the link, its exponent with no + to lose
-    rerun_after(page, page.locator(".st-key-next_stage button").click)  # on to Q and K: refused, with the reason
-    assert page.get_by_text("overflows float64").count() >= 1
-
-
 def test_the_first_click_after_a_server_restart_counts(page):
     """Two tabs on one server, which is restarted (a redeploy, or a hosted app waking up, on the same address); once
     each has reconnected and drawn its page again, each makes its session's first click: a step of n in one, a button
