@@ -195,6 +195,19 @@ def rerun_after(page, action, timeout: float = 60_000) -> None:
     settle(page, timeout, RERUN_QUIET_MS if ENDED[page] > ended else QUIET_MS)
 
 
+def type_in_x(page, row: int, text: str) -> None:
+    """Type into the last column of X's row `row` (1-based) in the grid, as a user does, and press Enter."""
+    box = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
+    page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 * row + 17)
+    editor = page.locator(".gdg-input")
+    editor.wait_for()  # the cell editor is open, its text selected
+    page.keyboard.type(text, delay=50)  # React drops keys typed faster than it renders
+    if editor.input_value() != text:  # a key dropped all the same, on a machine under load ("7.5" typed as "75")
+        editor.fill(text)
+    assert editor.input_value() == text
+    rerun_after(page, lambda: page.keyboard.press("Enter"))
+
+
 def shot_path(name: str) -> Path | None:
     """Where the screenshot `name` goes, or None when screenshots are off (MHA_SHOTS unset)."""
     if not SHOOTING:

@@ -10,7 +10,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from mha.ui.strings import EN
 
-from .conftest import listen, rerun_after, settle, shoot
+from .conftest import listen, rerun_after, settle, shoot, type_in_x
 
 pytestmark = pytest.mark.e2e
 
@@ -27,12 +27,7 @@ def _active_frame(page) -> int:
 
 def test_an_edit_in_the_grid_reaches_q(page, app_url):
     open_stage(page, app_url, "input")
-    grid = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]')
-    box = grid.bounding_box()
-    page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 + 17)  # row 1, last column
-    page.locator(".gdg-input").wait_for()  # the cell editor is open, its text selected
-    page.keyboard.type("3.25", delay=50)  # React drops keys typed faster than it renders
-    rerun_after(page, lambda: page.keyboard.press("Enter"))
+    type_in_x(page, 1, "3.25")  # row 1, last column
     assert "3.25" in page.url  # the edit travels in the link
     shoot(page, "input-edited")
     rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_qk"]).click)

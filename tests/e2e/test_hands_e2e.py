@@ -4,8 +4,7 @@ import time
 
 import pytest
 
-from .conftest import rerun_after, settle
-from .test_state_e2e import _type_in_x
+from .conftest import rerun_after, settle, type_in_x
 
 pytestmark = pytest.mark.e2e
 LOAD = 90_000
@@ -18,7 +17,7 @@ def _alerts(page) -> list[str]:
 def test_letters_in_tokens_n_keep_n_and_the_edits_and_say_so_in_chinese(page, app_url):
     page.goto(f"{app_url}/?stage=input&lang=zh")
     settle(page, LOAD)
-    _type_in_x(page, 3, "7.5")  # X₃'s last cell
+    type_in_x(page, 3, "7.5")  # X₃'s last cell
     assert "3.5~7.5" in page.url
     box = page.locator(".st-key-n_tokens input")
     box.click()
@@ -59,7 +58,7 @@ def test_emptying_the_largest_grid_gives_one_notice_and_the_page_stays_live(page
 def test_a_typed_1e200_is_stored_as_1e200_comes_back_on_a_reload_and_is_refused_with_its_reason(page, app_url):
     page.goto(f"{app_url}/?stage=input")
     settle(page, LOAD)
-    _type_in_x(page, 2, "1e200")
+    type_in_x(page, 2, "1e200")
     assert "2.5~1e200" in page.url  # X[2, 5] = 1e200 travels in the link, its exponent with no + to lose
     page.reload()
     settle(page, LOAD)

@@ -68,15 +68,6 @@ def test_a_reload_and_a_fresh_browser_keep_the_added_tokens(browser, page, app_u
     other.close()
 
 
-def _type_in_x(page, row: int, text: str) -> None:
-    """Type into the last column of X's row `row` (1-based) in the grid, as a user does, and press Enter."""
-    box = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
-    page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 * row + 17)
-    page.locator(".gdg-input").wait_for()  # the cell editor is open, its text selected
-    page.keyboard.type(text, delay=50)  # React drops keys typed faster than it renders
-    rerun_after(page, lambda: page.keyboard.press("Enter"))
-
-
 def test_the_first_click_after_a_server_restart_counts(page):
     """Two tabs on one server, which is restarted (a redeploy, or a hosted app waking up, on the same address); once
     each has reconnected and drawn its page again, each makes its session's first click: a step of n in one, a button
