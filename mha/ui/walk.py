@@ -1,8 +1,8 @@
 """The walk: its stages in order, the one list the app reads them from. Pure Python: no Streamlit here.
 
 A stage's id is its value of `stage=` in a link (a contract: docs/DESIGN.md), the name of its module in stages/ (whose
-render(view) draws it) and, as `stage_<id>`, the key of its name in strings.py. The navigation numbers the stages
-from this list. Adding a stage: an entry here, its module, its name in both languages.
+render(view) draws it) and, as `stage_<id>`, the key of its name (mha/ui/strings/shell.py). The navigation numbers
+the stages from this list. Adding a stage: an entry here, its module, its name in both languages.
 """
 
 from dataclasses import dataclass

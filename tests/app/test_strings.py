@@ -7,56 +7,17 @@ from collections import Counter
 
 import pytest
 
-from mha.ui.strings import EN, TABLES, ZH, Text
+from mha.ui.strings import DRAWS, EN, TABLES, ZH, Text
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
-# What draws each value. Streamlit renders Markdown (with $…$ as KaTeX) in st.markdown, captions,
-# alerts, titles, widget labels, help tooltips, radio and segmented-control options and buttons:
-# that is every key not listed below.
-PLOTLY = {  # chart annotations, frame captions, buttons, axis titles, hover labels, legend names
-    "timeline_x", "timeline_y", "token", "feature", "key_pos", "y_row", "x_row", "rows_of", "cols_of", "head_word",
-    "anim_fill", "anim_fill_rows", "anim_scale", "anim_mask", "anim_softmax", "play", "pause", "anim_slider",
-    "anim_step_text",
-    "kv_arrive", "kv_append", "kv_scores", "kv_softmax", "kv_drop_q",
-    "kv_output", "kv_name_k", "kv_name_v",
-    "kv_axis_t", "kv_axis_flops", "kv_series_cached", "kv_series_full", "kv_sizes_now", "kv_sizes_gpt2",
-    "kv_measure_axis", "kv_series_ms_cached", "kv_series_ms_full",
-    "anim_qkt", "anim_given", "anim_s", "drawn_part", "step_masked", "trim_rows", "trim_cols", "trim_both",
-    "blocks_hidden", "block_hidden", "kv_arrive_first", "kv_drop_q_first", "kv_output_first", "kv_legend",
-    "kv_legend_first", "kv_drop_q_note", "kv_last_rows", "kv_first_cols", "kv_last_cols",
-    *(f"kv_step_{k}" for k in ("arrive", "append", "scores", "softmax", "drop_q", "output")),
-    "token_id", "hidden_unit", "block_gelu_curve", "block_gelu_row", "next_probs_title",  # the coda's charts
-    *(k for k in EN if k.startswith("lab_online_fig_")),  # the online softmax's animation
-    # the KV cache's variants
-    "kv_fig_group", "kv_append_rope", "kv_append_window", "kv_keep_window", "kv_keep_sinks", "kv_gone",
-    "kv_rows_held", "kv_scores_alibi", "kv_append_mla", "kv_scores_mla", "kv_output_mla", "kv_mla_c", "kv_mla_v",
-    # the variant lab's figures: the groups' panels, MLA's latent axis, RoPE's angles' axes
-    "lab_groups_read_by", "lab_groups_read_by_one", "lab_groups_h_block",
-    "lab_mla_latent", "lab_rope_position", "lab_rope_pair",
-    # the heads stage's parts: the training curves' legend and axis, what a head writes (its matrix's title, axis)
-    "timeline_acc", "timeline_acc_knocked", "timeline_induction", "timeline_y_acc", "writes_figure", "writes_letter",
-    "knock_s_before", "knock_s_after",  # the knocked-out patterns' panel titles
-}
-PLAIN = {"preset_post", "preset_tiny", "preset_hand", "preset_gpt2", "preset_custom", "preset_mask",  # options
-         "phase_qkt", "phase_scaled", "phase_given", "phase_masked", "phase_s"}  # st.selectbox options
-LATEX = {"dependency_zero_when", "kv_tex_cached", "kv_tex_recompute"}  # pieces of an st.latex formula
-SPANS = {"span_row", "span_rows"}  # ranges put into Markdown and chart text alike
-
-
-# the scores stage's step names: the step picker's options, the frame slider's labels and, listed, the play hint
-ALSO = {"phase_qkt": {"markdown", "plotly"}, "phase_scaled": {"markdown", "plotly"},
-        "phase_given": {"markdown", "plotly"}, "phase_masked": {"markdown"}, "phase_s": {"markdown"},
-        "list_sep": {"markdown", "plotly"},  # lists in prose, and the heads that read a group's K and V in a chart
-        # the online softmax's figure words, also in a clicked cell's history table
-        **{k: {"markdown", "plotly"} for k in ("lab_online_fig_acc", "lab_online_fig_key", "lab_online_fig_keys")}}
+# What draws each value, as each key's entry declares it (mha/ui/strings/entry.py); test_strings_render.py checks on
+# the pages that the declarations are true.
+PLOTLY, PLAIN, LATEX = ({key for key, draws in DRAWS.items() if kind in draws} for kind in ("plotly", "plain", "latex"))
 
 
 def renderers(key: str) -> set[str]:
-    if key in SPANS:
-        return {"markdown", "plotly"}
-    return {"plotly" if key in PLOTLY else "plain" if key in PLAIN else "latex" if key in LATEX else "markdown"} | \
-        ALSO.get(key, set())
+    return set(DRAWS[key])
 
 
 class _Any(dict):
@@ -138,7 +99,6 @@ def test_both_languages_fill_the_same_fields():
 SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled", "phase_s", "kv_step_softmax",
                 "list_sep", "lengths_sep", "block_gelu_curve",
                 "variant_gqa", "variant_mqa", "variant_alibi", "variant_rope", "variant_mla"}  # the methods' own names
-LATEX |= {"dependency_w_count", "dependency_w_trained"}  # W's words in the dependency stage's formula
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
@@ -242,6 +202,9 @@ def test_a_range_of_one_row_is_said_as_one_row(lang):
 RANGE_OF_FIELDS = re.compile(r"([\d₀-₉]|\{\w*\})\s*(–|-|\.\.|…|至)\s*[A-Za-z]?\{")
 
 
+SPANS = {"span_row", "span_rows"}  # the range helper's own words (Text.rows)
+
+
 def test_ranges_are_built_by_the_range_helper_only():
     """"Rows 1..{last}" or "{a}–{b}" in a value would print "rows 1–1" for a one-row range."""
     found = [(key, text) for key in sorted(EN) for text in (EN[key], ZH[key])
@@ -298,3 +261,16 @@ def test_the_term_check_catches_each_slip():
     assert term_problems(fixed, en | {"stage_tokens": "Text → tokens → X"}) == {r: set() for r in
                                                                                ("page", "concat", "kept", "size",
                                                                                 "gpt", "stage")}
+
+
+def test_a_key_declared_in_two_areas_stops_the_import():
+    from types import SimpleNamespace
+
+    from mha.ui.strings import gather
+    from mha.ui.strings.entry import S
+
+    one = SimpleNamespace(__name__="one", STRINGS={"k": S("a", "甲")})
+    other = SimpleNamespace(__name__="other", STRINGS={"k": S("b", "乙")})
+    with pytest.raises(ValueError, match=r"other declares keys another area declares: \['k'\]"):
+        gather([one, other])
+    assert gather([one])["k"].zh == "甲"

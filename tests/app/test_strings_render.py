@@ -1,7 +1,7 @@
 """The words as the page shows them. Every string is tagged with its key, the app is driven through
 every stage in AppTest, and each tag is found in the element that shows it: the markup rules of
-test_strings.py are only as good as its PLOTLY / PLAIN / LATEX lists, and this keeps those lists
-true. The same walk reads every range the page prints."""
+test_strings.py are only as good as what each key's entry says draws it (mha/ui/strings/entry.py), and this keeps
+those declarations true. The same walk reads every range the page prints."""
 
 import json
 import re
@@ -254,7 +254,7 @@ def test_each_string_is_drawn_by_a_renderer_its_markup_is_checked_for(pages):
         for key in re.findall(r"@@(\w+)@@", text):
             found.setdefault(key, set()).add(kind)
     wrong = {key: kinds for key, kinds in found.items() if not kinds <= renderers(key)}
-    assert wrong == {}, "declare these keys' renderers in test_strings.py"
+    assert wrong == {}, "declare what draws these keys in their entries (mha/ui/strings/)"
     lists = {"plotly": PLOTLY - ONE_SCORE_AT_A_TIME, "plain": PLAIN, "latex": LATEX}
     for kind, keys in lists.items():
         assert keys <= set(found), f"{kind} keys never seen on a page: {sorted(keys - set(found))}"

@@ -1,0 +1,129 @@
+"""Every word the page shows, in English and Chinese, by area: one module an area, one entry (entry.S) a key, its
+two languages side by side with what draws it.
+
+A key belongs to the area of the page that says it: the shell (title, sidebar, sizes, downloads), the settings'
+notices, the walk's stages (scores on their own), the KV cache (its step, its cost part, its variants), the coda
+(tokens and positions, the block, the next token, the trained model), the heads stage's parts, and the variant
+lab (its opening and costs, then each variant). A key is declared in one area only: importing the package fails
+on a key declared twice.
+"""
+
+import html
+import re
+
+from . import (
+    block,
+    heads,
+    kv,
+    kv_cost,
+    kv_variants,
+    lab,
+    lab_alibi,
+    lab_groups,
+    lab_mla,
+    lab_online,
+    lab_rope,
+    lab_window,
+    next_token,
+    notices,
+    scores,
+    shell,
+    tokens,
+    trained,
+    walk,
+)
+from .entry import S
+
+AREAS = (shell, notices, walk, scores, kv, kv_cost, kv_variants, tokens, block, next_token, trained, heads, lab,
+         lab_groups, lab_window, lab_alibi, lab_rope, lab_mla, lab_online)
+
+
+def gather(areas) -> dict[str, S]:
+    strings: dict[str, S] = {}
+    for area in areas:
+        twice = strings.keys() & area.STRINGS.keys()
+        if twice:
+            raise ValueError(f"{area.__name__} declares keys another area declares: {sorted(twice)}")
+        strings |= area.STRINGS
+    return strings
+
+
+STRINGS = gather(AREAS)
+EN = {key: s.en for key, s in STRINGS.items()}
+ZH = {key: s.zh for key, s in STRINGS.items()}
+TABLES = {"en": EN, "zh": ZH}
+DRAWS = {key: s.draws for key, s in STRINGS.items()}  # what draws each value (entry.py says how each is written)
+
+# Every ASCII punctuation mark but &, < and >, which md_escape writes as HTML entities instead.
+MARKDOWN_PUNCTUATION = re.compile(r"([!-%'-/:;=?@\[-`{-~])")
+
+
+# Where GFM would find an address in plain text (www.…, …://…, …@…), whatever the escapes: it looks for them in
+# the text once the escapes are read. A word joiner (invisible, and no place to break a line) splits each.
+ADDRESS_START = re.compile(r"(?i)(?<=www)(?=\.)|(?<=:)(?=//)|(?<=@)")
+WORD_JOINER = "\u2060"
+
+
+def md_escape(text: str) -> str:
+    """A value from outside (a link, a typed cell, a text), written so that Streamlit's Markdown shows it as it is.
+
+    CommonMark reads a backslash before any ASCII punctuation mark as that mark, literally: so no link, image,
+    emphasis, math, emoji shortcode or :colour[] directive can start inside the value. &, < and > go as entities,
+    so no tag or entity survives either, even as text. An address GFM would link is split by a word joiner."""
+    text = ADDRESS_START.sub(WORD_JOINER, text)
+    return html.escape(MARKDOWN_PUNCTUATION.sub(r"\\\1", text), quote=False)
+
+
+class Text:
+    """t("key", field=value) in one language; t.rows(1, 3) says a range of rows the way the language does
+    ("row 1", "rows 1–3", "第 1 行", "第 1–3 行").
+
+    t.md(key, **fields) is the one way a value from outside reaches the page's Markdown: its text fields are
+    escaped (md_escape); t.notice(n) says a settings.Notice so."""
+
+    def __init__(self, lang: str):
+        self.lang = lang if lang in TABLES else "en"
+        self.table = TABLES[self.lang]
+
+    def __call__(self, key: str, /, **fields) -> str:
+        return self.table[key].format(**fields)
+
+    def md(self, key: str, /, **fields) -> str:
+        """t(key, **fields) for Markdown, each str field shown literally (md_escape); numbers as the template says."""
+        return self(key, **{k: md_escape(v) if isinstance(v, str) else v for k, v in fields.items()})
+
+    def notice(self, notice) -> str:
+        """A settings.Notice in this language: its fields come from a link or a hand, so they go through md; a field
+        `why` is the key of the reason, said in this language."""
+        fields = {k: md_escape(v) if isinstance(v, str) else v for k, v in notice.fields.items() if k != "why"}
+        if "why" in notice.fields:  # the app's own words, in this language: no value from outside
+            fields["why"] = self(notice.fields["why"])
+        return self(notice.key, **fields)
+
+    def template(self, key: str) -> str:
+        """The value unformatted, for a figure that fills its fields itself (frame by frame)."""
+        return self.table[key]
+
+    def ranged(self, key: str) -> str:
+        """A template with a {rows} field that a figure fills as .format(a=first, b=last)."""
+        return _Ranged(self.template(key), self.rows, "rows")
+
+    def rows(self, first: int, last: int) -> str:
+        """Rows first..last, 1-based; one row is said as one."""
+        if last < first:
+            raise ValueError(f"an empty range: {first}..{last}")
+        if first == last:
+            return self("span_row", a=first)
+        return self("span_rows", a=first, b=last)
+
+
+class _Ranged(str):
+    """A template whose range field is filled from the first and last index: .format(a=1, b=1, **fields)."""
+
+    def __new__(cls, template: str, say, field: str):
+        obj = super().__new__(cls, template)
+        obj.say, obj.field = say, field
+        return obj
+
+    def format(self, *args, a: int, b: int, **fields) -> str:
+        return str.format(self, *args, **{self.field: self.say(a, b)}, **fields)
