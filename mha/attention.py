@@ -12,7 +12,7 @@ from .config import AttentionConfig
 from .errors import ConfigError, InputError
 from .variants import bias, groups, rope
 
-_WEIGHTS, _INPUT, _BLOCK, _TOKENS = 0, 1, 2, 3  # independent random streams per seed
+STREAM_WEIGHTS, STREAM_INPUT, STREAM_BLOCK, STREAM_TOKENS = 0, 1, 2, 3  # independent random streams per seed
 BLOCK = 64  # forward computes tokens in blocks of this many rows (see forward)
 
 
@@ -64,11 +64,12 @@ def init_weights(cfg: AttentionConfig, layer: int = 0) -> Weights:
     """
     deeper = [layer] if layer else []  # layer 0 keeps the streams of the single-layer walk
     heads = [
-        _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, i, *deeper]), cfg.d_model, 2 * cfg.d_k + cfg.d_v)
+        draw_matrix(cfg, np.random.default_rng([cfg.seed, STREAM_WEIGHTS, i, *deeper]), cfg.d_model,
+                    2 * cfg.d_k + cfg.d_v)
         for i in range(cfg.n_heads)
     ]
     w_qkv = np.stack(heads)  # (h, d_model, 2 d_k + d_v)
-    w_o = _draw(cfg, np.random.default_rng([cfg.seed, _WEIGHTS, cfg.n_heads, cfg.d_v, *deeper]),
+    w_o = draw_matrix(cfg, np.random.default_rng([cfg.seed, STREAM_WEIGHTS, cfg.n_heads, cfg.d_v, *deeper]),
                 cfg.n_heads * cfg.d_v, cfg.d_model)
     d_k = cfg.d_k
     w = Weights(w_qkv[..., :d_k], w_qkv[..., d_k:2 * d_k], w_qkv[..., 2 * d_k:], w_o)
@@ -88,7 +89,7 @@ def share_kv(w: Weights, n_kv_heads: int) -> Weights:
     return Weights(w.w_q, w.w_k[first], w.w_v[first], w.w_o)
 
 
-def _draw(cfg: AttentionConfig, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
+def draw_matrix(cfg: AttentionConfig, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
     if cfg.init == "integers":
         return rng.integers(-1, 2, size=(rows, cols)).astype(np.float64)
     return rng.standard_normal((rows, cols)) / np.sqrt(rows)
@@ -104,7 +105,7 @@ def init_input(cfg: AttentionConfig) -> np.ndarray:
 
 
 def _token_row(cfg: AttentionConfig, i: int) -> np.ndarray:
-    rng = np.random.default_rng([cfg.seed, _INPUT, i])
+    rng = np.random.default_rng([cfg.seed, STREAM_INPUT, i])
     if cfg.init == "integers":
         return rng.integers(-2, 3, size=cfg.d_model).astype(np.float64)
     return np.round(rng.standard_normal(cfg.d_model), 2)
@@ -236,7 +237,7 @@ def forward(x, w: Weights, cfg: AttentionConfig | None = None) -> Trace:
       instead of handing on inf or NaN.
     """
     x = check_input(x, w.d_model)
-    cfg = _variant(w, cfg)
+    cfg = variant_asked(w, cfg)
     n = x.shape[0]
     padded = np.zeros((-(-n // BLOCK) * BLOCK, w.d_model))
     padded[:n] = x
@@ -246,7 +247,7 @@ def forward(x, w: Weights, cfg: AttentionConfig | None = None) -> Trace:
         else:
             t = variant_walk(padded, w, cfg, softmax=_softmax_lean)
     for name, a in (("Q", t.q), ("K", t.k), ("V", t.v), ("QKᵀ", t.scores), ("H", t.heads), ("Y", t.y)):
-        _finite(name, a)
+        checked_finite(name, a)
     return _first(t, x, cfg is not None)
 
 
@@ -263,7 +264,7 @@ def knock_out(t: Trace, w: Weights, heads) -> Trace:
     return replace(t, heads=out, concat=concat, y=concat @ w.w_o)
 
 
-def _variant(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | None:
+def variant_asked(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | None:
     """cfg when it asks for a variant w can run, None for the post's attention; ConfigError when cfg and w disagree.
     Weights with shared K and V (GQA) need the variant walk even without a cfg."""
     if cfg is None:
@@ -280,7 +281,7 @@ def _variant(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | None:
     return cfg
 
 
-def _finite(name: str, a: np.ndarray) -> np.ndarray:
+def checked_finite(name: str, a: np.ndarray) -> np.ndarray:
     """a, or InputError naming the step whose numbers overflow float64. NaN or ±inf anywhere shows in a's min or
     max, which need no bool array of a's size (for the (h, n, n) scores, one more at forward's peak memory)."""
     if a.size and not (math.isfinite(a.min()) and math.isfinite(a.max())):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import _BLOCK, Trace, Weights, _finite, check_input, forward, init_weights, knock_out
+from .attention import STREAM_BLOCK, Trace, Weights, check_input, checked_finite, forward, init_weights, knock_out
 from .config import AttentionConfig
 from .errors import ConfigError, InputError
 
@@ -74,7 +74,7 @@ def init_block(cfg: AttentionConfig, layer: int = 0, attn: Weights | None = None
     `attn`: init_weights(cfg, layer) where the caller holds it already, so that the block shares it, not a copy.
     """
     attn = init_weights(cfg, layer) if attn is None else attn
-    rng = np.random.default_rng([cfg.seed, _BLOCK, layer])
+    rng = np.random.default_rng([cfg.seed, STREAM_BLOCK, layer])
     d, f = cfg.d_model, cfg.d_ff
     if cfg.init == "integers":
         w_fc, w_proj = (rng.integers(-1, 2, size=s).astype(np.float64) for s in ((d, f), (f, d)))
@@ -151,16 +151,16 @@ def block(x, bw: BlockWeights, ln: str = "pre", knocked=()) -> BlockTrace:
         if ln == "pre":
             ln1 = layer_norm(x, bw.ln1_g, bw.ln1_b)
             attn = knock_out(forward(ln1, bw.attn), bw.attn, knocked)
-            r1 = sum1 = _finite("x + attention", x + attn.y)
+            r1 = sum1 = checked_finite("x + attention", x + attn.y)
             ln2 = layer_norm(r1, bw.ln2_g, bw.ln2_b)
             hidden, act, ffn = _ffn(ln2, bw)
-            y = sum2 = _finite("the block's output", r1 + ffn)
+            y = sum2 = checked_finite("the block's output", r1 + ffn)
         else:
             attn = knock_out(forward(x, bw.attn), bw.attn, knocked)
-            sum1 = _finite("x + attention", x + attn.y)
+            sum1 = checked_finite("x + attention", x + attn.y)
             r1 = ln1 = layer_norm(sum1, bw.ln1_g, bw.ln1_b)
             hidden, act, ffn = _ffn(r1, bw)
-            sum2 = _finite("the block's output", r1 + ffn)
+            sum2 = checked_finite("the block's output", r1 + ffn)
             y = ln2 = layer_norm(sum2, bw.ln2_g, bw.ln2_b)
         if not all(np.all(np.isfinite(np.var(a, axis=-1))) for a in (x, sum1, sum2)):
             raise InputError("a layer norm's variance overflows float64: X is too large for the block.")
@@ -169,9 +169,9 @@ def block(x, bw: BlockWeights, ln: str = "pre", knocked=()) -> BlockTrace:
 
 def _ffn(z: np.ndarray, bw: BlockWeights) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The FFN on each row of z: hidden = z·W_fc + b_fc, act = GELU(hidden), ffn = act·W_proj + b_proj."""
-    hidden = _finite("the FFN", z @ bw.w_fc + bw.b_fc)  # (n, d_model) @ (d_model, d_ff) -> (n, d_ff)
+    hidden = checked_finite("the FFN", z @ bw.w_fc + bw.b_fc)  # (n, d_model) @ (d_model, d_ff) -> (n, d_ff)
     act = gelu(hidden)
-    ffn = _finite("the FFN", act @ bw.w_proj + bw.b_proj)  # (n, d_ff) @ (d_ff, d_model) -> (n, d_model)
+    ffn = checked_finite("the FFN", act @ bw.w_proj + bw.b_proj)  # (n, d_ff) @ (d_ff, d_model) -> (n, d_model)
     return hidden, act, ffn
 
 

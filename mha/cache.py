@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import Weights, _variant, check_input, softmax
+from .attention import Weights, check_input, softmax, variant_asked
 from .config import AttentionConfig
 from .errors import InputError
 from .variants import alibi_slopes, rope
@@ -45,7 +45,7 @@ class KVCache:
 
     def __init__(self, w: Weights, cfg: AttentionConfig | None = None, capacity: int = 16):
         self.w = w
-        self.cfg = _variant(w, cfg) or AttentionConfig(d_k=w.d_k, n_heads=w.n_heads)
+        self.cfg = variant_asked(w, cfg) or AttentionConfig(d_k=w.d_k, n_heads=w.n_heads)
         self._t = 0  # tokens held
         self._seen = 0  # tokens appended: the next one's position
         if self.cfg.window:
@@ -92,7 +92,7 @@ class KVCache:
         """Feed token X_t (d_model,) and return its step; the cache grows by one row per kv head (with a window,
         once it holds sinks + window tokens, the oldest other token leaves instead)."""
         w, cfg, pos = self.w, self.cfg, self._seen
-        x = check_input(np.reshape(_numbers(x_row), (1, -1)), w.d_model)[0]
+        x = check_input(np.reshape(as_numbers(x_row), (1, -1)), w.d_model)[0]
         with np.errstate(over="ignore", invalid="ignore"):
             qkv = x @ self._w_qkv  # (d_model,) @ (d_model, h d_k + h_kv (d_k+d_v))
             if w.n_kv_heads == w.n_heads:
@@ -148,7 +148,7 @@ class KVCache:
         self._pos = np.concatenate([self._pos, np.empty_like(self._pos)])
 
 
-def _numbers(x_row):
+def as_numbers(x_row):
     try:
         return np.asarray(x_row, dtype=np.float64)
     except (TypeError, ValueError) as e:

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import _WEIGHTS, Weights, _draw, causal_mask, check_input, init_weights, softmax
-from .cache import _numbers
+from .attention import STREAM_WEIGHTS, Weights, causal_mask, check_input, draw_matrix, init_weights, softmax
+from .cache import as_numbers
 from .config import AttentionConfig
 from .errors import ConfigError, InputError
 from .variants import groups
@@ -56,9 +56,9 @@ def init_mla(cfg: AttentionConfig, d_latent: int) -> MLAWeights:
         raise ConfigError(f"d_latent must be a whole number >= 1; got {d_latent!r}.")
     w = init_weights(AttentionConfig(d_model=cfg.d_model, d_k=cfg.d_k, d_v=cfg.d_v, n_heads=cfg.n_heads,
                                      seed=cfg.seed, init=cfg.init))
-    rng = np.random.default_rng([cfg.seed, _WEIGHTS, _MLA, d_latent])
-    w_dkv = _draw(cfg, rng, cfg.d_model, d_latent)
-    up = [_draw(cfg, rng, d_latent, cfg.d_k + cfg.d_v) for _ in range(cfg.n_heads)]
+    rng = np.random.default_rng([cfg.seed, STREAM_WEIGHTS, _MLA, d_latent])
+    w_dkv = draw_matrix(cfg, rng, cfg.d_model, d_latent)
+    up = [draw_matrix(cfg, rng, d_latent, cfg.d_k + cfg.d_v) for _ in range(cfg.n_heads)]
     return MLAWeights(w.w_q, w_dkv, np.stack([u[:, :cfg.d_k] for u in up]),
                       np.stack([u[:, cfg.d_k:] for u in up]), w.w_o)
 
@@ -154,7 +154,7 @@ class MLACache:
 
     def append(self, x_row) -> MLAStep:
         w = self.w
-        x = check_input(np.reshape(_numbers(x_row), (1, -1)), w.d_model)[0]
+        x = check_input(np.reshape(as_numbers(x_row), (1, -1)), w.d_model)[0]
         if self._t == len(self._c):  # doubling: O(1) amortised, as KVCache
             self._c = np.concatenate([self._c, np.empty_like(self._c)])
         with np.errstate(over="ignore", invalid="ignore"):

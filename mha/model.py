@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 import regex
 
-from .attention import _TOKENS, check_input, softmax
+from .attention import STREAM_TOKENS, check_input, softmax
 from .block import BlockTrace, BlockWeights, block, block_row, init_block, layer_norm
 from .cache import KVCache
 from .config import AttentionConfig
@@ -78,7 +78,7 @@ def token_embedding(token: str, cfg: AttentionConfig) -> np.ndarray:
     """Row of E for `token` (d_model,), fixed by the seed and the token's text, not by its id or the text
     around it: a word keeps its vector whatever sentence it is in. N(0, 1) rounded to 2 decimals (integers:
     −2..2), like a seeded row of X."""
-    rng = np.random.default_rng([cfg.seed, _TOKENS, zlib.crc32(token.encode("utf-8"))])
+    rng = np.random.default_rng([cfg.seed, STREAM_TOKENS, zlib.crc32(token.encode("utf-8"))])
     if cfg.init == "integers":
         return rng.integers(-2, 3, size=cfg.d_model).astype(np.float64)
     return np.round(rng.standard_normal(cfg.d_model), 2)
@@ -133,7 +133,7 @@ def init_model(cfg: AttentionConfig, vocab: list[str], n_layers: int = 1, positi
     wte = np.stack([token_embedding(tok, cfg) for tok in vocab])  # (vocab, d_model)
     wpe = None
     if positions == "learned":
-        rng = np.random.default_rng([cfg.seed, _TOKENS, 0])
+        rng = np.random.default_rng([cfg.seed, STREAM_TOKENS, 0])
         wpe = np.round(0.1 * rng.standard_normal((n_ctx, cfg.d_model)), 2)
     blocks = [init_block(cfg, layer) for layer in range(n_layers)] if blocks is None else list(blocks)
     return ModelWeights(wte, wpe, blocks, np.ones(cfg.d_model), np.zeros(cfg.d_model))

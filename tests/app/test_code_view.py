@@ -53,7 +53,7 @@ def test_the_lab_shows_the_code_of_its_variant(variant, needles):
 
 
 # What keeps forward exact and its failures named, and what makes it lean: forward wraps these around the walk.
-MACHINERY = ("_finite", "BLOCK", "pad", "errstate", "ascontiguousarray", "out=", "+=", "-=", "*=", "/=", "_lean")
+MACHINERY = ("checked_finite", "BLOCK", "pad", "errstate", "ascontiguousarray", "out=", "+=", "-=", "*=", "/=", "_lean")
 
 
 @pytest.mark.parametrize("stage", ["qk", "scores", "values"])
