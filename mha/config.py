@@ -1,13 +1,18 @@
 """AttentionConfig: the sizes of one multi-head attention layer, defaulting to the post's primes."""
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 
 from .errors import ConfigError
 
 INITS = ("gaussian", "integers")
+
+
+def _variant(default):
+    """A field that turns a variant on (its default is the post's attention): VARIANT_FIELDS lists them."""
+    return field(default=default, metadata={"variant": True})
 
 
 def _whole(name: str, value, minimum: int) -> int:
@@ -32,12 +37,12 @@ class AttentionConfig:
     init: str = "gaussian"  # "gaussian" (real numbers) or "integers" (small whole numbers, for paper)
     d_ff: int = 13  # hidden width of the GPT block's feed-forward network (GPT-2 uses 4·d_model)
     # The variants (all off by default: the post's attention). See forward for what each changes.
-    n_kv_heads: int = 0  # heads of K and V (GQA; 1 = MQA); 0 = n_heads. Query head i reads kv head i // group
-    window: int = 0  # query i sees keys i - window < j <= i (a band); 0 = every earlier key
-    sinks: int = 0  # keys j < sinks stay visible beside the window (StreamingLLM's attention sinks)
-    alibi: bool = False  # add -m_h (i - j) to head h's scores, slopes by the ALiBi paper's rule
-    rotary_dims: int = 0  # RoPE: the first rotary_dims of every q and k head rotate by position; 0 = none
-    rope_base: float = 10000.0  # RoPE's θ_i = rope_base^(-2i / rotary_dims)
+    n_kv_heads: int = _variant(0)  # heads of K and V (GQA; 1 = MQA); 0 = n_heads. Query head i reads kv head i // group
+    window: int = _variant(0)  # query i sees keys i - window < j <= i (a band); 0 = every earlier key
+    sinks: int = _variant(0)  # keys j < sinks stay visible beside the window (StreamingLLM's attention sinks)
+    alibi: bool = _variant(False)  # add -m_h (i - j) to head h's scores, slopes by the ALiBi paper's rule
+    rotary_dims: int = _variant(0)  # RoPE: the first rotary_dims of every q and k head rotate by position; 0 = none
+    rope_base: float = _variant(10000.0)  # RoPE's θ_i = rope_base^(-2i / rotary_dims)
 
     def __post_init__(self):
         for name, minimum in (("n_tokens", 1), ("d_model", 1), ("d_k", 1), ("d_v", 1), ("n_heads", 1),
@@ -65,3 +70,13 @@ class AttentionConfig:
     def kv_heads(self) -> int:
         """Heads of K and V: n_kv_heads, or n_heads when it is 0."""
         return self.n_kv_heads or self.n_heads
+
+
+# The fields that choose a variant, in the dataclass's order: what a trace's key, a download's record and the tests
+# read, so that a field added with _variant reaches all of them.
+VARIANT_FIELDS = tuple(f.name for f in fields(AttentionConfig) if f.metadata.get("variant"))
+
+
+def variant_fields(cfg: AttentionConfig) -> dict:
+    """cfg's variant fields by name, n_kv_heads as the kv heads it means (n_heads for 0)."""
+    return {name: getattr(cfg, name) for name in VARIANT_FIELDS} | {"n_kv_heads": cfg.kv_heads}

@@ -254,9 +254,8 @@ def variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.Attention
     a = {"X": t.x, "W_Q": shared.w_q, "W_K": shared.w_k, "W_V": shared.w_v, "W_O": shared.w_o, "Q": t.q, "K": t.k,
          "V": t.v, "Q_rot": t.q_rot, "K_rot": t.k_rot, "QK^T": t.scores, "QK^T_scaled": t.scaled, "bias": t.bias,
          "QK^T_masked": t.masked, "S": t.probs, "H": t.heads, "Concat": t.concat, "Y": t.y}
-    knobs = dict(kv_heads=cfg.kv_heads, window=cfg.window, sinks=cfg.sinks, alibi=cfg.alibi,
-                 rotary_dims=cfg.rotary_dims, rope_base=cfg.rope_base)
-    return Part(a, {"Q_rot": LABELS["Q"], "K_rot": LABELS["K"], "bias": ("query", "key")}, {**meta, **knobs})
+    return Part(a, {"Q_rot": LABELS["Q"], "K_rot": LABELS["K"], "bias": ("query", "key")},
+                {**meta, **mha.variant_fields(cfg)})
 def cache_variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.AttentionConfig, d_latent: int) -> Part:
     """The KV-cache stage with a variant: the lab's arrays for it on the rows decoded (variant_part) and what its
     cache holds after the last token: K_cache and V_cache of the kv heads, the positions held (MLA's cache is the

@@ -29,7 +29,7 @@ def test_gqa_files_hold_one_k_and_v_per_group_and_every_head_reads_its_groups():
     cfg = replace(CFG, n_kv_heads=2)
     part = exports.variant_part(X, W, "gqa", cfg, 4, 2, 0)
     a = part.arrays
-    assert a["W_K"].shape == (2, 5, 7) and part.meta["kv_heads"] == 2 and part.meta["variant"] == "gqa"
+    assert a["W_K"].shape == (2, 5, 7) and part.meta["n_kv_heads"] == 2 and part.meta["variant"] == "gqa"
     for head in range(4):
         g = head // 2  # heads 1, 2 read group 1; heads 3, 4 group 2
         k = X @ W.w_k[2 * g]

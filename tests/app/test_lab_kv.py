@@ -216,7 +216,7 @@ def test_the_downloads_hold_the_variants_cache_and_say_which(variant):
     t = 5
     e = _expected(variant, t)
     held = _held(t, e["window"], e["sinks"])
-    assert meta["variant"] == variant and meta["kv_heads"] == (e["n_kv_heads"] or H)
+    assert meta["variant"] == variant and meta["n_kv_heads"] == (e["n_kv_heads"] or H)
     assert (meta["window"], meta["sinks"], meta["rotary_dims"]) == (e["window"], e["sinks"], e["rotary_dims"])
     np.testing.assert_allclose(got["X"], _rows(t), atol=0, rtol=0)
     np.testing.assert_allclose(got["Y"], e["y"], atol=1e-12, rtol=0)

@@ -19,14 +19,13 @@ VARIANTS = {
     "alibi rope": dict(n_heads=2, alibi=True, rotary_dims=4),
     "window alibi rope gqa": dict(n_heads=4, n_kv_heads=2, window=2, sinks=2, alibi=True, rotary_dims=2),
 }
-FIELDS = ("n_kv_heads", "window", "sinks", "alibi", "rotary_dims", "rope_base")
 
 
 def _setup(name):
     cfg = mha.AttentionConfig(n_tokens=8, d_model=5, d_k=4, d_v=3, seed=11, **VARIANTS[name])
     w, x = mha.init_weights(cfg), mha.init_input(cfg)
     ref = variant_trace(x.tolist(), w.w_q.tolist(), w.w_k.tolist(), w.w_v.tolist(), w.w_o.tolist(),
-                        **{f: getattr(cfg, f) for f in FIELDS})
+                        **{f: getattr(cfg, f) for f in mha.VARIANT_FIELDS})
     return cfg, w, x, {k: np.array(v, dtype=float) for k, v in ref.items()}
 
 

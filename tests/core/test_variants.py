@@ -2,6 +2,7 @@
 issue-34 contract, on random shapes: forward and its trace, init_weights, the KV cache, RoPE's relative positions,
 MLA's two orders, and the config's refusals."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -13,8 +14,6 @@ import mha
 
 from .reference import alibi_slopes, mla_attention, rope, variant_trace, visible
 from .strategies import configs
-
-VARIANT_FIELDS = ("n_kv_heads", "window", "sinks", "alibi", "rotary_dims", "rope_base")
 
 
 def divisors(h):
@@ -44,7 +43,7 @@ def _layer(cfg):
 
 def _reference(cfg, w, x):
     return variant_trace(x.tolist(), w.w_q.tolist(), w.w_k.tolist(), w.w_v.tolist(), w.w_o.tolist(),
-                         **{f: getattr(cfg, f) for f in VARIANT_FIELDS})
+                         **{f: getattr(cfg, f) for f in mha.VARIANT_FIELDS})
 
 
 def _n_kv(cfg):
@@ -419,3 +418,14 @@ def test_visible_defaults_to_no_window_and_no_sinks(n, window):
     """visible(n) is the causal mask; visible(n, window) keeps no sinks: key 0 leaves the window like any other."""
     want = np.array([[j <= i and (not window or j > i - window) for j in range(n)] for i in range(n)])
     np.testing.assert_array_equal(mha.variants.visible(n, window) if window else mha.variants.visible(n), want)
+
+
+def test_every_config_field_is_a_size_or_a_variant():
+    """A field added to AttentionConfig is one or the other: a variant's field (declared with _variant) reaches the
+    lab's trace key, its downloads' record and these tests' configs through VARIANT_FIELDS; a new size is named here."""
+    sizes = {"n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init", "d_ff"}
+    names = [f.name for f in dataclasses.fields(mha.AttentionConfig)]
+    assert set(names) == sizes | set(mha.VARIANT_FIELDS) and not sizes & set(mha.VARIANT_FIELDS)
+    cfg = mha.AttentionConfig(n_heads=4, n_kv_heads=2, window=3, sinks=1, alibi=True, rotary_dims=2, rope_base=50.0)
+    assert mha.variant_fields(cfg) == dict(n_kv_heads=2, window=3, sinks=1, alibi=True, rotary_dims=2, rope_base=50.0)
+    assert mha.variant_fields(mha.AttentionConfig(n_heads=4))["n_kv_heads"] == 4  # 0 says: a K and V per head

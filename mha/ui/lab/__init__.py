@@ -113,8 +113,7 @@ def weights(v: View, cfg: mha.AttentionConfig) -> mha.Weights:
 def trace(v: View, cfg: mha.AttentionConfig) -> mha.Trace:
     """forward(X, weights, cfg), shared between sessions showing the same numbers while it is small (read-only)."""
     w = weights(v, cfg)
-    key = ("lab", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o), cfg.n_kv_heads, cfg.window, cfg.sinks, cfg.alibi,
-           cfg.rotary_dims, cfg.rope_base)
+    key = ("lab", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o), cfg)  # the whole config: a field added later is in it
     return TRACES.get(key, lambda: _read_only(mha.forward(v.x, w, cfg)))
 
 
