@@ -1,16 +1,15 @@
 """The sidebar: language, the walk, sizes and seed, view options; containers for share and downloads."""
 
-from dataclasses import replace
 from urllib.parse import urlencode
 
 import streamlit as st
 
 import mha
 
-from . import exports, lab, link, models, prepared, session, walk, x_source
+from . import exports, link, models, prepared, session, walk, x_source
 from . import settings as S
 from .inputs import number
-from .stages import matmul
+from .stages import DOWNLOAD
 from .strings import Text
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -178,39 +177,6 @@ def _source() -> exports.Source:
 
 
 def stage_part(stage: str, cfg: mha.AttentionConfig, x, w: mha.Weights) -> exports.Part | None:
-    """What a stage shows beyond the attention's trace, for its files: the refresher's product, the dependency map,
-    the coda's tokens, block and next-token arrays, computed as the stage computes them (None: the attention's
-    trace is the view)."""
-    ss = st.session_state
-    if stage == "matmul":
-        return exports.matmul_part(ss.get("mm_a_base", matmul.A), ss.get("mm_b_base", matmul.B))
-    if stage == "dependency":
-        return exports.dependency_part(x, w)
-    if stage == "variants":
-        variant = ss.get("variant", S.DEFAULTS["variant"])
-        if variant == "mla" and not lab.mla_fits(cfg):  # the page does not cut these sizes either: the walk's arrays
-            return None
-        return exports.variant_part(lab.variant_x(cfg, x, variant), w, variant, lab.variant_config(cfg, variant),
-                                    int(ss["d_latent"]), int(ss["tile"]), int(ss["head"]) - 1)
-    if stage == "kv_cache" and (variant := ss.get("kv_variant", S.DEFAULTS["kv_variant"])) != "mha":
-        return exports.cache_variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]))
-    if stage == "block":
-        run = x_source.trained_run(tuple(x_source.text_tokens(ss.get("text", ""))))
-        if run:
-            return exports.block_part(run.block, run.weights.blocks[run.layer])
-        bw = models.block_weights(cfg)
-        return exports.block_part(mha.block(x, bw, ln=S.block_order(ss)), bw)
-    if stage not in ("tokens", "next_token"):
-        return None
-    text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
-    tokens = x_source.text_tokens(text)
-    _, vocab, ids, mw = x_source.coda(replace(cfg, n_tokens=len(tokens)), text, ss.get("positions",
-                                                                                        S.DEFAULTS["positions"]))
-    if stage == "tokens":
-        n = len(tokens)
-        p = mw.wpe[:n] if mw.wpe is not None else mha.sinusoidal_positions(n, cfg.d_model)
-        return exports.tokens_part(ids, mw.wte, p, mha.embed(ids, mw))
-    run = x_source.trained_run(tuple(tokens))
-    top = run.trace if run else mha.logits_from(x, mw)  # the walk's X, edits included, through the coda's model
-    probs = mha.softmax(top.logits[-1] / float(ss.get("temperature", S.DEFAULTS["temperature"])))
-    return exports.next_token_part(top.x, top.final, mw.wte, top.logits, probs)
+    """What a stage shows beyond the attention's trace, for its files, as the stage computes it (its module's
+    download; None: the attention's trace is the view)."""
+    return DOWNLOAD[stage](cfg, x, w) if stage in DOWNLOAD else None

@@ -17,13 +17,13 @@ from mha.block import EPS
 from mha.figures.text import text_px
 from mha.figures.ticks import token_ticks
 
-from .. import link, models, session
+from .. import exports, link, models, session, x_source
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, fmt, header, said_then_shown
 from ..screen import DIAGRAM_PT
-from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN
+from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN, block_order
 from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
 
@@ -256,3 +256,14 @@ def _out_apart(v: View, tr: mha.BlockTrace, stream: list) -> None:
 
 def _range(values: np.ndarray) -> str:
     return f"{fmt(float(values.min()))} … {fmt(float(values.max()))}"
+
+
+def download(cfg, x, w) -> exports.Part:
+    """The block's files: the trained model's block on the text, else the seeded block on the walk's X in the order
+    shown."""
+    ss = st.session_state
+    run = x_source.trained_run(tuple(x_source.text_tokens(ss.get("text", ""))))
+    if run:
+        return exports.block_part(run.block, run.weights.blocks[run.layer])
+    bw = models.block_weights(cfg)
+    return exports.block_part(mha.block(x, bw, ln=block_order(ss)), bw)

@@ -9,6 +9,7 @@ import mha
 from mha import figures as F
 from mha.figures.ticks import room_for_names, token_ticks
 
+from .. import exports
 from ..chart import chart
 from ..inputs import number
 from ..prose import display, fmt, header, input_error, tex_int
@@ -104,3 +105,8 @@ def _nudge(v: View) -> None:
     else:
         st.caption(t("nudge_none_before"))
     st.warning(t("nudge_rows_moved", rows=t.rows(j, n), delta=fmt(float(np.abs(delta[j - 1:]).max()))))
+
+
+def download(cfg, x, w) -> exports.Part:
+    """The dependency map's files."""
+    return exports.dependency_part(x, w)

@@ -13,7 +13,7 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 from mha.figures.text import short
 from mha.figures.ticks import token_ticks
 
-from .. import editor, lab, link, next_word, session
+from .. import editor, exports, lab, link, next_word, session
 from .. import settings as S
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
@@ -607,3 +607,13 @@ def _mla_recompute(x: np.ndarray, w: mha.MLAWeights) -> np.ndarray:
     probs = mha.softmax(q_abs @ c.T / np.sqrt(w.d_k) + mha.causal_mask(len(x)))
     heads = (probs @ c) @ w.w_uv
     return heads.transpose(1, 0, 2).reshape(len(x), -1) @ w.w_o
+
+
+def download(cfg, x, w) -> exports.Part | None:
+    """With a variant, what its cache holds after the rows decoded; with the post's attention, None: the walk's
+    trace is the view."""
+    ss = st.session_state
+    variant = ss.get("kv_variant", S.DEFAULTS["kv_variant"])
+    if variant == "mha":
+        return None
+    return exports.cache_variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]))

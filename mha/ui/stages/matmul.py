@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+from .. import exports
 from ..editor import matrix_editor
 from ..product import product_view
 from ..prose import equation, header
@@ -27,3 +28,9 @@ def render(v: View) -> None:
     row, col = t("rows_of"), t("cols_of")
     product_view("mm", v, Operand(a, name("A"), row, col), Operand(b, name("B"), row, col),
                  Operand(a @ b, name("R"), row, col), "R = A · B")
+
+
+def download(cfg, x, w) -> exports.Part:
+    """The refresher's files: its product as the page holds it (the user's edits of A and B)."""
+    ss = st.session_state
+    return exports.matmul_part(ss.get("mm_a_base", A), ss.get("mm_b_base", B))

@@ -13,7 +13,7 @@ import mha
 from mha import figures as F
 from mha.figures.text import short
 
-from .. import next_word, session, x_source
+from .. import exports, next_word, session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..inputs import number
@@ -68,3 +68,16 @@ def render(v: View) -> None:
               args=(text, vocab[chosen]), disabled=full)
     if full:
         st.caption(t("next_full", most=most))
+
+
+def download(cfg, x, w) -> exports.Part:
+    """The next token's files: the walk's X (edits included) through the coda's model, or the trained run's."""
+    ss = st.session_state
+    text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
+    tokens = x_source.text_tokens(text)
+    positions = ss.get("positions", S.DEFAULTS["positions"])
+    _, _, _, mw = x_source.coda(replace(cfg, n_tokens=len(tokens)), text, positions)
+    run = x_source.trained_run(tuple(tokens))
+    top = run.trace if run else mha.logits_from(x, mw)
+    probs = mha.softmax(top.logits[-1] / float(ss.get("temperature", S.DEFAULTS["temperature"])))
+    return exports.next_token_part(top.x, top.final, mw.wte, top.logits, probs)

@@ -15,7 +15,7 @@ from mha import figures as F
 from mha.figures.text import fit_text
 from mha.figures.ticks import token_ticks
 
-from .. import models, session, x_source
+from .. import exports, models, session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..prose import display, equation, header
@@ -122,3 +122,15 @@ def chip(token: str, i: int) -> str:
 def use_text(text: str) -> None:
     st.session_state["text"] = text
     session.on_text_change()
+
+
+def download(cfg, x, w) -> exports.Part:
+    """The tokens' files: ids, E, P and X = E[ids] + P, for the text (or the language's example)."""
+    ss = st.session_state
+    text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
+    tokens = x_source.text_tokens(text)
+    positions = ss.get("positions", S.DEFAULTS["positions"])
+    _, _, ids, mw = x_source.coda(replace(cfg, n_tokens=len(tokens)), text, positions)
+    n = len(tokens)
+    p = mw.wpe[:n] if mw.wpe is not None else mha.sinusoidal_positions(n, cfg.d_model)
+    return exports.tokens_part(ids, mw.wte, p, mha.embed(ids, mw))

@@ -8,7 +8,7 @@ import streamlit as st
 
 import mha
 
-from .. import lab, link
+from .. import exports, lab, link
 from .. import settings as S
 from ..lab import costs
 from ..prose import header, input_error
@@ -37,3 +37,14 @@ def _lab(v: View) -> None:
     if part == "check":
         costs.render(v, variant, lead)
     link.follows(v.cfg)
+
+
+def download(cfg, x, w) -> exports.Part | None:
+    """The variant's files, computed as its page computes them (None where the page does not cut MLA's sizes: the
+    walk's arrays)."""
+    ss = st.session_state
+    variant = ss.get("variant", S.DEFAULTS["variant"])
+    if variant == "mla" and not lab.mla_fits(cfg):
+        return None
+    return exports.variant_part(lab.variant_x(cfg, x, variant), w, variant, lab.variant_config(cfg, variant),
+                                int(ss["d_latent"]), int(ss["tile"]), int(ss["head"]) - 1)
