@@ -139,7 +139,8 @@ def listen(page, event: str, handler) -> None:
 
 
 QUIET_MS = 1000  # the page must stay settled this long: a component's first report can start another run
-RERUN_QUIET_MS = 300  # after a run seen to end: long enough for React and Plotly to draw what it sent
+RERUN_QUIET_MS = 100  # after a run seen to end and its elements no longer stale: React and Plotly have drawn what it
+# sent by then. The e2e tests make about 360 such reruns: 300 ms here was 73 s of waiting.
 
 
 def settle(page, timeout: float = 60_000, quiet_ms: int = QUIET_MS) -> None:
