@@ -5,8 +5,10 @@ import textwrap
 from functools import cache
 
 import mha
-from mha import analysis, attention, mla, model, online, variants
+from mha import analysis, attention, model
 from mha import cache as kv
+
+from .variant_defs import VARIANT_LIST
 
 # stage -> what to show: a whole function, or the lines of the walk (attention.walk) that assign these names
 PIECES = {
@@ -22,16 +24,9 @@ PIECES = {
     "block": [mha.layer_norm, mha.gelu, mha.block],
     "next_token": [model.logits_from, model.model_forward],
 }
-# the variant lab: its variant's code (the walk with today's changes, and the piece that makes the change)
-VARIANT_PIECES = {
-    "gqa": [attention.variant_walk, variants.groups, attention.share_kv],
-    "window": [attention.variant_walk, variants.visible, variants.bias],
-    "alibi": [attention.variant_walk, variants.alibi_slopes, variants.bias],
-    "rope": [attention.variant_walk, variants.angles, variants.rope],
-    "mla": [mla.mla_from, mla.mla_forward],
-    "online": [online.online_attention],
-}
-VARIANT_PIECES.update(mqa=VARIANT_PIECES["gqa"], sinks=VARIANT_PIECES["window"])
+# the variant lab: each variant's code as its declaration lists it (the walk with today's changes, and the piece that
+# makes the change)
+VARIANT_PIECES = {v.id: list(v.code) for v in VARIANT_LIST if v.module}
 
 
 @cache

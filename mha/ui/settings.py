@@ -17,6 +17,7 @@ import numpy as np
 from mha.figures.scores import PHASES
 from mha.model import TOKEN
 
+from .variant_defs import VARIANT_LIST
 from .walk import STAGES
 
 SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
@@ -25,8 +26,8 @@ DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="e
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
                 layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", lab_part="change",
-                kv_variant="mha", heads_part="patterns", kv_heads=2, window=2, sinks=1, rotary_dims=6,
-                d_latent=4, tile=2)
+                kv_variant="mha", heads_part="patterns",
+                **{k.key: k.default for v in VARIANT_LIST for k in v.knobs})
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
@@ -46,15 +47,13 @@ LAB_PARTS = ("change", "click", "check")
 # The heads stage's parts with the trained model (`part` in the link when the stage is heads): where each head looks,
 # heads knocked out (`knock` in the link), what each writes into the logits, its OV and QK circuits, training.
 HEADS_PARTS = ("patterns", "knock", "writes", "circuits", "timeline")
-# The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights. The lab
-# opens on GQA; the KV-cache stage, which decodes through any of them but the online softmax (a way to compute, not
-# to cache), on the post's own attention, "mha".
-VARIANTS = ("gqa", "mqa", "window", "sinks", "alibi", "rope", "mla", "online")
-KV_VARIANTS = ("mha", "gqa", "mqa", "window", "sinks", "alibi", "rope", "mla")
-# The knobs each variant reads, by their keys (each also a URL parameter, written while its variant is shown):
-# kv heads (GQA), the window W and the sinks s, how many dims of each q and k rotate, the latent's width, keys a tile.
-KNOBS = dict(gqa=("kv_heads",), mqa=(), window=("window",), sinks=("window", "sinks"), alibi=(), rope=("rotary_dims",),
-             mla=("d_latent",), online=("tile",), mha=())
+# The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights, each
+# declared in variant_defs. The lab opens on GQA; the KV-cache stage, which decodes through any of them but the online
+# softmax (a way to compute, not to cache), on the post's own attention, "mha".
+VARIANTS = tuple(v.id for v in VARIANT_LIST if v.module)
+KV_VARIANTS = tuple(v.id for v in VARIANT_LIST if v.kv)
+# The knobs each variant reads, by their keys (each also a URL parameter, written while its variant is shown).
+KNOBS = {v.id: tuple(k.key for k in v.knobs) for v in VARIANT_LIST}
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
 LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**31 - 1, d_ff=4096)
 # The coda: a text makes X (one row per token, at most LIMITS["n_tokens"] of them).
@@ -81,8 +80,7 @@ PRESETS = {
     "gpt2": dict(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12, integers=False, example=False),
 }
 TILE_ASKED = "tile_asked"  # session key: a link's tile longer than any n, for the lab to name as asked
-KNOB_RANGE = dict(kv_heads=(1, LIMITS["n_heads"]), window=(1, LIMITS["n_tokens"]), sinks=(0, LIMITS["n_tokens"]),
-                  rotary_dims=(0, LIMITS["d_k"]), d_latent=(1, LIMITS["d_model"]), tile=(1, LIMITS["n_tokens"]))
+KNOB_RANGE = {k.key: (k.low, LIMITS[k.up_to]) for v in VARIANT_LIST for k in v.knobs}
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 NUMBER_MAX_CHARS = 40  # a float's shortest text (repr) takes at most 24

@@ -6,7 +6,6 @@ config from the knobs in the session, the X it runs on (ALiBi's without position
 it, and the variant's trace: the page and its downloads (sidebar.stage_part) read the same."""
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from importlib import import_module
 
 import numpy as np
@@ -15,9 +14,10 @@ import streamlit as st
 import mha
 from mha.model import positions_for
 
-from .. import models, x_source
+from .. import models, variant_defs, x_source
 from .. import settings as S
 from ..shared import digest
+from ..variant_defs import VARIANT_LIST
 from ..view import TRACES, View
 
 # MLA's SVD of every head's [W_K | W_V], (d_model, h (d_k + d_v)), costs about d_model² · h (d_k + d_v) multiply-adds:
@@ -34,8 +34,7 @@ def mla_fits(cfg: mha.AttentionConfig) -> bool:
     return mla_work(cfg) <= MLA_WORK
 
 
-MODULES = dict(gqa="groups", mqa="groups", window="window", sinks="window", alibi="alibi", rope="rope", mla="mla",
-               online="online")
+MODULES = {v.id: v.module for v in VARIANT_LIST if v.module}
 
 
 def render(v: View, variant: str, part: str) -> str:
@@ -56,16 +55,6 @@ def one_product(v: View, variant: str, products: Mapping[str, tuple[str, Callabl
     products[st.session_state[key]][1]()
 
 
-def kv_heads(h: int, wanted: int) -> int:
-    """The kv heads a page can use with h query heads: `wanted` if it divides h, else the largest divisor below it."""
-    return max(d for d in range(1, min(wanted, h) + 1) if h % d == 0)
-
-
-def rotary_dims(d_k: int, wanted: int) -> int:
-    """An even number of dims ≤ d_k that rotate: `wanted`, rounded down to even and to d_k's largest even number."""
-    return min(wanted - wanted % 2, d_k - d_k % 2)
-
-
 def config(v: View, variant: str) -> mha.AttentionConfig:
     """The walk's sizes with `variant`'s change, its knobs read from the session (each kept to what the sizes
     allow); "mha", "mla" and "online" change nothing the attention config holds."""
@@ -74,17 +63,9 @@ def config(v: View, variant: str) -> mha.AttentionConfig:
 
 def variant_config(cfg: mha.AttentionConfig, variant: str) -> mha.AttentionConfig:
     """`config` for the walk's cfg (what the downloads use, with no view at hand)."""
-    ss, h = st.session_state, cfg.n_heads
-    knob = {k: int(ss.get(k, S.DEFAULTS[k])) for k in ("kv_heads", "window", "sinks", "rotary_dims")}
-    change = dict(
-        gqa=dict(n_kv_heads=kv_heads(h, knob["kv_heads"])),
-        mqa=dict(n_kv_heads=1),
-        window=dict(window=knob["window"]),
-        sinks=dict(window=knob["window"], sinks=knob["sinks"]),
-        alibi=dict(alibi=True),
-        rope=dict(rotary_dims=rotary_dims(cfg.d_k, knob["rotary_dims"])),
-    ).get(variant, {})
-    return replace(cfg, **change)
+    ss = st.session_state
+    return variant_defs.config(cfg, variant, {k.key: int(ss.get(k.key, S.DEFAULTS[k.key]))
+                                              for k in variant_defs.VARIANTS[variant].knobs})
 
 
 def without_positions(cfg: mha.AttentionConfig, x: np.ndarray) -> tuple[np.ndarray, str]:

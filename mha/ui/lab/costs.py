@@ -4,7 +4,7 @@ side by side with the tokens that fit in a given memory.
 The page's figures are measured: a real mha.KVCache (or mha.MLACache) at the variant's config is fed the n tokens,
 and its nbytes read back. A cache's bytes depend on its shapes only (heads, d_k, d_v, the window, d_latent), never on
 the weights' values or d_model, so the measuring cache has zero weights one number wide: the same bytes as the walk's
-own cache, at no cost of the walk's weights. A real model's figures come from its published sizes (REAL below, each
+own cache, at no cost of the walk's weights. A real model's figures come from its published sizes (REAL, each
 with the key of its source in the README's "Sources of the real models' sizes") by the same formula as the page's:
 n_kv (d_k + d_v) floats per token per layer for every variant but MLA, whose cache is its latent (and DeepSeek's one
 shared RoPE key)."""
@@ -21,7 +21,7 @@ from .. import lab
 from .. import settings as S
 from ..inputs import number
 from ..prose import markdown_table, tex_int
-from ..strings import Text
+from ..variant_defs import VARIANT_LIST, Real
 from ..view import View
 
 FLOAT_BYTES = 2  # a real model's cache in bf16 / fp16
@@ -31,45 +31,10 @@ MEMORY_DEFAULT = 1.0
 MEMORY_WIDTH = 320  # px: the box holds a few digits; a phone (390 px) still fits it
 
 
-@dataclass(frozen=True)
-class Real:
-    """A published model whose attention is the variant's, in this core's terms."""
-
-    model: str  # as the README (and the English page) names it
-    cite: tuple[str, ...]  # its sources' keys in the README's "Sources of the real models' sizes"
-    layers: int
-    cfg: mha.AttentionConfig  # heads, kv heads, d_k, d_v, window, sinks as the model's config gives them
-    latent: int = 0  # MLA: the cached latent's width (DeepSeek's kv_lora_rank)
-    rope_key: int = 0  # MLA: DeepSeek's one RoPE key shared by all heads (qk_rope_head_dim), cached beside the latent
-    context: int = 0  # the context length its config gives (where the page uses it)
-    words: str = ""  # the strings key that says `model` on the page, when the name holds words to translate
-
-    def said(self, t: Text) -> str:
-        """The model's name as the page says it: `model`, or its words in the page's language."""
-        return t(self.words) if self.words else self.model
-
-
-def _sizes(d_model: int, h: int, head: int, **variant) -> mha.AttentionConfig:
-    return mha.AttentionConfig(n_tokens=1, d_model=d_model, n_heads=h, d_k=head, d_v=head, **variant)
-
-
-# The real models, one per variant (and the post's MHA). README.md cites each by its key.
-REAL = {
-    "mha": Real("GPT-2 small", ("gpt2",), 12, _sizes(768, 12, 64)),
-    "gqa": Real("Llama-3-8B", ("llama3",), 32, _sizes(4096, 32, 128, n_kv_heads=8, rope_base=500000.0)),
-    "mqa": Real("Falcon-7B", ("falcon",), 32, _sizes(4544, 71, 64, n_kv_heads=1)),
-    "window": Real("Mistral-7B-v0.1", ("mistral",), 32, _sizes(4096, 32, 128, n_kv_heads=8, window=4096)),
-    "sinks": Real("StreamingLLM on Llama-2-7B", ("streamingllm", "llama2"), 32,
-                  _sizes(4096, 32, 128, window=2000, sinks=4), words="lab_costs_model_sinks"),
-    "alibi": Real("BLOOM (176B)", ("bloom",), 70, _sizes(14336, 112, 128, alibi=True)),
-    "rope": Real("GPT-NeoX-20B", ("neox",), 44, _sizes(6144, 64, 96, rotary_dims=24)),
-    "mla": Real("DeepSeek-V2", ("deepseek",), 60,
-                mha.AttentionConfig(n_tokens=1, d_model=5120, n_heads=128, d_k=128 + 64, d_v=128),
-                latent=512, rope_key=64),
-    "online": Real("Llama-3-8B", ("llama3", "flash"), 32,
-                   _sizes(4096, 32, 128, n_kv_heads=8, rope_base=500000.0), context=8192),
-}
-ROWS = ("mha", *S.VARIANTS)  # the comparison table: the post's attention, then every variant
+# The real models, one per variant (and the post's MHA), as each variant's declaration gives it. README.md cites each
+# by its key.
+REAL = {v.id: v.real for v in VARIANT_LIST}
+ROWS = tuple(REAL)  # the comparison table: the post's attention, then every variant
 
 
 def floats_per_token(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> int:

@@ -19,6 +19,7 @@ from ..chart import chart
 from ..heads import s_maps
 from ..product import product_view
 from ..prose import aside, display, fmt, head_control, markdown_table, said
+from ..variant_defs import kv_heads
 from ..view import Name, Operand, View, concat_args, name, subscript
 
 KEPT = "lab_groups_kept"  # session key: a kv_heads that did not divide h, kept valid: (asked, used, h)
@@ -91,7 +92,7 @@ def keep_valid(h: int) -> None:
     ss = st.session_state
     asked = int(ss.get("kv_heads", S.DEFAULTS["kv_heads"]))
     if asked not in divisors(h):
-        ss["kv_heads"] = lab.kv_heads(h, asked)
+        ss["kv_heads"] = kv_heads(h, asked)
         ss[KEPT] = (asked, ss["kv_heads"], h)
 
 

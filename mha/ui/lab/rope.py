@@ -18,6 +18,7 @@ from ..chart import chart
 from ..product import product_view
 from ..prose import aside, display, fmt, head_control, markdown_table, said
 from ..strings import Text
+from ..variant_defs import rotary_dims
 from ..view import Name, Operand, View, name, subscript
 
 SHIFT = 5  # the constant every position is moved by in the shift check
@@ -97,7 +98,7 @@ def _knob(t: Text, d_k: int) -> None:
     or more than d_k: from a link, or kept from larger sizes) is made one they can first, and the page says so."""
     ss, most = st.session_state, d_k - d_k % 2
     wanted = int(ss.get("rotary_dims", 0))
-    used = lab.rotary_dims(d_k, wanted)
+    used = rotary_dims(d_k, wanted)
     ss["rotary_dims"] = used
     st.select_slider(t("lab_rope_dims"), list(range(0, most + 1, 2)), key="rotary_dims", persist_state="session",
                      help=t("lab_rope_dims_help", d_k=d_k, most=most))

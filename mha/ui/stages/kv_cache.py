@@ -1,7 +1,7 @@
 """Stage `kv_cache`: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -13,7 +13,7 @@ from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figu
 from mha.figures.text import short
 from mha.figures.ticks import token_ticks
 
-from .. import editor, exports, lab, link, next_word, session
+from .. import editor, exports, lab, link, next_word, session, variant_defs
 from .. import settings as S
 from ..chart import chart, draw, drawn, shared_figure
 from ..inputs import number
@@ -23,6 +23,7 @@ from ..prose import equation, head_control, header, input_error, markdown_table,
 from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..settings import KV_PARTS
 from ..shared import digest
+from ..variant_defs import VARIANTS
 from ..view import View, name, subscript
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
@@ -103,9 +104,6 @@ def _steps(v: View) -> None:
 
 
 MLA_W = dict(w_dkv="W<sub>DKV</sub>", w_uk="W<sub>UK</sub>", w_uv="W<sub>UV</sub>")  # MLA's weights, by name
-SHORT = dict(mha="kv_short_mha", window="kv_short_window", sinks="kv_short_sinks")  # the picker's shorter names
-KNOB_LABELS = dict(kv_heads="kv_knob_kv_heads", window="kv_knob_window", sinks="kv_knob_sinks",
-                   rotary_dims="kv_knob_rotary_dims", d_latent="kv_knob_d_latent")
 
 
 def _variant(v: View) -> str:
@@ -115,13 +113,13 @@ def _variant(v: View) -> str:
     # one row, the picker then its knobs; a phone's picker wraps its options over lines of their own
     row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")
     variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
-                                    format_func=lambda x: t_(SHORT.get(x, f"variant_{x}")), key="kv_variant",
+                                    format_func=lambda x: _variant_name(t_, x), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
     width = 180 if v.look == F.PRESENT else 130  # a projector's larger type: "dims that rotate" on one line
     if "kv_heads" in S.KNOBS[variant]:
         groups.keep_valid(v.cfg.n_heads)  # as the lab's knob: the page, its link and its words use the same
-    for key in S.KNOBS[variant]:
-        number(row, t_, key, *S.KNOB_RANGE[key], label=t_(KNOB_LABELS[key]), default=S.DEFAULTS[key], width=width)
+    for knob in VARIANTS[variant].knobs:
+        number(row, t_, knob.key, *S.KNOB_RANGE[knob.key], label=t_(knob.kv_label), default=knob.default, width=width)
     if "kv_heads" in S.KNOBS[variant]:
         groups.say_kept(t_, v.cfg.n_heads)
     return variant
@@ -467,10 +465,7 @@ def _chosen(v: View) -> tuple[str, mha.AttentionConfig, int]:
 def _on_gpt2(variant: str, changed: mha.AttentionConfig) -> mha.AttentionConfig:
     """GPT-2-small's shapes with the variant's change as set on the page (its kv heads kept a divisor of 12, its
     turned dims within d_k)."""
-    if variant in ("gqa", "mqa"):
-        return replace(GPT2, n_kv_heads=lab.kv_heads(GPT2.n_heads, changed.kv_heads))
-    return replace(GPT2, window=changed.window, sinks=changed.sinks, alibi=changed.alibi,
-                   rotary_dims=lab.rotary_dims(GPT2.d_k, changed.rotary_dims))
+    return variant_defs.config(GPT2, variant, variant_defs.knobs_of(changed, variant))
 
 
 def _formulas(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int, c: mha.Cost) -> list[list[tuple]]:
@@ -520,7 +515,7 @@ def _assumed(t_, cfg: mha.AttentionConfig, variant: str, latent: int) -> str:
 
 
 def _variant_name(t_, variant: str) -> str:
-    return t_(SHORT.get(variant, f"variant_{variant}"))
+    return t_(VARIANTS[variant].kv_name or f"variant_{variant}")
 
 
 def _sizes_tex(cfg: mha.AttentionConfig, latent: int) -> str:
