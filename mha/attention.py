@@ -155,6 +155,11 @@ class Trace:
     q_rot: np.ndarray | None = None  # (h, n, d_k)     Q after RoPE
     k_rot: np.ndarray | None = None  # (h_kv, n, d_k)  K after RoPE
     bias: np.ndarray | None = None  # (h, n, n)        added to the scaled scores: the mask, and ALiBi's bias
+    # int8 K and V (kv_bits = 8): the codes and scales they were kept as; k_rot and v are then codes × scale
+    k_codes: np.ndarray | None = None  # (h_kv, n, d_k) int8
+    v_codes: np.ndarray | None = None  # (h_kv, n, d_v) int8
+    k_scale: np.ndarray | None = None  # (h_kv, n)
+    v_scale: np.ndarray | None = None  # (h_kv, n)
 
     def __post_init__(self):
         n = len(self.x)
@@ -210,6 +215,9 @@ def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softma
     v = x @ w.w_v  # V_g = X W_Vg: (h_kv, n, d_v)
     q_rot = rope(q, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # RoPE: pairs of dims turn by position
     k_rot = rope(k, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # (without RoPE: Q and K as they are)
+    if cfg.kv_bits:  # int8: each row of K_rot and of V kept as codes and one scale; attention reads codes × scale
+        (k_codes, k_scale), (v_codes, v_scale) = quantize(k_rot), quantize(v)
+        k_rot, v = k_codes * k_scale[..., None], v_codes * v_scale[..., None]
     g = groups(w.n_heads, w.n_kv_heads)  # query head i reads kv head g[i]
     scores = q_rot @ k_rot[g].transpose(0, 2, 1)  # Q_rot K_rotᵀ: (h, n, n)
     scaled = scores / np.sqrt(w.d_k)  # ÷ √d_k
@@ -219,14 +227,24 @@ def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softma
     heads = probs @ v[g]  # H_i = S_i V_g[i]: (h, n, d_v)
     concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v)
     y = concat @ w.w_o  # Y = Concat W_O: (n, d_model)
-    return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added)
+    t = Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added)
+    return replace(t, k_codes=k_codes, v_codes=v_codes, k_scale=k_scale, v_scale=v_scale) if cfg.kv_bits else t
+
+
+def quantize(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int8 codes and one scale for each row of a (..., n, d): scale = max|row| / 127, codes = round(row / scale)
+    within ±127 (a row of subnormal numbers can round its scale down and ask for 128); a zero row gets scale 0 and
+    codes 0. Each row on its own: a row once kept never changes when later rows arrive."""
+    scale = np.abs(a).max(axis=-1) / 127
+    codes = np.rint(a / np.where(scale > 0, scale, 1.0)[..., None])
+    return np.clip(codes, -127, 127).astype(np.int8), scale
 
 
 def forward(x, w: Weights, cfg: AttentionConfig | None = None) -> Trace:
     """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace.
 
-    cfg's variant fields (n_kv_heads, window, sinks, alibi, rotary_dims, rope_base) choose variant_walk; its sizes
-    are w's. Without any (or cfg None) it is the post's walk, bit for bit.
+    cfg's variant fields (VARIANT_FIELDS: n_kv_heads, window, sinks, alibi, RoPE's, kv_bits) choose variant_walk;
+    its sizes are w's. Without any (or cfg None) it is the post's walk, bit for bit.
 
     The walk itself is `walk`; around it, forward keeps two promises the walk need not spell out:
     - Exactness. Tokens go through in blocks of BLOCK rows, the last block padded with zero rows that the mask
@@ -276,7 +294,7 @@ def variant_asked(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | 
                           f"{w.n_heads} and {w.n_kv_heads}: make the weights with init_weights(cfg).")
     if cfg.rotary_dims > w.d_k:
         raise ConfigError(f"rotary_dims = {cfg.rotary_dims} exceeds the weights' d_k = {w.d_k}.")
-    if cfg.kv_heads == cfg.n_heads and not (cfg.window or cfg.alibi or cfg.rotary_dims):
+    if cfg.kv_heads == cfg.n_heads and not (cfg.window or cfg.alibi or cfg.rotary_dims or cfg.kv_bits):
         return None
     return cfg
 
@@ -304,4 +322,7 @@ def _first(t: Trace, x: np.ndarray, variant: bool) -> Trace:
         cut = replace(cut, q_rot=cut.q if t.q_rot is t.q else t.q_rot[:, :n].copy(),
                       k_rot=cut.k if t.k_rot is t.k else t.k_rot[:, :n].copy(),
                       bias=bias_n if bias_n.strides[0] == 0 else np.ascontiguousarray(bias_n))
+    if t.k_codes is not None:  # int8: V is codes × scale, and the codes and scales of the real rows
+        cut = replace(cut, **{name: getattr(t, name)[:, :n].copy() for name in ("k_codes", "v_codes", "k_scale",
+                                                                                 "v_scale")})
     return cut

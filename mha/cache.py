@@ -5,14 +5,15 @@ far, but no earlier q. So q is computed, used once and dropped; k and v rows are
 
 With a variant (AttentionConfig's n_kv_heads, window, sinks, alibi, rotary_dims) the cache keeps K and V of the
 n_kv_heads kv heads only, keys after RoPE at their own positions, and with a window only the tokens a later query
-can still see: the sinks and the last `window`, so the oldest other token leaves as each new one arrives.
+can still see: the sinks and the last `window`, so the oldest other token leaves as each new one arrives. With
+kv_bits = 8 each row is kept as int8 codes and one scale (attention.quantize), and attention reads codes × scale.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import Weights, check_input, softmax, variant_asked
+from .attention import Weights, check_input, quantize, softmax, variant_asked
 from .config import AttentionConfig
 from .errors import InputError
 from .variants import alibi_slopes, rope
@@ -50,8 +51,10 @@ class KVCache:
         self._seen = 0  # tokens appended: the next one's position
         if self.cfg.window:
             capacity = min(capacity, self.cfg.sinks + self.cfg.window + 1)
-        self._k = np.empty((w.n_kv_heads, max(1, capacity), w.d_k))
-        self._v = np.empty((w.n_kv_heads, max(1, capacity), w.d_v))
+        kept = np.int8 if self.cfg.kv_bits else np.float64  # int8: codes, with a scale a row beside them
+        self._k = np.empty((w.n_kv_heads, max(1, capacity), w.d_k), dtype=kept)
+        self._v = np.empty((w.n_kv_heads, max(1, capacity), w.d_v), dtype=kept)
+        self._scales = [np.empty((w.n_kv_heads, max(1, capacity))) for _ in "kv"] if self.cfg.kv_bits else None
         self._pos = np.empty(max(1, capacity), dtype=np.int64)
         self._slopes = alibi_slopes(w.n_heads) if self.cfg.alibi else np.zeros(w.n_heads)
         # [W_Q | W_K | W_V] of every head side by side, (d_model, h (2 d_k + d_v)) (with shared K and V: every
@@ -70,13 +73,21 @@ class KVCache:
 
     @property
     def k(self) -> np.ndarray:
-        """Cached keys (h, t, d_k), a read-only view."""
-        return _readonly(self._k[:, : self._t])
+        """Cached keys (h, t, d_k) as attention reads them, read-only (int8: codes × scale)."""
+        return _readonly(self._rows(0, slice(0, self._t)))
 
     @property
     def v(self) -> np.ndarray:
-        """Cached values (h, t, d_v), a read-only view."""
-        return _readonly(self._v[:, : self._t])
+        """Cached values (h, t, d_v) as attention reads them, read-only (int8: codes × scale)."""
+        return _readonly(self._rows(1, slice(0, self._t)))
+
+    @property
+    def codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+        """int8: (K codes (h_kv, t, d_k), V codes (h_kv, t, d_v), K scales (h_kv, t), V scales), read-only views of
+        what the cache holds; None for a float cache."""
+        if self._scales is None:
+            return None
+        return tuple(_readonly(a[:, : self._t]) for a in (self._k, self._v, *self._scales))
 
     @property
     def positions(self) -> np.ndarray:
@@ -86,7 +97,8 @@ class KVCache:
     @property
     def nbytes(self) -> int:
         """Bytes the t cached K and V rows hold (not the spare capacity)."""
-        return self._t * self.w.n_kv_heads * (self.w.d_k + self.w.d_v) * self._k.itemsize
+        scales = 2 * self._scales[0].itemsize if self._scales else 0  # int8: a scale for each row of K and of V
+        return self._t * self.w.n_kv_heads * ((self.w.d_k + self.w.d_v) * self._k.itemsize + scales)
 
     def append(self, x_row) -> DecodeStep:
         """Feed token X_t (d_model,) and return its step; the cache grows by one row per kv head (with a window,
@@ -102,11 +114,17 @@ class KVCache:
                 k, v = np.split(qkv[w.n_heads * w.d_k:].reshape(w.n_kv_heads, -1), [w.d_k], axis=1)
             q_rot, k_rot = (rope(a[:, None], [pos], cfg.rotary_dims, cfg.rope_base)[:, 0] for a in (q, k))
             self._grow()
-            self._k[:, self._t], self._v[:, self._t], self._pos[self._t] = k_rot, v, pos
+            if self._scales is None:
+                self._k[:, self._t], self._v[:, self._t] = k_rot, v
+            else:  # int8: the codes and scale of this token's row of each kv head, and the row they stand for
+                (self._k[:, self._t], self._scales[0][:, self._t]), (self._v[:, self._t], self._scales[1][:, self._t]) \
+                    = quantize(k_rot), quantize(v)
+                k_rot, v = self._rows(0, self._t), self._rows(1, self._t)
+            self._pos[self._t] = pos
             keep = np.flatnonzero(self._visible(self._pos[: self._t + 1], pos))  # every slot, or all but one
             everyone = len(keep) == self._t + 1
-            keys = self._k[:, : self._t + 1] if everyone else self._k[:, keep]
-            values = self._v[:, : self._t + 1] if everyone else self._v[:, keep]
+            slots = slice(0, self._t + 1) if everyone else keep
+            keys, values = self._rows(0, slots), self._rows(1, slots)
             held = self._pos[: self._t + 1].copy() if everyone else self._pos[keep]
             # query heads in their groups, (h_kv, h / h_kv, ·), each group against its own K and V: no copy of the
             # cache per query head (group of 1 without sharing: the same products as ever)
@@ -128,10 +146,17 @@ class KVCache:
         if not np.all(np.isfinite(y)) or not np.all(np.isfinite(scores)):
             raise InputError("This token's values overflow float64: scale it down (|x| below 1e100).")
         if not everyone:  # the token that left: close the gap, the others keep their order
-            self._k[:, : len(keep)], self._v[:, : len(keep)], self._pos[: len(keep)] = keys, values, held
+            for kept in (self._k, self._v, *(self._scales or ())):
+                kept[:, : len(keep)] = kept[:, keep]
+            self._pos[: len(keep)] = held
         self._t, self._seen = len(keep), pos + 1
         return DecodeStep(self._t, x, q, k_rot, v, scores, scaled, probs, heads, concat, y,
                           pos, _readonly(held), q_rot, k_rot, added)
+
+    def _rows(self, which: int, slots) -> np.ndarray:
+        """The cached rows at `slots` of K (0) or V (1), as attention reads them: int8 codes × their scales."""
+        kept = (self._k, self._v)[which][:, slots]
+        return kept if self._scales is None else kept * self._scales[which][:, slots, None]
 
     def _visible(self, positions: np.ndarray, pos: int) -> np.ndarray:
         """Which of the cached positions the token at `pos` sees: all, or the window's and the sinks'."""
@@ -145,6 +170,8 @@ class KVCache:
             return
         self._k = np.concatenate([self._k, np.empty_like(self._k)], axis=1)  # doubling: O(1) amortised
         self._v = np.concatenate([self._v, np.empty_like(self._v)], axis=1)
+        if self._scales:
+            self._scales = [np.concatenate([s, np.empty_like(s)], axis=1) for s in self._scales]
         self._pos = np.concatenate([self._pos, np.empty_like(self._pos)])
 
 

@@ -8,6 +8,7 @@ import numpy as np
 from .errors import ConfigError
 
 INITS = ("gaussian", "integers")
+KV_BITS = (0, 8)  # how K and V are kept: float64, or int8 codes with one scale a row
 
 
 def _variant(default):
@@ -43,11 +44,12 @@ class AttentionConfig:
     alibi: bool = _variant(False)  # add -m_h (i - j) to head h's scores, slopes by the ALiBi paper's rule
     rotary_dims: int = _variant(0)  # RoPE: the first rotary_dims of every q and k head rotate by position; 0 = none
     rope_base: float = _variant(10000.0)  # RoPE's θ_i = rope_base^(-2i / rotary_dims)
+    kv_bits: int = _variant(0)  # 8: K (after RoPE) and V kept as int8 codes, one scale a row; 0 = float64
 
     def __post_init__(self):
         for name, minimum in (("n_tokens", 1), ("d_model", 1), ("d_k", 1), ("d_v", 1), ("n_heads", 1),
                               ("seed", 0), ("d_ff", 1), ("n_kv_heads", 0), ("window", 0), ("sinks", 0),
-                              ("rotary_dims", 0)):
+                              ("rotary_dims", 0), ("kv_bits", 0)):
             object.__setattr__(self, name, _whole(name, getattr(self, name), minimum))
         if self.init not in INITS:
             raise ConfigError(f"init must be one of {', '.join(INITS)}; got {self.init!r}.")
@@ -60,6 +62,8 @@ class AttentionConfig:
         if self.rotary_dims % 2 or self.rotary_dims > self.d_k:
             raise ConfigError(f"rotary_dims must be even (dims rotate in pairs) and at most d_k = {self.d_k}; "
                               f"got {self.rotary_dims}.")
+        if self.kv_bits not in KV_BITS:
+            raise ConfigError(f"kv_bits must be 0 (float64) or 8 (int8 codes, a scale a row); got {self.kv_bits}.")
         base = self.rope_base
         if isinstance(base, (bool, np.bool_)) or not isinstance(base, (int, float, np.integer, np.floating)) \
                 or not math.isfinite(base) or base <= 0:

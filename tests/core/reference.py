@@ -159,7 +159,25 @@ def _softmax_row(row):
     return [a / sum(e) for a in e]
 
 
-def variant_trace(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, rotary_dims, rope_base):
+def int8_row(row):
+    """(codes, scale) of one row, by the rule: scale = max|row| / 127, each code the nearest whole number to
+    value / scale (halves to even, as numpy rounds), kept within ±127; a zero row has scale 0 and codes 0."""
+    scale = max(abs(a) for a in row) / 127
+    if scale == 0:
+        return [0] * len(row), 0.0
+    return [max(-127, min(127, round(a / scale))) for a in row], scale
+
+
+def kept_int8(rows):
+    """Rows as an int8 cache keeps them and attention reads them back: each code times its row's scale."""
+    out = []
+    for row in rows:
+        codes, scale = int8_row(row)
+        out.append([c * scale for c in codes])
+    return out
+
+
+def variant_trace(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, rotary_dims, rope_base, kv_bits=0):
     """Every intermediate of one attention layer with a variant, by loops: w_q (h lists), w_k and w_v (n_kv lists,
     n_kv_heads 0 meaning h); query head a reads kv head a // (h // n_kv). Returns a dict of nested lists:
     q, q_rot (h, n, d_k); k, k_rot (n_kv, n, d_k); v (n_kv, n, d_v); scores = q_rot·k_rot, bias (h, n, n);
@@ -173,6 +191,8 @@ def variant_trace(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, ro
     v = [matmul(x, wv) for wv in w_v]
     q_rot = [[rope(q[a][i], i, rotary_dims, rope_base) for i in range(n)] for a in range(h)]
     k_rot = [[rope(k[g][j], j, rotary_dims, rope_base) for j in range(n)] for g in range(n_kv)]
+    if kv_bits:  # int8: attention reads each row of K_rot and V back from its codes and scale
+        k_rot, v = [kept_int8(rows) for rows in k_rot], [kept_int8(rows) for rows in v]
     slopes = alibi_slopes(h) if alibi else [0.0] * h
     scores, bias, probs, heads = [], [], [], []
     for a in range(h):
@@ -190,10 +210,10 @@ def variant_trace(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, ro
                 y=matmul(concat, w_o))
 
 
-def variant_attention(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, rotary_dims, rope_base):
+def variant_attention(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, rotary_dims, rope_base, kv_bits=0):
     """(S per query head, H per query head, Y) of one layer with a variant; see variant_trace."""
     t = variant_trace(x, w_q, w_k, w_v, w_o, n_kv_heads=n_kv_heads, window=window, sinks=sinks, alibi=alibi,
-                      rotary_dims=rotary_dims, rope_base=rope_base)
+                      rotary_dims=rotary_dims, rope_base=rope_base, kv_bits=kv_bits)
     return t["probs"], t["heads"], t["y"]
 
 

@@ -18,6 +18,8 @@ VARIANTS = {
     "mqa window sinks": dict(n_heads=4, n_kv_heads=1, window=3, sinks=1),
     "alibi rope": dict(n_heads=2, alibi=True, rotary_dims=4),
     "window alibi rope gqa": dict(n_heads=4, n_kv_heads=2, window=2, sinks=2, alibi=True, rotary_dims=2),
+    "int8": dict(kv_bits=8),
+    "int8 window rope gqa": dict(n_heads=4, n_kv_heads=2, window=3, sinks=1, rotary_dims=2, kv_bits=8),
 }
 
 
@@ -59,7 +61,8 @@ def test_every_field_of_each_step_is_the_references_row(name, capacity):
         np.testing.assert_allclose(cache.k, ref["k_rot"][:, held], rtol=1e-12, atol=1e-12)
         np.testing.assert_allclose(cache.v, ref["v"][:, held], rtol=1e-12, atol=1e-12)
         assert cache.positions.tolist() == held
-        assert cache.nbytes == len(held) * n_kv * (d_k + cfg.d_v) * 8
+        per_row = (d_k + cfg.d_v) * 8 if not cfg.kv_bits else d_k + cfg.d_v + 2 * 8  # int8: a byte a code, 2 scales
+        assert cache.nbytes == len(held) * n_kv * per_row
     assert group * n_kv == h
 
 

@@ -21,8 +21,9 @@ def divisors(h):
 
 
 @st.composite
-def variant_configs(draw, max_tokens=7, max_dim=6, heads=None, n_kv_heads=None, alibi=None):
-    """Random sizes and any combination of the new fields; heads, n_kv_heads, alibi: strategies that pin them."""
+def variant_configs(draw, max_tokens=7, max_dim=6, heads=None, n_kv_heads=None, alibi=None, kv_bits=None):
+    """Random sizes and any combination of the new fields; heads, n_kv_heads, alibi, kv_bits: strategies that pin
+    them."""
     n, d_k = draw(st.integers(1, max_tokens)), draw(st.integers(1, max_dim))
     h = draw(st.integers(1, 6) if heads is None else heads)
     window = draw(st.integers(0, n))
@@ -34,6 +35,7 @@ def variant_configs(draw, max_tokens=7, max_dim=6, heads=None, n_kv_heads=None, 
         alibi=draw(st.booleans() if alibi is None else alibi),
         rotary_dims=draw(st.sampled_from(range(0, d_k + 1, 2))),
         rope_base=draw(st.sampled_from([10000.0, 100.0, 2.0]) | st.floats(0.5, 1e6)),
+        kv_bits=draw(st.sampled_from(mha.config.KV_BITS) if kv_bits is None else kv_bits),
     )
 
 
@@ -162,7 +164,11 @@ def test_the_trace_is_q_rot_k_rot_then_scaled_plus_bias(cfg):
     np.testing.assert_allclose(t.scores, want, rtol=1e-12, atol=1e-12)
     np.testing.assert_allclose(t.scaled, t.scores / math.sqrt(cfg.d_k), rtol=1e-12, atol=1e-14)
     np.testing.assert_array_equal(t.masked, t.scaled + t.bias)
-    if cfg.rotary_dims == 0:
+    if cfg.kv_bits:  # int8: K_rot is what attention read back from its codes, within half a step of each row's scale
+        np.testing.assert_array_equal(t.k_rot, t.k_codes * t.k_scale[..., None])
+        if cfg.rotary_dims == 0:
+            assert np.all(np.abs(t.k_rot - t.k) <= t.k_scale[..., None] / 2 * (1 + 1e-9))
+    elif cfg.rotary_dims == 0:
         np.testing.assert_array_equal(t.q_rot, t.q)
         np.testing.assert_array_equal(t.k_rot, t.k)
     else:  # the dims past rotary_dims pass through untouched
@@ -248,10 +254,13 @@ def test_cached_decode_equals_forward_and_holds_only_what_the_next_query_reads(c
         np.testing.assert_allclose(step.y, full.y[i], rtol=1e-10, atol=1e-10)
         np.testing.assert_allclose(step.probs, full.probs[:, i, held], rtol=1e-10, atol=1e-12)
         assert len(cache) == len(held) == (min(i + 1, cfg.sinks + cfg.window) if cfg.window else i + 1)
-        assert cache.nbytes == len(held) * n_kv * (cfg.d_k + cfg.d_v) * 8
+        per_row = cfg.d_k + cfg.d_v + 2 * 8 if cfg.kv_bits else (cfg.d_k + cfg.d_v) * 8  # int8: codes, two scales
+        assert cache.nbytes == len(held) * n_kv * per_row
         assert cache.k.shape == (n_kv, len(held), cfg.d_k) and cache.v.shape == (n_kv, len(held), cfg.d_v)
         np.testing.assert_allclose(cache.v, full.v[:, held], rtol=1e-12, atol=1e-12)
-        if cfg.rotary_dims == 0:
+        if cfg.kv_bits:  # the rows attention read, from the same codes
+            np.testing.assert_allclose(cache.k, full.k_rot[:, held], rtol=1e-12, atol=1e-12)
+        elif cfg.rotary_dims == 0:
             np.testing.assert_allclose(cache.k, full.k[:, held], rtol=1e-12, atol=1e-12)
         left = sorted((set(before) | {i}) - set(held))
         assert left == ([min(j for j in before if j >= cfg.sinks)] if left else [])  # the oldest non-sink
@@ -304,10 +313,10 @@ def test_the_reference_rope_score_depends_only_on_the_distance(dims, i, j, shift
 
 
 @settings(max_examples=60, deadline=None)
-@given(variant_configs(max_tokens=8, alibi=st.just(False)), st.data())
+@given(variant_configs(max_tokens=8, alibi=st.just(False), kv_bits=st.just(0)), st.data())
 def test_with_identical_tokens_rope_scores_are_toeplitz_and_a_shift_changes_nothing(cfg, data):
     """Every row of X the same token: S[i, j] depends only on i − j, and the scores of positions c.. equal those of
-    0.. (shifting every position by c)."""
+    0.. (shifting every position by c). With float K only: an int8 cache rounds each turned key on its own scale."""
     w, x = _layer(cfg)
     same = np.broadcast_to(x[0], x.shape).copy()
     s = mha.forward(same, w, cfg).scores
@@ -427,5 +436,7 @@ def test_every_config_field_is_a_size_or_a_variant():
     names = [f.name for f in dataclasses.fields(mha.AttentionConfig)]
     assert set(names) == sizes | set(mha.VARIANT_FIELDS) and not sizes & set(mha.VARIANT_FIELDS)
     cfg = mha.AttentionConfig(n_heads=4, n_kv_heads=2, window=3, sinks=1, alibi=True, rotary_dims=2, rope_base=50.0)
-    assert mha.variant_fields(cfg) == dict(n_kv_heads=2, window=3, sinks=1, alibi=True, rotary_dims=2, rope_base=50.0)
+    assert dict(n_kv_heads=2, window=3, sinks=1, alibi=True, rotary_dims=2, rope_base=50.0).items() \
+        <= mha.variant_fields(cfg).items()
+    assert list(mha.variant_fields(cfg)) == list(mha.VARIANT_FIELDS)
     assert mha.variant_fields(mha.AttentionConfig(n_heads=4))["n_kv_heads"] == 4  # 0 says: a K and V per head
