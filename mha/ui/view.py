@@ -91,7 +91,7 @@ class View:
             return mha.forward(self.x, self.w)
         w = self.w
         key = ("trace", digest(self.x, w.w_q, w.w_k, w.w_v, w.w_o))
-        return TRACES.get(key, lambda: _read_only(mha.forward(self.x, w)))
+        return TRACES.get(key, lambda: read_only(mha.forward(self.x, w)))
 
     @cached_property
     def words(self) -> F.Words:
@@ -118,10 +118,12 @@ class View:
         return name("W", f"{letter}{self.head + 1}")
 
 
-def _read_only(trace: mha.Trace) -> mha.Trace:
-    """A trace that sessions share: any write to its arrays raises instead of changing another session's page."""
+def read_only(trace: mha.Trace) -> mha.Trace:
+    """A trace that sessions share: any write to its arrays raises instead of changing another session's page (the
+    fields a variant leaves unset are None)."""
     for a in vars(trace).values():
-        a.flags.writeable = False
+        if isinstance(a, np.ndarray):
+            a.flags.writeable = False
     return trace
 
 

@@ -18,7 +18,7 @@ from .. import models, variant_defs, x_source
 from .. import settings as S
 from ..shared import digest
 from ..variant_defs import VARIANT_LIST
-from ..view import TRACES, View
+from ..view import TRACES, View, read_only
 
 # MLA's SVD of every head's [W_K | W_V], (d_model, h (d_k + d_v)), costs about d_model² · h (d_k + d_v) multiply-adds:
 # GPT-2-small's widths (0.9e9) are made once a second or so; the caps (4.3e9) would hold the server for seconds.
@@ -95,11 +95,4 @@ def trace(v: View, cfg: mha.AttentionConfig) -> mha.Trace:
     """forward(X, weights, cfg), shared between sessions showing the same numbers while it is small (read-only)."""
     w = weights(v, cfg)
     key = ("lab", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o), cfg)  # the whole config: a field added later is in it
-    return TRACES.get(key, lambda: _read_only(mha.forward(v.x, w, cfg)))
-
-
-def _read_only(tr: mha.Trace) -> mha.Trace:
-    for a in vars(tr).values():
-        if isinstance(a, np.ndarray):
-            a.flags.writeable = False
-    return tr
+    return TRACES.get(key, lambda: read_only(mha.forward(v.x, w, cfg)))
