@@ -70,7 +70,8 @@ def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int 
     into the query and W_UV applied after the softmax, P = 2·d_model·(h·d_k + d_c) + 2·h·d_c·(d_k + d_v); scores
     against the latent rows and S·c, 4·h·L·d_c with L = t (the recompute 4·h·t²·d_c).
     Bytes: every weight once, plus
-      cached:    X_t, the L rows the cache holds (n_kv·(d_k + d_v), or d_c, a token), one score row per head, Y_t
+      cached:    X_t, the L rows the cache holds (n_kv·(d_k + d_v), or d_c, a token; with kv_bits = 8, a byte a
+                 number and two scales a row), one score row per head, Y_t
       recompute: X, Q, K, V (MLA: c, Q, Q·W_UKᵀ and S·c), the h·t² scores, H and Y of all t tokens.
     Generation sums the steps 1..t in closed form: Σt = t(t+1)/2, Σt² = t(t+1)(2t+1)/6 and, with a window,
     Σ min(τ, s + W) = m(m+1)/2 + (t − m)·(s + W) where m = min(t, s + W).
@@ -88,12 +89,15 @@ def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int 
     if c:
         p, a = 2 * d * (h * dk + c) + 2 * h * c * (dk + dv), 4 * h * c
         most, row = 0, c  # MLA keeps every token: no bound on L
+        row_bytes = itemsize * row
         weights = d * h * dk + d * c + h * c * (dk + dv) + h * dv * d
         made = t * c + h * t * dk + 2 * h * t * c  # c, Q, Q·W_UKᵀ and S·c of all t rows
     else:
         g = cfg.kv_heads
         p, a = 2 * d * (h * dk + g * (dk + dv)), 2 * h * (dk + dv)
         most, row = (cfg.sinks + cfg.window if cfg.window else 0), g * (dk + dv)
+        # int8 (kv_bits = 8): a byte a number, and an itemsize scale for each kv head's row of K and of V
+        row_bytes = row + 2 * g * itemsize if cfg.kv_bits else itemsize * row
         weights = d * (h * dk + g * (dk + dv)) + h * dv * d
         made = t * (h * dk + g * (dk + dv))  # Q, K and V of all t rows
     held = least(t, most) if most else t
@@ -103,11 +107,11 @@ def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int 
         t=t,
         step_flops_cached=p + a * held + o,
         step_flops_recompute=t * (p + o) + a * t * t,
-        step_bytes_cached=itemsize * (weights + d + held * row + h * held + d),
+        step_bytes_cached=itemsize * (weights + d + h * held + d) + held * row_bytes,
         step_bytes_recompute=itemsize * (weights + t * d + made + h * t * t + h * t * dv + t * d),
         gen_flops_cached=t * (p + o) + a * held_sum,
         gen_flops_recompute=s1 * (p + o) + a * s2,
-        cache_bytes=itemsize * held * row,
+        cache_bytes=held * row_bytes,
         held=held,
     )
 

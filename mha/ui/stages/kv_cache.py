@@ -497,8 +497,12 @@ def _cache_check(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int
     else:
         heads = "h" if cfg.kv_heads == cfg.n_heads else "n_{kv}"
         tokens = "L" if cfg.window else "t"
-        count = (rf"{ITEMSIZE} \cdot {heads}\,{tokens}\,(d_k + d_v) = "
-                 rf"{ITEMSIZE} \cdot {cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v}")
+        if cfg.kv_bits:  # a byte a code, and two scales a row
+            count = (rf"{heads}\,{tokens}\,(d_k + d_v + 2 \cdot {ITEMSIZE}) = "
+                     rf"{cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v + 2 * ITEMSIZE}")
+        else:
+            count = (rf"{ITEMSIZE} \cdot {heads}\,{tokens}\,(d_k + d_v) = "
+                     rf"{ITEMSIZE} \cdot {cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v}")
     _, nbytes, _ = costs.measured(cfg, t, latent)
     return t_("kv_cost_cache", t=t, count=f"{count} = {tex_int(c.cache_bytes)}", nbytes=f"{nbytes:,}")
 
