@@ -112,6 +112,9 @@ VARIANT_LIST = (
                  mha.AttentionConfig(n_tokens=1, d_model=5120, n_heads=128, d_k=128 + 64, d_v=128), latent=512,
                  rope_key=64),
             knobs=(D_LATENT,), code=(mla.mla_from, mla.mla_forward)),
+    Variant("int8", "int8", lambda cfg, k: dict(kv_bits=8),
+            Real("Llama-3-8B", ("llama3",), 32, replace(LLAMA3, kv_bits=8), words="lab_costs_model_int8"),
+            code=(attention.variant_walk, attention.quantize)),
     Variant("online", "online", _same, Real("Llama-3-8B", ("llama3", "flash"), 32, LLAMA3, context=8192),
             knobs=(TILE,), code=(online.online_attention,), kv=False),
 )

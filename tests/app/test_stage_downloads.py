@@ -157,7 +157,8 @@ def test_every_stages_download_holds_what_its_view_shows(stage):
     else:
         _same(got, expected(stage))
     assert name == f"mha-{stage}-3x5x7x11x2-seed0"
-    lab = dict(variant="gqa", n_kv_heads=2, window=0, sinks=0, alibi=False, rotary_dims=0, rope_base=10000.0)
+    lab = dict(variant="gqa", n_kv_heads=2, window=0, sinks=0, alibi=False, rotary_dims=0, rope_base=10000.0,
+               kv_bits=0)
     assert meta == {"stage": stage, "model": "seeded", "seed": 0, "init": "gaussian",
                     **({"ln": "post"} if stage == "block" else {}), **(lab if stage == "variants" else {})}
     body = json.loads(files["json"])

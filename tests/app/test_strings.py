@@ -102,7 +102,7 @@ SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled"
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
-    "present", "kv", "GELU", "PNG", "MB", "GB",
+    "present", "kv", "GELU", "PNG", "MB", "GB", "int",  # int8: the type's name
     # the variant lab: the names of the methods and of the models they come from
     "GQA", "MQA", "ALiBi", "RoPE", "MLA", "FlashAttention", "StreamingLLM", "Llama", "Mistral", "DeepSeek", "Falcon",
     "BLOOM", "NeoX", "Pythia", "SVD", "SRAM", "HBM",

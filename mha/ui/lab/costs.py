@@ -53,7 +53,7 @@ NOT_THE_CACHE = dict(d_model=1, seed=0, init="gaussian", d_ff=1)
 
 
 def measured(cfg: mha.AttentionConfig, n: int, d_latent: int = 0) -> tuple[int, int, int]:
-    """(tokens held, nbytes, bytes a float) of a real cache of cfg's shapes fed n tokens: an mha.MLACache of width
+    """(tokens held, nbytes, numbers a token) of a real cache of cfg's shapes fed n tokens: an mha.MLACache of width
     d_latent, else an mha.KVCache. Zero weights one number wide: a cache's bytes depend on its shapes only."""
     return _measured(replace(cfg, n_tokens=n, **NOT_THE_CACHE), d_latent)
 
@@ -64,16 +64,15 @@ def _measured(cfg: mha.AttentionConfig, d_latent: int) -> tuple[int, int, int]:
     if d_latent:  # the latent is all an MLA cache holds, whatever the heads: one head of width 1 reads it here
         cache = mha.MLACache(mha.MLAWeights(np.zeros((1, 1, 1)), np.zeros((1, d_latent)), np.zeros((1, d_latent, 1)),
                                             np.zeros((1, d_latent, 1)), np.zeros((1, 1))))
-        itemsize = cache.latent.itemsize
     else:
         h, kv = cfg.n_heads, cfg.kv_heads
         w = mha.Weights(np.zeros((h, 1, cfg.d_k)), np.zeros((kv, 1, cfg.d_k)), np.zeros((kv, 1, cfg.d_v)),
                         np.zeros((h * cfg.d_v, 1)))
         cache = mha.KVCache(w, cfg, capacity=n)
-        itemsize = cache.k.itemsize
     for _ in range(n):
         cache.append(np.zeros(1))
-    return len(cache), cache.nbytes, itemsize
+    held = cache.latent.size if d_latent else cache.k.size + cache.v.size  # numbers, whatever each is stored as
+    return len(cache), cache.nbytes, held // len(cache)
 
 
 def d_latent() -> int:
@@ -91,20 +90,15 @@ class Here:
     n: int  # tokens fed
     held: int  # tokens the cache holds after them
     nbytes: int
-    itemsize: int
-
-    @property
-    def floats(self) -> int:
-        """Floats per token per layer, read back from the cache's bytes."""
-        return self.nbytes // (self.held * self.itemsize)
+    floats: int  # numbers a token, per layer, read back from what the cache holds (int8: codes)
 
 
 def here(v: View, variant: str) -> Here:
     cfg = lab.config(v, variant)
     latent = d_latent() if variant == "mla" else 0
     n = len(v.x)
-    held, nbytes, itemsize = measured(cfg, n, latent)
-    return Here(cfg, latent, n, held, nbytes, itemsize)
+    held, nbytes, floats = measured(cfg, n, latent)
+    return Here(cfg, latent, n, held, nbytes, floats)
 
 
 def formula(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> str:
@@ -137,8 +131,12 @@ def sizes_tex(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> s
 
 
 def per_token_bytes(real: Real) -> int:
-    """Bytes one token costs a real model: every layer, FLOAT_BYTES a float."""
-    return floats_per_token(real.cfg, real.latent, real.rope_key) * real.layers * FLOAT_BYTES
+    """Bytes one token costs a real model: every layer, FLOAT_BYTES a number, or with an int8 cache a byte a number
+    and a FLOAT_BYTES scale for each kv head's row of K and of V."""
+    numbers = floats_per_token(real.cfg, real.latent, real.rope_key)
+    if real.cfg.kv_bits:
+        return (numbers + 2 * real.cfg.kv_heads * FLOAT_BYTES) * real.layers
+    return numbers * real.layers * FLOAT_BYTES
 
 
 def tokens_fit(real: Real, memory_gb: float) -> int | None:

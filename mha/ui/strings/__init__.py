@@ -9,33 +9,14 @@ on a key declared twice.
 """
 
 import html
+import pkgutil
 import re
+from importlib import import_module
 
-from . import (
-    block,
-    heads,
-    kv,
-    kv_cost,
-    kv_variants,
-    lab,
-    lab_alibi,
-    lab_groups,
-    lab_mla,
-    lab_online,
-    lab_rope,
-    lab_window,
-    next_token,
-    notices,
-    scores,
-    shell,
-    tokens,
-    trained,
-    walk,
-)
 from .entry import S
 
-AREAS = (shell, notices, walk, scores, kv, kv_cost, kv_variants, tokens, block, next_token, trained, heads, lab,
-         lab_groups, lab_window, lab_alibi, lab_rope, lab_mla, lab_online)
+# Every module of the package but entry is an area: a new area is a new module, found here.
+AREAS = tuple(import_module(f"{__name__}.{m.name}") for m in pkgutil.iter_modules(__path__) if m.name != "entry")
 
 
 def gather(areas) -> dict[str, S]:
