@@ -3,7 +3,10 @@ from the tree before it and the tree after it, then comparing.
 
     .venv/bin/python bench/same_pages.py /tmp/after.json          # in this tree
     (cd ../before && .venv/bin/python bench/same_pages.py /tmp/before.json)
-    .venv/bin/python bench/same_pages.py --diff /tmp/before.json /tmp/after.json
+    .venv/bin/python bench/same_pages.py --diff /tmp/before.json /tmp/after.json [VARIANT]
+
+With a VARIANT (one added between the trees), the after tree's pages are read without it: its own pages, its option
+in the pickers and its row in the cost table are set aside, and every other difference is listed.
 
 The pages: every stage in both languages; every variant's three lab parts; the KV-cache stage with every variant,
 its step and its cost; every part of the block and of the heads stage with the trained model; the coda's stages on
@@ -73,8 +76,33 @@ def _read(path: str) -> dict:
     return json.loads(ID.sub("$$ID-", Path(path).read_text()))
 
 
-def diff(before: str, after: str) -> int:
+def _without(pages: dict, variant: str) -> dict:
+    """The pages as if `variant` had not been added: its pages gone, its name out of every picker's options and every
+    table row that names it gone."""
+    from mha.ui.strings import TABLES
+
+    names = {table[f"variant_{variant}"] for table in TABLES.values()}
+    out = {}
+    for page, elements in pages.items():
+        if f"variant={variant}&" in page:
+            continue
+        kept = []
+        for e in elements:
+            if "options" in e:
+                e = {**e, "options": [o for o in e["options"]
+                                      if (o.get("content") if isinstance(o, dict) else o) not in names]}
+            if "body" in e:
+                e = {**e, "body": "\n".join(line for line in e["body"].split("\n")
+                                            if not (line.startswith("|") and any(n in line for n in names)))}
+            kept.append(e)
+        out[page] = kept
+    return out
+
+
+def diff(before: str, after: str, added: str = "") -> int:
     a, b = _read(before), _read(after)
+    if added:
+        b = _without(b, added)
     changed = 0
     for page in sorted(a.keys() | b.keys()):
         if a.get(page) != b.get(page):
@@ -90,4 +118,4 @@ def diff(before: str, after: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(diff(*sys.argv[2:4]) if sys.argv[1] == "--diff" else main(sys.argv[1]))
+    sys.exit(diff(*sys.argv[2:5]) if sys.argv[1] == "--diff" else main(sys.argv[1]))
