@@ -1,0 +1,73 @@
+"""The int8 cache as the page shows it, against a computation written here (each row's scale max|row|/127 and its
+codes, by a loop) rather than the core's: the codes and scales drawn for the chosen head's kv head, the check's
+largest errors and Y's largest change, and the KV stage's proof and byte count, in both languages."""
+
+import numpy as np
+import pytest
+
+import mha
+from mha.ui.prose import fmt
+from mha.ui.strings import TABLES
+
+from .helpers import keyed_charts, page_text, run, z
+
+POST = mha.AttentionConfig()  # the post's sizes: n 3, d_model 5, d_k 7, d_v 11, 2 heads
+
+
+def kept(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(codes, scales) of each row, one row at a time."""
+    codes, scales = np.zeros(rows.shape), np.zeros(len(rows))
+    for i, row in enumerate(rows):
+        scales[i] = max(abs(a) for a in row) / 127
+        codes[i] = [0 if scales[i] == 0 else max(-127, min(127, round(a / scales[i]))) for a in row]
+    return codes, scales
+
+
+def float_rows(head: int):
+    """K and V of `head` at the post's sizes, in float64, from X and the weights."""
+    w, x = mha.init_weights(POST), mha.init_input(POST)
+    return x @ w.w_k[head], x @ w.w_v[head], x, w
+
+
+@pytest.mark.parametrize("lang, head", [("en", 1), ("zh", 2)])
+def test_the_change_draws_the_codes_and_scales_of_the_chosen_heads_rows(lang, head):
+    at = run(stage="variants", variant="int8", part="change", lang=lang, head=head)
+    spec = dict(keyed_charts(at))["lab_int8_codes"]
+    panels = [z(tr) for tr in spec["data"] if tr["type"] == "heatmap"]
+    k, v, _, _ = float_rows(head - 1)
+    (kc, ks), (vc, vs) = kept(k), kept(v)
+    assert len(panels) == 4
+    np.testing.assert_array_equal(panels[0], kc)
+    np.testing.assert_allclose(panels[1][:, 0], ks, rtol=1e-12)
+    np.testing.assert_array_equal(panels[2], vc)
+    np.testing.assert_allclose(panels[3][:, 0], vs, rtol=1e-12)
+    assert np.abs(panels[0]).max() == 127  # each row's largest number is a whole step: ±127
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_check_says_the_largest_errors_and_ys_change(lang):
+    text = page_text(run(stage="variants", variant="int8", part="check", lang=lang))
+    errors = {"K": [], "V": [], "half_K": [], "half_V": []}
+    for head in range(POST.n_heads):
+        k, v, x, w = float_rows(head)
+        for m, rows in (("K", k), ("V", v)):
+            codes, scales = kept(rows)
+            errors[m].append(np.abs(codes * scales[:, None] - rows).max())
+            errors["half_" + m].append(scales.max() / 2)
+    for m in ("K", "V"):
+        assert max(errors[m]) <= max(errors["half_" + m])
+        assert fmt(float(max(errors[m]))) in text and fmt(float(max(errors["half_" + m]))) in text
+    assert "✓" in text
+    deq = mha.forward(x, w, mha.AttentionConfig(kv_bits=8))
+    assert fmt(float(np.abs(deq.y - mha.forward(x, w).y).max())) in text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_kv_stage_proves_the_int8_cache_and_counts_its_bytes(lang):
+    at = run(stage="kv_cache", variant="int8", part="cost", n_tokens=4, lang=lang)
+    text = page_text(at)
+    per_token = POST.n_heads * (POST.d_k + POST.d_v + 2 * 8)  # a byte a code, two float64 scales a row
+    count, measured = f"= {4 * per_token:,}$".replace(",", "{,}"), f"{4 * per_token:,}"
+    assert count in text and measured in text.replace(count, "")  # the page's count, and the bytes a cache held
+    proof = page_text(run(stage="kv_cache", variant="int8", n_tokens=4, lang=lang))
+    assert TABLES[lang]["kv_exact"] in proof  # the rows before the new token: not one bit changed
