@@ -98,7 +98,8 @@ def test_both_languages_fill_the_same_fields():
 
 SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled", "phase_s", "kv_step_softmax",
                 "list_sep", "lengths_sep", "block_gelu_curve",
-                "variant_gqa", "variant_mqa", "variant_alibi", "variant_rope", "variant_mla"}  # the methods' own names
+                "variant_gqa", "variant_mqa", "variant_alibi", "variant_rope", "variant_mla",
+                "kv_short_int8"}  # the methods' own names
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",

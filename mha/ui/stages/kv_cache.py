@@ -10,7 +10,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 from mha.figures.cache import COLS, STEPS, CacheStep, cache_animation, cost_figure, drawn_rows
-from mha.figures.text import short
+from mha.figures.text import short, text_px
 from mha.figures.ticks import token_ticks
 
 from .. import editor, exports, lab, link, next_word, session, variant_defs
@@ -30,6 +30,7 @@ GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
 WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in the figure's hover)
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
 ITEMSIZE = 8  # float64, as the caches on this page
+PRESENT_LABEL_PX = 22.4  # a widget label's type on a projector, 1.4rem
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 
@@ -115,11 +116,14 @@ def _variant(v: View) -> str:
     variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
                                     format_func=lambda x: _variant_name(t_, x), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
-    width = 180 if v.look == F.PRESENT else 130  # a projector's larger type: "dims that rotate" on one line
     if "kv_heads" in S.KNOBS[variant]:
         groups.keep_valid(v.cfg.n_heads)  # as the lab's knob: the page, its link and its words use the same
     for knob in VARIANTS[variant].knobs:
-        number(row, t_, knob.key, *S.KNOB_RANGE[knob.key], label=t_(knob.kv_label), default=knob.default, width=width)
+        label = t_(knob.kv_label)
+        # a projector's labels are 1.4rem (screen.py): each box as wide as its label needs ("dims that rotate" on one
+        # line), so that the picker and two knobs still share a 1,280 px row in Chinese
+        width = min(180, max(130, round(text_px(label, PRESENT_LABEL_PX)) + 16)) if v.look == F.PRESENT else 130
+        number(row, t_, knob.key, *S.KNOB_RANGE[knob.key], label=label, default=knob.default, width=width)
     if "kv_heads" in S.KNOBS[variant]:
         groups.say_kept(t_, v.cfg.n_heads)
     return variant

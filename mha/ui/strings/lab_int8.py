@@ -6,6 +6,9 @@ STRINGS = {
     "variant_int8": S(
         en="int8 cache",
         zh="int8 缓存"),
+    "kv_short_int8": S(
+        en="int8",
+        zh="int8"),
     "lab_int8_text": S(
         en=("An int8 cache keeps K and V in a quarter of the bytes of float32. Each row of K (after RoPE, where there is "
             "RoPE) and of V is stored for each token and each kv head as {d} whole numbers from −127 to 127, the codes, "
