@@ -71,3 +71,13 @@ def test_the_kv_stage_proves_the_int8_cache_and_counts_its_bytes(lang):
     assert count in text and measured in text.replace(count, "")  # the page's count, and the bytes a cache held
     proof = page_text(run(stage="kv_cache", variant="int8", n_tokens=4, lang=lang))
     assert TABLES[lang]["kv_exact"] in proof  # the rows before the new token: not one bit changed
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_cost_counts_a_byte_a_code_and_the_scales(lang):
+    """Here: 3 tokens × (h (d_k + d_v) codes + 2h float64 scales); Llama-3-8B: 32 layers × (8 · 256 codes + 16 fp16
+    scales), about half its fp16 cache's 32 · 8 · 256 · 2 bytes."""
+    text = page_text(run(stage="variants", variant="int8", part="check", lang=lang))
+    h, numbers = POST.n_heads, POST.n_heads * (POST.d_k + POST.d_v)
+    assert f"{3 * (numbers + 2 * h * 8):,}" in text and f"{32 * (8 * 256 + 16 * 2):,}" in text
+    assert 32 * (8 * 256 + 16 * 2) / (32 * 8 * 256 * 2) < 0.51

@@ -171,10 +171,11 @@ def _chosen(v: View, variant: str) -> str:
     real = REAL[variant]
     sizes = f"${sizes_tex(h.cfg, h.latent)},\\ n = {h.n}$"
     lines = [t("lab_costs_why_" + variant),
-             t("lab_costs_here_mla" if h.latent else "lab_costs_here", sizes=sizes,
-               formula=formula(h.cfg, h.latent), n=h.n, held=f"{h.held:,}", nbytes=f"{h.nbytes:,}",
-               floats=f"{h.floats:,}")]
-    real_line = t("lab_costs_real", model=real.said(t), config=sizes_tex(real.cfg, real.latent, real.rope_key),
+             t("lab_costs_here_mla" if h.latent else "lab_costs_here_int8" if h.cfg.kv_bits else "lab_costs_here",
+               sizes=sizes, formula=formula(h.cfg, h.latent), n=h.n, held=f"{h.held:,}", nbytes=f"{h.nbytes:,}",
+               floats=f"{h.floats:,}", scales=2 * h.cfg.kv_heads)]
+    real_line = t("lab_costs_real_int8" if real.cfg.kv_bits else "lab_costs_real", model=real.said(t),
+                  config=sizes_tex(real.cfg, real.latent, real.rope_key), scales=2 * real.cfg.kv_heads,
                   formula=formula(real.cfg, real.latent, real.rope_key), layers=real.layers,
                   per_token=f"{per_token_bytes(real):,}")
     cap = held_at_most(real.cfg)

@@ -34,8 +34,14 @@ def render(v: View, variant: str, part: str) -> str:
     if part == "click":
         _scores(v, tr, h, g)
         return ""
-    st.markdown(f"{t('lab_int8_text', d=cfg.d_k)}\n\n**{t('lab_int8_codes_title', g=g + 1, h=h + 1)}**")
-    _codes(v, tr, g)
+    words, title = t("lab_int8_text", d=cfg.d_k), f"**{t('lab_int8_codes_title', g=g + 1, h=h + 1)}**"
+    if v.look == F.PRESENT:  # a projector shows the codes first, on the first screen, and the words under them
+        st.markdown(title)
+        _codes(v, tr, g)
+        st.markdown(words)
+    else:
+        st.markdown(f"{words}\n\n{title}")
+        _codes(v, tr, g)
     return ""
 
 

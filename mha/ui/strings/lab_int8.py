@@ -52,8 +52,18 @@ STRINGS = {
         en=("An int8 cache keeps one byte a number of K and V, and one scale a row: about half of fp16's two bytes "
             "a number."),
         zh="int8 缓存里 K 和 V 的每个数占一个字节，每行再加一个比例因子：大约是半精度浮点数（每个数两个字节）的一半。"),
+    "lab_costs_here_int8": S(
+        en=("Here ({sizes}): ${formula}$ numbers. The page's own int8 cache, fed the {n} tokens of X, holds {held} of "
+            "them in {nbytes} bytes: {held} × ({floats} codes of a byte each + {scales} scales of 8 bytes)."),
+        zh=("这里（{sizes}）：${formula}$ 个数。页面自己的 int8 缓存依次读入 X 的 {n} 个词元后，存着其中 {held} 个，"
+            "共 {nbytes} 字节：{held} × （{floats} 个各占一字节的量化值 + {scales} 个各占 8 字节的比例因子）。")),
+    "lab_costs_real_int8": S(
+        en=("At {model}'s sizes (${config}$): ${formula}$ numbers of a byte each and {scales} scales of 2 bytes; "
+            "over its {layers} layers, {per_token} bytes per token."),
+        zh=("按 {model} 的维度（${config}$）：${formula}$ 个各占一字节的数，外加 {scales} 个各占 2 字节的比例因子；"
+            "它有 {layers} 层，每个词元共 {per_token} 字节。")),
     "lab_costs_model_int8": S(
-        en="Llama-3-8B with an int8 cache",
+        en="Llama-3-8B (int8 cache)",
         zh="Llama-3-8B（int8 缓存）"),
     "kv_cost_note_int8": S(
         en=("int8 counts its products as MHA does. Its cache holds a byte for each number of K and V and two float64 "
