@@ -30,6 +30,7 @@ from .circuits import (
     task_score,
 )
 from .config import INITS, VARIANT_FIELDS, AttentionConfig, variant_fields
+from .decoding import decode
 from .errors import ConfigError, InputError
 from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward, mla_from
 from .model import (
@@ -60,7 +61,7 @@ __all__ = [
     "init_mla", "mla_forward", "mla_from", "share_kv", "alibi_slopes", "groups", "rope",
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained", "TaskScore",
     "head_logits", "logit_parts", "ov_circuit", "ov_factors", "part_names", "qk_circuit", "qk_factors", "task_score",
-    "VARIANT_FIELDS", "variant_fields",
+    "VARIANT_FIELDS", "variant_fields", "decode",
 ]
 
 

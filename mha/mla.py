@@ -148,6 +148,11 @@ class MLACache:
         return c
 
     @property
+    def positions(self) -> np.ndarray:
+        """(t,) the positions of the tokens held, from 0: every token so far (as KVCache's, without a window)."""
+        return np.arange(self._t)
+
+    @property
     def nbytes(self) -> int:
         """Bytes the t cached latent rows hold (not the spare capacity)."""
         return self._t * self.w.d_latent * self._c.itemsize

@@ -263,9 +263,7 @@ def cache_variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.Att
     part = variant_part(x, w, variant, cfg, d_latent, 1, 0)
     if variant == "mla":
         return part
-    cache = mha.KVCache(mha.share_kv(w, cfg.kv_heads), cfg, capacity=len(x))
-    for row in x:
-        cache.append(row)
+    cache, _ = mha.decode(x, mha.share_kv(w, cfg.kv_heads), cfg)
     arrays = {**part.arrays, "K_cache": cache.k, "V_cache": cache.v, "positions": cache.positions}
     labels = {**part.labels, "K_cache": LABELS["K"], "V_cache": LABELS["V"], "positions": ("row", "token")}
     return Part(arrays, labels, part.meta)

@@ -146,7 +146,7 @@ def test_the_kv_caches_alibi_decodes_the_same_x_without_positions_as_the_lab(mon
             read.append(np.array(x_row))
             return super().append(x_row)
 
-    monkeypatch.setattr(mha, "KVCache", Recording)
+    monkeypatch.setattr(mha.decoding, "KVCache", Recording)  # the one decode loop's cache
     run(stage="kv_cache", variant="alibi", text=text)
     x, _ = text_rows(text)
     np.testing.assert_allclose(np.array(read[-len(x):]), x, rtol=1e-12, atol=1e-12)

@@ -62,15 +62,13 @@ def measured(cfg: mha.AttentionConfig, n: int, d_latent: int = 0) -> tuple[int, 
 def _measured(cfg: mha.AttentionConfig, d_latent: int) -> tuple[int, int, int]:
     n = cfg.n_tokens
     if d_latent:  # the latent is all an MLA cache holds, whatever the heads: one head of width 1 reads it here
-        cache = mha.MLACache(mha.MLAWeights(np.zeros((1, 1, 1)), np.zeros((1, d_latent)), np.zeros((1, d_latent, 1)),
-                                            np.zeros((1, d_latent, 1)), np.zeros((1, 1))))
+        w = mha.MLAWeights(np.zeros((1, 1, 1)), np.zeros((1, d_latent)), np.zeros((1, d_latent, 1)),
+                           np.zeros((1, d_latent, 1)), np.zeros((1, 1)))
     else:
         h, kv = cfg.n_heads, cfg.kv_heads
         w = mha.Weights(np.zeros((h, 1, cfg.d_k)), np.zeros((kv, 1, cfg.d_k)), np.zeros((kv, 1, cfg.d_v)),
                         np.zeros((h * cfg.d_v, 1)))
-        cache = mha.KVCache(w, cfg, capacity=n)
-    for _ in range(n):
-        cache.append(np.zeros(1))
+    cache, _ = mha.decode(np.zeros((n, 1)), w, cfg)
     held = cache.latent.size if d_latent else cache.k.size + cache.v.size  # numbers, whatever each is stored as
     return len(cache), cache.nbytes, held // len(cache)
 

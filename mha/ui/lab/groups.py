@@ -224,10 +224,7 @@ def per_token(cache: mha.KVCache) -> float:
 
 
 def filled(w: mha.Weights, cfg: mha.AttentionConfig | None, x: np.ndarray) -> mha.KVCache:
-    cache = mha.KVCache(w, cfg, capacity=len(x))
-    for row in x:
-        cache.append(row)
-    return cache
+    return mha.decode(x, w, cfg)[0]
 
 
 def reads(x: np.ndarray, w: mha.Weights, tr: mha.Trace, n_kv: int) -> list[tuple[int, int, float]]:

@@ -174,9 +174,7 @@ def _checks(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, h: int, g: int) ->
     moved = mha.rope(tr.q[h], pos, r, base) @ mha.rope(tr.k[g], pos, r, base).T
     passing = None if r == cfg.d_k else float(max(np.abs(tr.q_rot[:, :, r:] - tr.q[:, :, r:]).max(),
                                                   np.abs(tr.k_rot[:, :, r:] - tr.k[:, :, r:]).max()))
-    cache = mha.KVCache(w, cfg, capacity=n)
-    for row in v.x:
-        cache.append(row)
+    cache, _ = mha.decode(v.x, w, cfg)
     scale = max(1.0, *(float(np.abs(a).max()) for a in (same_rot, same_plain, tr.scores[h], tr.k_rot, tr.q_rot)))
     return Checks(same_rot, same_plain, scale, float(np.abs(same_rot[1:, 1:] - same_rot[:-1, :-1]).max(initial=0.0)),
                   float(np.abs(same_plain - same_plain[0, 0]).max()), float(np.abs(moved - tr.scores[h]).max()),

@@ -165,12 +165,8 @@ def _outputs(v: View, tr: mha.Trace, h: int, variant: str) -> None:
 def decode(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, full: np.ndarray) -> list[tuple]:
     """X through mha.KVCache(w, cfg) one token at a time: for each token, the positions the cache holds after it
     (0-based), its length, and how far the cached Y row lies from `full`'s (the recompute's) row."""
-    cache, out = mha.KVCache(w, cfg), []
-    for i, row in enumerate(x):
-        y = cache.append(row).y
-        out.append((tuple(int(p) for p in cache.positions), len(cache), float(np.max(np.abs(y - full[i]))),
-                    float(np.max(np.abs(full[i])))))
-    return out
+    return [(tuple(int(p) for p in step.held), len(step.held), float(np.max(np.abs(step.y - full[i]))),
+             float(np.max(np.abs(full[i])))) for i, step in enumerate(mha.decode(x, w, cfg)[1])]
 
 
 def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str, row) -> str:

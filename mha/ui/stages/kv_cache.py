@@ -178,17 +178,14 @@ def _decode(v: View, variant: str, rows: np.ndarray) -> Decoded:
     t = len(rows)
     if variant == "mla":
         w_mla = _mla_weights(v.w)
-        cache = mha.MLACache(w_mla)
-        steps = [cache.append(r) for r in rows]
+        cache, steps = mha.decode(rows, w_mla)
         before = mha.mla_forward(rows[:-1], w_mla) if t > 1 else None
         return Decoded(variant, None, cache, steps[-1], mha.mla_forward(rows, w_mla), before, np.arange(t), v.head,
                        np.arange(t - 1), w_mla.d_latent, w_mla)
     cfg, w = _variant_of(v.cfg, v.w, variant)
-    cache = mha.KVCache(w, cfg, capacity=t)
-    for r in rows[:-1]:
-        cache.append(r)
-    held_before = np.array(cache.positions)
-    step = cache.append(rows[-1])
+    cache, steps = mha.decode(rows, w, cfg)
+    step = steps[-1]
+    held_before = np.array(steps[-2].held) if t > 1 else np.arange(0)  # what the cache held before the last token
     before = mha.forward(rows[:-1], w, cfg) if t > 1 else None  # what the tokens before the last one gave
     group = int(mha.groups(w.n_heads, w.n_kv_heads)[v.head])
     return Decoded(variant, cfg, cache, step, mha.forward(rows, w, cfg), before, np.array(cache.positions), group,
