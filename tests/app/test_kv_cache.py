@@ -164,7 +164,7 @@ def test_measuring_times_both_ways():
 
 
 def test_adding_stops_at_the_cap():
-    from mha.ui.stages.kv_cache import MAX_ADDED
+    from mha.ui.settings import KV_MAX_ADDED as MAX_ADDED
 
     at = run(stage="kv_cache")
     at.session_state["kv_added"] = [list(map(float, mha.next_token(mha.AttentionConfig(), 3 + i)))

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import mha
+from mha.ui.kv import cost as kv_cost
 from mha.ui.prose import tex_int
-from mha.ui.stages import kv_cache
 
 from .helpers import keyed_charts, page_text, rerun, run
 
@@ -173,7 +173,7 @@ def test_the_curves_sum_the_variants_steps_at_these_sizes_and_gpt2s(variant):
     at = _opened(variant, "en")
     spec = next(s for k, s in keyed_charts(at) if k == "kv_cost")
     lengths = np.array(spec["data"][0]["x"])
-    np.testing.assert_array_equal(lengths, kv_cache.LENGTHS)
+    np.testing.assert_array_equal(lengths, kv_cost.LENGTHS)
     short = lengths[lengths <= 300]  # the independent sum, step by step, kept short
     c = KNOBS["d_latent"] if variant == "mla" else 0
     here = _cfg(variant, mha.AttentionConfig(n_heads=H))
@@ -240,7 +240,7 @@ def test_mlas_recompute_is_the_absorbed_order_on_every_row():
     cfg = mha.AttentionConfig(n_heads=H)
     w = mha.mla_from(mha.init_weights(cfg), 4)
     x = np.stack([mha.next_token(cfg, i) for i in range(6)])
-    np.testing.assert_allclose(kv_cache._mla_recompute(x, w), mha.mla_forward(x, w).y_absorbed, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(kv_cost.mla_recompute(x, w), mha.mla_forward(x, w).y_absorbed, atol=1e-12, rtol=0)
 
 
 def test_mla_beyond_the_svds_budget_says_so_instead_of_costing():

@@ -15,7 +15,8 @@ import pytest
 import mha
 from mha import figures as F
 from mha.figures.cache import cache_animation
-from mha.ui.stages.kv_cache import _decode, _step
+from mha.ui.kv.shared import decode_rows
+from mha.ui.kv.step import cache_step
 from mha.ui.strings import Text
 from mha.ui.view import View
 
@@ -43,7 +44,7 @@ def _case(sizes: dict, t: int, head: int, lang: str, look: F.Look):
     full = mha.forward(x, w)
     view = View(Text(lang), cfg, w, x, head, True, look)
     before = mha.forward(x[:-1], w) if t > 1 else None
-    spec = cache_animation(_step(view, _decode(view, "mha", x)), text=True, look=look).to_dict()
+    spec = cache_animation(cache_step(view, decode_rows(view, "mha", x)), text=True, look=look).to_dict()
     step = steps[-1]
     # Rows 1..t-1 (what was there before X_t) and row t (what the step computes), per matrix.
     old = dict(Q=full.q[head][:-1], K=cache.k[head][:-1], V=cache.v[head][:-1],

@@ -1,0 +1,161 @@
+"""What the KV-cache stage's two parts share: the variant picker and its knobs, the rows decoded through the chosen
+cache (Decoded) and what the cache holds, said in words."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+from mha.figures.text import text_px
+
+from .. import lab
+from .. import settings as S
+from ..inputs import number
+from ..lab import groups
+from ..models import MODELS
+from ..shared import digest
+from ..variant_defs import VARIANTS
+from ..view import View, subscript
+
+ITEMSIZE = 8  # float64, as the caches on this page
+PRESENT_LABEL_PX = 22.4  # a widget label's type on a projector, 1.4rem
+
+
+def picker(v: View) -> str:
+    """The attention the cache decodes (the post's, or one of the lab's variants) and, beside it, its knobs: the
+    lab's own session keys, so a knob set on either stage holds on both."""
+    t_ = v.t
+    # one row, the picker then its knobs; a phone's picker wraps its options over lines of their own
+    row = st if v.look.narrow else st.container(horizontal=True, vertical_alignment="bottom")
+    variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
+                                    format_func=lambda x: variant_name(t_, x), key="kv_variant",
+                                    required=True, persist_state="session", label_visibility="collapsed")
+    if "kv_heads" in S.KNOBS[variant]:
+        groups.keep_valid(v.cfg.n_heads)  # as the lab's knob: the page, its link and its words use the same
+    for knob in VARIANTS[variant].knobs:
+        label = t_(knob.kv_label)
+        # a projector's labels are 1.4rem (screen.py): each box as wide as its label needs ("dims that rotate" on one
+        # line), so that the picker and two knobs still share a 1,280 px row in Chinese
+        width = min(180, max(130, round(text_px(label, PRESENT_LABEL_PX)) + 16)) if v.look == F.PRESENT else 130
+        number(row, t_, knob.key, *S.KNOB_RANGE[knob.key], label=label, default=knob.default, width=width)
+    if "kv_heads" in S.KNOBS[variant]:
+        groups.say_kept(t_, v.cfg.n_heads)
+    return variant
+
+
+@dataclass(frozen=True, eq=False)
+class Decoded:
+    """The rows decoded through the variant's cache, one at a time, and the full recomputes it is checked against.
+
+    held: the positions (from 0) of the tokens the cache holds after the last step, the rows the figure draws;
+    labels: what those rows are called when not 1..t (a window's), else None."""
+
+    variant: str
+    cfg: mha.AttentionConfig | None  # None: the post's attention (and MLA, which has no attention config)
+    cache: object  # mha.KVCache or mha.MLACache
+    step: object  # the last mha.DecodeStep or mha.MLAStep
+    full: object  # forward (mla_forward) on every row
+    before: object | None  # on every row but the last
+    held: np.ndarray
+    group: int  # the kv head the chosen head reads (0-based)
+    held_before: np.ndarray  # the positions held before the last step
+    d_latent: int = 0
+    mla: mha.MLAWeights | None = None
+
+    @property
+    def labels(self) -> tuple[str, ...] | None:
+        if np.array_equal(self.held, np.arange(len(self.held))):
+            return None
+        return tuple(str(p + 1) for p in self.held)
+
+
+def variant_of(cfg: mha.AttentionConfig, w: mha.Weights, variant: str) -> tuple[mha.AttentionConfig | None,
+                                                                                 mha.Weights]:
+    """The config and weights the cache runs for `variant` (not MLA) on the walk's sizes and weights, its knobs from
+    the session: (None, w) for the post's attention."""
+    if variant == "mha":
+        return None, w
+    changed = lab.variant_config(cfg, variant)
+    return changed, mha.share_kv(w, changed.kv_heads)  # lab.weights' sharing, with no view at hand
+
+
+def mla_weights(w: mha.Weights) -> mha.MLAWeights:
+    """MLA's weights cut from the walk's at the latent width in the session; the SVD is made once for every session
+    showing the same weights (at GPT-2-small widths it takes seconds)."""
+    width = int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
+    key = ("kv_mla", digest(w.w_q, w.w_k, w.w_v, w.w_o), width)
+    return MODELS.get(key, lambda: mha.mla_from(w, width))  # at GPT-2's widths past TRACES' budget
+
+
+def decode_rows(v: View, variant: str, rows: np.ndarray) -> Decoded:
+    """Every row through the variant's cache; forward with the same variant on all rows and on all but the last."""
+    t = len(rows)
+    if variant == "mla":
+        w_mla = mla_weights(v.w)
+        cache, steps = mha.decode(rows, w_mla)
+        before = mha.mla_forward(rows[:-1], w_mla) if t > 1 else None
+        return Decoded(variant, None, cache, steps[-1], mha.mla_forward(rows, w_mla), before, np.arange(t), v.head,
+                       np.arange(t - 1), w_mla.d_latent, w_mla)
+    cfg, w = variant_of(v.cfg, v.w, variant)
+    cache, steps = mha.decode(rows, w, cfg)
+    step = steps[-1]
+    held_before = np.array(steps[-2].held) if t > 1 else np.arange(0)  # what the cache held before the last token
+    before = mha.forward(rows[:-1], w, cfg) if t > 1 else None  # what the tokens before the last one gave
+    group = int(mha.groups(w.n_heads, w.n_kv_heads)[v.head])
+    return Decoded(variant, cfg, cache, step, mha.forward(rows, w, cfg), before, np.array(cache.positions), group,
+                   held_before)
+
+
+def variant_name(t_, variant: str) -> str:
+    return t_(VARIANTS[variant].kv_name or f"variant_{variant}")
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes:,} B" if nbytes < 10_000 else f"{nbytes / 1024:,.1f} KiB"
+
+
+def said_tokens(positions) -> str:
+    """X₁, X₃…X₅: the tokens at these positions (from 0), a run of three or more written as its ends."""
+    runs, out = [], []
+    for p in positions:
+        if runs and p == runs[-1][-1] + 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    for r in runs:
+        a, b = f"X{subscript(r[0] + 1)}", f"X{subscript(r[-1] + 1)}"
+        out.append(a if len(r) == 1 else f"{a}, {b}" if len(r) == 2 else f"{a}…{b}")
+    return ", ".join(out)
+
+
+def said_heads(group: int, size: int) -> str:
+    """The heads of a group, 1-based: 3–4, or 3 alone."""
+    first = group * size + 1
+    return str(first) if size == 1 else f"{first}–{first + size - 1}"
+
+
+def held_words(v: View, d: Decoded) -> str:
+    """What the cache holds, as Markdown: tokens × kv heads (or the latent's width) and its bytes; which kv head the
+    chosen head reads; a window's tokens and those that left."""
+    t_, cfg, cache = v.t, v.cfg, d.cache
+    t, size = len(cache), _size(cache.nbytes)
+    if d.variant == "mha":
+        return t_("kv_state", t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)
+    if d.variant == "mla":
+        return t_("kv_state_mla", t=t, d_latent=d.d_latent, size=size)
+    kv = d.cfg.kv_heads
+    out = [t_("kv_state_heads", kv=kv, t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)]
+    size_g = cfg.n_heads // kv
+    if size_g > 1:
+        out.append(t_("kv_state_group", i=v.head + 1, g=d.group + 1, heads=said_heads(d.group, size_g)))
+    elif d.variant == "gqa":  # kv heads as many as heads: nothing is shared yet
+        out.append(t_("kv_state_no_group", h=cfg.n_heads, kv=kv))
+    if d.cfg.window:
+        out.append(t_("kv_state_window", held=said_tokens(d.held), sinks=d.cfg.sinks, w=d.cfg.window,
+                      most=d.cfg.sinks + d.cfg.window))
+        gone = sorted(set(range(d.step.pos + 1)) - set(d.held.tolist()))
+        if gone:
+            out.append(t_("kv_state_left", gone=said_tokens(gone)))
+    return " ".join(out)
