@@ -80,8 +80,10 @@ def _without(pages: dict, variant: str) -> dict:
     """The pages as if `variant` had not been added: its pages gone, its name out of every picker's options and every
     table row that names it gone."""
     from mha.ui.strings import TABLES
+    from mha.ui.variant_defs import VARIANTS
 
-    names = {table[f"variant_{variant}"] for table in TABLES.values()}
+    keys = {f"variant_{variant}", VARIANTS[variant].kv_name or f"variant_{variant}"}  # its names in both pickers
+    names = {table[key] for table in TABLES.values() for key in keys}
     out = {}
     for page, elements in pages.items():
         if f"variant={variant}&" in page:
