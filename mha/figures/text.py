@@ -20,8 +20,10 @@ DIGIT = set("0123456789−+-=")
 BROAD = set("MWmw—")  # the widest letters, about 0.88 em
 
 
-@lru_cache(maxsize=65536)
-def text_px(text: str, size: float) -> float:
+CACHED_CHARS = 64  # texts up to this long are measured once a process; a longer one (a user's long word) each time
+
+
+def _width(text: str, size: float) -> float:
     """A one-line text's width in px, a little generous (HTML tags dropped, entities read, sub/superscripts smaller).
 
     Measured in Chromium with the app's font (FONT) at 100 px: digits and "−" 0.555 em, "." 0.278 em, CJK and
@@ -47,6 +49,14 @@ def text_px(text: str, size: float) -> float:
         else:
             width += 0.72
     return (width - 0.2 * small + 0.05 * bold) * size * 1.06
+
+
+_width_cached = lru_cache(maxsize=8192)(_width)  # at most about 3 MB: 8,192 texts of 64 characters and their widths
+
+
+def text_px(text: str, size: float) -> float:
+    """A one-line text's width in px (_width), measured once a process when the text is short."""
+    return _width_cached(text, size) if len(text) <= CACHED_CHARS else _width(text, size)
 
 
 def widest(texts, size: float) -> float:

@@ -4,7 +4,6 @@ change. `inputs` answers, once a run, what the walk computes from: X, its tokens
 
 import unicodedata
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import streamlit as st
@@ -133,12 +132,15 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
 # ---------------------------------------------------------------- X before edits
 
 
-@lru_cache(maxsize=16)
 def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
-    """The seeded X for these sizes, made once (every rerun needs it twice: to fit X and to diff it for the link)."""
-    x = mha.init_input(cfg)
-    x.flags.writeable = False  # shared: callers copy before changing it
-    return x
+    """The seeded X for these sizes, made once for every session (every rerun needs it twice: to fit X and to diff it
+    for the link), held beside the walk's weights within their budget (models.MODELS)."""
+    def make():
+        x = mha.init_input(cfg)
+        x.flags.writeable = False  # shared: callers copy before changing it
+        return x
+
+    return held(("seeded_x", cfg), cfg.n_tokens * cfg.d_model, make)
 
 
 def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:
@@ -173,13 +175,15 @@ def _seeded_coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[l
     return held(("coda", cfg, text, positions), numbers, make)
 
 
-@lru_cache(maxsize=8)
 def text_x(cfg: mha.AttentionConfig, text: str, positions: str) -> np.ndarray:
-    """X = E[ids] + P for the text (n_tokens × d_model)."""
-    _, _, ids, mw = coda(cfg, text, positions)
-    x = mha.embed(ids, mw)
-    x.flags.writeable = False
-    return x
+    """X = E[ids] + P for the text (n_tokens × d_model), held as seeded_x is."""
+    def make():
+        _, _, ids, mw = coda(cfg, text, positions)
+        x = mha.embed(ids, mw)
+        x.flags.writeable = False
+        return x
+
+    return held(("text_x", cfg, text, positions), cfg.n_tokens * cfg.d_model, make)
 
 
 def _base_for(cfg: mha.AttentionConfig, text: str, positions: str, model: str = "seeded",

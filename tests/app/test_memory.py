@@ -303,3 +303,20 @@ def test_a_janitor_pass_while_an_app_test_runs_fails_nothing(monkeypatch):
 
     monkeypatch.setattr(Runtime, "_instance", MagicMock(spec=Runtime))
     prepared.janitor_pass()
+
+
+def test_the_walks_x_is_held_in_the_weights_budget_and_a_long_texts_width_is_not_kept():
+    """X before edits (seeded, or a text's) is one shared read-only array in models.MODELS, counted in its bytes; a
+    text longer than text.CACHED_CHARS is measured anew rather than kept by text_px's count-bounded cache."""
+    from mha.figures import text
+    from mha.ui import x_source
+
+    cfg = mha.AttentionConfig(n_tokens=5, seed=77)
+    x = x_source.seeded_x(cfg)
+    assert x is x_source.seeded_x(cfg) and ("seeded_x", cfg) in models.MODELS and not x.flags.writeable
+    long = "w" * (text.CACHED_CHARS + 1)
+    before = text._width_cached.cache_info().currsize
+    assert text.text_px(long, 10.0) == text.text_px(long, 10.0) > text._width(long[1:], 10.0)
+    assert text._width_cached.cache_info().currsize == before
+    text.text_px("short", 10.0)
+    assert text._width_cached.cache_info().currsize == before + 1
