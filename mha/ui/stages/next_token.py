@@ -72,12 +72,9 @@ def render(v: View) -> None:
 
 def download(cfg, x, w) -> exports.Part:
     """The next token's files: the walk's X (edits included) through the coda's model, or the trained run's."""
-    ss = st.session_state
-    text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
-    tokens = x_source.text_tokens(text)
-    positions = ss.get("positions", S.DEFAULTS["positions"])
-    _, _, _, mw = x_source.coda(replace(cfg, n_tokens=len(tokens)), text, positions)
+    tokens, _, mw = x_source.coda_shown(cfg)
     run = x_source.trained_run(tuple(tokens))
     top = run.trace if run else mha.logits_from(x, mw)
-    probs = mha.softmax(top.logits[-1] / float(ss.get("temperature", S.DEFAULTS["temperature"])))
+    temperature = float(st.session_state.get("temperature", S.DEFAULTS["temperature"]))
+    probs = mha.softmax(top.logits[-1] / temperature)
     return exports.next_token_part(top.x, top.final, mw.wte, top.logits, probs)
