@@ -3,7 +3,7 @@ sequence (what the chosen layer's attention reads), with the user's edits on top
 change. `inputs` answers, once a run, what the walk computes from: X, its tokens, and the weights to use on it."""
 
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 import streamlit as st
@@ -141,16 +141,6 @@ def seeded_x(cfg: mha.AttentionConfig) -> np.ndarray:
         return x
 
     return held(("seeded_x", cfg), cfg.n_tokens * cfg.d_model, make)
-
-
-def coda_shown(cfg: mha.AttentionConfig) -> tuple[list[str], np.ndarray, mha.ModelWeights]:
-    """The coda's stages' text as they show it (the user's, or the language's example): its tokens, their ids and
-    the model around the walk's block, at the text's length (what their downloads hold)."""
-    ss = st.session_state
-    text = ss["text"] if has_text() else example_text(ss["lang"])
-    tokens = text_tokens(text)
-    _, _, ids, mw = coda(replace(cfg, n_tokens=len(tokens)), text, ss.get("positions", S.DEFAULTS["positions"]))
-    return tokens, ids, mw
 
 
 def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:

@@ -20,6 +20,7 @@ from ..inputs import number
 from ..product import product_view
 from ..prose import display, header
 from ..view import Name, Operand, View
+from .tokens import coda_shown
 
 CHOSEN_MOST = 24  # glyphs of the chosen token its sentence writes
 E_T = Name("E<sup>T</sup>", r"E^{\top}", "Eᵀ")
@@ -72,7 +73,7 @@ def render(v: View) -> None:
 
 def download(cfg, x, w) -> exports.Part:
     """The next token's files: the walk's X (edits included) through the coda's model, or the trained run's."""
-    tokens, _, mw = x_source.coda_shown(cfg)
+    tokens, _, mw = coda_shown(cfg)
     run = x_source.trained_run(tuple(tokens))
     top = run.trace if run else mha.logits_from(x, mw)
     temperature = float(st.session_state.get("temperature", S.DEFAULTS["temperature"]))

@@ -124,9 +124,20 @@ def use_text(text: str) -> None:
     session.on_text_change()
 
 
+def coda_shown(cfg: mha.AttentionConfig) -> tuple[list[str], np.ndarray, mha.ModelWeights]:
+    """The coda's stages' text as they show it (the user's, or the language's example): its tokens, their ids and
+    the model around the walk's block, at the text's length (what their downloads hold)."""
+    ss = st.session_state
+    text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
+    tokens = x_source.text_tokens(text)
+    positions = ss.get("positions", S.DEFAULTS["positions"])
+    _, _, ids, mw = x_source.coda(replace(cfg, n_tokens=len(tokens)), text, positions)
+    return tokens, ids, mw
+
+
 def download(cfg, x, w) -> exports.Part:
     """The tokens' files: ids, E, P and X = E[ids] + P, for the text (or the language's example)."""
-    tokens, ids, mw = x_source.coda_shown(cfg)
+    tokens, ids, mw = coda_shown(cfg)
     n = len(tokens)
     p = mw.wpe[:n] if mw.wpe is not None else mha.sinusoidal_positions(n, cfg.d_model)
     return exports.tokens_part(ids, mw.wte, p, mha.embed(ids, mw))
