@@ -33,20 +33,16 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     out.update(lang=ss["lang"], stage=ss["stage"])
     if ss["stage"] == "scores" and ss.get("phase", S.DEFAULTS["phase"]) != S.DEFAULTS["phase"]:
         out["phase"] = ss["phase"]
-    if ss["stage"] == "kv_cache" and ss.get("kv_part", S.DEFAULTS["kv_part"]) != S.DEFAULTS["kv_part"]:
-        out["part"] = ss["kv_part"]
-    if ss["stage"] == "block":
-        if ss.get("block_part", S.first_block_part(ss)) != S.first_block_part(ss):
-            out["part"] = ss["block_part"]
-        if not trained_on() and ss.get("block_ln", S.DEFAULTS["block_ln"]) != S.DEFAULTS["block_ln"]:
-            out["ln"] = ss["block_ln"]
-    if ss["stage"] == "variants" and ss.get("lab_part", S.DEFAULTS["lab_part"]) != S.DEFAULTS["lab_part"]:
-        out["part"] = ss["lab_part"]
-    if ss["stage"] == "heads" and trained_on():
-        if ss.get("heads_part", S.DEFAULTS["heads_part"]) != S.DEFAULTS["heads_part"]:
-            out["part"] = ss["heads_part"]
-        if ss.get("knock"):
-            out["knock"] = ",".join(ss["knock"])
+    parts = S.PARTS.get(ss["stage"])  # the part shown, on a stage in parts (the heads' with the trained model only)
+    if parts and (ss["stage"] != "heads" or trained_on()):
+        first = S.first_part(ss["stage"], ss)
+        if ss.get(parts.key, first) != first:
+            out["part"] = ss[parts.key]
+    order = ss.get("block_ln", S.DEFAULTS["block_ln"])
+    if ss["stage"] == "block" and not trained_on() and order != S.DEFAULTS["block_ln"]:
+        out["ln"] = order
+    if ss["stage"] == "heads" and trained_on() and ss.get("knock"):
+        out["knock"] = ",".join(ss["knock"])
     if ss["stage"] in ("variants", "kv_cache"):  # the variant shown, and the knobs it reads
         key = "variant" if ss["stage"] == "variants" else "kv_variant"
         variant = ss.get(key, S.DEFAULTS[key])

@@ -18,7 +18,10 @@ from mha.figures.scores import PHASES
 from mha.model import TOKEN
 
 from .variant_defs import VARIANT_LIST
-from .walk import STAGES
+from .walk import BLOCK_PARTS, STAGES, WALK
+from .walk import HEADS_PARTS as HEADS_PARTS  # the stages' parts, declared with the walk, read as settings'
+from .walk import KV_PARTS as KV_PARTS
+from .walk import LAB_PARTS as LAB_PARTS
 
 SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
 LANGS = ("en", "zh")
@@ -31,22 +34,11 @@ DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="e
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
-# The block stage's parts, one on screen at a time (`part` in the link): LN₁; attention, + X; LN₂, the FFN's
-# up-projection; GELU; the down-projection, + R₁.
-BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")
 # Where the block's layer norms sit (`ln` in the link): after each residual sum, the original GPT's order and the
 # post's figure (the default), or before each sublayer, GPT-2's (the trained model's, which cannot be switched).
 # The parts follow the order shown: post-LN's attention comes before its LN₁, whose input is X + Attn.
 BLOCK_ORDERS = ("post", "pre")
 BLOCK_PARTS_IN = {"pre": BLOCK_PARTS, "post": ("attn", "ln1", "ffn", "gelu", "out")}
-# The KV-cache stage's parts (`part` in the link when the stage is kv_cache): the step a token makes, the cost.
-KV_PARTS = ("step", "cost")
-# The variant lab's parts (`part` in the link when the stage is variants), one on screen at a time: what changes, drawn
-# on the walk's figures; its products, one clickable at a time; the live check with what it caches.
-LAB_PARTS = ("change", "click", "check")
-# The heads stage's parts with the trained model (`part` in the link when the stage is heads): where each head looks,
-# heads knocked out (`knock` in the link), what each writes into the logits, its OV and QK circuits, training.
-HEADS_PARTS = ("patterns", "knock", "writes", "circuits", "timeline")
 # The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights, each
 # declared in variant_defs. The lab opens on GQA; the KV-cache stage, which decodes through any of them but the online
 # softmax (a way to compute, not to cache), on the post's own attention, "mha".
@@ -101,6 +93,14 @@ def block_order(values: Mapping) -> str:
 def first_block_part(values: Mapping) -> str:
     """The part the block stage opens on, the first in the order shown (a link without `part` opens there)."""
     return BLOCK_PARTS_IN[block_order(values)][0]
+
+
+PARTS = {s.id: s.parts for s in WALK if s.parts}  # the stages in parts, as the walk declares them
+
+
+def first_part(stage: str, values: Mapping) -> str:
+    """The part `stage` opens on: the block's first in the order shown, every other stage's default."""
+    return first_block_part(values) if stage == "block" else DEFAULTS[PARTS[stage].key]
 
 
 def preset_of(values: Mapping) -> str:
@@ -166,11 +166,10 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
             notices.append(notice)
     stage = _first(params.get("stage", "")).strip()
     on_kv = stage == "kv_cache"
-    parts = dict(kv_cache=("kv_part", KV_PARTS), variants=("lab_part", LAB_PARTS),
-                 heads=("heads_part", HEADS_PARTS)).get(stage, ("block_part", BLOCK_PARTS))
+    parts = PARTS.get(stage, PARTS["block"])  # on a stage without parts, `part` is read as the block's (as ever)
     variants = ("kv_variant", KV_VARIANTS) if on_kv else ("variant", VARIANTS)
     for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
-                                ("part", *parts), ("ln", "block_ln", BLOCK_ORDERS),
+                                ("part", parts.key, parts.values), ("ln", "block_ln", BLOCK_ORDERS),
                                 ("variant", *variants)):  # parameter, session key, values
         if key in params:
             raw = _first(params[key]).strip()

@@ -80,3 +80,15 @@ def test_one_head_draws_no_head_control_and_fewer_heads_bring_the_head_back_in_r
     at.number_input(key="n_heads").set_value(2)
     rerun(at)
     assert at.session_state["head"] == 2 and at.segmented_control(key="head").options == ["1", "2"]
+
+
+def test_the_link_names_a_part_only_on_its_stage_and_the_heads_parts_only_with_the_trained_model():
+    """Each stage in parts (walk.WALK) writes `part` when it shows another than its first; the heads stage's parts
+    belong to the trained model, so with the seeded weights its link names none, whatever part was left chosen."""
+    at = run(stage="heads", model="trained", part="knock")
+    assert at.query_params["part"] == "knock"
+    at.session_state["model"] = "seeded"
+    assert "part" not in rerun(at).query_params
+    for stage, part in (("kv_cache", "cost"), ("variants", "check"), ("block", "gelu")):
+        assert run(stage=stage, part=part).query_params["part"] == part, stage
+    assert "part" not in run(stage="block", part="attn").query_params  # post-LN's first part
