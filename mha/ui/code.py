@@ -4,26 +4,14 @@ import inspect
 import textwrap
 from functools import cache
 
-import mha
-from mha import analysis, attention, model
-from mha import cache as kv
+from mha import attention
 
+from .stages import MODULES
 from .variant_defs import VARIANT_LIST
 
-# stage -> what to show: a whole function, or the lines of the walk (attention.walk) that assign these names
-PIECES = {
-    "input": [attention.check_input],
-    "qk": [("q", "k")],
-    "scores": [("scores", "scaled", "masked", "probs"), attention.causal_mask, attention.softmax],
-    "values": [("v", "heads")],
-    "heads": [("concat",)],
-    "output": [("y",)],
-    "dependency": [analysis.dependency],
-    "kv_cache": [kv.KVCache.append],
-    "tokens": [model.tokenize, model.sinusoidal_positions, model.embed],
-    "block": [mha.layer_norm, mha.gelu, mha.block],
-    "next_token": [model.logits_from, model.model_forward],
-}
+# stage -> what to show, as each stage module declares it (CODE): whole functions, or the lines of the walk
+# (attention.walk) that assign these names
+PIECES = {stage: module.CODE for stage, module in MODULES.items() if hasattr(module, "CODE")}
 # the variant lab: each variant's code as its declaration lists it (the walk with today's changes, and the piece that
 # makes the change)
 VARIANT_PIECES = {v.id: list(v.code) for v in VARIANT_LIST if v.module}

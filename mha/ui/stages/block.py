@@ -27,6 +27,10 @@ from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN, block_order
 from ..view import Name, Operand, View, name
 from ..walk import NUMBERS
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [mha.layer_norm, mha.gelu, mha.block]
+
 MARKED = {"pre": {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",),
                   "out": ("ffn", "add2")},
           "post": {"attn": ("attn", "add1"), "ln1": ("ln1",), "ffn": ("ffn",), "gelu": ("ffn",),

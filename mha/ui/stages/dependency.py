@@ -15,6 +15,10 @@ from ..inputs import number
 from ..prose import display, fmt, header, input_error, tex_int
 from ..view import View, name, subscript
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [mha.dependency]
+
 EXACT_BUDGET = 3e8  # multiply-adds the exact Jacobian map may cost on one rerun
 TUPLE_HEADS = 3  # heads up to which W is written out whole; with more, its first and last head and W_O
 # A display line's width, in units of about half an em (a Chinese character is two), that fits the page of a desk and

@@ -17,6 +17,10 @@ from ..prose import equation, header, markdown_table
 from ..strings import md_escape
 from ..view import View, concat_args
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [("concat",)]
+
 
 def render(v: View) -> None:
     t = v.t

@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+import mha
 from mha.figures.text import short
 
 from .. import link, x_source
@@ -10,6 +11,10 @@ from .. import settings as S
 from ..editor import matrix_editor
 from ..prose import header
 from ..view import View, subscript
+
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [mha.check_input]
 
 
 def render(v: View) -> None:

@@ -19,6 +19,10 @@ from ..settings import KV_PARTS
 from ..shared import digest
 from ..view import View
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [mha.KVCache.append]
+
 
 def render(v: View) -> None:
     header(v.t, "kv", v.look)

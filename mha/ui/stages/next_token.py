@@ -22,6 +22,10 @@ from ..prose import display, header
 from ..view import Name, Operand, View
 from .tokens import coda_shown
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [mha.logits_from, mha.model_forward]
+
 CHOSEN_MOST = 24  # glyphs of the chosen token its sentence writes
 E_T = Name("E<sup>T</sup>", r"E^{\top}", "Eᵀ")
 LOGITS = Name("logits", r"\mathrm{logits}", "logits")

@@ -9,6 +9,10 @@ from ..product import product_view
 from ..prose import equation, header
 from ..view import Operand, View, concat_args, name
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [("y",)]
+
 
 def render(v: View) -> None:
     t, tr, w, cfg = v.t, v.trace, v.w, v.cfg

@@ -22,6 +22,10 @@ from ..shared import digest
 from ..strings import Text
 from ..view import Name, View, name, subscript
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [("scores", "scaled", "masked", "probs"), mha.causal_mask, mha.softmax]
+
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
 NARROW_EXP_TERMS = 3  # … and on a phone, longer than this

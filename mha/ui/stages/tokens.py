@@ -21,6 +21,10 @@ from ..chart import chart
 from ..prose import display, equation, header
 from ..view import View
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [mha.tokenize, mha.sinusoidal_positions, mha.embed]
+
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
              "background:#eef2ff;border:1px solid #c7d2fe;font-size:0.95rem;max-width:100%;overflow-wrap:anywhere")
 CHIP_PX, CHIP_FONT_PX = 240, 15.2  # a chip's token is shortened to this width (a phone's page is 358 px); 0.95rem

@@ -4,6 +4,10 @@ from ..product import product_view
 from ..prose import equation, head_control, header
 from ..view import Operand, View, name
 
+# The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
+# (attention.walk) assigns.
+CODE = [("v", "heads")]
+
 
 def render(v: View) -> None:
     t, h, tr = v.t, v.head, v.trace
