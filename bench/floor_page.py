@@ -28,7 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import mha  # noqa: E402
 from mha import figures as F  # noqa: E402
 from mha.figures.base import Spec  # noqa: E402
-from mha.ui import screen, walk  # noqa: E402
+from mha.ui import (  # noqa: E402
+    primes,  # noqa: E402
+    screen,
+    walk,
+)
 from mha.ui import settings as S  # noqa: E402
 from mha.ui.chart import chart_config, clickable, clickable_chart, picked  # noqa: E402
 from mha.ui.prose import header  # noqa: E402
@@ -78,9 +82,9 @@ with st.sidebar:
     st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset")
     for key in S.SIZES:
         st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key)
-    if S.distinct_primes(ss):
+    if primes.distinct_primes(ss):
         st.caption(t("primes_yes"))
-    elif S.primes_but_n(ss):
+    elif primes.primes_but_n(ss):
         st.caption(t("primes_but_n", n=ss["n_tokens"]))
     else:
         st.caption(t("primes_no"))

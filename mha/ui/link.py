@@ -11,6 +11,7 @@ import streamlit as st
 import mha
 
 from . import settings as S
+from . import x_codec
 from .models import trained_on, trained_sizes
 from .strings import Text
 from .x_source import base_x, has_text, seeded_added
@@ -57,8 +58,8 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     added = np.array([r for r in ss.get("kv_added", []) if len(r) == cfg.d_model and not from_text]
                      ).reshape(-1, cfg.d_model)
     too_long = {}  # what the link cannot carry, by parameter: its length (said in the share panel, on the stage)
-    for key, value in (("x", S.encode_x(x, base_x(cfg))),
-                       ("kv", S.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else "")):
+    for key, value in (("x", x_codec.encode_x(x, base_x(cfg))),
+                       ("kv", x_codec.encode_kv(added, seeded_added(cfg, len(added))) if len(added) else "")):
         if len(value) > S.X_PARAM_MAX:
             too_long[key] = len(value)
         elif value:

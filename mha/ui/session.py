@@ -8,6 +8,7 @@ import streamlit as st
 
 import mha
 
+from . import primes, x_codec
 from . import settings as S
 from .models import trained_on, trained_sizes
 from .next_word import context, next_word
@@ -55,11 +56,11 @@ def start() -> None:
     cfg = config()
     x = base_x(cfg)
     if "x" in st.query_params:
-        x, more = S.decode_x(st.query_params["x"], x)
+        x, more = x_codec.decode_x(st.query_params["x"], x)
         notices += more
     st.session_state["x_base"] = x
     if "kv" in st.query_params:
-        rows, more = S.decode_kv(st.query_params["kv"], lambda count: seeded_added(cfg, count))
+        rows, more = x_codec.decode_kv(st.query_params["kv"], lambda count: seeded_added(cfg, count))
         if has_text():
             more = _kv_as_words(len(rows), more)
         else:
@@ -158,7 +159,7 @@ def apply_preset() -> None:
 
 
 def make_primes() -> None:
-    st.session_state.update(S.nearest_distinct_primes(st.session_state))
+    st.session_state.update(primes.nearest_distinct_primes(st.session_state))
     on_size_change()
 
 

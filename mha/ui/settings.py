@@ -4,15 +4,11 @@ Every value read from a link is checked here before any widget sees it: a bad on
 safe value and leaves a Notice (a strings-table key plus its fields) for the page to show.
 """
 
-import itertools
 import math
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-
-import numpy as np
 
 from mha.figures.scores import PHASES
 from mha.model import TOKEN
@@ -111,7 +107,7 @@ def preset_of(values: Mapping) -> str:
     return "custom"
 
 
-def _whole(raw: str) -> int | None:
+def whole(raw: str) -> int | None:
     if len(raw) > 4 * NUMBER_MAX_CHARS:  # before NFKC, which can make it 18 times longer
         return None
     text = unicodedata.normalize("NFKC", raw).strip()  # full-width digits become ASCII
@@ -131,7 +127,7 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         if key not in params:
             continue
         raw = _first(params[key])
-        n = _whole(raw)
+        n = whole(raw)
         low, high = (0 if key == "seed" else 1), {"layer": TRAINED_LAYERS}.get(key, LIMITS.get(key, LIMITS["n_heads"]))
         if n is None:
             notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
@@ -212,7 +208,7 @@ def _knobs(params: Mapping, out: dict) -> list[Notice]:
         if key not in params:
             continue
         raw = _first(params[key])
-        n = _whole(raw)
+        n = whole(raw)
         if n is None:
             notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
             continue
@@ -271,151 +267,3 @@ def _printable(text: str) -> str:
 def shorten(raw: str) -> str:
     text = "".join(ch for ch in raw if ch.isprintable())
     return text if len(text) <= 24 else text[:20] + "…"
-
-
-def encode_x(x: np.ndarray, base: np.ndarray) -> str:
-    """The cells where x differs from the seeded base, as `row.col~value` items joined by `_` (1-based). A typed −0.0
-    over a base's 0.0 (or the other way) differs too: equal as numbers, but the grid shows its sign."""
-    rows, cols = np.nonzero((x != base) | (np.signbit(x) != np.signbit(base)))
-    return "_".join(f"{r + 1}.{c + 1}~{link_number(x[r, c])}" for r, c in zip(rows, cols))
-
-
-def link_number(v: float) -> str:
-    """v in a link: its shortest text that reads back exactly (repr), with no + (1e200, not 1e+200): a + in a query
-    string is a space to whoever decodes it as a form does, and a link pasted from a decoded address lost it."""
-    return repr(float(v)).replace("e+", "e")
-
-
-def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
-    """Apply an encoded X to `base`; unusable items are skipped with a notice saying why the first was, the rest
-    kept."""
-    if len(text) > X_PARAM_MAX:
-        return base.copy(), [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
-    x, bad = _apply_cells(text, base)
-    return x, [_refused("notice_x_items", bad)] if bad else []
-
-
-def _refused(key: str, bad: list[tuple[str, str]]) -> Notice:
-    item, why = bad[0]
-    return Notice(key, dict(count=len(bad), example=shorten(item), why=why))
-
-
-def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[tuple[str, str]]]:
-    """`base` with the `row.col~value` items of text applied, and the items that could not be, each with the key
-    of the reason (REFUSALS)."""
-    x, bad = base.copy(), []
-    for item in filter(None, text.split("_")):
-        m = re.fullmatch(r"(\d{1,4})\.(\d{1,4})~([^~]+)", item)
-        if not m:
-            bad.append((item, "why_form"))
-            continue
-        value = read_number(m[3])
-        if value is None:
-            bad.append((item, "why_number"))
-        elif not math.isfinite(value):
-            bad.append((item, "why_finite"))
-        elif not (0 <= int(m[1]) - 1 < x.shape[0] and 0 <= int(m[2]) - 1 < x.shape[1]):
-            bad.append((item, "why_cell"))
-        else:
-            x[int(m[1]) - 1, int(m[2]) - 1] = value
-    return x, bad
-
-
-def encode_kv(rows: np.ndarray, seeded: np.ndarray) -> str:
-    """Tokens added to the KV cache: their count, then the cells that differ from the seeded next tokens
-    as X's items (`2` is two seeded tokens, `2_1.3~0.5` the same with cell 3 of the first one edited)."""
-    return "_".join(filter(None, [str(len(rows)), encode_x(rows, seeded)]))
-
-
-def decode_kv(text: str, seeded: Callable[[int], np.ndarray]) -> tuple[np.ndarray, list[Notice]]:
-    """Added tokens from a link, given `seeded(count)`, the seeded next tokens (count, d_model).
-
-    At most KV_MAX_ADDED tokens; unusable cells keep their seeded value, each refusal with a notice."""
-    if len(text) > X_PARAM_MAX:
-        return seeded(0), [Notice("notice_kv_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
-    head, _, items = text.partition("_")
-    count = _whole(head)
-    if count is None or count < 0:
-        return seeded(0), [Notice("notice_kv_count", dict(value=shorten(text), most=KV_MAX_ADDED))]
-    notices = []
-    if count > KV_MAX_ADDED:
-        notices.append(Notice("notice_kv_clamped", dict(count=count, most=KV_MAX_ADDED)))
-        count = KV_MAX_ADDED
-    rows, bad = _apply_cells(items, seeded(count))
-    if bad:
-        notices.append(_refused("notice_kv_items", bad))
-    return rows, notices
-
-
-def is_prime(n: int) -> bool:
-    return n >= 2 and all(n % p for p in range(2, math.isqrt(n) + 1))
-
-
-def distinct_primes(sizes: Mapping) -> bool:
-    values = [sizes[k] for k in SIZES]
-    return all(map(is_prime, values)) and len(set(values)) == len(values)
-
-
-def shared_lengths(lengths: Mapping[str, int]) -> list[tuple[int, tuple[str, ...]]]:
-    """The lengths that two or more of a view's quantities share (quantity → length), each with those quantities in
-    the order given: where a shape no longer says which of them it came from. Ordered by the first quantity."""
-    groups: dict[int, list[str]] = {}
-    for name, length in lengths.items():
-        groups.setdefault(int(length), []).append(name)
-    return [(length, tuple(names)) for length, names in groups.items() if len(names) > 1]
-
-
-def primes_but_n(sizes: Mapping) -> bool:
-    """Every size but n (the tokens, which the text or X's rows fix) is a prime, and no two sizes are equal: what
-    make-primes gives when n is no prime."""
-    values = [sizes[k] for k in SIZES]
-    return all(is_prime(sizes[k]) for k in SIZES if k != "n_tokens") and len(set(values)) == len(values)
-
-
-@lru_cache(maxsize=1)
-def _primes_upto(n: int) -> tuple[int, ...]:
-    return tuple(p for p in range(2, n + 1) if is_prime(p))
-
-
-def _prime_window(n: int) -> tuple[int, int]:
-    """The primes a size n may move to without passing one: from the prime below n (2 if none) to the prime above."""
-    below = next((p for p in range(n - 1, 1, -1) if is_prime(p)), 2)
-    above = next(p for p in range(n + 1, 2 * n + 3) if is_prime(p))  # Bertrand: there is one below 2n
-    return below, above
-
-
-def _move_cost(n: int, p: int, window: tuple[int, int]) -> tuple[int, int, int, int]:
-    """Moving n to p: 1 if it moves at all, then how far past its window, then how far, then 1 if it goes down (ties
-    go up). Summed over the sizes, the first counts the sizes changed: fewest first, so that one clash (a text that
-    grew to n = d_k) moves one size, not a chain of them."""
-    return int(p != n), max(0, window[0] - p, p - window[1]), abs(p - n), int(p < n)
-
-
-def nearest_distinct_primes(sizes: Mapping) -> dict:
-    """The sizes made distinct primes (within LIMITS), chosen for all of them together, n_tokens kept as it is: n is
-    X's rows (a text's tokens, the edited cells), which only the user changes. The others avoid n's value too.
-
-    Fewest sizes change; then no size passes the prime just above or below it when some choice avoids that (else as
-    little as possible); among those choices, the one that moves the sizes least in total. Sizes that already are
-    distinct primes stay. (A size at 1 becomes 2, or 3 if 2 is taken.)
-    """
-    n = int(sizes["n_tokens"])
-    best, best_cost = None, None
-    options = []
-    for key in SIZES:
-        if key == "n_tokens":
-            options.append([((0, 0, 0, 0), n)])
-            continue
-        value = int(sizes[key])
-        window = _prime_window(value)
-        primes = (p for p in _primes_upto(max(LIMITS[k] for k in SIZES)) if p <= LIMITS[key] and p != n)
-        # An optimal choice only ever needs a size's len(SIZES) best primes: one of them is always free.
-        options.append(sorted((_move_cost(value, p, window), p) for p in primes)[: len(SIZES)])
-    for choice in itertools.product(*options):
-        values = [p for _, p in choice]
-        if len(set(values)) < len(values):
-            continue
-        cost = tuple(map(sum, zip(*(c for c, _ in choice))))
-        if best_cost is None or cost < best_cost:
-            best, best_cost = values, cost
-    return dict(zip(SIZES, best))

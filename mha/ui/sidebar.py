@@ -6,7 +6,7 @@ import streamlit as st
 
 import mha
 
-from . import exports, link, models, prepared, session, walk, x_source
+from . import exports, link, models, prepared, primes, session, walk, x_source
 from . import settings as S
 from .inputs import number
 from .stages import DOWNLOAD
@@ -54,20 +54,20 @@ def render(t: Text):
                    help=t("n_tokens_from_text") if key == "n_tokens" and from_text else None)
         if ss["stage"] in walk.FFN_STAGES:  # one widget fewer on every other stage's run
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
-        shared, primes = _shared_lengths(t, ss["stage"]), S.distinct_primes(ss)
-        fixed = not primes and S.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
+        shared, distinct = _shared_lengths(t, ss["stage"]), primes.distinct_primes(ss)
+        fixed = not distinct and primes.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
         if trained:
             st.caption(t("trained_sizes", **models.trained_sizes()))
         elif fixed:  # its ✓ would contradict a shared length said below
             st.caption(shared or t("primes_but_n", n=ss["n_tokens"]))
             shared = ""
-        elif not primes:
+        elif not distinct:
             st.caption(t("primes_no"))
         elif not shared:
             st.caption(t("primes_yes"))
         if shared:  # which quantities share a length: said once, where the sizes are
             st.caption(shared)
-        if not trained and not primes and not fixed:
+        if not trained and not distinct and not fixed:
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes", help=t("primes_fix_help"))
         number(st, t, "seed", 0, S.LIMITS["seed"], disabled=trained)
         _options(t, trained)
@@ -80,7 +80,7 @@ def render(t: Text):
 def _shared_lengths(t: Text, stage: str) -> str:
     """The sentence naming the quantities of this view that share a length (a text's tokens or vocabulary, or sizes
     alike), each group as "a = b = length"; empty when every length is its own."""
-    groups = S.shared_lengths(x_source.view_lengths(stage, t.lang))
+    groups = primes.shared_lengths(x_source.view_lengths(stage, t.lang))
     if not groups:
         return ""
     said = (" = ".join([*(t(f"length_{name}") for name in names), str(length)]) for length, names in groups)

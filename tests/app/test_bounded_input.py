@@ -60,7 +60,7 @@ def test_the_trained_models_letters_are_read_from_the_cut_text():
 @pytest.mark.parametrize("raw", ["1" * 10**6, "\ufdfa" * 10**6, " " * 10**6 + "1", "１" * 10**5])
 def test_a_number_or_a_whole_number_is_refused_before_it_grows(raw):
     assert _peak_bytes(S.read_number, raw) < 100_000 and S.read_number(raw) is None
-    assert _peak_bytes(S._whole, raw) < 100_000 and S._whole(raw) is None
+    assert _peak_bytes(S.whole, raw) < 100_000 and S.whole(raw) is None
 
 
 def test_the_text_box_cuts_on_the_server_and_says_so():

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mha.ui import settings as S
+from mha.ui import x_codec
 
 from .helpers import page_text, rerun, run, warnings
 
@@ -84,14 +85,14 @@ def test_any_link_gives_valid_settings_or_notices(params):
 @given(st.text(max_size=300))
 def test_any_x_text_decodes_to_a_finite_x_or_a_notice(text):
     base = np.zeros((3, 5))
-    x, notices = S.decode_x(text, base)
+    x, notices = x_codec.decode_x(text, base)
     assert x.shape == (3, 5) and np.all(np.isfinite(x))
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(st.text(max_size=300), st.from_regex(r"\A[0-9]{1,3}(_[0-9]{1,2}\.[0-9]{1,2}~[-+0-9.eE]{1,8}){0,6}\Z")))
 def test_any_kv_text_decodes_to_at_most_the_cap_of_finite_tokens_or_a_notice(text):
-    rows, notices = S.decode_kv(text, lambda count: np.ones((count, 5)))
+    rows, notices = x_codec.decode_kv(text, lambda count: np.ones((count, 5)))
     assert rows.ndim == 2 and rows.shape[1] == 5 and len(rows) <= S.KV_MAX_ADDED
     assert np.all(np.isfinite(rows))
     head = unicodedata.normalize("NFKC", text.split("_")[0])  # full-width and superscript digits count too

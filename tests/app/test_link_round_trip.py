@@ -8,8 +8,7 @@ import numpy as np
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from mha.ui import editor
-from mha.ui import settings as S
+from mha.ui import editor, x_codec
 
 from .helpers import rerun, run, warnings
 
@@ -69,11 +68,11 @@ def test_any_typed_edit_survives_the_link(case, seed):
         assert v is not None and np.isfinite(v), text
         assert v == float(unicodedata.normalize("NFKC", text).replace("−", "-"))  # what was typed, exactly
         x[r, c] = v
-    written = S.encode_x(x, base)
+    written = x_codec.encode_x(x, base)
     for query in (_browser_query({"x": written}),  # a reload
                   unquote(_browser_query({"x": written})),  # an address copied as the bar shows it, decoded
                   "x=" + quote(written, safe="")):  # a link written by hand with every mark escaped
-        back, notices = S.decode_x(_read(query)["x"], base)
+        back, notices = x_codec.decode_x(_read(query)["x"], base)
         assert notices == [], (query, notices)
         np.testing.assert_array_equal(back, x)
         assert np.array_equal(np.signbit(back), np.signbit(x))  # −0.0 stays −0.0
@@ -82,9 +81,9 @@ def test_any_typed_edit_survives_the_link(case, seed):
 def test_an_exponent_is_written_without_a_plus_and_an_old_plus_still_reads():
     base = np.zeros((1, 2))
     x = np.array([[1e200, -2.5e-300]])
-    assert S.encode_x(x, base) == "1.1~1e200_1.2~-2.5e-300"
+    assert x_codec.encode_x(x, base) == "1.1~1e200_1.2~-2.5e-300"
     for old in ("1.1~1e+200", "1.1~1e 200"):  # as written before; its + read as a space by a form decoder
-        back, notices = S.decode_x(old, base)
+        back, notices = x_codec.decode_x(old, base)
         assert back[0, 0] == 1e200 and notices == []
 
 
@@ -94,7 +93,7 @@ def test_a_refused_cell_says_why():
     for item, why in cases.items():
         at = run(stage="input", x=item, n_tokens=2, d_model=2)
         assert any(why in w for w in warnings(at)), (item, warnings(at))
-        x, notices = S.decode_x(item, base)
+        x, notices = x_codec.decode_x(item, base)
         assert notices[0].fields["why"].startswith("why_") and np.array_equal(x, base)
 
 

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mha
+from mha.ui import primes, x_codec
 from mha.ui import settings as S
 
 from .helpers import rerun, run
@@ -43,7 +44,7 @@ def test_x_round_trips_through_a_link(edits):
     x = base.copy()
     for r, c, v in edits:
         x[r, c] = v
-    decoded, notices = S.decode_x(S.encode_x(x, base), base)
+    decoded, notices = x_codec.decode_x(x_codec.encode_x(x, base), base)
     np.testing.assert_array_equal(decoded, x)
     assert notices == []
 
@@ -57,24 +58,24 @@ def test_added_tokens_round_trip_through_a_link(case):
     rows = seeded(count)
     for r, c, v in edits:
         rows[r, c] = v
-    text = S.encode_kv(rows, seeded(count))
-    decoded, notices = S.decode_kv(text, seeded)
+    text = x_codec.encode_kv(rows, seeded(count))
+    decoded, notices = x_codec.decode_kv(text, seeded)
     np.testing.assert_array_equal(decoded, rows)
     assert notices == [] and text.split("_")[0] == str(count)
 
 
 def test_bad_x_items_are_skipped_and_counted():
     base = np.zeros((3, 5))
-    x, notices = S.decode_x("1.1~2_9.9~1_2.2~nan_2.3~1e400_3.5~-4_junk", base)
+    x, notices = x_codec.decode_x("1.1~2_9.9~1_2.2~nan_2.3~1e400_3.5~-4_junk", base)
     assert x[0, 0] == 2 and x[2, 4] == -4 and np.count_nonzero(x) == 2
     assert notices[0].key == "notice_x_items" and notices[0].fields["count"] == 4
 
 
 def test_the_post_sizes_are_distinct_primes_and_others_are_mended():
-    assert S.distinct_primes(S.PRESETS["post"])
-    assert not S.distinct_primes(S.PRESETS["gpt2"])
-    mended = S.nearest_distinct_primes(S.PRESETS["gpt2"])
-    assert S.primes_but_n(mended) and not S.distinct_primes(mended)  # n = 8 stays: the tokens are the user's
+    assert primes.distinct_primes(S.PRESETS["post"])
+    assert not primes.distinct_primes(S.PRESETS["gpt2"])
+    mended = primes.nearest_distinct_primes(S.PRESETS["gpt2"])
+    assert primes.primes_but_n(mended) and not primes.distinct_primes(mended)  # n = 8 stays: the tokens are the user's
     assert mended == {"n_tokens": 8, "d_model": 769, "d_k": 67, "d_v": 61, "n_heads": 13}
 
 
@@ -114,8 +115,8 @@ def _mended_well(sizes: dict, mended: dict) -> bool:
 
 def test_tiny_with_d_k_8_keeps_every_size_small():
     sizes = dict(S.PRESETS["tiny"], d_k=8)
-    mended = S.nearest_distinct_primes(sizes)
-    assert _mended_well(sizes, mended) and S.distinct_primes(mended)  # n = 2 is a prime: the others avoid it
+    mended = primes.nearest_distinct_primes(sizes)
+    assert _mended_well(sizes, mended) and primes.distinct_primes(mended)  # n = 2 is a prime: the others avoid it
     assert mended == {"n_tokens": 2, "d_model": 3, "d_k": 7, "d_v": 5, "n_heads": 11} or max(mended.values()) <= 11
 
 
@@ -124,7 +125,7 @@ def test_the_sidebar_button_mends_tiny_with_d_k_8_in_place():
     at.button(key="make_primes").click()
     rerun(at)
     sizes = {k: at.number_input(key=k).value for k in S.SIZES}
-    assert sizes == S.nearest_distinct_primes(dict(S.PRESETS["tiny"], d_k=8)) and sizes["n_tokens"] == 2
+    assert sizes == primes.nearest_distinct_primes(dict(S.PRESETS["tiny"], d_k=8)) and sizes["n_tokens"] == 2
     assert "make_primes" not in {b.key for b in at.button}  # they are distinct primes now
 
 
@@ -152,7 +153,7 @@ def test_make_primes_keeps_a_texts_n():
     at = run(stage="tokens", text="one two three one", d_k=8)  # n = 4 from the text (3 words), no prime
     at.button(key="make_primes").click()
     rerun(at)
-    assert at.number_input(key="n_tokens").value == 4 and S.primes_but_n(at.session_state)
+    assert at.number_input(key="n_tokens").value == 4 and primes.primes_but_n(at.session_state)
     assert any("n = 4" in c.value for c in at.sidebar.caption)
 
 
@@ -169,9 +170,9 @@ def test_no_tick_above_a_shared_length():
 @settings(max_examples=300, deadline=None)
 @given(SIZE_TUPLES)
 def test_primes_are_distinct_near_and_within_each_sizes_window(sizes):
-    mended = S.nearest_distinct_primes(sizes)
+    mended = primes.nearest_distinct_primes(sizes)
     assert _mended_well(sizes, mended) and all(2 <= mended[k] <= S.LIMITS[k] for k in OTHERS)
-    if S.distinct_primes(sizes):
+    if primes.distinct_primes(sizes):
         assert mended == sizes
     for key in OTHERS:  # no free prime would have been nearer (first: inside the window, then: closer)
         others = {mended[k] for k in S.SIZES if k != key}
@@ -209,7 +210,7 @@ def test_small_sizes_move_least_in_total(sizes):
         moved += np.abs(col - sizes[k])
         changed += col != sizes[k]
     best = np.min((changed * 10**6 + excess * 1000 + moved)[allowed])  # each < 1000: compares them in order
-    mended = S.nearest_distinct_primes(sizes)
+    mended = primes.nearest_distinct_primes(sizes)
     best = (int(best) // 10**6, int(best) // 1000 % 1000, int(best) % 1000)
     assert mended["n_tokens"] == sizes["n_tokens"] and total(mended) == best
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import mha
-from mha.ui import editor
+from mha.ui import editor, primes, x_codec
 from mha.ui import settings as S
 
 from .helpers import option, page_text, rerun, run, warnings
@@ -126,10 +126,10 @@ def test_the_grid_and_the_link_take_the_same_numbers(typed):
     grid = editor.read_cell(typed)
     kept = grid is not None and math.isfinite(grid)
     base = np.zeros((1, 1))
-    x, notices = S.decode_x(f"1.1~{typed}", base)
+    x, notices = x_codec.decode_x(f"1.1~{typed}", base)
     assert kept == (not notices)
     if kept:
-        assert x[0, 0] == grid and S.decode_x(S.encode_x(x, base), base)[0][0, 0] == grid
+        assert x[0, 0] == grid and x_codec.decode_x(x_codec.encode_x(x, base), base)[0][0, 0] == grid
 
 
 @pytest.mark.parametrize("lang, words", [("en", "the box was empty or held no number, so it keeps 3"),
@@ -215,7 +215,7 @@ def test_make_primes_after_a_generated_token_moves_one_size_and_writes_nothing_i
     at.button(key="make_primes").click()
     rerun(at)
     sizes = {k: at.session_state[k] for k in S.SIZES}
-    assert S.distinct_primes(sizes) and sizes["n_tokens"] == 7
+    assert primes.distinct_primes(sizes) and sizes["n_tokens"] == 7
     assert {k for k in S.SIZES if sizes[k] != S.DEFAULTS[k]} == {"n_tokens", "d_k"}
     _no_edits(at)
     at.session_state["stage"] = "input"
@@ -251,5 +251,5 @@ def test_a_size_changed_with_a_text_keeps_the_users_edits():
 def test_an_exponent_whose_plus_became_a_space_reads_alike_in_the_grid_and_the_link(typed, value):
     """Hypothesis drew "0E 0": the link read it (a form decoder's space for +) and the grid refused it."""
     assert editor.read_cell(typed) == value
-    x, notices = S.decode_x(f"1.1~{typed}", np.ones((1, 1)))
+    x, notices = x_codec.decode_x(f"1.1~{typed}", np.ones((1, 1)))
     assert (x[0, 0], bool(notices)) == ((value, False) if value is not None else (1.0, True))

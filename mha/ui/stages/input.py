@@ -6,7 +6,7 @@ import streamlit as st
 import mha
 from mha.figures.text import short
 
-from .. import link, x_source
+from .. import link, x_codec, x_source
 from .. import settings as S
 from ..editor import matrix_editor
 from ..prose import header
@@ -30,7 +30,7 @@ def render(v: View) -> None:
     elif v.tokens:
         edited = not np.array_equal(x, x_source.base_x(v.cfg))
         notice.info(t("input_text_edited") if edited else t("input_from_text", n=n))
-    if (length := len(S.encode_x(x, x_source.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
+    if (length := len(x_codec.encode_x(x, x_source.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
         st.warning(link.left_out(t, "x", length))
     st.button(t("input_reset"), on_click=x_source.reset_x, key="reset_x")
     st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
