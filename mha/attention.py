@@ -10,7 +10,7 @@ import numpy as np
 
 from .config import AttentionConfig
 from .errors import ConfigError, InputError
-from .variants import bias, groups, rope
+from .variants import bias, groups, quantize, rope
 
 STREAM_WEIGHTS, STREAM_INPUT, STREAM_BLOCK, STREAM_TOKENS = 0, 1, 2, 3  # independent random streams per seed
 BLOCK = 64  # forward computes tokens in blocks of this many rows (see forward)
@@ -229,15 +229,6 @@ def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softma
     y = concat @ w.w_o  # Y = Concat W_O: (n, d_model)
     t = Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added)
     return replace(t, k_codes=k_codes, v_codes=v_codes, k_scale=k_scale, v_scale=v_scale) if cfg.kv_bits else t
-
-
-def quantize(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """int8 codes and one scale for each row of a (..., n, d): scale = max|row| / 127, codes = round(row / scale)
-    within ±127 (a row of subnormal numbers can round its scale down and ask for 128); a zero row gets scale 0 and
-    codes 0. Each row on its own: a row once kept never changes when later rows arrive."""
-    scale = np.abs(a).max(axis=-1) / 127
-    codes = np.rint(a / np.where(scale > 0, scale, 1.0)[..., None])
-    return np.clip(codes, -127, 127).astype(np.int8), scale
 
 
 def forward(x, w: Weights, cfg: AttentionConfig | None = None) -> Trace:

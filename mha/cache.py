@@ -6,17 +6,17 @@ far, but no earlier q. So q is computed, used once and dropped; k and v rows are
 With a variant (AttentionConfig's n_kv_heads, window, sinks, alibi, rotary_dims) the cache keeps K and V of the
 n_kv_heads kv heads only, keys after RoPE at their own positions, and with a window only the tokens a later query
 can still see: the sinks and the last `window`, so the oldest other token leaves as each new one arrives. With
-kv_bits = 8 each row is kept as int8 codes and one scale (attention.quantize), and attention reads codes × scale.
+kv_bits = 8 each row is kept as int8 codes and one scale (variants.quantize), and attention reads codes × scale.
 """
 
 from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import Weights, check_input, quantize, softmax, variant_asked
+from .attention import Weights, check_input, softmax, variant_asked
 from .config import AttentionConfig
 from .errors import InputError
-from .variants import alibi_slopes, rope
+from .variants import alibi_slopes, quantize, rope
 
 
 @dataclass(frozen=True, eq=False)

@@ -70,3 +70,12 @@ def rope(a: np.ndarray, positions, rotary_dims: int, base: float) -> np.ndarray:
     out[..., 0:rotary_dims:2] = even * cos - odd * sin
     out[..., 1:rotary_dims:2] = even * sin + odd * cos
     return out
+
+
+def quantize(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """int8 codes and one scale for each row of a (..., n, d): scale = max|row| / 127, codes = round(row / scale)
+    within ±127 (a row of subnormal numbers can round its scale down and ask for 128); a zero row gets scale 0 and
+    codes 0. Each row on its own: a row once kept never changes when later rows arrive."""
+    scale = np.abs(a).max(axis=-1) / 127
+    codes = np.rint(a / np.where(scale > 0, scale, 1.0)[..., None])
+    return np.clip(codes, -127, 127).astype(np.int8), scale

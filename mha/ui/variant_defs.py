@@ -114,7 +114,7 @@ VARIANT_LIST = (
             knobs=(D_LATENT,), code=(mla.mla_from, mla.mla_forward)),
     Variant("int8", "int8", lambda cfg, k: dict(kv_bits=8),
             Real("Llama-3-8B", ("llama3",), 32, replace(LLAMA3, kv_bits=8), words="lab_costs_model_int8"),
-            code=(attention.variant_walk, attention.quantize), kv_name="kv_short_int8"),
+            code=(attention.variant_walk, core.quantize), kv_name="kv_short_int8"),
     Variant("online", "online", _same, Real("Llama-3-8B", ("llama3", "flash"), 32, LLAMA3, context=8192),
             knobs=(TILE,), code=(online.online_attention,), kv=False),
 )

@@ -43,7 +43,7 @@ def test_codes_and_scales_are_the_rule_applied_row_by_row(name):
 
 
 def test_a_zero_row_has_scale_zero_and_a_subnormal_row_stays_within_127():
-    codes, scale = mha.attention.quantize(np.array([[0.0, 0.0, 0.0], [1955 * 5e-324, -5e-324, 0.0]]))
+    codes, scale = mha.variants.quantize(np.array([[0.0, 0.0, 0.0], [1955 * 5e-324, -5e-324, 0.0]]))
     assert codes[0].tolist() == [0, 0, 0] and scale[0] == 0.0
     # 1955 of the smallest subnormal over 127 rounds down to 15 of them: the row asks for code 130
     assert codes[1].tolist() == [127, 0, 0] and codes.dtype == np.int8
