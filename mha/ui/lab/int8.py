@@ -51,10 +51,10 @@ def _codes(v: View, tr: mha.Trace, g: int) -> None:
     i = str(g + 1)
     mats = [F.Mat(tr.k_codes[g].astype(float), t("lab_int8_codes", m=name("K", i).html), "signed", token,
                   t("cols_of")),
-            F.Mat(tr.k_scale[g][:, None], t("lab_int8_scale"), "magnitude", token, ""),
+            F.Mat(tr.k_scale[g][:, None], name("s", f"K{i}").html, "magnitude", token, ""),
             F.Mat(tr.v_codes[g].astype(float), t("lab_int8_codes", m=name("V", i).html), "signed", token,
                   t("cols_of")),
-            F.Mat(tr.v_scale[g][:, None], t("lab_int8_scale"), "magnitude", token, "")]
+            F.Mat(tr.v_scale[g][:, None], name("s", f"V{i}").html, "magnitude", token, "")]
     axes = [f"{a}axis{k + 1 if k else ''}" for k in range(len(mats)) for a in "xy"]
     chart(token_ticks(F.grid_figure(mats, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
           key="lab_int8_codes")

@@ -21,15 +21,11 @@ STRINGS = {
             "每行一个比例因子，而不是每列一个，缓存才能成立：一行存进去以后，不管后面来多少词元，它都不会再变。")),
     "lab_int8_codes_title": S(
         en=("What the cache keeps for kv head {g} (query head {h} reads it): the codes of K and of V, each row with its "
-            "scale beside it."),
-        zh="缓存为第 {g} 个 kv 头存下的内容（第 {h} 个查询头读它）：K 和 V 的量化值，每行旁边是它的比例因子。"),
+            "scale s beside it."),
+        zh="缓存为第 {g} 个 kv 头存下的内容（第 {h} 个查询头读它）：K 和 V 的量化值，每行旁边是它的比例因子 s。"),
     "lab_int8_codes": S(
         en="codes of {m}",
         zh="{m} 的量化值",
-        draws=CHART),
-    "lab_int8_scale": S(
-        en="scale",
-        zh="比例因子",
         draws=CHART),
     "lab_int8_click": S(
         en=("Head {h}'s scores from the keys the cache gives back, each key row its codes × its scale: click a score "
