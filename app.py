@@ -7,10 +7,10 @@ from mha.ui import startup
 startup.install()  # first: checks the Streamlit internals the UI imports, then wraps request_rerun, sets the GIL switch
 
 import mha
-from mha.ui import budget, exports, link, models, reruns, screen, session, sidebar, x_source
+from mha.ui import budget, link, models, reruns, screen, session, sidebar, x_source
 from mha.ui.code import snippet
 from mha.ui.prose import below, input_error
-from mha.ui.stages import RENDER
+from mha.ui.stages import FILES_VIEW, RENDER
 from mha.ui.strings import Text
 from mha.ui.view import View
 from mha.ui.walk import STAGES
@@ -51,7 +51,7 @@ if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
         except mha.InputError as e:
             input_error(t, e)
 below()  # on a projector, the stage's opening paragraph: under its figures
-if code := snippet(ss["stage"], ss.get("variant", "") if ss["stage"] == "variants" else ""):
+if code := snippet(ss["stage"], ss.get("variant", "")):
     code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
     if code_view.open:  # built only when opened
         code_view.code(code, language="python")
@@ -71,8 +71,7 @@ params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input sta
 link.write(params)
 ss["page_running"] = False
 sidebar.share(share, t, params)
-shown, shown_x = cfg, ss["x_base"]  # what the downloads hold: the view, the KV cache's added tokens with it
-if ss["stage"] == "kv_cache":
-    shown, shown_x = exports.cache_view(cfg, shown_x, ss.get("kv_added", []))
+# what the downloads hold: the view, or as its stage says (the KV cache's added tokens with it)
+shown, shown_x = FILES_VIEW.get(ss["stage"], lambda c, x: (c, x))(cfg, ss["x_base"])
 sidebar.downloads(downloads, t, shown, shown_x, view.w if view else None)  # None: the view waits to be drawn
 reruns.release()  # the page is built: the clicks held while it was drawn run next (reruns.py)

@@ -35,7 +35,7 @@ def pages():
                 yield dict(stage="variants", variant=variant, part=part, lang=lang)
         for variant in S.KV_VARIANTS:
             for part in S.KV_PARTS:
-                yield dict(stage="kv_cache", kv_variant=variant, part=part, lang=lang)
+                yield dict(stage="kv_cache", variant=variant, part=part, lang=lang)
         for part in S.BLOCK_PARTS:
             yield dict(stage="block", part=part, lang=lang)
         for part in S.HEADS_PARTS:

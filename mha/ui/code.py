@@ -7,14 +7,10 @@ from functools import cache
 from mha import attention
 
 from .stages import MODULES
-from .variant_defs import VARIANT_LIST
 
 # stage -> what to show, as each stage module declares it (CODE): whole functions, or the lines of the walk
-# (attention.walk) that assign these names
+# (attention.walk) that assign these names; the lab's, by the variant shown
 PIECES = {stage: module.CODE for stage, module in MODULES.items() if hasattr(module, "CODE")}
-# the variant lab: each variant's code as its declaration lists it (the walk with today's changes, and the piece that
-# makes the change)
-VARIANT_PIECES = {v.id: list(v.code) for v in VARIANT_LIST if v.module}
 
 
 @cache
@@ -22,7 +18,8 @@ def snippet(stage: str, variant: str = "") -> str:
     """Python source for `stage` (on the variant lab, for its `variant`), joined with a comment naming where each
     piece lives ("" if none)."""
     parts = []
-    for piece in VARIANT_PIECES[variant] if stage == "variants" else PIECES.get(stage, []):
+    pieces = PIECES.get(stage, [])
+    for piece in pieces[variant] if isinstance(pieces, dict) else pieces:
         if callable(piece):
             source, where = inspect.getsource(piece), f"{piece.__module__}.{piece.__qualname__}"
         else:

@@ -32,24 +32,17 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
     out.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
     out.update(lang=ss["lang"], stage=ss["stage"])
-    if ss["stage"] == "scores" and ss.get("phase", S.DEFAULTS["phase"]) != S.DEFAULTS["phase"]:
-        out["phase"] = ss["phase"]
-    parts = S.PARTS.get(ss["stage"])  # the part shown, on a stage in parts (the heads' with the trained model only)
-    if parts and (ss["stage"] != "heads" or trained_on()):
-        first = S.first_part(ss["stage"], ss)
-        if ss.get(parts.key, first) != first:
-            out["part"] = ss[parts.key]
-    order = ss.get("block_ln", S.DEFAULTS["block_ln"])
-    if ss["stage"] == "block" and not trained_on() and order != S.DEFAULTS["block_ln"]:
-        out["ln"] = order
-    if ss["stage"] == "heads" and trained_on() and ss.get("knock"):
-        out["knock"] = ",".join(ss["knock"])
-    if ss["stage"] in ("variants", "kv_cache"):  # the variant shown, and the knobs it reads
-        key = "variant" if ss["stage"] == "variants" else "kv_variant"
-        variant = ss.get(key, S.DEFAULTS[key])
-        if variant != S.DEFAULTS[key]:
-            out["variant"] = variant
-        out.update({k: str(ss[k]) for k in S.KNOBS[variant] if ss.get(k, S.DEFAULTS[k]) != S.DEFAULTS[k]})
+    stage, model = S.BY_ID[ss["stage"]], ("trained" if trained_on() else "seeded")
+    if stage.parts and stage.parts.model in (None, model):  # the part shown, if not the first
+        first = S.first_part(stage.id, ss)
+        if ss.get(stage.parts.key, first) != first:
+            out["part"] = ss[stage.parts.key]
+    for p in stage.params:  # the stage's own parameters, as its walk entry declares them
+        value = ss.get(p.key, S.DEFAULTS.get(p.key))
+        if p.model in (None, model) and value and value != S.DEFAULTS.get(p.key):
+            out[p.name] = ",".join(value) if p.values is None else value
+        if p.knobs:  # the knobs the chosen variant reads
+            out.update({k: str(ss[k]) for k in S.KNOBS[value] if ss.get(k, S.DEFAULTS[k]) != S.DEFAULTS[k]})
     if ss.get("example"):
         out["example"] = S.EXAMPLES[0]
     if ss["preset"] != "custom":

@@ -41,8 +41,9 @@ def start() -> None:
     state = dict(S.DEFAULTS, lang="zh" if locale.startswith("zh") else "en",
                  cell_values=st.query_params.get("cells") != "0", present=st.query_params.get("present") == "1")
     state.update(values)
-    if "block_part" not in values:  # the block opens on the first part of the order it shows
-        state["block_part"] = S.first_block_part(state)
+    for parts in S.PARTS.values():  # a stage whose first part depends on the view (the block's order) opens there
+        if parts.first and parts.key not in values:
+            state[parts.key] = parts.first(state)
     if "preset" in values and values["preset"] != "custom" and not set(S.SIZES) & set(values):
         state.update(S.PRESETS[values["preset"]])
     state["preset"] = S.preset_of(state)

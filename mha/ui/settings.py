@@ -10,14 +10,18 @@ import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from mha.figures.scores import PHASES
 from mha.model import TOKEN
 
 from .variant_defs import VARIANT_LIST
-from .walk import BLOCK_PARTS, STAGES, WALK
+from .walk import BLOCK_ORDERS as BLOCK_ORDERS  # the values of the stages' own link parameters, declared with the walk
+from .walk import BLOCK_PARTS as BLOCK_PARTS
+from .walk import BLOCK_PARTS_IN as BLOCK_PARTS_IN
+from .walk import BY_ID, LAB_VARIANTS, STAGES, WALK, Param
 from .walk import HEADS_PARTS as HEADS_PARTS  # the stages' parts, declared with the walk, read as settings'
 from .walk import KV_PARTS as KV_PARTS
+from .walk import KV_VARIANTS as KV_VARIANTS
 from .walk import LAB_PARTS as LAB_PARTS
+from .walk import block_order as block_order
 
 SIZES = ("n_tokens", "d_model", "d_k", "d_v", "n_heads")
 LANGS = ("en", "zh")
@@ -30,16 +34,7 @@ DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="e
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
 EXAMPLES = ("mask",)
-# Where the block's layer norms sit (`ln` in the link): after each residual sum, the original GPT's order and the
-# post's figure (the default), or before each sublayer, GPT-2's (the trained model's, which cannot be switched).
-# The parts follow the order shown: post-LN's attention comes before its LN₁, whose input is X + Attn.
-BLOCK_ORDERS = ("post", "pre")
-BLOCK_PARTS_IN = {"pre": BLOCK_PARTS, "post": ("attn", "ln1", "ffn", "gelu", "out")}
-# The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights, each
-# declared in variant_defs. The lab opens on GQA; the KV-cache stage, which decodes through any of them but the online
-# softmax (a way to compute, not to cache), on the post's own attention, "mha".
-VARIANTS = tuple(v.id for v in VARIANT_LIST if v.module)
-KV_VARIANTS = tuple(v.id for v in VARIANT_LIST if v.kv)
+VARIANTS = LAB_VARIANTS  # the lab's variants; the KV-cache stage decodes through KV_VARIANTS
 # The knobs each variant reads, by their keys (each also a URL parameter, written while its variant is shown).
 KNOBS = {v.id: tuple(k.key for k in v.knobs) for v in VARIANT_LIST}
 # Hosted-demo limits (the core has none): enough for GPT-2-small widths, small enough to stay fast.
@@ -67,7 +62,8 @@ PRESETS = {
     "hand": dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, integers=True, example=False),
     "gpt2": dict(n_tokens=8, d_model=768, d_k=64, d_v=64, n_heads=12, integers=False, example=False),
 }
-TILE_ASKED = "tile_asked"  # session key: a link's tile longer than any n, for the lab to name as asked
+# session key: by knob, a link's value above its limit for a knob whose top the sizes set, for the page to name
+KNOB_ASKED = "knob_asked"
 KNOB_RANGE = {k.key: (k.low, LIMITS[k.up_to]) for v in VARIANT_LIST for k in v.knobs}
 X_PARAM_MAX = 4000  # characters of an encoded X in a link
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
@@ -81,22 +77,22 @@ class Notice:
     fields: dict
 
 
-def block_order(values: Mapping) -> str:
-    """The order the block stage shows: the trained model's own (pre-LN, as it was trained), else the chosen one."""
-    return "pre" if values.get("model") == "trained" else values.get("block_ln", DEFAULTS["block_ln"])
-
-
-def first_block_part(values: Mapping) -> str:
-    """The part the block stage opens on, the first in the order shown (a link without `part` opens there)."""
-    return BLOCK_PARTS_IN[block_order(values)][0]
-
-
 PARTS = {s.id: s.parts for s in WALK if s.parts}  # the stages in parts, as the walk declares them
 
 
 def first_part(stage: str, values: Mapping) -> str:
-    """The part `stage` opens on: the block's first in the order shown, every other stage's default."""
-    return first_block_part(values) if stage == "block" else DEFAULTS[PARTS[stage].key]
+    """The part `stage` opens on: as its parts declare it (the block's, the first in the order shown), else the
+    default."""
+    parts = PARTS[stage]
+    return parts.first(values) if parts.first else DEFAULTS[parts.key]
+
+
+def stage_params(stage: str) -> tuple[Param, ...]:
+    """The stages' own link parameters that a link opening `stage` reads: that stage's, then each other stage's read
+    elsewhere too, unless the name is taken (`variant` on the KV-cache stage is its own, elsewhere the lab's)."""
+    own = BY_ID[stage].params if stage in BY_ID else ()
+    return own + tuple(p for s in WALK if s.id != stage for p in s.params
+                       if p.elsewhere and p.name not in {q.name for q in own})
 
 
 def preset_of(values: Mapping) -> str:
@@ -161,12 +157,10 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
         if notice:
             notices.append(notice)
     stage = _first(params.get("stage", "")).strip()
-    on_kv = stage == "kv_cache"
-    parts = PARTS.get(stage, PARTS["block"])  # on a stage without parts, `part` is read as the block's (as ever)
-    variants = ("kv_variant", KV_VARIANTS) if on_kv else ("variant", VARIANTS)
-    for key, state, allowed in (("phase", "phase", PHASES), ("example", "example", EXAMPLES),
-                                ("part", parts.key, parts.values), ("ln", "block_ln", BLOCK_ORDERS),
-                                ("variant", *variants)):  # parameter, session key, values
+    parts = PARTS.get(stage) or next(p for p in PARTS.values() if p.elsewhere)  # the block's, on a stage without
+    owned = ((p.name, p.key, p.values) for p in stage_params(stage) if p.values is not None)
+    for key, state, allowed in (*owned, ("example", "example", EXAMPLES),
+                                ("part", parts.key, parts.values)):  # parameter, session key, values
         if key in params:
             raw = _first(params[key]).strip()
             if raw in allowed:
@@ -201,9 +195,11 @@ def _knock(raw: str, out: dict) -> list[Notice]:
 
 def _knobs(params: Mapping, out: dict) -> list[Notice]:
     """The variant lab's knobs from a link, each a whole number within KNOB_RANGE (clamped, with a notice, if not).
-    Whether a value suits the sizes (kv heads that divide h, an even rotary_dims ≤ d_k) is the lab's to say: the
-    sizes may change after the link is read."""
+    Whether a value suits the sizes (kv heads that divide h, an even rotary_dims ≤ d_k, a tile of at most n) is the
+    knob's to say (knobs.py): the sizes may change after the link is read. A value above the limit of a knob whose top
+    the sizes set is kept for it to name, not noticed as the limit: the page uses less (N11)."""
     notices = []
+    sized = {k.key for v in VARIANT_LIST for k in v.knobs if k.sized}
     for key, (low, high) in KNOB_RANGE.items():
         if key not in params:
             continue
@@ -213,8 +209,8 @@ def _knobs(params: Mapping, out: dict) -> list[Notice]:
             notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
             continue
         out[key] = min(max(n, low), high)
-        if key == "tile" and n > high:  # longer than any n: the lab cuts it to this page's n and says so there
-            out[TILE_ASKED] = n
+        if key in sized and n > high:
+            out.setdefault(KNOB_ASKED, {})[key] = n
         elif out[key] != n:
             notices.append(Notice("notice_clamped", dict(key=key, value=shorten(raw), used=out[key])))
     return notices

@@ -14,10 +14,13 @@ import mha
 from mha import attention, mla, online
 from mha import variants as core
 
+NUMBER, DIVISORS, EVEN = "number", "divisors", "even"  # how a knob is picked: see Knob.kind
+
 
 @dataclass(frozen=True)
 class Knob:
-    """A whole number a variant reads from the session (and a link, under the same name)."""
+    """A whole number a variant reads from the session (and a link, under the same name), picked with one widget in
+    the lab and on the KV-cache stage (mha/ui/knobs.py)."""
 
     key: str  # its session key and link parameter
     low: int
@@ -25,6 +28,29 @@ class Knob:
     default: int
     field: str = ""  # the AttentionConfig field it sets, where it sets one
     kv_label: str = ""  # the strings key of its label beside the KV-cache stage's picker, where that stage shows it
+    label: str = ""  # the strings key of its label in the lab
+    # NUMBER: a box from `low` to `most`; DIVISORS: one of the divisors of h (kv heads); EVEN: an even number up to
+    # d_k's largest (dims that turn in pairs)
+    kind: str = NUMBER
+    most: Callable[[mha.AttentionConfig], int] | None = None  # NUMBER: the highest these sizes take (else the limit)
+    kept: str = ""  # the strings key that says a value these sizes cannot take was changed (EVEN: + _odd or _over)
+    help: str = ""  # the strings key of its help, with the sizes as fields
+
+    def fit(self, cfg: mha.AttentionConfig, asked: int, limit: int) -> int:
+        """The value these sizes take for `asked` (`limit`: the highest a NUMBER knob takes at any sizes)."""
+        if self.kind == DIVISORS:
+            return kv_heads(cfg.n_heads, asked)
+        if self.kind == EVEN:
+            return rotary_dims(cfg.d_k, asked)
+        return min(max(asked, self.low), self.highest(cfg, limit))
+
+    @property
+    def sized(self) -> bool:
+        """Its highest value is set by the sizes (kv heads by h, rotary dims by d_k, a tile by n, a latent by d)."""
+        return self.kind != NUMBER or self.most is not None
+
+    def highest(self, cfg: mha.AttentionConfig, limit: int) -> int:
+        return min(self.most(cfg), limit) if self.most else limit
 
 
 @dataclass(frozen=True)
@@ -75,12 +101,18 @@ def _same(cfg: mha.AttentionConfig, knobs: Mapping[str, int]) -> dict:
     return {}  # MLA and the online softmax change how attention is computed or cached, not its config
 
 
-KV_HEADS = Knob("kv_heads", 1, "n_heads", 2, "n_kv_heads", "kv_knob_kv_heads")
-WINDOW = Knob("window", 1, "n_tokens", 2, "window", "kv_knob_window")
-SINKS = Knob("sinks", 0, "n_tokens", 1, "sinks", "kv_knob_sinks")
-ROTARY_DIMS = Knob("rotary_dims", 0, "d_k", 6, "rotary_dims", "kv_knob_rotary_dims")
-D_LATENT = Knob("d_latent", 1, "d_model", 4, kv_label="kv_knob_d_latent")
-TILE = Knob("tile", 1, "n_tokens", 2)  # keys a tile of the online softmax
+KV_HEADS = Knob("kv_heads", 1, "n_heads", 2, "n_kv_heads", "kv_knob_kv_heads", "lab_groups_kv_heads", DIVISORS,
+                kept="lab_groups_kept")
+WINDOW = Knob("window", 1, "n_tokens", 2, "window", "kv_knob_window", "lab_window_w")
+SINKS = Knob("sinks", 0, "n_tokens", 1, "sinks", "kv_knob_sinks", "lab_window_s")
+ROTARY_DIMS = Knob("rotary_dims", 0, "d_k", 6, "rotary_dims", "kv_knob_rotary_dims", "lab_rope_dims", EVEN,
+                   kept="lab_rope_kept", help="lab_rope_dims_help")
+# MLA's latent: wider than d_model only adds columns of zeros, and a few of those are enough to see it
+D_LATENT = Knob("d_latent", 1, "d_model", 4, kv_label="kv_knob_d_latent", label="lab_mla_d_latent",
+                most=lambda cfg: cfg.d_model + 3, kept="lab_mla_clamped")
+# keys a tile of the online softmax: at most n, one tile holding them all
+TILE = Knob("tile", 1, "n_tokens", 2, label="lab_online_tile", most=lambda cfg: cfg.n_tokens,
+            kept="lab_online_tile_kept")
 
 GROUPS_CODE = (attention.variant_walk, core.groups, attention.share_kv)
 WINDOW_CODE = (attention.variant_walk, core.visible, core.bias)

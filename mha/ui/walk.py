@@ -5,9 +5,13 @@ render(view) draws it) and, as `stage_<id>`, the key of its name (mha/ui/strings
 the stages from this list. Adding a stage: an entry here, its module, its name in both languages.
 """
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from mha.figures.scores import PHASES
+
 from .strings import Text
+from .variant_defs import VARIANT_LIST
 
 
 @dataclass(frozen=True)
@@ -16,10 +20,26 @@ class Parts:
 
     key: str
     values: tuple[str, ...]
+    model: str | None = None  # in a link only with these weights ("trained", "seeded"); None: with either
+    first: Callable[[Mapping], str] | None = None  # the part it opens on, from the session's values (else the default)
+    elsewhere: bool = False  # a link that opens a stage without parts reads its `part` as this stage's
+
+
+@dataclass(frozen=True)
+class Param:
+    """A link parameter a stage owns: written into the link while the stage is shown and differs from its default,
+    read back from a link (settings.parse_params), each value checked against `values`."""
+
+    name: str  # in the link
+    key: str  # the session key it sets
+    values: tuple[str, ...] | None  # None: heads named in a list, read by settings' own parser (`knock`)
+    model: str | None = None  # in a link only with these weights ("trained", "seeded"); None: with either
+    elsewhere: bool = True  # read from a link that opens another stage too (False: there the name is another's)
+    knobs: bool = False  # the chosen variant's knobs travel with it, each under its own name
 
 
 # The block stage's parts, one on screen at a time: LN₁; attention, + X; LN₂, the FFN's up-projection; GELU; the
-# down-projection, + R₁ (in the order shown: settings.BLOCK_PARTS_IN).
+# down-projection, + R₁.
 BLOCK_PARTS = ("ln1", "attn", "ffn", "gelu", "out")
 # The KV-cache stage's parts: the step a token makes, the cost.
 KV_PARTS = ("step", "cost")
@@ -29,6 +49,26 @@ LAB_PARTS = ("change", "click", "check")
 # The heads stage's parts with the trained model: where each head looks, heads knocked out (`knock` in the link), what
 # each writes into the logits, its OV and QK circuits, training.
 HEADS_PARTS = ("patterns", "knock", "writes", "circuits", "timeline")
+# Where the block's layer norms sit (`ln` in the link): after each residual sum, the original GPT's order and the
+# post's figure (the default), or before each sublayer, GPT-2's (the trained model's, which cannot be switched).
+BLOCK_ORDERS = ("post", "pre")
+# The parts follow the order the block shows: post-LN's attention comes before its LN₁, whose input is X + Attn.
+BLOCK_PARTS_IN = {"pre": BLOCK_PARTS, "post": ("attn", "ln1", "ffn", "gelu", "out")}
+# The variant lab (`variant` in the link): one change today's models make, on the walk's own X and weights, each
+# declared in variant_defs. The KV-cache stage decodes through any of them but the online softmax (a way to compute,
+# not to cache); in its links `variant` names the attention it decodes through.
+LAB_VARIANTS = tuple(v.id for v in VARIANT_LIST if v.module)
+KV_VARIANTS = tuple(v.id for v in VARIANT_LIST if v.kv)
+
+
+def block_order(values: Mapping) -> str:
+    """The order the block stage shows: the trained model's own (pre-LN, as it was trained), else the chosen one."""
+    return "pre" if values.get("model") == "trained" else values.get("block_ln", BLOCK_ORDERS[0])
+
+
+def first_block_part(values: Mapping) -> str:
+    """The part the block stage opens on, the first in the order shown (a link without `part` opens there)."""
+    return BLOCK_PARTS_IN[block_order(values)][0]
 
 
 @dataclass(frozen=True)
@@ -39,25 +79,35 @@ class Stage:
     # its place in the link, unseen)
     ffn: bool = False
     parts: Parts | None = None  # drawn one part at a time
+    params: tuple[Param, ...] = ()  # the link parameters it owns, besides `part`
+    # without a text: "x", the coda's example text (x_source.EXAMPLE) makes X and the vocabulary drawn; "vocab", the
+    # walk's X runs and the example gives only the vocabulary; "": neither
+    example: str = ""
+    resets_x: bool = False  # draws the button that puts X back to the seeded one itself (elsewhere x_source adds it)
 
 
 WALK = (
     Stage("matmul"),
-    Stage("tokens", aside=True),
-    Stage("input"),
+    Stage("tokens", aside=True, example="x"),
+    Stage("input", resets_x=True),
     Stage("qk"),
-    Stage("scores"),
+    Stage("scores", params=(Param("phase", "phase", PHASES),)),
     Stage("values"),
-    Stage("heads", parts=Parts("heads_part", HEADS_PARTS)),
+    Stage("heads", parts=Parts("heads_part", HEADS_PARTS, model="trained"),
+          params=(Param("knock", "knock", None, model="trained"),)),
     Stage("output"),
     Stage("dependency"),
-    Stage("kv_cache", parts=Parts("kv_part", KV_PARTS)),
-    Stage("variants", aside=True, parts=Parts("lab_part", LAB_PARTS)),
-    Stage("block", ffn=True, parts=Parts("block_part", BLOCK_PARTS)),
-    Stage("next_token", ffn=True),
+    Stage("kv_cache", parts=Parts("kv_part", KV_PARTS),
+          params=(Param("variant", "kv_variant", KV_VARIANTS, elsewhere=False, knobs=True),)),
+    Stage("variants", aside=True, parts=Parts("lab_part", LAB_PARTS),
+          params=(Param("variant", "variant", LAB_VARIANTS, knobs=True),)),
+    Stage("block", ffn=True, parts=Parts("block_part", BLOCK_PARTS, first=first_block_part, elsewhere=True),
+          params=(Param("ln", "block_ln", BLOCK_ORDERS, model="seeded"),)),
+    Stage("next_token", ffn=True, example="vocab"),
 )
 STAGES = tuple(s.id for s in WALK)
 FFN_STAGES = tuple(s.id for s in WALK if s.ffn)
+BY_ID = {s.id: s for s in WALK}
 
 
 def numbers(stages: tuple[Stage, ...]) -> dict[str, str]:

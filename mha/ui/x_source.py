@@ -15,14 +15,12 @@ from . import settings as S
 from .models import block_weights, held, shipped, trained_on, trained_sizes, trained_trace
 from .strings import Text
 from .view import TrainedRun
-from .walk import FFN_STAGES
+from .walk import BY_ID, FFN_STAGES
 
 # The text a stage of the coda shows when none is typed: its tokens and its vocabulary (6 and 4; 9 and 4) are lengths
 # no size of the post has (3, 5, 7, 11, 2, 22 and d_ff 13), so every shape on those stages still says where it came
 # from (tests/app/test_lengths.py).
 EXAMPLE = dict(en="to be or not to be", zh="人人为我，我为人人")
-# The stages that run on EXAMPLE without a text, and draw the vocabulary (E, the logits).
-EXAMPLE_STAGES = ("tokens", "next_token")
 
 
 @dataclass(frozen=True)
@@ -116,10 +114,10 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
     is counted where it is drawn, h·d_v with more than one head, d_ff where the FFN is drawn."""
     ss = st.session_state
     own = text_tokens(ss.get("text", ""))
-    tokens = own or (text_tokens(example_text(lang)) if stage in EXAMPLE_STAGES else [])
-    # without a text, next_token runs the walk's X (the sidebar's n rows): the example gives it only its vocabulary
-    out = {"n_tokens": len(tokens) if own or (tokens and stage == "tokens") else int(ss["n_tokens"])}
-    if tokens and stage in EXAMPLE_STAGES:
+    example = BY_ID[stage].example  # without a text: the example's X, or only its vocabulary (next_token)
+    tokens = own or (text_tokens(example_text(lang)) if example else [])
+    out = {"n_tokens": len(tokens) if own or (tokens and example == "x") else int(ss["n_tokens"])}
+    if tokens and example:
         out["vocab"] = len(shipped().vocab) if trained_on() else len(set(tokens))
     out.update({key: int(ss[key]) for key in ("d_model", "d_k", "d_v", "n_heads")})
     if out["n_heads"] > 1:
@@ -232,7 +230,7 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
         if kept:
             t = Text(ss["lang"])
             st.info(t("input_kept", seed=cfg.seed, count=kept), icon=":material/edit_note:")
-            if ss["stage"] != "input":  # the input stage has this button under X
+            if not BY_ID[ss["stage"]].resets_x:  # the input stage has this button under X
                 st.button(t("input_reset"), key="reset_x_kept", on_click=reset_x)
     else:  # the same source: X as it was, or at a new shape with the cells the user edited (a rerun's usual path)
         x = old.copy() if old.shape == seeded.shape else _keep_edits(old, seeded, source)[0]

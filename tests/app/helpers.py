@@ -152,6 +152,11 @@ def warnings(at: AppTest) -> list[str]:
     return [shown(w.value) for w in at.warning]
 
 
+def captions(at: AppTest) -> list[str]:
+    """Each caption's text as the reader sees it."""
+    return [shown(c.value) for c in at.caption]
+
+
 def page_text(at: AppTest) -> str:
     parts = [m.value for m in at.markdown] + [m.value for m in at.latex] + [m.value for m in at.caption]
     parts += [shown(e.value) for e in (*at.info, *at.success, *at.warning, *at.error)]

@@ -191,11 +191,11 @@ def test_the_kv_cache_keeps_a_kv_heads_that_does_not_divide_h_valid_and_says_so(
     at = run(stage="kv_cache", variant="gqa", n_heads=heads, kv_heads=asked, lang=lang)
     kept = Text(lang)("lab_groups_kept", asked=asked, used=used, h=heads)
     assert kept in [c.value for c in at.caption]
-    assert at.number_input(key="kv_heads").value == used
+    assert at.segmented_control(key="kv_heads").value == used
     assert at.query_params.get("kv_heads", "2") == str(used)
     rerun(at)  # said until the knob moves
     assert kept in [c.value for c in at.caption]
-    at.number_input(key="kv_heads").set_value(1)
+    at.segmented_control(key="kv_heads").set_value(1)
     rerun(at)
     assert kept not in [c.value for c in at.caption] and at.query_params["kv_heads"] == "1"
 

@@ -246,7 +246,7 @@ def test_gqa_with_as_many_kv_heads_as_heads_says_nothing_is_shared(lang):
     at = run(stage="kv_cache", variant="gqa", lang=lang)  # the post's 2 heads, 2 kv heads
     said = {"en": "With 2 heads and 2 kv heads no two heads share", "zh": "2 个头配 2 个 kv 头，没有两个头共用"}[lang]
     assert said in page_text(at)
-    at.number_input(key="kv_heads").set_value(1)
+    at.segmented_control(key="kv_heads").set_value(1)
     rerun(at)
     assert said not in page_text(at) and "432 B" in page_text(at)  # 3 tokens × 1 kv head × (7 + 11) × 8 bytes
 

@@ -156,7 +156,7 @@ def test_the_head_shown_is_the_one_turned(lang):
 @pytest.mark.parametrize("asked, used, why", [(7, 6, "odd"), (9, 6, "over"), (5, 4, "odd"), (64, 6, "over")])
 def test_a_link_s_rotary_dims_is_kept_valid_and_the_page_says_so(lang, asked, used, why):
     at, t = lab(lang, rotary_dims=asked), Text(lang)
-    assert t(f"lab_rope_kept_{why}", wanted=asked, used=used, d_k=7) in [i.value for i in at.info]
+    assert t(f"lab_rope_kept_{why}", asked=asked, used=used, d_k=7) in [c.value for c in at.caption]
     assert at.select_slider(key="rotary_dims").value == used
     e = expected(0, used)
     _, q_rot, _, k_rot = panels(at, "lab_rope_qk")

@@ -1,6 +1,7 @@
 """The walk's order is written once (mha/ui/walk.py): each stage in it has a module that renders it and a name in both
 languages, no stage module lies outside it, and the navigation numbers the stages as the page always has."""
 
+import ast
 import importlib
 import pkgutil
 from pathlib import Path
@@ -50,3 +51,51 @@ def test_the_navigation_shows_each_stage_numbered_in_the_walks_order(lang):
         at.button(key="next_stage").click()
         assert rerun(at).session_state["stage"] == stage
     assert "next_stage" not in [b.key for b in at.button]  # the last stage has none
+
+
+# The modules that read the stages' declarations (parts, link parameters, the example text, who resets X) instead of
+# naming a stage: a stage's id written in one of them is a branch the walk should declare.
+READERS = ("app.py", "mha/ui/settings.py", "mha/ui/link.py", "mha/ui/sidebar.py", "mha/ui/session.py",
+           "mha/ui/x_source.py", "mha/ui/primes.py", "mha/ui/x_codec.py", "mha/ui/code.py")
+
+
+def test_the_modules_that_read_the_walk_name_no_stage():
+    root = Path(mha.ui.__file__).parents[2]
+    named = []
+    for path in READERS:
+        for node in ast.walk(ast.parse((root / path).read_text())):
+            # the page a link without `stage` opens is a default like any other (settings.DEFAULTS)
+            if isinstance(node, ast.keyword) and node.arg == "stage":
+                continue
+            if isinstance(node, ast.Constant) and node.value in STAGES and not _default(node, path):
+                named.append(f"{path}:{node.lineno} {node.value!r}")
+    assert not named, f"stage ids outside the walk's declarations: {named}"
+
+
+def _default(node: ast.Constant, path: str) -> bool:
+    from mha.ui import settings
+
+    return path == "mha/ui/settings.py" and node.value == settings.DEFAULTS["stage"] and \
+        node.lineno < 40  # DEFAULTS(stage=…) at the top
+
+
+@pytest.mark.parametrize("stage, param", [(s.id, p) for s in walk.WALK for p in s.params],
+                         ids=lambda v: v if isinstance(v, str) else v.name)
+def test_each_stage_writes_the_link_parameters_its_entry_declares_and_only_on_its_own_page(stage, param):
+    """Set to a value other than its default, a stage's own parameter is in the link while the stage is shown, with
+    the weights it is declared for (the block's order only with seeded weights, the knocked heads only with the
+    trained model), and left out on another stage."""
+    from mha.ui import settings
+
+    model = dict(model="trained") if param.model == "trained" else {}
+    value = "1.1,2.2" if param.values is None else next(v for v in param.values if v != settings.DEFAULTS[param.key])
+    at = run(stage=stage, **{param.name: value}, **model)
+    assert at.query_params.get(param.name) == value
+    if param.model:  # the other weights: not in the link
+        other = {} if model else dict(model="trained")
+        assert param.name not in run(stage=stage, **{param.name: value}, **other).query_params
+    elsewhere = "input" if stage != "input" else "output"
+    assert at.session_state[param.key] in (value, value.split(","))
+    at.session_state["stage"] = elsewhere
+    assert param.name not in rerun(at).query_params or any(
+        q.name == param.name for q in walk.BY_ID[elsewhere].params)

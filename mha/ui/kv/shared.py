@@ -10,10 +10,8 @@ import mha
 from mha import figures as F
 from mha.figures.text import text_px
 
-from .. import lab
+from .. import knobs, lab
 from .. import settings as S
-from ..inputs import number
-from ..lab import groups
 from ..models import MODELS
 from ..shared import digest
 from ..variant_defs import VARIANTS
@@ -32,16 +30,12 @@ def picker(v: View) -> str:
     variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
                                     format_func=lambda x: variant_name(t_, x), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
-    if "kv_heads" in S.KNOBS[variant]:
-        groups.keep_valid(v.cfg.n_heads)  # as the lab's knob: the page, its link and its words use the same
-    for knob in VARIANTS[variant].knobs:
+    for knob in VARIANTS[variant].knobs:  # the lab's widgets, with their shorter names
         label = t_(knob.kv_label)
-        # a projector's labels are 1.4rem (screen.py): each box as wide as its label needs ("dims that rotate" on one
+        # a projector's labels are 1.4rem (screen.py): each box as wide as its label needs ("latent width" on one
         # line), so that the picker and two knobs still share a 1,280 px row in Chinese
         width = min(180, max(130, round(text_px(label, PRESENT_LABEL_PX)) + 16)) if v.look == F.PRESENT else 130
-        number(row, t_, knob.key, *S.KNOB_RANGE[knob.key], label=label, default=knob.default, width=width)
-    if "kv_heads" in S.KNOBS[variant]:
-        groups.say_kept(t_, v.cfg.n_heads)
+        knobs.draw(v, knob, row, short=True, width=width)
     return variant
 
 

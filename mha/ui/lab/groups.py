@@ -13,24 +13,18 @@ import mha
 from mha import figures as F
 from mha.figures.ticks import token_ticks
 
-from .. import lab, session
-from .. import settings as S
+from .. import knobs, lab, session
 from ..chart import chart
 from ..heads import s_maps
+from ..knobs import divisors
 from ..product import product_view
 from ..prose import aside, display, fmt, head_control, markdown_table, said
-from ..variant_defs import kv_heads
+from ..variant_defs import KV_HEADS
 from ..view import Name, Operand, View, concat_args, name, subscript
 
-KEPT = "lab_groups_kept"  # session key: a kv_heads that did not divide h, kept valid: (asked, used, h)
 FOUR = 4  # the fewest heads with a real group: some heads sharing K and V, not all
 ROW = dict(desk=4, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
 TALL = 16  # rows drawn beyond which the map keeps to one row of panels: the chosen head's group, its first heads
-
-
-def divisors(h: int) -> list[int]:
-    """The kv heads h query heads can share: every divisor of h (1: MQA, h: the walk's MHA)."""
-    return [d for d in range(1, h + 1) if h % d == 0]
 
 
 def group_of(i: int, h: int, n_kv: int) -> int:
@@ -46,7 +40,7 @@ def render(v: View, variant: str, part: str) -> str:
     # GQA's knob, the head shown and the offer: one row (MQA draws one of them at most: no row, no empty element)
     row = st.container(horizontal=True, vertical_alignment="bottom") if variant == "gqa" else st
     if variant == "gqa":
-        _knob(v, row)
+        knobs.draw(v, KV_HEADS, row)
     cfg = lab.config(v, variant)
     w, tr = lab.weights(v, cfg), lab.trace(v, cfg)
     g = mha.groups(cfg.n_heads, cfg.kv_heads)
@@ -85,36 +79,6 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
                                     block_names=labels), v.tokens, ("yaxis",), v.look), key="lab_groups_h")
 
 
-def keep_valid(h: int) -> None:
-    """A kv_heads that divides nothing (a link's kv_heads=3 with 4 heads, or h changed since) becomes the largest
-    divisor of h below it, before any widget of the run holds the key, and is noted for `say_kept`. The lab's knob
-    and the KV cache's both call it, so the page, its link and its words agree."""
-    ss = st.session_state
-    asked = int(ss.get("kv_heads", S.DEFAULTS["kv_heads"]))
-    if asked not in divisors(h):
-        ss["kv_heads"] = kv_heads(h, asked)
-        ss[KEPT] = (asked, ss["kv_heads"], h)
-
-
-def say_kept(t, h: int, box=st) -> None:
-    """The caption for a kv_heads `keep_valid` changed, until the knob is moved."""
-    ss = st.session_state
-    kept = ss.get(KEPT)
-    if kept and kept[1:] == (ss["kv_heads"], h):
-        box.caption(t("lab_groups_kept", asked=kept[0], used=kept[1], h=h))
-    else:
-        ss.pop(KEPT, None)
-
-
-def _knob(v: View, box) -> None:
-    """GQA's one knob: how many K and V heads, among the divisors of h (keep_valid, say_kept)."""
-    t, ss, h = v.t, st.session_state, v.cfg.n_heads
-    keep_valid(h)
-    box.segmented_control(t("lab_groups_kv_heads"), divisors(h), key="kv_heads", required=True,
-                          persist_state="session", on_change=ss.pop, args=(KEPT, None))
-    say_kept(t, h)
-
-
 def _offer(v: View, variant: str, box) -> str:
     """Too few heads for a real group (GQA: no divisor of h between 1 and h; MQA: a single head): the button that
     makes 4 heads, as the sidebar's size would set them (X stays), in `box`, and the words that say why, for the
@@ -136,7 +100,6 @@ def four_heads(variant: str) -> None:
     ss["n_heads"] = FOUR
     if variant == "gqa":
         ss["kv_heads"] = 2
-        ss.pop(KEPT, None)
     session.on_size_change()
 
 

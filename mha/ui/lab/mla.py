@@ -16,17 +16,15 @@ import mha
 from mha import figures as F
 from mha.figures.ticks import token_ticks
 
-from .. import lab
-from .. import settings as S
+from .. import knobs, lab
 from ..chart import chart
-from ..inputs import number
 from ..models import MODELS
 from ..product import product_view
 from ..prose import aside, display, head_control, markdown_table, said
 from ..shared import digest
+from ..variant_defs import D_LATENT
 from ..view import TRACES, Name, Operand, View, name, subscript
 
-EXTRA = 3  # widths past d_model the knob offers: enough to see that a wider latent only adds columns of zeros
 EVERY = 16  # up to this d_model the price table has a row for every width from 1 to d_model
 ROWS = 12  # above it, about this many widths, spread evenly on a log scale (1 and d_model among them)
 
@@ -100,16 +98,11 @@ def render(v: View, variant: str, part: str) -> str:
         st.info(t("lab_mla_skip", work=lab.mla_work(cfg), limit=int(lab.MLA_WORK)))
         return ""
     d, h = cfg.d_model, cfg.n_heads
-    high = min(d + EXTRA, S.KNOB_RANGE["d_latent"][1])
-    asked = ss.get("d_latent")
     row = st.container(horizontal=True, vertical_alignment="bottom")  # the width and the head: one block
-    latent = int(number(row, t, "d_latent", 1, high, label=t("lab_mla_d_latent"), default=S.DEFAULTS["d_latent"],
-                        persist_state="session", width=220))
+    latent = knobs.draw(v, D_LATENT, row, width=220)
     if part != "check":  # the checks and the price cover every head
         with row:
             head_control(t)
-    if asked is not None and asked > high:  # a link's width, or one chosen before d_model shrank
-        st.warning(t("lab_mla_clamped", asked=int(asked), d=d, high=high))
     w, tr, whole = _shared(v, latent)
     if part == "check":
         return _checks(v, latent, tr, whole)

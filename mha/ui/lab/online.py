@@ -13,20 +13,18 @@ from mha import figures as F
 from mha.figures.online import COLS, ROWS, OnlineSteps, frames_count, online_animation
 from mha.figures.ticks import token_ticks
 
-from .. import lab
-from .. import settings as S
+from .. import knobs, lab
 from ..chart import clickable_chart, draw, drawn, picked, shared_figure
-from ..inputs import number
 from ..product import product_view
 from ..prose import aside, fmt, head_control, markdown_table, said, tex_num
 from ..shared import digest
 from ..strings import Text
+from ..variant_defs import TILE
 from ..view import Name, Operand, View, name
 
 KEY = "lab_online"  # the animation's chart key
 BIG_N = 4096  # the sequence length the memory sentence compares at
 KNOB_WIDTH = 180  # px: the tile size's box, beside the head picker
-TILE_KEPT = "lab_online_tile_kept"  # session key: (the tile asked, the n it was cut to), said until either moves
 
 
 def render(v: View, variant: str, part: str) -> str:
@@ -34,19 +32,11 @@ def render(v: View, variant: str, part: str) -> str:
     ("change"), out to click or acc = P·V ("click"), or the memory held and the check for every B, returned
     ("check")."""
     t, ss = v.t, st.session_state
-    knobs = st.container(horizontal=True, vertical_alignment="bottom")  # the tile size and the head shown: one row
+    row = st.container(horizontal=True, vertical_alignment="bottom")  # the tile size and the head shown: one row
     tr = v.trace
     n = tr.q.shape[1]
-    asked = ss.pop(S.TILE_ASKED, None) or ss.get("tile")
-    if asked is not None and int(asked) > n:  # a link's tile (or n fell since): the box cuts it to n, said below
-        ss[TILE_KEPT] = (int(asked), n)
-    b = int(number(knobs, t, "tile", 1, n, label=t("lab_online_tile"), persist_state="session", width=KNOB_WIDTH))
-    head_control(t, knobs)
-    kept = ss.get(TILE_KEPT)
-    if kept and kept[1] == b == n:
-        st.caption(t("lab_online_tile_kept", asked=f"{kept[0]:,}", n=n))
-    else:
-        ss.pop(TILE_KEPT, None)
+    b = knobs.draw(v, TILE, row, width=KNOB_WIDTH)
+    head_control(t, row)
     h = min(int(ss.get("head", 1)), v.cfg.n_heads) - 1  # read here: the lab's fragment reruns without a new view
     res = mha.online_attention(tr.q[h], tr.k[h], tr.v[h], b)
     if part == "change":

@@ -13,12 +13,12 @@ import mha
 from mha import figures as F
 from mha.figures.ticks import token_ticks
 
-from .. import lab
+from .. import knobs, lab
 from ..chart import chart
 from ..product import product_view
 from ..prose import aside, display, fmt, head_control, markdown_table, said
 from ..strings import Text
-from ..variant_defs import rotary_dims
+from ..variant_defs import ROTARY_DIMS
 from ..view import Name, Operand, View, name, subscript
 
 SHIFT = 5  # the constant every position is moved by in the shift check
@@ -50,7 +50,7 @@ def render(v: View, variant: str, part: str) -> str:
     if d_k < 2:
         st.info(t("lab_rope_dk_one", d_k=d_k))
         return ""
-    _knob(t, d_k)
+    knobs.draw(v, ROTARY_DIMS)
     cfg = lab.config(v, variant)
     h = min(st.session_state["head"], cfg.n_heads) - 1  # read here: the head control reruns this fragment only
     v = replace(v, head=h)
@@ -91,19 +91,6 @@ def _scores(v: View, tr: mha.Trace, g: int, names: dict[str, Name]) -> None:
                  Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
                  Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),
                  f"{names['q_rot'].plain} · {names['k_rot_t'].plain}")  # no <sup>: a formula's line stays short
-
-
-def _knob(t: Text, d_k: int) -> None:
-    """The number of dims that turn, an even number from 0 to d_k's largest. A value the sizes cannot take (odd,
-    or more than d_k: from a link, or kept from larger sizes) is made one they can first, and the page says so."""
-    ss, most = st.session_state, d_k - d_k % 2
-    wanted = int(ss.get("rotary_dims", 0))
-    used = rotary_dims(d_k, wanted)
-    ss["rotary_dims"] = used
-    st.select_slider(t("lab_rope_dims"), list(range(0, most + 1, 2)), key="rotary_dims", persist_state="session",
-                     help=t("lab_rope_dims_help", d_k=d_k, most=most))
-    if used != wanted:
-        st.info(t("lab_rope_kept_over" if wanted > d_k else "lab_rope_kept_odd", wanted=wanted, used=used, d_k=d_k))
 
 
 def _names(h: int) -> dict[str, Name]:

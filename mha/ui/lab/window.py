@@ -14,13 +14,13 @@ import mha
 from mha import figures as F
 from mha.figures.ticks import token_ticks
 
-from .. import lab, session
+from .. import knobs, lab, session
 from .. import settings as S
 from ..chart import chart
-from ..inputs import number
 from ..product import product_view
 from ..prose import aside, display, fmt, head_control, markdown_table, said
 from ..strings import md_escape
+from ..variant_defs import VARIANTS
 from ..view import Name, Operand, View, name
 
 CLOSE = 1e-9  # a cached row equals the recompute when no entry differs by more than this (times the row's size)
@@ -32,19 +32,16 @@ def render(v: View, variant: str, part: str) -> str:
     """`part` of the lab for the window (and its sinks): the knobs in every part, the head where the part shows
     one; the check's Markdown for "check", else ""."""
     t = v.t
-    knobs = st.container(horizontal=True, vertical_alignment="bottom")  # the knobs, the head shown or the way on
-    number(knobs, t, "window", *S.KNOB_RANGE["window"], label=t("lab_window_w"), default=S.DEFAULTS["window"],
-           persist_state="session", width=KNOB_WIDTH)
-    if variant == "sinks":
-        number(knobs, t, "sinks", *S.KNOB_RANGE["sinks"], label=t("lab_window_s"), default=S.DEFAULTS["sinks"],
-               persist_state="session", width=KNOB_WIDTH)
+    row = st.container(horizontal=True, vertical_alignment="bottom")  # the knobs, the head shown or the way on
+    for knob in VARIANTS[variant].knobs:  # W, and the sinks' s
+        knobs.draw(v, knob, row, width=KNOB_WIDTH)
     if part != "check":  # the check decodes every head at once
-        head_control(t, knobs)
+        head_control(t, row)
     cfg = lab.config(v, variant)
     h = min(st.session_state.get("head", 1), cfg.n_heads) - 1  # read here: the head picker reruns this fragment only
     tr = lab.trace(v, cfg)
     if part == "check":
-        return _check(v, cfg, tr, variant, knobs)
+        return _check(v, cfg, tr, variant, row)
     if part == "click":
         names = _names(h, v.cfg.d_k)
         label = f"{names['h'].plain} = {names['s'].plain}·{names['v'].plain}"

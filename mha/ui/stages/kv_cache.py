@@ -94,6 +94,11 @@ def _steps(v: View) -> None:
     link.follows(v.cfg)
 
 
+def files_view(cfg, x) -> tuple[mha.AttentionConfig, np.ndarray]:
+    """What the downloads hold: X with the tokens added to the cache."""
+    return exports.cache_view(cfg, x, st.session_state.get("kv_added", []))
+
+
 def download(cfg, x, w) -> exports.Part | None:
     """With a variant, what its cache holds after the rows decoded; with the post's attention, None: the walk's
     trace is the view."""

@@ -12,7 +12,11 @@ from .. import exports, lab, link
 from .. import settings as S
 from ..lab import costs
 from ..prose import header, input_error
+from ..variant_defs import VARIANT_LIST
 from ..view import View
+
+# the code view, by the variant shown: the walk with today's changes, and the piece that makes the change
+CODE = {v.id: list(v.code) for v in VARIANT_LIST if v.module}
 
 
 def render(v: View) -> None:

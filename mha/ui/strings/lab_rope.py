@@ -24,11 +24,11 @@ STRINGS = {
         zh=("从 0 到 {most} 的偶数（{most} 是不超过 $d_k = {d_k}$ 的最大偶数）：维度成对地转。转的是前面这些维，其余的"
             "原样通过。0 表示什么都不转（文章里的注意力）。")),
     "lab_rope_kept_odd": S(
-        en="{wanted} rotating dims is an odd number, and dims turn in pairs: {used} rotate.",
-        zh="转动 {wanted} 个维度是奇数，而维度只能成对地转：转 {used} 个。"),
+        en="{asked} rotating dims is an odd number, and dims turn in pairs: {used} rotate.",
+        zh="转动 {asked} 个维度是奇数，而维度只能成对地转：转 {used} 个。"),
     "lab_rope_kept_over": S(
-        en="{wanted} rotating dims do not fit in a head of $d_k = {d_k}$ dims that turn in pairs: {used} rotate.",
-        zh="每个头只有 $d_k = {d_k}$ 维，而且要成对地转，放不下 {wanted} 个转动的维度：转 {used} 个。"),
+        en="{asked} rotating dims do not fit in a head of $d_k = {d_k}$ dims that turn in pairs: {used} rotate.",
+        zh="每个头只有 $d_k = {d_k}$ 维，而且要成对地转，放不下 {asked} 个转动的维度：转 {used} 个。"),
     "lab_rope_dk_one": S(
         en=("A head has $d_k = {d_k}$ dim here, and one dim makes no pair, so nothing can rotate. Give $d_k$ at least 2 "
             "in the sidebar to see RoPE."),
