@@ -34,6 +34,12 @@ def primes_but_n(sizes: Mapping) -> bool:
     return all(is_prime(sizes[k]) for k in SIZES if k != "n_tokens") and len(set(values)) == len(values)
 
 
+def primes_but(sizes: Mapping, key: str) -> bool:
+    """Every size but `key` is a prime, and no two sizes are equal: sizes a view needs `key` of to be composite."""
+    values = [sizes[k] for k in SIZES]
+    return all(is_prime(sizes[k]) for k in SIZES if k != key) and len(set(values)) == len(values)
+
+
 @lru_cache(maxsize=1)
 def _primes_upto(n: int) -> tuple[int, ...]:
     return tuple(p for p in range(2, n + 1) if is_prime(p))

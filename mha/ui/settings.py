@@ -28,7 +28,7 @@ LANGS = ("en", "zh")
 DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="en", preset="post",
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
-                layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="gqa", lab_part="change",
+                layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="mqa", lab_part="change",
                 kv_variant="mha", heads_part="patterns",
                 **{k.key: k.default for v in VARIANT_LIST for k in v.knobs})
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the

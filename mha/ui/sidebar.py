@@ -9,7 +9,7 @@ import mha
 from . import exports, link, models, prepared, primes, session, walk, x_source
 from . import settings as S
 from .inputs import number
-from .stages import DOWNLOAD
+from .stages import DOWNLOAD, SIZES_NOTE
 from .strings import Text
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -56,8 +56,11 @@ def render(t: Text):
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
         shared, distinct = _shared_lengths(t, ss["stage"]), primes.distinct_primes(ss)
         fixed = not distinct and primes.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
+        needed = "" if trained or distinct else SIZES_NOTE.get(ss["stage"], lambda *_: "")(t, ss)
         if trained:
             st.caption(t("trained_sizes", **models.trained_sizes()))
+        elif needed:  # the view needs these sizes (the lab's GQA, a composite h): why, and no primes on offer
+            st.caption(needed)
         elif fixed:  # its ✓ would contradict a shared length said below
             st.caption(shared or t("primes_but_n", n=ss["n_tokens"]))
             shared = ""
@@ -67,7 +70,7 @@ def render(t: Text):
             st.caption(t("primes_yes"))
         if shared:  # which quantities share a length: said once, where the sizes are
             st.caption(shared)
-        if not trained and not distinct and not fixed:
+        if not trained and not distinct and not fixed and not needed:
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes", help=t("primes_fix_help"))
         number(st, t, "seed", 0, S.LIMITS["seed"], disabled=trained)
         _options(t, trained)
@@ -80,7 +83,8 @@ def render(t: Text):
 def _shared_lengths(t: Text, stage: str) -> str:
     """The sentence naming the quantities of this view that share a length (a text's tokens or vocabulary, or sizes
     alike), each group as "a = b = length"; empty when every length is its own."""
-    groups = primes.shared_lengths(x_source.view_lengths(stage, t.lang))
+    groups = x_source.shared_lengths(stage, t.lang)
+    st.session_state[x_source.LENGTHS_SAID] = groups  # a stage adding rows in a fragment compares with it
     if not groups:
         return ""
     said = (" = ".join([*(t(f"length_{name}") for name in names), str(length)]) for length, names in groups)

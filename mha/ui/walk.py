@@ -84,6 +84,7 @@ class Stage:
     # walk's X runs and the example gives only the vocabulary; "": neither
     example: str = ""
     resets_x: bool = False  # draws the button that puts X back to the seeded one itself (elsewhere x_source adds it)
+    grows: bool = False  # adds seeded rows to X (the KV cache's tokens): the lengths checked count them as n
 
 
 WALK = (
@@ -97,7 +98,7 @@ WALK = (
           params=(Param("knock", "knock", None, model="trained"),)),
     Stage("output"),
     Stage("dependency"),
-    Stage("kv_cache", parts=Parts("kv_part", KV_PARTS),
+    Stage("kv_cache", grows=True, parts=Parts("kv_part", KV_PARTS),
           params=(Param("variant", "kv_variant", KV_VARIANTS, elsewhere=False, knobs=True),)),
     Stage("variants", aside=True, parts=Parts("lab_part", LAB_PARTS),
           params=(Param("variant", "variant", LAB_VARIANTS, knobs=True),)),

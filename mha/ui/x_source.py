@@ -10,17 +10,18 @@ import streamlit as st
 
 import mha
 
-from . import models
+from . import models, primes
 from . import settings as S
 from .models import block_weights, held, shipped, trained_on, trained_sizes, trained_trace
 from .strings import Text
 from .view import TrainedRun
 from .walk import BY_ID, FFN_STAGES
 
-# The text a stage of the coda shows when none is typed: its tokens and its vocabulary (6 and 4; 9 and 4) are lengths
-# no size of the post has (3, 5, 7, 11, 2, 22 and d_ff 13), so every shape on those stages still says where it came
-# from (tests/app/test_lengths.py).
-EXAMPLE = dict(en="to be or not to be", zh="人人为我，我为人人")
+# The text a stage of the coda shows when none is typed: its tokens and its vocabulary (14 and 8; 14 and 6) are lengths
+# no size of the post has (3, 5, 7, 11, 2, 22 and d_ff 13), and neither are the next three n that generating words
+# makes (15, 16, 17), so every shape on those stages still says where it came from, and keeps saying it while the KV
+# cache adds words (tests/app/test_lengths.py). 14 is the shortest n with three such lengths after it.
+EXAMPLE = dict(en="the cat sat on the mat, and the dog sat on the mat", zh="山外有山，人外有人，天外有天")
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,14 @@ def random_repeat(seed: int) -> str:
     return " ".join(first + first)
 
 
+LENGTHS_SAID = "lengths_said"  # session key: the lengths shared that the sidebar's check last said
+
+
+def shared_lengths(stage: str, lang: str) -> list[tuple[int, tuple[str, ...]]]:
+    """The lengths this view's quantities share (primes.shared_lengths of view_lengths)."""
+    return primes.shared_lengths(view_lengths(stage, lang))
+
+
 def view_lengths(stage: str, lang: str) -> dict[str, int]:
     """The lengths this view's matrices are made of, by quantity (the sidebar's keys, and "vocab" and "concat"): n
     is the text's number of tokens (on the tokens stage without one, the example's), the vocabulary
@@ -117,6 +126,9 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
     example = BY_ID[stage].example  # without a text: the example's X, or only its vocabulary (next_token)
     tokens = own or (text_tokens(example_text(lang)) if example else [])
     out = {"n_tokens": len(tokens) if own or (tokens and example == "x") else int(ss["n_tokens"])}
+    added = [r for r in ss.get("kv_added", []) if len(r) == ss["d_model"]] if BY_ID[stage].grows and not own else []
+    if added:  # the seeded rows the cache has added are rows of X too: n counts them, under its own name
+        out = {"n_cached": out["n_tokens"] + len(added)}
     if tokens and example:
         out["vocab"] = len(shipped().vocab) if trained_on() else len(set(tokens))
     out.update({key: int(ss[key]) for key in ("d_model", "d_k", "d_v", "n_heads")})

@@ -140,7 +140,7 @@ def test_mqa_at_the_post_s_sizes_keeps_18_floats_a_token_instead_of_36(lang):
 def test_two_heads_offer_four_and_the_offer_keeps_x(lang, source):
     """X stays as it was, edited or made from a text; only h changes, as the sidebar's own size would change it."""
     t = Text(lang)
-    at = run(stage="variants", lang=lang, **source)
+    at = run(stage="variants", variant="gqa", lang=lang, **source)
     x_before = np.array(at.session_state["x_base"])
     n = len(x_before)
     assert t("lab_groups_four_gqa", h=2) in page_text(at)
@@ -160,7 +160,7 @@ def test_two_heads_offer_four_and_the_offer_keeps_x(lang, source):
 
 def test_the_trained_model_says_its_heads_are_fixed_instead_of_offering():
     t = Text("en")
-    at = run(stage="variants", model="trained")
+    at = run(stage="variants", variant="gqa", model="trained")
     assert not [b for b in at.button if b.key == "lab_groups_four"]
     assert t("lab_groups_trained", h=2, options="1, 2") in [i.value for i in at.info]
     assert at.segmented_control(key="kv_heads").options == ["1", "2"]
@@ -316,3 +316,25 @@ def test_the_click_part_draws_one_product_at_a_time_named_by_its_formula(lang):
     ref = grouped(4, 2)
     np.testing.assert_allclose(z(charts(at)["lab_groups_sv"]["data"][0]),
                                np.where(ref["hidden"], np.nan, ref["s"][2]), atol=1e-12, rtol=0)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_lab_opens_on_a_change_and_its_four_heads_are_not_offered_primes(lang):
+    """Audit #4: the lab opened on GQA at the post's 2 heads with 2 K and V heads, the walk's MHA, and once its own
+    "Use 4 heads" was pressed the sidebar offered to make the sizes primes again, which would undo the groups. Now it
+    opens on MQA, where the post's two heads share one K and V; and with GQA at 4 heads the sidebar says why h is
+    composite and offers no primes; elsewhere the same sizes get the offer."""
+    t = Text(lang)
+    at = run(lang=lang, stage="variants")
+    assert at.session_state["variant"] == "mqa"
+    assert len(charts(at)["lab_groups_map"]["data"]) == 2 + 2 * 1  # two heads' Q, one group's K and V
+    at = run(lang=lang, stage="variants", variant="gqa")
+    at.button(key="lab_groups_four").click()
+    rerun(at)
+    side = [c.value for c in at.sidebar.caption]
+    assert t("lab_groups_primes_note", h=4) in side and t("primes_no") not in side
+    assert not [b for b in at.sidebar.button if b.key == "make_primes"]
+    at.session_state["stage"] = "scores"
+    rerun(at)
+    assert t("primes_no") in [c.value for c in at.sidebar.caption]
+    assert [b for b in at.sidebar.button if b.key == "make_primes"]

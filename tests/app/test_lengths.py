@@ -11,7 +11,7 @@ import mha
 from mha.ui.strings import EN, ZH
 from mha.ui.walk import FFN_STAGES
 
-from .helpers import charts, html_bodies, page_text, run, z
+from .helpers import charts, html_bodies, page_text, rerun, run, z
 
 TRAINED = mha.load_trained()
 TABLES = {"en": EN, "zh": ZH}
@@ -166,3 +166,42 @@ def test_the_trained_model_s_w_is_its_layer_s(layer, lang):
     whose, _, expression, total, _ = tuple_and_count(at)
     assert total == want == evaluate(expression)
     assert whose == TABLES[lang]["dependency_w_trained"].format(layer=layer)
+
+
+# The lengths of the post's view: n, d_model, d_k, d_v, h, h·d_v and the block's d_ff
+POST_LENGTHS = {3, 5, 7, 11, 2, 22, 13}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_example_texts_leave_room_for_three_generated_words(lang):
+    """Audit #3: "to be or not to be" had 6 tokens, and the first word the KV cache added made n = 7 = d_k. The
+    examples' n and the next three, and their vocabulary, are none of the post's lengths; and adding three words on
+    the KV stage leaves the sidebar's check with nothing to say."""
+    from mha.ui.x_source import EXAMPLE
+
+    tokens = mha.tokenize(EXAMPLE[lang])
+    vocab = len(set(tokens))
+    assert vocab not in POST_LENGTHS
+    for n in range(len(tokens), len(tokens) + 4):
+        assert n not in POST_LENGTHS | {vocab}, n
+    at = run(stage="kv_cache", text=EXAMPLE[lang], lang=lang)
+    for _ in range(3):
+        at.button(key="add_token").click()
+        rerun(at)
+    assert len(mha.tokenize(at.session_state["text"])) == len(tokens) + 3
+    assert TABLES[lang]["lengths_shared"].split("{")[0] not in sidebar(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_seeded_tokens_the_cache_adds_are_counted_by_the_check(lang):
+    """Audit #3: X₄ and X₅ added to the seeded cache made Y 5×5 while the sidebar said ✓ distinct primes. The rows
+    the cache holds are n there: 5 = d_model is said, and the ✓ goes; the way back to 3 rows brings it back."""
+    at = run(stage="kv_cache", lang=lang)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    assert said(lang, (("n_cached", "d_model"), 5)) in sidebar(at)
+    assert TABLES[lang]["primes_yes"] not in sidebar(at)
+    at.button(key="kv_reset").click()
+    rerun(at)
+    assert TABLES[lang]["primes_yes"] in sidebar(at) and "n_cached" not in sidebar(at)

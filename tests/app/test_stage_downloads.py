@@ -10,7 +10,7 @@ import pytest
 from streamlit.runtime.memory_media_file_storage import _calculate_file_id
 
 import mha
-from mha.ui import exports, prepared
+from mha.ui import exports, prepared, x_source
 from mha.ui.walk import STAGES
 
 from .helpers import rerun, run
@@ -19,7 +19,7 @@ CFG = mha.AttentionConfig()  # the post's sizes, the page's defaults
 TEXT = "one two three one two"
 MATMUL_A = np.array([[1.0, 2.0, 0.0], [-1.0, 3.0, 1.0]])  # the refresher's example, as the page shows it
 MATMUL_B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0, 3.0, 1.0, -1.0]])
-EXAMPLE = "to be or not to be"  # the tokens stage's example (English page), used without a text
+EXAMPLE = x_source.EXAMPLE["en"]  # the tokens stage's example (English page), used without a text
 
 
 def downloaded(at) -> tuple[str, dict[str, bytes]]:
@@ -88,7 +88,7 @@ def expected(stage: str, text: str = "") -> dict[str, np.ndarray]:
            "Concat": t.concat, "Y": t.y}
     if stage == "dependency":
         out["D"] = mha.dependency(x, w)
-    if stage == "variants":  # the lab opens on GQA, whose 2 kv heads of 2 share nothing: the walk, with what it adds
+    if stage == "variants":  # GQA, whose 2 kv heads of 2 share nothing: the walk, with what it adds
         mask = np.where(np.tri(n, dtype=bool), 0.0, -np.inf)
         order = ("X", "W_Q", "W_K", "W_V", "W_O", "Q", "K", "V", "Q_rot", "K_rot", "QK^T", "QK^T_scaled", "bias",
                  "QK^T_masked", "S", "H", "Concat", "Y")
@@ -149,7 +149,7 @@ def _same(got: dict[str, np.ndarray], want: dict[str, np.ndarray]) -> None:
 @pytest.mark.parametrize("stage", STAGES)
 def test_every_stages_download_holds_what_its_view_shows(stage):
     prepared.FILES.clear()
-    at = opened(stage=stage)
+    at = opened(stage=stage, **({"variant": "gqa"} if stage == "variants" else {}))
     name, files = downloaded(at)
     got, meta = _arrays(files)
     if stage == "kv_cache":  # its own export is another change's; today it holds the walk's trace
@@ -230,4 +230,5 @@ def test_next_token_without_a_text_computes_the_sidebars_n_rows():
     assert at.number_input(key="n_tokens").value == 3
     assert any("3 rows" in i.value for i in at.info)
     _, files = downloaded(opened(stage="next_token"))
-    assert _arrays(files)[0]["logits"].shape == (3, 4)  # n × the example's 4 words (to, be, or, not)
+    vocab = len(set(mha.tokenize(EXAMPLE)))
+    assert _arrays(files)[0]["logits"].shape == (3, vocab)  # n × the example's words

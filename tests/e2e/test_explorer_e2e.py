@@ -224,6 +224,10 @@ def test_adding_tokens_reruns_the_cache_stage_only_the_link_follows_and_play_ste
     rerun_after(page, page.locator(".st-key-add_token button").click)
     assert page.get_by_text("The cache holds 5 tokens").count() == 1
     assert page.get_by_text("0 — exactly").count() == 1
+    # 5 rows = d_model: the sidebar's check, drawn before the fragment ran, says so now (audit #3: it said ✓)
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    assert sidebar.get_by_text("tokens in the cache").count() == 1
+    assert sidebar.get_by_text("Distinct primes").count() == 0
     plot = ".st-key-kv_animation .mha-chart"
     assert page.evaluate(f"() => document.querySelector('{plot}').mha.frame") == 0
     page.locator(".st-key-kv_animation .updatemenu-button").first.click()

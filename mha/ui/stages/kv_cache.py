@@ -8,7 +8,7 @@ from mha import figures as F
 from mha.figures.cache import COLS, cache_animation, drawn_rows
 from mha.figures.ticks import token_ticks
 
-from .. import exports, lab, link
+from .. import exports, lab, link, x_source
 from .. import settings as S
 from ..chart import draw, drawn, shared_figure
 from ..kv.cost import cost_part, measure_part
@@ -48,6 +48,8 @@ def _steps(v: View) -> None:
     words = bool(v.tokens)  # a text (or the trained model's letters): the cache adds the model's next word
     rows = v.x if words else seeded_rows(v)
     t = len(rows)
+    if not words and x_source.shared_lengths("kv_cache", t_.lang) != ss.get(x_source.LENGTHS_SAID):
+        st.rerun(scope="app")  # the rows added made n meet a size, or leave it: the sidebar's check says so
     if words:
         hint = offer_next_word(v, t)
     else:

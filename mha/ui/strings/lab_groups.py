@@ -9,6 +9,10 @@ STRINGS = {
     "lab_groups_kv_heads": S(
         en="K and V heads $n_{{kv}}$ (the divisors of $h$)",
         zh="K 和 V 的头数 $n_{{kv}}$（$h$ 的因数）"),
+    "lab_groups_primes_note": S(
+        en=("$h = {h}$ is no prime: GQA needs query heads that split into equal groups, so the lab keeps a composite "
+            "$h$. The other sizes are still distinct primes."),
+        zh=("$h = {h}$ 不是质数：GQA 要把查询头分成大小相同的组，所以变体实验室留着这个合数 $h$。其余维度仍是互不相同的质数。")),
     "lab_groups_kept": S(
         en=("$h = {h}$ is not a multiple of $n_{{kv}} = {asked}$: the heads cannot split into equal groups, "
             "so the page shows $n_{{kv}} = {used}$, the largest divisor of $h$ below it."),

@@ -132,6 +132,9 @@ STRINGS = {
     "length_n_tokens": S(
         en="tokens $n$",
         zh="词元数 $n$"),
+    "length_n_cached": S(
+        en="tokens in the cache $n$",
+        zh="缓存里的词元数 $n$"),
     "length_vocab": S(
         en="vocabulary size",
         zh="词表大小"),
