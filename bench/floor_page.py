@@ -76,7 +76,7 @@ def reconnect() -> None:
 reconnect()
 with st.sidebar:
     st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True)
-    st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.title(t, s), key="stage")
+    st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.nav_title(t, s, "seeded"), key="stage")
     st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model", required=True,
                          help=t("model_help"))
     st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset")

@@ -6,6 +6,8 @@ import streamlit as st
 import mha
 from mha import figures as F
 
+from . import settings as S
+from . import walk
 from .strings import Text
 
 BELOW = "prose_below"  # session key: the paragraph a presenter's page draws under the stage (`below`)
@@ -17,11 +19,14 @@ def header(t: Text, stage: str, look: F.Look, title: str = "", **fields) -> None
     (F.PRESENT) the title only: the paragraph waits for `below`, so that the stage's first figure is on the first
     screen."""
     title, text = title or t(f"{stage}_title", **fields), t(f"{stage}_text")
+    # where the stage sits in the walk and the post, on every screen without the sidebar: a phone folds it away
+    shown = st.session_state.get("stage")  # the stage drawn (its strings' prefix may be shorter: "kv")
+    where = f":gray[:small[{walk.where(t, shown, shown == S.DEFAULTS['stage'])}]]" if shown in walk.BY_ID else ""
     if look == F.PRESENT:
         st.markdown(f"### {title}")
-        st.session_state[BELOW] = text
+        st.session_state[BELOW] = "\n\n".join(filter(None, (where, text)))
     else:
-        st.markdown(f"### {title}\n\n{text}")
+        st.markdown("\n\n".join(filter(None, (f"### {title}", where, text))))
 
 
 def below() -> None:

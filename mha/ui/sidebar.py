@@ -38,7 +38,8 @@ def render(t: Text):
     with st.sidebar:
         st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True,
                              on_change=_relabel)
-        st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.title(t, s), key="stage")
+        model = "trained" if models.trained_on() else "seeded"
+        st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.nav_title(t, s, model), key="stage")
         st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model",
                              required=True, on_change=session.on_model_change, help=t("model_help"))
         trained = models.trained_on()

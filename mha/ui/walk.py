@@ -85,26 +85,28 @@ class Stage:
     example: str = ""
     resets_x: bool = False  # draws the button that puts X back to the seeded one itself (elsewhere x_source adds it)
     grows: bool = False  # adds seeded rows to X (the KV cache's tokens): the lengths checked count them as n
+    section: str = ""  # the strings key of the post's section it follows (an aside has none: aside_<id> says what)
 
 
 WALK = (
-    Stage("matmul"),
+    Stage("matmul", section="post_refresher"),
     Stage("tokens", aside=True, example="x"),
-    Stage("input", resets_x=True),
-    Stage("qk"),
-    Stage("scores", params=(Param("phase", "phase", PHASES),)),
-    Stage("values"),
-    Stage("heads", parts=Parts("heads_part", HEADS_PARTS, model="trained"),
+    Stage("input", resets_x=True, section="post_io"),
+    Stage("qk", section="post_qkv"),
+    Stage("scores", section="post_qkv", params=(Param("phase", "phase", PHASES),)),
+    Stage("values", section="post_qkv"),
+    Stage("heads", section="post_multi", parts=Parts("heads_part", HEADS_PARTS, model="trained"),
           params=(Param("knock", "knock", None, model="trained"),)),
-    Stage("output"),
-    Stage("dependency"),
-    Stage("kv_cache", grows=True, parts=Parts("kv_part", KV_PARTS),
+    Stage("output", section="post_output"),
+    Stage("dependency", section="post_analysis"),
+    Stage("kv_cache", grows=True, section="post_kv", parts=Parts("kv_part", KV_PARTS),
           params=(Param("variant", "kv_variant", KV_VARIANTS, elsewhere=False, knobs=True),)),
     Stage("variants", aside=True, parts=Parts("lab_part", LAB_PARTS),
           params=(Param("variant", "variant", LAB_VARIANTS, knobs=True),)),
-    Stage("block", ffn=True, parts=Parts("block_part", BLOCK_PARTS, first=first_block_part, elsewhere=True),
+    Stage("block", ffn=True, section="post_coda",
+          parts=Parts("block_part", BLOCK_PARTS, first=first_block_part, elsewhere=True),
           params=(Param("ln", "block_ln", BLOCK_ORDERS, model="seeded"),)),
-    Stage("next_token", ffn=True, example="vocab"),
+    Stage("next_token", ffn=True, example="vocab", section="post_coda_next"),
 )
 STAGES = tuple(s.id for s in WALK)
 FFN_STAGES = tuple(s.id for s in WALK if s.ffn)
@@ -127,6 +129,33 @@ def numbers(stages: tuple[Stage, ...]) -> dict[str, str]:
 NUMBERS = numbers(WALK)
 
 
+LAST = NUMBERS[[s.id for s in WALK if not s.aside][-1]]  # the walk's last number: "Stage 2 of 11"
+
+
 def title(t: Text, stage: str) -> str:
-    """A stage's name as the navigation shows it, its number first: "1b · Text → tokens → X"."""
+    """A stage's name as its heading and the page that waits to draw it show it, its number first: "1b · Text →
+    tokens → X"."""
     return f"{NUMBERS[stage]} · {t(f'stage_{stage}')}"
+
+
+def nav_title(t: Text, stage: str, model: str) -> str:
+    """A stage's name in the navigation, with the views behind it where it is drawn in parts (with these weights):
+    "10 · The GPT block · 5 parts", "9b · Variant lab · 9 variants × 3 parts"."""
+    s, name = BY_ID[stage], title(t, stage)
+    if not s.parts or s.parts.model not in (None, model):
+        return name
+    parts = len(s.parts.values)
+    variants = next((len(p.values) for p in s.params if p.knobs), 0)  # the variant shown chooses the figures too
+    more = t("walk_variant_parts", variants=variants, parts=parts) if variants else t("walk_parts", parts=parts)
+    return f"{name} · {more}"
+
+
+def where(t: Text, stage: str, opening: bool = False) -> str:
+    """Where `stage` sits: its number of the walk's, and the post's section it follows (or, for an aside, what it
+    adds that the post does not have); on the stage the app opens on, how Next walks the post as well."""
+    s, num = BY_ID[stage], NUMBERS[stage]
+    if s.aside:
+        line = t("where_aside", num=num, base=num[:-1], last=LAST, what=t(f"aside_{stage}"))
+    else:
+        line = t("where_stage", num=num, last=LAST, section=t(s.section))
+    return t("where_opening", line=line) if opening else line

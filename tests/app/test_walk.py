@@ -46,7 +46,12 @@ def test_a_stage_added_beside_another_takes_its_number_and_a_letter_and_the_rest
 def test_the_navigation_shows_each_stage_numbered_in_the_walks_order(lang):
     at = run(stage=STAGES[0], lang=lang)
     names = [TABLES[lang][f"stage_{s}"] for s in STAGES]
-    assert at.radio(key="stage").options == [f"{n} · {name}" for n, name in zip(SHOWN, names, strict=True)]
+    parts = {"kv_cache": ("walk_variant_parts", 9, 2), "variants": ("walk_variant_parts", 9, 3),
+             "block": ("walk_parts", 0, 5)}  # the views behind a stage in parts (the heads' with the trained model)
+    table = TABLES[lang]
+    more = {s: " · " + table[k].format(variants=v, parts=p) for s, (k, v, p) in parts.items()}
+    assert at.radio(key="stage").options == [f"{n} · {name}{more.get(s, '')}"
+                                             for s, n, name in zip(STAGES, SHOWN, names, strict=True)]
     for stage in STAGES[1:]:  # the next button follows the same order
         at.button(key="next_stage").click()
         assert rerun(at).session_state["stage"] == stage
@@ -99,3 +104,29 @@ def test_each_stage_writes_the_link_parameters_its_entry_declares_and_only_on_it
     at.session_state["stage"] = elsewhere
     assert param.name not in rerun(at).query_params or any(
         q.name == param.name for q in walk.BY_ID[elsewhere].params)
+
+
+# The post's sections (its headings, as it writes them) that the stages follow; the asides it does not have
+SECTIONS = {"matmul": "线性代数复习", "input": "从输入到输出", "qk": "Q、K、V", "scores": "Q、K、V",
+            "values": "Q、K、V", "heads": "多头注意力", "output": "输出", "dependency": "输入输出关系分析",
+            "kv_cache": "KV Cache", "block": "尾声", "next_token": "尾声"}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_stage_says_where_it_is_in_the_walk_and_in_the_post_on_the_page_itself(lang):
+    """Audit #7: nothing said where the learner was, how many steps the walk has or which of the post's sections a
+    stage follows, and a phone folds the sidebar away. Each stage's page says its number of 11 and the post's
+    heading (an aside, that the post has none), under its title in the main column; the stage the app opens on adds
+    that Next walks the post."""
+    for stage, number in zip(STAGES, SHOWN, strict=True):
+        at = run(stage=stage, lang=lang)
+        main = " ".join(m.value for m in at.main.markdown)
+        head = main.split(TABLES[lang][f"{'kv' if stage == 'kv_cache' else stage}_text"][:20])[0]  # above the prose
+        assert f" {number}" in head and "11" in head, (stage, head)
+        if stage in SECTIONS:
+            assert f"“{SECTIONS[stage]}”" in head, stage
+        else:
+            assert TABLES[lang][f"aside_{stage}"] in head, stage
+        next_words = TABLES[lang]["where_opening"].split("{line}")[1][:12]
+        assert (next_words in head) == (stage == "input"), stage
+        assert "11" not in " ".join(c.value for c in at.sidebar.markdown)
