@@ -28,10 +28,12 @@ t = Text(ss["lang"])
 
 
 share, downloads = sidebar.render(t)
-# On a projector the page opens on the stage: the tagline and the credit wait at its foot (a phone wins over presenter)
+# On a projector the page opens on the stage: the app's name, the tagline and the credit wait at its foot (a phone wins
+# over presenter), so that the stage's figure has the screen's height
 presenter = ss["present"] and not ss.get("screen_phone")
-tagline = f":gray[:small[{t('app_tagline')} {t('credit')}]]"
-st.markdown(f"# {t('app_title')}" if presenter else f"# {t('app_title')}\n\n{tagline}")  # one element, not two
+tagline = f"{t('app_tagline')} {t('credit')}"
+if not presenter:
+    st.markdown(f"# {t('app_title')}\n\n:gray[:small[{tagline}]]")  # one element, not two
 if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own
     st.warning(t.notice(notices[0]) if len(notices) == 1 else "\n".join(f"- {t.notice(n)}" for n in notices))
     st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
@@ -65,7 +67,7 @@ if i > 0:
 if i < len(STAGES) - 1:
     nav.button(t("next"), on_click=session.go_to, args=(STAGES[i + 1],), key="next_stage")
 if presenter:
-    st.markdown(tagline)
+    st.markdown(f":gray[:small[**{t('app_title')}** · {tagline}]]")
 
 params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
 link.write(params)

@@ -146,7 +146,7 @@ def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[int, int]
 
 def _sizes(look: Look) -> dict:
     return dict(title=look.title, tick=look.tick, caption=look.caption, note=max(look.title - 2, look.tick + 1),
-                button=max(look.caption - 2, 12), slider=look.tick + 1)
+                button=max(look.caption - 2, 12), slider=max(look.tick + 1, look.step_label))
 
 
 def drawn_rows(look: Look) -> int:

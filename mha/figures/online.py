@@ -98,7 +98,7 @@ class _Plan:
 
 def _plan(s: OnlineSteps, look: Look) -> _Plan:
     z = dict(title=look.title, tick=look.tick, caption=look.caption, button=max(look.caption - 2, 12),
-             slider=look.tick + 1)
+             slider=max(look.tick + 1, look.step_label))
     rows, cols = min(s.n, ROWS), min(s.out.shape[1], COLS)
     widths = dict(s=rows, r=1, m=1, l=1, acc=cols, out=cols)
     title_w = {k: text_px(s.titles[k], z["title"]) + 6 for k in PANELS if k != "s"}

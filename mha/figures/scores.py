@@ -601,10 +601,10 @@ def _frames_for_slider(s: ScoreSteps, n: int, operands: bool, b: Board) -> tuple
         frames = score_frames(s, n, by_cell, most)
         spacing = (b.slider_w - 20) / (len(frames) - 1)
         labels = slider_labels(s, frames)
-        for size in (b.look.tick, b.look.tick - 1, b.look.tick - 2):
+        for size in range(max(b.look.tick, b.look.step_label), b.look.step_label - 1, -1)[:3]:
             if widest(labels, size) + 12 <= spacing:
                 return frames, size
-    return frames, b.look.tick - 2
+    return frames, b.look.step_label
 
 
 def _layout(b: Board, s: ScoreSteps, n_full: int, titles_: tuple[str, str], frames: list[Frame], rest: int,

@@ -24,7 +24,7 @@ def header(t: Text, stage: str, look: F.Look, title: str = "", **fields) -> None
     where = f":gray[:small[{walk.where(t, shown, shown == S.DEFAULTS['stage'])}]]" if shown in walk.BY_ID else ""
     if look == F.PRESENT:
         st.markdown(f"### {title}")
-        st.session_state[BELOW] = "\n\n".join(filter(None, (where, text)))
+        st.session_state[BELOW] = [where, text] if where else [text]
     else:
         st.markdown("\n\n".join(filter(None, (f"### {title}", where, text))))
 
@@ -32,8 +32,17 @@ def header(t: Text, stage: str, look: F.Look, title: str = "", **fields) -> None
 def below() -> None:
     """The paragraph `header` kept back on a projector, under the stage it opens (app.py calls this after the
     stage); nothing on another screen."""
-    if text := st.session_state.pop(BELOW, None):
-        st.markdown(text)
+    if parts := st.session_state.pop(BELOW, None):
+        st.markdown("\n\n".join(parts))
+
+
+def later(look: F.Look, markdown: str) -> bool:
+    """On a projector, keep `markdown` (a formula as $$…$$, a hint) for `below`, under the stage's figures, and say
+    so (True): what the audience should look at comes first. Elsewhere nothing is kept (False): draw it here."""
+    if look != F.PRESENT or BELOW not in st.session_state:
+        return False
+    st.session_state[BELOW].insert(-1, markdown)  # before the paragraph, after where the stage sits
+    return True
 
 
 def head_control(t: Text, box=st) -> None:
@@ -41,16 +50,20 @@ def head_control(t: Text, box=st) -> None:
     to what it changes; none with a single head. Its value stays while other stages are shown (persist_state).
     `box`: where it goes (a row of the stage's other controls)."""
     n = st.session_state["n_heads"]
-    if n > 1:
-        box.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session")
+    if n > 1:  # a projector: no label (the title names the head), so that the figure under it fits the screen
+        box.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session",
+                              label_visibility="collapsed" if st.session_state.get("present") else "visible")
 
 
 def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
-    """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px).
+    """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px); on a
+    projector under the stage's figures (`later`).
 
     A group is one part or a tuple of parts that read as one (a product and its shapes).
     """
-    st.latex(display(look, *groups))
+    tex = display(look, *groups)
+    if not later(look, f"$$\n{tex}\n$$"):
+        st.latex(tex)
 
 
 def display(look: F.Look, *groups: str | tuple[str, ...]) -> str:
@@ -61,10 +74,10 @@ def display(look: F.Look, *groups: str | tuple[str, ...]) -> str:
     return r"\qquad ".join(r"\ ".join(g) for g in groups_)
 
 
-def said_then_shown(words: str, tex: str) -> None:
+def said_then_shown(words: str, tex: str, box=None) -> None:
     """A sentence and the display formula it introduces, as one element (what st.latex sends is the same Markdown
-    between $$ lines): a clicked cell's sums are two elements fewer to send and draw."""
-    st.markdown(said(words, tex))
+    between $$ lines): a clicked cell's sums are two elements fewer to send and draw. `box`: where (else here)."""
+    (box or st).markdown(said(words, tex))
 
 
 def said(words: str, tex: str) -> str:

@@ -27,11 +27,11 @@ DIAGRAM_PT = {"present": 17, "phone": 12}
 # A projector: prose, captions (st.caption, Markdown's :small[…] and the tokens' count, whose type is set inline), the
 # diagram's labels and formulas larger (figures are built larger for it: figures.PRESENT; what the charts' script draws
 # besides, their hover labels and PNG buttons, larger here), a number box's value as large as its label, the app's
-# own title smaller and the page starting higher, so that a stage's figure comes into view sooner.
+# own title at the page's foot (app.py) and the page starting higher, so that a stage's figure comes into view sooner.
 PRESENTER_CSS = """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.4rem; line-height: 1.55; }
 [data-testid="stMain"] h1 { font-size: 1.3rem; padding: 0; }
-[data-testid="stMain"] h3 { font-size: 2.3rem; }
+[data-testid="stMain"] h3 { font-size: 2.1rem; }
 [data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }
 [data-testid="stMainBlockContainer"] { padding-top: 3.5rem; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { font-size: 1.3rem; }

@@ -69,10 +69,19 @@ def render(v: View) -> None:
         tr = v.trained.block
         st.info(t("block_trained", layer=v.trained.layer + 1) + " " + t("block_trained_pre"))
     else:
-        st.segmented_control(t("block_ln_order"), BLOCK_ORDERS, format_func=lambda o: t(f"block_ln_{o}"),
-                             key="block_ln", required=True, persist_state="session")
         tr = mha.block(v.x, _weights(v), ln=st.session_state["block_ln"])  # InputError where X is too large
+    if v.look != F.PRESENT:  # a projector: the order is a setting, under the part's figures (the part comes first)
+        _order(v)
     _parts(v, tr)
+    if v.look == F.PRESENT:
+        _order(v)
+
+
+def _order(v: View) -> None:
+    """Where the norms sit (the trained model's are its own, said above instead)."""
+    if not v.trained:
+        st.segmented_control(v.t("block_ln_order"), BLOCK_ORDERS, format_func=lambda o: v.t(f"block_ln_{o}"),
+                             key="block_ln", required=True, persist_state="session")
 
 
 def _weights(v: View) -> mha.BlockWeights:
@@ -107,15 +116,29 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
     parts = BLOCK_PARTS_IN[tr.ln]
     part = st.session_state.get("block_part")
     part = part if part in parts else parts[0]  # the control's value, read before it is drawn: the diagram is above
-    st.graphviz_chart(diagram(t, part, tr.ln, v.look))  # the first figure, right under the order's control
-    st.markdown(t(f"block_order_{tr.ln}"))  # which order this is, and why GPT-2 moved the norm
-    st.caption(t("block_why"))
-    _stage_button(t("block_to_walk"), "block_to_walk", "qk")
+    projector = v.look == F.PRESENT  # there the part's numbers come first, the diagram and the words under them
+
+    def about() -> None:
+        st.graphviz_chart(diagram(t, part, tr.ln, v.look))  # where the part sits in the block
+        st.markdown(t(f"block_order_{tr.ln}"))  # which order this is, and why GPT-2 moved the norm
+        st.caption(t("block_why"))
+        _stage_button(t("block_to_walk"), "block_to_walk", "qk")
+
+    if not projector:
+        about()
     st.segmented_control(t("block_part"), parts, format_func=lambda p: part_label(t, p, tr.ln), key="block_part",
-                         required=True, persist_state="session")
+                         required=True, persist_state="session",  # a projector: the diagram it names is below
+                         label_visibility="collapsed" if projector else "visible")
     if part != st.query_params.get("part", parts[0]):  # a part chosen here: the link follows
         link.follows(v.cfg)
-    {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part](v, tr, bw)
+    draw = {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part]
+    if projector:  # the part's figures, then its formula (a box drawn under them), then the diagram
+        figures, notes = st.container(), st.container()
+        with figures:
+            draw(v, tr, bw, notes)
+        about()
+    else:
+        draw(v, tr, bw)
 
 
 def _stage_button(label: str, key: str, stage: str) -> None:
@@ -129,7 +152,7 @@ def _rows(v: View, fig, *axes):
     return token_ticks(fig, v.tokens, axes, v.look)
 
 
-def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
+def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     """LN₁ on its input, with the numbers a learner can check: each row's μ and σ², the normalised rows x̂ (their
     mean 0, shown as the exact 0 it is but for float rounding, ~1e-17, which would colour the column; their variance
     σ²/(σ²+ε), just under 1), then γ and β."""
@@ -141,7 +164,7 @@ def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     said_then_shown(f"**{t('block_ln')}**",
                     display(v.look, (r"\hat x = \frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}},\quad"
                                      r"\mathrm{LN}(x) = \gamma \odot \hat x + \beta,"),
-                            (f"{out}:", rf"{n}\times {d} \to {n}\times {d}")))
+                            (f"{out}:", rf"{n}\times {d} \to {n}\times {d}")), notes)
     mean, var = z.mean(axis=1, keepdims=True), z.var(axis=1, keepdims=True)
     hat = (z - mean) / np.sqrt(var + EPS)
     ln_name = "LN₁(X)" if tr.ln == "pre" else "R₁ = LN₁(X + Attn)"
@@ -159,7 +182,7 @@ def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     st.caption(t("block_hat_note", input=z_tex))
 
 
-def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
+def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     """The attention's input, its output Attn (the walk's Y on that input), and the first residual."""
     t, (n, d) = v.t, tr.x.shape
     token, feat = t("token"), t("feature")
@@ -172,7 +195,7 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
         tex = ((r"\mathrm{Attn} = \mathrm{MHA}(X):", rf"{n}\times {d} \to {n}\times {d},"),
                (r"R_1 = \mathrm{LN}_1(X + \mathrm{Attn}):", shape))  # the sum's shape; LN keeps it
         mats = [(tr.x, "X"), (tr.attn.y, "Attn"), (tr.sum1, "X + Attn"), (tr.r1, "R₁ = LN₁(X + Attn)")]
-    said_then_shown(f"**{t('block_attn')}**", display(v.look, *tex))
+    said_then_shown(f"**{t('block_attn')}**", display(v.look, *tex), notes)
     grid = [F.Mat(a, label, row_label=token, col_label=feat) for a, label in mats]
     # a phone: one a row, as two 5-column panels side by side would leave cells too small for their numbers
     fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
@@ -182,13 +205,13 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     _stage_button(t("block_to_output", output=NUMBERS["output"]), "block_to_output", "output")
 
 
-def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
+def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     t, (n, d), f = v.t, tr.x.shape, v.cfg.d_ff
     token, feat = t("token"), t("feature")
     inp, up = FFN_IN[tr.ln], UP[tr.ln]
     first = (r"\mathrm{LN}_2(R_1):", rf"{n}\times {d} \to {n}\times {d},") if tr.ln == "pre" else ()
     up_tex = (rf"H = {inp.tex}\,W_{{fc}} + b_{{fc}}:", rf"({n}\times {d})\cdot({d}\times {f}) \to {n}\times {f}")
-    said_then_shown(f"**{t('block_ffn')}**", display(v.look, *filter(None, (first, up_tex))))
+    said_then_shown(f"**{t('block_ffn')}**", display(v.look, *filter(None, (first, up_tex))), notes)
     if tr.ln == "pre":
         st.caption(t("block_ln2_stats", what="$R_1$", mean=_range(tr.r1.mean(axis=1)), var=_range(tr.r1.var(axis=1))))
     operand = Operand(tr.ffn_in, inp if tr.ln == "pre" else name("R", "1"), token, feat)
@@ -198,17 +221,17 @@ def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
     st.caption(t("block_bias", f=f, up=up.tex))
 
 
-def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
+def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     t, n, f = v.t, len(tr.x), v.cfg.d_ff
     said_then_shown(f"**{t('block_gelu')}**",
-                    display(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}")))
+                    display(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}")), notes)
     row = number(st, t, "block_row", 1, n, default=n, persist_state="session")  # kept across parts
     chart(F.gelu_figure(tr.hidden[row - 1], tr.act[row - 1], t("block_gelu_curve"), t("block_gelu_row", i=row),
                         v.look),
           key="block_gelu")
 
 
-def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
+def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     t, (n, d), f = v.t, tr.x.shape, v.cfg.d_ff
     token, feat = t("token"), t("feature")
     proj = (r"\mathrm{FFN} = A\,W_{proj} + b_{proj}:", rf"({n}\times {f})\cdot({f}\times {d}) \to {n}\times {d},")
@@ -226,7 +249,7 @@ def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights) -> None:
         mats = [F.Mat(tr.r1, "R₁", row_label=token, col_label=feat), *hidden,
                 F.Mat(tr.sum2, "R₁ + FFN", row_label=token, col_label=feat),
                 F.Mat(tr.y, "Y = LN₂(R₁ + FFN)", row_label=token, col_label=feat)]
-    said_then_shown(f"**{t(f'block_out_{tr.ln}')}**", display(v.look, *tex))
+    said_then_shown(f"**{t(f'block_out_{tr.ln}')}**", display(v.look, *tex), notes)
     if v.look == F.DESK:
         axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
         chart(_rows(v, F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")

@@ -18,7 +18,7 @@ from .. import settings as S
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
-from ..prose import display, header
+from ..prose import display, header, later
 from ..view import Name, Operand, View
 from .tokens import coda_shown
 
@@ -50,7 +50,9 @@ def render(v: View) -> None:
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
                   r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
     note = f"{t('next_tied', vocab=size)} {t('next_order')}"  # E twice; the blocks in GPT-2's order, not the post's
-    st.markdown(f"$$\n{tex}\n$$\n\n:gray[:small[{note}]]")  # the formulas and their note
+    formulas = f"$$\n{tex}\n$$\n\n:gray[:small[{note}]]"  # the formulas and their note, one element
+    if not later(v.look, formulas):  # a projector: under the figures
+        st.markdown(formulas)
     product_view("next_logits", replace(v, tokens=tuple(tokens)), Operand(final, FINAL, t("token"), t("feature")),
                  Operand(mw.wte.T, E_T, t("feature"), t("token_id")),
                  Operand(logits, LOGITS, t("token"), t("token_id")),

@@ -17,7 +17,7 @@ from .. import link, session
 from .. import settings as S
 from ..chart import clickable_chart, forget_frame, picked
 from ..product import breakdown
-from ..prose import display, fmt, head_control, header, said, tex_num
+from ..prose import aside, display, fmt, head_control, header, later, said, tex_num
 from ..shared import digest
 from ..strings import Text
 from ..view import Name, View, name, subscript
@@ -52,7 +52,9 @@ def render(v: View) -> None:
         steps = _model_steps(v)
     labels = dict(qkt=t("phase_qkt"), scaled=t("phase_given") if example else t("phase_scaled", d_k=d_k),
                   masked=t("phase_masked"), s=t("phase_s"))
-    st.caption(t("scores_play_hint", steps=t("list_sep").join(labels[p] for p in phases)))
+    hint = t("scores_play_hint", steps=t("list_sep").join(labels[p] for p in phases))
+    if not later(v.look, aside(hint)):
+        st.caption(hint)
     _chart(v, steps, phases, labels, example)
 
 
@@ -153,7 +155,7 @@ def _formula(i1: int, d_k: int, look: F.Look) -> None:
     if look.narrow:
         st.latex(s)
         st.latex(m)
-    else:
+    elif not later(look, f"$$\n{s},\\qquad {m}\n$$"):
         st.latex(rf"{s},\qquad {m}")
 
 

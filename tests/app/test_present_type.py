@@ -1,0 +1,66 @@
+"""On a projector the type is read from the back of a room (issue 46, audit #2): every number a chart writes in its
+cells is at least 1.3 times the desk's largest (the scores and the output had fallen to 14 px against the desk's 11
+when their numbers were written in full), and an animation's step names under its slider are at least 16 px (12 px
+on the scores, 15 px on the KV cache)."""
+
+import pytest
+
+from .helpers import chart_data, keyed_charts, run
+
+STAGES = ("qk", "scores", "values", "output", "heads", "kv_cache", "block", "next_token")
+
+
+def cell_type(spec: dict) -> set[int]:
+    """The sizes of the numbers a figure writes in cells, in px: its heatmaps' text, in every frame (a frame's
+    sentence and a row's Σ=1 are words, not cell numbers)."""
+    traces = [*spec["data"], *(t for f in spec.get("frames", ()) for t in f.get("data", ()))]
+    return {t["textfont"]["size"] for t in traces if t.get("type", "heatmap") == "heatmap"
+            and t.get("textfont", {}).get("size") and any(map(any, t.get("text") or [[]]))}
+
+
+def sliders(spec: dict) -> list[int]:
+    return [s["font"]["size"] for s in spec.get("layout", {}).get("sliders", ())]
+
+
+# The charts that keep 14 px somewhere, 1.27 times the desk's 11: Concat and W_O are 22 numbers wide and Q and Kᵀ
+# share the scores' height with S, so two decimals at 15 px do not fit a 1,280 px projector (the cache's operands
+# likewise). They write their numbers at 14 px rather than none.
+FOURTEEN = {"scores", "output_y", "kv_animation"}
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_a_projector_writes_numbers_at_least_13_tenths_of_the_desks(stage):
+    desk = {key: max(cell_type(spec), default=0) for key, spec in keyed_charts(run(stage=stage))}
+    shown = {key: cell_type(spec) for key, spec in keyed_charts(run(stage=stage, present=1))}
+    assert any(shown.values())
+    small = {key: (desk[key], sizes) for key, sizes in shown.items()
+             if sizes and min(sizes) < (14 if key in FOURTEEN else 1.3 * desk[key])}
+    assert not small, small
+
+
+@pytest.mark.parametrize("stage, key", [("scores", "scores"), ("kv_cache", "kv_animation")])
+def test_a_projector_names_each_animation_step_in_16_px_or_more(stage, key):
+    spec = dict(keyed_charts(run(stage=stage, present=1)))[key]
+    assert sliders(spec) and min(sliders(spec)) >= 16, sliders(spec)
+
+
+def _in_order(node) -> list:
+    """The main column's elements in page order (charts as one element each)."""
+    out = []
+    for child in getattr(node, "children", {}).values():
+        kind = getattr(child, "type", None)
+        out += [child] if kind in ("plotly_chart", "html", "markdown", "latex", "caption") else \
+            _in_order(child)
+    return out
+
+
+@pytest.mark.parametrize("stage", ["matmul", "tokens", "qk", "scores", "values", "heads", "output", "next_token",
+                                   "block"])
+def test_a_projector_draws_no_formula_above_the_first_figure(stage):
+    """The audience looks at the figure first: its formula and the stage's words come under it (they came between
+    the title and the figure, and pushed the figure off the 720 px screen)."""
+    elements = _in_order(run(stage=stage, present=1).main)
+    first = next(i for i, e in enumerate(elements) if e.type == "plotly_chart" or chart_data(e) is not None)
+    above = [e.value for e in elements[:first] if e.type == "latex" or "$$" in str(getattr(e, "value", ""))]
+    assert not above, above
+    assert any(e.type == "latex" or "$$" in str(getattr(e, "value", "")) for e in elements[first:])  # still there
