@@ -31,7 +31,7 @@ share, downloads = sidebar.render(t)
 # On a projector the page opens on the stage: the app's name, the tagline and the credit wait at its foot (a phone wins
 # over presenter), so that the stage's figure has the screen's height
 presenter = ss["present"] and not ss.get("screen_phone")
-tagline = f"{t('app_tagline')} {t('credit')}"
+tagline = t.sentences(t("app_tagline"), t("credit"))
 if not presenter:
     st.markdown(f"# {t('app_title')}\n\n:gray[:small[{tagline}]]")  # one element, not two
 if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own

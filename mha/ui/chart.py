@@ -64,7 +64,9 @@ from mha.figures.base import Spec
 from .shared import MB, Shared
 
 FIGURES_BUDGET = 32 * MB  # the figures of the views a class has open, built once (README, Memory)
-CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d"]}
+# Plotly's toolbar keeps one button, the PNG export: the axes are the figure's own (no zoom, pan or autoscale)
+CHART_CONFIG = {"displaylogo": False, "modeBarButtonsToRemove": ["select2d", "lasso2d", "zoom2d", "pan2d", "zoomIn2d",
+                                                                 "zoomOut2d", "autoScale2d", "resetScale2d"]}
 
 LIB = Path(__file__).with_name("matrix_chart.js").read_text()
 CSS = '\n[class*="st-key-mark_"] { display: none; }'  # a chart's mark draws nothing and takes no gap
@@ -166,11 +168,12 @@ def shared_figure(parts: tuple, build) -> Drawn:
 
 
 def chart_config(key: str) -> dict:
-    """Plotly toolbar: PNG export named after the chart and the sizes, e.g. mha-qk_q-3x5x7x11x2-seed0."""
+    """Plotly toolbar: PNG export named after the chart and the sizes, e.g. mha-qk_q-3x5x7x11x2-seed0. None on a
+    Chinese page: Plotly's tooltip says "Download plot as a png" in English whatever the page's language."""
     ss = st.session_state
     sizes = "x".join(str(ss.get(k, "")) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads"))
-    return CHART_CONFIG | {"toImageButtonOptions": {"filename": f"mha-{key}-{sizes}-seed{ss.get('seed', 0)}",
-                                                    "scale": 2}}
+    image = {"toImageButtonOptions": {"filename": f"mha-{key}-{sizes}-seed{ss.get('seed', 0)}", "scale": 2}}
+    return CHART_CONFIG | image | ({"displayModeBar": False} if ss.get("lang") == "zh" else {})
 
 
 def draw(d: Drawn, key: str, width: str, clickable: bool) -> None:

@@ -111,7 +111,7 @@ def share(panel, t: Text, params: dict[str, str]) -> None:
     if panel.open:
         panel.code(f"{st.context.url or ''}?{urlencode(params)}", language=None, wrap_lines=True)
         notes = [link.left_out(t, k, n) for k, n in st.session_state.get("link_left_out", {}).items()]
-        panel.caption(" ".join([t("share_help"), *notes]))
+        panel.caption(t.sentences(t("share_help"), *notes))
 
 
 DOWNLOADS = (("npz", ".npz", ".npz", "application/octet-stream"), ("json", ".json", ".json", "application/json"),

@@ -18,7 +18,7 @@ STEPPED = [
     ("mla", "desk", dict(variant="mla", d_latent=3, head=2, lang="zh"), ["5×3"], []),
     ("mla", "present", dict(variant="mla", d_latent=3, lang="en"), ["latent c of 5 tokens, 5×3"], []),
     ("mqa", "phone", dict(variant="mqa", n_heads=4, head=3, lang="zh"),
-     ["第 3 个头读第 1 个 kv 头，第 1–4 个头共用它（第 1 组）"], []),
+     ["第 3 个头读第 1 个 KV 头，第 1–4 个头共用它（第 1 组）"], []),
 ]
 APPEND, SCORES, SOFTMAX, OUTPUT = 1, 2, 3, 5  # the frames that compute row t of q, k, v; the scores; S; H and Y
 
@@ -45,8 +45,8 @@ def expected_panels(variant: str, link: dict) -> tuple[list[int], dict]:
         cfg = replace(base, **change)
         window, sinks = cfg.window or n, cfg.sinks
         held = [j for j in range(n) if j < sinks or j > n - 1 - window]
-        size = base.n_heads // cfg.kv_heads  # query heads a kv head serves
-        g = h // size  # the kv head query head h reads: each group keeps its first head's W_K and W_V
+        size = base.n_heads // cfg.kv_heads  # query heads a KV head serves
+        g = h // size  # the KV head query head h reads: each group keeps its first head's W_K and W_V
         w = mha.Weights(w.w_q, w.w_k[::size], w.w_v[::size], w.w_o)
         full, before = mha.forward(rows, w, cfg), mha.forward(rows[:-1], w, cfg)
         q, k, v = full.q_rot[h][held], full.k_rot[g][held], full.v[g][held]

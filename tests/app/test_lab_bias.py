@@ -4,6 +4,8 @@ slopes), not from the core: the masks, scores, S and H drawn, the live check's t
 each token, the clicked score's breakdown, and the knobs read from a link (bad values included), in both languages.
 Each is looked for in the lab's part that shows it (what changes, click a product, check)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -112,7 +114,7 @@ def test_the_window_page_draws_the_band_and_decodes_as_the_rule_says(lang, varia
     rows = table(at)
     assert len(rows) == n
     for token, (_, held, length, _, ok) in enumerate(rows):
-        assert [int(p) for p in held.split(", ")] == held_by_rule(token, window, sinks)
+        assert [int(p) for p in re.split("[,、] *", held)] == held_by_rule(token, window, sinks)  # zh: 、
         assert int(length) <= sinks + window and ok == "✓"
     assert not at.error
     assert "✓ " + TABLES[lang]["lab_window_check_ok"].split("{")[0] in page_text(at)

@@ -21,7 +21,7 @@ from .helpers import page_text, rerun, run, warnings
 README = Path(__file__).resolve().parents[2] / "README.md"
 ROWS = ("mha", "gqa", "mqa", "window", "sinks", "alibi", "rope", "mla", "online")
 
-# Published sizes, from each model's config (see the README's sources): layers, kv heads, d_k + d_v per kv head
+# Published sizes, from each model's config (see the README's sources): layers, KV heads, d_k + d_v per KV head
 # (MLA: the latent and the shared RoPE key), and the tokens a window or sinks keep.
 PUBLISHED = {
     "mha": ("GPT-2 small", 12, 12 * (64 + 64), 0),

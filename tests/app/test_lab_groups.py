@@ -185,7 +185,7 @@ def test_a_link_s_kv_heads_that_does_not_divide_h_is_kept_valid_and_said(heads, 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("heads, asked, used", [(2, 7, 2), (4, 3, 2), (6, 4, 3)])
 def test_the_kv_cache_keeps_a_kv_heads_that_does_not_divide_h_valid_and_says_so(heads, asked, used, lang):
-    """The red team's N11: `stage=kv_cache&variant=gqa&kv_heads=7` with 2 heads decoded with 2 kv heads while the
+    """The red team's N11: `stage=kv_cache&variant=gqa&kv_heads=7` with 2 heads decoded with 2 KV heads while the
     link kept 7 and nothing said so. Now the KV cache's knob is kept valid as the lab's is: the same words, the box
     and the link hold what the cache decodes with, until the knob moves."""
     at = run(stage="kv_cache", variant="gqa", n_heads=heads, kv_heads=asked, lang=lang)

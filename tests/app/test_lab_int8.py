@@ -1,5 +1,5 @@
 """The int8 cache as the page shows it, against a computation written here (each row's scale max|row|/127 and its
-codes, by a loop) rather than the core's: the codes and scales drawn for the chosen head's kv head, the check's
+codes, by a loop) rather than the core's: the codes and scales drawn for the chosen head's KV head, the check's
 largest errors and Y's largest change, and the KV stage's proof and byte count, in both languages."""
 
 import numpy as np

@@ -16,7 +16,7 @@ from .helpers import chart_text, charts, page_text, rerun, run
 from .kv_frames import SCORES, STEPPED, expected_panels, frame_z
 from .test_stage_downloads import _arrays, downloaded
 
-H, HEAD = 4, 3  # four heads, the third shown: with 2 kv heads it reads kv head 2, with heads 3 and 4 (group 2)
+H, HEAD = 4, 3  # four heads, the third shown: with 2 KV heads it reads KV head 2, with heads 3 and 4 (group 2)
 D_K, D_V = 7, 11
 SIZES = dict(n_heads=H, head=HEAD)
 # variant -> what it changes, as the reference takes it (the knobs at their defaults: kv_heads 2, W 2, s 1,
@@ -106,7 +106,7 @@ def test_each_variants_cache_shows_the_references_numbers(variant, lang):
     t = 3 + ADDED
     e = _expected(variant, t)
     kv = e["n_kv_heads"] or H
-    g = (HEAD - 1) // (H // kv)  # the kv head the shown head reads
+    g = (HEAD - 1) // (H // kv)  # the KV head the shown head reads
     held = _held(t, e["window"], e["sinks"])
     spec, last, (q, k, v, s, h, y) = _animation(at)
     rows = len(held)
@@ -117,7 +117,7 @@ def test_each_variants_cache_shows_the_references_numbers(variant, lang):
     np.testing.assert_allclose(_matrix(drawn(last, h), rows)[-1], e["heads"][HEAD - 1][-1], atol=1e-12, rtol=0)
     np.testing.assert_allclose(_matrix(drawn(last, y), rows)[-1], e["y"][-1], atol=1e-12, rtol=0)
     text = chart_text(at)
-    assert re.search(f"K<sub>{g + 1 if kv < H else HEAD}</sub>[)）]</b> · {rows}×{D_K}", text)  # the kv head read
+    assert re.search(f"K<sub>{g + 1 if kv < H else HEAD}</sub>[)）]</b> · {rows}×{D_K}", text)  # the KV head read
     assert f"{rows * kv * (D_K + D_V) * 8:,} B" in page_text(at)  # what the cache holds, in bytes
     assert _row_names(spec) == [str(p + 1) for p in held]  # rows named by the positions held
     proof = _proof(at)
@@ -131,8 +131,8 @@ def test_each_variants_cache_shows_the_references_numbers(variant, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_gqa_names_the_group_the_head_reads(lang):
     at = _opened("gqa", lang, added=0)
-    said = {"en": "Head 3 reads kv head 2, which heads 3–4 share (group 2)",
-            "zh": "第 3 个头读第 2 个 kv 头，第 3–4 个头共用它（第 2 组）"}[lang]
+    said = {"en": "Head 3 reads KV head 2, which heads 3–4 share (group 2)",
+            "zh": "第 3 个头读第 2 个 KV 头，第 3–4 个头共用它（第 2 组）"}[lang]
     assert said in page_text(at)
     caption = {"en": "Heads 3–4 share this k and v: group 2.", "zh": "第 3–4 个头共用这一对 k 和 v：第 2 组。"}[lang]
     assert _bare(caption) in _captions(at)
@@ -200,7 +200,7 @@ def test_the_picker_switches_the_variant_and_back_to_the_posts_cache():
     before = _animation(at)[0]
     at.segmented_control(key="kv_variant").set_value("mqa")
     rerun(at)
-    assert "4 tokens' K and V per kv head (1 in all)" in page_text(at) and at.query_params["variant"] == "mqa"
+    assert "4 tokens' K and V per KV head (1 in all)" in page_text(at) and at.query_params["variant"] == "mqa"
     at.segmented_control(key="kv_variant").set_value("mha")
     rerun(at)
     assert _animation(at)[0] == before and "variant" not in at.query_params
@@ -243,12 +243,12 @@ def test_the_mla_download_holds_the_latent():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_gqa_with_as_many_kv_heads_as_heads_says_nothing_is_shared(lang):
-    at = run(stage="kv_cache", variant="gqa", lang=lang)  # the post's 2 heads, 2 kv heads
-    said = {"en": "With 2 heads and 2 kv heads no two heads share", "zh": "2 个头配 2 个 kv 头，没有两个头共用"}[lang]
+    at = run(stage="kv_cache", variant="gqa", lang=lang)  # the post's 2 heads, 2 KV heads
+    said = {"en": "With 2 heads and 2 KV heads no two heads share", "zh": "2 个头配 2 个 KV 头，没有两个头共用"}[lang]
     assert said in page_text(at)
     at.segmented_control(key="kv_heads").set_value(1)
     rerun(at)
-    assert said not in page_text(at) and "432 B" in page_text(at)  # 3 tokens × 1 kv head × (7 + 11) × 8 bytes
+    assert said not in page_text(at) and "432 B" in page_text(at)  # 3 tokens × 1 KV head × (7 + 11) × 8 bytes
 
 
 @pytest.mark.parametrize("variant, screen, link, said, scores_say", STEPPED,

@@ -16,7 +16,7 @@ from mha.ui.prose import tex_int
 
 from .helpers import keyed_charts, page_text, rerun, run
 
-H = 4  # four heads: GQA's knob (2 kv heads) shares for real
+H = 4  # four heads: GQA's knob (2 KV heads) shares for real
 KNOBS = dict(kv_heads=2, window=2, sinks=1, d_latent=4)  # the knobs' defaults, as the page reads them
 CHANGE = dict(mha={}, gqa=dict(n_kv_heads=2), mqa=dict(n_kv_heads=1), window=dict(window=2),
               sinks=dict(window=2, sinks=1), alibi=dict(alibi=True), rope=dict(rotary_dims=6), mla={})
@@ -233,7 +233,7 @@ def test_measuring_times_the_variants_own_cache_and_recompute(variant, lang, mon
         calls = recorded.recomputes[-12:]  # forward on 1..12 rows, with the variant
         assert [n for n, _, _ in calls] == list(range(1, 13))
         assert all(kv == cfg.kv_heads and (c.window if c else 0) == cfg.window for _, kv, c in calls)
-    assert (("Both ways ran" if lang == "en" else "两种方式都用") in page_text(at)) == (variant != "mha")
+    assert (("Both ways ran" if lang == "en" else "两种方式跑的都是") in page_text(at)) == (variant != "mha")
 
 
 def test_mlas_recompute_is_the_absorbed_order_on_every_row():

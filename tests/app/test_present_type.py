@@ -3,9 +3,11 @@ cells is at least 1.3 times the desk's largest (the scores and the output had fa
 when their numbers were written in full), and an animation's step names under its slider are at least 16 px (12 px
 on the scores, 15 px on the KV cache)."""
 
+import json
+
 import pytest
 
-from .helpers import chart_data, keyed_charts, run
+from .helpers import _elements, chart_data, keyed_charts, run
 
 STAGES = ("qk", "scores", "values", "output", "heads", "kv_cache", "block", "next_token")
 
@@ -64,3 +66,15 @@ def test_a_projector_draws_no_formula_above_the_first_figure(stage):
     above = [e.value for e in elements[:first] if e.type == "latex" or "$$" in str(getattr(e, "value", ""))]
     assert not above, above
     assert any(e.type == "latex" or "$$" in str(getattr(e, "value", "")) for e in elements[first:])  # still there
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_plotly_s_toolbar_has_no_english_on_a_chinese_page_and_no_zoom_anywhere(lang):
+    """zh review K6: the curves' toolbar said "Zoom in", "Autoscale", "Download plot as a png" on Chinese pages.
+    The figures' axes are their own: no zoom; on a Chinese page no toolbar (Plotly's tooltips are English)."""
+    configs = [json.loads(n.proto.config) for n in _elements(run(stage="kv_cache", part="cost", lang=lang)._tree)
+               if n.type == "plotly_chart"]
+    assert configs
+    for config in configs:
+        assert {"zoomIn2d", "zoomOut2d", "autoScale2d", "resetScale2d"} <= set(config["modeBarButtonsToRemove"])
+        assert config.get("displayModeBar", True) is (lang == "en")

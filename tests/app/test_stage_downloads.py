@@ -88,7 +88,7 @@ def expected(stage: str, text: str = "") -> dict[str, np.ndarray]:
            "Concat": t.concat, "Y": t.y}
     if stage == "dependency":
         out["D"] = mha.dependency(x, w)
-    if stage == "variants":  # GQA, whose 2 kv heads of 2 share nothing: the walk, with what it adds
+    if stage == "variants":  # GQA, whose 2 KV heads of 2 share nothing: the walk, with what it adds
         mask = np.where(np.tri(n, dtype=bool), 0.0, -np.inf)
         order = ("X", "W_Q", "W_K", "W_V", "W_O", "Q", "K", "V", "Q_rot", "K_rot", "QK^T", "QK^T_scaled", "bias",
                  "QK^T_masked", "S", "H", "Concat", "Y")

@@ -115,6 +115,8 @@ NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     # a head's two circuits, by the names the interpretability papers give them
     "OV", "QK",
     "Cache",  # the post's heading "KV Cache"
+    "logit",  # the next-token stage's logits, one of them
+    "bf", "fp",  # bf16 and fp16, the formats' names
 }
 MATRICES = set("QKVSHXYW")
 
@@ -247,6 +249,21 @@ def term_problems(zh: dict[str, str], en: dict[str, str]) -> dict[str, set[str]]
         "gpt": lambda k: _gpts(zh[k]) != _gpts(en[k]),
         # “…”这一步 names a stage as the sidebar does
         "stage": lambda k: any(name not in stages for name in re.findall(r"“([^”]*)”这一步", zh[k])),
+        # the zh review of 2026-12-04, D1–D14: one word for each of these things
+        "present": lambda k: "演示模式" in zh[k],  # the projector's mode; the app calls itself 演示 elsewhere
+        "gpt2_sizes": lambda k: "GPT-2 small 的形状" in zh[k],  # its sizes are 维度
+        "station": lambda k: "这一站" in zh[k],  # a stage is a 步
+        "trained": lambda k: "训练好的模型" in zh[k],  # the sidebar's choice says 训练过
+        "dot": lambda k: "点积" in zh[k],  # the post's 内积
+        "latent": lambda k: "隐向量" in zh[k],  # MLA's latent is 潜向量
+        "post": lambda k: "文章" in zh[k] and k != "credit",  # the post is 原文; 文章 only where it is named
+        "mha": lambda k: "MHA 原版" in zh[k] or "MHA（文章" in zh[k],  # MHA（原文） in both pickers
+        "logit": lambda k: "对数几率" in zh[k],  # log-odds is not a softmax logit: logit, as the next-token stage
+        "kv_heads": lambda k: "kv 头" in zh[k],  # KV 头, capitals, as KV 缓存
+        "final_norm": lambda k: re.search(r"最后的?层归一化", zh[k]),  # LN_f is the 最终层归一化
+        "sizes": lambda k: re.search(r"各个(大小|宽度)", zh[k]),  # sizes are 维度
+        "bf16": lambda k: "半精度" in zh[k] and "bf16" in en[k],  # 半精度 is fp16, not bf16
+        "circuits": lambda k: re.search(r"\$(OV|QK)\$", zh[k]),  # OV and QK upright, as the charts write them
     }
     return {rule: {k for k in zh if broken(k)} for rule, broken in rules.items()}
 
@@ -262,13 +279,23 @@ def test_the_term_check_catches_each_slip():
     zh = {"a": "由词元页的文本决定。", "b": "把它拼接到文本末尾", "c": "拼接 H₁ 和 H₂", "d": "保留了原来的值",
           "e": "尺寸固定", "f": "和 GPT 一样", "g": "见“输入”这一步", "stage_input": "输入 X"}
     en["stage_input"] = "Input X"
+    slips = {"present": "演示模式", "gpt2_sizes": "GPT-2 small 的形状", "station": "这一站的哪一部分",
+             "trained": "换成训练好的模型", "dot": "各做一次点积", "latent": "一行隐向量 c", "post": "文章里的注意力",
+             "mha": "MHA 原版", "logit": "对数几率", "kv_heads": "2 个 kv 头", "final_norm": "最后层归一化的 β",
+             "sizes": "把各个宽度换成质数", "bf16": "2 字节，即半精度", "circuits": "$OV$：它写什么"}
+    zh |= {f"slip_{rule}": text for rule, text in slips.items()}
+    en |= {f"slip_{rule}": "GPT-2 small, 2 bytes, as in bf16" if rule == "gpt2_sizes" else "2 bytes, as in bf16"
+           for rule in slips}
     assert term_problems(zh, en) == {"page": {"a"}, "concat": {"b"}, "kept": {"d"}, "size": {"e"}, "gpt": {"f"},
-                                     "stage": {"g"}}
+                                     "stage": {"g"}, **{rule: {f"slip_{rule}"} for rule in slips}}
     fixed = zh | {"a": "由“文本 → 词元 → X”这一步里的文本决定。", "b": "把它追加到文本末尾", "d": "仍是你填的数",
                   "e": "维度固定", "f": "和 GPT-2 一样", "g": "见“输入 X”这一步", "stage_tokens": "文本 → 词元 → X"}
+    right = ("投影模式、这一步、训练过的模型、内积、潜向量、原文、MHA（原文）、logit、KV 头、最终层归一化、各个维度、"
+             "bf16、OV")
+    fixed |= {f"slip_{rule}": ("GPT-2 small 的维度、" if rule == "gpt2_sizes" else "") + right for rule in slips}
     assert term_problems(fixed, en | {"stage_tokens": "Text → tokens → X"}) == {r: set() for r in
                                                                                ("page", "concat", "kept", "size",
-                                                                                "gpt", "stage")}
+                                                                                "gpt", "stage", *slips)}
 
 
 def test_a_key_declared_in_two_areas_stops_the_import():

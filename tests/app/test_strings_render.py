@@ -139,7 +139,7 @@ def _walk():
         yield rerun(at)
     # and its other states: a clicked score of ALiBi (and a later key), a clicked cell of the online softmax's
     # output, ALiBi's slopes for 3 heads, RoPE turning nothing and asked for an odd count, MLA at full width, a window
-    # wider than X (a text's, and every X), ALiBi on 40 tokens, kv heads that do not divide h (every part), MQA's
+    # wider than X (a text's, and every X), ALiBi on 40 tokens, KV heads that do not divide h (every part), MQA's
     # single head, the trained model's heads
     at = run(stage="variants", variant="alibi", part="click")
     for cell in ((2, 0), (0, 2)):
@@ -300,7 +300,9 @@ NOTATION = {"model", "ff", "fc", "proj", "ids", "Attn", "LN", "FFN", "logits", "
 
 
 def _english(text: str) -> list[str]:
-    text = re.sub(r"%\{[^}]*\}", " ", re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S))  # Plotly's fields, formulas
+    """Latin words a reader sees in `text`: words in formulas too (\\text{…}, which the math around it would hide)."""
+    words = " ".join(re.findall(r"\\text\{([^{}]*)\}", text))
+    text = re.sub(r"%\{[^}]*\}", " ", re.sub(r"\$\$.*?\$\$", " ", text, flags=re.S)) + " " + words  # Plotly's fields
     text = re.sub(r":\w+\[", " ", text)  # Streamlit's directives: :gray[…], :small[…]
     return [w for w in latin_words(text) if w not in NAMES | NOTATION and not set(w) <= MATRICES]
 

@@ -179,7 +179,7 @@ def kept_int8(rows):
 
 def variant_trace(x, w_q, w_k, w_v, w_o, *, n_kv_heads, window, sinks, alibi, rotary_dims, rope_base, kv_bits=0):
     """Every intermediate of one attention layer with a variant, by loops: w_q (h lists), w_k and w_v (n_kv lists,
-    n_kv_heads 0 meaning h); query head a reads kv head a // (h // n_kv). Returns a dict of nested lists:
+    n_kv_heads 0 meaning h); query head a reads KV head a // (h // n_kv). Returns a dict of nested lists:
     q, q_rot (h, n, d_k); k, k_rot (n_kv, n, d_k); v (n_kv, n, d_v); scores = q_rot·k_rot, bias (h, n, n);
     probs (h, n, n); heads (h, n, d_v); y (n, d_model)."""
     n, h = len(x), len(w_q)

@@ -56,7 +56,7 @@ def _cached(cfg: mha.AttentionConfig, t: int, c: int) -> tuple[int, int]:
     if c:
         madds += d * c  # the token's latent row x·W_DKV, cached
         held += len(keys) * c
-    for _ in range(0 if c else g):  # each kv head's k and v of the token
+    for _ in range(0 if c else g):  # each KV head's k and v of the token
         madds += d * (dk + dv)
         held += len(keys) * (dk + dv)
     for _ in range(h):

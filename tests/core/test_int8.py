@@ -1,5 +1,5 @@
 """The int8 KV cache (AttentionConfig(kv_bits=8)): each row of K (after RoPE) and of V kept as int8 codes and one
-scale, per token and kv head, against a loop-by-loop reference (reference.int8_row): the codes and scales, attention
+scale, per token and KV head, against a loop-by-loop reference (reference.int8_row): the codes and scales, attention
 on the rows they stand for, decoding equal to forward, rows that never change once cached, and the bytes held."""
 
 import numpy as np

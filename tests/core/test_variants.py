@@ -83,7 +83,7 @@ def test_forward_equals_the_reference_for_every_variant_and_combination(cfg):
 @settings(max_examples=60, deadline=None)
 @given(variant_configs(heads=st.just(4), n_kv_heads=st.sampled_from([1, 2])))
 def test_gqa_with_four_heads_and_one_or_two_kv_heads(cfg):
-    """Query head a reads kv head a // (4 / n_kv): its H is its own S times that head's V."""
+    """Query head a reads KV head a // (4 / n_kv): its H is its own S times that head's V."""
     t = _check_forward(cfg)
     group = 4 // cfg.n_kv_heads
     assert t.k.shape[0] == t.v.shape[0] == t.k_rot.shape[0] == cfg.n_kv_heads
@@ -415,7 +415,7 @@ def test_share_kv_is_how_init_weights_groups_heads(h, n_kv):
     for name in ("w_q", "w_k", "w_v", "w_o"):
         np.testing.assert_array_equal(getattr(shared, name), getattr(grouped, name))
     group = h // n_kv
-    for g in range(n_kv):  # kv head g is query head g·group's own K and V
+    for g in range(n_kv):  # KV head g is query head g·group's own K and V
         np.testing.assert_array_equal(shared.w_k[g], plain.w_k[g * group])
         np.testing.assert_array_equal(shared.w_v[g], plain.w_v[g * group])
     with pytest.raises(mha.ConfigError, match="n_kv_heads"):

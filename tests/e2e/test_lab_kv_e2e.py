@@ -1,11 +1,11 @@
 """The KV-cache stage with a variant, in Chromium, on three screens: a sliding window (en) and a GQA cache (zh), each
 on two of them, after two tokens are added. Every frame of the animation, stepped as the slider steps it, keeps one
 layout and stays readable; the rows drawn are the tokens the cache holds, named by their positions; the page says which
-kv head the shown head reads and that the window's bound holds; in presenter mode Play is on the first screen.
+KV head the shown head reads and that the window's bound holds; in presenter mode Play is on the first screen.
 
 Sinks, ALiBi, RoPE, MLA and MQA, each on one or two of the screens (the three and both languages among them): every
 frame stepped to the end shows the core's numbers (forward, or mla_forward, on all the tokens and on all but the last:
-the rotated q and k, the kv head a query head reads, the latent, the bias in the scaled scores), the SVG draws them
+the rotated q and k, the KV head a query head reads, the latent, the bias in the scaled scores), the SVG draws them
 cell by cell, the rows are the tokens held; a picture of every frame in test-artifacts/screenshots."""
 
 import numpy as np
@@ -26,7 +26,7 @@ CASES = {  # variant -> (link, the names of the K cache's rows after two additio
     "window": (dict(variant="window", window=2, n_heads=4, lang="en"), ["4", "5"],
                ["2 ≤ 2", "X₁…X₃ left"]),
     "gqa": (dict(variant="gqa", kv_heads=2, n_heads=4, head=3, lang="zh"), None,
-            ["第 3 个头读第 2 个 kv 头，第 3–4 个头共用它（第 2 组）", "0——完全相同"]),
+            ["第 3 个头读第 2 个 KV 头，第 3–4 个头共用它（第 2 组）", "0——完全相同"]),
 }
 ROWS = """(root) => { const l = root.mha.layout, y = l[Object.keys(l).filter(k => k.startsWith('yaxis')).sort()[1]];
                       return y.ticktext || null; }"""  # the names of the K cache's rows (the second panel's)

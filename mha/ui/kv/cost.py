@@ -40,9 +40,9 @@ def cost_part(v: View, t: int) -> None:
     note, gpt2 = t_("kv_cost_note"), _on_gpt2(variant, changed)
     if variant != "mha":  # the cache's bytes against a real cache's, what the counts assume and the curves' sizes:
         table += "\n\n" + _cache_check(t_, changed, variant, latent, t, c)  # in the post's elements
-        note += " " + _assumed(t_, changed, variant, latent) + " " + t_(
-            "kv_cost_curves", variant=variant_name(t_, variant), here=_sizes_tex(changed, latent),
-            gpt2=_sizes_tex(gpt2, latent))
+        note = t_.sentences(note, _assumed(t_, changed, variant, latent), t_(
+            "kv_cost_curves", variant=t_(f"variant_{variant}"), here=_sizes_tex(changed, latent),
+            gpt2=_sizes_tex(gpt2, latent)))
     st.markdown(table)
     st.caption(note)
     series = {}

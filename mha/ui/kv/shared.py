@@ -110,8 +110,9 @@ def _size(nbytes: int) -> str:
     return f"{nbytes:,} B" if nbytes < 10_000 else f"{nbytes / 1024:,.1f} KiB"
 
 
-def said_tokens(positions) -> str:
-    """X₁, X₃…X₅: the tokens at these positions (from 0), a run of three or more written as its ends."""
+def said_tokens(positions, sep: str = ", ") -> str:
+    """X₁, X₃…X₅: the tokens at these positions (from 0), a run of three or more written as its ends; `sep`, the
+    page's list separator (t("list_sep"): a Chinese list takes 、)."""
     runs, out = [], []
     for p in positions:
         if runs and p == runs[-1][-1] + 1:
@@ -120,8 +121,8 @@ def said_tokens(positions) -> str:
             runs.append([p])
     for r in runs:
         a, b = f"X{subscript(r[0] + 1)}", f"X{subscript(r[-1] + 1)}"
-        out.append(a if len(r) == 1 else f"{a}, {b}" if len(r) == 2 else f"{a}…{b}")
-    return ", ".join(out)
+        out.append(a if len(r) == 1 else f"{a}{sep}{b}" if len(r) == 2 else f"{a}…{b}")
+    return sep.join(out)
 
 
 def said_heads(group: int, size: int) -> str:
@@ -147,9 +148,10 @@ def held_words(v: View, d: Decoded) -> str:
     elif d.variant == "gqa":  # kv heads as many as heads: nothing is shared yet
         out.append(t_("kv_state_no_group", h=cfg.n_heads, kv=kv))
     if d.cfg.window:
-        out.append(t_("kv_state_window", held=said_tokens(d.held), sinks=d.cfg.sinks, w=d.cfg.window,
+        held = said_tokens(d.held, t_("list_sep"))
+        out.append(t_("kv_state_window", held=held, sinks=d.cfg.sinks, w=d.cfg.window,
                       most=d.cfg.sinks + d.cfg.window))
         gone = sorted(set(range(d.step.pos + 1)) - set(d.held.tolist()))
         if gone:
-            out.append(t_("kv_state_left", gone=said_tokens(gone)))
-    return " ".join(out)
+            out.append(t_("kv_state_left", gone=said_tokens(gone, t_("list_sep"))))
+    return t_.sentences(*out)

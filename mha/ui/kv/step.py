@@ -44,10 +44,11 @@ def offer_next_word(v: View, t: int) -> str:
               args=(ss["text"], word.token if word else ""), disabled=word is None)
     shown = t_.md("kv_hint_word", token=short(v.tokens[-1], WORD_MOST), t=subscript(t))
     if word is None:
-        return f"{shown} {t_('next_full', most=most)}"
+        return t_.sentences(shown, t_("next_full", most=most))
     choice = ss.get("choice", "greedy")
-    return f"{shown} " + t_.md(f"kv_next_word_{choice}", token=short(word.token, WORD_MOST),
-                               p=f"{word.probs[word.id]:.4f}", temperature=f"{float(ss.get('temperature', 1.0)):g}")
+    return t_.sentences(shown, t_.md(f"kv_next_word_{choice}", token=short(word.token, WORD_MOST),
+                                     p=f"{word.probs[word.id]:.4f}",
+                                     temperature=f"{float(ss.get('temperature', 1.0)):g}"))
 
 
 def _add_word(text: str, token: str) -> None:
@@ -110,9 +111,9 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
                  s=s_name.html, h=h_name.html, y="Y")
     earlier = held[:-1]
     span = wt.rows(1, t - 1) if t > 1 else ""
-    tokens = said_tokens(earlier) if L > 1 else ""
+    tokens = said_tokens(earlier, wt("list_sep")) if L > 1 else ""
     ys = tokens.replace("X", "Y")
-    had = said_tokens(d.held_before)  # what the cache held when X_t arrived (a window's oldest token leaves as it does)
+    had = said_tokens(d.held_before, wt("list_sep"))  # what the cache held when X_t arrived (a window drops its oldest)
     legend_rows = wt("kv_rows_held", tokens=tokens) if d.labels and L > 1 else span
     words = dict(
         arrive=wt("kv_arrive", t=sub, tokens=had) if len(d.held_before) else wt("kv_arrive_first", t=sub),

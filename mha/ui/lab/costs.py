@@ -105,7 +105,7 @@ def formula(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> str
     if latent and rope_key:
         return rf"d_c + d^R_h = {tex_int(latent)} + {tex_int(rope_key)} = {total}"
     if latent:
-        return rf"d_{{\text{{latent}}}} = {total}"
+        return rf"d_{{latent}} = {total}"
     heads = (r"h", cfg.n_heads) if cfg.kv_heads == cfg.n_heads else (r"n_{kv}", cfg.kv_heads)
     return rf"{heads[0]}\,(d_k + d_v) = {heads[1]}\,({cfg.d_k} + {cfg.d_v}) = {total}"
 
@@ -114,7 +114,7 @@ def sizes_tex(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> s
     """The config's numbers the formula reads, as LaTeX."""
     parts = [f"h = {cfg.n_heads}"]
     if latent:
-        parts += [rf"d_c = {latent}", rf"d^R_h = {rope_key}"] if rope_key else [rf"d_{{\text{{latent}}}} = {latent}"]
+        parts += [rf"d_c = {latent}", rf"d^R_h = {rope_key}"] if rope_key else [rf"d_{{latent}} = {latent}"]
         return r",\ ".join(parts)
     if cfg.kv_heads != cfg.n_heads:
         parts.append(rf"n_{{kv}} = {cfg.kv_heads}")
@@ -124,7 +124,7 @@ def sizes_tex(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> s
     if cfg.sinks:
         parts.append(f"s = {cfg.sinks}")
     if cfg.rotary_dims:
-        parts.append(rf"\text{{rotary}} = {cfg.rotary_dims}")
+        parts.append(rf"d_{{rot}} = {cfg.rotary_dims}")  # symbols, not words: the same in both languages
     return r",\ ".join(parts)
 
 
@@ -178,16 +178,17 @@ def _chosen(v: View, variant: str) -> str:
                   per_token=f"{per_token_bytes(real):,}")
     cap = held_at_most(real.cfg)
     if cap:
-        real_line += " " + t("lab_costs_cap", cap=f"{cap:,}", cap_bytes=size(cap * per_token_bytes(real)))
+        real_line = t.sentences(real_line, t("lab_costs_cap", cap=f"{cap:,}",
+                                             cap_bytes=size(cap * per_token_bytes(real))))
     if real.latent:
         naive = floats_per_token(real.cfg)
-        real_line += " " + t("lab_costs_naive", naive=tex_int(naive),
-                             times=f"{naive / floats_per_token(real.cfg, real.latent, real.rope_key):.0f}")
+        times = naive / floats_per_token(real.cfg, real.latent, real.rope_key)
+        real_line = t.sentences(real_line, t("lab_costs_naive", naive=tex_int(naive), times=f"{times:.0f}"))
     if variant == "online":
-        lines[0] += " " + t("lab_costs_saved", saved=h.cfg.n_heads * h.n ** 2)
+        lines[0] = t.sentences(lines[0], t("lab_costs_saved", saved=h.cfg.n_heads * h.n ** 2))
         saved = real.cfg.n_heads * real.context ** 2
-        real_line += " " + t("lab_costs_saved_real", context=f"{real.context:,}", saved=tex_int(saved),
-                             saved_bytes=size(saved * FLOAT_BYTES))
+        real_line = t.sentences(real_line, t("lab_costs_saved_real", context=f"{real.context:,}",
+                                             saved=tex_int(saved), saved_bytes=size(saved * FLOAT_BYTES)))
     lines.append(real_line)
     title = t("lab_costs_title", variant=t(f"variant_{variant}"))
     return f"**{title}**\n\n" + "\n".join(f"- {line}" for line in lines)

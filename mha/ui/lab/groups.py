@@ -115,10 +115,10 @@ def _intro(v: View, n_kv: int, g: np.ndarray) -> str:
     if n_kv == h:
         words = t("lab_groups_none", h=h)
     elif n_kv == 1:
-        words = " ".join((t("lab_groups_intro_mqa", h=h), t("lab_groups_mqa"), t("lab_groups_row1")))
+        words = t.sentences(t("lab_groups_intro_mqa", h=h), t("lab_groups_mqa"), t("lab_groups_row1"))
     else:
-        words = " ".join((t("lab_groups_intro", h=h, n_kv=n_kv, size=h // n_kv, groups=groups), t("lab_groups_gqa"),
-                          t("lab_groups_row1")))
+        words = t.sentences(t("lab_groups_intro", h=h, n_kv=n_kv, size=h // n_kv, groups=groups), t("lab_groups_gqa"),
+                            t("lab_groups_row1"))
     scores = r"S_i = \operatorname{softmax}\!\Big(\frac{Q_i K_{g(i)}^\top}{\sqrt{d_k}} + M\Big)"
     rule = r"g(i) = \Big\lceil \frac{i\,n_{kv}}{h} \Big\rceil"
     return said(words, display(v.look, scores, r"H_i = S_i\,V_{g(i)}", rule))

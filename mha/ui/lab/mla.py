@@ -149,7 +149,7 @@ def _sizes(v: View, latent: int, whole: Cut) -> str:
         state = t("lab_mla_exact", l=latent)
         if latent > rank:
             state += " " + t("lab_mla_zero_cols", extra=latent - rank)
-    return f"{t('lab_mla_small_x' if d < kv else 'lab_mla_wide_x', d=d, kv=kv, check=check)} {state}"
+    return t.sentences(t("lab_mla_small_x" if d < kv else "lab_mla_wide_x", d=d, kv=kv, check=check), state)
 
 
 def _orders(v: View, i: int) -> str:

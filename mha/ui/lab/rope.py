@@ -147,7 +147,7 @@ def _why(t: Text, d_k: int, r: int) -> str:
     if d_k % 2:
         parts.append(t("lab_rope_odd", d_k=d_k, most=d_k - 1, pairs=(d_k - 1) // 2))
     parts.append(t("lab_rope_pass", rest=d_k - r, d_k=d_k) if r < d_k else t("lab_rope_all", d_k=d_k))
-    return " ".join(parts) + "\n\n" + t("lab_rope_layout")
+    return t.sentences(*parts) + "\n\n" + t("lab_rope_layout")
 
 
 def _checks(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, h: int, g: int) -> Checks:

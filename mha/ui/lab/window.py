@@ -182,7 +182,8 @@ def _check(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, variant: str, row) 
         held, length, diff, size = rows[i]
         word = f" · {md_escape(v.tokens[i])}" if i < len(v.tokens) else ""
         good = diff <= CLOSE * max(1.0, size) and length <= cap
-        table.append((f"{i + 1}{word}", ", ".join(str(p + 1) for p in held), length, fmt(diff), "✓" if good else "✗"))
+        held_said = t("list_sep").join(str(p + 1) for p in held)
+        table.append((f"{i + 1}{word}", held_said, length, fmt(diff), "✓" if good else "✗"))
     head = [t("lab_window_col_token"), t("lab_window_col_held"), t("lab_window_col_len"), t("lab_window_col_diff"),
             t("lab_window_col_ok")]
     worst = max(r[2] for r in rows)

@@ -67,7 +67,7 @@ def render(v: View) -> None:
     header(t, "block", v.look)
     if v.trained:  # the chosen layer's own block, on the residual stream that reaches it; pre-LN, as it was trained
         tr = v.trained.block
-        st.info(t("block_trained", layer=v.trained.layer + 1) + " " + t("block_trained_pre"))
+        st.info(t.sentences(t("block_trained", layer=v.trained.layer + 1), t("block_trained_pre")))
     else:
         tr = mha.block(v.x, _weights(v), ln=st.session_state["block_ln"])  # InputError where X is too large
     if v.look != F.PRESENT:  # a projector: the order is a setting, under the part's figures (the part comes first)

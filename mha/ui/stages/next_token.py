@@ -49,7 +49,7 @@ def render(v: View) -> None:
     tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
                   r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
-    note = f"{t('next_tied', vocab=size)} {t('next_order')}"  # E twice; the blocks in GPT-2's order, not the post's
+    note = t.sentences(t("next_tied", vocab=size), t("next_order"))  # E twice; GPT-2's order of the blocks
     formulas = f"$$\n{tex}\n$$\n\n:gray[:small[{note}]]"  # the formulas and their note, one element
     if not later(v.look, formulas):  # a projector: under the figures
         st.markdown(formulas)

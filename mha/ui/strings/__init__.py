@@ -43,6 +43,7 @@ MARKDOWN_PUNCTUATION = re.compile(r"([!-%'-/:;=?@\[-`{-~])")
 # the text once the escapes are read. A word joiner (invisible, and no place to break a line) splits each.
 ADDRESS_START = re.compile(r"(?i)(?<=www)(?=\.)|(?<=:)(?=//)|(?<=@)")
 WORD_JOINER = "\u2060"
+CJK_END = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$")  # a Chinese character or full-width mark last
 
 
 def md_escape(text: str) -> str:
@@ -80,6 +81,14 @@ class Text:
         if "why" in notice.fields:  # the app's own words, in this language: no value from outside
             fields["why"] = self(notice.fields["why"])
         return self(notice.key, **fields)
+
+    def sentences(self, *parts: str) -> str:
+        """Sentences run on as the language writes them: after a Chinese one (ending in 。, ）, … or any CJK
+        character) the next follows at once; after any other, a space. Empty parts are left out."""
+        out = ""
+        for part in filter(None, parts):
+            out = part if not out else out + ("" if CJK_END.search(out) else " ") + part
+        return out
 
     def template(self, key: str) -> str:
         """The value unformatted, for a figure that fills its fields itself (frame by frame)."""

@@ -5,7 +5,7 @@ from .entry import CHART, S
 STRINGS = {
     "block_title": S(
         en="The GPT block around attention",
-        zh="注意力外面的 GPT 块"),
+        zh="注意力所在的 GPT 块"),
     "block_text": S(
         en=("Attention is one part of a GPT block. Around it: two residual connections (a sublayer's output added to "
             "its input), two layer norms (each row to mean 0 and variance 1, then γ and β) and the FFN, a small "
@@ -17,7 +17,7 @@ STRINGS = {
         zh="层归一化的位置"),
     "block_ln_post": S(
         en="post-LN: the original GPT (the post's figure)",
-        zh="后置：最初的 GPT（文章结尾那张图）"),
+        zh="后置：最初的 GPT（原文结尾那张图）"),
     "block_ln_pre": S(
         en="pre-LN: GPT-2",
         zh="前置：GPT-2"),
@@ -26,7 +26,7 @@ STRINGS = {
             "exactly the walk's Y), its output is added to X, and the sum is normalised: $R_1 = \\mathrm{{LN}}_1(X + "
             "\\mathrm{{Attn}})$. The FFN reads $R_1$, its output is added to $R_1$, and that sum is normalised again: "
             "$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$."),
-        zh=("最初的 GPT（2018 年）的块，也就是文章结尾那张图，把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各步算出的 Y），"
+        zh=("最初的 GPT（2018 年）的块，也就是原文结尾那张图，把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各步算出的 Y），"
             "输出加回 X，再对这个和做层归一化：$R_1 = \\mathrm{{LN}}_1(X + \\mathrm{{Attn}})$。前馈网络读 $R_1$\u2060，"
             "输出加回 $R_1$，再归一化一次：$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$。")),
     "block_order_pre": S(
@@ -65,7 +65,7 @@ STRINGS = {
         zh="前馈网络"),
     "block_to_walk": S(
         en="Open the attention box: the walk, from Q and K",
-        zh="打开注意力：从 Q 和 K 开始逐步计算"),
+        zh="展开注意力：从 Q 和 K 开始逐步计算"),
     "block_part": S(
         en="Part of the block (outlined in orange in the diagram)",
         zh="块的哪一部分（图中用橙色边框标出）"),
@@ -77,7 +77,7 @@ STRINGS = {
         zh="注意力，加 X"),
     "block_part_ffn": S(
         en="LN₂, FFN up",
-        zh="层归一化 2，升维"),
+        zh="层归一化 2，前馈网络升维"),
     "block_part_ffn_post": S(
         en="FFN up",
         zh="前馈网络升维"),
@@ -86,10 +86,10 @@ STRINGS = {
         zh="GELU 激活"),
     "block_part_out": S(
         en="FFN down, + R₁",
-        zh="降维，加 R₁"),
+        zh="前馈网络降维，加 R₁"),
     "block_part_out_post": S(
         en="FFN down, + R₁, LN₂",
-        zh="降维，加 R₁，层归一化 2"),
+        zh="前馈网络降维，加 R₁，层归一化 2"),
     "block_ln": S(
         en="Layer norm: each row to mean 0 and variance 1, then scaled by γ and shifted by β",
         zh="层归一化：每一行变成均值 0、方差 1，再乘以 γ、加上 β"),
@@ -104,10 +104,11 @@ STRINGS = {
         en="Attention, then the first residual connection",
         zh="注意力，然后是第一个残差连接"),
     "block_attn_is_y_pre": S(
-        en=("Attn is the walk's Y, stages {qk} to {output}, with the same weights, but computed on $\\mathrm{{LN}}_1(X)$ "
-            "instead of on X. Adding X back gives $R_1$."),
-        zh=("这里的注意力输出就是第 {qk} 至第 {output} 步算出的 Y，权重相同，只是输入换成了 $\\mathrm{{LN}}_1(X)$，"
-            "而不是 X。再加回 X，得到 $R_1$。")),
+        en=("Attn is the walk's computation of stages {qk} to {output}, with the same weights, but on "
+            "$\\mathrm{{LN}}_1(X)$ instead of on X, so its numbers are not stage {output}'s Y. Adding X back gives "
+            "$R_1$."),
+        zh=("这里的注意力就是第 {qk} 至第 {output} 步的那套计算，权重也相同，只是输入换成了 $\\mathrm{{LN}}_1(X)$ 而不是 X，所以算出的数和第 {output} 步的 Y 并不"
+            "相同。再加回 X，得到 $R_1$。")),
     "block_attn_is_y_trained": S(
         en=("Attn is the walk's Y, stages {qk} to {output}: with the trained model the walk already runs on what this "
             "layer's attention reads, $\\mathrm{{LN}}_1(X)$ of the residual stream X that reaches it. Adding X back gives $R_1$."),

@@ -33,11 +33,11 @@ STRINGS = {
         zh=("第 {t} 个词元之后的缓存，按上面的计数：${count}$ 字节；同样形状的真实缓存读入 {t} 个词元后，占 "
             "{nbytes} 字节。")),
     "kv_cost_note_groups": S(
-        en=("{h} query heads share {kv} kv heads: the cache, its bytes and the projections to K and V shrink to "
+        en=("{h} query heads share {kv} KV heads: the cache, its bytes and the projections to K and V shrink to "
             "$n_{{kv}}$ heads; each query head still takes a dot product with every key of its group, so the "
             "attention's FLOPs are those of MHA."),
-        zh=("{h} 个查询头共用 {kv} 个 kv 头：缓存、它的字节数以及到 K 和 V 的投影都缩减到 $n_{{kv}}$ 个头；但每个"
-            "查询头仍要和本组的每个键各做一次点积，所以注意力部分的浮点运算次数与 MHA 相同。")),
+        zh=("{h} 个查询头共用 {kv} 个 KV 头：缓存、它的字节数以及到 K 和 V 的投影都缩减到 $n_{{kv}}$ 个头；但每个"
+            "查询头仍要和本组的每个键各做一次内积，所以注意力部分的浮点运算次数与 MHA 相同。")),
     "kv_cost_note_window": S(
         en=("A step reads at most ${bound} = {most}$ cached tokens: from token {most} on, its work and its bytes stop "
             "growing. The recompute runs forward on all t tokens: it computes the whole t×t scores and then hides "
@@ -65,10 +65,10 @@ STRINGS = {
             "重算对全部 t 个词元按同样的顺序计算。把键和值的权重压成潜向量的 SVD 只做一次，不计入。")),
     "kv_cost_curves": S(
         en="The curves below count {variant} as set on this page: at these sizes {here}; at GPT-2-small's {gpt2}.",
-        zh="下面的曲线按页面上的设置计算 {variant}：当前维度 {here}；GPT-2 small 的维度 {gpt2}。"),
+        zh="下面的曲线按页面上的设置，对“{variant}”这一变体计数：当前维度 {here}；GPT-2 small 的维度 {gpt2}。"),
     "kv_cost_timed": S(
         en="Both ways ran {variant}: its own cache, against recomputing the same variant on every token so far.",
-        zh="两种方式都用 {variant}：它自己的缓存，对比把同一变体在目前所有词元上重算。"),
+        zh="两种方式跑的都是 {variant}：一种用它自己的缓存，另一种在目前所有词元上把同一变体整体重算。"),
     "kv_axis_t": S(
         en="tokens generated T",
         zh="已生成的词元数 T",
@@ -91,7 +91,7 @@ STRINGS = {
         draws=CHART),
     "kv_sizes_gpt2": S(
         en="GPT-2-small shapes",
-        zh="GPT-2 small 的形状",
+        zh="GPT-2 small 的维度",
         draws=CHART),
     "kv_measure_title": S(
         en="Measure it here",

@@ -5,10 +5,10 @@ from .entry import CHART, S
 STRINGS = {
     "kv_variant": S(
         en="Cache of",
-        zh="缓存的注意力"),
+        zh="哪种注意力的缓存"),
     "kv_short_mha": S(
         en="MHA",
-        zh="MHA 原版"),
+        zh="MHA（原文）"),
     "kv_short_window": S(
         en="Window",
         zh="窗口"),
@@ -16,8 +16,8 @@ STRINGS = {
         en="Sinks",
         zh="汇聚词元"),
     "kv_knob_kv_heads": S(
-        en="kv heads",
-        zh="kv 头数"),
+        en="KV heads",
+        zh="KV 头数"),
     "kv_knob_window": S(
         en="window W",
         zh="窗口 W"),
@@ -31,14 +31,14 @@ STRINGS = {
         en="latent width",
         zh="潜向量宽度"),
     "kv_state_heads": S(
-        en="The cache holds {t} tokens' K and V per kv head ({kv} in all), {t}×{d_k} and {t}×{d_v}: {size}.",
-        zh="缓存里存着 {kv} 个 kv 头 × {t} 个词元的 K 和 V，每个分别是 {t}×{d_k} 和 {t}×{d_v}：一共 {size}。"),
+        en="The cache holds {t} tokens' K and V per KV head ({kv} in all), {t}×{d_k} and {t}×{d_v}: {size}.",
+        zh="缓存里存着 {kv} 个 KV 头 × {t} 个词元的 K 和 V，每个分别是 {t}×{d_k} 和 {t}×{d_v}：一共 {size}。"),
     "kv_state_group": S(
-        en="Head {i} reads kv head {g}, which heads {heads} share (group {g}); the figure shows its K and V.",
-        zh="第 {i} 个头读第 {g} 个 kv 头，第 {heads} 个头共用它（第 {g} 组）；图中画的就是它的 K 和 V。"),
+        en="Head {i} reads KV head {g}, which heads {heads} share (group {g}); the figure shows its K and V.",
+        zh="第 {i} 个头读第 {g} 个 KV 头，第 {heads} 个头共用它（第 {g} 组）；图中画的就是它的 K 和 V。"),
     "kv_state_no_group": S(
-        en="With {h} heads and {kv} kv heads no two heads share: set fewer kv heads, or more heads.",
-        zh="{h} 个头配 {kv} 个 kv 头，没有两个头共用：减少 kv 头数，或者增加头数。"),
+        en="With {h} heads and {kv} KV heads no two heads share: set fewer KV heads, or more heads.",
+        zh="{h} 个头配 {kv} 个 KV 头，没有两个头共用：减少 KV 头数，或者增加头数。"),
     "kv_state_window": S(
         en="It holds {held}, at most s + W = {sinks} + {w} = {most}.",
         zh="缓存里只有 {held}，最多 s + W = {sinks} + {w} = {most} 个。"),
@@ -92,13 +92,13 @@ STRINGS = {
     "kv_scores_alibi": S(
         en=("Row {n} of the scores: q{t}·Kᵀ/√{d_k} − {m}·(i−j), ALiBi's bias with this head's slope {m}; one dot "
             "product with every cached key."),
-        zh="注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k} − {m}·(i−j)，即 ALiBi 的偏置，这个头的斜率是 {m}；与缓存里的每个键各做一次内积。",
+        zh="注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k} − {m}·(i−j)，减去的是 ALiBi 的偏置（这个头的斜率是 {m}）；与缓存里的每个键各做一次内积。",
         draws=CHART),
     "kv_append_mla": S(
         en=("c{t} = X{t}·{w_dkv} becomes row {n} of the latent cache c, all that is kept; q{t} = "
             "X{t}·W<sub>Q</sub> is folded into q{t}·{w_uk}ᵀ, a query in c's space."),
-        zh=("c{t} = X{t}·{w_dkv} 成为潜向量缓存 c 的第 {n} 行，缓存里只留下它；q{t} = X{t}·W<sub>Q</sub> "
-            "被折成 q{t}·{w_uk}ᵀ，变成 c 所在空间里的查询。"),
+        zh=("c{t} = X{t}·{w_dkv} 成为潜向量缓存 c 的第 {n} 行，缓存里只留下它；q{t} = X{t}·W<sub>Q</sub> 与 {w_uk}ᵀ 合并为 q{t}·{w_uk}ᵀ，"
+            "成为 c 所在空间里的查询。"),
         draws=CHART),
     "kv_scores_mla": S(
         en=("Row {n} of the scores: (q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}, one dot product with every cached latent row; "
@@ -115,6 +115,6 @@ STRINGS = {
         draws=CHART),
     "kv_mla_v": S(
         en="{v} = c·{w_uv}, rebuilt",
-        zh="{v} = c·{w_uv}，重建的",
+        zh="{v} = c·{w_uv}（由 c 重建）",
         draws=CHART),
 }

@@ -5,13 +5,13 @@ from .entry import S
 STRINGS = {
     "variants_title": S(
         en="The variant lab: what today's models change, on these numbers",
-        zh="变体实验室：今天的模型改了什么，用的还是这些数"),
+        zh="变体实验室：如今的模型改了什么（仍用这些数）"),
     "variants_text": S(
         en=("The cache keeps K and V for every head and every token, and that memory is what limits how long a model "
             "can read. The models people use today change the post's attention to need less of it, or to know where "
             "each token sits. Pick one change: it runs on the same X and weights as the walk, drawn on the same "
             "figures, with a check that it computes what it claims and what it caches per token."),
-        zh=("缓存为每个头、每个词元都留着 K 和 V，这份内存决定了模型一次能读多长。如今常用的模型改动了文章里的注意力："
+        zh=("缓存为每个头、每个词元都留着 K 和 V，这份内存决定了模型一次能读多长。如今常用的模型改动了原文的注意力："
             "有的为了少占内存，有的为了让词元知道自己的位置。选一种改动：它用的 X 和权重与前面各步相同，画在同样的图上，"
             "并当场核对它算出的是否和它声称的一样，以及每个词元要缓存多少数。")),
     "variant": S(
@@ -19,7 +19,7 @@ STRINGS = {
         zh="变体"),
     "variant_mha": S(
         en="MHA (the post)",
-        zh="MHA（文章里的）"),
+        zh="MHA（原文）"),
     "variant_gqa": S(
         en="GQA",
         zh="GQA"),
@@ -73,7 +73,7 @@ STRINGS = {
     "lab_costs_here_mla": S(
         en=("Here ({sizes}): ${formula}$ floats. The page's own latent cache, fed the {n} tokens "
             "of X, holds {held} rows in {nbytes} bytes: {held} × {floats} floats × 8 bytes (float64)."),
-        zh=("这里（{sizes}）：${formula}$ 个浮点数。页面自己的隐向量缓存依次读入 X 的 {n} 个词元后，"
+        zh=("这里（{sizes}）：${formula}$ 个浮点数。页面自己的潜向量缓存依次读入 X 的 {n} 个词元后，"
             "存着 {held} 行，共 {nbytes} 字节：{held} × {floats} 个浮点数 × 8 字节（float64）。")),
     "lab_costs_real": S(
         en=("At {model}'s sizes (${config}$): ${formula}$ floats; over its {layers} layers at 2 bytes a "
@@ -81,9 +81,9 @@ STRINGS = {
         zh=("按 {model} 的维度（${config}$）：${formula}$ 个浮点数；它有 {layers} 层，每个浮点数 2 字节，"
             "每个词元共 {per_token} 字节。")),
     "lab_costs_why_gqa": S(
-        en=("The query heads of a group read one shared K and V, so only the kv heads are cached: "
+        en=("The query heads of a group read one shared K and V, so only the KV heads are cached: "
             "$n_{{kv}}$ of them instead of $h$."),
-        zh="同一组的查询头共用一份 K 和 V，所以缓存里只有 $n_{{kv}}$ 个头的，而不是 $h$ 个。"),
+        zh="同一组的查询头共用一份 K 和 V，所以缓存里只存 KV 头的：$n_{{kv}}$ 个，而不是 $h$ 个。"),
     "lab_costs_why_mqa": S(
         en="Every query head reads the same single K and V, so one head's worth is cached.",
         zh="所有查询头读同一份 K 和 V，所以只缓存一个头的量。"),
@@ -107,7 +107,7 @@ STRINGS = {
     "lab_costs_why_mla": S(
         en=("Only the latent row c of each token is cached, one for all heads; every head rebuilds its "
             "K and V from it."),
-        zh="每个词元只缓存一行隐向量 c，所有头共用；每个头再从它重建自己的 K 和 V。"),
+        zh="每个词元只缓存一行潜向量 c，所有头共用；每个头再从它重建自己的 K 和 V。"),
     "lab_costs_why_online": S(
         en=("The online softmax changes how S is computed, not what is cached: a token costs what "
             "it costs in MHA."),
@@ -159,8 +159,6 @@ STRINGS = {
             "counted. With a window or sinks the cache stops growing, so a text of any length fits "
             "once the full cache does. The page's own cache holds 8-byte floats (float64). Each model's "
             "sizes are from its published config, cited in the README."),
-        zh=("能存的词元数 = 内存 ÷（每词元每层的浮点数 × 模型层数 × 2 字节，即半精度），按一条序列算，"
-            "$1\\,\\mathrm{{GB}} = 10^9$ 字节，不计权重。有窗口或汇聚词元时缓存不再增长，"
-            "所以只要装得下满的缓存，多长的文本都行。页面自己的缓存用 8 字节浮点数（float64）。"
-            "每个模型的维度都取自它公开的配置，出处见项目的说明文件。")),
+        zh=("能存的词元数 = 内存 ÷（每词元每层的浮点数 × 模型层数 × 2 字节，即 bf16 这类 16 位格式），按一条序列算，$1\\,\\mathrm{{GB}} = 10^9$ 字节，不计权重。有窗口"
+            "或汇聚词元时缓存不再增长，所以只要装得下满的缓存，多长的文本都行。页面自己的缓存用 8 字节浮点数（float64）。每个模型的维度都取自它公开的配置，出处见项目的说明文件。")),
 }

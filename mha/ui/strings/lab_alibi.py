@@ -8,8 +8,8 @@ STRINGS = {
             "$B_{{ij}} = -m_h (i - j)$: 0 on the diagonal, more negative the further back the key, by a slope $m_h$ "
             "of the head's own. S is then $\\operatorname{{softmax}}(QK^\\top/\\sqrt{{d_k}} + B)$, the causal mask "
             "still in B."),
-        zh=("ALiBi（BLOOM 用的就是它）不往 X 里放位置，而是让每个头在缩放后的分数上加一个偏置 $B_{{ij}} = -m_h (i - j)$：对角线上为 0，键越靠前越负，斜率 $m_h$ "
-            "每个头各有一个。然后 S 仍是 $\\operatorname{{softmax}}(QK^\\top/\\sqrt{{d_k}} + B)$，因果掩码也还在 B 里。")),
+        zh=("ALiBi（BLOOM 用的就是它）不往 X 里放位置，而是让每个头在缩放后的分数上加一个偏置 $B_{{ij}} = -m_h (i - j)$：对角线上为 0，键越靠前越负，斜率 $m_h$ 每个"
+            "头各有一个。于是 $S = \\operatorname{{softmax}}(QK^\\top/\\sqrt{{d_k}} + B)$，因果掩码也包含在 B 里。")),
     "lab_alibi_x_seeded": S(
         en="X here is seeded numbers: it holds no positions to begin with, so nothing needs taking out.",
         zh="这里的 X 是随机种子生成的数，本来就不含位置，不用去掉什么。"),
@@ -31,13 +31,13 @@ STRINGS = {
         zh="斜率 $m_h$"),
     "lab_alibi_col_here": S(
         en="Farthest key here ({back} back) loses",
-        zh="这里最远的键（往前 {back} 个）扣掉"),
+        zh="这里最远的键（往前 {back} 个）被减去"),
     "lab_alibi_col_spread": S(
         en="This head's scores span",
         zh="这个头的分数跨度"),
     "lab_alibi_col_far": S(
         en="A key {far} tokens back loses",
-        zh="往前 {far} 个词元的键扣掉"),
+        zh="往前 {far} 个词元的键被减去"),
     "lab_alibi_rule_power": S(
         en=("The paper's rule for {h} heads (a power of two): head k gets $m_k = 2^{{-8k/{h}}}$, a geometric series "
             "from $2^{{-8/{h}}}$ down to $2^{{-8}}$."),
@@ -64,7 +64,7 @@ STRINGS = {
         zh="第 {h} 个头：加上偏置后的分数，以及 S。点击一个分数，看它是怎么算出来的。"),
     "lab_alibi_click": S(
         en="Click any score of head {h} (left) for its dot product and its bias.",
-        zh="点击第 {h} 个头左边的任意一个分数，看它的内积和偏置。"),
+        zh="点击左图中第 {h} 个头的任意一个分数，看它的内积和偏置。"),
     "lab_alibi_future": S(
         en="Key {j} comes after query {i}: the causal mask hides it (−∞), whatever its bias.",
         zh="键 {j} 在查询 {i} 之后：因果掩码把它遮住（−∞），偏置是多少都一样。"),

@@ -5,7 +5,7 @@ from .entry import CHART, S
 STRINGS = {
     "lab_groups_map_part": S(
         en="drawn: group {g} of {groups}, with heads {heads}; the others are alike",
-        zh="这里只画第 {g} 组（共 {groups} 组）和第 {heads} 个头；其余各组同理"),
+        zh="这里只画第 {g} 组（共 {groups} 组，即第 {heads} 个头）；其余各组同理"),
     "lab_groups_kv_heads": S(
         en="K and V heads $n_{{kv}}$ (the divisors of $h$)",
         zh="K 和 V 的头数 $n_{{kv}}$（$h$ 的因数）"),
@@ -95,8 +95,7 @@ STRINGS = {
         en=("What a decoder keeps per token: the page feeds the {n} rows of X into a real KV cache "
             "from the core, one by one, then divides its bytes by 8 (one float64) and by the tokens "
             "it holds."),
-        zh=("解码时每个词元要存多少：页面把 X 的 {n} 行逐个放进核心代码里一个真的 KV 缓存，再用它的字节数"
-            "除以 8（一个 float64）和它存的词元数。")),
+        zh="解码时每个词元要存多少：页面把 X 的 {n} 行逐个放进核心代码里的一个真实 KV 缓存，再用它的字节数除以 8（一个 float64）和它存的词元数。"),
     "lab_groups_col_cache": S(
         en="K and V per token",
         zh="每个词元的 K 和 V"),

@@ -11,18 +11,18 @@ STRINGS = {
         zh="int8"),
     "lab_int8_text": S(
         en=("An int8 cache keeps K and V in a quarter of the bytes of float32. Each row of K (after RoPE, where there is "
-            "RoPE) and of V is stored for each token and each kv head as {d} whole numbers from −127 to 127, the codes, "
+            "RoPE) and of V is stored for each token and each KV head as {d} whole numbers from −127 to 127, the codes, "
             "and one float, the scale: scale = max|row| / 127 and code = round(value / scale). Attention then reads "
             "every row back as codes × scale. One scale a row, not a column, is what lets a cache work: a row never "
             "changes once it is kept, whatever tokens come after it."),
-        zh=("int8 缓存只用 float32 四分之一的字节来存 K 和 V。K（有 RoPE 时取转动之后的）和 V 的每一行，按词元、按 kv 头，"
+        zh=("int8 缓存只用 float32 四分之一的字节来存 K 和 V。K（有 RoPE 时取转动之后的）和 V 的每一行，按词元、按 KV 头，"
             "存成 {d} 个 −127 到 127 之间的整数，即量化值，外加一个浮点数，即比例因子：比例因子是这一行绝对值最大的数"
             "除以 127，量化值是数值除以比例因子后四舍五入到最近的整数。注意力再把每一行读回来，用的是量化值 × 比例因子。"
             "每行一个比例因子，而不是每列一个，缓存才能成立：一行存进去以后，不管后面来多少词元，它都不会再变。")),
     "lab_int8_codes_title": S(
-        en=("What the cache keeps for kv head {g} (query head {h} reads it): the codes of K and of V, each row with its "
+        en=("What the cache keeps for KV head {g} (query head {h} reads it): the codes of K and of V, each row with its "
             "scale s beside it."),
-        zh="缓存为第 {g} 个 kv 头存下的内容（第 {h} 个查询头读它）：K 和 V 的量化值，每行旁边是它的比例因子 s。"),
+        zh="缓存为第 {g} 个 KV 头存下的内容（第 {h} 个查询头读它）：K 和 V 的量化值，每行旁边是它的比例因子 s。"),
     "lab_int8_codes": S(
         en="codes of {m}",
         zh="{m} 的量化值",

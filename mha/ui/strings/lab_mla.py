@@ -37,26 +37,24 @@ STRINGS = {
             "numbers or more saves nothing here, and the SVD has only ${d}$ directions to keep. The latent pays where "
             "$d_{{model}}$ is wide: DeepSeek-V2 caches 512 numbers per token (and 64 more for its RoPE key) against "
             "$d_{{model}} = 5120$. The cost table under “{check}” gives the real sizes."),
-        zh=("要注意这些维度对这个想法意味着什么。X 本身每个词元只有 ${d}$ 个数，比 K 和 V 合起来的 ${kv}$ 个还少，"
-            "所以直接缓存 X 的行就已经能把 K 和 V 精确地重建出来：在这里，${d}$ 个数或更宽的潜向量什么也省不下，"
-            "而且 SVD 也只有 ${d}$ 个方向可留。潜向量要在 $d_{{model}}$ 很宽时才划算：DeepSeek-V2 每个词元缓存 512 个数"
-            "（另有 64 个给它的 RoPE 键），而它的 $d_{{model}} = 5120$。真实模型的维度见“{check}”里的开销表。")),
+        zh=("注意：在这些维度下，这个办法省不下什么。X 本身每个词元只有 ${d}$ 个数，比 K 和 V 合起来的 ${kv}$ 个还少，所以直接缓存 X 的行就已经能把 K 和 V 精确地重建出来：在这里，$"
+            "{d}$ 个数或更宽的潜向量什么也省不下，而且 SVD 也只有 ${d}$ 个方向可留。潜向量要在 $d_{{model}}$ 很宽时才划算：DeepSeek-V2 每个词元缓存 512 个数（另有 "
+            "64 个给它的 RoPE 键），而它的 $d_{{model}} = 5120$。真实模型的维度见“{check}”里的开销表。")),
     "lab_mla_wide_x": S(
         en=("Mind what these sizes do to the idea. K and V together hold ${kv}$ numbers per token, no more than the "
             "${d}$ of X, so the SVD has only ${kv}$ directions: a latent of ${kv}$ numbers or more is exact and saves "
             "nothing against caching K and V. The latent pays where $d_{{model}}$ is wide: DeepSeek-V2 caches 512 "
             "numbers per token (and 64 more for its RoPE key) against $d_{{model}} = 5120$. The cost table under "
             "“{check}” gives the real sizes."),
-        zh=("要注意这些维度对这个想法意味着什么。K 和 V 合起来每个词元有 ${kv}$ 个数，不比 X 的 ${d}$ 个多，"
-            "所以 SVD 只有 ${kv}$ 个方向：${kv}$ 个数或更宽的潜向量是精确的，但和直接缓存 K、V 相比什么也省不下。"
-            "潜向量要在 $d_{{model}}$ 很宽时才划算：DeepSeek-V2 每个词元缓存 512 个数（另有 64 个给它的 RoPE 键），"
-            "而它的 $d_{{model}} = 5120$。真实模型的维度见“{check}”里的开销表。")),
+        zh=("注意：在这些维度下，这个办法省不下什么。K 和 V 合起来每个词元有 ${kv}$ 个数，不比 X 的 ${d}$ 个多，所以 SVD 只有 ${kv}$ 个方向：${kv}$ 个数或更宽的潜向量是精"
+            "确的，但和直接缓存 K、V 相比什么也省不下。潜向量要在 $d_{{model}}$ 很宽时才划算：DeepSeek-V2 每个词元缓存 512 个数（另有 64 个给它的 RoPE 键），而它的 $"
+            "d_{{model}} = 5120$。真实模型的维度见“{check}”里的开销表。")),
     "lab_mla_cut": S(
         en=("With $d_{{latent}} = {l}$ the cut throws away {dropped} of the {r} directions. The largest of them, "
             "$\\sigma_{{{next}}} = {sigma}$, is why K, V and Y are no longer the walk's; the price table under "
             "“{check}” says by how much."),
-        zh=("取 $d_{{latent}} = {l}$ 时，截断在 {r} 个方向里丢掉了 {dropped} 个。其中最大的 "
-            "$\\sigma_{{{next}}} = {sigma}$，正是 K、V 和 Y 不再等于前面各步结果的原因；差多少见“{check}”里的代价表。")),
+        zh=("取 $d_{{latent}} = {l}$ 时，截断在 {r} 个方向里丢掉了 {dropped} 个。其中最大的 $\\sigma_{{{next}}} = {sigma}$，正是 K、V 和 Y "
+            "不再等于前面各步结果的原因；差多少见“{check}”里“截断的代价”那张表。")),
     "lab_mla_exact": S(
         en="With $d_{{latent}} = {l}$ the cut throws nothing away: K, V and so Y are the walk's, to rounding.",
         zh="取 $d_{{latent}} = {l}$ 时什么都没丢：K、V 以及 Y 都和前面各步的一样，只差舍入误差。"),
@@ -113,7 +111,7 @@ STRINGS = {
             "(the Eckart–Young theorem), and the largest singular value dropped is how far they miss: a token's K and "
             "V move by at most that much times the length of its row of X. From {r} on nothing is dropped and what is "
             "left is rounding. The width chosen above is in bold."),
-        zh=("$Y_{{MHA}}$ 是前面各步的 Y，即文章里的注意力在同样的 X 和权重上的结果。$d_{{latent}}$ 小于 {r} 时，SVD 会丢掉 "
+        zh=("$Y_{{MHA}}$ 是前面各步的 Y，即原文的注意力在同样的 X 和权重上的结果。$d_{{latent}}$ 小于 {r} 时，SVD 会丢掉 "
             "$[W_K \\mid W_V]$ 的一些方向。没有别的秩为 $d_{{latent}}$ 的分解比它更接近原矩阵（埃卡特–杨定理），丢掉的最大"
             "奇异值正是它偏离的程度：一个词元的 K 和 V 移动的距离，不超过这个值乘以它在 X 中那一行的长度。从 {r} 起什么都不丢，"
             "剩下的只是舍入误差。上面选中的宽度用粗体标出。")),

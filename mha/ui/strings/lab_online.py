@@ -9,10 +9,9 @@ STRINGS = {
             "seen; and acc, the same weights times the value rows. When a tile brings a larger score, m moves up and "
             "the ℓ and acc held so far are multiplied by r = exp(old m − new m), so every term reads as if the final "
             "max had been known from the start. After the last tile, out = acc / ℓ. Here on head {h}'s numbers."),
-        zh=("FlashAttention 从不把 n×n 的分数写下来。键按每块 B 个分块到来，每个查询行在此期间只记三样东西："
-            "m，它见过的最大分数；ℓ，已见过的键的 exp(分数 − m) 之和；累加器，同样的权重乘以值的各行。"
-            "某一块带来更大的分数时，m 随之上升，之前记下的 ℓ 和累加器都乘以 r = exp(旧 m − 新 m)，"
-            "于是每一项都像是一开始就知道最终的最大值一样。最后一块读完后，输出 = 累加器 / ℓ。这里用的是第 {h} 个头的数。")),
+        zh=("FlashAttention 从不把完整的 n×n 分数矩阵存下来。键按每块 B 个分块到来，每个查询行在此期间只记三样东西：m，它见过的最大分数；ℓ，已见过的键的 exp(分数 − m) 之和；累加"
+            "器，同样的权重乘以值的各行。某一块带来更大的分数时，m 随之上升，之前记下的 ℓ 和累加器都乘以 r = exp(旧 m − 新 m)，于是每一项都像是一开始就知道最终的最大值一样。最后一块读完后，输"
+            "出 = 累加器 / ℓ。这里用的是第 {h} 个头的数。")),
     "lab_online_tile": S(
         en="Keys per tile B",
         zh="每块的键数 B"),
@@ -31,7 +30,7 @@ STRINGS = {
             "图停在最后一帧。")),
     "lab_online_click_hint": S(
         en="Click a cell of out to see how it came to be: acc over ℓ, and its row tile by tile.",
-        zh="点击输出的某一格，看看它是怎么来的：累加器除以 ℓ，以及这一行一块一块的经过。"),
+        zh="点击输出的某一格，看看它是怎么来的：累加器除以 ℓ，以及这一行逐块累加的过程。"),
     "lab_online_rows_drawn": S(
         en=("The figure draws the first {rows} tokens and keys and the first {cols} columns of acc "
             "and out; the check covers all of them."),

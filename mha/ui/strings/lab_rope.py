@@ -14,7 +14,7 @@ STRINGS = {
     "lab_rope_none": S(
         en=("With 0 rotating dims nothing turns: Q and K stay as they are, and this is the post's attention. Move the "
             "slider to turn pairs."),
-        zh="转动的维数为 0 时什么都不转：Q 和 K 保持原样，这就是文章里的注意力。拖动滑块，让一对对维度转起来。"),
+        zh="转动的维数为 0 时什么都不转：Q 和 K 保持原样，这就是原文的注意力。拖动滑块，让一对对维度转起来。"),
     "lab_rope_dims": S(
         en="Dims that rotate, in each q and k head",
         zh="每个 q、k 头里转动的维数"),
@@ -22,10 +22,10 @@ STRINGS = {
         en=("An even number from 0 to {most}, the largest even number within $d_k = {d_k}$: dims turn in pairs. The "
             "first ones turn; the rest pass through. 0 turns nothing (the post's attention)."),
         zh=("从 0 到 {most} 的偶数（{most} 是不超过 $d_k = {d_k}$ 的最大偶数）：维度成对地转。转的是前面这些维，其余的"
-            "原样通过。0 表示什么都不转（文章里的注意力）。")),
+            "原样通过。0 表示什么都不转（原文的注意力）。")),
     "lab_rope_kept_odd": S(
         en="{asked} rotating dims is an odd number, and dims turn in pairs: {used} rotate.",
-        zh="转动 {asked} 个维度是奇数，而维度只能成对地转：转 {used} 个。"),
+        zh="{asked} 是奇数，而维度只能成对地转：改为转 {used} 个。"),
     "lab_rope_kept_over": S(
         en="{asked} rotating dims do not fit in a head of $d_k = {d_k}$ dims that turn in pairs: {used} rotate.",
         zh="每个头只有 $d_k = {d_k}$ 维，而且要成对地转，放不下 {asked} 个转动的维度：转 {used} 个。"),
@@ -90,7 +90,7 @@ STRINGS = {
     "lab_rope_scores": S(
         en=("The scores are now those of the turned rows, $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^\\top$. "
             "Click a cell to see its dot product, or press {quiz}."),
-        zh=("分数现在是转动后各行的点积 $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^\\top$。点一个格子看它的点积，"
+        zh=("分数现在是转动后各行的内积 $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^\\top$。点一个格子看它的内积，"
             "或者按“{quiz}”。")),
     "lab_rope_checks": S(
         en=("Head {h}. Two tokens turned by their positions meet at the angle between "

@@ -34,8 +34,8 @@ STRINGS = {
         en=("With n = {n} tokens, W = {w} and s = {s}, every key is inside the window or among the sinks: nothing "
             "is hidden yet, and this mask is just the causal one (the post's n = 3 with W = 2 and s = 1 is such a "
             "case). Keys start to be hidden at n = {need} tokens."),
-        zh=("n = {n} 个词元、W = {w}、s = {s} 时，每个键不是在窗口里就是汇聚词元：还什么都没遮住，这个掩码就是普通的因果掩码（文章里的 n = 3、W = 2、s = 1 正是这样）。要到 n "
-            "= {need} 个词元才开始有键被遮住。")),
+        zh=("n = {n} 个词元、W = {w}、s = {s} 时，每个键不是在窗口里，就是汇聚词元：还没有键被遮住，这个掩码就是普通的因果掩码（原文的 n = 3 配上 W = 2、s = 1 就是这种情况"
+            "）。要到 n = {need} 个词元，才开始有键被遮住。")),
     "lab_window_more": S(
         en="Use n = {n} tokens",
         zh="改用 n = {n} 个词元"),
@@ -53,7 +53,7 @@ STRINGS = {
     "lab_window_outputs": S(
         en=("Head {h}'s output H = S·V with the window's S: a hidden key's weight is 0, so its row of V adds "
             "nothing. Click a cell of H for its dot product, or let the quiz ask you for one."),
-        zh="第 {h} 个头的输出 H = S·V，用的是带窗口的 S：被遮住的键权重为 0，它那一行 V 什么也不加。点击 H 的任意一格看它的内积，或者让测验来考你一格。"),
+        zh="第 {h} 个头的输出 H = S·V，用的是带窗口的 S：被遮住的键权重为 0，V 中它那一行不参与求和。点击 H 的任意一格看它的内积，或者让测验来考你一格。"),
     "lab_window_check": S(
         en=("Live check: X goes through mha's KV cache (mha.KVCache) one token at a time, and each token's row of Y "
             "is compared with the same row of a full recompute under the same mask (forward on all {n} tokens). The "

@@ -20,7 +20,7 @@ STRINGS = {
         zh="E 用了两次（权重共享，和 GPT-2 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。"),
     "next_order": S(
         en="The blocks here are in GPT-2's order (pre-LN, the previous stage's second choice), and GPT-2's final norm $\\mathrm{{LN}}_f$ follows the last one; the original GPT of the post's figure normalises after each sum instead, and has no final norm.",
-        zh="这里的块按 GPT-2 的顺序排列（前置层归一化，即上一步的第二个选项），最后一个块之后再做 GPT-2 的最终层归一化 $\\mathrm{{LN}}_f$；文章结尾那张图里最初的 GPT 则是在每次相加之后归一化，也没有最终的 $\\mathrm{{LN}}_f$。"),
+        zh="这里的块按 GPT-2 的顺序排列（前置层归一化，即上一步的第二个选项），最后一个块之后再做 GPT-2 的最终层归一化 $\\mathrm{{LN}}_f$；原文结尾那张图里最初的 GPT 则是在每次相加之后归一化，也没有最终的 $\\mathrm{{LN}}_f$。"),
     "temperature": S(
         en="Temperature T",
         zh="温度 T"),
@@ -35,7 +35,7 @@ STRINGS = {
         zh="贪心（概率最大）"),
     "choice_sample": S(
         en="Sampled (seeded)",
-        zh="按种子采样"),
+        zh="随机采样（固定种子）"),
     "next_probs_title": S(
         en="Next-token probabilities after token {i}",
         zh="第 {i} 个词元之后，下一个词元的概率",

@@ -62,7 +62,7 @@ STRINGS = {
         zh="这个链接在文本之后向 KV 缓存追加 {count} 个词元。有文本时，缓存追加的是模型接下来选出的词元，而且直接接在文本末尾，所以文本现在以它们结尾：“{words}”。"),
     "notice_cells": S(
         en="Cell ({cell}) is {value}: only finite numbers work, so its previous value {kept} was kept.",
-        zh="({cell}) 这一格填的是 {value}：只能填有限的数，所以这一格仍是之前的 {kept}。"),
+        zh="第 ({cell}) 格填的是 {value}：这里只能填有限的数值，所以这一格仍是之前的 {kept}。"),
     "budget_ask": S(
         en="This view computes {numbers:,} numbers, more than {budget:,}. On a demo many people share, drawing it slows everyone's page for a moment, so it waits for your go.",
         zh="这个视图要计算 {numbers:,} 个数，超过了 {budget:,} 个。这个演示由很多人共用，画它会让每个人的页面都慢上一会儿，所以要等你确认再画。"),
@@ -86,7 +86,7 @@ STRINGS = {
         zh="{label} 的取值范围是 {low} 到 {high}；{value} 超出了这个范围，所以仍用 {kept}。"),
     "notice_cells_many": S(
         en="{count:,} cells are empty or not finite numbers (the first, ({cell}), is {value}); each kept its previous value.",
-        zh="有 {count:,} 格是空的或不是有限的数（第一格 ({cell}) 是 {value}），这些格都仍是之前的值。"),
+        zh="有 {count:,} 格是空的或不是有限的数值（第一格 ({cell}) 是 {value}），这些格都仍是之前的值。"),
     "error_input": S(
         en="These numbers cannot be computed: {message}",
         zh="这些数字无法计算：{message}"),

@@ -7,14 +7,14 @@ from .entry import S
 STRINGS = {
     "where_stage": S(
         en="Stage {num} of {last} · the post's section {section}",
-        zh="第 {num} 步，共 {last} 步 · 对应文章的{section}一节"),
+        zh="第 {num} 步，共 {last} 步 · 对应原文的{section}一节"),
     "where_aside": S(
         en="Aside {num}, beside stage {base} of {last} · not in the post: {what}",
-        zh="旁支 {num}，在第 {base} 步旁边（共 {last} 步）· 文章里没有：{what}"),
+        zh="旁支 {num}，在第 {base} 步旁边（共 {last} 步）· 原文里没有：{what}"),
     "where_opening": S(
         en=("{line}. Next → walks the post in order. Stage 1 is its linear-algebra refresher, to skip if you know it; "
             "1b and 9b are asides."),
-        zh="{line}。点“下一步 →”就按文章的顺序往下走。第 1 步是文章开头的线性代数复习，熟悉的话可以跳过；1b 和 9b 是旁支。"),
+        zh="{line}。点“下一步 →”就按原文的顺序往下走。第 1 步是原文开头的线性代数复习，熟悉的话可以跳过；1b 和 9b 是旁支。"),
     "post_refresher": S(
         en="“线性代数复习” (linear algebra refresher)",
         zh="“线性代数复习”"),
@@ -47,7 +47,7 @@ STRINGS = {
         zh="X 的每一行从哪里来"),
     "aside_variants": S(
         en="what today's models change in the post's attention",
-        zh="今天的模型对文章里的注意力做了哪些改动"),
+        zh="今天的模型对原文的注意力做了哪些改动"),
     "walk_parts": S(
         en="{parts} parts",
         zh="{parts} 个部分"),

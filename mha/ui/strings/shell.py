@@ -105,7 +105,7 @@ STRINGS = {
         zh="格内显示数值"),
     "present": S(
         en="Presenter mode",
-        zh="演示模式"),
+        zh="投影模式"),
     "present_help": S(
         en="Larger type for a projector. A link with present=1 also opens with the sidebar folded.",
         zh="字号更大，适合投影。带 present=1 的链接打开时会收起侧边栏。"),
@@ -161,10 +161,10 @@ STRINGS = {
         zh="换成互不相同的质数"),
     "primes_fix_help": S(
         en="Moves the widths and the number of heads to the nearest distinct primes. n stays: it is X's rows, the tokens you have.",
-        zh="把各个宽度和头数换成最近的、互不相同的质数。n 不变：它是 X 的行数，也就是你现有的词元个数。"),
+        zh="把各个维度和头数换成最近的、互不相同的质数。n 不变：它是 X 的行数，也就是你现有的词元个数。"),
     "primes_but_n": S(
         en="✓ No two sizes are equal, and all but n are primes: n = {n} is the number of tokens, which stays as X has it.",
-        zh="✓ 各个大小互不相等，除 n 以外都是质数：n = {n} 是词元个数，保持 X 现有的行数不变。"),
+        zh="✓ 各个维度互不相等，除 n 以外都是质数：n = {n} 是词元个数，保持 X 现有的行数不变。"),
     "stage_matmul": S(
         en="Matrix product",
         zh="矩阵乘法"),
@@ -197,7 +197,7 @@ STRINGS = {
         zh="KV 缓存"),
     "stage_variants": S(
         en="Variant lab: today's attention",
-        zh="变体实验室：今天的注意力"),
+        zh="变体实验室：当今模型里的注意力"),
     "stage_block": S(
         en="The GPT block",
         zh="GPT 块"),

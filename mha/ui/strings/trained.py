@@ -23,7 +23,7 @@ STRINGS = {
     "layer_help": S(
         en=("Which block's attention the walk shows. Layer 1 reads the letters and their positions; layer 2 "
             "reads what layer 1 added to them."),
-        zh="各步骤展示的是哪一个块的注意力。第 1 层读字母和它们的位置；第 2 层读第 1 层在此基础上加进来的信息。"),
+        zh="选择各步骤展示哪一层（哪一个块）的注意力。第 1 层读入字母和它们的位置；第 2 层读第 1 层在此基础上加进来的信息。"),
     "trained_sizes": S(
         en=(r"The trained model fixes the sizes: $d_{{\text{{model}}}} = {d_model}$, $d_k = {d_k}$, $d_v = {d_v}$, "
             r"$h = {n_heads}$, $d_{{ff}} = {d_ff}$; n is the number of letters."),
@@ -61,8 +61,7 @@ STRINGS = {
     "next_trained": S(
         en=("These weights were trained on repeated sequences. Once the second copy has begun, the most "
             "likely next letter should be the one that followed this letter in the first copy."),
-        zh=("这些权重是在重复序列上训练出来的。第二遍一开始，最可能的下一个字母，"
-            "应当是第一遍里紧跟在当前字母后面的那个。")),
+        zh="这些权重是在重复序列上训练出来的。进入第二遍之后，最可能的下一个字母应当是第一遍里紧跟在当前字母后面的那个。"),
     "roles_title": S(
         en="What does each head do? Measured on this sequence",
         zh="每个头在做什么？在当前序列上实测"),
@@ -124,7 +123,7 @@ STRINGS = {
         draws=CHART),
     "timeline_y": S(
         en="loss on the second copy",
-        zh="第二遍上的损失",
+        zh="第二遍的损失",
         draws=CHART),
     "timeline_at": S(
         en="At step {step}, every head on your sequence (layer {layer}'s patterns under the table):",
@@ -162,9 +161,8 @@ STRINGS = {
             "fresh sequences of its task, not on this page's sequence (so they differ from the table "
             "above): accuracy on the second copy {acc}, best previous-token score in layer 1 {prev}, best "
             "induction score in layer 2 {ind}."),
-        zh=("当前显示的是用种子 {seed} 重新训练的模型。下面几个数是训练结束后在 {count} 条新抽的任务序列上"
-            "求的平均，不是在当前页面的这条序列上测的，所以和上面表格里的数不同：第二遍上的准确率 {acc}，"
-            "第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。")),
+        zh=("当前显示的是用种子 {seed} 重新训练的模型。下面几个数是训练结束后在 {count} 条新抽的任务序列上求的平均，不是在当前页面的这条序列上测的，所以和上面表格里的数不同：第二遍的准确率 {ac"
+            "c}，第 1 层最高的前一词元分数 {prev}，第 2 层最高的归纳分数 {ind}。")),
     "retrain_back": S(
         en="Back to the shipped model",
         zh="换回自带的模型"),

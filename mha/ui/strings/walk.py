@@ -200,9 +200,8 @@ STRINGS = {
             "above the diagonal is exactly zero: a token's output never sees later "
             "tokens. Nudge one token (add the same number to each of its features) "
             "and see which rows of Y move."),
-        zh=("第 (i, j) 格衡量 $X_j$ 变化时 $Y_i$ 跟着变化的程度，也就是雅可比矩阵中 "
-            r"$\partial Y_i/\partial X_j$ 这一块的大小。对角线以上全都精确为零：一个词元的输出看不到排在它后面的"
-            "词元。扰动一个词元（给它的每个特征加上同一个数），看看 Y 的哪些行会随之变化。")),
+        zh=("第 (i, j) 格衡量 $X_j$ 变化时 $Y_i$ 跟着变化的程度，也就是雅可比矩阵中 $\\partial Y_i/\\partial X_j$ 这一块的大小。对角线以上全都恰好为零：一个词元的输"
+            "出看不到排在它后面的词元。扰动一个词元（给它的每个特征加上同一个数），看看 Y 的哪些行会随之变化。")),
     "dependency_zero_when": S(
         en=r"\text{{for }} j > i",
         zh=r"\text{{当 }} j > i \text{{ 时}}",

@@ -1,0 +1,35 @@
+"""Chinese pages punctuate as Chinese (zh review K1, K3): lists of tokens or positions the code joins take 、, not an
+ASCII comma, and sentences the code runs together take no space after a full stop."""
+
+import re
+
+import pytest
+
+from .helpers import charts, rerun, run
+
+ASCII_LIST = re.compile(r"[X\d][₀-₉]*, [X\d]")  # X₁, X₂ or 1, 2
+SPACED_STOP = re.compile(r"[。；] +(?=[\u4e00-\u9fff“（])")  # 。 then a space before the next sentence
+
+
+def views():
+    at = run(stage="kv_cache", variant="window", lang="zh", n_tokens=4)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    yield "kv window", at
+    yield "lab mqa", run(stage="variants", variant="mqa", lang="zh")
+    yield "lab window check", run(stage="variants", variant="window", part="check", n_tokens=6, lang="zh")
+    yield "next token", run(stage="next_token", lang="zh")
+    yield "block trained", run(stage="block", model="trained", lang="zh")
+    yield "input", run(stage="input", lang="zh")
+
+
+@pytest.mark.parametrize("name", ["kv window", "lab mqa", "lab window check", "next token", "block trained", "input"])
+def test_chinese_pages_list_with_the_chinese_comma_and_run_sentences_on_without_spaces(name):
+    at = dict(views())[name]
+    texts = [e.value for kind in ("markdown", "caption", "info", "warning", "latex") for e in at.get(kind)]
+    texts += [a.get("text", "") for spec in charts(at) for a in spec["layout"].get("annotations", [])]
+    texts += [str(tr.get("text", "")) for spec in charts(at) for f in spec.get("frames", ()) for tr in f["data"]]
+    lists = [m for text in texts for m in ASCII_LIST.findall(text)]
+    stops = [text[max(0, m.start() - 20):m.end() + 10] for text in texts for m in SPACED_STOP.finditer(text)]
+    assert not lists and not stops, (lists[:5], stops[:5])
