@@ -88,8 +88,8 @@ ORDERED = {"post": (["x", "attn", "add1", "ln1", "ffn", "add2", "ln2", "y"],
                    dict(ln1=["ln1"], attn=["attn", "add1"], ffn=["ln2", "ffn"], gelu=["ffn"], out=["ffn", "add2"]))}
 FORMULAS = {"post": (r"R_1 = \mathrm{LN}_1(X + \mathrm{Attn})", r"Y = \mathrm{LN}_2(R_1 + \mathrm{FFN})"),
             "pre": (r"R_1 = X + \mathrm{Attn}", r"Y = R_1 + \mathrm{FFN}")}
-WORDS = {"en": dict(post="original GPT", pre="GPT-2", why="Why GPT-2 moved the norm"),
-         "zh": dict(post="最初的 GPT", pre="GPT-2", why="GPT-2 为什么把归一化挪到前面")}
+WORDS = {"en": dict(post="original GPT", pre="GPT-2", why="Why pre-LN trains more easily"),
+         "zh": dict(post="最初的 GPT", pre="GPT-2", why="前置为什么更容易训练")}
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

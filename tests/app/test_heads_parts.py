@@ -1,6 +1,8 @@
 """The heads stage's parts with the trained model (issue 35): what the page shows equals the core, in both languages,
 for several knock-out sets and links; the parts keep to the other chart stages' element count."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -264,3 +266,16 @@ def test_the_letter_after_an_earlier_copy_is_the_latest_copys():
     from mha.ui.heads import earlier_next
 
     assert earlier_next(np.array([0, 1, 0, 2, 0, 3, 1])) == [None, None, 1, None, 2, None, 0]  # A B A C A D B
+
+
+def test_the_timeline_s_gap_is_the_difference_of_the_percentages_it_shows():
+    """Audit #12: "accuracy 98% … 14% … a gap of 83 points", where a reader subtracts 84: the gap was taken from the
+    unrounded accuracies. At every step the slider offers, it is the difference of the two numbers written."""
+    at = run(stage="heads", model="trained", part="timeline")
+    for step in at.select_slider(key="snapshot").options:
+        at.select_slider(key="snapshot").set_value(step)
+        at = rerun(at)
+        said = next(m.value for m in at.markdown if "points" in m.value)
+        acc, without, gap = (int(x) for x in re.search(r"accuracy (\d+)%.*?, (\d+)% without.*?gap of (-?\d+) points",
+                                                         said).groups())
+        assert acc - without == gap, said

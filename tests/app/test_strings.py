@@ -117,6 +117,7 @@ NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "Cache",  # the post's heading "KV Cache"
     "logit",  # the next-token stage's logits, one of them
     "bf", "fp",  # bf16 and fp16, the formats' names
+    "Xiong",  # the analysis of pre-LN cited on the block stage
 }
 MATRICES = set("QKVSHXYW")
 

@@ -120,7 +120,7 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
 
     def about() -> None:
         st.graphviz_chart(diagram(t, part, tr.ln, v.look))  # where the part sits in the block
-        st.markdown(t(f"block_order_{tr.ln}"))  # which order this is, and why GPT-2 moved the norm
+        st.markdown(t(f"block_order_{tr.ln}"))  # which order this is
         st.caption(t("block_why"))
         _stage_button(t("block_to_walk"), "block_to_walk", "qk")
 

@@ -116,9 +116,9 @@ def timeline(v: View) -> None:
     chart(F.series_figure(steps, series, k, x_title=t("timeline_x"), y_title=t("timeline_y_acc"), look=v.look),
           key="timeline_knock")
     trace = mha.model_forward(run.trace.ids, snaps[k][2])
-    gap = whole[k] - knocked[k]
-    st.markdown(t("timeline_knock_at", step=step, acc=f"{100 * whole[k]:.0f}%", without=f"{100 * knocked[k]:.0f}%",
-                  gap=f"{100 * gap:.0f}", ind=f"{induction[k]:.2f}", layer=last, count=heads.PROBE) + "\n\n"
+    acc, without = round(100 * whole[k]), round(100 * knocked[k])  # the gap of the percentages shown (audit #12)
+    st.markdown(t("timeline_knock_at", step=step, acc=f"{acc}%", without=f"{without}%", gap=f"{acc - without}",
+                  ind=f"{induction[k]:.2f}", layer=last, count=heads.PROBE) + "\n\n"
                 + t("timeline_at", step=step, layer=run.layer + 1) + "\n\n" + roles(v, trace))  # one element
     s_maps(v, trace.layers[run.layer].attn, "timeline_s")
     train_again(v)

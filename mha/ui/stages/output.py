@@ -26,6 +26,7 @@ def render(v: View) -> None:
     w_o, y = Operand(w.w_o, name("W", "O"), col, t("feature")), Operand(tr.y, name("Y"), token, t("feature"))
     product_view("output_y", v, concat, w_o, y, "Y = Concat · W<sub>O</sub>",
                  blocks=dv, block_names=[t("head_word", h=i + 1) for i in range(h)])
+    st.caption(t("output_drawn"))  # (audit #15: a hand check from the drawn numbers missed by 0.03)
     blocks = w.w_o.reshape(h, dv, d)
     parts = [F.Mat(tr.heads[i] @ blocks[i], f"H<sub>{i + 1}</sub>W<sub>O</sub><sup>({i + 1})</sup>", row_label=token,
                    col_label=t("feature")) for i in range(h)]

@@ -43,6 +43,9 @@ MARKDOWN_PUNCTUATION = re.compile(r"([!-%'-/:;=?@\[-`{-~])")
 # the text once the escapes are read. A word joiner (invisible, and no place to break a line) splits each.
 ADDRESS_START = re.compile(r"(?i)(?<=www)(?=\.)|(?<=:)(?=//)|(?<=@)")
 WORD_JOINER = "\u2060"
+# English counts: "1 tokens" is said "1 token" (a field filled with 1 before a plural the value writes); not a
+# possessive ("1 tokens' K"), nor 1 as the end of a longer number ("0.1", "2,1")
+ONE = re.compile(r"((?<![\d.,])1 (?:K and V )?)(token|key|cell|head|row|column|position|letter|word)s\b(?!')")
 CJK_END = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$")  # a Chinese character or full-width mark last
 
 
@@ -68,7 +71,8 @@ class Text:
         self.table = TABLES[self.lang]
 
     def __call__(self, key: str, /, **fields) -> str:
-        return self.table[key].format(**fields)
+        text = self.table[key].format(**fields)
+        return ONE.sub(r"\1\2", text) if self.lang == "en" and fields else text
 
     def md(self, key: str, /, **fields) -> str:
         """t(key, **fields) for Markdown, each str field shown literally (md_escape); numbers as the template says."""

@@ -109,8 +109,8 @@ STRINGS = {
         en="the walk's MHA, {h} heads",
         zh="前面步骤里的 MHA，{h} 个头"),
     "lab_groups_row_shared": S(
-        en="{variant}, {n_kv} K and V heads",
-        zh="{variant}，{n_kv} 个 K 和 V 头"),
+        en="{variant}, K and V heads: {n_kv}",
+        zh="{variant}，K 和 V 的头数：{n_kv}"),
     "lab_groups_reads_text": S(
         en=("Does every head read its own group's K and V? The page recomputes each head's S and H "
             "from X and the weights with plain numpy, the group taken from the rule $g(i)$ above "

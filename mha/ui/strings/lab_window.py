@@ -11,8 +11,9 @@ STRINGS = {
         zh="汇聚词元 s"),
     "lab_window_text": S(
         en=("A sliding window (Mistral's) lets query i read only the last W = {w} keys, $i - W < j \\le i$: each "
-            "row of the mask keeps at most {w} cells, a band along the diagonal. A key that has left the band is "
-            "never read by a later query either, so the cache lets it go: it never holds more than {cap} tokens."),
+            "row of the mask keeps no more than {w} of its cells, a band along the diagonal. A key that has left the "
+            "band is never read by a later query either, so the cache lets it go: the tokens it holds never number "
+            "more than {cap}."),
         zh=("滑动窗口（Mistral 用的）只让查询 i 读最近的 W = {w} 个键，即 $i - W < j \\le i$：掩码的每一行最多留 {w} "
             "格，沿对角线形成一条带。离开这条带的键，之后的查询也不会再读，所以缓存可以把它丢掉：缓存里最多只有 {cap} 个词元。")),
     "lab_window_sinks_text": S(

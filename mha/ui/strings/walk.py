@@ -188,6 +188,11 @@ STRINGS = {
         zh=(r"$W_O$ 是 $(h\cdot d_v)\times d_{{\text{{model}}}}$，所以 $\operatorname{{Concat}}\cdot "
             r"W_O$ 又是 $n\times d_{{\text{{model}}}}$：Y 和 X 形状相同。$W_O$ 中属于某个头的那 "
             "$d_v$ 行，只会和 Concat 里这个头的那些列相乘，所以 Y 可以写成每个头各贡献一项的和。")),
+    "output_drawn": S(
+        en=("Concat and $W_O$ are drawn to two decimals, so a sum worked from the drawn numbers can miss a cell of Y "
+            "by a few hundredths; a click on the cell writes its terms to four significant digits, and their sum."),
+        zh=("Concat 和 $W_O$ 只画到两位小数，用画出来的数自己相加，可能和 Y 的某一格差几个百分位；点击这一格，会以四位有效数字"
+            "写出它的各项及其和。")),
     "output_parts": S(
         en="Y as a sum over heads: $H_i$ · (head i's rows of $W_O$)",
         zh="把 Y 拆成各个头的贡献之和：$H_i$ ·（$W_O$ 中属于第 i 个头的那些行）"),

@@ -1,11 +1,12 @@
-"""Chinese pages punctuate as Chinese (zh review K1, K3): lists of tokens or positions the code joins take 、, not an
-ASCII comma, and sentences the code runs together take no space after a full stop."""
+"""The small words of a page. Chinese pages punctuate as Chinese (zh review K1, K3): lists of tokens or positions the
+code joins take 、, not an ASCII comma, and sentences the code runs together take no space after a full stop. English
+pages say one thing in the singular (audit #12: "1 K and V heads", "at most 1 cells", "more than 1 tokens")."""
 
 import re
 
 import pytest
 
-from .helpers import charts, rerun, run
+from .helpers import charts, page_text, rerun, run
 
 ASCII_LIST = re.compile(r"[X\d][₀-₉]*, [X\d]")  # X₁, X₂ or 1, 2
 SPACED_STOP = re.compile(r"[。；] +(?=[\u4e00-\u9fff“（])")  # 。 then a space before the next sentence
@@ -33,3 +34,13 @@ def test_chinese_pages_list_with_the_chinese_comma_and_run_sentences_on_without_
     lists = [m for text in texts for m in ASCII_LIST.findall(text)]
     stops = [text[max(0, m.start() - 20):m.end() + 10] for text in texts for m in SPACED_STOP.finditer(text)]
     assert not lists and not stops, (lists[:5], stops[:5])
+
+
+ONE_PLURAL = re.compile(r"(?<![\d.,])1 (K and V heads|cells|tokens|heads|keys)\b")
+
+
+@pytest.mark.parametrize("params", [dict(variant="mqa", part="check"), dict(variant="window", window=1),
+                                    dict(variant="window", window=1, part="check"), dict(variant="sinks", window=1)])
+def test_english_says_one_in_the_singular(params):
+    text = page_text(run(stage="variants", **params))
+    assert not ONE_PLURAL.findall(text), [text[max(0, m.start() - 30):m.end()] for m in ONE_PLURAL.finditer(text)]
