@@ -10,6 +10,8 @@ import streamlit as st
 from . import settings as S
 from .strings import Text
 
+SHOWN_MOST = 8  # characters of a number shown exactly in a cell ("-0.98765"); longer ones are rounded
+
 
 def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t: Text, generation: int = 0,
                   **column) -> np.ndarray:
@@ -23,13 +25,15 @@ def matrix_editor(key: str, base_key: str, base: np.ndarray, rows: list[str], t:
 
     Cells are text, read here: the grid's number editor (react-number-format) drops every key but
     digits, '.' and '-', so a typed 1e200 would arrive as 1200. Each number is shown in its shortest
-    form that reads back exactly (repr), so an untouched cell keeps its value to the last bit."""
+    form that reads back exactly (repr), or, when that is float noise longer than a typed number
+    (0.15000000000000002, a text's E + P), to 4 significant digits; only a changed cell is read back, so an
+    untouched one keeps its value to the last bit either way."""
     held = st.session_state.get(f"{key}_data")
     if held is None or held[0] != generation or held[1].shape != base.shape:
         held = st.session_state[f"{key}_data"] = (generation, base.copy())
     data = held[1]
     cols = [f"c{j}" for j in range(data.shape[1])]
-    shown = [[_shortest(float(v)) for v in row] for row in data]
+    shown = [[_shown(float(v)) for v in row] for row in data]
     frame = pd.DataFrame(shown, index=pd.Index(rows, name=" " * (generation % 2)), columns=cols, dtype=object)
     config = {c: st.column_config.TextColumn(str(j + 1), alignment="right", **column) for j, c in enumerate(cols)}
     edited = st.data_editor(frame, key=key, column_config=config, num_rows="fixed", width="content")
@@ -58,6 +62,13 @@ def _read_edits(data: np.ndarray, last: np.ndarray, shown: np.ndarray,
             values[r, c] = last[r, c]
             refused.append((int(r), int(c), cell, v))
     return values, refused
+
+
+def _shown(v: float) -> str:
+    """A cell's number: its shortest exact text if that is short (as typed, or seeded to 2 decimals), else 4
+    significant digits (audit #5: 16-digit float noise in a text's X)."""
+    text = _shortest(v)
+    return text if len(text) <= SHOWN_MOST else f"{v:.4g}"
 
 
 def _shortest(v: float) -> str:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 import mha
 from mha.ui import editor, primes, x_codec
 from mha.ui import settings as S
+from mha.ui.strings import Text
 
 from .helpers import option, page_text, rerun, run, warnings
 
@@ -98,10 +99,12 @@ def test_text_that_is_not_a_finite_number_is_refused_by_name(typed, word):
     assert f"Cell (2,4) is {word}: only finite numbers work" in page_text(at)
 
 
-def test_the_grid_shows_each_number_in_full_so_untouched_cells_keep_every_bit():
+def test_untouched_cells_keep_every_bit_whatever_the_grid_shows():
+    """A long number is shown to 4 significant digits (audit #5), a short one as it is; only a changed cell is read
+    back, so the others keep their values to the last bit."""
     at = run(stage="input", x="1.1~0.30000000000000004_2.2~1e-300")
     shown = at.dataframe[0].value
-    assert shown.iloc[0, 0] == "0.30000000000000004" and shown.iloc[1, 1] == "1e-300"
+    assert shown.iloc[0, 0] == "0.3" and shown.iloc[1, 1] == "1e-300"
     at.session_state["x_editor"] = {"edited_rows": {2: {"c0": "4"}}, "added_rows": [], "deleted_rows": []}
     rerun(at)
     x = at.session_state["x_base"]
@@ -253,3 +256,15 @@ def test_an_exponent_whose_plus_became_a_space_reads_alike_in_the_grid_and_the_l
     assert editor.read_cell(typed) == value
     x, notices = x_codec.decode_x(f"1.1~{typed}", np.ones((1, 1)))
     assert (x[0, 0], bool(notices)) == ((value, False) if value is not None else (1.0, True))
+
+
+@pytest.mark.parametrize("source", [dict(text="the cat sat on the mat"), dict(model="trained")])
+def test_a_text_s_or_the_model_s_x_shows_short_numbers_and_the_reset_says_to_what(source):
+    """Audit #5: with a text X showed float noise (-0.31000000000000005), with the trained model 16 digits, under a
+    button that reset X "to its seeded values". Cells now show at most 4 significant digits, the values behind them
+    are X's to the last bit (an edit elsewhere keeps them), and the button names what X goes back to."""
+    at = run(stage="input", **source)
+    cells = at.dataframe[0].value.to_numpy().ravel()
+    assert all(len(str(c)) <= 8 for c in cells), [c for c in cells if len(str(c)) > 8][:3]
+    key = "input_reset_trained" if "model" in source else "input_reset_text"
+    assert at.button(key="reset_x").label == Text("en")(key)

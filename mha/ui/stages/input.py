@@ -32,7 +32,8 @@ def render(v: View) -> None:
         notice.info(t("input_text_edited") if edited else t("input_from_text", n=n))
     if (length := len(x_codec.encode_x(x, x_source.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
         st.warning(link.left_out(t, "x", length))
-    st.button(t("input_reset"), on_click=x_source.reset_x, key="reset_x")
+    reset = "input_reset_trained" if v.trained else "input_reset_text" if v.tokens else "input_reset"  # to what
+    st.button(t(reset), on_click=x_source.reset_x, key="reset_x")
     st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
     st.info(t("input_goal", shape=f"{n}×{d}"))
 

@@ -125,6 +125,12 @@ STRINGS = {
     "input_reset": S(
         en="Reset X to its seeded values",
         zh="把 X 恢复为随机种子生成的值"),
+    "input_reset_text": S(
+        en="Reset X to the text's X",
+        zh="把 X 恢复为由文本得到的 X"),
+    "input_reset_trained": S(
+        en="Reset X to the model's X",
+        zh="把 X 恢复为模型给出的 X"),
     "input_aside": S(
         en="X is {shape} now: your {count} edited cell(s) beyond it are set aside, and come back if X grows again.",
         zh="X 现在是 {shape}：你改过的格子中有 {count} 个在它之外，先放在一边，X 再变大时会回来。"),
