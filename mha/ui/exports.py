@@ -80,6 +80,7 @@ class Part:
     arrays: dict[str, np.ndarray]
     labels: dict[str, tuple[str, str]] = field(default_factory=dict)
     meta: dict = field(default_factory=dict)  # what else its files record (the block's order)
+    suffix: str = ""  # what else its files' names say ("-knock2.1-2.2")
 
     def size(self) -> int:
         return sum(a.size for a in self.arrays.values())

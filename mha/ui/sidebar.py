@@ -165,7 +165,7 @@ def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None):
             ask.caption(t("export_no_trace"))
             return None
         ask.empty()
-    name = exports.stem(cfg, source)
+    name = exports.stem(cfg, source) + (part.suffix if part else "")
     for kind, label, ending, mime in DOWNLOADS:
         st.download_button(label, made[kind], f"{name}{ending}", mime, key=f"download_{kind}",
                            icon=":material/download:", on_click="ignore")

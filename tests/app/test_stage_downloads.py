@@ -22,15 +22,16 @@ MATMUL_B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.
 EXAMPLE = x_source.EXAMPLE["en"]  # the tokens stage's example (English page), used without a text
 
 
-def downloaded(at) -> tuple[str, dict[str, bytes]]:
+def downloaded(at, suffix: str = "") -> tuple[str, dict[str, bytes]]:
     """The files the download buttons hand over, and their name: the three files the process wrote for this view,
-    matched to the buttons by Streamlit's media file ids (a hash of the bytes, the type and the file's name)."""
+    matched to the buttons by Streamlit's media file ids (a hash of the bytes, the type and the file's name, which
+    ends in the stage's `suffix`, where it has one)."""
     urls = {b.proto.id.rsplit("-", 1)[-1]: b.proto.url.rsplit("/", 1)[-1].split(".")[0]
             for b in at.get("download_button")}
     assert set(urls) == {"download_npz", "download_json", "download_csv"}, urls
     for key in list(prepared.FILES._items):
         files = prepared.FILES.peek(key)
-        name = exports.stem(key[0], key[3])
+        name = exports.stem(key[0], key[3]) + suffix
         if _calculate_file_id(files["npz"], "application/octet-stream", f"{name}.npz") == urls["download_npz"]:
             assert _calculate_file_id(files["json"], "application/json", f"{name}.json") == urls["download_json"]
             assert _calculate_file_id(files["csv"], "application/zip", f"{name}-csv.zip") == urls["download_csv"]
@@ -232,3 +233,21 @@ def test_next_token_without_a_text_computes_the_sidebars_n_rows():
     _, files = downloaded(opened(stage="next_token"))
     vocab = len(set(mha.tokenize(EXAMPLE)))
     assert _arrays(files)[0]["logits"].shape == (3, vocab)  # n × the example's words
+
+
+def test_the_knock_out_part_s_files_hold_the_knocked_heads_and_their_table():
+    """Audit #14: with 2.1 and 2.2 knocked out, the files held layer 1's attention only, named and recorded as if
+    nothing were knocked out. Now the record and the name say `knock`, and the files hold the last layer's patterns
+    with every head and without the knocked ones, and the held-out table, against mha's own forward."""
+    prepared.FILES.clear()
+    at = opened(stage="heads", model="trained", part="knock", knock="2.1,2.2")
+    name, files = downloaded(at, "-knock2.1-2.2")  # the buttons' files carry the knocked heads in their name
+    got, meta = _arrays(files)
+    assert meta["knock"] == ["2.1", "2.2"]
+    m = mha.load_trained()
+    ids = mha.model_forward(np.array([m.vocab.index(c) for c in at.session_state["text"].split()]), m.weights).ids
+    np.testing.assert_allclose(got["S_all"], mha.model_forward(ids, m.weights).layers[-1].attn.probs, atol=1e-12)
+    knocked = mha.model_forward(ids, m.weights, knocked=((1, 0), (1, 1)))
+    np.testing.assert_allclose(got["S_knocked"], knocked.layers[-1].attn.probs, atol=1e-12)
+    assert got["accuracy"][0] > 0.9 and got["accuracy"][1] < 0.3 and abs(got["accuracy"][2] - 1 / len(m.vocab)) < 1e-12
+    assert meta["table_rows"][0] == "every head" and len(got["loss"]) == 3

@@ -8,7 +8,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from .. import heads, models, session, training, x_source
+from .. import exports, heads, models, session, training, x_source
 from .. import settings as S
 from ..chart import chart
 from ..heads import circuits, knock, s_maps, writes
@@ -20,6 +20,30 @@ from ..view import View, concat_args
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
 CODE = [("concat",)]
+
+
+def download(cfg, x, w) -> exports.Part | None:
+    """With the trained model's heads knocked out on the knock-out part (audit #14): the layer's attention as the walk
+    holds it, the last layer's patterns with every head (S_all) and without the knocked ones (S_knocked), and the
+    held-out table (accuracy and loss with every head, without the knocked ones, at chance), `knock` in the record
+    and the name. Else None: the walk's trace is the view."""
+    ss = st.session_state
+    chosen = list(ss.get("knock") or [])
+    if not (models.trained_on() and ss.get("heads_part") == "knock" and chosen):
+        return None
+    m, run = models.shipped(), x_source.trained_run(tuple(x_source.text_tokens(ss["text"]))).trace
+    knocked = heads.pairs(chosen)
+    after, last = heads.knocked_trace(m, tuple(int(i) for i in run.ids), knocked), len(run.layers) - 1
+    every, without = heads.score(m, ()), heads.score(m, knocked)
+    table = {"accuracy": np.array([every.accuracy, without.accuracy, 1 / len(m.vocab)]),
+             "loss": np.array([every.loss, without.loss, np.log(len(m.vocab))])}
+    arrays = {**exports.arrays(x, w), "S_all": run.layers[last].attn.probs, "S_knocked": after.layers[last].attn.probs,
+              **table}
+    labels = {"S_all": ("query", "key"), "S_knocked": ("query", "key"), "accuracy": ("row", "row"),
+              "loss": ("row", "row")}
+    meta = {"knock": chosen, "table_rows": ["every head", "without " + ", ".join(chosen), "chance"],
+            "patterns_layer": last + 1}
+    return exports.Part(arrays, labels, meta, suffix="-knock" + "-".join(chosen))
 
 
 def render(v: View) -> None:
