@@ -12,7 +12,7 @@ import pytest
 
 import mha
 from mha.ui.stages.heads import TRAINER
-from mha.ui.strings import EN, TABLES, ZH, md_escape
+from mha.ui.strings import EN, TABLES, ZH, Text, md_escape
 
 from .helpers import charts, page_text, rerun, run, warnings, z
 
@@ -351,3 +351,17 @@ def test_the_trained_positions_are_not_called_random_or_untrained():
     assert EN["positions_learned_note"] not in captions and "drawn at random" not in captions
     seeded = run(stage="tokens", text="a b c", positions="learned")  # the seeded model's learned positions are
     assert EN["positions_learned_note"] in " ".join(c.value for c in seeded.caption)  # drawn at random: it says so
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_tokens_stage_does_not_call_its_x_the_walks_with_the_trained_model(lang):
+    """Audit #6: under E[ids] + P the tokens stage said "this X is what layer 1's attention reads: LN1 of the residual
+    stream", a matrix of other numbers (the input stage's). It says now that the walk's X is LN1 of the stream; the
+    input stage, whose grid is that X, keeps its own note."""
+    t = Text(lang)
+    tokens = run(stage="tokens", model="trained", lang=lang)
+    infos = [i.value for i in tokens.info]
+    assert t("tokens_x_trained", layer=1) in infos and not any(t("input_trained", layer=1, n=10)[:30] in i
+                                                                for i in infos)
+    assert t("input_trained", layer=1, n=len(tokens.session_state["text"].split())) in [
+        i.value for i in run(stage="input", model="trained", lang=lang).info]

@@ -85,8 +85,8 @@ def render(v: View) -> None:
             F.Mat(x, "X = E[ids] + P", row_label=t("token"), col_label=t("feature"))]
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.look)
     chart(token_ticks(fig, tokens, ("yaxis", "yaxis2"), v.look), key="tokens_x")
-    if v.trained:
-        st.info(t("input_trained", layer=v.trained.layer + 1, n=n))
+    if v.trained:  # this X is E[ids] + P; the walk's, from the next stage on, is LN₁ of the stream (audit #6)
+        st.info(t("tokens_x_trained", layer=v.trained.layer + 1))
     elif own:
         edited = not np.array_equal(ss.get("x_base", x), x)
         st.info(t("tokens_x_edited") if edited else t("tokens_x_used", n=n))

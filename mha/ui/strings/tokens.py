@@ -3,6 +3,12 @@
 from .entry import CHART, S
 
 STRINGS = {
+    "tokens_x_trained": S(
+        en=("This X is the letters' embeddings plus their positions. With the trained model the next stages do not "
+            "take it as it is: their X is what layer {layer}'s attention reads, $\\mathrm{{LN}}_1$ of the residual "
+            "stream at that layer (at layer 1, $\\mathrm{{LN}}_1$ of this X)."),
+        zh=("这里的 X 是字母的嵌入加上位置编码。使用训练过的模型时，后面各步的 X 不是它本身，而是第 {layer} 层注意力读到的输入："
+            "该层残差流经过 $\\mathrm{{LN}}_1$ 之后的结果（在第 1 层，就是这个 X 经过 $\\mathrm{{LN}}_1$）。")),
     "d_ff": S(
         en="FFN hidden size $d_{{ff}}$",
         zh="前馈网络隐藏维度 $d_{{ff}}$"),
