@@ -511,3 +511,19 @@ def test_a_long_chosen_token_is_shortened_in_its_sentence():
     at = run(stage="next_token", text=f"{word} {word}")
     said = " ".join(m.value for m in at.markdown)
     assert "abcdefghijabcdefghijabc…" in said and word not in said
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_next_token_stage_says_its_order_differs_from_the_blocks_and_offers_to_show_it(lang):
+    """Audit #11: the block stage opens on the post's order (post-LN) and the next-token stage runs GPT-2's without
+    a word where the learner chose. It says so while the block shows post-LN, and its button takes the block stage
+    to pre-LN, the order of this model; then nothing is said."""
+    t = Text(lang)
+    at = run(stage="next_token", lang=lang)
+    assert t("next_order_chosen", block="10") in [c.value for c in at.caption]
+    at.button(key="next_order_see").click()
+    rerun(at)
+    assert at.session_state["stage"] == "block" and at.session_state["block_ln"] == "pre"
+    assert at.query_params["ln"] == "pre"
+    at.session_state["stage"] = "next_token"
+    assert t("next_order_chosen", block="10") not in [c.value for c in rerun(at).caption]

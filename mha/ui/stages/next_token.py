@@ -20,6 +20,7 @@ from ..inputs import number
 from ..product import product_view
 from ..prose import display, header, later
 from ..view import Name, Operand, View
+from ..walk import NUMBERS
 from .tokens import coda_shown
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
@@ -75,6 +76,17 @@ def render(v: View) -> None:
               args=(text, vocab[chosen]), disabled=full)
     if full:
         st.caption(t("next_full", most=most))
+    if not v.trained and ss.get("block_ln", S.DEFAULTS["block_ln"]) != "pre":  # audit #11: said, and a way to see it
+        row = st.container(horizontal=True, vertical_alignment="center")
+        row.caption(t("next_order_chosen", block=NUMBERS["block"]))
+        row.button(t("next_order_see", block=NUMBERS["block"]), key="next_order_see", on_click=_see_pre_ln)
+
+
+def _see_pre_ln() -> None:
+    """The block stage in GPT-2's order (pre-LN), on its first part: the order this stage's model runs."""
+    ss = st.session_state
+    ss["block_ln"], ss["block_part"] = "pre", S.BLOCK_PARTS_IN["pre"][0]
+    session.go_to("block")
 
 
 def download(cfg, x, w) -> exports.Part:

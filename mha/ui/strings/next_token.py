@@ -21,6 +21,13 @@ STRINGS = {
     "next_order": S(
         en="The blocks here are in GPT-2's order (pre-LN, the previous stage's second choice), and GPT-2's final norm $\\mathrm{{LN}}_f$ follows the last one; the original GPT of the post's figure normalises after each sum instead, and has no final norm.",
         zh="这里的块按 GPT-2 的顺序排列（前置层归一化，即上一步的第二个选项），最后一个块之后再做 GPT-2 的最终层归一化 $\\mathrm{{LN}}_f$；原文结尾那张图里最初的 GPT 则是在每次相加之后归一化，也没有最终的 $\\mathrm{{LN}}_f$。"),
+    "next_order_chosen": S(
+        en=("Stage {block} shows the post's order (post-LN) now; this model keeps GPT-2's, so its block is not the one "
+            "drawn there."),
+        zh="第 {block} 步现在显示的是原文的顺序（后置层归一化）；这里的模型固定用 GPT-2 的顺序，所以它的块和那一步画出的不是同一个。"),
+    "next_order_see": S(
+        en="See stage {block} in GPT-2's order",
+        zh="在第 {block} 步改看 GPT-2 的顺序"),
     "temperature": S(
         en="Temperature T",
         zh="温度 T"),
