@@ -46,13 +46,17 @@ PRESENTER_CSS = """
 }}
 """
 # A Markdown table wider than a phone scrolls sideways instead of being cut off at the screen's edge, and on a phone
-# its cells are tighter, so that most fit. A number box of inputs.number offers no empty value, so not the button
-# that empties it (Streamlit's for a box without a default); the quiz's answer box, which starts empty, keeps it.
+# its cells are tighter, so that most fit; there the grid's toolbar (it sat over the words above X) and Plotly's
+# (over the timeline's title) are not drawn (audit #13). A number box of inputs.number offers no empty value, so not
+# the button that empties it (Streamlit's for a box without a default); the quiz's answer box, which starts empty,
+# keeps it.
 PAGE_CSS = chart.CSS + """
 .stElementContainer:not([class*="st-key-quiz_answer_"]) [data-testid="stNumberInputClearButton"] { display: none; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
 @media (max-width: 640px) {
   [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
+  [data-testid="stMain"] [data-testid="stElementToolbar"] { display: none; }
+  [data-testid="stMain"] .modebar-container { display: none; }
 """ + f"""  [data-testid="stMain"] [data-testid="stGraphVizChart"] svg text {{ font-size: {DIAGRAM_PT["phone"]}px; }}
 }}
 """

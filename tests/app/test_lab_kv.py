@@ -2,6 +2,7 @@
 cache, and what the page shows (the cache's state, the animation's panels and row names, the proof) equals a loop
 reference written from the contract (tests/core/reference.py), not the core's cache."""
 
+import json
 import re
 
 import numpy as np
@@ -9,10 +10,11 @@ import pytest
 
 import mha
 from mha.ui import prepared
+from mha.ui.strings import Text
 from tests.core import reference as ref
 from tests.figures.test_cache_figure import _frame_traces, drawn, panels
 
-from .helpers import chart_text, charts, page_text, rerun, run
+from .helpers import chart_text, charts, keyed_charts, page_text, rerun, run
 from .kv_frames import SCORES, STEPPED, expected_panels, frame_z
 from .test_stage_downloads import _arrays, downloaded
 
@@ -286,3 +288,17 @@ def test_every_frame_of_each_variants_step_shows_the_cores_numbers(variant, scre
             notes = "".join(n["text"] for n in (spec["frames"][k].get("layout", {}).get("annotations")
                                                  or layout.get("annotations", []))).replace(" ", "")
             assert all(s.replace(" ", "") in notes for s in scores_say), notes
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_window_s_step_says_which_token_leaves_as_the_new_one_arrives(lang):
+    """Audit #8: with W = 2, X₅'s first frame said the cache held X₃ and X₄, while it drew X₄ alone: X₃ leaves the
+    window as X₅ arrives, and the page did not say so."""
+    at = run(stage="kv_cache", variant="window", window=2, lang=lang)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    spec = json.dumps(dict(keyed_charts(at))["kv_animation"], ensure_ascii=False)
+    sep = Text(lang)("list_sep")
+    assert Text(lang)("kv_arrive_evict", t="₅", gone="X₃", tokens="X₄") in spec
+    assert Text(lang)("kv_arrive", t="₅", tokens=f"X₃{sep}X₄") not in spec

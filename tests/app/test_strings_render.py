@@ -137,6 +137,9 @@ def _walk():
         at = run(stage="kv_cache", variant=variant, n_heads=4)
         at.button(key="add_token").click()
         yield rerun(at)
+    at = run(stage="kv_cache", variant="window", window=1)  # a window of one: every earlier row leaves
+    at.button(key="add_token").click()
+    yield rerun(at)
     # and its other states: a clicked score of ALiBi (and a later key), a clicked cell of the online softmax's
     # output, ALiBi's slopes for 3 heads, RoPE turning nothing and asked for an odd count, MLA at full width, a window
     # wider than X (a text's, and every X), ALiBi on 40 tokens, KV heads that do not divide h (every part), MQA's

@@ -115,8 +115,13 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
     ys = tokens.replace("X", "Y")
     had = said_tokens(d.held_before, wt("list_sep"))  # what the cache held when X_t arrived (a window drops its oldest)
     legend_rows = wt("kv_rows_held", tokens=tokens) if d.labels and L > 1 else span
+    gone = [p for p in d.held_before if p not in held]  # a window's token that leaves as X_t arrives (audit #8)
+    kept = said_tokens([p for p in d.held_before if p in held], wt("list_sep"))
+    arrive = (wt("kv_arrive_evict", t=sub, gone=said_tokens(gone, wt("list_sep")), tokens=kept) if gone and kept
+              else wt("kv_arrive_evict_all", t=sub, gone=said_tokens(gone, wt("list_sep"))) if gone
+              else wt("kv_arrive", t=sub, tokens=had) if len(d.held_before) else wt("kv_arrive_first", t=sub))
     words = dict(
-        arrive=wt("kv_arrive", t=sub, tokens=had) if len(d.held_before) else wt("kv_arrive_first", t=sub),
+        arrive=arrive,
         append=wt("kv_append", t=sub, n=n),
         scores=wt("kv_scores", t=sub, n=n, d_k=v.cfg.d_k),
         softmax=wt("kv_softmax", n=n, s=s_name.plain),

@@ -35,6 +35,14 @@ STRINGS = {
         en=("Nothing added yet: the chart replays the step in which the last row "
             "of X entered the cache. Add a token to take the next step."),
         zh="还没有追加词元：图中演示的是 X 的最后一行进入缓存的那一步。追加一个词元，就能看到缓存多出一行。"),
+    "kv_arrive_evict": S(
+        en="X{t} arrives, and {gone} leaves the window: the cache keeps the K and V rows of {tokens}.",
+        zh="X{t} 到来，{gone} 滑出窗口：缓存里留下的是 {tokens} 的 K 行和 V 行。",
+        draws=CHART),
+    "kv_arrive_evict_all": S(
+        en="X{t} arrives, and {gone} leaves the window: no earlier row stays in the cache.",
+        zh="X{t} 到来，{gone} 滑出窗口：缓存里没有留下更早的行。",
+        draws=CHART),
     "kv_arrive": S(
         en="X{t} arrives. The cache already holds the K and V rows of {tokens}.",
         zh="X{t} 到来。缓存里已经存着 {tokens} 的 K 行和 V 行。",
