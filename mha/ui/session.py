@@ -10,14 +10,13 @@ import mha
 
 from . import primes, x_codec
 from . import settings as S
-from .models import trained_on, trained_sizes
+from .models import random_repeat, trained_on, trained_sizes
 from .next_word import context, next_word
 from .x_source import (
     base_x,
     current_x,
     has_text,
     keep_rows,
-    random_repeat,
     reset_x,
     seeded_added,
     text_tokens,

@@ -93,22 +93,6 @@ def trained_tokens(text: str) -> tuple[list[str], list[str], bool]:
     return letters[:most], unknown, len(letters) > most
 
 
-def random_repeat(seed: int) -> str:
-    """A sequence of the trained task: L distinct letters of the alphabet, then the same L again (spaced). Distinct,
-    so that the pattern reads at a glance; the training draws (which may repeat a letter) include these, and the
-    shipped model gets every one of them right (README). Its length 2L is none of the model's sizes, nor its
-    vocabulary's or context's (where the task's lengths allow), so that every shape on its page says where it came
-    from."""
-    m = shipped()
-    rng = np.random.default_rng([seed, 2024])
-    lo, hi = m.meta["repeat_lengths"]
-    sizes = m.meta["sizes"]
-    taken = {len(m.vocab), sizes["n_ctx"], sizes["n_heads"] * sizes["d_v"], *trained_sizes().values()}
-    halves = [half for half in range(lo, hi + 1) if 2 * half not in taken] or list(range(lo, hi + 1))
-    first = [m.vocab[i] for i in rng.choice(m.meta["alphabet"], size=int(rng.choice(halves)), replace=False)]
-    return " ".join(first + first)
-
-
 LENGTHS_SAID = "lengths_said"  # session key: the lengths shared that the sidebar's check last said
 
 
