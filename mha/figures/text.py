@@ -67,7 +67,8 @@ def widest(texts, size: float) -> float:
 def wrap(text: str, size: float, width: float) -> list[str]:
     """Break a text into lines no wider than `width` px: at spaces, or between CJK characters ([] for no text).
 
-    HTML tags stay whole; a line break never falls inside "<sub>…</sub>".
+    HTML tags stay whole; a line break never falls inside "<sub>…</sub>"; no line ends or starts with a "·" that
+    joins two parts (audit #12: "μ₁ ·" over "3×1").
     """
     tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
                         text)
@@ -82,7 +83,12 @@ def wrap(text: str, size: float, width: float) -> list[str]:
             line = token.lstrip()
         else:
             line += token
-    return [*lines, line.rstrip()] if line.strip() else lines
+    lines = [*lines, line.rstrip()] if line.strip() else lines
+    if len(lines) < 2:
+        return lines
+    # a "·" that joins two parts ("μ₁ · 3×1") is said by the break itself where it would end or start a line
+    lines = [re.sub(r"^· | ·$", "", s) for s in lines]
+    return [s for s in lines if s != "·"]
 
 
 # A glyph, as far as shortening a label goes: a character with what an emoji draws with it (variation selectors, skin

@@ -102,3 +102,15 @@ def test_a_fitted_label_fits_its_room(text, px):
     assert fitted.endswith("…") and text.startswith(fitted[:-1])
     assert text_px(html.escape(fitted, quote=False), 12) <= px  # as the label is written: escaped
     assert fit_text("mat", 12, px) == "mat"
+
+
+@pytest.mark.parametrize("title", ["<b>μ₁</b> · 3×1", "<b>σ²(x̂)</b> · 3×1", "<b>R₁ = LN₁(X + Attn)</b> · 3×5",
+                                   "<b>Q₁K₁ᵀ/√7 + M</b> · 3×3"])
+def test_a_wrapped_title_leaves_no_dot_dangling(title):
+    """Audit #12: narrow panels wrapped their titles as "μ₁ ·" over "3×1", or "σ²(x̂)" over "· 3×1"."""
+    from mha.figures.text import text_px, wrap
+
+    for width in (40, 60, 80, 120, 200):
+        lines = wrap(title, 13, width)
+        assert all(not line.endswith("·") and not line.startswith("·") for line in lines), lines
+        assert text_px(" ".join(lines), 13) <= text_px(title, 13)  # nothing added; the break stands for the "·"

@@ -38,7 +38,7 @@ def titles(spec: dict) -> dict[str, dict]:
     """Panel titles by matrix name: the annotations that start with a bold name."""
     out = {}
     for a in spec["layout"]["annotations"]:
-        found = re.match(r"<b>(.*?)</b>(?: |<br>)·(?: |<br>)(\d+)×(\d+)", a["text"])
+        found = re.match(r"<b>(.*?)</b>(?: · |<br>· |<br>| ·<br>)(\d+)×(\d+)", a["text"])  # a break stands for ·
         if found:
             out[found.group(1)] = a | {"shape": (int(found.group(2)), int(found.group(3))),
                                        "plain": a["text"].replace("<br>", " ")}
