@@ -134,7 +134,7 @@ VARIANT_LIST = (
                  _sizes(4096, 32, 128, window=2000, sinks=4), words="lab_costs_model_sinks"),
             knobs=(WINDOW, SINKS), code=WINDOW_CODE, kv_name="kv_short_sinks"),
     Variant("alibi", "alibi", lambda cfg, k: dict(alibi=True),
-            Real("BLOOM (176B)", ("bloom",), 70, _sizes(14336, 112, 128, alibi=True)),
+            Real("BLOOM (176B)", ("bloom",), 70, _sizes(14336, 112, 128, alibi=True), words="lab_costs_model_bloom"),
             code=(attention.variant_walk, core.alibi_slopes, core.bias)),
     Variant("rope", "rope", lambda cfg, k: dict(rotary_dims=rotary_dims(cfg.d_k, k["rotary_dims"])),
             Real("GPT-NeoX-20B", ("neox",), 44, _sizes(6144, 64, 96, rotary_dims=24)),

@@ -35,7 +35,8 @@ PUBLISHED = {
     "online": ("Llama-3-8B", 32, 8 * (128 + 128), 0),
 }
 
-WORDS = {"sinks": "lab_costs_model_sinks"}  # a name with words in it ("on"), said in the page's language
+# names said in the page's language: one with words in it ("on"), one with Chinese brackets
+WORDS = {"sinks": "lab_costs_model_sinks", "alibi": "lab_costs_model_bloom"}
 
 
 @pytest.fixture(autouse=True)
@@ -138,9 +139,11 @@ def test_the_real_models_and_the_memory_box(lang):
         for variant, (model, layers, floats, cap) in PUBLISHED.items():
             model = t(WORDS[variant]) if variant in WORDS else model  # in English, the published name again
             real = rows[variant][1]
-            assert real.startswith(f"{model}: ") and first_int(real.removeprefix(model)) == floats, real
+            assert real.startswith(t("lab_costs_real_cell", model=model, floats="")) and \
+                first_int(real.removeprefix(model)) == floats, real
             if cap:
-                assert real == f"{model}: " + t("lab_costs_capped", floats=f"{floats:,}", cap=f"{cap:,}")
+                assert real == t("lab_costs_real_cell", model=model,
+                                     floats=t("lab_costs_capped", floats=f"{floats:,}", cap=f"{cap:,}"))
             fit = tokens_fit(variant, memory)
             if fit is None:
                 assert rows[variant][2] == t("lab_costs_any", size=costs.size(cap * floats * layers * 2))

@@ -44,3 +44,11 @@ ONE_PLURAL = re.compile(r"(?<![\d.,])1 (K and V heads|cells|tokens|heads|keys)\b
 def test_english_says_one_in_the_singular(params):
     text = page_text(run(stage="variants", **params))
     assert not ONE_PLURAL.findall(text), [text[max(0, m.start() - 30):m.end()] for m in ONE_PLURAL.finditer(text)]
+
+
+def test_the_cost_table_s_real_models_are_punctuated_as_chinese_on_a_chinese_page():
+    """zh review K2: "GPT-2 small: 1,536" and "BLOOM (176B)" in the Chinese cost table."""
+    at = run(stage="variants", part="check", lang="zh")
+    text = " ".join(m.value for m in at.markdown)
+    assert "BLOOM（176B）" in text and "BLOOM (176B)" not in text
+    assert not re.search(r"(small|7B|v0\.1|176B）|20B|V2): \d", text), re.findall(r".{12}: \d", text)[:3]

@@ -205,8 +205,8 @@ def _table(v: View, chosen: str, memory: float) -> str:
         name = t(f"variant_{variant}")
         shown = t("lab_costs_capped", floats=f"{h.floats:,}", cap=f"{cap_here:,}") if cap_here else f"{h.floats:,}"
         rows.append((f"**{name}**" if variant == chosen else name, shown,
-                     f"{real.said(t)}: " + (t("lab_costs_capped", floats=floats_real, cap=f"{cap_real:,}")
-                                          if cap_real else floats_real),
+                     t("lab_costs_real_cell", model=real.said(t), floats=t(
+                         "lab_costs_capped", floats=floats_real, cap=f"{cap_real:,}") if cap_real else floats_real),
                      t("lab_costs_any", size=size(cap_real * per_token_bytes(real))) if fit is None else f"{fit:,}"))
     head = [t("lab_costs_col_variant"), t("lab_costs_col_here"), t("lab_costs_col_real"),
             t("lab_costs_col_fit", gb=f"{memory:g}")]

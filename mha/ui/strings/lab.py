@@ -59,6 +59,9 @@ STRINGS = {
     "lab_product": S(
         en="Product",
         zh="乘积"),
+    "lab_costs_model_bloom": S(
+        en="BLOOM (176B)",
+        zh="BLOOM（176B）"),
     "lab_costs_model_sinks": S(
         en="StreamingLLM on Llama-2-7B",
         zh="StreamingLLM（基于 Llama-2-7B）"),
@@ -141,6 +144,9 @@ STRINGS = {
     "lab_costs_col_real": S(
         en="A real model",
         zh="真实模型"),
+    "lab_costs_real_cell": S(
+        en="{model}: {floats}",
+        zh="{model}：{floats}"),
     "lab_costs_col_fit": S(
         en="Tokens in {gb} $\\mathrm{{GB}}$",
         zh="{gb} $\\mathrm{{GB}}$ 能存的词元数"),
