@@ -120,7 +120,7 @@ def test_each_variants_cache_shows_the_references_numbers(variant, lang):
     np.testing.assert_allclose(_matrix(drawn(last, y), rows)[-1], e["y"][-1], atol=1e-12, rtol=0)
     text = chart_text(at)
     assert re.search(f"K<sub>{g + 1 if kv < H else HEAD}</sub>[)）]</b> · {rows}×{D_K}", text)  # the KV head read
-    assert f"{rows * kv * (D_K + D_V) * 8:,} B" in page_text(at)  # what the cache holds, in bytes
+    assert Text(lang)("kv_bytes", n=f"{rows * kv * (D_K + D_V) * 8:,}") in page_text(at)  # what the cache holds
     assert _row_names(spec) == [str(p + 1) for p in held]  # rows named by the positions held
     proof = _proof(at)
     assert proof[0][1] in ("0 — exactly", "0——完全相同")  # rows 1..5 of Y unchanged by the new token
@@ -155,7 +155,7 @@ def test_mla_caches_the_latent_and_decodes_to_the_naive_reference(lang):
     np.testing.assert_allclose(_matrix(drawn(last, h), t)[-1], heads[HEAD - 1][-1], atol=1e-12, rtol=0)
     np.testing.assert_allclose(_matrix(drawn(last, y), t)[-1], y_ref[-1], atol=1e-12, rtol=0)
     assert {"en": "latent cache c</b> · 6×4", "zh": "潜向量缓存 c</b> · 6×4"}[lang] in chart_text(at)
-    assert f"{t * 4 * 8:,} B" in page_text(at)
+    assert Text(lang)("kv_bytes", n=f"{t * 4 * 8:,}") in page_text(at)
     assert all(float(row[1]) <= 1e-12 for row in _proof(at)[1:3])
 
 
@@ -250,7 +250,8 @@ def test_gqa_with_as_many_kv_heads_as_heads_says_nothing_is_shared(lang):
     assert said in page_text(at)
     at.segmented_control(key="kv_heads").set_value(1)
     rerun(at)
-    assert said not in page_text(at) and "432 B" in page_text(at)  # 3 tokens × 1 KV head × (7 + 11) × 8 bytes
+    # 3 tokens × 1 KV head × (7 + 11) × 8 bytes
+    assert said not in page_text(at) and Text(lang)("kv_bytes", n="432") in page_text(at)
 
 
 @pytest.mark.parametrize("variant, screen, link, said, scores_say", STEPPED,

@@ -12,6 +12,7 @@ from mha.figures.text import text_px
 
 from .. import knobs, lab
 from .. import settings as S
+from ..lab.costs import size as lab_size
 from ..models import MODELS
 from ..shared import digest
 from ..variant_defs import VARIANTS
@@ -106,8 +107,9 @@ def variant_name(t_, variant: str) -> str:
     return t_(VARIANTS[variant].kv_name or f"variant_{variant}")
 
 
-def _size(nbytes: int) -> str:
-    return f"{nbytes:,} B" if nbytes < 10_000 else f"{nbytes / 1024:,.1f} KiB"
+def _size(t_, nbytes: int) -> str:
+    """Bytes as the lab says them (zh review K4): under 10,000 in bytes, in the page's word; else decimal units."""
+    return t_("kv_bytes", n=f"{nbytes:,}") if nbytes < 10_000 else lab_size(nbytes)
 
 
 def said_tokens(positions, sep: str = ", ") -> str:
@@ -135,7 +137,7 @@ def held_words(v: View, d: Decoded) -> str:
     """What the cache holds, as Markdown: tokens × kv heads (or the latent's width) and its bytes; which kv head the
     chosen head reads; a window's tokens and those that left."""
     t_, cfg, cache = v.t, v.cfg, d.cache
-    t, size = len(cache), _size(cache.nbytes)
+    t, size = len(cache), _size(t_, cache.nbytes)
     if d.variant == "mha":
         return t_("kv_state", t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)
     if d.variant == "mla":

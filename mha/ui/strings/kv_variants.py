@@ -30,6 +30,9 @@ STRINGS = {
     "kv_knob_d_latent": S(
         en="latent width",
         zh="潜向量宽度"),
+    "kv_bytes": S(
+        en="{n} bytes",
+        zh="{n} 字节"),
     "kv_state_heads": S(
         en="The cache holds {t} tokens' K and V per KV head ({kv} in all), {t}×{d_k} and {t}×{d_v}: {size}.",
         zh="缓存里存着 {kv} 个 KV 头 × {t} 个词元的 K 和 V，每个分别是 {t}×{d_k} 和 {t}×{d_v}：一共 {size}。"),
