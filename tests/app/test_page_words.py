@@ -52,3 +52,9 @@ def test_the_cost_table_s_real_models_are_punctuated_as_chinese_on_a_chinese_pag
     text = " ".join(m.value for m in at.markdown)
     assert "BLOOM（176B）" in text and "BLOOM (176B)" not in text
     assert not re.search(r"(small|7B|v0\.1|176B）|20B|V2): \d", text), re.findall(r".{12}: \d", text)[:3]
+
+
+def test_a_chinese_field_ending_in_a_bracket_takes_no_space_after_it():
+    """zh review K2: "按 StreamingLLM（基于 Llama-2-7B） 的维度", a space left after the name's closing bracket."""
+    text = " ".join(m.value for m in run(stage="variants", variant="sinks", part="check", lang="zh").markdown)
+    assert "Llama-2-7B）的维度" in text and not re.search(r"） +[\u4e00-\u9fff]", text)
