@@ -80,6 +80,7 @@ class Variant:
     knobs: tuple[Knob, ...] = ()
     code: tuple[Callable, ...] = ()  # the core's functions its code view shows
     kv: bool = True  # the KV-cache stage decodes through it (the online softmax is a way to compute, not to cache)
+    groups: bool = False  # shows heads in groups: a composite h, so its sizes cannot all be primes (GQA)
     kv_name: str = ""  # the strings key of its shorter name on the KV-cache stage's picker (else variant_<id>)
 
 
@@ -123,7 +124,7 @@ LLAMA3 = _sizes(4096, 32, 128, n_kv_heads=8, rope_base=500000.0)
 VARIANT_LIST = (
     Variant("mha", "", _same, Real("GPT-2 small", ("gpt2",), 12, _sizes(768, 12, 64)), kv_name="kv_short_mha"),
     Variant("gqa", "groups", lambda cfg, k: dict(n_kv_heads=kv_heads(cfg.n_heads, k["kv_heads"])),
-            Real("Llama-3-8B", ("llama3",), 32, LLAMA3), knobs=(KV_HEADS,), code=GROUPS_CODE),
+            Real("Llama-3-8B", ("llama3",), 32, LLAMA3), knobs=(KV_HEADS,), code=GROUPS_CODE, groups=True),
     Variant("mqa", "groups", lambda cfg, k: dict(n_kv_heads=1),
             Real("Falcon-7B", ("falcon",), 32, _sizes(4544, 71, 64, n_kv_heads=1)), code=GROUPS_CODE),
     Variant("window", "window", lambda cfg, k: dict(window=k["window"]),

@@ -13,7 +13,7 @@ from .. import settings as S
 from ..knobs import divisors
 from ..lab import costs
 from ..prose import header, input_error
-from ..variant_defs import VARIANT_LIST
+from ..variant_defs import VARIANT_LIST, VARIANTS
 from ..view import View
 
 # the code view, by the variant shown: the walk with today's changes, and the piece that makes the change
@@ -24,7 +24,8 @@ def sizes_note(t, values) -> str:
     """Why the sizes are not distinct primes here, where the lab needs it (GQA's groups need a composite h: the 4
     heads its own button sets), for the sidebar's check to say instead of offering primes; else ""."""
     h = int(values["n_heads"])
-    if values.get("variant") == "gqa" and len(divisors(h)) > 2 and primes.primes_but(values, "n_heads"):
+    groups = VARIANTS[values.get("variant", S.DEFAULTS["variant"])].groups  # as its declaration says
+    if groups and len(divisors(h)) > 2 and primes.primes_but(values, "n_heads"):
         return t("lab_groups_primes_note", h=h)
     return ""
 
