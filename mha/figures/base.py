@@ -111,13 +111,17 @@ def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:
 
 
 def number(v: float, decimals: int) -> str:
-    """v with at most `decimals` decimals, trailing zeros dropped, a true minus sign; "" for a gap."""
+    """v with at most `decimals` decimals, trailing zeros dropped, a true minus sign; "" for a gap. Only an exact 0
+    is written "0": a value that rounds to zero keeps its sign and every decimal ("−0.00"), so it does not read as
+    none."""
     if not np.isfinite(v):
         return ""
     s = f"{v:.{decimals}f}"
     if "." in s:
         s = s.rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s.replace("-", "−")
+    if s in ("-0", "0", ""):
+        return "0" if v == 0 else f"{v:.{decimals}f}".replace("-", "−")
+    return s.replace("-", "−")
 
 
 def general(v: float, digits: int) -> str:

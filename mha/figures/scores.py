@@ -74,9 +74,9 @@ class ScoreSteps:
 # rest); fill {i} {j}, fill_rows and softmax_rows (.format(a=first, b=last): one row is said as one) (frame
 # sentences); shown {rows} {cols} (a windowed matrix's title); slider (the slider's name for a screen reader) and
 # slider_step {k} {count} {step} {caption} (each step's words for it); token, feature, key (what a row or column
-# counts, in hover text).
+# counts, in hover text); pending (a cell's hover text on a frame before it is computed).
 WORDS = ("play", "pause", *(f"step_{p}" for p in PHASES), *(f"cap_{p}" for p in PHASES), "fill", "fill_rows",
-         "softmax_rows", "shown", "slider", "slider_step", "token", "feature", "key")
+         "softmax_rows", "shown", "slider", "slider_step", "token", "feature", "key", "pending")
 
 
 def inner_window(n: int, d_k: int) -> int:
@@ -537,10 +537,11 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
                                                 title=dict(text=names["probs"], side="top",
                                                            font=dict(size=look.tick + 1)))),
     ]
-    data = [*static, *at_rest, *bars, _click_layer(s, n, c, names)]
-    first = len(static)
-    frame_specs = [dict(name=str(idx), data=[patch(tr) for tr in dynamic(f, f)],
-                        traces=list(range(first, first + len(at_rest)))) for idx, f in enumerate(frames)]
+    data = [*static, *at_rest, *bars, _click_layer(s, n, c, names, still)]
+    first, click = len(static), len(data) - 1
+    frame_specs = [dict(name=str(idx), traces=[*range(first, first + len(at_rest)), click],
+                        data=[*(patch(tr) for tr in dynamic(f, f)), dict(type="scatter", text=_hover(s, n, names, f))])
+                   for idx, f in enumerate(frames)]
     layout = _layout(b, s, n_full, (q_title, s_title), frames, rest, label_size)
     out = first + len(at_rest) - (3 if operands else 1)  # the outline traces: [Q's rows,] S's cells[, Kᵀ's column]
     solid = dict(color=HIGHLIGHT, width=3, dash=None)  # a clicked cell's (S's rows are dotted while softmaxed)
@@ -560,25 +561,39 @@ def _colour_bar(scale: list, low: float, high: float, bar: dict) -> dict:
                 hoverinfo="skip", showlegend=False)
 
 
-def _click_layer(s: ScoreSteps, n: int, c: int, names: dict) -> dict:
+def _click_layer(s: ScoreSteps, n: int, c: int, names: dict, f: Frame) -> dict:
     """Near-transparent squares over every cell of the scores/S panel, the trace a click is read from (named
-    "click", as base.click_layer). Hover names every value the cell goes through."""
+    "click", as base.click_layer). Hover names the values the cell has gone through by frame `f` (`_hover`)."""
     ii, jj = np.mgrid[0:n, 0:n]
-    text = []
-    for i, j in zip(ii.ravel(), jj.ravel()):
-        scaled = f"÷√d<sub>k</sub> = {general(s.scaled[i, j], 4)}"
-        parts = [f"{names['scores']} = {general(s.scores[i, j], 4)}", scaled] if s.scores is not None \
-            else [f"{names['scores']} = {general(s.scaled[i, j], 4)}"]
-        parts += ["→ −∞"] if j > i else []
-        parts.append(f"{names['probs']} = {general(s.probs[i, j], 4)}")
-        text.append("<br>".join(parts))
     return dict(
         type="scatter", x=(jj.ravel() + 1).tolist(), y=(ii.ravel() + 1).tolist(),
-        customdata=np.stack([ii.ravel(), jj.ravel()], axis=1).tolist(), text=text, mode="markers",
+        customdata=np.stack([ii.ravel(), jj.ravel()], axis=1).tolist(), text=_hover(s, n, names, f), mode="markers",
         marker=dict(symbol="square", size=max(4, c - 2), opacity=0.003, color="#000", line=dict(width=0)),
         xaxis="x2", yaxis="y", hovertemplate="[%{y}, %{x}]<br>%{text}<extra></extra>", showlegend=False,
         name="click",
     )
+
+
+def _hover(s: ScoreSteps, n: int, names: dict, f: Frame) -> list[str]:
+    """Each cell's hover text on frame `f`, row by row: only what that frame has computed. A QKᵀ cell not yet filled
+    says so; the scaled score from ÷√d_k on; −∞ once the mask is down; S on the rows softmax has reached."""
+    text = []
+    for i in range(n):
+        for j in range(n):
+            if f.phase == "qkt" and np.isnan(f.signed[i, j]):
+                text.append(s.words["pending"])
+                continue
+            parts = [f"{names['scores']} = {general(s.scores[i, j], 4)}"] if s.scores is not None else []
+            if f.phase != "qkt":
+                scaled = general(s.scaled[i, j], 4)
+                parts.append(f"÷√d<sub>k</sub> = {scaled}" if s.scores is not None
+                             else f"{names['scores']} = {scaled}")
+            if f.masked and j > i:
+                parts.append("→ −∞")
+            if i < f.softmaxed:
+                parts.append(f"{names['probs']} = {general(s.probs[i, j], 4)}")
+            text.append("<br>".join(parts))
+    return text
 
 
 def slider_labels(s: ScoreSteps, frames: list[Frame]) -> list[str]:

@@ -35,17 +35,19 @@ The script (`LIB`, `CSS`)
 Clicks (`clickable_chart`, `picked`)
     A figure that takes clicks says in its layout how a cell is outlined (layout.meta.outline, written by
     mha.figures.base.outline_rule): the cells that may be chosen and, for cell (i, j), the boxes to draw, each as a
-    layout shape or into a lines trace. A click on a cell of the figure's click layer (its scatter named "click")
-    sends that cell's customdata, [i, j] 0-based, and on an animation the frame it shows, [i, j, frame], and nothing
-    else, to the chart's mark: a small component element (`_mark`, key mark_<key>) inside the fragment `picked`, so a
-    click reruns that fragment only. On the server the click chooses the cell, or lets it go when it was the chosen one
-    (sel_<key>, and the frame in frame_<key>); the fragment sends the mark again with data {key, cell, frame} (frame:
-    the one clicked on, else the one the animation rests on; null on a still chart) and writes the cell's sums as that
-    frame shows it. The browser then outlines the mark's cell on the chart it holds, by the figure's rule, over
-    whatever frame it shows, and moves an animation to the mark's frame when the mark names a new one. No figure is
-    built or sent for a click. A chart drawn anew (another language, a full rerun) is drawn with the cell its mark
-    names, at its figure's resting frame, then moved to the frame the run's mark names; a cell outside the rule's
-    cells (the sizes shrank) is not outlined.
+    layout shape or into a lines trace. A click on a cell of the figure's click layer (its scatter named "click") sends
+    that cell's customdata, [i, j] 0-based, and on an animation the frame it shows, [i, j, frame], and nothing else, to
+    the chart's mark: a small component element (`_mark`, key mark_<key>) inside the fragment `picked`, so a click
+    reruns that fragment only. An animation the reader leaves on a frame (the slider, Pause, the end of Play) sends that
+    frame alone, [frame], once it has stayed 400 ms and is not the frame the mark names; the page may move what it says
+    beside the chart to it (`picked`'s follow: the scores' step buttons). On the server the click chooses the cell, or
+    lets it go when it was the chosen one (sel_<key>, and the frame in frame_<key>); the fragment sends the mark again
+    with data {key, cell, frame} (frame: the one clicked on or left on, else the one the animation rests on; null on a
+    still chart) and writes the cell's sums as that frame shows it. The browser then outlines the mark's cell on the
+    chart it holds, by the figure's rule, over whatever frame it shows, and moves an animation to the mark's frame when
+    the mark names a new one. No figure is built or sent for a click. A chart drawn anew (another language, a full
+    rerun) is drawn with the cell its mark names, at its figure's resting frame, then moved to the frame the run's mark
+    names; a cell outside the rule's cells (the sizes shrank) is not outlined.
 """
 
 import hashlib
@@ -236,33 +238,49 @@ def forget_frame(key: str) -> None:
     st.session_state.pop(f"frame_{key}", None)
 
 
-def _remember_cell(key: str) -> None:
-    """A click on a cell of chart `key`: that cell is chosen, or let go when it was the chosen one. On an animation
-    the click names the frame too ([i, j, frame]): the frame is kept, and the same cell on another frame is chosen
-    again, not let go."""
+def _remember_cell(key: str, follow=None) -> None:
+    """What chart `key` sent. A click on a cell: that cell is chosen, or let go when it was the chosen one. On an
+    animation the click names the frame too ([i, j, frame]): the frame is kept, and the same cell on another frame is
+    chosen again, not let go. An animation the reader left on a frame (the slider, Pause, the end of Play) sends that
+    frame alone ([frame]): it is kept, with the chosen cell. Then `follow(frame)`, if given, for what else the frame
+    moves (the scores' step)."""
     sent = st.session_state[f"mark_{key}"].cell
     sent = [int(v) for v in sent] if sent else []
-    cell = tuple(sent[:2]) or None
-    frame = sent[2] if len(sent) == 3 and sent[2] >= 0 else None
-    same = cell == selected(key) and frame == clicked_frame(key)
-    st.session_state[f"sel_{key}"] = None if same else cell
+    if len(sent) == 1:
+        frame = sent[0] if sent[0] >= 0 else None
+    else:
+        cell = tuple(sent[:2]) or None
+        frame = sent[2] if len(sent) == 3 and sent[2] >= 0 else None
+        same = cell == selected(key) and frame == clicked_frame(key)
+        st.session_state[f"sel_{key}"] = None if same else cell
     st.session_state[f"frame_{key}"] = frame
+    if follow is not None and frame is not None:
+        follow(frame)
 
 
-def mark(key: str, cell: tuple[int, int] | None, frame: int | None = None) -> None:
+def mark(key: str, cell: tuple[int, int] | None, frame: int | None = None, follow=None) -> None:
     """The mark of chart `key`: tells the page which cell to outline (None: none) and, on an animation, which frame to
-    show (None: the one shown), and takes the chart's clicks."""
+    show (None: the one shown), and takes the chart's clicks and the frames it is left on (`_remember_cell`)."""
     _mark(key=f"mark_{key}", data={"key": key, "cell": None if cell is None else list(cell), "frame": frame},
-          height=0, on_cell_change=lambda: _remember_cell(key))
+          height=0, on_cell_change=lambda: _remember_cell(key, follow))
 
 
-@st.fragment
-def picked(key: str, fits, show, frames: tuple[int, int] | None = None) -> None:
-    """What a click on the chart `key` changes, in a fragment of its own that a click reruns alone: the mark with the
-    chosen cell, and show(cell), the cell's sums or the hint (cell None). A chosen cell that `fits(cell)` rejects
-    (the sizes shrank) counts as none. An animation gives `frames`, (the frame it rests on, how many it has): the
-    chart stays on the frame clicked on (the resting one before any click) and show(cell, frame) explains the cell
-    as that frame shows it."""
+def picked(key: str, fits, show, frames: tuple[int, int] | None = None, follow=None) -> None:
+    """What a click on the chart `key` changes, in a fragment of its own that a click reruns alone (its key:
+    `picked_fragment(key)`): the mark with the chosen cell, and show(cell), the cell's sums or the hint (cell None).
+    A chosen cell that `fits(cell)` rejects (the sizes shrank) counts as none. An animation gives `frames`, (the frame
+    it rests on, how many it has): the chart stays on the frame clicked on or left on (the resting one before either),
+    show(cell, frame) explains the cell as that frame shows it, and follow(frame) is called when the reader moves the
+    frame (`_remember_cell`)."""
+    st.fragment(_picked, key=picked_fragment(key))(key, fits, show, frames, follow)
+
+
+def picked_fragment(key: str) -> str:
+    """The key of chart `key`'s `picked` fragment, for st.rerun(scope=...)."""
+    return f"picked_{key}"
+
+
+def _picked(key: str, fits, show, frames: tuple[int, int] | None, follow) -> None:
     cell = selected(key)
     cell = cell if cell is not None and fits(cell) else None
     if frames is None:
@@ -272,5 +290,5 @@ def picked(key: str, fits, show, frames: tuple[int, int] | None = None) -> None:
     rest, count = frames
     frame = clicked_frame(key)
     frame = frame if frame is not None and frame < count else rest
-    mark(key, cell, frame)
+    mark(key, cell, frame, follow)
     show(cell, frame)

@@ -468,6 +468,7 @@ function merge(a, b) {  // b laid over a as Plotly.animate lays a frame: objects
   return out;
 }
 
+const SETTLE_MS = 400;
 function controls(root, fig, st, redraw) {
   const layout = fig.layout, f = frameOf(layout), frames = fig.frames || [];
   const box = (x, y, xanchor, yanchor, e) => {
@@ -495,8 +496,15 @@ function controls(root, fig, st, redraw) {
     outline(st);
     redraw();
     if (st.place) st.place(k);
+    settle();
   };
   st.show = show;
+  // The frame the reader leaves the animation on goes to the server once it stays (SETTLE_MS, and Play not running),
+  // so that what the page says beside the chart follows it (chart._remember_cell).
+  const settle = () => {
+    clearTimeout(st.settling);
+    st.settling = setTimeout(() => { if (!st.timer && st.onFrame) st.onFrame(st.frame); }, SETTLE_MS);
+  };
   const stop = () => { clearTimeout(st.timer); st.timer = null; };
   for (const menu of layout.updatemenus || []) {
     const bar = document.createElement("div");
@@ -510,7 +518,7 @@ function controls(root, fig, st, redraw) {
       const [names, opts] = b.args || [];
       btn.addEventListener("click", () => {
         stop();
-        if (Array.isArray(names) && names[0] === null) return; // Pause
+        if (Array.isArray(names) && names[0] === null) { settle(); return; } // Pause
         const step = ((opts || {}).frame || {}).duration ?? 500;
         let k = (opts || {}).fromcurrent && st.frame < frames.length - 1 ? st.frame + 1 : 0;
         const tick = () => { show(k); k += 1; if (k < frames.length) st.timer = setTimeout(tick, step); else st.timer = null; };
@@ -651,6 +659,7 @@ function listen(root) {
   root.addEventListener("click", e => {
     const hit = root.mha && root.mha.onCell ? cellAt(root, e) : null;
     if (hit && hit.t.name === "click" && hit.point.customdata) {
+      clearTimeout(root.mha.settling);  // the click names the frame itself
       root.mha.onCell(root.mha.frames.length ? [...hit.point.customdata, root.mha.frame] : hit.point.customdata);
     }
   });
@@ -725,13 +734,15 @@ export function render(host, fig, options) {
     listen(root);
   }
   clearTimeout((root.mha || {}).timer);
+  clearTimeout((root.mha || {}).settling);
   root.replaceChildren();
   const layout = fig.layout;
   const active = ((layout.sliders || [])[0] || {}).active;
   // root.mha, what a browser test reads: the figure (layout, frames), the traces as drawn now, the frame shown, and
   // show(k) to step to frame k as the slider does.
   const st = { fig, layout, frames: fig.frames || [], data: fig.data.map(t => ({ ...t })), frame: active ?? 0,
-               cell: opts.cell || null, onCell: opts.onCell, uid: `m${Math.random().toString(36).slice(2)}` };
+               cell: opts.cell || null, onCell: opts.onCell, onFrame: opts.onFrame,
+               uid: `m${Math.random().toString(36).slice(2)}` };
   st.plain = { data: st.data, layout };  // what the frame shown holds, before the chosen cell is outlined on it
   outline(st);
   root.mha = st;
@@ -821,8 +832,10 @@ MHA.paint = paint;
 // element: a run that sends another figure makes React write the element anew, which takes the old chart with it.
 function chart(spec) {
   const d = spec.dataset, fig = JSON.parse(d.spec);
-  const opts = { filename: d.filename, revision: d.revision, cell: markOf(d.key),
-                 onCell: d.clickable ? cell => (MARKS.get(d.key) || { send() {} }).send(cell) : null };
+  const send = sent => (MARKS.get(d.key) || { send() {} }).send(sent);
+  // A frame left on is sent only when it is not the one the server last named (paint shows that one).
+  const opts = { filename: d.filename, revision: d.revision, cell: markOf(d.key), onCell: d.clickable ? send : null,
+                 onFrame: d.clickable ? k => { if (k !== frameOfMark(d.key)) send([k]); } : null };
   const root = render(spec.parentNode, fig, opts);
   // It rests on its figure's frame: the frame its mark names may be an older figure's, and the mark the run sends
   // next names this one's (paint).

@@ -143,6 +143,41 @@ def test_a_step_chosen_reruns_the_chart_only_and_play_walks_forward_from_qkt(pag
     assert _active_frame(page) >= 2
 
 
+def test_the_step_buttons_follow_the_frame_the_chart_is_left_on(page, app_url):
+    """Audit 2026-12-04 #10: stepped to frame 6 (q₂·k₃), the step buttons still said "S = softmax", and hovering S[3, 2]
+    gave S's value on a frame where it is not computed. Left on a frame by the slider (keys, then a pause), the
+    buttons and the link name that frame's step, and only the step buttons and the sums are sent again: the chart
+    the browser holds stays, on that frame. The hover says what the frame has computed. End goes back to S."""
+    sent, received = _listen(page), []
+    listen(page, "websocket", lambda ws: ws.on("framereceived", lambda payload: received.append(payload)))
+    open_stage(page, app_url, "scores")
+    root = page.locator(".st-key-scores .mha-chart").element_handle()
+    page.evaluate("(r) => { r.mha.kept = true; }", root)  # a chart drawn anew would not carry this
+    checked = lambda: page.locator('.st-key-phase button[aria-checked="true"]').inner_text()  # noqa: E731
+    assert checked() == EN["phase_s"]
+    slider = page.locator(".st-key-scores .mha-slider")
+    before = len(received)
+
+    def step_to_six():
+        slider.focus()
+        page.keyboard.press("Home")
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+
+    _fragment_reruns_of(page, sent, step_to_six)
+    assert _active_frame(page) == 5 and checked() == EN["phase_qkt"] and "phase=qkt" in page.url
+    assert "html" not in _sent_by_server(received[before:])  # the chart's element is not sent again
+    assert page.evaluate("(r) => r.mha.kept === true && r.isConnected", root)  # the same chart, not drawn again
+    _click_point(page, ".st-key-scores", 7)  # S[3, 2], hovered: q₃·k₂ is frame 8, not yet
+    tip = page.locator(".st-key-scores .mha-tip")
+    assert tip.is_visible() and EN["anim_pending"] in tip.inner_text(), tip.inner_text()
+    _click_point(page, ".st-key-scores", 1)  # S[1, 2]: q₁·k₂ is frame 2, done
+    assert tip.inner_text().count("=") == 1, tip.inner_text()  # Q₁K₁ᵀ only: neither ÷√7 nor S yet
+    _fragment_reruns_of(page, sent, lambda: (slider.focus(), page.keyboard.press("End")))
+    assert checked() == EN["phase_s"] and "phase=" not in page.url
+    shoot(page, "scores-buttons-follow")
+
+
 def test_a_click_on_the_scores_reruns_the_sums_only_and_outlines_the_cell_on_the_chart_the_browser_holds(page,
                                                                                                        app_url):
     """A clicked cell of S reruns neither the page with its sidebar nor the chart with its step control: the browser's

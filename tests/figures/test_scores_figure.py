@@ -207,11 +207,13 @@ def test_frames_change_data_only_and_colour_bars_never_move():
     dynamic = spec["frames"][0]["traces"]
     bars = [i for i, t in enumerate(spec["data"]) if t.get("marker", {}).get("showscale")]
     assert len(bars) == 2 and not set(bars) & set(dynamic)  # both colour bars, on traces no frame touches
-    assert r["click"] not in dynamic and r["q"] not in dynamic and r["kt"] not in dynamic
+    assert r["q"] not in dynamic and r["kt"] not in dynamic
     for frame in spec["frames"]:
         assert set(frame) == {"name", "data", "traces"} and frame["traces"] == dynamic  # no layout in a frame
-        for patch in frame["data"]:
+        for trace, patch in zip(frame["traces"], frame["data"]):
             assert set(patch) <= {"type", "z", "x", "y", "text", "texttemplate", "opacity"}
+            if trace == r["click"]:  # the click layer: its hover text only, never where a click lands
+                assert set(patch) == {"type", "text"}
     lay = spec["layout"]
     assert lay["margin"]["autoexpand"] is False  # nothing a frame draws can push the margins
     assert all(not t.get("showscale") for t in spec["data"] if t["type"] == "heatmap")
@@ -252,6 +254,7 @@ def test_cell_numbers_are_the_values_they_sit_on(look):
                         assert s == ""
                     else:
                         assert abs(float(s.replace("−", "-")) - v) <= 0.051, (s, v)
+                        assert s.startswith("−") == (v < 0) and (s == "0") == (v == 0), (s, v)  # −0.004: "−0.00"
 
 
 def test_the_posts_mask_example_becomes_what_the_post_writes():
@@ -288,7 +291,10 @@ def test_the_board_fits_the_screen_and_names_every_phase_on_the_slider(size, loo
 
 
 def test_numbers_are_written_with_a_true_minus_and_no_trailing_zeros():
-    assert [number(v, 2) for v in (-0.127, 0.4, 1.0, -0.001, 12.345, np.nan)] == ["−0.13", "0.4", "1", "0", "12.35", ""]
+    """Trailing zeros go, except where a value rounds to zero: it keeps its sign and decimals (audit 2026-12-04 #10:
+    a masked frame wrote the score −0.004 as "0"). Only an exact zero is "0"."""
+    values = (-0.127, 0.4, 1.0, -0.001, 0.004, 0.0, 12.345, np.nan)
+    assert [number(v, 2) for v in values] == ["−0.13", "0.4", "1", "−0.00", "0.00", "0", "12.35", ""]
 
 
 @pytest.mark.parametrize("look", LOOKS)
@@ -323,3 +329,38 @@ def test_on_a_projector_every_written_mark_is_at_its_type(size):
     assert layout["updatemenus"][0]["font"]["size"] > F.PRESENT.tick
     assert all(a["tickfont"]["size"] >= F.PRESENT.tick for k, a in layout.items() if k.startswith(("xaxis", "yaxis"))
                and a.get("visible", True))
+
+
+@pytest.mark.parametrize("look", ["desk", "phone"])
+def test_a_cells_hover_says_only_what_its_frame_has_computed(look):
+    """Audit 2026-12-04 #10: hovering S[3, 2] on a QKᵀ frame gave S's value while the page said the cell was not
+    computed yet. On every frame (and at rest), a cell's hover: "pending" before QKᵀ fills it, the score once filled;
+    −∞ only once the mask is down and above the diagonal; S only on a row softmax has reached, with the trace's
+    value."""
+    tr = trace_of()
+    spec = scores_animation(model_steps(tr), text=True, look=LOOKS[look]).to_dict()
+    r, n = roles(spec), 3
+    hovers = [in_frame(spec, f, r["click"])["text"] for f in spec["frames"]]
+    signed = [z(in_frame(spec, f, r["signed"])) for f in spec["frames"]]
+    probs = [z(in_frame(spec, f, r["probs"])) for f in spec["frames"]]
+    masks = [z(in_frame(spec, f, r["mask"])) for f in spec["frames"]]
+    seen_pending = seen_partial_s = False
+    for k, text in enumerate(hovers):
+        for i in range(n):
+            for j in range(n):
+                said = text[i * n + j]
+                filled = not np.isnan(signed[k][i, j]) or not np.isnan(probs[k][i, j]) or not np.isnan(masks[k][i, j])
+                if not filled:
+                    assert said == "pending", (k, i, j, said)
+                    seen_pending = True
+                    continue
+                assert said.startswith(f"{NAMES['scores']} = "), (k, i, j, said)
+                softmaxed = i < int(np.sum(~np.isnan(probs[k][:, 0])))
+                assert (NAMES["probs"] in said) == softmaxed, (k, i, j, said)
+                if softmaxed:
+                    assert said.endswith(F.base.general(tr.probs[0, i, j], 4)), (k, i, j, said)
+                seen_partial_s |= softmaxed != bool(np.sum(~np.isnan(probs[k][:, 0])) == n)
+                assert ("−∞" in said) == (j > i and not np.isnan(masks[k][i, j])), (k, i, j, said)
+    assert seen_pending and seen_partial_s  # the frames before QKᵀ is filled and softmax part way are among them
+    rest = spec["data"][r["click"]]["text"]
+    assert all(NAMES["probs"] in said for said in rest)  # at rest on S: every value it went through

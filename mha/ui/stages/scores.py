@@ -15,7 +15,7 @@ from mha.figures.ticks import token_ticks
 
 from .. import link, session
 from .. import settings as S
-from ..chart import clickable_chart, forget_frame, picked
+from ..chart import clickable_chart, forget_frame, picked, picked_fragment
 from ..product import breakdown
 from ..prose import aside, display, fmt, head_control, header, later, said, tex_num
 from ..shared import digest
@@ -27,6 +27,7 @@ from ..view import Name, View, name, subscript
 CODE = [("scores", "scaled", "masked", "probs"), mha.causal_mask, mha.softmax]
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
+CHART_FRAGMENT, STEP_FRAGMENT = "scores_chart", "scores_step"
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
 NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 
@@ -58,16 +59,14 @@ def render(v: View) -> None:
     _chart(v, steps, phases, labels, example)
 
 
-@st.fragment
+@st.fragment(key=CHART_FRAGMENT)
 def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: bool) -> None:
     """The step, the chart and the clicked cell's sums. A fragment: choosing a step reruns this part only, not the
-    page with its sidebar (a click, only the sums: `picked`); the address bar follows the step."""
+    page with its sidebar (a click, only the sums: `picked`)."""
     t, d_k = v.t, v.cfg.d_k
-    phase = st.segmented_control(t("phase"), phases, format_func=labels.get, key="phase", required=True,
-                                 persist_state="session", label_visibility="collapsed",  # the hint names it
-                                 on_change=forget_frame, args=("scores",))  # the chart goes to the step's rest
-    if phase != st.query_params.get("phase", S.DEFAULTS["phase"]):  # a new step, not a click: the link follows
-        link.follows(v.cfg)
+    frames = animation_frames(steps, v.look)
+    _step_control(v, phases, labels)
+    phase = st.session_state["phase"]
     n = min(steps.scaled.shape[0], F.MAX_SIDE)
 
     def build():
@@ -83,10 +82,35 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
         st.caption(t("phone_operands"))
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
-    frames = animation_frames(steps, v.look)
     picked("scores", lambda cell: cell[0] < n and cell[1] < n,
            lambda cell, frame: _sums(v, steps, example, cell, frames, frame, labels),
-           (rest_index(frames, phase), len(frames)))
+           (rest_index(frames, phase), len(frames)), lambda frame: _follow(frames, frame))
+
+
+@st.fragment(key=STEP_FRAGMENT)
+def _step_control(v: View, phases: tuple, labels: dict) -> None:
+    """The step buttons, in a fragment of their own: the chart's slider moves them without the chart being sent
+    again (`_follow`); choosing a step reruns the chart too (`_step_chosen`). The address bar follows the step."""
+    phase = st.segmented_control(v.t("phase"), phases, format_func=labels.get, key="phase", required=True,
+                                 persist_state="session", label_visibility="collapsed",  # the hint names it
+                                 on_change=_step_chosen)
+    if phase != st.query_params.get("phase", S.DEFAULTS["phase"]):  # a new step, not a click: the link follows
+        link.follows(v.cfg)
+
+
+def _step_chosen() -> None:
+    """A step chosen with the buttons: the chart is drawn anew resting on it (the frame clicked on no longer holds)."""
+    forget_frame("scores")
+    st.rerun(scope=CHART_FRAGMENT)
+
+
+def _follow(frames: list[Frame], frame: int) -> None:
+    """The chart was left on `frame` (its slider, Pause, a click): the step buttons show that frame's step. They and
+    the cell's sums are drawn again; the chart stays as it is, on that frame."""
+    phase = frames[frame].phase if frame < len(frames) else None
+    if phase is not None and phase != st.session_state.get("phase"):
+        st.session_state["phase"] = phase
+        st.rerun(scope=[STEP_FRAGMENT, picked_fragment("scores")])
 
 
 def _sums(v: View, steps: F.ScoreSteps, example: bool, cell: tuple[int, int] | None, frames: list[Frame],
@@ -186,7 +210,7 @@ def _words(t: Text, d_k: int | None) -> dict:
         cap_scaled=t("anim_given") if given else t("anim_scale", d_k=d_k, root=f"√{d_k} ≈ {np.sqrt(d_k):.3g}"),
         fill=t.template("anim_fill"), fill_rows=t.ranged("anim_fill_rows"), softmax_rows=t.ranged("anim_softmax"),
         shown=t.template("drawn_part"), slider=t("anim_slider"), slider_step=t.template("anim_step_text"),
-        token=t("token"), feature=t("feature"), key=t("key_pos"),
+        token=t("token"), feature=t("feature"), key=t("key_pos"), pending=t("anim_pending"),
     )
 
 

@@ -89,6 +89,10 @@ STRINGS = {
         en="S: softmax of each row; −∞ became 0, each row sums to 1",
         zh="S：逐行 softmax；−∞ 变成 0，每行加起来等于 1",
         draws=CHART),
+    "anim_pending": S(
+        en="not computed yet on this frame",
+        zh="这一帧还没有算到这一格",
+        draws=CHART),
     "drawn_part": S(
         en="first {rows}×{cols} drawn",
         zh="只画出前 {rows}×{cols}",
