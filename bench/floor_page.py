@@ -105,9 +105,14 @@ st.caption(t("scores_play_hint", steps=t("list_sep").join(LABELS.values())))
 
 
 @st.fragment
-def chart() -> None:
+def step_control() -> None:  # the app's step buttons: a fragment of their own, which the chart's frame moves
     st.segmented_control(t("phase"), PHASES, format_func=LABELS.get, key="phase", required=True,
                          label_visibility="collapsed")
+
+
+@st.fragment
+def chart() -> None:
+    step_control()
     hint = lambda cell: st.caption(t("click_hint", name="S₁"))  # noqa: E731
     if CHART == "app":
         clickable_chart(("floor", n), lambda: F.scores_animation(steps(n), text=True, look=F.DESK, phase="s"), "scores")
