@@ -216,7 +216,7 @@ def test_a_clicked_score_is_written_out_and_quiz_me_asks_for_one(lang):
     at.session_state["sel_lab_groups_qk"] = (2, 1)
     rerun(at)
     text = page_text(at)
-    assert r"Q_{4}K_{2}^\top" in text and "[3, 2]" in text
+    assert r"Q_{4}K_{2}^{\mathrm T}" in text and "[3, 2]" in text
     value = float(ref["scores"][3][2, 1])
     written = re.findall(r"(?:holds|是|为|等于)\s*(−?\d+(?:\.\d+)?)", text)
     assert any(abs(float(w.replace("−", "-")) - value) < 1e-3 * max(1, abs(value)) for w in written), written
@@ -338,3 +338,28 @@ def test_the_lab_opens_on_a_change_and_its_four_heads_are_not_offered_primes(lan
     rerun(at)
     assert t("primes_no") in [c.value for c in at.sidebar.caption]
     assert [b for b in at.sidebar.button if b.key == "make_primes"]
+
+
+def written(trace: dict) -> np.ndarray | None:
+    """The numbers a heatmap writes in its cells, as floats (None: it writes none)."""
+    if trace.get("texttemplate") != "%{text}":
+        return None
+    return np.array([[float(s.replace("−", "-")) for s in row] for row in trace["text"]])
+
+
+@pytest.mark.parametrize("variant,heads,present", [("mqa", 2, False), ("gqa", 2, False), ("mqa", 2, True)])
+def test_the_map_writes_every_matrix_s_numbers_at_the_posts_sizes(variant, heads, present):
+    """Audit 2026-12-04 #9: the map drew K, V and the Q's four a row, colour only, so what a group shares could not
+    be read. At the post's sizes each panel writes its numbers, and they are the independent computation's to the
+    digits written; on a projector too for MQA, the lab's first view (GQA's two groups there take four rows, and
+    the map stays whole on the first screen at cells too small for numbers)."""
+    at = run(stage="variants", variant=variant, n_heads=heads, **(dict(present=1) if present else {}))
+    ref = grouped(heads, 1 if variant == "mqa" else heads)
+    panels = [p for p in charts(at)["lab_groups_map"]["data"] if p["type"] == "heatmap"]
+    wanted = [m for g in range(len(ref["k"])) for m in (ref["k"][g], ref["v"][g],
+              *(ref["q"][i] for i in range(heads) if ref["group"][i] == g))]
+    assert len(panels) == len(wanted)
+    for panel, want in zip(panels, wanted):
+        numbers = written(panel)
+        assert numbers is not None, panel["name"]
+        np.testing.assert_allclose(numbers, want, atol=0.0051 if present else 0.00051)

@@ -40,6 +40,11 @@ def panels(at, key: str) -> list[np.ndarray]:
     return [z(tr) for tr in spec["data"] if tr["type"] == "heatmap"]
 
 
+def drawn_turned(at) -> list[np.ndarray]:
+    """Q, Q_rot, K, K_rot as the change part draws them: Q beside Q_rot in one chart, K beside K_rot in the next."""
+    return panels(at, "lab_rope_q") + panels(at, "lab_rope_k")
+
+
 def table(at, header: str) -> dict[str, tuple[str, str]]:
     """The checks' table: what is compared -> (largest difference, ✓ or ✗)."""
     for m in at.markdown:
@@ -69,12 +74,13 @@ def to_part(at, part: str):
 def test_the_page_draws_q_and_k_turned_the_angles_and_the_scores(lang):
     at, t = lab(lang), Text(lang)
     e = expected(0, 6)
-    q, q_rot, k, k_rot = panels(at, "lab_rope_qk")
+    q, q_rot, k, k_rot = drawn_turned(at)
     for drawn, want in ((q, e["q"]), (q_rot, e["q_rot"]), (k, e["k"]), (k_rot, e["k_rot"])):
         np.testing.assert_allclose(drawn, want, atol=1e-12, rtol=0)
     assert not np.allclose(q_rot[1:, :6], q[1:, :6])  # the first six dims turned from position 1 on
-    lines = [s for s in dict(keyed_charts(at))["lab_rope_qk"]["layout"]["shapes"] if s["line"]["width"] == 3]
-    assert len(lines) == 4 * 3  # each panel's 7 columns cut into pairs: (1, 2), (3, 4), (5, 6), 7
+    for key in ("lab_rope_q", "lab_rope_k"):
+        lines = [s for s in dict(keyed_charts(at))[key]["layout"]["shapes"] if s["line"]["width"] == 3]
+        assert len(lines) == 2 * 3  # each panel's 7 columns cut into pairs: (1, 2), (3, 4), (5, 6), 7
     np.testing.assert_array_equal(q_rot[0], q[0])  # position 0 does not turn
     (angles,) = panels(at, "lab_rope_angles")
     np.testing.assert_allclose(angles, [[p * BASE ** (-2 * i / 6) for i in range(3)] for p in range(3)], rtol=1e-14)
@@ -119,9 +125,9 @@ def test_a_clicked_score_is_the_dot_product_of_two_rotated_rows(lang):
     rerun(at)
     e = expected(0, 6)
     text = page_text(at)
-    assert r"Q_{1}^{\mathrm{rot}}(K_{1}^{\mathrm{rot}})^{\top}[3,2]" in text
+    assert r"Q_{1}^{\mathrm{rot}}(K_{1}^{\mathrm{rot}})^{\mathrm T}[3,2]" in text
     pairs = [rf"{tex_num(a)}\cdot{tex_num(b)}" for a, b in zip(e["q_rot"][2], e["k_rot"][1])]
-    body = text[text.index(r"(K_{1}^{\mathrm{rot}})^{\top}[3,2]"):]
+    body = text[text.index(r"(K_{1}^{\mathrm{rot}})^{\mathrm T}[3,2]"):]
     assert all(p in body for p in pairs), (pairs, body[:600])
     assert fmt(e["scores"][2, 1]) in body  # the note under the terms names the cell's value
 
@@ -142,7 +148,7 @@ def test_quiz_me_asks_for_a_rotated_score_and_takes_the_right_answer():
 def test_the_head_shown_is_the_one_turned(lang):
     at = lab(lang, head=2)
     e = expected(1, 6)
-    q, q_rot, k, k_rot = panels(at, "lab_rope_qk")
+    q, q_rot, k, k_rot = drawn_turned(at)
     np.testing.assert_allclose(q_rot, e["q_rot"], atol=1e-12, rtol=0)
     np.testing.assert_allclose(k_rot, e["k_rot"], atol=1e-12, rtol=0)
     np.testing.assert_allclose(panels(to_part(at, "click"), "lab_rope")[2], e["scores"], atol=1e-12, rtol=0)
@@ -159,7 +165,7 @@ def test_a_link_s_rotary_dims_is_kept_valid_and_the_page_says_so(lang, asked, us
     assert t(f"lab_rope_kept_{why}", asked=asked, used=used, d_k=7) in [c.value for c in at.caption]
     assert at.select_slider(key="rotary_dims").value == used
     e = expected(0, used)
-    _, q_rot, _, k_rot = panels(at, "lab_rope_qk")
+    _, q_rot, _, k_rot = drawn_turned(at)
     np.testing.assert_allclose(q_rot, e["q_rot"], atol=1e-12, rtol=0)
     np.testing.assert_allclose(k_rot, e["k_rot"], atol=1e-12, rtol=0)
     assert at.query_params.get("rotary_dims", ["6"]) in (str(used), [str(used)])  # the link carries what is used
@@ -172,7 +178,7 @@ def test_fewer_rotating_dims_leave_the_rest_as_they_were():
     at.select_slider(key="rotary_dims").set_value(2)
     rerun(at)
     e = expected(0, 2)
-    q, q_rot, k, k_rot = panels(at, "lab_rope_qk")
+    q, q_rot, k, k_rot = drawn_turned(at)
     np.testing.assert_allclose(q_rot, e["q_rot"], atol=1e-12, rtol=0)
     np.testing.assert_array_equal(q_rot[:, 2:], q[:, 2:])
     np.testing.assert_array_equal(k_rot[:, 2:], k[:, 2:])
@@ -181,7 +187,7 @@ def test_fewer_rotating_dims_leave_the_rest_as_they_were():
     at.select_slider(key="rotary_dims").set_value(0)  # on the check part: the change part shows it
     to_part(at, "change")
     assert t("lab_rope_none") in page_text(at) and "lab_rope_angles" not in dict(keyed_charts(at))
-    q, q_rot, _, _ = panels(at, "lab_rope_qk")
+    q, q_rot, _, _ = drawn_turned(at)
     np.testing.assert_array_equal(q_rot, q)
 
 
@@ -196,7 +202,7 @@ def test_an_even_d_k_turns_every_dim_and_d_k_one_turns_none():
         assert t("lab_rope_dk_one", d_k=1) in [i.value for i in at.info], part
     at = lab(d_k=32)  # 16 pairs: no lines between them, the caption names the pairs instead
     assert t("lab_rope_qk_caption_wide", h=1, r=6, d_k=32) in page_text(at)
-    assert not dict(keyed_charts(at))["lab_rope_qk"]["layout"].get("shapes")
+    assert not any(dict(keyed_charts(at))[key]["layout"].get("shapes") for key in ("lab_rope_q", "lab_rope_k"))
 
 
 @pytest.mark.parametrize("params", [dict(), dict(present=1, lang="zh"), dict(text="the cat sat on the mat"),
@@ -209,7 +215,7 @@ def test_every_figure_keeps_to_what_the_page_draws(params):
         at.session_state["screen_phone"] = True
         rerun(at)
     drawn = {}
-    for part, keys in (("change", {"lab_rope_qk", "lab_rope_angles"}), ("click", {"lab_rope"}),
+    for part, keys in (("change", {"lab_rope_q", "lab_rope_k", "lab_rope_angles"}), ("click", {"lab_rope"}),
                        ("check", {"lab_rope_same"})):
         figures = dict(keyed_charts(to_part(at, part)))
         assert set(figures) == keys, part
@@ -240,3 +246,21 @@ def test_the_chinese_page_shows_no_english_the_code_wrote():
             if node.type == "number_input":  # the check's words lead the costs' first element; their box follows
                 break
     assert not found, found
+
+
+@pytest.mark.parametrize("present", [False, True], ids=["desk", "present"])
+def test_q_and_k_before_and_after_the_turn_write_their_numbers(present):
+    """Audit 2026-12-04 #9: four panels a row drew colour only, and pairs 1 and 2 turn by 0.046 and 0.002 rad a
+    position, too little to see in colour. Each of Q, Q_rot, K, K_rot writes its numbers (the loop reference's, to
+    the digits written), so that row 2 of pair 1 can be read changing: −0.069 becomes −0.102."""
+    at = lab(**(dict(present=1) if present else {}))
+    e = expected(0, 6)
+    traces = [t for key in ("lab_rope_q", "lab_rope_k") for t in dict(keyed_charts(at))[key]["data"]
+              if t["type"] == "heatmap"]
+    assert len(traces) == 4
+    for trace, want in zip(traces, (e["q"], e["q_rot"], e["k"], e["k_rot"])):
+        assert trace.get("texttemplate") == "%{text}", trace["name"]
+        numbers = np.array([[float(s.replace("−", "-")) for s in row] for row in trace["text"]])
+        np.testing.assert_allclose(numbers, want, atol=0.0051 if present else 0.00051)
+    q, q_rot = (np.array([[float(s.replace("−", "-")) for s in row] for row in t["text"]]) for t in traces[:2])
+    assert (q[1, 2:4] != q_rot[1, 2:4]).all()  # pair 1 of row 2 changes in the digits written

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.e2e
 
 CFG = mha.AttentionConfig()
 W, X = mha.init_weights(CFG), mha.init_input(CFG)
-CHARTS = dict(change=("lab_rope_qk", "lab_rope_angles"), click=("lab_rope",), check=("lab_rope_same",))
+CHARTS = dict(change=("lab_rope_q", "lab_rope_k", "lab_rope_angles"), click=("lab_rope",), check=("lab_rope_same",))
 
 
 def turned(head: int, dims: int, letter: str) -> np.ndarray:
@@ -64,8 +64,8 @@ def test_the_rope_lab_is_drawn_right_and_readable_on_every_screen(page, app_url,
         for key in CHARTS[part]:
             assert page.locator(f".st-key-{key} .mha-chart svg").count() == 1, (part, key)
         if part == "change":
-            np.testing.assert_allclose(drawn(page, "lab_rope_qk", 1), turned(0, 6, "q"), atol=1e-12, rtol=0)  # Q₁
-            np.testing.assert_allclose(drawn(page, "lab_rope_qk", 3), turned(0, 6, "k"), atol=1e-12, rtol=0)  # K₁
+            np.testing.assert_allclose(drawn(page, "lab_rope_q", 1), turned(0, 6, "q"), atol=1e-12, rtol=0)  # Q₁
+            np.testing.assert_allclose(drawn(page, "lab_rope_k", 1), turned(0, 6, "k"), atol=1e-12, rtol=0)  # K₁
         if part == "click":
             np.testing.assert_allclose(drawn(page, "lab_rope", 2), turned(0, 6, "q") @ turned(0, 6, "k").T,
                                        atol=1e-12, rtol=0)
@@ -103,6 +103,6 @@ def test_another_head_a_clicked_score_and_fewer_dims(page, app_url):
     rerun_after(page, page.locator(".st-key-lab_part button").nth(2).click)  # the check
     assert page.get_by_text(en["lab_rope_check_pass"].format(rest=3, d_k=7)).count() == 1
     rerun_after(page, page.locator(".st-key-lab_part button").nth(0).click)  # what changes
-    q, q_rot = drawn(page, "lab_rope_qk", 0), drawn(page, "lab_rope_qk", 1)
+    q, q_rot = drawn(page, "lab_rope_q", 0), drawn(page, "lab_rope_q", 1)
     np.testing.assert_allclose(q_rot, turned(1, 4, "q"), atol=1e-12, rtol=0)
     np.testing.assert_array_equal(q_rot[:, 4:], q[:, 4:])

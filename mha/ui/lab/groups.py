@@ -6,11 +6,14 @@ or its H, one product at a time. Checked on the page: the K and V a real cache k
 formula; that every head reads its own group's K and V (recomputed here, the group worked out by the page, not by
 the core); and how far sharing moves Y on weights that were not trained to share."""
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.base import MAX_TEXT_SIDE
 from mha.figures.ticks import token_ticks
 
 from .. import knobs, lab, session
@@ -23,7 +26,8 @@ from ..variant_defs import KV_HEADS
 from ..view import Name, Operand, View, concat_args, name, subscript
 
 FOUR = 4  # the fewest heads with a real group: some heads sharing K and V, not all
-ROW = dict(desk=4, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
+ROW = dict(desk=4, numbers=2, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
+PRESENT_MAP_H = 270  # px of panels the map may take down on a projector: under the lab's controls, on the first screen
 TALL = 16  # rows drawn beyond which the map keeps to one row of panels: the chosen head's group, its first heads
 
 
@@ -64,10 +68,9 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
         head_control(t, row)
     map_title, sh_title = f"**{t('lab_groups_map_title')}**{part}", f"**{t('lab_groups_sh_title')}**"
     intro = "\n\n".join(filter(None, (offer, _intro(v, len(tr.k), g))))
-    if v.look == F.PRESENT:  # there the map comes first, on the first screen, and the words under it
-        st.markdown(map_title)
+    if v.look == F.PRESENT:  # there the map comes first, on the first screen, and its title and the words under it
         _map(v, tr, g, shown)
-        st.markdown(f"{intro}\n\n{sh_title}")  # one element, not two
+        st.markdown(f"{map_title}\n\n{intro}\n\n{sh_title}")  # one element, not two
     else:
         st.markdown(f"{intro}\n\n{map_title}")
         _map(v, tr, g, shown)
@@ -119,7 +122,7 @@ def _intro(v: View, n_kv: int, g: np.ndarray) -> str:
     else:
         words = t.sentences(t("lab_groups_intro", h=h, n_kv=n_kv, size=h // n_kv, groups=groups), t("lab_groups_gqa"),
                             t("lab_groups_row1"))
-    scores = r"S_i = \operatorname{softmax}\!\Big(\frac{Q_i K_{g(i)}^\top}{\sqrt{d_k}} + M\Big)"
+    scores = r"S_i = \operatorname{softmax}\!\Big(\frac{Q_i K_{g(i)}^{\mathrm T}}{\sqrt{d_k}} + M\Big)"
     rule = r"g(i) = \Big\lceil \frac{i\,n_{kv}}{h} \Big\rceil"
     return said(words, display(v.look, scores, r"H_i = S_i\,V_{g(i)}", rule))
 
@@ -128,22 +131,46 @@ def _shown(v: View, n: int, g: np.ndarray) -> tuple[dict[int, np.ndarray], str]:
     """The groups the map draws, each with the query heads drawn, and what the title adds when that is not all:
     every group while its panels are short; past TALL rows, one row of panels, the chosen head's group (its K, V
     and first heads), or the map would run past a projector's screen."""
-    cap = ROW["phone"] if v.look.narrow else ROW["desk"]
+    cap = _cap(v)
     every = {k: np.flatnonzero(g == k) for k in range(int(g.max()) + 1)}
     if min(n, F.MAX_SIDE) <= TALL or (len(every) == 1 and len(g) + 2 <= cap):
         return every, ""
     k = int(g[min(int(st.session_state.get("head", 1)), len(g)) - 1])
-    heads = every[k][: cap - 2]
+    heads = every[k][: max(1, cap - 2)]  # a row of K, V and its first heads; on a phone, K, V and one head
     said = v.t("lab_groups_map_part", g=k + 1, groups=len(every), heads=_heads(v.t, heads))
     return {k: heads}, f" · {said}"
 
 
+def _cap(v: View) -> int:
+    """Panels a row of the map at most, the most the map draws (ROW): two on a phone, four elsewhere."""
+    return ROW["phone"] if v.look.narrow else ROW["desk"]
+
+
 def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray]) -> None:
     """One row per group shown: its K and V, drawn once, then the Q of each head that reads them (wrapping after
-    ROW panels)."""
+    ROW panels). Off a phone, two a row (K beside V, then the Q's in pairs) when that writes the numbers in the cells
+    and four do not (audit 2026-12-04 #9: four a row drew colour only); on a projector, no taller than PRESENT_MAP_H
+    of panels, so that the map is whole on the first screen."""
+    look = replace(v.named, max_h=PRESENT_MAP_H) if v.look == F.PRESENT else v.named
+    small = max(min(v.cfg.n_tokens, F.MAX_SIDE), v.cfg.d_k, v.cfg.d_v) <= MAX_TEXT_SIDE  # numbers may fit
+    caps = (ROW["numbers"], ROW["desk"]) if v.text and small and not v.look.narrow else (_cap(v),)
+    figures = [_map_figure(v, tr, shown, cap, look) for cap in caps]
+    fig = next((f for f in figures if _has_numbers(f)), figures[-1])
+    axes = tuple(f"yaxis{i + 1 if i else ''}" for i in range(_panels(shown)))
+    chart(token_ticks(fig, v.tokens, axes, v.look), key="lab_groups_map")
+
+
+def _panels(shown: dict[int, np.ndarray]) -> int:
+    return sum(len(heads) + 2 for heads in shown.values())
+
+
+def _has_numbers(fig) -> bool:
+    return any(t.get("texttemplate") == "%{text}" for t in fig.to_dict()["data"])
+
+
+def _map_figure(v: View, tr: mha.Trace, shown: dict[int, np.ndarray], cap: int, look: F.Look):
     t = v.t
     mats, rows = [], []
-    cap = ROW["phone"] if v.look.narrow else ROW["desk"]
     for k, heads in shown.items():
         shared = t("lab_groups_read_by" if len(heads) > 1 else "lab_groups_read_by_one", heads=_heads(t, heads))
         mats += [F.Mat(tr.k[k], f"K<sub>{k + 1}</sub> · {shared}", row_label=t("token"), col_label=t("cols_of")),
@@ -152,9 +179,7 @@ def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray]) ->
                  for i in heads]
         count = len(heads) + 2
         rows += [cap] * (count // cap) + ([count % cap] if count % cap else [])
-    axes = tuple(f"yaxis{i + 1 if i else ''}" for i in range(len(mats)))
-    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=tuple(rows))
-    chart(token_ticks(fig, v.tokens, axes, v.look), key="lab_groups_map")
+    return F.grid_figure(mats, text=v.text, words=v.words, look=look, per_row=tuple(rows))
 
 
 def _products(v: View, variant: str, tr: mha.Trace, g: np.ndarray) -> None:
@@ -165,7 +190,7 @@ def _products(v: View, variant: str, tr: mha.Trace, g: np.ndarray) -> None:
     k = int(g[i])
     i1, k1 = subscript(i + 1), subscript(k + 1)
     q, kt = name("Q", str(i + 1)), name("K", str(k + 1), "T")
-    qk = Name(f"Q<sub>{i + 1}</sub>K<sub>{k + 1}</sub><sup>T</sup>", rf"Q_{{{i + 1}}}K_{{{k + 1}}}^\top",
+    qk = Name(f"Q<sub>{i + 1}</sub>K<sub>{k + 1}</sub><sup>T</sup>", rf"Q_{{{i + 1}}}K_{{{k + 1}}}^{{\mathrm T}}",
               f"Q{i1}K{k1}ᵀ")
     s, vn, hn = name("S", str(i + 1)), name("V", str(k + 1)), name("H", str(i + 1))
     token, col, key = t("token"), t("cols_of"), t("key_pos")

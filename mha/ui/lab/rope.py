@@ -98,11 +98,11 @@ def _names(h: int) -> dict[str, Name]:
     sub = subscript(h)
     q_rot = Name(f"Q<sub>{h}</sub><sup>rot</sup>", rf"Q_{{{h}}}^{{\mathrm{{rot}}}}", f"Q{sub}ʳᵒᵗ")
     k_rot = Name(f"K<sub>{h}</sub><sup>rot</sup>", rf"K_{{{h}}}^{{\mathrm{{rot}}}}", f"K{sub}ʳᵒᵗ")
-    k_rot_t = Name(f"{k_rot.html}ᵀ", rf"(K_{{{h}}}^{{\mathrm{{rot}}}})^{{\top}}", f"{k_rot.plain}ᵀ")
+    k_rot_t = Name(f"{k_rot.html}ᵀ", rf"(K_{{{h}}}^{{\mathrm{{rot}}}})^{{\mathrm T}}", f"{k_rot.plain}ᵀ")
     q, k = name("Q", str(h)), name("K", str(h))
     return dict(q=q, k=k, q_rot=q_rot, k_rot=k_rot, k_rot_t=k_rot_t,
                 scores=Name(f"{q_rot.html}{k_rot_t.html}", q_rot.tex + k_rot_t.tex, q_rot.plain + k_rot_t.plain),
-                plain=Name(f"{q.html}{k.html}ᵀ", rf"{q.tex}{k.tex}^{{\top}}", f"{q.plain}{k.plain}ᵀ"))
+                plain=Name(f"{q.html}{k.html}ᵀ", rf"{q.tex}{k.tex}^{{\mathrm T}}", f"{q.plain}{k.plain}ᵀ"))
 
 
 def _opening(v: View, cfg: mha.AttentionConfig) -> str:
@@ -118,18 +118,21 @@ def _opening(v: View, cfg: mha.AttentionConfig) -> str:
 
 
 def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dict[str, Name]) -> str:
-    """Q, Q_rot, K, K_rot of the head shown, the pairs marked and named by their θ; then the angles p·θ_i. What
-    they show, said under them by the caller (one element with what follows)."""
+    """Q beside Q_rot, then K beside K_rot, of the head shown, the pairs marked and named by their θ; then the angles
+    p·θ_i. What they show, said under them by the caller (one element with what follows).
+
+    Two a row leave each cell room for its number, so that a pair turned by 0.05 rad still shows its change (audit
+    2026-12-04 #9: four a row drew colour only); two figures, so that a projector's first screen holds Q and Q_rot
+    whole."""
     t, h, r, d_k = v.t, v.head, cfg.rotary_dims, cfg.d_k
     lines = d_k <= PAIR_LINES
     pairs = [f"θ{subscript(i)}" for i in range(r // 2)] + [""] * ((d_k - r + 1) // 2)
-    mats = [F.Mat(a, names[key].html, row_label=t("token"), col_label=t("cols_of"))
-            for a, key in ((tr.q[h], "q"), (tr.q_rot[h], "q_rot"), (tr.k[g], "k"), (tr.k_rot[g], "k_rot"))]
-    look = v.named
-    fig = F.grid_figure(mats, text=v.text, words=v.words, look=look, block_cols=2 if lines else 0,
-                        block_names=pairs if lines else (), per_row=2 if look.narrow else 4)
-    axes = [f"yaxis{i if i else ''}" for i in ("", 2, 3, 4)]
-    chart(token_ticks(fig, v.tokens, tuple(axes), v.look), key="lab_rope_qk")
+    for key, (before, after) in (("q", (tr.q[h], tr.q_rot[h])), ("k", (tr.k[g], tr.k_rot[g]))):
+        mats = [F.Mat(a, names[n].html, row_label=t("token"), col_label=t("cols_of"))
+                for a, n in ((before, key), (after, f"{key}_rot"))]
+        fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, block_cols=2 if lines else 0,
+                            block_names=pairs if lines else (), per_row=2)
+        chart(token_ticks(fig, v.tokens, ("yaxis", "yaxis2"), v.look), key=f"lab_rope_{key}")
     words = t("lab_rope_qk_caption" if lines else "lab_rope_qk_caption_wide", h=h + 1, r=r, d_k=d_k)
     if not r:
         return words
