@@ -303,3 +303,39 @@ def test_the_window_s_step_says_which_token_leaves_as_the_new_one_arrives(lang):
     sep = Text(lang)("list_sep")
     assert Text(lang)("kv_arrive_evict", t="₅", gone="X₃", tokens="X₄") in spec
     assert Text(lang)("kv_arrive", t="₅", tokens=f"X₃{sep}X₄") not in spec
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("variant, window, sinks", [("window", 2, 0), ("window", 3, 0), ("sinks", 2, 1)])
+def test_a_window_says_what_weight_its_earlier_rows_gave_tokens_that_left(variant, window, sinks, lang):
+    """Audit 2026-12-04 #8: after two additions with W = 2, S₁'s dotted row 4 reads 0.458 and nothing else; the
+    other 0.542 went to X₃, which has left. Under the chart, each earlier row that gave weight to a token no longer
+    held says how much, to which tokens, and what its drawn weights add up to, from the loop reference's softmax at
+    that row's own time; a row that gave none is not named."""
+    t_ = Text(lang)
+    at = run(stage="kv_cache", variant=variant, window=window, sinks=sinks, lang=lang, **SIZES)
+    named = 0
+    for t in range(3, 8):
+        held = _held(t, window, sinks)
+        w = mha.init_weights(mha.AttentionConfig(n_heads=H))
+        before = ref.variant_trace(_rows(t - 1).tolist(), w.w_q.tolist(), w.w_k.tolist(), w.w_v.tolist(),
+                                   w.w_o.tolist(), n_kv_heads=0, window=window, sinks=sinks, alibi=False,
+                                   rotary_dims=0, rope_base=10000.0)
+        probs = np.array(before["probs"])[HEAD - 1]
+        captions = " ".join(c.value for c in at.caption)
+        for p in held[:-1]:
+            left = [j for j in range(t - 1) if j not in held and probs[p, j] > 0]
+            gone = float(sum(probs[p, j] for j in left))
+            start = t_("kv_weight_gone", row=p + 1, s="S₃", w="@", gone="", kept="").split("@")[0]  # names row p
+            if gone >= 5e-4:
+                tokens = "、".join if lang == "zh" else ", ".join
+                said = t_("kv_weight_gone", row=p + 1, s="S₃", w=f"{gone:.3f}",
+                          gone=tokens(f"X{chr(0x2080 + j + 1)}" for j in left) if len(left) < 3
+                          else f"X{chr(0x2080 + left[0] + 1)}…X{chr(0x2080 + left[-1] + 1)}", kept=f"{1 - gone:.3f}")
+                assert said in captions, (t, p, captions)
+                named += 1
+            else:
+                assert start not in captions, (t, p)
+        at.button(key="add_token").click()
+        rerun(at)
+    assert named >= 3

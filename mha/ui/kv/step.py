@@ -184,6 +184,25 @@ def _changed_words(v: View, d: Decoded, sub: str, n: int, ys: str) -> dict:
     return out
 
 
+def weight_gone(v: View, d: Decoded) -> str:
+    """For a window: each dotted row of S (a query computed before X_t arrived) that gave weight to tokens the cache
+    no longer holds, said with that weight; its drawn weights then add up to less than 1 (audit 2026-12-04 #8). ""
+    when none did."""
+    if d.before is None or d.cfg is None or not d.cfg.window or len(d.held) < 2:
+        return ""
+    t, h, earlier = v.t, v.head, d.held[:-1]
+    rows = d.before.probs[h][earlier]  # each earlier query's softmax over every key of its time
+    gone = np.ones(rows.shape[1], bool)
+    gone[earlier] = False
+    said = []
+    for p, row in zip(earlier, rows):
+        w = float(row[gone].sum())
+        if w >= 5e-4:
+            said.append(t("kv_weight_gone", row=p + 1, s=v.head_name("S").plain, w=f"{w:.3f}",
+                          gone=said_tokens(np.flatnonzero(gone & (row > 0)), t("list_sep")), kept=f"{1 - w:.3f}"))
+    return t.sentences(*said) if said else ""
+
+
 def proof(v: View, d: Decoded) -> str:
     """The check, as Markdown: the step's rows against a full recompute on the same numbers, with the same variant;
     a window's length against its bound."""

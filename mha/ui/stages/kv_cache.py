@@ -13,7 +13,7 @@ from .. import settings as S
 from ..chart import draw, drawn, shared_figure
 from ..kv.cost import cost_part, measure_part
 from ..kv.shared import decode_rows, held_words, picker
-from ..kv.step import cache_step, offer_next_row, offer_next_word, proof, seeded_rows, token_axes
+from ..kv.step import cache_step, offer_next_row, offer_next_word, proof, seeded_rows, token_axes, weight_gone
 from ..prose import head_control, header, input_error
 from ..settings import KV_PARTS
 from ..shared import digest
@@ -81,9 +81,12 @@ def _steps(v: View) -> None:
         draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
         held = len(d.held)
         wide, long = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model) > COLS, held > drawn_rows(v.look)  # drawn in part
-        if wide or long:
-            which = "kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols"
-            st.caption(t_(which, cols=COLS, rows=drawn_rows(v.look)))
+        notes = [t_("kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols",
+                    cols=COLS, rows=drawn_rows(v.look))] if wide or long else []
+        if gone := weight_gone(v, d):
+            notes.append(gone)
+        if notes:
+            st.caption(t_.sentences(*notes))
         why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
         lead = f"{state}\n\n" if projector else ""
         st.markdown(f"{lead}{why}\n\n{proof(v, d)}" if t > 1 else f"{lead}{why}")  # one element
