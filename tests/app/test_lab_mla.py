@@ -301,7 +301,7 @@ def test_a_clicked_score_writes_the_absorbed_dot_product_and_the_quiz_hides_a_ce
     show(at, "click", "s")
     q_tilde, c_t, scores = chart(at, "mla_s")
     text = page_text(at)
-    assert r"$Q_{1}K_{1}^{\top}[3, 2]$ is row 3 of $\tilde Q_{1}$ times column 2 of $c^{\top}$" in text
+    assert r"$Q_{1}K_{1}^{\mathrm T}[3, 2]$ is row 3 of $\tilde Q_{1}$ times column 2 of $c^{\mathrm T}$" in text
     first = rf"{q_tilde[2, 0]:.4g}".replace("-", "(-", 1) + (")" if q_tilde[2, 0] < 0 else "")
     assert re.search(re.escape(first) + r"\\cdot", text)
     assert f"{scores[2, 1]:.4g}".replace("-", "−") in text

@@ -145,13 +145,13 @@ def test_a_cell_clicked_on_a_frame_is_explained_as_that_frame_shows_it(lang):
             if not drawn:
                 empty = table["frame_cell_empty"].split("{step}")[0].format(k=k + 1, count=len(frames))
                 assert empty in text, (k, i, j, text[:300])
-                assert r"(Q_{1}K_{1}^{\top})[" not in text
+                assert r"(Q_{1}K_{1}^{\mathrm T})[" not in text
                 continue
             head = table["frame_cell"].split("{value}")[0].format(k=k + 1, count=len(frames), i=i + 1, j=j + 1,
                                                                  step="@")
             sentence = re.escape(head.split("@")[0]) + r".*?" + re.escape(head.split("@")[1] + drawn) + r"[.。 （(]"
             assert re.search(sentence, text), (k, i, j, drawn, text[:300])
-            assert r"(Q_{1}K_{1}^{\top})[" in text
+            assert r"(Q_{1}K_{1}^{\mathrm T})[" in text
 
 
 def test_choosing_a_phase_changes_the_chart_and_the_link():
@@ -169,7 +169,7 @@ def test_choosing_a_phase_changes_the_chart_and_the_link():
     assert at.segmented_control(key="phase").value == "scaled"  # … and back
 
 
-QKT, Q_, KT = "(Q_{{{h}}}K_{{{h}}}^{{\\top}})", "Q_{{{h}}}", "K_{{{h}}}^{{\\top}}"  # names as LaTeX, not W_Q1
+QKT, Q_, KT = "(Q_{{{h}}}K_{{{h}}}^{{\\mathrm T}})", "Q_{{{h}}}", "K_{{{h}}}^{{\\mathrm T}}"  # names as LaTeX, not W_Q1
 SENTENCE = {"en": f"${QKT}[{{i}}, {{j}}]$ is row {{i}} of ${Q_}$ times column {{j}} of ${KT}$:",
             "zh": f"${QKT}[{{i}}, {{j}}]$ 是 ${Q_}$ 的第 {{i}} 行与 ${KT}$ 的第 {{j}} 列的内积："}
 
@@ -332,12 +332,13 @@ def test_q_and_kt_hover_in_the_page_s_language(lang):
 
 
 def test_k_transpose_is_written_one_way_on_the_scores_page():
-    """Kᵀ in text and HTML, K^⊤ (\\top) in every formula: the page's formulas, a clicked cell's sums and the softmax's
-    words together never write a transpose as ^T."""
+    """Kᵀ in text and HTML, an upright T in every formula (\\mathrm T, as the post writes K^T; audit 2026-12-04 #12:
+    Kᵀ, K^⊤ and K^T were three ways): the page's formulas, a clicked cell's sums and the softmax's words together
+    never write a transpose as ⊤ or as a bare ^T."""
     at = run(stage="scores")
     at.session_state["sel_scores"] = (2, 1)
     rerun(at)
     tex = " ".join(tex for _, tex in formulas(at)) + " ".join(e.value for e in at.markdown)
-    assert r"\top" in tex and "K_{1}^{\\top}" in tex
+    assert r"\top" not in tex and "K_{1}^{\\mathrm T}" in tex
     assert not re.search(r"\^\{?T\}?", tex), re.findall(r".{20}\^\{?T\}?", tex)
     assert "K^T" not in page_text(at) and "Kᵀ" in page_text(at)

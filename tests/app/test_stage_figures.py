@@ -112,3 +112,13 @@ def test_the_nudge_moves_token_j_and_only_rows_j_on_of_y(params):
         assert np.abs(delta[j - 1]).max() > 1e-6  # row j moves
         named = [m.value for m in at.markdown if "ΔY" in m.value]
         assert named and f"X{subscript(j)}" in named[0] and "0.5" in named[0]  # the page names token j
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_concat_heading_names_the_heads_there_are(lang):
+    """Audit 2026-12-04 #12: the heading read Concat(H₁,…,H_h) with two heads. It names H₁, H₂ at two heads, and
+    the first and last head with an ellipsis from three on, as Concat's own panel title does."""
+    for h, heads in ((2, "H_{1}, H_{2}"), (1, "H_{1}"), (4, r"H_{1},\dots,H_{4}")):
+        at = run(stage="heads", n_heads=h, lang=lang)
+        heading = next(m.value for m in at.markdown if r"\operatorname{Concat}" in m.value and m.value.startswith("**"))
+        assert rf"\operatorname{{Concat}}({heads})" in heading and "H_h" not in heading, heading

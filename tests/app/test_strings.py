@@ -4,6 +4,7 @@ every value written in the markup of whatever draws it."""
 import re
 import string
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -311,3 +312,12 @@ def test_a_key_declared_in_two_areas_stops_the_import():
     with pytest.raises(ValueError, match=r"other declares keys another area declares: \['k'\]"):
         gather([one, other])
     assert gather([one])["k"].zh == "甲"
+
+
+def test_a_transpose_is_written_one_way_in_every_formula():
+    """Audit 2026-12-04 #12: transposes were written Kᵀ, K^⊤ and K^T. Text and chart titles write ᵀ (or <sup>T</sup>),
+    and every formula an upright T, as the post writes K^T: no source of the app writes LaTeX's \\top (⊤)."""
+    root = Path(__file__).resolve().parents[2] / "mha"
+    found = [f"{p.relative_to(root)}:{k}" for p in root.rglob("*.py")
+             for k, line in enumerate(p.read_text().splitlines(), 1) if "\\top" in line]
+    assert not found, found

@@ -77,9 +77,9 @@ def test_the_walk_shows_the_chosen_layer_s_attention(layer, head):
     assert spec["layout"]["yaxis"]["ticktext"] == text.split()
 
 
+@pytest.mark.parametrize("text", ["H B F D A H B F D A", "H B F D A H B F D A H B F"])  # thresholds 0.40/0.41, 0.40
 @pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
-def test_the_heads_panel_scores_every_head_on_this_sequence(lang, table):
-    text = "H B F D A H B F D A"
+def test_the_heads_panel_scores_every_head_on_this_sequence(lang, table, text):
     at = run(model="trained", stage="heads", text=text, lang=lang)
     assert table["roles_title"] in page_text(at)
     tr = mha.model_forward(ids_of(text), TRAINED.weights)
@@ -94,6 +94,13 @@ def test_the_heads_panel_scores_every_head_on_this_sequence(lang, table):
         want = table["role_both"] if len(named) == 2 else table[f"role_{named[0]}"] if named else table["role_none"]
         assert role == want
     assert any(r[4] == table["role_induction"] and r[0] == "2" for r in rows)  # the shipped model's layer 2
+    # the words give the page's thresholds, each number once (audit 2026-12-04 #12: "at least 0.40
+    # (previous-token) or 0.40 (induction): 0.40, or …")
+    prev_bar, ind_bar = (f"{b:.2f}" for b in untrained_bars(text))
+    said = Text(lang)("roles_bars_same", bar=prev_bar) if prev_bar == ind_bar else \
+        Text(lang)("roles_bars", prev_bar=prev_bar, ind_bar=ind_bar)
+    words = next(m.value for m in at.markdown if table["roles_title"] in m.value)
+    assert said in words, words
 
 
 def untrained_bars(text: str) -> tuple[float, float]:

@@ -52,7 +52,7 @@ def render(v: View) -> None:
         c = a @ b
         st.markdown(t("circuit_ov_text", name=name, hits=copies(c), v=len(c)))
         an = Name("Ê·W<sub>V</sub>·W<sub>O</sub>", r"\hat E W_V W_O", "Ê·W_V·W_O")
-        bn = Name("Γ<sub>f</sub>·E<sup>T</sup>", r"\Gamma_f E^\top", "Γf·Eᵀ")
+        bn = Name("Γ<sub>f</sub>·E<sup>T</sup>", r"\Gamma_f E^{\mathrm T}", "Γf·Eᵀ")
         cn = Name(f"OV<sub>{name}</sub>", rf"OV_{{{name}}}", f"OV {name}")
     else:
         a, b = mha.qk_factors(m.weights, layer, head, through)
@@ -61,8 +61,8 @@ def render(v: View) -> None:
         key = "circuit_qk_text" if through is None else "circuit_qk_through_text"
         st.markdown(t(key, name=name, hits=copies(c), v=len(c), through=writer))
         an = Name("Ê·W<sub>Q</sub>/√d<sub>k</sub>", r"\hat E W_Q/\sqrt{d_k}", "Ê·W_Q/√d_k")
-        bn = Name("(Ê·W<sub>K</sub>)<sup>T</sup>", r"(\hat E W_K)^\top", "(Ê·W_K)ᵀ") if through is None else \
-            Name(f"(Ô<sub>{writer}</sub>·W<sub>K</sub>)<sup>T</sup>", rf"(\hat O_{{{writer}}} W_K)^\top",
+        bn = Name("(Ê·W<sub>K</sub>)<sup>T</sup>", r"(\hat E W_K)^{\mathrm T}", "(Ê·W_K)ᵀ") if through is None else \
+            Name(f"(Ô<sub>{writer}</sub>·W<sub>K</sub>)<sup>T</sup>", rf"(\hat O_{{{writer}}} W_K)^{{\mathrm T}}",
                  f"(Ô{writer}·W_K)ᵀ")
         cn = Name(f"QK<sub>{name}</sub>", rf"QK_{{{name}}}", f"QK {name}")
     if v.look.narrow or v.look == F.PRESENT:  # the product's C is small there: the circuit alone, letters named

@@ -106,7 +106,7 @@ def _a_name(h: int, d_k: int) -> Name:
     i = str(h + 1)
     q, k, b = (name(letter, i).plain for letter in "QKB")
     return Name(f"Q<sub>{i}</sub>K<sub>{i}</sub><sup>T</sup>/√{d_k} + B<sub>{i}</sub>",
-                rf"Q_{{{i}}}K_{{{i}}}^{{\top}}/\sqrt{{{d_k}}} + B_{{{i}}}", f"{q}{k}ᵀ/√{d_k} + {b}")
+                rf"Q_{{{i}}}K_{{{i}}}^{{\mathrm T}}/\sqrt{{{d_k}}} + B_{{{i}}}", f"{q}{k}ᵀ/√{d_k} + {b}")
 
 
 def _h_label(h: int) -> str:
@@ -154,7 +154,7 @@ def _sums(v: View, tr: mha.Trace, h: int, slopes: np.ndarray, cell: tuple[int, i
     g = mha.groups(v.cfg.n_heads, len(tr.k))[h]
     q, k = name("q", str(i + 1)), name("k", str(j + 1))
     qn, h1 = name("Q", str(h + 1)), h + 1
-    kt = Name(f"K<sub>{h1}</sub><sup>T</sup>", rf"K_{{{h1}}}^{{\top}}", f"K{h1}ᵀ")
+    kt = Name(f"K<sub>{h1}</sub><sup>T</sup>", rf"K_{{{h1}}}^{{\mathrm T}}", f"K{h1}ᵀ")
     qkt = Name(qn.html + kt.html, rf"({qn.tex}{kt.tex})", f"({qn.plain}{kt.plain})")
     dot = breakdown(t, qkt, qn, kt, tr.q_rot[h, i], tr.k_rot[g, j], tr.scores[h, i, j], i, j, v.look.narrow)
     m, score = float(slopes[h]), float(tr.scores[h, i, j])

@@ -63,7 +63,7 @@ def _codes(v: View, tr: mha.Trace, g: int) -> None:
 def _scores(v: View, tr: mha.Trace, h: int, g: int) -> None:
     """Head h's scores against the keys read back (codes × scale): Q_rot K̂ᵀ, a click writing its sum."""
     t, i = v.t, str(h + 1)
-    kn = Name(f"K̂<sub>{g + 1}</sub><sup>T</sup>", rf"\hat K_{{{g + 1}}}^{{\top}}", f"K̂{g + 1}ᵀ")
+    kn = Name(f"K̂<sub>{g + 1}</sub><sup>T</sup>", rf"\hat K_{{{g + 1}}}^{{\mathrm T}}", f"K̂{g + 1}ᵀ")
     qn = name("Q", i)
     sn = Name(qn.html + kn.html, rf"{qn.tex}{kn.tex}", f"{qn.plain}{kn.plain}")
     st.markdown(t("lab_int8_click", h=h + 1))

@@ -156,10 +156,10 @@ def _orders(v: View, i: int) -> str:
     """The naive and the absorbed order, in words and as formulas for head i: one element's Markdown."""
     j, look = i + 1, v.look
     naive = (r"c = X\,W_{DKV}", rf"K_{{{j}}} = c\,W_{{UK{j}}},\ V_{{{j}}} = c\,W_{{UV{j}}}",
-             rf"H_{{{j}}} = \operatorname{{softmax}}\!\Big(\tfrac{{Q_{{{j}}}K_{{{j}}}^{{\top}}}}{{\sqrt{{d_k}}}}"
+             rf"H_{{{j}}} = \operatorname{{softmax}}\!\Big(\tfrac{{Q_{{{j}}}K_{{{j}}}^{{\mathrm T}}}}{{\sqrt{{d_k}}}}"
              rf" + M\Big)\,V_{{{j}}}")
-    absorbed = (rf"\tilde Q_{{{j}}} = Q_{{{j}}}\,W_{{UK{j}}}^{{\top}}",
-                rf"H_{{{j}}} = \Big(\operatorname{{softmax}}\!\Big(\tfrac{{\tilde Q_{{{j}}}\,c^{{\top}}}}"
+    absorbed = (rf"\tilde Q_{{{j}}} = Q_{{{j}}}\,W_{{UK{j}}}^{{\mathrm T}}",
+                rf"H_{{{j}}} = \Big(\operatorname{{softmax}}\!\Big(\tfrac{{\tilde Q_{{{j}}}\,c^{{\mathrm T}}}}"
                 rf"{{\sqrt{{d_k}}}} + M\Big)\,c\Big)\,W_{{UV{j}}}")
     if look.narrow:
         tex = display(look, *naive, *absorbed)
@@ -194,8 +194,8 @@ def _absorbed(v: View, tr: mha.MLATrace, i: int) -> None:
     token, latent, key = t("token"), t("lab_mla_latent"), t("key_pos")
     sub, low = str(i + 1), subscript(i + 1)
     q_tilde = Name(f"Q̃<sub>{sub}</sub>", rf"\tilde Q_{{{sub}}}", f"Q̃{low}")
-    c_t = Name("c<sup>T</sup>", r"c^{\top}", "cᵀ")
-    scores = Name(f"Q<sub>{sub}</sub>K<sub>{sub}</sub><sup>T</sup>", rf"Q_{{{sub}}}K_{{{sub}}}^{{\top}}",
+    c_t = Name("c<sup>T</sup>", r"c^{\mathrm T}", "cᵀ")
+    scores = Name(f"Q<sub>{sub}</sub>K<sub>{sub}</sub><sup>T</sup>", rf"Q_{{{sub}}}K_{{{sub}}}^{{\mathrm T}}",
                   f"Q{low}K{low}ᵀ")
     product_view("mla_s", v, Operand(tr.q_absorbed[i], q_tilde, token, latent),
                  Operand(tr.latent.T, c_t, latent, key), Operand(tr.q_absorbed[i] @ tr.latent.T, scores, token, key),

@@ -76,7 +76,7 @@ def _words(v: View, cfg: mha.AttentionConfig, variant: str) -> str:
     far = rf"{s} < j \le i-{w}" if sinks and s else rf"j \le i-{w}"
     cases += [rf"-\infty & {far}", r"-\infty & j > i"]
     mask = r"M_{ij} = \begin{cases} " + r" \\ ".join(cases) + r" \end{cases}"
-    parts = [said(words, display(v.look, mask + ",", r"S = \operatorname{softmax}\!\left(\frac{QK^{\top}}"
+    parts = [said(words, display(v.look, mask + ",", r"S = \operatorname{softmax}\!\left(\frac{QK^{\mathrm T}}"
                                                     r"{\sqrt{d_k}} + M\right)"))]
     hidden = hidden_count(n, w, s)
     if hidden:
@@ -129,7 +129,7 @@ def _names(h: int, d_k: int) -> dict[str, Name]:
     i = str(h + 1)
     return dict(m=Name("M", "M", "M"),
                 a=Name(f"Q<sub>{i}</sub>K<sub>{i}</sub><sup>T</sup>/√{d_k} + M",
-                       rf"Q_{{{i}}}K_{{{i}}}^{{\top}}/\sqrt{{{d_k}}} + M", f"Q{i}K{i}ᵀ/√{d_k} + M"),
+                       rf"Q_{{{i}}}K_{{{i}}}^{{\mathrm T}}/\sqrt{{{d_k}}} + M", f"Q{i}K{i}ᵀ/√{d_k} + M"),
                 s=name("S", i), v=name("V", i), h=name("H", i))
 
 

@@ -77,7 +77,7 @@ def patterns(v: View) -> None:
     s_maps(v, tr, "heads_s")
     concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
-    st.markdown(f"**{t('heads_concat')}**")
+    st.markdown(f"**{t('heads_concat', heads=concat_args(h).tex)}**")  # H₁, H₂ at two heads, not H₁,…,H_h
     chart(F.grid_figure([concat], text=v.text, words=v.words, look=v.look, block_cols=dv, block_names=labels),
           key="heads_concat")
     if v.trained:
@@ -106,8 +106,11 @@ def roles(v: View, trace: mha.ModelTrace | None = None) -> str:
     lead = ""
     if trace is None:
         trace = run.trace
-        words = t("roles_text", prev_bar=f"{bars[0]:.2f}", ind_bar=f"{bars[1]:.2f}",
-                  floor=f"{mha.analysis.ROLE_FLOOR:.2f}", margin=mha.analysis.ROLE_MARGIN)
+        prev_bar, ind_bar = f"{bars[0]:.2f}", f"{bars[1]:.2f}"  # one number said once (audit 2026-12-04 #12)
+        said_bars = t("roles_bars_same", bar=prev_bar) if prev_bar == ind_bar else t("roles_bars", prev_bar=prev_bar,
+                                                                                   ind_bar=ind_bar)
+        words = t("roles_text", bars=said_bars, floor=f"{mha.analysis.ROLE_FLOOR:.2f}",
+                  margin=mha.analysis.ROLE_MARGIN)
         lead = f"**{t('roles_title')}**\n\n:gray[:small[{words}]]\n\n"  # one element with the table
     rows = []
     for layer, layer_trace in enumerate(trace.layers):

@@ -28,7 +28,7 @@ from .tokens import coda_shown
 CODE = [mha.logits_from, mha.model_forward]
 
 CHOSEN_MOST = 24  # glyphs of the chosen token its sentence writes
-E_T = Name("E<sup>T</sup>", r"E^{\top}", "Eᵀ")
+E_T = Name("E<sup>T</sup>", r"E^{\mathrm T}", "Eᵀ")
 LOGITS = Name("logits", r"\mathrm{logits}", "logits")
 FINAL = Name("LN<sub>f</sub>(Y)", r"\mathrm{LN}_f(Y)", "LN_f(Y)")
 
@@ -47,7 +47,7 @@ def render(v: View) -> None:
     # the trained model's whole run on the text, or the one-block model's on the walk's X (edits included)
     top = v.trained.trace if v.trained else mha.logits_from(v.x, mw)
     final, logits = top.final, top.logits
-    tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\top}:",
+    tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\mathrm T}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
                   r"p = \operatorname{softmax}(\mathrm{logits}_{" + str(n) + r"} / T)")
     note = t.sentences(t("next_tied", vocab=size), t("next_order"))  # E twice; GPT-2's order of the blocks

@@ -165,15 +165,15 @@ def _as_drawn(t: Text, steps: F.ScoreSteps, v: View, value: float, probs: bool) 
 
 
 def kt_name(head: int) -> Name:
-    """K₁ᵀ in the three places a name is written: the transpose is ᵀ in text and HTML, \\top in LaTeX (as
-    everywhere in the app)."""
+    """K₁ᵀ in the three places a name is written: the transpose is ᵀ in text and HTML, an upright T in LaTeX
+    (\\mathrm T: the post's K^T), as everywhere in the app."""
     k = name("K", str(head), "T")
-    return Name(k.html, rf"K_{{{head}}}^{{\top}}", f"K{subscript(head)}ᵀ")
+    return Name(k.html, rf"K_{{{head}}}^{{\mathrm T}}", f"K{subscript(head)}ᵀ")
 
 
 def _formula(i1: int, d_k: int, look: F.Look) -> None:
     """S = softmax(QKᵀ/√d_k + M) and the mask M; on a phone as two lines, or M_ij is cut off."""
-    s = (rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{\top}}}}{{\sqrt{{{d_k}}}}}"
+    s = (rf"S_{{{i1}}} = \operatorname{{softmax}}\!\left(\frac{{Q_{{{i1}}}K_{{{i1}}}^{{\mathrm T}}}}{{\sqrt{{{d_k}}}}}"
          r" + M\right)")
     m = r"M_{ij} = \begin{cases} 0 & j \le i \\ -\infty & j > i \end{cases}"
     if look.narrow:

@@ -6,10 +6,10 @@ STRINGS = {
     "lab_alibi_text": S(
         en=("ALiBi (BLOOM uses it) puts no positions into X. Each head adds a bias to its scaled scores instead, "
             "$B_{{ij}} = -m_h (i - j)$: 0 on the diagonal, more negative the further back the key, by a slope $m_h$ "
-            "of the head's own. S is then $\\operatorname{{softmax}}(QK^\\top/\\sqrt{{d_k}} + B)$, the causal mask "
+            "of the head's own. S is then $\\operatorname{{softmax}}(QK^{{\\mathrm T}}/\\sqrt{{d_k}} + B)$, the causal mask "
             "still in B."),
         zh=("ALiBi（BLOOM 用的就是它）不往 X 里放位置，而是让每个头在缩放后的分数上加一个偏置 $B_{{ij}} = -m_h (i - j)$：对角线上为 0，键越靠前越负，斜率 $m_h$ 每个"
-            "头各有一个。于是 $S = \\operatorname{{softmax}}(QK^\\top/\\sqrt{{d_k}} + B)$，因果掩码也包含在 B 里。")),
+            "头各有一个。于是 $S = \\operatorname{{softmax}}(QK^{{\\mathrm T}}/\\sqrt{{d_k}} + B)$，因果掩码也包含在 B 里。")),
     "lab_alibi_x_seeded": S(
         en="X here is seeded numbers: it holds no positions to begin with, so nothing needs taking out.",
         zh="这里的 X 是随机种子生成的数，本来就不含位置，不用去掉什么。"),

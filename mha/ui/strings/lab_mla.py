@@ -66,11 +66,11 @@ STRINGS = {
         zh="$d_{{latent}}$ 原为 {asked}；在 $d_{{model}} = {d}$ 时这一步只提供 1 到 {high}，所以用 {high}。"),
     "lab_mla_orders": S(
         en=("Two orders give the same result. The naive one rebuilds $K_i$ and $V_i$. The absorbed one, the way a "
-            "decoder reads its cache, never builds them: $Q_i K_i^\\top = (Q_i W_{{UKi}}^\\top)\\,c^\\top$, so "
+            "decoder reads its cache, never builds them: $Q_i K_i^{{\\mathrm T}} = (Q_i W_{{UKi}}^{{\\mathrm T}})\\,c^{{\\mathrm T}}$, so "
             "$W_{{UKi}}$ folds into the query $\\tilde Q_i$, which is scored against $c$ itself; and "
             "$S_i\\,(c\\,W_{{UVi}}) = (S_i\\,c)\\,W_{{UVi}}$, so $W_{{UVi}}$ moves past the softmax."),
         zh=("两种计算顺序得到同样的结果。朴素顺序先重建 $K_i$ 和 $V_i$。吸收顺序是解码器读缓存的方式，根本不构造它们："
-            "$Q_i K_i^\\top = (Q_i W_{{UKi}}^\\top)\\,c^\\top$，所以 $W_{{UKi}}$ 并进查询 $\\tilde Q_i$，直接和 $c$ 本身"
+            "$Q_i K_i^{{\\mathrm T}} = (Q_i W_{{UKi}}^{{\\mathrm T}})\\,c^{{\\mathrm T}}$，所以 $W_{{UKi}}$ 并进查询 $\\tilde Q_i$，直接和 $c$ 本身"
             "算分数；又因为 $S_i\\,(c\\,W_{{UVi}}) = (S_i\\,c)\\,W_{{UVi}}$，$W_{{UVi}}$ 可以挪到 softmax 之后。")),
     "lab_mla_checks_title": S(
         en="Checked live: the two orders on these numbers",
@@ -82,8 +82,8 @@ STRINGS = {
         en="largest difference",
         zh="最大差值"),
     "lab_mla_check_scores": S(
-        en="$Q_i K_i^\\top$ with K rebuilt, against $\\tilde Q_i\\,c^\\top$, every head",
-        zh="用重建的 K 算出的 $Q_i K_i^\\top$ 与 $\\tilde Q_i\\,c^\\top$，所有头"),
+        en="$Q_i K_i^{{\\mathrm T}}$ with K rebuilt, against $\\tilde Q_i\\,c^{{\\mathrm T}}$, every head",
+        zh="用重建的 K 算出的 $Q_i K_i^{{\\mathrm T}}$ 与 $\\tilde Q_i\\,c^{{\\mathrm T}}$，所有头"),
     "lab_mla_check_s": S(
         en="$S$ naive against $S$ absorbed, every head",
         zh="朴素顺序的 $S$ 与吸收顺序的 $S$，所有头"),

@@ -88,9 +88,9 @@ STRINGS = {
             "（GPT-NeoX，以及移植到常用开源库里的 Llama）。两种布局只差一个固定的维度排列：把 $W_Q$ 和 $W_K$ 的列按这个排列"
             "调换一次，两种布局算出的分数就完全一样；Llama 原版发布的交错布局权重正是这样移植过去的。")),
     "lab_rope_scores": S(
-        en=("The scores are now those of the turned rows, $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^\\top$. "
+        en=("The scores are now those of the turned rows, $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^{{\\mathrm T}}$. "
             "Click a cell to see its dot product, or press {quiz}."),
-        zh=("分数现在是转动后各行的内积 $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^\\top$。点一个格子看它的内积，"
+        zh=("分数现在是转动后各行的内积 $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^{{\\mathrm T}}$。点一个格子看它的内积，"
             "或者按“{quiz}”。")),
     "lab_rope_checks": S(
         en=("Head {h}. Two tokens turned by their positions meet at the angle between "

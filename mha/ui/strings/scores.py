@@ -130,9 +130,9 @@ STRINGS = {
         draws=CHART),
     "softmax_breakdown": S(
         en=(r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ divided by the sum of $\exp(a_{{{i},k}})$ "
-            r"over the {count} keys k that row {i} may see, with $a = QK^\top/\sqrt{{{d_k}}}$:"),
+            r"over the {count} keys k that row {i} may see, with $a = QK^{{\mathrm T}}/\sqrt{{{d_k}}}$:"),
         zh=(r"S[{i}, {j}] = $\exp(a_{{{i},{j}}})$ ÷ 第 {i} 行中没被掩码的 {count} "
-            r"个键 k 的 $\exp(a_{{{i},k}})$ 之和，其中 $a = QK^\top/\sqrt{{{d_k}}}$：")),
+            r"个键 k 的 $\exp(a_{{{i},k}})$ 之和，其中 $a = QK^{{\mathrm T}}/\sqrt{{{d_k}}}$：")),
     "softmax_masked": S(
         en=("S[{i}, {j}] = 0: token {j} comes after token {i}, so the mask set this "
             "score to −∞ and softmax turned it into 0."),

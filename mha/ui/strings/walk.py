@@ -181,8 +181,8 @@ STRINGS = {
         en="S of every head",
         zh="每个头的 S"),
     "heads_concat": S(
-        en=r"$\operatorname{{Concat}}(H_1,\dots,H_h)$: one block of $d_v$ columns per head",
-        zh=r"$\operatorname{{Concat}}(H_1,\dots,H_h)$：每个头占 $d_v$ 列"),
+        en=r"$\operatorname{{Concat}}({heads})$: one block of $d_v$ columns per head",
+        zh=r"$\operatorname{{Concat}}({heads})$：每个头占 $d_v$ 列"),
     "output_title": S(
         en=r"Back to $d_{{\text{{model}}}}$: the output Y",
         zh=r"回到 $d_{{\text{{model}}}}$：输出 Y"),
