@@ -43,9 +43,9 @@ def render(t: Text):
         st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model",
                              required=True, on_change=session.on_model_change, help=t("model_help"))
         trained = models.trained_on()
-        if trained:
+        if trained and walk.reads_layer(ss):  # kept while hidden: the walk's other views read it
             st.segmented_control(t("layer"), list(range(1, S.TRAINED_LAYERS + 1)), key="layer", required=True,
-                                 help=t("layer_help"))
+                                 help=t("layer_help"), persist_state="session")
         st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset",
                      on_change=session.apply_preset, disabled=trained)
         from_text = x_source.has_text()

@@ -23,6 +23,7 @@ class Parts:
     model: str | None = None  # in a link only with these weights ("trained", "seeded"); None: with either
     first: Callable[[Mapping], str] | None = None  # the part it opens on, from the session's values (else the default)
     elsewhere: bool = False  # a link that opens a stage without parts reads its `part` as this stage's
+    every_layer: tuple[str, ...] = ()  # parts that draw every layer of the trained model: no sidebar layer control
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,8 @@ WALK = (
     Stage("qk", section="post_qkv"),
     Stage("scores", section="post_qkv", params=(Param("phase", "phase", PHASES),)),
     Stage("values", section="post_qkv"),
-    Stage("heads", section="post_multi", parts=Parts("heads_part", HEADS_PARTS, model="trained"),
+    Stage("heads", section="post_multi", parts=Parts("heads_part", HEADS_PARTS, model="trained",
+                                                     every_layer=("knock", "writes", "circuits")),
           params=(Param("knock", "knock", None, model="trained"),)),
     Stage("output", section="post_output"),
     Stage("dependency", section="post_analysis"),
@@ -111,6 +113,13 @@ WALK = (
 STAGES = tuple(s.id for s in WALK)
 FFN_STAGES = tuple(s.id for s in WALK if s.ffn)
 BY_ID = {s.id: s for s in WALK}
+
+
+def reads_layer(values: Mapping) -> bool:
+    """Whether the view shown reads the sidebar's trained layer: not on a part that draws every layer (audit
+    2026-12-04 #16: the control stood at layer 1 beside head 2.1's circuit)."""
+    parts = BY_ID[values["stage"]].parts
+    return not (parts and values.get(parts.key) in parts.every_layer)
 
 
 def numbers(stages: tuple[Stage, ...]) -> dict[str, str]:

@@ -209,6 +209,8 @@ def test_knocking_a_layer_1_head_moves_layer_2s_patterns(trained, names, lang):
     for h in range(2):  # each head's row: with every head, then with the knocked ones out
         np.testing.assert_allclose(np.nan_to_num(z(drawn[2 * h])), whole.layers[1].attn.probs[h], atol=1e-9)
         np.testing.assert_allclose(np.nan_to_num(z(drawn[2 * h + 1])), knocked.layers[1].attn.probs[h], atol=1e-9)
+        for panel in (drawn[2 * h], drawn[2 * h + 1]):  # named as the part names the head (audit 2026-12-04 #16)
+            assert panel["name"].startswith(f"S<sub>2.{h + 1}</sub> · "), panel["name"]
     before = mha.head_roles(mha.model_forward(ids, trained.weights).layers[1].attn.probs, ids)[1]
     after = mha.head_roles(knocked.layers[1].attn.probs, ids)[1]
     for h in range(2):
@@ -279,3 +281,16 @@ def test_the_timeline_s_gap_is_the_difference_of_the_percentages_it_shows():
         acc, without, gap = (int(x) for x in re.search(r"accuracy (\d+)%.*?, (\d+)% without.*?gap of (-?\d+) points",
                                                          said).groups())
         assert acc - without == gap, said
+
+
+def test_the_sidebar_offers_a_layer_only_where_the_part_reads_one():
+    """Audit 2026-12-04 #16: the sidebar's Layer control stood at 1 beside head 2.1's circuit. The parts that draw
+    both layers (knock-out, writes, circuits) leave it out; the patterns and the timeline, drawn for one layer, keep
+    it; the layer chosen survives the parts without it."""
+    at = run(model="trained", stage="heads", text=TEXT, part="patterns", layer=2)
+    for part, shown in (("patterns", True), ("knock", False), ("writes", False), ("circuits", False),
+                        ("timeline", True)):
+        at.session_state["heads_part"] = part
+        rerun(at)
+        keys = [w.key for w in at.sidebar.get("button_group")]
+        assert ("layer" in keys) == shown and at.session_state["layer"] == 2, (part, keys)

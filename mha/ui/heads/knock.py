@@ -31,7 +31,7 @@ def render(v: View) -> None:
         parts.append(_composed(t, run, after, chosen, last))
     st.markdown("\n\n".join(p for p in parts if p))  # one element
     if below:
-        s_maps(v, after.layers[last].attn, "knock_s", before=run.layers[last].attn)
+        s_maps(v, after.layers[last].attn, "knock_s", before=run.layers[last].attn, layer=last + 1)
 
 
 def pct(x: float) -> str:
