@@ -41,6 +41,7 @@ COLS = 20  # columns drawn of Q, K, V, H and Y: the first COLS (the post's prime
 STEPS = ("arrive", "append", "scores", "softmax", "drop_q", "output")
 ARRIVES = dict(q=1, k=1, v=1, s=2, h=5, y=5)  # the frame at which each panel's row t is computed
 GROWING = ("k", "v", "s", "h", "y")  # matrices whose rows 1..t-1 stay as they were
+TICK_AWAY = 4  # px between a row's name and its panel (audit 2026-12-04 #16: the names touched the outlines)
 SLOT_BG = "#ffffff"  # an empty cell: row t before it is computed
 OLD_LINE = "#6b7280"  # dotted box around rows 1..t-1
 NOTE_COLOR = "#9a3412"
@@ -127,9 +128,9 @@ class Plan:
     sizes: dict  # title, tick, caption, note, button, slider font sizes
 
 
-def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[int, int] | None:
+def number_style(values: np.ndarray, cell: float, look: Look, most: int = 3) -> tuple[int, int] | None:
     """(decimals, font size) with which every value of `values` fits its cell, written as every other figure writes
-    its cells (base.number: at most three decimals, trailing zeros dropped, a true minus sign), or None: no numbers.
+    its cells (base.number: at most `most` decimals, trailing zeros dropped, a true minus sign), or None: no numbers.
 
     The first of number_formats that fits. The cache's cells are the smallest of the app (32 px at the post's sizes
     on a desk), so a number here keeps 1 px a side clear of text_px's estimate, which is itself generous, where a
@@ -139,7 +140,7 @@ def number_style(values: np.ndarray, cell: float, look: Look) -> tuple[int, int]
     if cell < look.min_text_cell or max(values.shape) > MAX_TEXT_SIDE:
         return None
     for size, decimals in number_formats(look):
-        if size >= 8 and fits((number(float(v), decimals) for v in finite), size, cell, pad=2):
+        if decimals <= most and size >= 8 and fits((number(float(v), decimals) for v in finite), size, cell, pad=2):
             return decimals, size
     return None
 
@@ -259,9 +260,11 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     drawn = {key: _drawn(s, key, pan, first) for key, pan in p.panels.items()}
     lims = {key: abs_limit(s.after(key)) for key in ("q", "k", "v", "h", "y")}
     lims["scaled"] = abs_limit(s.scaled)
-    styles = {key: number_style(drawn[key], p.cell, look) if text else None for key in p.panels}
-    scaled_row = s.scaled[first:][None]
-    styles["scaled"] = number_style(scaled_row, p.cell, look) if text else None
+    values = drawn | {"scaled": s.scaled[first:][None]}
+    styles = {key: number_style(z, p.cell, look) if text else None for key, z in values.items()}
+    # every panel to the decimals the tightest one can take: S to 3 beside K's 2 read as a difference (audit #16)
+    most = min((style[0] for style in styles.values() if style), default=3)
+    styles = {key: style and number_style(values[key], p.cell, look, most) for key, style in styles.items()}
     kinds = dict(s="probs")
 
     def hm(key, z, y0, style_key=None, opacity=1.0, zlim=None, kind=None):
@@ -291,7 +294,7 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
                 continue
             traces.append(hm(key, d, first + 1))
             if key == "s":
-                scaled = scaled_row if step == STEPS.index("scores") else np.full_like(scaled_row, np.nan)
+                scaled = values["scaled"] if step == STEPS.index("scores") else np.full_like(values["scaled"], np.nan)
                 traces.append(hm("s", scaled, t, "scaled", zlim=lims["scaled"], kind="signed")
                               | dict(colorscale=SIGNED, zmin=-lims["scaled"], zmax=lims["scaled"]))
         return traces + _boxes(step, p, ax, t)
@@ -374,9 +377,10 @@ def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None) -> dict:
         out[xa.replace("x", "xaxis")] = common | dict(
             domain=[x0 / W, x1 / W], anchor=ya, range=[cols[0] - 0.5, cols[-1] + 0.5],
             tickvals=cols[::step] if len(cols) > 1 else cols)
-        out[ya.replace("y", "yaxis")] = common | dict(
-            domain=[1 - y1 / H, 1 - y0 / H], anchor=xa, range=[rows[-1] + 0.5, rows[0] - 0.5],
-            tickvals=rows[::-step][::-1] if len(rows) > 1 else rows, showticklabels=pan.row_ticks)
+        out[ya.replace("y", "yaxis")] = common | dict(  # the row names clear of the dotted and solid outlines, which
+            domain=[1 - y1 / H, 1 - y0 / H], anchor=xa, range=[rows[-1] + 0.5, rows[0] - 0.5],  # stand past the cells
+            tickvals=rows[::-step][::-1] if len(rows) > 1 else rows, showticklabels=pan.row_ticks,
+            ticklabelstandoff=TICK_AWAY)
         if labels:
             for axis in (ya.replace("y", "yaxis"), *([xa.replace("x", "xaxis")] if key == "s" else [])):
                 out[axis]["ticktext"] = [labels[i - 1] for i in out[axis]["tickvals"]]

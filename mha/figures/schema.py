@@ -152,6 +152,7 @@ AXIS = {
     "side": read(one_of("top", "bottom", "left", "right")), "visible": read(_bool), "showgrid": read(_bool),
     "gridcolor": read(COLOUR), "tickvals": read(NUMS), "ticktext": read(STRS), "showticklabels": read(_bool),
     "tickfont": FONT, "title": {"text": read(_str), "font": FONT, "standoff": read(_num)},
+    "ticklabelstandoff": read(_num),
     "type": plotly(one_of("linear"), "the page draws linear axes only"),
     "tickmode": plotly(one_of("array"), "the page labels tickvals, and no other tick"),
     "ticks": plotly(one_of(""), "the page draws no tick marks"),

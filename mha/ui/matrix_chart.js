@@ -402,7 +402,7 @@ function axisLabels(svg, layout, ax, font, pad) {
     if (!other) continue;
     const side = o.side || (x ? "bottom" : "left");
     const at = x ? (side === "top" ? other.lo - pad : other.hi + pad) : (side === "right" ? other.hi + pad : other.lo - pad);
-    const tf = fontAttrs(o.tickfont, font), size = tf["font-size"] || 12;
+    const tf = fontAttrs(o.tickfont, font), size = tf["font-size"] || 12, away = o.ticklabelstandoff || 0;
     const sub = x ? a.id + other.id : other.id + a.id;
     const g = node("g", { class: `${x ? "x" : "y"}axis`, "data-axis": a.id, "data-sub": sub }, svg);
     // A label drawn shortened (a long token) shows its whole text on hover: its title (figures.base.tick_titles).
@@ -415,10 +415,10 @@ function axisLabels(svg, layout, ax, font, pad) {
         // The title beside the label in a group of their own, so that the label's text stays only what it shows.
         const box = titles[k] ? node("g", { class: "titled" }, g) : g;
         if (titles[k]) node("title", {}, box).textContent = decode(titles[k]);
-        if (x) textBlock(box, label, a.px(v), side === "top" ? at - 1 : at + 3, tf, "center",
+        if (x) textBlock(box, label, a.px(v), side === "top" ? at - 1 - away : at + 3 + away, tf, "center",
                          side === "top" ? "bottom" : "top", "tick");
-        else textBlock(box, label, side === "right" ? at + 1 : at - 1, a.px(v), tf, side === "right" ? "left" : "right",
-                       "middle", "tick");
+        else textBlock(box, label, side === "right" ? at + 1 + away : at - 1 - away, a.px(v), tf,
+                       side === "right" ? "left" : "right", "middle", "tick");
       });
     }
     const title = o.title && o.title.text;

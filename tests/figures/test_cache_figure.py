@@ -204,3 +204,36 @@ def test_the_figure_fits_its_screen_and_a_phone_gets_one_column(case, look):
              for axes in panels(spec).values()}
     tops = sorted({round(yd[1], 6) for _, yd in boxes.values()})
     assert len(tops) == (6 if look == "phone" else 2)
+
+
+LOOKS = {"desk": F.DESK, "present": F.PRESENT, "phone": F.PHONE}
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("case", ["post, X4 arrives", "second token"])
+def test_every_panel_writes_its_numbers_to_the_same_decimals(case, look):
+    """Audit 2026-12-04 #16: S was written to 3 decimals beside 2 in the other panels, which reads as a difference
+    in precision. Across every frame, the panels that write numbers write them to one count of decimals (trailing
+    zeros dropped, so the most any number shows)."""
+    sizes, t, head = CASES[case]
+    spec = _case(sizes, t, head, "en", LOOKS[look])[0]
+    most = {}
+    for k in range(len(spec["frames"])):
+        for tr in _frame_traces(spec, k):
+            if tr.get("type") == "heatmap" and tr.get("texttemplate") == "%{text}":
+                places = [len(x.split(".")[1]) if "." in x else 0 for row in tr["text"] for x in row if x]
+                if places:
+                    most[tr["name"]] = max(most.get(tr["name"], 0), *places)
+    assert len(set(most.values())) <= 1 and (len(most) >= 4 or look == "present"), most  # projector: cells too small
+
+
+def test_row_names_stand_clear_of_the_outlines():
+    """Audit 2026-12-04 #16: the row numbers touched the dotted outline of the rows kept (2 px wide) and the solid one
+    of row t (3 px): each stands half its line past the cells. Every axis that names rows keeps its labels farther off
+    than that, with room for them left of the panel."""
+    spec = _case({}, 4, 0, "en", F.DESK)[0]
+    lay = spec["layout"]
+    widths = [tr["line"]["width"] for tr in spec["data"] if tr.get("mode") == "lines"]
+    widths += [s["line"]["width"] for s in lay.get("shapes", []) if s.get("type") != "rect" or s["line"].get("width")]
+    named = [a for k, a in lay.items() if k.startswith("yaxis") and a.get("showticklabels", True)]
+    assert named and all(a.get("ticklabelstandoff", 0) >= max(widths) / 2 + 2 for a in named), named
