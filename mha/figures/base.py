@@ -157,12 +157,15 @@ def number_cell(z: np.ndarray, size: int, decimals: int, look: "Look") -> float:
 
 def number_format(values, cell_w: float, cell_h: float, look: "Look") -> tuple[int, int] | None:
     """(font size, decimals) of the first of number_formats in which every one of `values` (arrays; NaN and ±∞ are
-    gaps, written as nothing) fits cells of cell_w × cell_h px; None when none does."""
-    if min(cell_w, cell_h) < look.min_text_cell:
+    gaps, written as nothing) fits cells of cell_w × cell_h px; None when none does. A cell narrower than the look's
+    min_text_cell writes none; a row lower than that still does while the text keeps CELL_PAD clear of its edges (a
+    product's squeezed inner dimension: W's rows on a projector, 34 px for 14 px numbers)."""
+    if cell_w < look.min_text_cell:
         return None
     flat = np.concatenate([np.ravel(np.asarray(v, float)) for v in values])
     for size, decimals in number_formats(look):
-        if fits((number(v, decimals) for v in flat), size, cell_w) and size * 1.2 + 2 <= cell_h:
+        low = size * 1.2 + 2 + (CELL_PAD if cell_h < look.min_text_cell else 0)
+        if fits((number(v, decimals) for v in flat), size, cell_w) and low <= cell_h:
             return size, decimals
     return None
 

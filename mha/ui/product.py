@@ -14,7 +14,7 @@ from mha.figures.ticks import token_ticks
 from .chart import Drawn, clickable_chart, mark, picked
 from .prose import aside, fmt, said, tex_num, window_note
 from .strings import Text
-from .view import Name, Operand, View, operand_key
+from .view import Name, Operand, View, first_screen, operand_key
 
 MAX_TERMS = F.MAX_SIDE  # dot products longer than this (longer than a figure draws) are written out in part
 TERMS_PER_LINE = 4  # factor pairs a line
@@ -22,32 +22,36 @@ PRODUCTS_PER_LINE = 6  # products a line
 
 
 def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, *, cols: Sequence[str] = (),
-                 **blocks) -> None:
+                 first: int | None = None, **blocks) -> None:
     """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz.
     A fragment (key product_<key>): every step of the quiz reruns this product only, not the page with its sidebar,
     and a click only the clicked cell's mark, sums and the quiz's button (`chart.picked`).
 
     Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
-    `cols` names the columns of B and C (the vocabulary, for the logits)."""
-    st.fragment(_product, key=f"product_{key}")(key, v, a, b, c, formula, cols, blocks)
+    `cols` names the columns of B and C (the vocabulary, for the logits). `first`: the figure is the view's first,
+    under that many rows of controls, and on a projector ends on the first screen (view.first_screen)."""
+    st.fragment(_product, key=f"product_{key}")(key, v, a, b, c, formula, cols, first, blocks)
 
 
 def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, cols: Sequence[str],
-             blocks: dict) -> None:
+             first: int | None, blocks: dict) -> None:
     rows, cols_drawn = (min(n, F.MAX_SIDE) for n in c.values.shape)
     fits = lambda cell: cell[0] < rows and cell[1] < cols_drawn  # noqa: E731 (C as drawn)
     quiz = st.session_state.get(f"quiz_{key}")
     quiz = quiz if quiz and fits(quiz) else None
     named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
 
+    look = v.named if named else v.look
+    look = look if first is None else first_screen(look, first)
+
     def build():
-        fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
-                               look=v.named if named else v.look, hidden=quiz, **blocks)
+        fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words, look=look,
+                               hidden=quiz, **blocks)
         if named:
             fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
         return token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look)
 
-    parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, quiz,
+    parts = ("product", *map(operand_key, (a, b, c)), v.t.lang, v.text, formula, v.look, look.fig_h, quiz,
              blocks.get("blocks", 0), tuple(blocks.get("block_names", ())), v.tokens if named else (), tuple(cols))
     figure = clickable_chart(parts, build, key)
     n, k, m = F.product_window(a.values, b.values, blocks.get("blocks", 0))

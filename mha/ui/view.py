@@ -1,7 +1,7 @@
 """What a stage draws from: the View (words, sizes, weights, X, the head shown, the look), its trace shared between
 sessions, and the names and operands of the matrices it shows."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -29,6 +29,18 @@ class Name:
 
 
 DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+# A projector's first screen (1280×720 with present=1): a figure whose top sits under the stage's title and `rows` of
+# controls ends on it when no taller than this (bench/README.md, "Presenter mode's first screen": the title's bottom
+# at 152 px, a row of controls 36 px, 8 px to spare).
+PRESENT_SCREEN, PRESENT_TITLE, PRESENT_CONTROLS = 712, 152, 36
+
+
+def first_screen(look: F.Look, rows: int) -> F.Look:
+    """`look` for a view's first figure, under its title and `rows` rows of controls: on a projector no taller than
+    the rest of the first screen (its cells shrink, rows before columns); elsewhere as it is."""
+    if look.narrow or look.cell_text != F.PRESENT.cell_text:
+        return look
+    return replace(look, fig_h=min(look.fig_h, PRESENT_SCREEN - PRESENT_TITLE - PRESENT_CONTROLS * rows))
 
 
 def subscript(i: int) -> str:

@@ -23,10 +23,13 @@ pytestmark = pytest.mark.e2e
 
 PRESENTER = dict(width=1280, height=720)
 FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 px are then on a 720 px screen)
-# The stages whose first figure is whole on the first screen (issue 46 item 3: the formulas and the prose under it,
-# the head picker without its label, the block's part before its diagram). The rest are taller than what is left
-# under their title and controls at a readable cell size (bench/README.md, "Presenter mode's first screen").
-WHOLE = ("input", "heads", "dependency", "variants", "block")
+# The views whose first figure is whole on the first screen (issue 46 item 3: the formulas and the prose under it,
+# the head picker without its label, the block's part before its diagram; a product or a block part under one row
+# of controls no taller than the rest of the screen, view.first_screen; the lab's map and RoPE's Q beside Q_rot).
+# The rest are taller than what is left under their title and controls at a readable cell size (bench/README.md,
+# "Presenter mode's first screen").
+WHOLE = ("input", "qk", "values", "heads", "dependency", "variants", "block", "block-ln1", "block-ffn", "block-gelu",
+         "block-out", "variants-mqa", "variants-window", "variants-sinks", "variants-alibi", "variants-rope")
 TABLES = {"en": EN, "zh": ZH}
 
 # The first figure in the page's order: a matrix chart or a Plotly chart (the block's diagram is where the part sits,
@@ -79,6 +82,10 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
         found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))
         if stage in ANIMATIONS:
             found += frame_problems(page, stage)
+    for part in ("ln1", "ffn", "gelu", "out"):  # the block's other parts, as its part control reaches them
+        page.goto(f"{app_url}/?stage=block&part={part}&lang={lang}&present=1")
+        settle(page, 120_000)
+        found += first_screen(page, f"block-{part}", lang, False)
     assert not found, f"{lang}: " + "; ".join(found)
 
 

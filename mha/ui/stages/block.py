@@ -24,7 +24,7 @@ from ..product import product_view
 from ..prose import display, fmt, header, said_then_shown
 from ..screen import DIAGRAM_PT
 from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN, block_order
-from ..view import Name, Operand, View, name
+from ..view import Name, Operand, View, first_screen, name
 from ..walk import NUMBERS
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
@@ -177,7 +177,7 @@ def _ln1(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     # six a row on a desk and a projector; a phone two only where no panel is wider than one column, so that
     # every cell is 30 px and writes its number: X, μ₁ σ²₁, x̂, μ(x̂) σ²(x̂), then one a row
     per_row = (1, 2, 1, 2, 1) if v.look.narrow else 6
-    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=per_row)
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=first_screen(v.named, 1), per_row=per_row)  # parts
     chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6, 9))), key="block_ln1")
     st.caption(t("block_hat_note", input=z_tex))
 
@@ -217,7 +217,7 @@ def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     operand = Operand(tr.ffn_in, inp if tr.ln == "pre" else name("R", "1"), token, feat)
     w_fc = Operand(bw.w_fc, name("W", "fc"), feat, t("hidden_unit"))
     product_view("block_fc", v, operand, w_fc, Operand(tr.ffn_in @ bw.w_fc, up, token, t("hidden_unit")),
-                 f"{operand.name.html} · W<sub>fc</sub>")
+                 f"{operand.name.html} · W<sub>fc</sub>", first=1)  # under the parts control
     st.caption(t("block_bias", f=f, up=up.tex))
 
 
@@ -275,7 +275,7 @@ def _out_apart(v: View, tr: mha.BlockTrace, stream: list) -> None:
     else:
         hidden = [F.Mat(tr.hidden, "H", row_label=token, col_label=unit),
                   F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=unit)]
-        fig = F.grid_figure(hidden, text=v.text, words=v.words, look=v.named, per_row=1)
+        fig = F.grid_figure(hidden, text=v.text, words=v.words, look=first_screen(v.named, 1), per_row=1)
         chart(_rows(v, fig, "yaxis", "yaxis2"), key="block_hidden")
     fig = F.grid_figure(stream, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
     chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4))), key="block_stream")

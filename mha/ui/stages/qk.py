@@ -21,4 +21,5 @@ def render(v: View) -> None:
     for letter, w, out in (("Q", v.w.w_q, tr.q), ("K", v.w.w_k, tr.k)):
         wn, on = v.weight_name(letter), v.head_name(letter)
         product_view(f"qk_{letter.lower()}", v, x, Operand(w[h], wn, t("feature"), t("cols_of")),
-                     Operand(out[h], on, t("token"), t("cols_of")), f"{on.html} = X · {wn.html}")
+                     Operand(out[h], on, t("token"), t("cols_of")), f"{on.html} = X · {wn.html}",
+                     first=1 if letter == "Q" else None)  # under the head control

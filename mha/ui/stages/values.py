@@ -22,6 +22,7 @@ def render(v: View) -> None:
     token, col = t("token"), t("cols_of")
     values = Operand(tr.v[h], vn, token, col)
     product_view("values_v", v, Operand(v.x, name("X"), token, t("feature")),
-                 Operand(v.w.w_v[h], wn, t("feature"), col), values, f"{vn.html} = X · {wn.html}")
+                 Operand(v.w.w_v[h], wn, t("feature"), col), values, f"{vn.html} = X · {wn.html}",
+                 first=1)  # under the head control
     product_view("values_h", v, Operand(tr.probs[h], s, token, t("key_pos"), "probs", v.masked(h)), values,
                  Operand(tr.heads[h], hn, token, col), f"{hn.html} = {s.html} · {vn.html}")
