@@ -155,11 +155,12 @@ def test_what_changes_draws_the_latent_and_the_chosen_heads_rebuilt_k_and_v_with
     text = page_text(at)
     d, kv = sizes["d_model"], sizes["n_heads"] * (dk + sizes["d_v"])
     check = t("lab_part_check")
-    for words in (t("lab_mla_title"), t("lab_mla_intro", d=d, kv=kv), t("lab_mla_small_x", d=d, kv=kv, check=check),
-                  t("lab_mla_orders")):
+    small_x = t("lab_mla_small_x", d=d, kv=kv, check=check, costs=t("lab_costs_title", variant="MLA"))
+    for words in (t("lab_mla_title"), t("lab_mla_intro", d=d, kv=kv), small_x, t("lab_mla_orders")):
         assert words in text
     assert rf"K_{{{head}}} = c\,W_{{UK{head}}}" in text  # the orders' formulas name the chosen head
-    assert t("lab_mla_checks_title") not in text and t("lab_mla_price_title") not in text  # the check's part
+    price = t("lab_mla_price_title", price=t("lab_mla_price"))
+    assert t("lab_mla_checks_title") not in text and price not in text  # the check's part
 
 
 def test_on_the_projector_the_figure_comes_before_the_words_that_open_it():
@@ -232,15 +233,20 @@ def test_the_price_of_each_width_is_the_reference_y_against_the_walks_with_the_d
             assert dropped.strip("*") == t("lab_mla_none") and number(delta) <= 1e-12
     text = page_text(show(at, "change"))
     assert t("lab_mla_cut", l=r, dropped=d - r, r=d, next=r + 1, sigma=f"{reference(x, w, d)['sigma'][r]:.4g}",
-                check=t("lab_part_check")) in text
+                check=t("lab_part_check"), price=t("lab_mla_price")) in text
 
 
 def test_the_page_says_the_posts_sizes_make_the_latent_save_nothing_in_both_languages():
     for lang in ("en", "zh"):
         t = Text(lang)
         text = page_text(lab(lang))
-        small_x = t("lab_mla_small_x", d=5, kv=36, check=t("lab_part_check"))
+        costs = t("lab_costs_title", variant="MLA")
+        small_x = t("lab_mla_small_x", d=5, kv=36, check=t("lab_part_check"), costs=costs)
         assert small_x in text and "5120" in text and "512" in text
+        # the tables the words point to are there, under the titles they are called by (zh review: "cost table",
+        # "price table", neither a title on the page)
+        checked = page_text(show(lab(lang), "check"))
+        assert costs in checked and t("lab_mla_price_title", price=t("lab_mla_price")) in checked
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -331,7 +337,7 @@ def test_when_k_and_v_are_narrower_than_x_the_page_says_so_and_the_cut_is_exact_
     at = lab(lang, d_latent=6, **sizes)
     t = Text(lang)
     text = page_text(at)
-    wide_x = t("lab_mla_wide_x", d=7, kv=5, check=t("lab_part_check"))
+    wide_x = t("lab_mla_wide_x", d=7, kv=5, check=t("lab_part_check"), costs=t("lab_costs_title", variant="MLA"))
     assert wide_x in text and t("lab_mla_zero_cols", extra=1) in text
     rows = table(show(at, "check"), t("lab_mla_price_l"))
     assert [int(number(r[0])) for r in rows] == list(range(1, 8))

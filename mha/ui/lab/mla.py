@@ -141,15 +141,17 @@ def _sizes(v: View, latent: int, whole: Cut) -> str:
     """What the post's sizes do to MLA, and what this width throws away."""
     t, cfg = v.t, v.cfg
     d, kv, rank = cfg.d_model, cfg.n_heads * (cfg.d_k + cfg.d_v), len(whole.sigma)
-    check = t("lab_part_check")  # the part that has the tables these words point to
+    check = t("lab_part_check")  # the part that has the tables these words point to, named by their titles
+    costs, price = t("lab_costs_title", variant="MLA"), t("lab_mla_price")
     if latent < rank:
         state = t("lab_mla_cut", l=latent, dropped=rank - latent, r=rank, next=latent + 1,
-                  sigma=f"{whole.sigma[latent]:.4g}", check=check)
+                  sigma=f"{whole.sigma[latent]:.4g}", check=check, price=price)
     else:
         state = t("lab_mla_exact", l=latent)
         if latent > rank:
-            state += " " + t("lab_mla_zero_cols", extra=latent - rank)
-    return t.sentences(t("lab_mla_small_x" if d < kv else "lab_mla_wide_x", d=d, kv=kv, check=check), state)
+            state = t.sentences(state, t("lab_mla_zero_cols", extra=latent - rank))
+    return t.sentences(t("lab_mla_small_x" if d < kv else "lab_mla_wide_x", d=d, kv=kv, check=check, costs=costs),
+                       state)
 
 
 def _orders(v: View, i: int) -> str:
@@ -234,7 +236,7 @@ def _checks(v: View, latent: int, tr: mha.MLATrace, whole: Cut) -> str:
     return "\n\n".join([
         f"**{t('lab_mla_checks_title')}**",
         markdown_table([t("lab_mla_check_what"), t("lab_mla_check_delta")], orders),
-        f"**{t('lab_mla_price_title')}**",
+        f"**{t('lab_mla_price_title', price=t('lab_mla_price'))}**",
         markdown_table([t("lab_mla_price_l"), t("lab_mla_price_sigma"), t("lab_mla_price_y")], rows),
         aside(note),
     ])

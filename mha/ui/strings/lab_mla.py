@@ -36,25 +36,25 @@ STRINGS = {
             "of K and V together, so caching the rows of X would already rebuild K and V exactly: a latent of ${d}$ "
             "numbers or more saves nothing here, and the SVD has only ${d}$ directions to keep. The latent pays where "
             "$d_{{model}}$ is wide: DeepSeek-V2 caches 512 numbers per token (and 64 more for its RoPE key) against "
-            "$d_{{model}} = 5120$. The cost table under “{check}” gives the real sizes."),
+            "$d_{{model}} = 5120$. The table “{costs}” under “{check}” gives the real sizes."),
         zh=("注意：在这些维度下，这个办法省不下什么。X 本身每个词元只有 ${d}$ 个数，比 K 和 V 合起来的 ${kv}$ 个还少，所以直接缓存 X 的行就已经能把 K 和 V 精确地重建出来：在这里，$"
             "{d}$ 个数或更宽的潜向量什么也省不下，而且 SVD 也只有 ${d}$ 个方向可留。潜向量要在 $d_{{model}}$ 很宽时才划算：DeepSeek-V2 每个词元缓存 512 个数（另有 "
-            "64 个给它的 RoPE 键），而它的 $d_{{model}} = 5120$。真实模型的维度见“{check}”里的开销表。")),
+            "64 个给它的 RoPE 键），而它的 $d_{{model}} = 5120$。真实模型的维度见“{check}”里“{costs}”那张表。")),
     "lab_mla_wide_x": S(
         en=("Mind what these sizes do to the idea. K and V together hold ${kv}$ numbers per token, no more than the "
             "${d}$ of X, so the SVD has only ${kv}$ directions: a latent of ${kv}$ numbers or more is exact and saves "
             "nothing against caching K and V. The latent pays where $d_{{model}}$ is wide: DeepSeek-V2 caches 512 "
-            "numbers per token (and 64 more for its RoPE key) against $d_{{model}} = 5120$. The cost table under "
-            "“{check}” gives the real sizes."),
+            "numbers per token (and 64 more for its RoPE key) against $d_{{model}} = 5120$. The table “{costs}” "
+            "under “{check}” gives the real sizes."),
         zh=("注意：在这些维度下，这个办法省不下什么。K 和 V 合起来每个词元有 ${kv}$ 个数，不比 X 的 ${d}$ 个多，所以 SVD 只有 ${kv}$ 个方向：${kv}$ 个数或更宽的潜向量是精"
             "确的，但和直接缓存 K、V 相比什么也省不下。潜向量要在 $d_{{model}}$ 很宽时才划算：DeepSeek-V2 每个词元缓存 512 个数（另有 64 个给它的 RoPE 键），而它的 $"
-            "d_{{model}} = 5120$。真实模型的维度见“{check}”里的开销表。")),
+            "d_{{model}} = 5120$。真实模型的维度见“{check}”里“{costs}”那张表。")),
     "lab_mla_cut": S(
         en=("With $d_{{latent}} = {l}$ the cut throws away {dropped} of the {r} directions. The largest of them, "
-            "$\\sigma_{{{next}}} = {sigma}$, is why K, V and Y are no longer the walk's; the price table under "
+            "$\\sigma_{{{next}}} = {sigma}$, is why K, V and Y are no longer the walk's; the table “{price}” under "
             "“{check}” says by how much."),
         zh=("取 $d_{{latent}} = {l}$ 时，截断在 {r} 个方向里丢掉了 {dropped} 个。其中最大的 $\\sigma_{{{next}}} = {sigma}$，正是 K、V 和 Y "
-            "不再等于前面各步结果的原因；差多少见“{check}”里“截断的代价”那张表。")),
+            "不再等于前面各步结果的原因；差多少见“{check}”里“{price}”那张表。")),
     "lab_mla_exact": S(
         en="With $d_{{latent}} = {l}$ the cut throws nothing away: K, V and so Y are the walk's, to rounding.",
         zh="取 $d_{{latent}} = {l}$ 时什么都没丢：K、V 以及 Y 都和前面各步的一样，只差舍入误差。"),
@@ -91,8 +91,11 @@ STRINGS = {
         en="$Y$ naive against $Y$ absorbed",
         zh="朴素顺序的 $Y$ 与吸收顺序的 $Y$"),
     "lab_mla_price_title": S(
-        en="The price of the cut: MLA's Y against the walk's Y, width by width",
-        zh="截断的代价：MLA 的 Y 与前面各步的 Y，逐个宽度比较"),
+        en="{price}: MLA's Y against the walk's Y, width by width",
+        zh="{price}：MLA 的 Y 与前面各步的 Y，逐个宽度比较"),
+    "lab_mla_price": S(
+        en="The price of the cut",
+        zh="截断的代价"),
     "lab_mla_price_l": S(
         en="width $d_{{latent}}$",
         zh="宽度 $d_{{latent}}$"),
