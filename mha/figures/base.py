@@ -330,11 +330,8 @@ def play_controls(words: dict, sizes: dict, slider: tuple[float, float, float], 
     buttons = [dict(label=words["play"], method="animate", args=[None, play]),
                dict(label=words["pause"], method="animate", args=[[None], pause])]
     top, left, length = slider
-    count = len(words["steps"])
     meta = {}
-    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=count, step=label,
-                                                                     caption=captions[i])
-                                         for i, label in enumerate(words["steps"])])
+    slider_words(meta, words["slider"], words["slider_step"], list(zip(words["steps"], captions)))
     return dict(
         meta=meta["meta"],
         updatemenus=[dict(type="buttons", direction="left", x=0, y=1 - 4 / height, xanchor="left", yanchor="top",
@@ -348,15 +345,36 @@ def play_controls(words: dict, sizes: dict, slider: tuple[float, float, float], 
     )
 
 
-def slider_words(layout: dict, label: str, steps: list[str]) -> None:
+def slider_words(layout: dict, label: str, template: str, steps: list[tuple[str, str]]) -> None:
     """What the page's frame slider says to a screen reader, in layout.meta.slider: its name and, for each step, the
-    words that name it (its value text, announced as the slider moves). `steps` may hold the figures' rich text."""
-    layout.setdefault("meta", {})["slider"] = dict(label=label, steps=[plain(s) for s in steps])
+    words that name it (its value text, announced as the slider moves): `template` ({k} {count} {step} {caption})
+    filled with each (step, caption), which may be the figures' rich text. A caption that opens with its step's name
+    ("QKᵀ: cell (i, j) …" under the step QKᵀ) says it once (zh review 2026-12-04: "QKᵀ：QKᵀ：…")."""
+    said = []
+    for k, (step, caption) in enumerate(steps):
+        step, caption = plain(step), plain(caption)
+        named = re.match(r"([^:：]*)[:：]\s*(.*)", caption, re.S)
+        if named and named.group(1).replace(" ", "") == step.replace(" ", ""):
+            caption = named.group(2)
+        said.append(template.format(k=k + 1, count=len(steps), step=step, caption=caption))
+    layout.setdefault("meta", {})["slider"] = dict(label=label, steps=said)
+
+
+SUB = str.maketrans("0123456789+-=()aehijklmnoprstuvx", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+SUP = str.maketrans("0123456789+-=()Tinrot", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ᵀⁱⁿʳᵒᵗ")
 
 
 def plain(text: str) -> str:
-    """Rich text (<b>, <sub>, <br> …) as the words a screen reader says: tags dropped, a line break a space."""
+    """Rich text (<b>, <sub>, <br> …) as the words a screen reader says: tags dropped, a line break a space, and a
+    sub- or superscript as its Unicode letters where each has one (X₆, Kᵀ), else after _ or ^ (W_Q, √d_k), so that
+    X<sub>6</sub>·W<sub>Q</sub> is not read "X6·WQ"."""
     text = re.sub(r"<br\s*/?>", " ", text)
+    for tag, table, mark in (("sub", SUB, "_"), ("sup", SUP, "^")):
+        def script(m, table=table, mark=mark):
+            inner = re.sub(r"<[^>]*>", "", m.group(1))
+            done = inner.translate(table)
+            return done if all(a != b for a, b in zip(inner, done)) else f"{mark}{inner}"
+        text = re.sub(rf"<{tag}>(.*?)</{tag}>", script, text)
     return html.unescape(re.sub(r"<[^>]*>", "", text))
 
 

@@ -652,11 +652,9 @@ def _layout(b: Board, s: ScoreSteps, n_full: int, titles_: tuple[str, str], fram
     step = dict(mode="immediate", frame=dict(duration=0, redraw=True), transition=dict(duration=0))
     labels = slider_labels(s, frames)
     meta = {}
-    slider_words(meta, words["slider"], [words["slider_step"].format(k=i + 1, count=len(frames),
-                                                                     step=words[f"step_{f.phase}"],
-                                                                     caption=words[f"cap_{f.phase}"] if i == rest
-                                                                     else f.caption)
-                                         for i, f in enumerate(frames)])
+    slider_words(meta, words["slider"], words["slider_step"],
+                 [(words[f"step_{f.phase}"], words[f"cap_{f.phase}"] if i == rest else f.caption)
+                  for i, f in enumerate(frames)])
     return dict(
         meta=meta["meta"],
         width=b.width, height=b.height, margin=dict(l=0, r=0, t=0, b=0, pad=0, autoexpand=False),

@@ -120,6 +120,7 @@ NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "logit",  # the next-token stage's logits, one of them
     "bf", "fp",  # bf16 and fp16, the formats' names
     "Xiong",  # the analysis of pre-LN cited on the block stage
+    "Ainslie", "RoFormer", "Hugging", "Face",  # the papers and the library the lab cites (zh review: fidelity drift)
 }
 MATRICES = set("QKVSHXYW")
 

@@ -364,3 +364,17 @@ def test_a_cells_hover_says_only_what_its_frame_has_computed(look):
     assert seen_pending and seen_partial_s  # the frames before QKᵀ is filled and softmax part way are among them
     rest = spec["data"][r["click"]]["text"]
     assert all(NAMES["probs"] in said for said in rest)  # at rest on S: every value it went through
+
+
+def test_the_sliders_words_say_each_step_once_and_keep_its_subscripts():
+    """zh review 2026-12-04: a screen reader heard the step's name twice ("QKᵀ：QKᵀ：…", "掩码：掩码：…") and subscripts
+    run together ("X₆·WQ", "WDKV", "√dk"). A caption that opens with its step's name loses that opening; a sub- or
+    superscript is read as its Unicode letter, or after _ or ^."""
+    layout = {}
+    F.base.slider_words(layout, "s", "Frame {k} of {count}, {step}: {caption}",
+                        [("QKᵀ", "QKᵀ: cell (i, j)"), ("÷√7", "÷ √7: every score"), ("S", "softmax, rows 1–2"),
+                         ("掩码", "掩码：对角线以上改成 −∞"), ("H", "X<sub>6</sub>·W<sub>Q</sub>, √d<sub>k</sub>")])
+    assert layout["meta"]["slider"]["steps"] == [
+        "Frame 1 of 5, QKᵀ: cell (i, j)", "Frame 2 of 5, ÷√7: every score", "Frame 3 of 5, S: softmax, rows 1–2",
+        "Frame 4 of 5, 掩码: 对角线以上改成 −∞", "Frame 5 of 5, H: X₆·W_Q, √dₖ"]
+    assert F.base.plain("W<sub>DKV</sub>, K<sup>T</sup>, Q<sub>1</sub><sup>rot</sup>") == "W_DKV, Kᵀ, Q₁ʳᵒᵗ"

@@ -143,7 +143,7 @@ STRINGS = {
             "groups comes close to MHA's quality at nearly MQA's speed. Here the first head's are "
             "kept and nothing is retrained, so Y moves."),
         zh=("真正的模型不会这样把训练好的 MHA 的头直接合并：它们要么从一开始就带着共用来训练，要么先转换"
-            "、再补训一小段。提出 GQA 的论文（2023 年）把每组 K 和 V 的投影取成组内各头的平均，再用原来"
+            "、再补训一小段。提出 GQA 的论文（Ainslie 等，2023）把每组 K 和 V 的投影取成组内各头的平均，再用原来"
             "训练步数的大约 5% 继续训练；分 8 组的 GQA 质量接近 MHA，速度接近 MQA。这里直接沿用第一个头"
-            "的，也没有重新训练，所以 Y 会变。")),
+            "的投影，也没有重新训练，所以 Y 会变。")),
 }

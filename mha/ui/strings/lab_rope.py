@@ -84,8 +84,8 @@ STRINGS = {
             "Face). The two are the same up to a fixed permutation of the dims: permute the columns of $W_Q$ and $W_K$ "
             "once and either layout gives the same scores, which is how the original, interleaved Llama weights were ported."),
         zh=("本页面把相邻的维度配成一对：从 0 数起的第 2i 和 2i + 1 维（第 1、2 列，第 3、4 列，……），"
-            "也就是 RoPE 原论文（苏剑林等，2021）的交错布局。很多库改把第 i 维和第 i + d/2 维配成一对，叫“前后两半”布局"
-            "（GPT-NeoX，以及移植到常用开源库里的 Llama）。两种布局只差一个固定的维度排列：把 $W_Q$ 和 $W_K$ 的列按这个排列"
+            "也就是 RoPE 原论文（RoFormer，苏剑林等，2021）的交错布局。很多库改把第 i 维和第 i + d/2 维配成一对，叫“前后两半”布局"
+            "（GPT-NeoX，以及移植到 Hugging Face 的 Llama）。两种布局只差一个固定的维度排列：把 $W_Q$ 和 $W_K$ 的列按这个排列"
             "调换一次，两种布局算出的分数就完全一样；Llama 原版发布的交错布局权重正是这样移植过去的。")),
     "lab_rope_scores": S(
         en=("The scores are now those of the turned rows, $Q^{{\\mathrm{{rot}}}} (K^{{\\mathrm{{rot}}}})^{{\\mathrm T}}$. "

@@ -8,8 +8,8 @@ STRINGS = {
         zh="从最后一行到下一个词元"),
     "next_token_text": S(
         en=("After the last block, a final layer norm, then each row is compared with every row of E by a dot "
-            "product: the logits, one score per vocabulary entry. Softmax of the last row, divided by a "
-            "temperature T, is the distribution of the next token."),
+            "product: the logits, one score per vocabulary entry. Divide the last row by a temperature T and take "
+            "its softmax: that is the distribution of the next token."),
         zh=("最后一个块之后，先做一次层归一化，再让每一行与 E 的每一行做内积：这就是 $\\mathrm{{logits}}$，词表中每一项一个分数。"
             "最后一行除以温度 T 再做 softmax，就是下一个词元的概率分布。")),
     "next_example": S(

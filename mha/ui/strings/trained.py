@@ -7,10 +7,11 @@ STRINGS = {
         en="Weights",
         zh="权重"),
     "model_help": S(
-        en=("Seeded: random numbers at any sizes, as in the post. Trained: a two-layer model trained in this "
-            "repository on sequences that repeat, at fixed sizes."),
-        zh=("随机：按种子生成的随机数，维度任意，和原文一样。训练过：在本仓库里训练的两层模型，"
-            "训练数据是会重复的序列，维度固定。")),
+        en=("Seeded: X and the weights are random numbers drawn from a seed, at any sizes: the post's setting, "
+            "which gives shapes but no numbers. Trained: a two-layer model trained in this repository on sequences "
+            "that repeat, at fixed sizes."),
+        zh=("随机：X 和权重都是按种子生成的随机数，维度任意；这正是原文的设定，原文只给形状，不给具体的数。"
+            "训练过：在本仓库里训练的两层模型，训练数据是会重复的序列，维度固定。")),
     "model_seeded": S(
         en="Seeded (the post)",
         zh="随机（原文）"),
