@@ -22,24 +22,26 @@ PRODUCTS_PER_LINE = 6  # products a line
 
 
 def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, *, cols: Sequence[str] = (),
-                 first: int | None = None, **blocks) -> None:
+                 first: int | None = None, named: bool | None = None, **blocks) -> None:
     """A·B = C as one figure, C clickable; below it the clicked cell's dot product, term by term, or a quiz.
     A fragment (key product_<key>): every step of the quiz reruns this product only, not the page with its sidebar,
     and a click only the clicked cell's mark, sums and the quiz's button (`chart.picked`).
 
     Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
-    `cols` names the columns of B and C (the vocabulary, for the logits). `first`: the figure is the view's first,
-    under that many rows of controls, and on a projector ends on the first screen (view.first_screen)."""
-    st.fragment(_product, key=f"product_{key}")(key, v, a, b, c, formula, cols, first, blocks)
+    `cols` names the columns of B and C (the vocabulary, for the logits); `named`, A's and C's rows by v.tokens
+    whatever A's row word (the circuits' letters). `first`: the figure is the view's first, under that many rows of
+    controls, and on a projector ends on the first screen (view.first_screen)."""
+    st.fragment(_product, key=f"product_{key}")(key, v, a, b, c, formula, cols, first, named, blocks)
 
 
 def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str, cols: Sequence[str],
-             first: int | None, blocks: dict) -> None:
+             first: int | None, named: bool | None, blocks: dict) -> None:
     rows, cols_drawn = (min(n, F.MAX_SIDE) for n in c.values.shape)
     fits = lambda cell: cell[0] < rows and cell[1] < cols_drawn  # noqa: E731 (C as drawn)
     quiz = st.session_state.get(f"quiz_{key}")
     quiz = quiz if quiz and fits(quiz) else None
-    named = a.rows == v.t("token")  # A's and C's rows: axis y (and y3, C's, when a phone stacks the product)
+    named = a.rows == v.t("token") if named is None else named  # A's and C's rows: axis y (and y3, C's, when a
+    # phone stacks the product)
 
     look = v.named if named else v.look
     look = look if first is None else first_screen(look, first)

@@ -160,9 +160,19 @@ def test_the_circuits_are_the_cores_products(trained, name, kind, through):
     pair = None if through in (None, "none") else knocked_of(through)[0]
     want = mha.ov_circuit(trained.weights, layer, head) if kind == "ov" else \
         mha.qk_circuit(trained.weights, layer, head, pair)
-    product = dict(keyed_charts(at))["circuit_product"]["data"]
+    spec = dict(keyed_charts(at))["circuit_product"]
+    product = spec["data"]
     np.testing.assert_allclose(z(product[2]), want, atol=1e-9, rtol=0)
     assert f"{copies(want)} of 8" in page_text(at) or f"{copies(want)} times in 8" in page_text(at)
+    # the rows are letters of the vocabulary, not positions (zh review 2026-12-04), named by them; OV's inner
+    # dimension counts d_model's features
+    inner = EN["feature"] if kind == "ov" else EN["cols_of"]
+    for trace, (rows, cols) in zip(product[:3], (("writes_letter", None), (None, "writes_letter"),
+                                                 ("writes_letter", "writes_letter"))):
+        said = trace["hovertemplate"].split("<br>")[1]
+        assert said.startswith(EN[rows] if rows else inner) and said.split(" · ")[1].startswith(
+            EN[cols] if cols else inner), said
+    assert spec["layout"]["yaxis"]["ticktext"] == list(trained.vocab)
 
 
 def test_the_timeline_shows_the_knock_out_gap_opening_as_induction_rises(trained):

@@ -69,6 +69,9 @@ def render(v: View) -> None:
         fig = F.grid_figure([F.Mat(c, cn.html, row_label=t("writes_letter"), col_label=t("writes_letter"))],
                             text=v.text, words=v.words, look=letters.named)
         chart(token_ticks(fig, tuple(m.vocab), ("xaxis", "yaxis"), v.look), key="circuit_alone")
-    product_view("circuit_product", letters, Operand(a, an, t("token"), t("cols_of")),
-                 Operand(b, bn, t("cols_of"), t("writes_letter")), Operand(c, cn, t("token"), t("writes_letter")),
-                 f"{cn.html} = ({an.html})·{bn.html}", cols=tuple(m.vocab))
+    # rows and columns said as what they count (zh review 2026-12-04: the rows are letters of the vocabulary, not
+    # positions; OV's inner dimension is d_model's features, QK's the head's d_k columns)
+    letter, inner = t("writes_letter"), t("feature") if kind == "ov" else t("cols_of")
+    product_view("circuit_product", letters, Operand(a, an, letter, inner), Operand(b, bn, inner, letter),
+                 Operand(c, cn, letter, letter), f"{cn.html} = ({an.html})·{bn.html}", cols=tuple(m.vocab),
+                 named=True)
