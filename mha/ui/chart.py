@@ -244,6 +244,8 @@ def _remember_cell(key: str, follow=None) -> None:
     chosen again, not let go. An animation the reader left on a frame (the slider, Pause, the end of Play) sends that
     frame alone ([frame]): it is kept, with the chosen cell. Then `follow(frame)`, if given, for what else the frame
     moves (the scores' step)."""
+    if f"mark_{key}" not in st.session_state:  # a late message from a chart the page no longer shows
+        return
     sent = st.session_state[f"mark_{key}"].cell
     sent = [int(v) for v in sent] if sent else []
     if len(sent) == 1:

@@ -496,7 +496,7 @@ function controls(root, fig, st, redraw) {
     outline(st);
     redraw();
     if (st.place) st.place(k);
-    settle();
+    if (frames.length) settle();  // a still chart (shown again by its mark) has no frame to leave it on
   };
   st.show = show;
   // The frame the reader leaves the animation on goes to the server once it stays (SETTLE_MS, and Play not running),

@@ -178,6 +178,21 @@ def test_the_step_buttons_follow_the_frame_the_chart_is_left_on(page, app_url):
     shoot(page, "scores-buttons-follow")
 
 
+def test_a_still_chart_sends_nothing_of_its_own_after_a_click(page, app_url):
+    """Only an animation sends the frame it is left on: a product, shown again by its mark after a click, once sent
+    its frame 0 400 ms later, a rerun nobody asked for that failed once the page had moved on (KeyError on the
+    mark)."""
+    from streamlit.proto.BackMsg_pb2 import BackMsg
+
+    sent = _listen(page)
+    open_stage(page, app_url, "qk")
+    _fragment_reruns_of(page, sent, _click_point(page, ".st-key-qk_q", 9))
+    before = len(sent)
+    page.wait_for_timeout(1200)  # three times the settle delay
+    later = [BackMsg.FromString(p) for p in sent[before:] if isinstance(p, bytes)]
+    assert not [m for m in later if m.WhichOneof("type") == "rerun_script"], later
+
+
 def test_a_click_on_the_scores_reruns_the_sums_only_and_outlines_the_cell_on_the_chart_the_browser_holds(page,
                                                                                                        app_url):
     """A clicked cell of S reruns neither the page with its sidebar nor the chart with its step control: the browser's
