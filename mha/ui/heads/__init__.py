@@ -16,21 +16,23 @@ from mha.train import Task, held_out
 from .. import settings as S
 from ..chart import chart
 from ..strings import Text
-from ..view import View, name
+from ..view import View, first_screen, name
 
 
-def s_maps(v: View, tr: mha.Trace, key: str, before: mha.Trace | None = None, layer: int | None = None) -> None:
+def s_maps(v: View, tr: mha.Trace, key: str, before: mha.Trace | None = None, layer: int | None = None,
+           first: int | None = None) -> None:
     """Every head's S of one attention trace side by side, masked cells as gaps, rows and keys named by token. With
     `before`, each head's S there and in tr in one row, titled as the model with every head and with heads knocked
     out. With `layer` (from 1), each head is named as the knock-out part names it, layer.head: S₂.₁, not S₁ (audit
-    2026-12-04 #16)."""
+    2026-12-04 #16). `first`: the view's first figure, under that many rows of controls (view.first_screen)."""
     t, h = v.t, len(tr.probs)
     shown = [(tr, "")] if before is None else [(before, t("knock_s_before")), (tr, t("knock_s_after"))]
     head = (lambda i: str(i + 1)) if layer is None else (lambda i: f"{layer}.{i + 1}")
     probs = [F.Mat(one.probs[i], f"{name('S', head(i)).html}{f' · {said}' if said else ''}", "probs", t("token"),
                    t("key_pos"), np.isneginf(one.masked[i])) for i in range(h) for one, said in shown]
     axes = [f"{a}axis{i + 1 if i else ''}" for i in range(len(probs)) for a in "xy"]
-    fig = F.grid_figure(probs, text=v.text, words=v.words, look=v.named, per_row=None if before is None else 2)
+    look = v.named if first is None else first_screen(v.named, first)
+    fig = F.grid_figure(probs, text=v.text, words=v.words, look=look, per_row=None if before is None else 2)
     chart(token_ticks(fig, v.tokens, axes, v.look), key=key)
 
 

@@ -74,7 +74,7 @@ def patterns(v: View) -> None:
     equation(v.look, (rf"\operatorname{{Concat}}({concat_args(h).tex}):",
                       rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))
     st.markdown(f"**{t('heads_s')}**")
-    s_maps(v, tr, "heads_s")
+    s_maps(v, tr, "heads_s", first=3)  # under the parts, and this title: about three rows of controls
     concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
     st.markdown(f"**{t('heads_concat', heads=concat_args(h).tex)}**")  # H₁, H₂ at two heads, not H₁,…,H_h
