@@ -55,6 +55,17 @@ def head_control(t: Text, box=st) -> None:
                               label_visibility="collapsed" if st.session_state.get("present") else "visible")
 
 
+def part_control(t: Text, stage: str, values: tuple[str, ...] | None = None, format_func=None,
+                 visible: bool = False) -> str:
+    """The part of a stage in parts that the page shows, chosen with one control drawn the same way on every such
+    stage (walk.Parts: its session key, which names the control, and its parts, each named by "<key>_<part>"); its
+    value stays while other stages are shown. `values` and `format_func`: the block's, whose parts follow its order."""
+    parts = walk.BY_ID[stage].parts
+    return st.segmented_control(t(parts.key), values or parts.values, key=parts.key, required=True,
+                                format_func=format_func or (lambda p: t(f"{parts.key}_{p}")), persist_state="session",
+                                label_visibility="visible" if visible else "collapsed")
+
+
 def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
     """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px); on a
     projector under the stage's figures (`later`).

@@ -130,3 +130,24 @@ def test_every_stage_says_where_it_is_in_the_walk_and_in_the_post_on_the_page_it
         next_words = TABLES[lang]["where_opening"].split("{line}")[1][:12]
         assert (next_words in head) == (stage == "input"), stage
         assert "11" not in " ".join(c.value for c in at.sidebar.markdown)
+
+
+def test_every_stage_in_parts_draws_its_part_control_one_way():
+    """Issue 43: "a stage in parts" had its own control on each stage (four widgets, three label rules). Every stage
+    with parts draws its part with prose.part_control, the one widget keyed by its Parts' session key; no other
+    module makes a widget with such a key, and each part has its name in both languages under "<key>_<part>" (the
+    block numbers its own, by its order)."""
+    keys = {s.parts.key: s for s in walk.WALK if s.parts}
+    root = Path(mha.ui.__file__).parent
+    found = []
+    for path in root.rglob("*.py"):
+        if path.name == "prose.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.keyword) and node.arg == "key" and isinstance(node.value, ast.Constant) \
+                    and node.value.value in keys:
+                found.append(f"{path.relative_to(root)}:{node.value.lineno} key={node.value.value!r}")
+    assert not found, found
+    for key, stage in keys.items():
+        for table in TABLES.values():
+            assert key in table and all(f"{key}_{p}" in table for p in stage.parts.values), (stage.id, key)

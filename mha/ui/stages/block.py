@@ -21,7 +21,7 @@ from .. import exports, link, models, session, x_source
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
-from ..prose import display, fmt, header, said_then_shown
+from ..prose import display, fmt, header, part_control, said_then_shown
 from ..screen import DIAGRAM_PT
 from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN, block_order
 from ..view import Name, Operand, View, first_screen, name
@@ -126,9 +126,8 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
 
     if not projector:
         about()
-    st.segmented_control(t("block_part"), parts, format_func=lambda p: part_label(t, p, tr.ln), key="block_part",
-                         required=True, persist_state="session",  # a projector: the diagram it names is below
-                         label_visibility="collapsed" if projector else "visible")
+    part_control(t, "block", parts, lambda p: part_label(t, p, tr.ln),  # a projector: the diagram it names is below
+                 visible=not projector)
     if part != st.query_params.get("part", parts[0]):  # a part chosen here: the link follows
         link.follows(v.cfg)
     draw = {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part]

@@ -9,11 +9,10 @@ import mha
 from mha import figures as F
 
 from .. import exports, heads, models, session, training, x_source
-from .. import settings as S
 from ..chart import chart
 from ..heads import circuits, knock, s_maps, writes
 from ..inputs import number
-from ..prose import equation, header, markdown_table
+from ..prose import equation, header, markdown_table, part_control
 from ..strings import md_escape
 from ..view import View, concat_args
 
@@ -55,8 +54,7 @@ def render(v: View) -> None:
         box.caption(t("heads_offer"))
         box.button(t("heads_offer_button"), key="heads_trained", on_click=use_trained)
         return
-    part = st.segmented_control(t("heads_part"), S.HEADS_PARTS, format_func=lambda p: t(f"heads_part_{p}"),
-                                key="heads_part", required=True, persist_state="session", label_visibility="collapsed")
+    part = part_control(t, "heads")
     dict(patterns=patterns, knock=knock.render, writes=writes.render, circuits=circuits.render,
          timeline=timeline)[part](v)
 

@@ -14,8 +14,7 @@ from ..chart import draw, drawn, shared_figure
 from ..kv.cost import cost_part, measure_part
 from ..kv.shared import decode_rows, held_words, picker
 from ..kv.step import cache_step, offer_next_row, offer_next_word, proof, seeded_rows, token_axes, weight_gone
-from ..prose import head_control, header, input_error
-from ..settings import KV_PARTS
+from ..prose import head_control, header, input_error, part_control
 from ..shared import digest
 from ..view import View
 
@@ -67,8 +66,7 @@ def _steps(v: View) -> None:
         st.markdown(state)
     # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
     # made the browser's every rerun of this page slower (bench/README.md).
-    part = st.segmented_control(t_("kv_part"), KV_PARTS, format_func=lambda p: t_(f"kv_tab_{p}"), key="kv_part",
-                                required=True, persist_state="session", label_visibility="collapsed")
+    part = part_control(t_, "kv_cache")
     if part == "step":
         def build():
             fig = cache_animation(cache_step(v, d), text=v.text, look=v.named)

@@ -12,7 +12,7 @@ from .. import exports, lab, link, primes
 from .. import settings as S
 from ..knobs import divisors
 from ..lab import costs
-from ..prose import header, input_error
+from ..prose import header, input_error, part_control
 from ..variant_defs import VARIANT_LIST, VARIANTS
 from ..view import View
 
@@ -42,8 +42,7 @@ def _lab(v: View) -> None:
     t = v.t
     variant = st.segmented_control(t("variant"), S.VARIANTS, format_func=lambda x: t(f"variant_{x}"), key="variant",
                                    required=True, persist_state="session", label_visibility="collapsed")
-    part = st.segmented_control(t("lab_part"), S.LAB_PARTS, format_func=lambda p: t(f"lab_part_{p}"), key="lab_part",
-                                required=True, persist_state="session", label_visibility="collapsed")
+    part = part_control(t, "variants")
     lead = ""
     try:
         lead = lab.render(v, variant, part)

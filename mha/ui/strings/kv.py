@@ -133,7 +133,7 @@ STRINGS = {
     "kv_part": S(
         en="Show",
         zh="显示"),
-    "kv_tab_step": S(
+    "kv_part_step": S(
         en="The step, checked",
         zh="单步解码与验证"),
     "kv_window_cols": S(
@@ -149,7 +149,7 @@ STRINGS = {
             "{cols} columns of every other matrix wider than that; every number is computed from the whole matrices."),
         zh=("图中只画出最后 {rows} 个词元，所以 S 只显示最后 {rows} 行和最后 {rows} 列；其余矩阵超过 {cols} 列的，"
             "只画出前 {cols} 列。所有数字都是用完整的矩阵算出来的。")),
-    "kv_tab_cost": S(
+    "kv_part_cost": S(
         en="What it saves",
         zh="省下了什么"),
     "kv_name_k": S(
