@@ -503,7 +503,8 @@ function controls(root, fig, st, redraw) {
   // so that what the page says beside the chart follows it (chart._remember_cell).
   const settle = () => {
     clearTimeout(st.settling);
-    st.settling = setTimeout(() => { if (!st.timer && st.onFrame) st.onFrame(st.frame); }, SETTLE_MS);
+    st.settling = setTimeout(() => { if (!st.timer && st.onFrame) { st.sentFrame = st.frame; st.onFrame(st.frame); } },
+                             SETTLE_MS);
   };
   const stop = () => { clearTimeout(st.timer); st.timer = null; };
   for (const menu of layout.updatemenus || []) {
@@ -660,6 +661,7 @@ function listen(root) {
     const hit = root.mha && root.mha.onCell ? cellAt(root, e) : null;
     if (hit && hit.t.name === "click" && hit.point.customdata) {
       clearTimeout(root.mha.settling);  // the click names the frame itself
+      if (root.mha.frames.length) root.mha.sentFrame = root.mha.frame;
       root.mha.onCell(root.mha.frames.length ? [...hit.point.customdata, root.mha.frame] : hit.point.customdata);
     }
   });
@@ -819,7 +821,11 @@ function paint(key) {
   const root = CHARTS.get(key);
   if (!root || !root.isConnected || !root.mha) return;
   const st = root.mha, cell = markOf(key), at = frameOfMark(key);
-  const drawn = outlined(root.base.fig, cell).drawn, frame = at !== null && at < st.frames.length ? at : st.frame;
+  // A mark that names the frame this page itself sent last (a click's, or one left on) answers it: the reader may
+  // have stepped on meanwhile, and the chart stays where they are.
+  const echo = at !== null && at === st.sentFrame;
+  const drawn = outlined(root.base.fig, cell).drawn;
+  const frame = !echo && at !== null && at < st.frames.length ? at : st.frame;
   const same = root.mark === drawn && (root.markFrame === at || frame === st.frame);
   Object.assign(root, { mark: drawn, markFrame: at });
   if (same) return;

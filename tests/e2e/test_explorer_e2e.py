@@ -178,6 +178,21 @@ def test_the_step_buttons_follow_the_frame_the_chart_is_left_on(page, app_url):
     shoot(page, "scores-buttons-follow")
 
 
+def test_the_answer_to_a_frame_the_reader_has_left_does_not_pull_the_chart_back(page, app_url):
+    """The page sends the frame it is left on and the server answers with a mark naming it. A reader who steps on
+    before the answer comes stays where they are: a mark naming the frame this page sent last moves nothing, and a
+    mark naming any other frame (a step chosen on the server, a new figure) still does. (The full suite's frame walk
+    stepped on every 0.5 s and was pulled back a frame.)"""
+    open_stage(page, app_url, "scores")
+    root = page.locator(".st-key-scores .mha-chart").element_handle()
+    mark = """([r, k]) => { const m = window.mha.marks.get('scores'); window.mha.marks.set('scores', {...m, frame: k});
+                           window.mha.paint('scores'); return r.mha.frame; }"""
+    page.evaluate("([r, k]) => { r.mha.show(k); r.mha.sentFrame = k; }", [root, 5])  # left on 5, sent
+    page.evaluate("([r, k]) => r.mha.show(k)", [root, 6])  # stepped on before the answer
+    assert page.evaluate(mark, [root, 5]) == 6  # the answer about 5: the chart stays on 6
+    assert page.evaluate(mark, [root, 2]) == 2  # a frame the page did not send: the chart goes there
+
+
 def test_a_still_chart_sends_nothing_of_its_own_after_a_click(page, app_url):
     """Only an animation sends the frame it is left on: a product, shown again by its mark after a click, once sent
     its frame 0 400 ms later, a rerun nobody asked for that failed once the page had moved on (KeyError on the

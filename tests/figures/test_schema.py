@@ -20,7 +20,7 @@ setPointerCapture slice split src status stopPropagation style test textContent 
 top transform trim values serializeToString""".split())
 OWN = set("""H W a base cell charts clickable drawn fig filename h hi i id key labels lo m mark marks mha mhaDrawn
 observer onCell opts paint place point px revision scale send show spec sub sup timer uid w markFrame outlined placed
-plain onFrame settling""".split())
+plain onFrame settling sentFrame""".split())
 
 
 def script_names() -> set[str]:
