@@ -42,6 +42,11 @@ def render(v: View, variant: str, part: str) -> str:
     return import_module(f"{__name__}.{MODULES[variant]}").render(v, variant, part) or ""
 
 
+# Rows of controls and words above a product of the click part (the variant, the part, the product, two lines of
+# words): on a projector such a product is no taller than the rest of the first screen (view.first_screen).
+CLICK_ROWS = 5
+
+
 def one_product(v: View, variant: str, products: Mapping[str, tuple[str, Callable[[], None]]]) -> None:
     """The click part: one of the variant's products, {id: (its name, what draws it)}, picked by a control when
     there are more than one. A product with its breakdown and Quiz me is four elements: one at a time keeps the

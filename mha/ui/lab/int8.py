@@ -69,7 +69,8 @@ def _scores(v: View, tr: mha.Trace, h: int, g: int) -> None:
     st.markdown(t("lab_int8_click", h=h + 1))
     product_view("lab_int8_scores", v, Operand(tr.q_rot[h], qn, t("token"), t("cols_of")),
                  Operand(tr.k_rot[g].T, kn, t("cols_of"), t("key_pos")),
-                 Operand(tr.scores[h], sn, t("token"), t("key_pos")), f"{sn.html} = {qn.html} · {kn.html}")
+                 Operand(tr.scores[h], sn, t("token"), t("key_pos")), f"{sn.html} = {qn.html} · {kn.html}",
+                 first=lab.CLICK_ROWS)
 
 
 def _checked(v: View, cfg: mha.AttentionConfig, tr: mha.Trace) -> str:
