@@ -154,8 +154,11 @@ def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray]) ->
     look = replace(v.named, max_h=PRESENT_MAP_H) if v.look == F.PRESENT else v.named
     small = max(min(v.cfg.n_tokens, F.MAX_SIDE), v.cfg.d_k, v.cfg.d_v) <= MAX_TEXT_SIDE  # numbers may fit
     caps = (ROW["numbers"], ROW["desk"]) if v.text and small and not v.look.narrow else (_cap(v),)
-    figures = [_map_figure(v, tr, shown, cap, look) for cap in caps]
-    fig = next((f for f in figures if _has_numbers(f)), figures[-1])
+    fig = None
+    for cap in caps:  # the first that writes numbers, else the last; built one at a time
+        fig = _map_figure(v, tr, shown, cap, look)
+        if _has_numbers(fig):
+            break
     axes = tuple(f"yaxis{i + 1 if i else ''}" for i in range(_panels(shown)))
     chart(token_ticks(fig, v.tokens, axes, v.look), key="lab_groups_map")
 
