@@ -197,15 +197,16 @@ def _products(v: View, variant: str, tr: mha.Trace, g: np.ndarray) -> None:
               f"Q{i1}K{k1}ᵀ")
     s, vn, hn = name("S", str(i + 1)), name("V", str(k + 1)), name("H", str(i + 1))
     token, col, key = t("token"), t("cols_of"), t("key_pos")
+    rows = lab.CLICK_ROWS + (variant == "gqa")  # GQA's knob, labelled, makes its row of controls a row taller
     lab.one_product(v, variant, {
         # the formula writes ᵀ, not <sup>T</sup>: a raised T overhangs its line, over B's title when B is short
         "qk": (qk.plain, lambda: product_view("lab_groups_qk", v, Operand(tr.q[i], q, token, col),
                                               Operand(tr.k[k].T, kt, col, key), Operand(tr.scores[i], qk, token, key),
-                                              f"{qk.plain} = Q{i1} · K{k1}ᵀ", first=lab.CLICK_ROWS)),
+                                              f"{qk.plain} = Q{i1} · K{k1}ᵀ", first=rows)),
         "sv": (f"H{i1} = S{i1}·V{k1}", lambda: product_view(
             "lab_groups_sv", v, Operand(tr.probs[i], s, token, key, "probs", np.isneginf(tr.masked[i])),
             Operand(tr.v[k], vn, token, col), Operand(tr.heads[i], hn, token, col),
-            f"{hn.html} = {s.html} · {vn.html}", first=lab.CLICK_ROWS))})
+            f"{hn.html} = {s.html} · {vn.html}", first=rows))})
 
 
 def per_token(cache: mha.KVCache) -> float:
