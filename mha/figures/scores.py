@@ -405,17 +405,22 @@ def _title(b: Board, text: str, centre: float, lo: float, hi: float, y: float, y
                 yanchor=yanchor, showarrow=False, font=dict(size=size))
 
 
+def _by_cell(s: ScoreSteps, look: Look, n: int) -> bool:
+    """QKᵀ filled one cell a frame (q_i · k_j said for each): a few tokens of a model's scores, beside Q and Kᵀ."""
+    return s.q is not None and look.operands and n <= 4
+
+
 def _plan(s: ScoreSteps, look: Look) -> tuple:
     """What the figure's frames and layout follow from: n drawn (and in all), Q's columns drawn, whether Q and Kᵀ are
     drawn, the board, the two titles, the signed colour bar's ticks and its limit."""
     words, names = s.words, s.names
-    operands = s.q is not None and not look.narrow
+    operands = s.q is not None and look.operands
     n_full = s.scaled.shape[0]
     n = min(n_full, MAX_SIDE)
     k = inner_window(n_full, s.q.shape[1]) if operands else 0
     lim = abs_limit(shown(s.scores if s.scores is not None else s.scaled))
     ticks = colourbar_labels(lim)
-    captions = [f.caption for f in score_frames(s, n, by_cell=operands and n <= 4)]
+    captions = [f.caption for f in score_frames(s, n, by_cell=_by_cell(s, look, n))]
     captions += [words[f"cap_{p}"] for p in s.phases] + [words[f"{key}_rows"].format(a=n, b=n)
                                                          for key in ("fill", "softmax")]
     s_title = _shape_title(f"{names['scores']} → {names['probs']}", (n_full, n_full), (n, n), words)
@@ -610,7 +615,7 @@ def _frames_for_slider(s: ScoreSteps, n: int, operands: bool, b: Board) -> tuple
     Plotly draws only every k-th step label once labels are wider than the steps are apart (its `labelStride`:
     k = ⌈(widest label + 8 px) / step spacing⌉), so a phase name could silently vanish.
     """
-    options = [(True, 10)] if operands and n <= 4 else []
+    options = [(True, 10)] if _by_cell(s, b.look, n) else []
     options += [(False, most) for most in (10, 5, 3, 2, 1)]
     for by_cell, most in options:
         frames = score_frames(s, n, by_cell, most)

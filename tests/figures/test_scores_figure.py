@@ -104,7 +104,7 @@ def test_q_and_kt_panels_hold_q_and_k_transposed_and_their_titles_give_their_sha
     spec = scores_animation(model_steps(tr), text=True, look=LOOKS[look]).to_dict()
     r = roles(spec)
     n, d_k = tr.q.shape[1:]
-    if LOOKS[look].narrow:  # a phone leaves Q and Kᵀ out; the page says so
+    if not LOOKS[look].operands:  # a phone and a projector leave Q and Kᵀ out; the page says so
         assert "q" not in r and "kt" not in r and "xaxis" not in spec["layout"]
         return
     q, kt = z(spec["data"][r["q"]]), z(spec["data"][r["kt"]])
@@ -231,7 +231,7 @@ def test_a_clicked_cell_is_outlined_with_its_row_of_q_and_column_of_kt(phase, lo
     n = tr.scores.shape[1]
     assert rule["cells"] == [n, n]
     boxes = {(data[b["trace"]]["xaxis"], data[b["trace"]]["yaxis"]): (b["x"], b["y"]) for b in rule["boxes"]}
-    if LOOKS[look].narrow:
+    if not LOOKS[look].operands:
         assert boxes == {("x2", "y"): ("j", "i")}
     else:
         k = z(data[roles(spec)["q"]]).shape[1]
@@ -301,18 +301,18 @@ def test_numbers_are_written_with_a_true_minus_and_no_trailing_zeros():
 def test_q_and_kt_keep_two_decimals_or_write_none(look):
     """Q and Kᵀ on the scores board are written as the products write them: never rounded to fewer than two
     decimals (Q₁[1,3] = 0.045 once read "0" on a projector), so each written number is within 0.005 of its value.
-    At the post's sizes a desk and a projector write them (the projector's board takes the cell they need)."""
+    At the post's sizes a desk writes them (a phone and a projector draw S alone)."""
     tr = trace_of()
     spec = scores_animation(model_steps(tr), text=True, look=LOOKS[look]).to_dict()
-    if LOOKS[look].narrow:
-        return  # a phone leaves Q and Kᵀ out
+    if not LOOKS[look].operands:
+        return  # a phone and a projector leave Q and Kᵀ out
     for trace, values in zip(spec["data"][:2], (tr.q[0], tr.k[0].T)):
         text = trace.get("text") or []
         assert not text or trace["texttemplate"] == "%{text}"
         for row, want in zip(text, values):
             for s, v in zip(row, want):
                 assert abs(float(s.replace("−", "-")) - v) <= 0.005 + 1e-12, (s, v)
-    assert spec["data"][0]["text"][0][2] in ("0.045", "0.05")  # Q₁[1,3] = 0.0454, on a desk and a projector
+    assert spec["data"][0]["text"][0][2] in ("0.045", "0.05")  # Q₁[1,3] = 0.0454
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -378,3 +378,14 @@ def test_the_sliders_words_say_each_step_once_and_keep_its_subscripts():
         "Frame 1 of 5, QKᵀ: cell (i, j)", "Frame 2 of 5, ÷√7: every score", "Frame 3 of 5, S: softmax, rows 1–2",
         "Frame 4 of 5, 掩码: 对角线以上改成 −∞", "Frame 5 of 5, H: X₆·W_Q, √dₖ"]
     assert F.base.plain("W<sub>DKV</sub>, K<sup>T</sup>, Q<sub>1</sub><sup>rot</sup>") == "W_DKV, Kᵀ, Q₁ʳᵒᵗ"
+
+
+def test_on_a_projector_s_is_drawn_alone_and_whole_on_the_first_screen():
+    """Issue 46 item 3: the audience looks at S. On a projector the scores board draws S alone (Q and Kᵀ are written
+    on a click, as on a phone), no taller than the screen left under the stage's title and controls (720 − 287 px),
+    where with Q and Kᵀ it was 630 px; every step still has its frames (QKᵀ by rows, ÷√d_k, the mask, softmax)."""
+    spec = scores_animation(model_steps(trace_of()), text=True, look=F.PRESENT).to_dict()
+    r = roles(spec)
+    assert "q" not in r and "kt" not in r
+    assert spec["layout"]["height"] <= 720 - 287
+    assert list(rest_frames(spec)) == list(PHASES)

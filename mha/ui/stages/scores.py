@@ -4,13 +4,15 @@ The chart rests on one step (the `phase` control, also in the link) and plays ev
 a click on a cell writes out its dot product (row i of Q times column j of Kᵀ) and its softmax.
 """
 
+from dataclasses import replace
+
 import numpy as np
 import streamlit as st
 
 import mha
 from mha import figures as F
 from mha.figures.base import number
-from mha.figures.scores import GIVEN_PHASES, PHASES, Frame, animation_frames, cell_decimals, rest_index
+from mha.figures.scores import FIGURE_EXTRA, GIVEN_PHASES, PHASES, Frame, animation_frames, cell_decimals, rest_index
 from mha.figures.ticks import token_ticks
 
 from .. import link, session
@@ -20,7 +22,7 @@ from ..product import breakdown
 from ..prose import aside, display, fmt, head_control, header, later, said, tex_num
 from ..shared import digest
 from ..strings import Text
-from ..view import Name, View, name, subscript
+from ..view import Name, View, first_screen, name, subscript
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
@@ -28,6 +30,7 @@ CODE = [("scores", "scaled", "masked", "probs"), mha.causal_mask, mha.softmax]
 
 POST_EXAMPLE = np.arange(1.0, 10.0).reshape(3, 3)  # the post's [[1,2,3],[4,5,6],[7,8,9]]
 CHART_FRAGMENT, STEP_FRAGMENT = "scores_chart", "scores_step"
+FIRST_ROWS = 4  # rows of controls above the board on a projector: the head, the example's toggle, the steps, a gap
 MAX_EXP_TERMS = 8  # softmax denominators longer than this are written out in part
 NARROW_EXP_TERMS = 3  # … and on a phone, longer than this
 
@@ -62,7 +65,10 @@ def render(v: View) -> None:
 @st.fragment(key=CHART_FRAGMENT)
 def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: bool) -> None:
     """The step, the chart and the clicked cell's sums. A fragment: choosing a step reruns this part only, not the
-    page with its sidebar (a click, only the sums: `picked`)."""
+    page with its sidebar (a click, only the sums: `picked`). On a projector the board, S alone, is no taller than
+    the first screen left under the title, the head, the example's toggle and the steps (FIRST_ROWS)."""
+    look = first_screen(v.look, FIRST_ROWS)  # the board's budget: its panels and what it adds to them
+    v = replace(v, look=replace(look, max_h=min(look.max_h, look.fig_h - FIGURE_EXTRA)))
     t, d_k = v.t, v.cfg.d_k
     frames = animation_frames(steps, v.look)
     _step_control(v, phases, labels)
@@ -78,8 +84,8 @@ def _chart(v: View, steps: F.ScoreSteps, phases: tuple, labels: dict, example: b
              () if example else v.tokens)
     clickable_chart(parts, build, "scores")
     inner = F.inner_window(v.cfg.n_tokens, d_k)
-    if not example and v.look.narrow:
-        st.caption(t("phone_operands"))
+    if not example and not v.look.operands:  # a phone, or a projector: S alone
+        st.caption(t("phone_operands" if v.look.narrow else "present_operands"))
     elif not example and inner < d_k:
         st.caption(t("inner_note", shown=inner, d_k=d_k))
     picked("scores", lambda cell: cell[0] < n and cell[1] < n,

@@ -59,7 +59,7 @@ STRINGS = {
         draws=CHART),
     "anim_qkt": S(
         en="QKᵀ: cell (i, j) is row i of Q times column j of Kᵀ",
-        zh="QKᵀ：第 (i, j) 格 = Q 的第 i 行 · Kᵀ 的第 j 列",
+        zh="QKᵀ：第 (i, j) 格是 Q 的第 i 行与 Kᵀ 的第 j 列的内积",
         draws=CHART),
     "anim_fill": S(
         en="q<sub>{i}</sub> · k<sub>{j}</sub>",
@@ -112,6 +112,9 @@ STRINGS = {
     "phone_operands": S(
         en="On a narrow screen the chart leaves Q and Kᵀ out: click a cell to see the row of Q and the column of Kᵀ that made it.",
         zh="屏幕较窄时图里不画 Q 和 Kᵀ：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。"),
+    "present_operands": S(
+        en="On a projector the chart draws S alone, large enough for the room: click a cell to see the row of Q and the column of Kᵀ that made it.",
+        zh="投影模式下图中只画 S，大到全场都看得清：点击任意一格，下方会写出算出它的 Q 的那一行和 Kᵀ 的那一列。"),
     "play": S(
         en="▶ Play",
         zh="▶ 播放",
