@@ -29,9 +29,9 @@ FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 p
 # the scores' S drawn alone, Look.operands).
 # The rest are taller than what is left under their title and controls at a readable cell size (bench/README.md,
 # "Presenter mode's first screen").
-WHOLE = ("input", "qk", "scores", "values", "heads", "dependency", "variants", "block", "block-ln1", "block-ffn", "block-gelu",
-         "block-out", "variants-mqa", "variants-window", "variants-sinks", "variants-alibi", "variants-rope",
-         "variants-mqa-partclick", "variants-int8-partclick", "variants-gqa-partclick")
+WHOLE = ("input", "qk", "scores", "values", "heads", "dependency", "variants", "block", "block-ln1", "block-ffn",
+         "block-gelu", "block-out", "variants-mqa", "variants-window", "variants-sinks", "variants-alibi",
+         "variants-rope", "variants-mqa-partclick", "variants-int8-partclick", "variants-gqa-partclick")
 TABLES = {"en": EN, "zh": ZH}
 
 # The first figure in the page's order: a matrix chart or a Plotly chart (the block's diagram is where the part sits,
