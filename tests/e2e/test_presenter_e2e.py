@@ -12,6 +12,7 @@ import re
 import pytest
 
 from mha.ui import x_source
+from mha.ui.settings import BLOCK_PARTS_IN
 from mha.ui.strings import EN, ZH
 from mha.ui.walk import STAGES
 
@@ -84,10 +85,12 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
         found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))
         if stage in ANIMATIONS:
             found += frame_problems(page, stage)
-    for part in ("ln1", "ffn", "gelu", "out"):  # the block's other parts, as its part control reaches them
-        page.goto(f"{app_url}/?stage=block&part={part}&lang={lang}&present=1")
-        settle(page, 120_000)
-        found += first_screen(page, f"block-{part}", lang, False)
+        if stage == "block":  # its other parts, as its part control reaches them
+            parts = BLOCK_PARTS_IN["post"]
+            for part in parts[1:]:
+                rerun_after(page, page.locator(".st-key-block_part button").nth(parts.index(part)).click)
+                assert f"part={part}" in page.url, (part, page.url)
+                found += first_screen(page, f"block-{part}", lang, False)
     assert not found, f"{lang}: " + "; ".join(found)
 
 

@@ -4,6 +4,7 @@ import os
 import signal
 import time
 from contextlib import contextmanager
+from types import SimpleNamespace
 
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -66,36 +67,6 @@ def test_a_reload_and_a_fresh_browser_keep_the_added_tokens(browser, page, app_u
     settle(fresh, LOAD)
     assert fresh.get_by_text("The cache holds 5 tokens").count() == 1 and _k_cache(fresh) == before
     other.close()
-
-
-def test_the_first_click_after_a_server_restart_counts(page):
-    """Two tabs on one server, which is restarted (a redeploy, or a hosted app waking up, on the same address); once
-    each has reconnected and drawn its page again, each makes its session's first click: a step of n in one, a button
-    whose callback moves on in the other. Both count."""
-    port = _free_port()
-    server = start_server(port)
-    other = page.context.new_page()
-    try:
-        for tab in (page, other):
-            tab.goto(f"http://127.0.0.1:{port}/?stage=input&n_tokens=4")
-            settle(tab, LOAD)
-        server.terminate()
-        server.wait(timeout=30)
-        for tab in (page, other):
-            tab.wait_for_selector(f"{APP}:not([data-test-connection-state='CONNECTED'])", timeout=LOAD)  # cut off
-        server = start_server(port)
-        for tab in (page, other):
-            tab.wait_for_selector(f"{APP}[data-test-connection-state='CONNECTED']", timeout=LOAD)
-            settle(tab, LOAD)
-            assert tab.locator(".st-key-n_tokens input").input_value() == "4" and "n_tokens=4" in tab.url
-        rerun_after(page, page.locator(".st-key-n_tokens button >> nth=-1").click)
-        assert page.locator(".st-key-n_tokens input").input_value() == "5" and "n_tokens=5" in page.url, page.url
-        rerun_after(other, other.locator(".st-key-next_stage button").click)
-        assert "stage=qk" in other.url and "n_tokens=4" in other.url, other.url
-    finally:
-        other.close()
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def _traffic(page) -> list[str]:
@@ -179,35 +150,67 @@ def _sums_rows(page) -> list[int]:
 
 
 @contextmanager
-def _restartable(page, stage: str):
-    """A server of the test's own with the page open on `stage`, and open(stage), which opens another stage on it,
-    and restart(click), which kills it and clicks as _restart_and_click does; whichever server runs last is killed
-    at the end."""
+def _restartable(page, link: str):
+    """A server of the test's own with the page open on `link`'s query, and what a test does with it: open(link)
+    opens another query on it, restart(click) kills it and clicks as _restart_and_click does, and stop_start(tabs)
+    stops it as a redeploy does and starts another on the same address, returning once each of `tabs` has
+    reconnected and drawn its page again. Whichever server runs last is killed at the end."""
     port, servers, traffic = _free_port(), [], _traffic(page)
     servers.append(start_server(port))
 
-    def open_stage(name: str) -> None:
-        page.goto(f"http://127.0.0.1:{port}/?stage={name}")
+    def open_link(query: str) -> None:
+        page.goto(f"http://127.0.0.1:{port}/?{query}")
         settle(page, LOAD)
 
+    def stop_start(tabs) -> None:
+        servers[-1].terminate()
+        servers[-1].wait(timeout=30)
+        for tab in tabs:
+            tab.wait_for_selector(f"{APP}:not([data-test-connection-state='CONNECTED'])", timeout=LOAD)  # cut off
+        servers.append(start_server(port))
+        for tab in tabs:
+            tab.wait_for_selector(f"{APP}[data-test-connection-state='CONNECTED']", timeout=LOAD)
+            settle(tab, LOAD)
+
     try:
-        open_stage(stage)
-        yield open_stage, lambda click: servers.append(_restart_and_click(page, servers[-1], port, traffic, click))
+        open_link(link)
+        yield SimpleNamespace(port=port, open=open_link, stop_start=stop_start,
+                              restart=lambda click: servers.append(
+                                  _restart_and_click(page, servers[-1], port, traffic, click)))
     finally:
         servers[-1].kill()
         servers[-1].wait(timeout=30)
 
 
-def test_the_first_add_token_and_the_first_cell_click_after_a_server_restart_count(page):
-    """Each on a server restarted while its page is drawn anew (one server, restarted twice: a start costs CPU)."""
-    with _restartable(page, "kv_cache") as (open_stage, restart):
+def test_the_first_clicks_after_a_server_restart_count(page):
+    """One server of the test's own, restarted three times (a start costs CPU).
+
+    First two tabs on it, and it is stopped and started again (a redeploy, or a hosted app waking up, on the same
+    address); once each tab has reconnected and drawn its page again, each makes its session's first click: a step of
+    n in one, a button whose callback moves on in the other. Both count. Then it is killed and started while the
+    page is drawn anew, twice, and a click made during that drawing counts: Add token, then a cell of the scores."""
+    with _restartable(page, "stage=input&n_tokens=4") as server:
+        other = page.context.new_page()
+        try:
+            other.goto(f"http://127.0.0.1:{server.port}/?stage=input&n_tokens=4")
+            settle(other, LOAD)
+            server.stop_start((page, other))
+            for tab in (page, other):
+                assert tab.locator(".st-key-n_tokens input").input_value() == "4" and "n_tokens=4" in tab.url
+            rerun_after(page, page.locator(".st-key-n_tokens button >> nth=-1").click)
+            assert page.locator(".st-key-n_tokens input").input_value() == "5" and "n_tokens=5" in page.url, page.url
+            rerun_after(other, other.locator(".st-key-next_stage button").click)
+            assert "stage=qk" in other.url and "n_tokens=4" in other.url, other.url
+        finally:
+            other.close()
+        server.open("stage=kv_cache")
         add = page.locator(".st-key-add_token button")
         rerun_after(page, add.click)
         assert page.get_by_text("The cache holds 4 tokens").count() == 1 and "kv=1" in page.url
-        restart(_click_at(page, add))
+        server.restart(_click_at(page, add))
         assert page.get_by_text("The cache holds 5 tokens").count() == 1 and "kv=2" in page.url
-        open_stage("scores")
+        server.open("stage=scores")
         rerun_after(page, _click_point(page, ".st-key-scores", 3))  # query 2, key 1
         assert _sums_rows(page) == [2]
-        restart(_click_point(page, ".st-key-scores", 6))  # query 3
+        server.restart(_click_point(page, ".st-key-scores", 6))  # query 3
         assert _sums_rows(page) == [3]  # its sums: the click counted, and the sums shown are not wiped to none
