@@ -304,36 +304,40 @@ def test_a_second_click_on_the_same_page_leaves_its_run_going(short_training, mo
     assert at.session_state["train_seed"] == 3 and short_training.model(3) is not None
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
-def test_another_page_is_told_when_the_next_run_can_start(short_training, monkeypatch, lang):
+def test_another_page_is_told_when_the_next_run_can_start(short_training, monkeypatch):
     """While one page's run goes, another page's click is refused with the seconds until the slot is free (what
     the run has left, from its pace, plus the rest); after a run the trainer rests REST_S, and a click is told the
-    seconds left of that rest, counted from the clock."""
+    seconds left of that rest, counted from the clock. Two other pages, one in each language, are told so in theirs
+    (one run of the page that trains: a run costs CPU)."""
     monkeypatch.setattr(short_training, "REST_S", 60.0)
     gate = _held_at_start(short_training, monkeypatch)
-    mine = run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang=lang)
+    mine = run(model="trained", stage="heads", text="A B C A B C", part="timeline")
     _click_train(mine, 5)
     job = short_training.job(mine.session_state[TRAINER])
     job.fraction, job.started = 0.5, job.started - 20  # half done in 20 s: about 20 s to go, then 60 s of rest
-    other = _click_train(run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang=lang), 6)
-    [said] = [w.value for w in other.warning]
-    seconds = int(re.search(r"(\d+)", said).group(1))
-    assert TABLES[lang]["retrain_busy"].split("{s}")[0] in said and 78 <= seconds <= 82, said
-    assert short_training.model(6) is None and "train_seed" not in other.session_state
+    others = {lang: run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang=lang)
+              for lang in ("en", "zh")}
+
+    def told(lang: str, key: str) -> int:
+        """The seconds the other page in `lang` is told after a click on Train it again, in its language's words."""
+        [said] = [w.value for w in _click_train(others[lang], 6).warning]
+        assert TABLES[lang][key].split("{s}")[0] in said, said
+        return int(re.search(r"(\d+)", said).group(1))
+
+    for lang in others:
+        assert 78 <= told(lang, "retrain_busy") <= 82
+        assert short_training.model(6) is None and "train_seed" not in others[lang].session_state
     gate.set()
     _until_trained(mine, short_training)
-    _click_train(other, 6)
-    [said] = [w.value for w in other.warning]
-    seconds = int(re.search(r"(\d+)", said).group(1))
-    left = short_training._rested_at - time.monotonic()  # the rest's seconds left now, however long the run took
-    assert TABLES[lang]["retrain_resting"].split("{s}")[0] in said and seconds <= 60 and abs(seconds - left) <= 2, said
+    for lang in others:
+        seconds = told(lang, "retrain_resting")
+        left = short_training._rested_at - time.monotonic()  # the rest's seconds left now, however long the run took
+        assert seconds <= 60 and abs(seconds - left) <= 2, (lang, seconds, left)
     monkeypatch.setattr(short_training, "_rested_at", short_training._rested_at - 35)  # 35 s of the rest gone by
-    _click_train(other, 6)
-    [said] = [w.value for w in other.warning]
-    assert 20 <= int(re.search(r"(\d+)", said).group(1)) <= 25, said
+    assert 20 <= told("zh", "retrain_resting") <= 25
     monkeypatch.setattr(short_training, "_rested_at", 0.0)  # the rest is over
-    _until_trained(_click_train(other, 6), short_training)
-    assert other.session_state["train_seed"] == 6
+    _until_trained(_click_train(others["en"], 6), short_training)
+    assert others["en"].session_state["train_seed"] == 6
 
 
 def test_a_run_that_fails_is_said_on_its_page_and_the_trainer_goes_on(short_training, monkeypatch):
