@@ -273,6 +273,7 @@ def cache_variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.Att
 
 
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock
+CSV_LEVEL = 1  # zlib's fastest: the largest view's CSVs deflate in 0.2 s, not 1.3 at its default 6, for 6% more bytes
 
 
 def _csv_zip(a: dict[str, np.ndarray], labels: dict[str, tuple[str, str]], meta: dict) -> bytes:
@@ -283,15 +284,15 @@ def _csv_zip(a: dict[str, np.ndarray], labels: dict[str, tuple[str, str]], meta:
     a row-label column (t1… for tokens, q1… for queries, …). Numbers are written in their shortest form
     that reads back exactly (0.43, not 0.42999999999999999); −∞ is written -inf."""
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    deflate = dict(compress_type=zipfile.ZIP_DEFLATED, compresslevel=CSV_LEVEL)  # a ZipInfo's entry is stored else
+    with zipfile.ZipFile(buffer, "w") as archive:
         for name, m in a.items():
             rows, cols = labels[name]
             rows = "row" if m.ndim == 1 else rows
             for label, part in _matrices(name.replace("^", ""), np.atleast_2d(m)):
                 archive.writestr(zipfile.ZipInfo(f"{label}.csv", FIXED_TIME), csv_text(part, rows, cols),
-                                 zipfile.ZIP_DEFLATED)
-        archive.writestr(zipfile.ZipInfo(f"{META}.json", FIXED_TIME), json.dumps(meta, ensure_ascii=False),
-                         zipfile.ZIP_DEFLATED)
+                                 **deflate)
+        archive.writestr(zipfile.ZipInfo(f"{META}.json", FIXED_TIME), json.dumps(meta, ensure_ascii=False), **deflate)
     return buffer.getvalue()
 
 
