@@ -7,7 +7,7 @@ from mha.ui import startup
 startup.install()  # first: checks the Streamlit internals the UI imports, then wraps request_rerun, sets the GIL switch
 
 import mha
-from mha.ui import budget, link, models, reruns, screen, session, sidebar, x_source
+from mha.ui import budget, classroom, link, models, reruns, screen, session, sidebar, x_source
 from mha.ui.code import snippet
 from mha.ui.prose import below, input_error
 from mha.ui.stages import FILES_VIEW, RENDER
@@ -22,6 +22,7 @@ if not st.session_state.get(session.STARTED):
     st.set_page_config(page_title="MHA Explorer", page_icon="🔢", layout="wide",
                        initial_sidebar_state="collapsed" if presenting else "auto")
 session.start()
+classroom.enter()  # a room's newest view, on a page that follows one, before any widget is built
 ss = st.session_state
 ss["page_running"] = True  # False again at the end: a fragment's own rerun then sees it so (link.follows)
 t = Text(ss["lang"])
@@ -37,6 +38,7 @@ if not presenter:
 if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own
     st.warning(t.notice(notices[0]) if len(notices) == 1 else "\n".join(f"- {t.notice(n)}" for n in notices))
     st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
+classroom.banner(t)  # in a room: which, how many, and the way out or back
 
 cfg = session.config()
 look = screen.look(ss["present"], t("png_save"))

@@ -91,6 +91,7 @@ with st.sidebar:
         st.button(t("primes_fix"), key="make_primes", help=t("primes_fix_help"))
     st.number_input(t("seed"), 0, S.LIMITS["seed"], step=1, key="seed")
     st.expander(t("sidebar_view"), icon=":material/tune:", key="options_open", on_change="rerun")
+    st.expander(t("room_panel"), icon=":material/groups:", key="room_panel_open", on_change="rerun")
     st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")
     st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open", on_change="rerun")
 st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two

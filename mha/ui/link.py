@@ -10,8 +10,8 @@ import streamlit as st
 
 import mha
 
+from . import classroom, x_codec
 from . import settings as S
-from . import x_codec
 from .models import trained_on, trained_sizes
 from .strings import Text
 from .x_source import base_x, has_text, seeded_added
@@ -74,7 +74,7 @@ def follows(cfg: mha.AttentionConfig) -> None:
     if ss.get("page_running"):  # a run of the whole page writes the link at its end (app.py)
         return
     now = params(cfg, ss["x_base"])
-    query = st.query_params.to_dict()
+    query = classroom.unaddressed(st.query_params.to_dict())
     # the open share panel shows the link; the open downloads panel holds the tokens added to the cache
     if (ss.get("share_open") and now != query) or (ss.get("downloads_open") and now.get("kv") != query.get("kv")):
         st.rerun(scope="app")
@@ -82,6 +82,9 @@ def follows(cfg: mha.AttentionConfig) -> None:
 
 
 def write(query: dict[str, str]) -> None:
-    """Keep the address bar equal to the view, so the page's own URL is always a working link."""
+    """Keep the address bar equal to the view, so the page's own URL is always a working link; in a classroom, with
+    the room's code (and on the presenter's page, its key), and the presenter's view sent to the room."""
+    classroom.send(query)
+    query = classroom.address(query)
     if query != st.query_params.to_dict():
         st.query_params.from_dict(query)

@@ -35,10 +35,28 @@ def start() -> None:
         sync_n_tokens()
         st.session_state["head"] = min(st.session_state["head"], st.session_state["n_heads"])  # fewer heads now?
         return
-    values, notices = S.parse_params(st.query_params.to_dict())
     locale = (st.context.locale or "").lower()
-    state = dict(S.DEFAULTS, lang="zh" if locale.startswith("zh") else "en",
-                 cell_values=st.query_params.get("cells") != "0", present=st.query_params.get("present") == "1")
+    _open(st.query_params.to_dict(), "zh" if locale.startswith("zh") else "en")
+
+
+# What a page keeps of its own when it follows a room's view: its screen, its open panels, its training slot
+PAGE_OWN = ("screen", "screen_phone", "share_open", "downloads_open", "options_open", "code_view")
+
+
+def follow(view: dict[str, str]) -> None:
+    """A room's view, applied as if its link were opened on this page (the same parser and checks), this page's
+    language, projector and cell numbers kept, and its screen, panels and own keys ("_…")."""
+    ss = st.session_state
+    own = dict(lang=ss["lang"], present="1" if ss["present"] else "0", cells="1" if ss["cell_values"] else "0")
+    for key in [k for k in ss if not k.startswith("_") and k not in PAGE_OWN and not k.startswith("room")]:
+        del ss[key]
+    _open(dict(view, **own), own["lang"])
+
+
+def _open(query: dict[str, str], lang: str) -> None:
+    """Every setting from a link's parameters (a default for each it leaves out or cannot use, with a notice)."""
+    values, notices = S.parse_params(query)
+    state = dict(S.DEFAULTS, lang=lang, cell_values=query.get("cells") != "0", present=query.get("present") == "1")
     state.update(values)
     for parts in S.PARTS.values():  # a stage whose first part depends on the view (the block's order) opens there
         if parts.first and parts.key not in values:
@@ -55,12 +73,12 @@ def start() -> None:
     sync_n_tokens()
     cfg = config()
     x = base_x(cfg)
-    if "x" in st.query_params:
-        x, more = x_codec.decode_x(st.query_params["x"], x)
+    if "x" in query:
+        x, more = x_codec.decode_x(query["x"], x)
         notices += more
     st.session_state["x_base"] = x
-    if "kv" in st.query_params:
-        rows, more = x_codec.decode_kv(st.query_params["kv"], lambda count: seeded_added(cfg, count))
+    if "kv" in query:
+        rows, more = x_codec.decode_kv(query["kv"], lambda count: seeded_added(cfg, count))
         if has_text():
             more = _kv_as_words(len(rows), more)
         else:

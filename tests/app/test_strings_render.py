@@ -177,6 +177,25 @@ def _walk():
     at.session_state["circuit"] = "qk"
     at.session_state["circuit_head"] = "2.1"
     yield rerun(at)
+    # the classroom: its panel with no room, a presenter's panel, a follower following (its panel open) and exploring,
+    # a room that is gone, a code that is none, a key that is not the room's
+    at = run(stage="qk")
+    at.session_state["room_panel_open"] = True
+    yield rerun(at)
+    at = run(room="new", stage="qk")
+    at.session_state["room_panel_open"] = True
+    yield rerun(at)
+    code = at.session_state["room"]
+    for stage in ("scores", "values", "heads", "output", "dependency"):  # faster than the room's pace: said
+        at.session_state["stage"] = stage
+        yield rerun(at)
+    at = run(room=code)
+    yield at
+    at.session_state["room_panel_open"], at.session_state["room_follow"] = True, False
+    yield rerun(at)
+    yield run(room="ZZZZZ")
+    yield run(room="no!")
+    yield run(room=code, key="forged")
     at = run(stage="input", n_tokens=8, d_model=128)
     at.session_state["share_open"] = True
     at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": "1.2345678901234567" for c in range(128)}

@@ -1,0 +1,177 @@
+"""Classroom rooms: a presenter's view, followed by the pages that joined the room (issue 44).
+
+A room is a short code, a secret key that only the presenter's link carries, and the presenter's view as link
+parameters (the same ones link.params writes, less what is each viewer's own: language, projector, cell numbers).
+A follower's page applies them through the link's own parser (session.follow), so a room can put nothing on a page
+that a link could not.
+
+The store below keeps the rooms of this process (the default: `streamlit run app.py` has rooms with nothing else to
+run). It never imports Streamlit: the page's side (who is told, and how a page reruns) is in classroom.py, which hands
+the store a `notify` callable for each follower.
+
+Every room is bounded: rooms per process, pages per room, hours it lives unused, and changes a second it sends (a
+faster presenter's changes are kept, the latest wins, and sent once the second is over). Each bound is said on the
+page that meets it.
+"""
+
+import hashlib
+import hmac
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+CODE_LETTERS = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud and typed from a projector
+CODE_LENGTH = 5  # 31⁵ ≈ 29 million codes for at most MAX_ROOMS rooms: a guessed code is a room's ~1 in 500,000
+KEY_BYTES = 24  # 192 random bits (the issue asks at least 128)
+MAX_ROOMS = 60  # rooms one process holds
+MAX_PAGES = 250  # pages in one room: a workshop of 200 and the presenter's spare tabs
+LIFETIME_S = 6 * 3600  # a room no one has changed or joined for this long is closed
+SENDS_PER_S = 4  # changes a room sends its followers a second; a faster presenter's latest is sent after the second
+VIEWER_OWN = ("lang", "present", "cells")  # link parameters each page keeps its own of
+
+
+class RoomError(Exception):
+    """A room cannot be opened, joined or driven: `key` names the page's words for why, `values` fill them."""
+
+    def __init__(self, key: str, **values):
+        super().__init__(key)
+        self.key, self.values = key, values
+
+
+def _digest(key: str) -> bytes:
+    return hashlib.sha256(key.encode()).digest()
+
+
+def shared_view(params: dict[str, str]) -> dict[str, str]:
+    """A page's link parameters as its room sends them: without what each viewer keeps, and without any room's."""
+    return {k: v for k, v in params.items() if k not in (*VIEWER_OWN, "room", "key")}
+
+
+@dataclass
+class Room:
+    code: str
+    key_digest: bytes
+    touched: float  # monotonic: the last change or join
+    version: int = 0  # counts the views sent; a follower applies a view once, the newest
+    view: dict[str, str] = field(default_factory=dict)
+    pages: dict[str, Callable[[], None] | None] = field(default_factory=dict)  # page -> how it is told (None: it
+    # explores on its own, counted but not told)
+    sent: list[float] = field(default_factory=list)  # when the last SENDS_PER_S views were sent
+    held: bool = False  # a view waits for the second to be over
+
+
+class Store:
+    """The rooms of one process. Thread-safe: pages run in threads of their own."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 later: Callable[[float, Callable[[], None]], None] | None = None):
+        self._rooms: dict[str, Room] = {}
+        self._lock = threading.Lock()
+        self._clock = clock
+        self._later = later or (lambda s, f: threading.Timer(s, f).start())
+
+    def open(self) -> tuple[str, str]:
+        """A new room: its code and its key (the key is said once, to the presenter's page, and kept as a digest)."""
+        with self._lock:
+            self._close_unused()
+            if len(self._rooms) >= MAX_ROOMS:
+                raise RoomError("room_full_process", limit=MAX_ROOMS)
+            code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            while code in self._rooms:
+                code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+            key = secrets.token_urlsafe(KEY_BYTES)
+            self._rooms[code] = Room(code, _digest(key), self._clock())
+        return code, key
+
+    def exists(self, code: str) -> bool:
+        with self._lock:
+            self._close_unused()
+            return code in self._rooms
+
+    def drives(self, code: str, key: str | None) -> bool:
+        """Whether `key` is the room's: compared in constant time, on digests of equal length."""
+        with self._lock:
+            room = self._rooms.get(code)
+        return room is not None and key is not None and hmac.compare_digest(_digest(key), room.key_digest)
+
+    def join(self, code: str, page: str, notify: Callable[[], None] | None) -> None:
+        """The page is in the room: `notify` is called (from whatever thread sends) when a newer view is there; None
+        for a page that explores on its own."""
+        with self._lock:
+            room = self._room(code)
+            if page not in room.pages and len(room.pages) >= MAX_PAGES:
+                raise RoomError("room_full", limit=MAX_PAGES)
+            room.pages[page] = notify
+            room.touched = self._clock()
+
+    def leave(self, code: str, page: str) -> None:
+        with self._lock:
+            room = self._rooms.get(code)
+            if room is not None:
+                room.pages.pop(page, None)
+
+    def heads(self, code: str, alive: Callable[[str], bool] = lambda page: True) -> int:
+        """The pages following the room now; a page `alive` says has closed leaves it here."""
+        with self._lock:
+            room = self._room(code)
+            for page in [p for p in room.pages if not alive(p)]:
+                del room.pages[page]
+            return len(room.pages)
+
+    def view(self, code: str) -> tuple[int, dict[str, str]]:
+        """The room's newest view and its version (0: the presenter has sent none yet)."""
+        with self._lock:
+            room = self._room(code)
+            return room.version, dict(room.view)
+
+    def send(self, code: str, key: str | None, view: dict[str, str]) -> bool:
+        """The presenter's view, kept as the room's newest and sent to its followers. Refused (RoomError) without the
+        room's key. Returns False when the room sends too fast: the view is kept and sent once the second is over."""
+        if not self.drives(code, key):
+            raise RoomError("room_not_yours")
+        view = shared_view(view)
+        with self._lock:
+            room = self._room(code)
+            if view == room.view:
+                return True
+            room.view, room.version, room.touched = view, room.version + 1, self._clock()
+            now = self._clock()
+            room.sent = [s for s in room.sent if now - s < 1.0]
+            if len(room.sent) >= SENDS_PER_S:
+                if not room.held:
+                    room.held = True
+                    self._later(1.0 - (now - room.sent[0]), lambda: self._release(code))
+                return False
+            room.sent.append(now)
+            told = [n for n in room.pages.values() if n]
+        for notify in told:
+            notify()
+        return True
+
+    def _release(self, code: str) -> None:
+        with self._lock:
+            room = self._rooms.get(code)
+            if room is None:
+                return
+            room.held = False
+            room.sent.append(self._clock())
+            told = [n for n in room.pages.values() if n]
+        for notify in told:
+            notify()
+
+    def _room(self, code: str) -> Room:
+        self._close_unused()
+        room = self._rooms.get(code)
+        if room is None:
+            raise RoomError("room_gone", code=code)
+        return room
+
+    def _close_unused(self) -> None:
+        now = self._clock()
+        for code in [c for c, r in self._rooms.items() if now - r.touched > LIFETIME_S]:
+            del self._rooms[code]
+
+
+STORE = Store()  # this process's rooms

@@ -1,0 +1,72 @@
+"""The classroom: a room a presenter leads and the pages that follow it (mha/ui/classroom.py)."""
+
+from .entry import S
+
+STRINGS = {
+    "room_panel": S(
+        en="Classroom",
+        zh="课堂"),
+    "room_open": S(
+        en="Open a room for your class",
+        zh="为你的课开一个课堂"),
+    "room_open_help": S(
+        en="Everyone who joins sees the view you show, as you change it, in their own language. You get a code and a QR code to show the room.",
+        zh="加入的人都会看到你正在展示的视图，你一改他们就跟着变，各自用自己的语言。你会得到一个课堂代码和一个二维码，可以投影给大家看。"),
+    "room_join_label": S(
+        en="Or join one with its code",
+        zh="或者输入代码加入课堂"),
+    "room_join": S(
+        en="Join",
+        zh="加入"),
+    "room_leading": S(
+        en="You lead room {code} · {heads} following",
+        zh="你在主持课堂 {code} · {heads} 人在跟随"),
+    "room_show_code": S(
+        en="Show the join code",
+        zh="显示加入代码"),
+    "room_your_link": S(
+        en="Your presenter link: it drives the room, so keep it to yourself. Open it in another window, or again after your browser restarts, to go on leading.",
+        zh="你的主持链接：凭它控制课堂，请不要外传。在另一个浏览器窗口里打开它，或者浏览器重启后再打开，都可以继续主持。"),
+    "room_code_title": S(
+        en="Join this class",
+        zh="加入这个课堂"),
+    "room_code_body": S(
+        en="Scan the QR code, or open the link below and type the room's code:",
+        zh="扫描二维码，或者打开下面的链接并输入课堂代码："),
+    "room_in": S(
+        en="You are in room {code}.",
+        zh="你在课堂 {code} 中。"),
+    "room_leave": S(
+        en="Leave the room",
+        zh="离开课堂"),
+    "room_following": S(
+        en="Following room {code} · {heads} in the room",
+        zh="正在跟随课堂 {code} · 共 {heads} 人"),
+    "room_explore": S(
+        en="Explore on my own",
+        zh="自己探索"),
+    "room_exploring": S(
+        en="Exploring on your own · room {code}",
+        zh="正在自己探索 · 课堂 {code}"),
+    "room_follow_again": S(
+        en="Follow again",
+        zh="重新跟随"),
+    "room_gone": S(
+        en="There is no room {code} on this server: it has ended, or the server has restarted since. This page shows its own view now.",
+        zh="这台服务器上没有课堂 {code}：它已经结束，或者服务器重启过。这个页面现在显示它自己的视图。"),
+    "room_code_bad": S(
+        en="A room's code is {length} letters and digits.",
+        zh="课堂代码由 {length} 个字母和数字组成。"),
+    "room_not_yours": S(
+        en="The key in this link does not lead room {code}, so this page follows it instead.",
+        zh="这个链接里的密钥不能主持课堂 {code}，所以这个页面改为跟随它。"),
+    "room_full": S(
+        en="This room already holds {limit} pages, as many as a room takes. Ask the presenter to open a second room.",
+        zh="这个课堂已经有 {limit} 个页面，达到了一个课堂的上限。请主持人再开一个课堂。"),
+    "room_full_process": S(
+        en="This server already holds {limit} rooms, as many as it keeps at once. Try again once a class has ended.",
+        zh="这台服务器上已经有 {limit} 个课堂，达到了同时保留的上限。等有课堂结束后再试。"),
+    "room_slow": S(
+        en="The room receives at most {n} changes a second; your latest view reaches it in a moment.",
+        zh="课堂每秒最多接收 {n} 次更改；你最新的视图稍后就会送到。"),
+}

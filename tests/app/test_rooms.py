@@ -1,0 +1,177 @@
+"""The classroom's rooms (mha/ui/rooms.py): a code and a key, who may drive, who is told, and every bound."""
+
+import pytest
+
+from mha.ui import rooms
+from mha.ui.rooms import RoomError, Store
+from mha.ui.strings import EN
+
+from .helpers import rerun, run
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _store():
+    clock, later = Clock(), []
+    return Store(clock=clock, later=lambda s, f: later.append((s, f))), clock, later
+
+
+def test_a_room_has_a_short_unambiguous_code_and_a_long_random_key():
+    store, _, _ = _store()
+    codes, keys = set(), set()
+    for _ in range(40):
+        code, key = store.open()
+        assert len(code) == rooms.CODE_LENGTH and set(code) <= set(rooms.CODE_LETTERS)
+        assert not set(code) & set("01OIL")
+        assert len(key) >= 32  # 24 bytes in URL-safe base64: 192 bits
+        codes.add(code), keys.add(key)
+    assert len(codes) == len(keys) == 40
+
+
+def test_only_the_rooms_own_key_drives_it():
+    store, _, _ = _store()
+    code, key = store.open()
+    other_code, other_key = store.open()
+    told = []
+    store.join(code, "follower", lambda: told.append(1))
+    assert store.drives(code, key) and not store.drives(code, other_key) and not store.drives(code, None)
+    assert not store.drives(code, key[:-1]) and not store.drives(code, key + "x") and not store.drives("ZZZZZ", key)
+    for wrong in (None, "", other_key, key.upper() if key != key.upper() else key.lower()):
+        with pytest.raises(RoomError) as said:
+            store.send(code, wrong, {"stage": "qk"})
+        assert said.value.key == "room_not_yours"
+    assert store.view(code) == (0, {}) and not told
+    assert store.send(code, key, {"stage": "qk"}) and store.view(code) == (1, {"stage": "qk"}) and told == [1]
+
+
+def test_a_view_is_sent_without_what_each_page_keeps_and_without_the_rooms_own_parameters():
+    store, _, _ = _store()
+    code, key = store.open()
+    store.send(code, key, {"stage": "scores", "lang": "zh", "present": "1", "cells": "0", "room": code, "key": key,
+                           "n_tokens": "4"})
+    assert store.view(code) == (1, {"stage": "scores", "n_tokens": "4"})
+    assert store.send(code, key, {"stage": "scores", "n_tokens": "4", "lang": "en"})  # the same view: nothing sent
+    assert store.view(code)[0] == 1
+
+
+def test_followers_are_told_and_a_page_that_explores_on_its_own_is_counted_but_not_told():
+    store, _, _ = _store()
+    code, key = store.open()
+    told = {"a": 0, "b": 0}
+    store.join(code, "a", lambda: told.__setitem__("a", told["a"] + 1))
+    store.join(code, "b", None)  # exploring on its own
+    store.send(code, key, {"stage": "qk"})
+    assert told == {"a": 1, "b": 0} and store.heads(code) == 2
+    assert store.heads(code, alive=lambda page: page != "a") == 1  # a closed page leaves the count
+    store.leave(code, "b")
+    assert store.heads(code) == 0
+
+
+def test_a_presenter_faster_than_the_rooms_pace_has_the_latest_view_sent_after_the_second():
+    store, clock, later = _store()
+    code, key = store.open()
+    told = []
+    store.join(code, "a", lambda: told.append(store.view(code)[1]["stage"]))
+    stages = ["qk", "scores", "values", "heads", "output", "dependency"]
+    sent = [store.send(code, key, {"stage": s}) for s in stages]
+    assert sent == [True] * rooms.SENDS_PER_S + [False] * (len(stages) - rooms.SENDS_PER_S)
+    assert told == stages[:rooms.SENDS_PER_S] and len(later) == 1  # one release, however many wait
+    clock.now += 1.0
+    later.pop()[1]()
+    assert told[-1] == "dependency" and store.view(code) == (len(stages), {"stage": "dependency"})
+
+
+def test_rooms_pages_and_lifetime_are_bounded():
+    store, clock, _ = _store()
+    codes = [store.open()[0] for _ in range(rooms.MAX_ROOMS)]
+    with pytest.raises(RoomError) as said:
+        store.open()
+    assert said.value.key == "room_full_process" and said.value.values == {"limit": rooms.MAX_ROOMS}
+    for i in range(rooms.MAX_PAGES):
+        store.join(codes[0], f"page{i}", None)
+    store.join(codes[0], "page0", None)  # a page joining again is the same page
+    with pytest.raises(RoomError) as said:
+        store.join(codes[0], "one more", None)
+    assert said.value.key == "room_full" and store.heads(codes[0]) == rooms.MAX_PAGES
+    clock.now += rooms.LIFETIME_S - 1
+    store.join(codes[1], "late", None)  # joined: the room lives on
+    clock.now += 2
+    assert store.exists(codes[1]) and not store.exists(codes[0])
+    with pytest.raises(RoomError) as said:
+        store.view(codes[0])
+    assert said.value.key == "room_gone"
+    store.open()  # the rooms that went make room
+
+
+# The page's side (mha/ui/classroom.py), in AppTest: a presenter's page and followers' pages on one process's rooms.
+
+def _room_of(at) -> tuple[str, str]:
+    return at.session_state["room"], at.session_state["room_key"]
+
+
+def _texts(at) -> str:
+    return " ".join(m.value for m in at.markdown) + " ".join(i.value for i in at.info)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_follower_takes_the_presenters_view_and_keeps_its_own_language(lang):
+    from mha.ui.strings import TABLES
+
+    presenter = run(room="new", stage="qk", lang="en")
+    code, key = _room_of(presenter)
+    assert presenter.query_params["room"] == code and presenter.query_params["key"] == key
+    follower = run(room=code, lang=lang, present=1)
+    assert follower.session_state["stage"] == "qk" and follower.session_state["lang"] == lang
+    assert "key" not in follower.query_params and follower.query_params["room"] == code
+    assert TABLES[lang]["room_following"].split("{code}")[0] in _texts(follower)
+    presenter.session_state["stage"], presenter.session_state["n_tokens"] = "scores", 4
+    rerun(presenter)
+    sent = rooms.STORE.view(code)[1]
+    assert (sent["stage"], sent["n_tokens"]) == ("scores", "4") and not {"lang", "key", "room"} & set(sent)
+    rerun(follower)  # the rerun a follower's notify asks for
+    ss = follower.session_state
+    assert (ss["stage"], ss["n_tokens"], ss["lang"], ss["present"]) == ("scores", 4, lang, True)
+    assert key not in str(follower.query_params) and key not in " ".join(c.value for c in follower.code)
+
+
+def test_a_follower_exploring_on_its_own_keeps_its_view_and_following_again_takes_the_newest():
+    presenter = run(room="new", stage="qk")
+    code, _ = _room_of(presenter)
+    follower = run(room=code)
+    follower.button(key="room_explore").click()
+    rerun(follower)
+    follower.session_state["stage"] = "values"
+    rerun(follower)
+    presenter.session_state["stage"] = "heads"
+    rerun(presenter)
+    rerun(follower)
+    assert follower.session_state["stage"] == "values"  # its own, while it explores
+    follower.button(key="room_follow_again").click()
+    rerun(follower)
+    assert follower.session_state["stage"] == "heads"
+
+
+def test_a_wrong_key_watches_but_never_drives():
+    presenter = run(room="new", stage="qk")
+    code, key = _room_of(presenter)
+    forged = run(room=code, key=key[:-2] + ("AA" if not key.endswith("AA") else "BB"), stage="output")
+    assert forged.session_state.get("room_key") is None and forged.session_state["stage"] == "qk"
+    assert EN["room_not_yours"].format(code=code) in _texts(forged)
+    forged.session_state["room_follow"] = False  # even exploring on its own, its view goes nowhere
+    forged.session_state["stage"] = "block"
+    rerun(forged)
+    assert rooms.STORE.view(code)[1]["stage"] == "qk"
+    assert "key" not in forged.query_params
+
+
+def test_a_room_that_is_gone_is_said_and_the_page_keeps_its_view():
+    at = run(room="ZZZZZ", stage="values")
+    assert at.session_state["stage"] == "values" and "ZZZZZ" in _texts(at) and "room" not in at.session_state
+    at = run(room="<b>x</b>", stage="values")
+    assert "<b>" not in _texts(at) and at.session_state["stage"] == "values"

@@ -1,0 +1,71 @@
+"""A classroom in Chromium: a presenter's page opens a room, two followers join it (one in Chinese, on a phone), and
+what the presenter does reaches both without a click of theirs: a stage, a block part, an edit of X. A follower who
+explores on its own keeps its view until it follows again; a page with a forged key watches and drives nothing."""
+
+import re
+import time
+
+import pytest
+
+from .conftest import rerun_after, settle, shoot, type_in_x
+
+pytestmark = pytest.mark.e2e
+WAIT_S = 20  # a follower's rerun, asked for by the server, on a busy machine
+
+
+def _followed(page, pattern: str) -> None:
+    """Wait until the follower's address bar (written at the end of the rerun the room started) matches."""
+    deadline = time.monotonic() + WAIT_S
+    while not re.search(pattern, page.url):
+        assert time.monotonic() < deadline, f"{page.url} never matched {pattern}"
+        page.wait_for_timeout(100)
+    settle(page, 60_000)
+
+
+def test_a_room_follows_its_presenter_and_only_its_presenter(browser, app_url):
+    contexts = [browser.new_context(viewport=v) for v in (
+        dict(width=1400, height=1000), dict(width=1400, height=1000), dict(width=390, height=844),
+        dict(width=1400, height=1000))]
+    presenter, desk, phone, forged = (c.new_page() for c in contexts)
+    try:
+        presenter.goto(f"{app_url}/?room=new&stage=qk")
+        settle(presenter, 90_000)
+        code, key = re.search(r"room=(\w+)", presenter.url).group(1), re.search(r"key=([\w-]+)", presenter.url).group(1)
+        for page, lang in ((desk, "en"), (phone, "zh")):
+            page.goto(f"{app_url}/?room={code}&lang={lang}")
+            settle(page, 90_000)
+            assert "stage=qk" in page.url and "key=" not in page.url and key not in page.content()
+        assert "正在跟随课堂" in phone.locator(".st-key-room_banner").inner_text()
+        assert "Following room" in desk.locator(".st-key-room_banner").inner_text()
+        shoot(phone, "classroom-follower-phone-zh")
+
+        rerun_after(presenter, presenter.locator(".st-key-next_stage button").click)  # a stage
+        for page in (desk, phone):
+            _followed(page, r"stage=scores")
+            assert "lang=zh" in phone.url  # each keeps its language
+        presenter.goto(f"{app_url}/?room={code}&key={key}&stage=block")  # a reload keeps the presenter driving
+        settle(presenter, 90_000)
+        rerun_after(presenter, presenter.locator(".st-key-block_part button").nth(2).click)  # a part
+        for page in (desk, phone):
+            _followed(page, r"stage=block.*part=ffn|part=ffn.*stage=block")
+
+        rerun_after(desk, desk.locator(".st-key-room_explore button").click)  # the desk explores on its own
+        rerun_after(desk, desk.locator(".st-key-prev_stage button").click)
+        presenter.goto(f"{app_url}/?room={code}&key={key}&stage=input")
+        settle(presenter, 90_000)
+        type_in_x(presenter, 1, "7")  # an edit of X
+        _followed(phone, r"stage=input.*x=|x=.*stage=input")
+        assert "x=" in phone.url and "stage=variants" in desk.url  # the desk kept its own view
+        rerun_after(desk, desk.locator(".st-key-room_follow_again button").click)
+        _followed(desk, r"stage=input.*x=|x=.*stage=input")
+
+        forged.goto(f"{app_url}/?room={code}&key={key[:-3]}AAA&stage=output")
+        settle(forged, 90_000)
+        assert "stage=input" in forged.url and "key=" not in forged.url
+        rerun_after(forged, forged.locator(".st-key-room_explore button").click)
+        rerun_after(forged, forged.locator(".st-key-next_stage button").click)
+        phone.wait_for_timeout(2000)
+        assert "stage=input" in phone.url and "stage=input" in desk.url  # nothing the forged page did reached them
+    finally:
+        for c in contexts:
+            c.close()
