@@ -19,10 +19,11 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from . import session
-from .rooms import CODE_LENGTH, SENDS_PER_S, STORE, RoomError
+from .rooms import CODE_LENGTH, SENDS_PER_S, STORE, RoomError, shared_view
 from .strings import Text
 
 CODE, KEY, FOLLOW, SEEN, SAID = "room", "room_key", "room_follow", "room_seen", "room_said"
+SHOWN = "room_shown"  # a follower's view as its run after the room's last view wrote it (None: write it next)
 ENTERED = "room_entered"  # the link's room= was read (once a session)
 CODE_FORM = re.compile(rf"[A-Za-z0-9]{{{CODE_LENGTH}}}")
 HEADS_EVERY = "3s"  # the presenter's panel counts the room this often (one page's fragment: followers never poll)
@@ -87,7 +88,7 @@ def enter() -> None:
         version, view = STORE.view(code)
         if version > ss.get(SEEN, 0):
             session.follow(view)
-            ss[SEEN] = version
+            ss[SEEN], ss[SHOWN] = version, None
 
 
 def open_room() -> None:
@@ -117,11 +118,16 @@ def join(code: str, key: str | None = None) -> None:
 
 
 def _explore() -> None:
-    st.session_state[FOLLOW] = False
+    """This page stops following: it stays in the room's count and is no longer told of new views."""
+    ss = st.session_state
+    ss[FOLLOW] = False
+    sid = _session_id()
+    if sid and ss.get(CODE) and STORE.exists(ss[CODE]):
+        STORE.join(ss[CODE], sid, None)
 
 
 def _follow_again() -> None:
-    st.session_state[FOLLOW], st.session_state[SEEN] = True, 0
+    st.session_state[FOLLOW], st.session_state[SEEN], st.session_state[SHOWN] = True, 0, None
 
 
 def address(params: dict[str, str]) -> dict[str, str]:
@@ -138,8 +144,18 @@ def unaddressed(query: dict[str, str]) -> dict[str, str]:
 
 
 def send(params: dict[str, str]) -> None:
-    """The presenter's view, to the room (a view it already holds is not sent again)."""
+    """The presenter's view, to the room (a view it already holds is not sent again). On a follower's page, a view
+    that is no longer the one the room's last view gave means the reader changed it: the page explores on its own
+    from then on (and says so), rather than have the room's next view undo the change."""
     ss = st.session_state
+    if ss.get(CODE) and ss.get(FOLLOW) and not presenting():
+        mine = shared_view(params)
+        if ss.get(SHOWN) is None:
+            ss[SHOWN] = mine
+        elif mine != ss[SHOWN]:
+            _explore()
+            _say("room_went_own")
+            st.rerun(scope="app")  # the line over the stage said "following" on this run
     if presenting():
         try:
             if not STORE.send(ss[CODE], ss[KEY], params):

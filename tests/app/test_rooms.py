@@ -138,6 +138,11 @@ def test_a_follower_takes_the_presenters_view_and_keeps_its_own_language(lang):
     ss = follower.session_state
     assert (ss["stage"], ss["n_tokens"], ss["lang"], ss["present"]) == ("scores", 4, lang, True)
     assert key not in str(follower.query_params) and key not in " ".join(c.value for c in follower.code)
+    assert follower.session_state["room_follow"]  # the room's view is no change of the reader's
+    presenter.session_state["stage"] = "values"  # and the next reaches it too
+    rerun(presenter)
+    rerun(follower)
+    assert follower.session_state["stage"] == "values" and follower.session_state["room_follow"]
 
 
 def test_a_follower_exploring_on_its_own_keeps_its_view_and_following_again_takes_the_newest():
@@ -175,3 +180,25 @@ def test_a_room_that_is_gone_is_said_and_the_page_keeps_its_view():
     assert at.session_state["stage"] == "values" and "ZZZZZ" in _texts(at) and "room" not in at.session_state
     at = run(room="<b>x</b>", stage="values")
     assert "<b>" not in _texts(at) and at.session_state["stage"] == "values"
+
+
+def test_a_follower_who_changes_the_view_explores_on_its_own_and_says_so():
+    presenter = run(room="new", stage="qk")
+    code, _ = _room_of(presenter)
+    follower = run(room=code)
+    rerun(follower)  # a rerun of its own with nothing changed keeps it following
+    assert follower.session_state["room_follow"]
+    follower.session_state["n_tokens"] = 4
+    rerun(follower)
+    assert not follower.session_state["room_follow"] and follower.session_state["n_tokens"] == 4
+    assert EN["room_went_own"].split(",")[0] in _texts(follower)
+    assert EN["room_follow_again"] in [b.label for b in follower.button]
+    presenter.session_state["stage"] = "values"
+    rerun(presenter)
+    rerun(follower)
+    assert follower.session_state["stage"] == "qk" and follower.session_state["n_tokens"] == 4  # its own change kept
+    follower.button(key="room_follow_again").click()
+    rerun(follower)
+    assert follower.session_state["stage"] == "values" and follower.session_state["n_tokens"] == 3
+    rerun(follower)
+    assert follower.session_state["room_follow"]  # the room's view is not the reader's change

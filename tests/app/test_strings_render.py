@@ -191,7 +191,9 @@ def _walk():
         yield rerun(at)
     at = run(room=code)
     yield at
-    at.session_state["room_panel_open"], at.session_state["room_follow"] = True, False
+    at.session_state["n_tokens"] = 4  # a change of its own: it explores on its own from then on, and says so
+    yield rerun(at)
+    at.session_state["room_panel_open"] = True
     yield rerun(at)
     yield run(room="ZZZZZ")
     yield run(room="no!")

@@ -48,6 +48,9 @@ STRINGS = {
     "room_exploring": S(
         en="Exploring on your own · room {code}",
         zh="正在自己探索 · 课堂 {code}"),
+    "room_went_own": S(
+        en="You changed the view, so this page now explores on its own: the room's next changes will not undo yours. Follow again to return to the presenter's view.",
+        zh="你改动了视图，所以这个页面现在自己探索：课堂接下来的更改不会覆盖你的改动。点“重新跟随”即可回到主持人的视图。"),
     "room_follow_again": S(
         en="Follow again",
         zh="重新跟随"),
