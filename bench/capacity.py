@@ -529,6 +529,10 @@ class Session:
             self.sent.append(msg)
         run = Run(time.monotonic())
         await self.ws.send(msg.SerializeToString())
+        return await self.finish(run)
+
+    async def finish(self, run: Run) -> Run:
+        """Read the messages of a run (one this page asked for, or one the server started) to its script_finished."""
         elements, blocks, started, shapes = [], [], False, set()
         async with asyncio.timeout(self.timeout):
             while True:

@@ -12,6 +12,7 @@
 """
 
 import re
+import threading
 
 import segno
 import streamlit as st
@@ -27,6 +28,9 @@ SHOWN = "room_shown"  # a follower's view as its run after the room's last view 
 ENTERED = "room_entered"  # the link's room= was read (once a session)
 CODE_FORM = re.compile(rf"[A-Za-z0-9]{{{CODE_LENGTH}}}")
 HEADS_EVERY = "3s"  # the presenter's panel counts the room this often (one page's fragment: followers never poll)
+TELL_AFTER_S = 0.15  # a presenter's rerun takes about 0.05 s on the post's sizes: its run ends before the room's start
+_due: set[str] = set()  # followers' sessions to rerun at the next _tell
+_due_lock = threading.Lock()
 QR_PX = 340  # the join code on a 720 px projector, whole under the dialog's title, scannable across a room
 
 
@@ -37,13 +41,27 @@ def _session_id() -> str | None:
 
 def _notifier(sid: str):
     """How a follower's page is told of a newer view: a full rerun of its session, asked for on the server's event
-    loop with its widgets as they are (no click is replayed), which applies the view at its start."""
+    loop with its widgets as they are (no click is replayed), which applies the view at its start. The reruns of a
+    room start together, TELL_AFTER_S after the presenter's send, so that the presenter's own run ends first."""
     def notify() -> None:
-        if Runtime.exists():
-            page = Runtime.instance().get_app_session(sid)
-            if page is not None:
-                page._call_soon_on_event_loop(lambda: page.request_rerun(None))
+        with _due_lock:
+            first = not _due
+            _due.add(sid)
+        if first:
+            threading.Timer(TELL_AFTER_S, _tell).start()
     return notify
+
+
+def _tell() -> None:
+    with _due_lock:
+        due = list(_due)
+        _due.clear()
+    if not Runtime.exists():
+        return
+    for sid in due:
+        page = Runtime.instance().get_app_session(sid)
+        if page is not None:
+            page._call_soon_on_event_loop(lambda page=page: page.request_rerun(None))
 
 
 def _alive(sid: str) -> bool:

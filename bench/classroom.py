@@ -1,0 +1,124 @@
+"""A classroom on one process: a presenter's changes reaching its followers (issue 44's numbers).
+
+Not a test: it prints figures and asserts nothing about speed. Every page is bench/capacity.py's protocol client, so
+no browser takes the machine's CPU; each run starts a server of its own (capacity.Server) and stops it.
+
+    python bench/classroom.py [--followers 200] [--changes 20] [--idle 60] [--runs 3]
+
+A presenter opens `?room=new&stage=qk`; --followers pages open `?room=CODE` one after the other and stay, each
+reading what the server sends it. First, with no follower yet, the presenter makes --changes changes (the stage
+radio, through the walk's second to sixth stages in turn) twice: its own rerun times alone, the second time (the
+first builds the figures the process shares). Then with the followers: the
+same changes, each sent once every follower has finished the rerun the last one started (or 30 s have passed); for
+each change, the seconds from the presenter's rerun request to each follower's finished rerun (p50, p95, max, and
+how many followers never finished), and the presenter's rerun times beside those alone. Last, --idle seconds with
+nothing changed: the server's CPU over them, as a share of one core. Each figure is the median of the runs, with
+every run's in brackets, and the load average at each run's start.
+"""
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import parse_qs
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from capacity import Run, Server, Session, cpu_s  # noqa: E402
+from memory import TIMEOUT, choose, load  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+PLACES = 5  # the walk's second to sixth stages (tokens … scores), one after another
+WAIT_S = 30  # a change's followers are waited for at most this long before the next change
+
+
+def p(values: list[float], q: float) -> float:
+    return sorted(values)[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+async def follow(session: Session, done: list, stop: asyncio.Event) -> None:
+    """Read the runs the server starts on this page; the arrival time of each one's end goes into `done`."""
+    while not stop.is_set():
+        try:
+            run = await session.finish(Run(time.monotonic()))
+        except (TimeoutError, Exception):  # noqa: BLE001 - a closed socket at the end, or a run that never ended
+            return
+        done.append(run.done)
+
+
+async def changes(presenter: Session, count: int, waits: list[list] | None) -> tuple[list[float], list[list[float]]]:
+    """The presenter's `count` changes of stage; its rerun times, and per change each follower's delay."""
+    own, delays = [], []
+    for i in range(count):
+        before = [len(w) for w in waits] if waits else []
+        start = time.monotonic()
+        await choose(presenter, "stage", 1 + i % PLACES)  # the radio's stages after the first, in turn
+        own.append(time.monotonic() - start)
+        if waits:
+            deadline = time.monotonic() + WAIT_S
+            while time.monotonic() < deadline and any(len(w) <= b for w, b in zip(waits, before)):
+                await asyncio.sleep(0.02)
+            delays.append([w[b] - start if len(w) > b else float("inf") for w, b in zip(waits, before)])
+    return own, delays
+
+
+async def one_run(args, tmp: Path) -> dict:
+    server = Server("classroom", ROOT / "app.py", ROOT, tmp / "server.log")
+    server.start()
+    server.wait_healthy()
+    try:
+        presenter = await load(server.url, "room=new&stage=qk")
+        code = parse_qs(presenter.query)["room"][0]
+        await changes(presenter, args.changes, None)  # each stage drawn once: the figures the room shares are built
+        alone, _ = await changes(presenter, args.changes, None)
+        followers, waits, stop = [], [], asyncio.Event()
+        for _ in range(args.followers):
+            followers.append(await load(server.url, f"room={code}"))
+            waits.append([])
+        readers = [asyncio.create_task(follow(f, w, stop)) for f, w in zip(followers, waits)]
+        together, delays = await changes(presenter, args.changes, waits)
+        await asyncio.sleep(2)
+        cpu0, t0 = cpu_s(server.pid), time.monotonic()
+        await asyncio.sleep(args.idle)
+        idle = (cpu_s(server.pid) - cpu0) / (time.monotonic() - t0)
+        stop.set()
+        for f in (presenter, *followers):
+            await f.close()
+        for r in readers:
+            r.cancel()
+        flat = [d for change in delays for d in change if d != float("inf")]
+        return {"p50 s": p(flat, 0.5), "p95 s": p(flat, 0.95), "max s": max(flat, default=float("nan")),
+                "never": sum(d == float("inf") for change in delays for d in change),
+                "presenter alone s": statistics.median(alone),
+                "presenter with followers s": statistics.median(together),
+                "idle CPU % of a core": 100 * idle, "tracebacks": server.tracebacks()}
+    finally:
+        server.stop()
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--followers", type=int, default=200)
+    ap.add_argument("--changes", type=int, default=20)
+    ap.add_argument("--idle", type=float, default=60)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    results, loads = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(args.runs):
+            loads.append(os.getloadavg()[0])
+            results.append(asyncio.run(one_run(args, Path(tmp))))
+            print(results[-1], flush=True)
+    print(f"\n{args.followers} followers, {args.changes} changes, {args.idle:.0f} s idle; "
+          f"load at each run's start {', '.join(f'{x:.2f}' for x in loads)}; timeout {TIMEOUT} s a run")
+    for key in results[0]:
+        values = [r[key] for r in results]
+        print(f"| {key} | {statistics.median(values):.3g} ({', '.join(f'{v:.3g}' for v in values)}) |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
