@@ -21,6 +21,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from . import session
 from .rooms import CODE_LENGTH, SENDS_PER_S, STORE, RoomError, shared_view
+from .settings import Notice
 from .strings import Text
 
 CODE, KEY, FOLLOW, SEEN, SAID = "room", "room_key", "room_follow", "room_seen", "room_said"
@@ -73,12 +74,23 @@ def presenting() -> bool:
 
 
 def _say(key: str, **values) -> None:
-    st.session_state[SAID] = (key, values)
+    """A word for this page about its room, said with the page's notices (which stay until dismissed) from the
+    start of its next run, or of this one if it has not built its notices yet."""
+    said = st.session_state.setdefault(SAID, [])
+    if Notice(key, values) not in said:
+        said.append(Notice(key, values))
 
 
 def enter() -> None:
     """On every full run, right after session.start: the link's room read once, then a follower's newest view
-    applied (before any widget is built)."""
+    applied (before any widget is built), then what the room has to say added to the page's notices."""
+    _enter()
+    ss = st.session_state
+    if said := ss.pop(SAID, None):
+        ss["notices"] = [*ss.get("notices", []), *(n for n in said if n not in ss.get("notices", []))]
+
+
+def _enter() -> None:
     ss = st.session_state
     if not ss.get(ENTERED):
         ss[ENTERED] = True
@@ -184,11 +196,8 @@ def send(params: dict[str, str]) -> None:
 
 
 def banner(t: Text) -> None:
-    """A follower's line over the stage: which room, how many, and the way out or back. Any word the room has for
-    this page (a bound met, a room gone) is said above it, once."""
+    """A follower's line over the stage: which room, how many, and the way out or back."""
     ss = st.session_state
-    if said := ss.pop(SAID, None):
-        st.info(t.md(said[0], **said[1]))
     code = ss.get(CODE)
     if not code or presenting():
         return

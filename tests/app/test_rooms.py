@@ -116,7 +116,8 @@ def _room_of(at) -> tuple[str, str]:
 
 
 def _texts(at) -> str:
-    return " ".join(m.value for m in at.markdown) + " ".join(i.value for i in at.info)
+    """The page's words: its Markdown and its notices."""
+    return " ".join([*(m.value for m in at.markdown), *(w.value for w in at.warning)])
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -178,6 +179,7 @@ def test_a_wrong_key_watches_but_never_drives():
 def test_a_room_that_is_gone_is_said_and_the_page_keeps_its_view():
     at = run(room="ZZZZZ", stage="values")
     assert at.session_state["stage"] == "values" and "ZZZZZ" in _texts(at) and "room" not in at.session_state
+    assert "ZZZZZ" in _texts(rerun(at))  # still said on the next run (a phone's page runs twice as it opens)
     at = run(room="<b>x</b>", stage="values")
     assert "<b>" not in _texts(at) and at.session_state["stage"] == "values"
 
