@@ -13,6 +13,7 @@
 
 import re
 import threading
+from collections import Counter
 
 import segno
 import streamlit as st
@@ -25,6 +26,7 @@ from .settings import Notice
 from .strings import Text
 
 CODE, KEY, FOLLOW, SEEN, SAID = "room", "room_key", "room_follow", "room_seen", "room_said"
+ASKED = "room_asked"  # the number of the room's question this page was asked last
 SHOWN = "room_shown"  # a follower's view as its run after the room's last view wrote it (None: write it next)
 ENTERED = "room_entered"  # the link's room= was read (once a session)
 CODE_FORM = re.compile(rf"[A-Za-z0-9]{{{CODE_LENGTH}}}")
@@ -32,6 +34,7 @@ HEADS_EVERY = "3s"  # the presenter's panel counts the room this often (one page
 TELL_AFTER_S = 0.15  # a presenter's rerun takes about 0.05 s on the post's sizes: its run ends before the room's start
 _due: set[str] = set()  # followers' sessions to rerun at the next _tell
 _due_lock = threading.Lock()
+TALLY_ROWS, BAR = 6, 6  # the answers the presenter's panel lists; the longest bar, in blocks (one line in the sidebar)
 QR_PX = 340  # the join code on a 720 px projector, whole under the dialog's title, scannable across a room
 
 
@@ -119,6 +122,10 @@ def _enter() -> None:
         if version > ss.get(SEEN, 0):
             session.follow(view)
             ss[SEEN], ss[SHOWN] = version, None
+        q = STORE.question(code)
+        if q is not None and q.number > ss.get(ASKED, 0):  # the presenter's quiz, asked of this page's product
+            ss[f"quiz_{q.product}"], ss[f"quiz_answer_{q.product}"] = q.cell, None
+            ss[f"quiz_checked_{q.product}"], ss[ASKED] = False, q.number
 
 
 def open_room() -> None:
@@ -221,6 +228,9 @@ def panel(t: Text) -> None:
     with box:
         if presenting():
             _heads(t)
+            quiz, q = _open_quiz(), STORE.question(ss[CODE]) if STORE.exists(ss[CODE]) else None
+            if quiz and (q is None or not q.open):
+                st.button(t("room_ask"), key="room_ask", on_click=_ask, args=quiz, help=t("room_ask_help"))
             if st.button(t("room_show_code"), key="room_show", icon=":material/qr_code_2:"):
                 _show_code(t)
             st.caption(t("room_your_link"))
@@ -237,9 +247,74 @@ def panel(t: Text) -> None:
 
 @st.fragment(run_every=HEADS_EVERY)
 def _heads(t: Text) -> None:
+    """The head count and the question's answers, counted again every HEADS_EVERY while the panel is open."""
     ss = st.session_state
-    st.markdown(t("room_leading", code=ss[CODE], heads=STORE.heads(ss[CODE], _alive) if STORE.exists(ss[CODE])
-                  else 0))
+    there = STORE.exists(ss[CODE])
+    st.markdown(t("room_leading", code=ss[CODE], heads=STORE.heads(ss[CODE], _alive) if there else 0))
+    if there:
+        _tally(t, ss[CODE])
+
+
+def asked(product: str, cell: tuple[int, int]) -> str | None:
+    """Whether this quiz is the room's question to this page: "open" (answers are taken, the verdict waits),
+    "closed" (the verdict is shown), or None (the page's own quiz)."""
+    ss = st.session_state
+    if not ss.get(CODE) or presenting() or not ss.get(ASKED) or not STORE.exists(ss[CODE]):
+        return None
+    q = STORE.question(ss[CODE])
+    if q is None or q.number != ss[ASKED] or q.product != product or q.cell != tuple(cell):
+        return None
+    return "open" if q.open else "closed"
+
+
+def answer(value: float, right: bool) -> bool:
+    """This page's answer to the room's open question (False: the question was closed meanwhile)."""
+    ss, sid = st.session_state, _session_id()
+    return bool(sid) and STORE.answer(ss[CODE], sid, ss[ASKED], value, right)
+
+
+def _open_quiz() -> tuple[str, tuple[int, int]] | None:
+    """The product and hidden cell of the quiz open on the presenter's page, if one is."""
+    ss = st.session_state
+    for key, value in ss.items():  # quiz_<product> holds the hidden cell; its answer and check hold no pair
+        if key.startswith("quiz_") and isinstance(value, tuple) and len(value) == 2:
+            return key[5:], value
+    return None
+
+
+def _ask(product: str, cell: tuple[int, int]) -> None:
+    ss = st.session_state
+    try:
+        STORE.ask(ss[CODE], ss[KEY], product, cell)
+    except RoomError as e:
+        _say(e.key, **e.values)
+
+
+def _close() -> None:
+    ss = st.session_state
+    try:
+        STORE.close(ss[CODE], ss[KEY])
+    except RoomError as e:
+        _say(e.key, **e.values)
+
+
+def _tally(t: Text, code: str) -> None:
+    """The room's last question: how many answered and how many were right, and each answer given, most given first
+    (no name is kept)."""
+    q = STORE.question(code)
+    if q is None:
+        return
+    right = sum(r for _, r in q.answers.values())
+    if not q.answers:
+        st.markdown(t("room_tally_none", n=q.number))
+    else:
+        st.markdown(t("room_tally", n=q.number, answers=len(q.answers), right=right, share=right / len(q.answers)))
+        given = Counter((round(v, 2), r) for v, r in q.answers.values()).most_common(TALLY_ROWS)
+        most = given[0][1]
+        st.markdown("  \n".join(t("room_bar", value=f"{v:g}", mark="✓" if r else "✗",
+                                   bar="▇" * max(1, round(BAR * n / most)), count=n) for (v, r), n in given))
+    if q.open:
+        st.button(t("room_close"), key="room_close", on_click=_close)
 
 
 def _join_typed() -> None:

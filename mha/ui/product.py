@@ -11,6 +11,7 @@ import streamlit as st
 from mha import figures as F
 from mha.figures.ticks import token_ticks
 
+from . import classroom
 from .chart import Drawn, clickable_chart, mark, picked
 from .prose import aside, fmt, said, tex_num, window_note
 from .strings import Text
@@ -140,14 +141,19 @@ def _quiz(key: str, t: Text, a: Operand, b: Operand, c: Operand, cell: tuple[int
         return
     if answer is None:
         st.warning(t("quiz_empty"))
-    elif quiz_right(answer, value):
+        return
+    shown = drawn_dot(figure, i, j, a.values.shape[1])
+    right = quiz_right(answer, value) or (shown is not None and quiz_right(answer, shown))
+    if classroom.asked(key, cell) == "open":  # the room's question: the answer goes to the presenter, the verdict
+        st.info(t("room_answer_in" if classroom.answer(answer, right) else "room_answer_late"))  # waits for its close
+        return
+    if quiz_right(answer, value):
         st.success(t("quiz_right", answer=fmt(answer), value=fmt(value)))
-    elif (shown := drawn_dot(figure, i, j, a.values.shape[1])) is not None and quiz_right(answer, shown):
+    elif right:
         st.success(t("quiz_right", answer=fmt(answer), value=fmt(shown)))
     else:
         st.error(t("quiz_wrong", answer=fmt(answer), value=fmt(value)))
-    if answer is not None:
-        st.markdown(breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j, narrow))
+    st.markdown(breakdown(t, c.name, a.name, b.name, a.values[i], b.values[:, j], value, i, j, narrow))
 
 
 def dot_terms(a_row: np.ndarray, b_col: np.ndarray) -> list[tuple[float, float, float]]:

@@ -50,6 +50,18 @@ def shared_view(params: dict[str, str]) -> dict[str, str]:
 
 
 @dataclass
+class Question:
+    """The presenter's quiz, asked of the room: a product's hidden cell. Answers are kept by page, the last one a
+    page gave, with whether it was right; no name is kept."""
+
+    number: int  # counts the room's questions: a page answers the one it was asked
+    product: str  # the product's key (product.py's quiz_<key>)
+    cell: tuple[int, int]
+    open: bool = True
+    answers: dict[str, tuple[float, bool]] = field(default_factory=dict)
+
+
+@dataclass
 class Room:
     code: str
     key_digest: bytes
@@ -60,6 +72,7 @@ class Room:
     # explores on its own, counted but not told)
     sent: list[float] = field(default_factory=list)  # when the last SENDS_PER_S views were sent
     held: bool = False  # a view waits for the second to be over
+    question: Question | None = None
 
 
 class Store:
@@ -149,6 +162,47 @@ class Store:
         for notify in told:
             notify()
         return True
+
+    def ask(self, code: str, key: str | None, product: str, cell: tuple[int, int]) -> int:
+        """The presenter asks the room a product's hidden cell: the room's pages are told; returns its number."""
+        if not self.drives(code, key):
+            raise RoomError("room_not_yours")
+        with self._lock:
+            room = self._room(code)
+            number = room.question.number + 1 if room.question else 1
+            room.question, room.touched = Question(number, product, tuple(cell)), self._clock()
+            told = [n for n in room.pages.values() if n]
+        for notify in told:
+            notify()
+        return number
+
+    def answer(self, code: str, page: str, number: int, value: float, right: bool) -> bool:
+        """A page's answer to question `number`, kept while it is open (False: it is closed, or another is asked)."""
+        with self._lock:
+            q = self._room(code).question
+            if q is None or q.number != number or not q.open or page not in self._room(code).pages:
+                return False
+            q.answers[page] = (float(value), bool(right))
+            return True
+
+    def close(self, code: str, key: str | None) -> None:
+        """The presenter closes the question: each page is told, and shows its reader whether they were right."""
+        if not self.drives(code, key):
+            raise RoomError("room_not_yours")
+        with self._lock:
+            room = self._room(code)
+            if room.question is None or not room.question.open:
+                return
+            room.question.open = False
+            told = [n for n in room.pages.values() if n]
+        for notify in told:
+            notify()
+
+    def question(self, code: str) -> Question | None:
+        """The room's last question, as a copy."""
+        with self._lock:
+            q = self._room(code).question
+            return None if q is None else Question(q.number, q.product, q.cell, q.open, dict(q.answers))
 
     def _release(self, code: str) -> None:
         with self._lock:

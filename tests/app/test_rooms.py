@@ -2,9 +2,9 @@
 
 import pytest
 
-from mha.ui import rooms
+from mha.ui import classroom, rooms
 from mha.ui.rooms import RoomError, Store
-from mha.ui.strings import EN
+from mha.ui.strings import EN, TABLES
 
 from .helpers import rerun, run
 
@@ -109,6 +109,27 @@ def test_rooms_pages_and_lifetime_are_bounded():
     store.open()  # the rooms that went make room
 
 
+
+def test_only_the_key_asks_and_closes_and_an_answer_counts_once_a_page_while_its_question_is_open():
+    store, _, _ = _store()
+    code, key = store.open()
+    told = []
+    store.join(code, "a", lambda: told.append("a"))
+    store.join(code, "b", None)
+    for wrong in (None, "nope"):
+        for act in (lambda k: store.ask(code, k, "qk_q", (1, 2)), lambda k: store.close(code, k)):
+            with pytest.raises(RoomError):
+                act(wrong)
+    assert store.question(code) is None and not told
+    assert store.ask(code, key, "qk_q", (1, 2)) == 1 and told == ["a"]
+    assert store.answer(code, "a", 1, 0.5, False) and store.answer(code, "a", 1, 0.43, True)  # its last answer counts
+    assert store.answer(code, "b", 1, 0.43, True) and not store.answer(code, "stranger", 1, 0.4, True)
+    assert not store.answer(code, "b", 0, 0.43, True)  # not the question asked
+    assert store.question(code).answers == {"a": (0.43, True), "b": (0.43, True)}
+    store.close(code, key)
+    assert told == ["a", "a"] and not store.question(code).open and not store.answer(code, "a", 1, 1.0, False)
+    assert store.ask(code, key, "values_v", (0, 0)) == 2 and store.question(code).answers == {}
+
 # The page's side (mha/ui/classroom.py), in AppTest: a presenter's page and followers' pages on one process's rooms.
 
 def _room_of(at) -> tuple[str, str]:
@@ -122,8 +143,6 @@ def _texts(at) -> str:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_follower_takes_the_presenters_view_and_keeps_its_own_language(lang):
-    from mha.ui.strings import TABLES
-
     presenter = run(room="new", stage="qk", lang="en")
     code, key = _room_of(presenter)
     assert presenter.query_params["room"] == code and presenter.query_params["key"] == key
@@ -204,3 +223,52 @@ def test_a_follower_who_changes_the_view_explores_on_its_own_and_says_so():
     assert follower.session_state["stage"] == "values" and follower.session_state["n_tokens"] == 3
     rerun(follower)
     assert follower.session_state["room_follow"]  # the room's view is not the reader's change
+
+
+def test_the_room_answers_the_presenters_quiz_the_presenter_counts_and_each_reader_learns_the_verdict_on_close(
+        monkeypatch):
+    """Three readers (AppTest gives every page one session id: each is named here as its own page)."""
+    import mha
+
+    trace = mha.forward(mha.init_input(mha.AttentionConfig()), mha.init_weights(mha.AttentionConfig()))
+    presenter = run(room="new", stage="qk")
+    code, _ = _room_of(presenter)
+    page = {"name": "presenter"}
+    monkeypatch.setattr(classroom, "_session_id", lambda: page["name"])
+
+    def as_page(name: str, at):
+        page["name"] = name
+        return rerun(at)
+
+    readers = {}
+    for lang in ("en", "zh", "en2"):
+        page["name"] = lang
+        readers[lang] = run(room=code, lang=lang[:2])
+    presenter.button(key="quiz_start_qk_q").click()
+    as_page("presenter", presenter)
+    cell = presenter.session_state["quiz_qk_q"]
+    presenter.session_state["room_panel_open"] = True
+    as_page("presenter", presenter).button(key="room_ask").click()
+    as_page("presenter", presenter)
+    question = rooms.STORE.question(code)
+    assert (question.product, question.cell, question.open, question.answers) == ("qk_q", cell, True, {})
+    value = float(trace.q[0, *cell])
+    for lang, at in readers.items():
+        as_page(lang, at)  # the rerun the room's notify asks for
+        assert at.session_state["quiz_qk_q"] == cell and at.number_input(key="quiz_answer_qk_q").value is None
+        at.number_input(key="quiz_answer_qk_q").set_value(round(value + (0.5 if lang == "zh" else 0), 4))
+        at.button(key="quiz_check_qk_q").click()
+        as_page(lang, at)
+        assert not at.success and not at.error  # no verdict while the question is open
+        assert TABLES[lang[:2]]["room_answer_in"] in [i.value for i in at.info]
+    assert EN["room_tally"].format(n=1, answers=3, right=2, share=2 / 3) in _texts(as_page("presenter", presenter))
+    assert "✗" in _texts(presenter) and "✓" in _texts(presenter)
+    presenter.button(key="room_close").click()
+    as_page("presenter", presenter)
+    assert not rooms.STORE.question(code).open
+    for lang, at in readers.items():
+        as_page(lang, at)
+        assert (len(at.success), len(at.error)) == ((0, 1) if lang == "zh" else (1, 0)), lang
+    page["name"] = "late"
+    late = run(room=code)  # a page that joins after the close gets the closed question, its verdict on a check
+    assert late.session_state["quiz_qk_q"] == cell

@@ -195,6 +195,18 @@ def _walk():
     yield rerun(at)
     at.session_state["room_panel_open"] = True
     yield rerun(at)
+    lead = run(room="new", stage="qk")  # a quiz asked of the room: the button, an answer, the count
+    lead.button(key="quiz_start_qk_q").click()
+    rerun(lead)
+    lead.session_state["room_panel_open"] = True
+    yield rerun(lead)
+    lead.button(key="room_ask").click()
+    yield rerun(lead)
+    reader = run(room=lead.session_state["room"])
+    reader.number_input(key="quiz_answer_qk_q").set_value(1.0)
+    reader.button(key="quiz_check_qk_q").click()
+    yield rerun(reader)
+    yield rerun(lead)
     yield run(room="ZZZZZ")
     yield run(room="no!")
     yield run(room=code, key="forged")

@@ -1,11 +1,14 @@
 """A classroom in Chromium: a presenter's page opens a room, two followers join it (one in Chinese, on a phone), and
-what the presenter does reaches both without a click of theirs: a stage, a block part, an edit of X. A follower who
+what the presenter does reaches both without a click of theirs: a stage, a block part, an edit of X, a quiz asked of
+the room (answered on each, counted on the presenter's panel, the verdict on each once closed). A follower who
 explores on its own keeps its view until it follows again; a page with a forged key watches and drives nothing."""
 
 import re
 import time
 
 import pytest
+
+from mha.ui.strings import EN, TABLES
 
 from .conftest import rerun_after, settle, shoot, type_in_x
 
@@ -69,6 +72,23 @@ def test_a_room_follows_its_presenter_and_only_its_presenter(page, app_url):
         rerun_after(forged, forged.locator(".st-key-next_stage button").click)
         phone.wait_for_timeout(2000)
         assert "stage=input" in phone.url and "stage=input" in desk.url  # nothing the forged page did reached them
+
+        rerun_after(presenter, presenter.locator(".st-key-next_stage button").click)  # a quiz round, on Q and K
+        rerun_after(presenter, presenter.locator(".st-key-quiz_start_qk_q button").click)
+        rerun_after(presenter, presenter.locator(".st-key-room_panel_open summary").click)
+        rerun_after(presenter, presenter.locator(".st-key-room_ask button").first.click)  # (its help is a button too)
+        for tab, lang in ((desk, "en"), (phone, "zh")):
+            box = tab.locator(".st-key-quiz_answer_qk_q input")
+            box.wait_for(timeout=WAIT_S * 1000)  # the room's question, asked of this page
+            settle(tab, 60_000)
+            box.fill("12345")
+            rerun_after(tab, tab.locator(".st-key-quiz_check_qk_q button").click)
+            assert TABLES[lang]["room_answer_in"] in tab.locator('[data-testid="stMain"]').inner_text()
+        presenter.get_by_text(EN["room_tally"].format(n=1, answers=2, right=0, share=0)).wait_for(
+            timeout=WAIT_S * 1000)  # the panel counts every few seconds
+        rerun_after(presenter, presenter.locator(".st-key-room_close button").click)
+        for tab, lang in ((desk, "en"), (phone, "zh")):
+            tab.get_by_text(TABLES[lang]["quiz_wrong"].split("{")[0].strip()).first.wait_for(timeout=WAIT_S * 1000)
     finally:
         for tab in (desk, phone, forged):
             tab.close()

@@ -72,4 +72,28 @@ STRINGS = {
     "room_slow": S(
         en="The room receives at most {n} changes a second; your latest view reaches it in a moment.",
         zh="课堂每秒最多接收 {n} 次更改；你最新的视图稍后就会送到。"),
+    "room_ask": S(
+        en="Ask the room this question",
+        zh="把这道题发给课堂"),
+    "room_ask_help": S(
+        en="Every page following the room gets the quiz open on your page, the same hidden cell. Their answers come back here, counted without names; each reader sees whether they were right once you close the question.",
+        zh="每个跟随课堂的页面都会收到你页面上正在做的这道题，隐藏的是同一格。大家的回答会汇总到这里，不记名字；你结束答题后，每个人才看到自己答得对不对。"),
+    "room_tally_none": S(
+        en="Question {n}: no answer yet.",
+        zh="第 {n} 题：还没有人回答。"),
+    "room_tally": S(
+        en="Question {n}: {answers} answers, {right} right ({share:.0%}).",
+        zh="第 {n} 题：{answers} 份回答，{right} 份正确（{share:.0%}）。"),
+    "room_bar": S(
+        en="{value} {mark} {bar} {count}",
+        zh="{value} {mark} {bar} {count} 份"),
+    "room_close": S(
+        en="Close the question",
+        zh="结束答题"),
+    "room_answer_in": S(
+        en="Your answer is in. Once the presenter closes the question, this page says whether it was right.",
+        zh="你的回答已经提交。主持人结束答题后，这里会告诉你答得对不对。"),
+    "room_answer_late": S(
+        en="The presenter has closed this question, so your answer was not counted.",
+        zh="主持人已经结束了这道题，所以你的回答没有计入。"),
 }
