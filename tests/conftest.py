@@ -30,7 +30,9 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"screenshots of every stage: {shots}")
 
 
-LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e", "test_memory_e2e")  # minutes, in order
+# minutes, in order; the memory and classroom tests mostly wait (a janitor's passes, a room's reruns): early, the other
+# workers' tests fill that time
+LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e", "test_memory_e2e", "test_classroom_e2e")
 SLOW_APPTESTS = ("test_memory", "test_strings_render")  # tests of 15-20 s each: right after the browser's
 
 
