@@ -6,7 +6,7 @@ import streamlit as st
 
 import mha
 
-from . import classroom, exports, link, models, prepared, primes, session, walk, x_source
+from . import exports, link, models, prepared, primes, room_panel, session, walk, x_source
 from . import settings as S
 from .inputs import number
 from .stages import DOWNLOAD, SIZES_NOTE
@@ -75,7 +75,7 @@ def render(t: Text):
             st.button(t("primes_fix"), on_click=session.make_primes, key="make_primes", help=t("primes_fix_help"))
         number(st, t, "seed", 0, S.LIMITS["seed"], disabled=trained)
         _options(t, trained)
-        classroom.panel(t)
+        room_panel.panel(t)
         panels = (st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun"),
                   st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open",
                               on_change="rerun"))

@@ -234,7 +234,7 @@ def test_the_room_answers_the_presenters_quiz_the_presenter_counts_and_each_read
     presenter = run(room="new", stage="qk")
     code, _ = _room_of(presenter)
     page = {"name": "presenter"}
-    monkeypatch.setattr(classroom, "_session_id", lambda: page["name"])
+    monkeypatch.setattr(classroom, "session_id", lambda: page["name"])
 
     def as_page(name: str, at):
         page["name"] = name

@@ -1,0 +1,125 @@
+"""The sidebar's classroom panel (issue 44): open or join a room; the presenter's code, head count, join code, own
+link and the room's answers to its question; a follower's way out. The room's logic is in classroom.py."""
+
+from collections import Counter
+
+import segno
+import streamlit as st
+
+from . import classroom
+from .classroom import CODE, FOLLOW, KEY, SEEN, STORE, alive, join, open_room, presenting, say
+from .rooms import CODE_LENGTH, RoomError
+from .strings import Text
+
+HEADS_EVERY = "3s"  # the presenter's panel counts the room this often (one page's fragment: followers never poll)
+TALLY_ROWS, BAR = 6, 6  # the answers the presenter's panel lists; the longest bar, in blocks (one line in the sidebar)
+QR_PX = 340  # the join code on a 720 px projector, whole under the dialog's title, scannable across a room
+
+
+def panel(t: Text) -> None:
+    """The sidebar's classroom panel, built while open: open a room or join one; the presenter's code, head count,
+    join code to show the room and own link; a follower's way out of the room."""
+    box = st.expander(t("room_panel"), icon=":material/groups:", key="room_panel_open", on_change="rerun")
+    if not box.open:
+        return
+    ss = st.session_state
+    with box:
+        if presenting():
+            _heads(t)
+            quiz, q = _open_quiz(), STORE.question(ss[CODE]) if STORE.exists(ss[CODE]) else None
+            if quiz and (q is None or not q.open):
+                st.button(t("room_ask"), key="room_ask", on_click=_ask, args=quiz, help=t("room_ask_help"))
+            if st.button(t("room_show_code"), key="room_show", icon=":material/qr_code_2:"):
+                _show_code(t)
+            st.caption(t("room_your_link"))
+            st.code(f"{st.context.url or ''}?room={ss[CODE]}&key={ss[KEY]}", language=None, wrap_lines=True)
+        elif ss.get(CODE):
+            st.markdown(t("room_in", code=ss[CODE]))
+            st.button(t("room_leave"), key="room_leave", on_click=_leave)
+        else:
+            st.button(t("room_open"), key="room_new", help=t("room_open_help"), on_click=open_room)
+            st.text_input(t("room_join_label"), key="room_code_typed", max_chars=CODE_LENGTH,
+                          placeholder="ABC23")
+            st.button(t("room_join"), key="room_join", on_click=_join_typed)
+
+
+@st.fragment(run_every=HEADS_EVERY)
+def _heads(t: Text) -> None:
+    """The head count and the question's answers, counted again every HEADS_EVERY while the panel is open."""
+    ss = st.session_state
+    there = STORE.exists(ss[CODE])
+    st.markdown(t("room_leading", code=ss[CODE], heads=STORE.heads(ss[CODE], alive) if there else 0))
+    if there:
+        _tally(t, ss[CODE])
+
+
+def _open_quiz() -> tuple[str, tuple[int, int]] | None:
+    """The product and hidden cell of the quiz open on the presenter's page, if one is."""
+    ss = st.session_state
+    for key, value in ss.items():  # quiz_<product> holds the hidden cell; its answer and check hold no pair
+        if key.startswith("quiz_") and isinstance(value, tuple) and len(value) == 2:
+            return key[5:], value
+    return None
+
+
+def _ask(product: str, cell: tuple[int, int]) -> None:
+    ss = st.session_state
+    try:
+        STORE.ask(ss[CODE], ss[KEY], product, cell)
+    except RoomError as e:
+        say(e.key, **e.values)
+
+
+def _close() -> None:
+    ss = st.session_state
+    try:
+        STORE.close(ss[CODE], ss[KEY])
+    except RoomError as e:
+        say(e.key, **e.values)
+
+
+def _tally(t: Text, code: str) -> None:
+    """The room's last question: how many answered and how many were right, and each answer given, most given first
+    (no name is kept)."""
+    q = STORE.question(code)
+    if q is None:
+        return
+    right = sum(r for _, r in q.answers.values())
+    if not q.answers:
+        st.markdown(t("room_tally_none", n=q.number))
+    else:
+        st.markdown(t("room_tally", n=q.number, answers=len(q.answers), right=right, share=right / len(q.answers)))
+        given = Counter((round(v, 2), r) for v, r in q.answers.values()).most_common(TALLY_ROWS)
+        most = given[0][1]
+        st.markdown("  \n".join(t("room_bar", value=f"{v:g}", mark="✓" if r else "✗",
+                                   bar="▇" * max(1, round(BAR * n / most)), count=n) for (v, r), n in given))
+    if q.open:
+        st.button(t("room_close"), key="room_close", on_click=_close)
+
+
+def _join_typed() -> None:
+    join(st.session_state.get("room_code_typed") or "")
+
+
+def _leave() -> None:
+    ss = st.session_state
+    sid = classroom.session_id()
+    if sid and ss.get(CODE):
+        STORE.leave(ss[CODE], sid)
+    for key in (CODE, FOLLOW, SEEN):
+        ss.pop(key, None)
+
+
+def _show_code(t: Text) -> None:
+    ss = st.session_state
+    join_link = f"{st.context.url or ''}?room={ss[CODE]}"
+
+    @st.dialog(t("room_code_title"), width="large")
+    def shown() -> None:
+        left, right = st.columns([3, 2], vertical_alignment="center")
+        left.image(segno.make(join_link, error="m").svg_inline(scale=10, border=2), width=QR_PX)
+        right.markdown(t("room_code_body"))
+        right.markdown(f"# {ss[CODE]}")  # the room's own letters (rooms.CODE_LETTERS): nothing to escape
+        right.code(join_link, language=None, wrap_lines=True)
+
+    shown()
