@@ -5,6 +5,8 @@ import pytest
 from hypothesis import HealthCheck, settings
 from streamlit.components.v2 import manifest_scanner
 
+pytest_plugins = ["tests.redis_server"]  # the redis_server fixture, for the classroom's Redis tests
+
 settings.register_profile(
     "default", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

@@ -19,7 +19,7 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from . import session
-from .rooms import CODE_LENGTH, SENDS_PER_S, STORE, RoomError, shared_view
+from .rooms import CODE_LENGTH, SENDS_PER_S, STORE, RoomError, RoomUnreachable, shared_view
 from .settings import Notice
 from .strings import Text
 
@@ -79,6 +79,16 @@ def say(key: str, **values) -> None:
         said.append(Notice(key, values))
 
 
+def reach(call, *args, otherwise=None):
+    """A call to the rooms' store; when the store (Redis) does not answer, the page says so and gets `otherwise`,
+    keeping its room and its view."""
+    try:
+        return call(*args)
+    except RoomUnreachable:
+        say("room_unreachable")
+        return otherwise
+
+
 def enter() -> None:
     """On every full run, right after session.start: the link's room read once, then a follower's newest view
     applied (before any widget is built), then what the room has to say added to the page's notices."""
@@ -98,8 +108,14 @@ def _enter() -> None:
         elif asked:
             join(asked, st.query_params.get("key"))
     code = ss.get(CODE)
-    if not code or presenting():
-        return
+    if code and not presenting():
+        reach(_take_view, code)
+
+
+def _take_view(code: str) -> None:
+    """A follower's page in room `code`: counted (and told, while it follows), and the room's newest view and
+    question taken."""
+    ss = st.session_state
     if not STORE.exists(code):
         say("room_gone", code=code)
         ss.pop(CODE)
@@ -108,6 +124,8 @@ def _enter() -> None:
     if sid:
         try:
             STORE.join(code, sid, _notifier(sid) if ss.get(FOLLOW) else None)
+        except RoomUnreachable:
+            raise
         except RoomError as e:
             say(e.key, **e.values)
             ss.pop(CODE)
@@ -138,10 +156,13 @@ def join(code: str, key: str | None = None) -> None:
     if not CODE_FORM.fullmatch(code):
         say("room_code_bad", length=CODE_LENGTH)
         return
-    if not STORE.exists(code):
+    there = reach(STORE.exists, code)
+    if there is None:
+        return
+    if not there:
         say("room_gone", code=code)
         return
-    if key and STORE.drives(code, key):
+    if key and reach(STORE.drives, code, key):
         ss[CODE], ss[KEY] = code, key
         return
     if key:
@@ -154,8 +175,8 @@ def _explore() -> None:
     ss = st.session_state
     ss[FOLLOW] = False
     sid = session_id()
-    if sid and ss.get(CODE) and STORE.exists(ss[CODE]):
-        STORE.join(ss[CODE], sid, None)
+    if sid and ss.get(CODE) and reach(STORE.exists, ss[CODE]):
+        reach(STORE.join, ss[CODE], sid, None)
 
 
 def _follow_again() -> None:
@@ -192,6 +213,8 @@ def send(params: dict[str, str]) -> None:
         try:
             if not STORE.send(ss[CODE], ss[KEY], params):
                 say("room_slow", n=SENDS_PER_S)
+        except RoomUnreachable:
+            say("room_unreachable")  # the store sends this view once it answers again
         except RoomError as e:
             say(e.key, **e.values)
             ss.pop(CODE), ss.pop(KEY)
@@ -203,7 +226,7 @@ def banner(t: Text) -> None:
     code = ss.get(CODE)
     if not code or presenting():
         return
-    heads = STORE.heads(code, alive) if STORE.exists(code) else 0
+    heads = reach(lambda: STORE.heads(code, alive) if STORE.exists(code) else 0, otherwise="?")
     row = st.container(horizontal=True, vertical_alignment="center", key="room_banner")
     if ss.get(FOLLOW):
         row.markdown(t("room_following", code=code, heads=heads))
@@ -217,9 +240,9 @@ def asked(product: str, cell: tuple[int, int]) -> str | None:
     """Whether this quiz is the room's question to this page: "open" (answers are taken, the verdict waits),
     "closed" (the verdict is shown), or None (the page's own quiz)."""
     ss = st.session_state
-    if not ss.get(CODE) or presenting() or not ss.get(ASKED) or not STORE.exists(ss[CODE]):
+    if not ss.get(CODE) or presenting() or not ss.get(ASKED) or not reach(STORE.exists, ss[CODE]):
         return None
-    q = STORE.question(ss[CODE])
+    q = reach(STORE.question, ss[CODE])
     if q is None or q.number != ss[ASKED] or q.product != product or q.cell != tuple(cell):
         return None
     return "open" if q.open else "closed"
@@ -228,4 +251,4 @@ def asked(product: str, cell: tuple[int, int]) -> str | None:
 def answer(value: float, right: bool) -> bool:
     """This page's answer to the room's open question (False: the question was closed meanwhile)."""
     ss, sid = st.session_state, session_id()
-    return bool(sid) and STORE.answer(ss[CODE], sid, ss[ASKED], value, right)
+    return bool(sid) and bool(reach(STORE.answer, ss[CODE], sid, ss[ASKED], value, right))

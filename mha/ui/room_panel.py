@@ -7,8 +7,8 @@ import segno
 import streamlit as st
 
 from . import classroom
-from .classroom import CODE, FOLLOW, KEY, SEEN, STORE, alive, join, open_room, presenting, say
-from .rooms import CODE_LENGTH, RoomError
+from .classroom import CODE, FOLLOW, KEY, SEEN, STORE, alive, join, open_room, presenting, reach, say
+from .rooms import CODE_LENGTH, Question, RoomError, RoomUnreachable
 from .strings import Text
 
 HEADS_EVERY = "3s"  # the presenter's panel counts the room this often (one page's fragment: followers never poll)
@@ -26,7 +26,7 @@ def panel(t: Text) -> None:
     with box:
         if presenting():
             _heads(t)
-            quiz, q = _open_quiz(), STORE.question(ss[CODE]) if STORE.exists(ss[CODE]) else None
+            quiz, q = _open_quiz(), reach(lambda: STORE.question(ss[CODE]) if STORE.exists(ss[CODE]) else None)
             if quiz and (q is None or not q.open):
                 st.button(t("room_ask"), key="room_ask", on_click=_ask, args=quiz, help=t("room_ask_help"))
             if st.button(t("room_show_code"), key="room_show", icon=":material/qr_code_2:"):
@@ -47,10 +47,16 @@ def panel(t: Text) -> None:
 def _heads(t: Text) -> None:
     """The head count and the question's answers, counted again every HEADS_EVERY while the panel is open."""
     ss = st.session_state
-    there = STORE.exists(ss[CODE])
-    st.markdown(t("room_leading", code=ss[CODE], heads=STORE.heads(ss[CODE], alive) if there else 0))
-    if there:
-        _tally(t, ss[CODE])
+    try:  # said here, not among the page's notices: this run is the fragment's, and the next one may find it back
+        there = STORE.exists(ss[CODE])
+        heads, q = (STORE.heads(ss[CODE], alive), STORE.question(ss[CODE])) if there else (0, None)
+    except RoomUnreachable:
+        st.markdown(t("room_leading", code=ss[CODE], heads="?"))
+        st.caption(t("room_unreachable"))
+        return
+    st.markdown(t("room_leading", code=ss[CODE], heads=heads))
+    if q is not None:
+        _tally(t, q)
 
 
 def _open_quiz() -> tuple[str, tuple[int, int]] | None:
@@ -78,12 +84,9 @@ def _close() -> None:
         say(e.key, **e.values)
 
 
-def _tally(t: Text, code: str) -> None:
+def _tally(t: Text, q: Question) -> None:
     """The room's last question: how many answered and how many were right, and each answer given, most given first
     (no name is kept)."""
-    q = STORE.question(code)
-    if q is None:
-        return
     right = sum(r for _, r in q.answers.values())
     if not q.answers:
         st.markdown(t("room_tally_none", n=q.number))
@@ -105,7 +108,7 @@ def _leave() -> None:
     ss = st.session_state
     sid = classroom.session_id()
     if sid and ss.get(CODE):
-        STORE.leave(ss[CODE], sid)
+        reach(STORE.leave, ss[CODE], sid)
     for key in (CODE, FOLLOW, SEEN):
         ss.pop(key, None)
 

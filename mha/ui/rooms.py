@@ -6,8 +6,9 @@ A follower's page applies them through the link's own parser (session.follow), s
 that a link could not.
 
 The store below keeps the rooms of this process (the default: `streamlit run app.py` has rooms with nothing else to
-run). It never imports Streamlit: the page's side (who is told, and how a page reruns) is in classroom.py, which hands
-the store a `notify` callable for each follower.
+run); rooms_redis.RedisStore keeps them in Redis, for replicas that share a class (`MHA_ROOMS=redis://…`), with the
+same interface. Neither imports Streamlit: the page's side (who is told, and how a page reruns) is in classroom.py,
+which hands the store a `notify` callable for each follower.
 
 Every room is bounded: rooms per process, pages per room, hours it lives unused, and changes a second it sends (a
 faster presenter's changes are kept, the latest wins, and sent once the second is over). Each bound is said on the
@@ -16,6 +17,7 @@ page that meets it.
 
 import hashlib
 import hmac
+import os
 import secrets
 import threading
 import time
@@ -40,7 +42,14 @@ class RoomError(Exception):
         self.key, self.values = key, values
 
 
-def _digest(key: str) -> bytes:
+class RoomUnreachable(RoomError):
+    """The rooms' store (Redis) does not answer: the page keeps its room and its view, and says so."""
+
+    def __init__(self):
+        super().__init__("room_unreachable")
+
+
+def digest(key: str) -> bytes:
     return hashlib.sha256(key.encode()).digest()
 
 
@@ -95,7 +104,7 @@ class Store:
             while code in self._rooms:
                 code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             key = secrets.token_urlsafe(KEY_BYTES)
-            self._rooms[code] = Room(code, _digest(key), self._clock())
+            self._rooms[code] = Room(code, digest(key), self._clock())
         return code, key
 
     def exists(self, code: str) -> bool:
@@ -107,7 +116,7 @@ class Store:
         """Whether `key` is the room's: compared in constant time, on digests of equal length."""
         with self._lock:
             room = self._rooms.get(code)
-        return room is not None and key is not None and hmac.compare_digest(_digest(key), room.key_digest)
+        return room is not None and key is not None and hmac.compare_digest(digest(key), room.key_digest)
 
     def join(self, code: str, page: str, notify: Callable[[], None] | None) -> None:
         """The page is in the room: `notify` is called (from whatever thread sends) when a newer view is there; None
@@ -228,4 +237,17 @@ class Store:
             del self._rooms[code]
 
 
-STORE = Store()  # this process's rooms
+def store_for(where: str):
+    """The rooms' store `MHA_ROOMS` names: this process's (empty, the default), or a Redis server's (a redis://,
+    rediss:// or unix:// URL, shared by every replica that names it)."""
+    if not where:
+        return Store()
+    if where.split("://", 1)[0] not in ("redis", "rediss", "unix"):
+        raise ValueError(f"MHA_ROOMS must be empty (rooms in this process) or a Redis URL such as "
+                         f"redis://127.0.0.1:6379/0, not {where[:80]!r}")
+    from .rooms_redis import RedisStore  # the redis client is imported only where rooms are in Redis
+
+    return RedisStore(where)
+
+
+STORE = store_for(os.environ.get("MHA_ROOMS", ""))  # the rooms this process leads and follows

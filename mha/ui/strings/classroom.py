@@ -57,6 +57,9 @@ STRINGS = {
     "room_gone": S(
         en="There is no room {code} on this server: it has ended, or the server has restarted since. This page shows its own view now.",
         zh="这台服务器上没有课堂 {code}：它已经结束，或者服务器重启过。这个页面现在显示它自己的视图。"),
+    "room_unreachable": S(
+        en="The classroom's server does not answer just now. This page keeps the view it shows, and the room goes on once the server is back.",
+        zh="课堂服务器暂时没有响应。这个页面保留当前的视图，服务器恢复后课堂会继续。"),
     "room_code_bad": S(
         en="A room's code is {length} letters and digits.",
         zh="课堂代码由 {length} 个字母和数字组成。"),

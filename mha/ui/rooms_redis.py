@@ -1,0 +1,361 @@
+"""The classroom's rooms in Redis (issue 44): `MHA_ROOMS=redis://host:port/db`, for a class spread over replicas.
+
+The same interface as rooms.Store, so classroom.py cannot tell them apart. What a room is lives in Redis, every key
+expiring LIFETIME_S after the room's last change or join:
+
+- `mha:room:CODE`, a hash: the key's digest, the view (canonical JSON) and its version, the question (its number,
+  product, cell and whether it is open);
+- `mha:room:CODE:pages`, a hash: each page in the room, and the replica it is on;
+- `mha:room:CODE:answers`, a hash: each page's answer to the open question;
+- `mha:rooms`, a sorted set: each room's code, scored by when it expires (the bound on rooms);
+- `mha:replica:ID`: set by each replica every BEAT_S, expiring after BEAT_TTL_S, so pages of a replica that died
+  leave the head count.
+
+A change is published on the channel `mha:room:CODE`. Each replica listens on one thread of its own and tells the
+pages it holds (their `notify`), so a presenter on one replica drives pages on another, and no page polls. Each
+multi-step change is one Lua script: two replicas cannot interleave inside it.
+
+If Redis cannot be reached, every call raises RoomUnreachable at once (a page keeps its view and says so); a view
+the presenter sent meanwhile is sent again when Redis answers. With persistence on (deploy/'s `appendonly yes`),
+rooms outlive a restart of Redis; without it, the pages find their room gone and say so.
+"""
+
+import hmac
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from .rooms import (
+    CODE_LENGTH,
+    CODE_LETTERS,
+    LIFETIME_S,
+    MAX_PAGES,
+    MAX_ROOMS,
+    SENDS_PER_S,
+    Question,
+    RoomError,
+    RoomUnreachable,
+    digest,
+    shared_view,
+)
+
+PREFIX = "mha:"
+BEAT_S, BEAT_TTL_S = 5.0, 15.0  # a replica says it is alive this often; its pages leave the count this long after
+TIMEOUT_S = 1.0  # a call to Redis: a page waits at most this long (then says the room cannot be reached)
+LISTEN_S = 1.0  # the listener's longest wait for a message: how soon it beats, and retries after an outage
+
+_OPEN = """
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'digest', ARGV[2], 'version', 0, 'view', '{}')
+redis.call('EXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[3] + ARGV[4], ARGV[1])
+return 1
+"""
+_JOIN = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[3]) then
+  return 0
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+return 1
+"""
+_SEND = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HGET', KEYS[1], 'view') == ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'view', ARGV[1])
+return redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
+_ASK = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local n = redis.call('HINCRBY', KEYS[1], 'q_number', 1)
+redis.call('HSET', KEYS[1], 'q_product', ARGV[1], 'q_cell', ARGV[2], 'q_open', 1)
+redis.call('DEL', KEYS[2])
+return n
+"""
+_ANSWER = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HGET', KEYS[1], 'q_number') ~= ARGV[2] or redis.call('HGET', KEYS[1], 'q_open') ~= '1'
+   or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
+  return 0
+end
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
+redis.call('EXPIRE', KEYS[3], ARGV[4])
+return 1
+"""
+_CLOSE = """
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+if redis.call('HGET', KEYS[1], 'q_open') ~= '1' then return 0 end
+redis.call('HSET', KEYS[1], 'q_open', 0)
+return 1
+"""
+
+
+def _room(code: str) -> str:
+    return f"{PREFIX}room:{code}"
+
+
+def _keys(code: str) -> tuple[str, str, str]:
+    """A room's hash, its pages and its answers."""
+    return _room(code), f"{_room(code)}:pages", f"{_room(code)}:answers"
+
+
+class RedisStore:
+    """The rooms of every replica that names the same Redis. Thread-safe, like rooms.Store."""
+
+    def __init__(self, url: str, clock: Callable[[], float] = time.monotonic,
+                 later: Callable[[float, Callable[[], None]], None] | None = None):
+        self._r = redis.Redis.from_url(url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S,
+                                       retry=Retry(NoBackoff(), 0), decode_responses=True)
+        self.replica = secrets.token_hex(8)
+        self._scripts = {name: self._r.register_script(src) for name, src in
+                         (("open", _OPEN), ("join", _JOIN), ("send", _SEND), ("ask", _ASK), ("answer", _ANSWER),
+                          ("close", _CLOSE))}
+        self._clock = clock
+        self._later = later or (lambda s, f: threading.Timer(s, f).start())
+        self._lock = threading.Lock()
+        self._told: dict[str, dict[str, Callable[[], None]]] = {}  # code -> this replica's followers -> notify
+        self._mine: dict[str, set[str]] = {}  # code -> this replica's pages in it
+        self._sent: dict[str, list[float]] = {}  # code -> when its last SENDS_PER_S views were sent (from here)
+        self._held: set[str] = set()  # rooms whose newest view waits for the second to be over
+        self._unsent: dict[str, tuple[str, dict[str, str]]] = {}  # code -> a view Redis did not take, and its key
+        self._listening = False
+        self._beaten = 0.0
+
+    # The interface rooms.Store has
+
+    def open(self) -> tuple[str, str]:
+        key = secrets.token_urlsafe(24)
+        with self._reach():
+            while True:
+                code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+                made = self._scripts["open"](keys=[_room(code), f"{PREFIX}rooms"],
+                                             args=[code, digest(key).hex(), time.time(), LIFETIME_S, MAX_ROOMS])
+                if made == -1:
+                    raise RoomError("room_full_process", limit=MAX_ROOMS)
+                if made == 1:
+                    return code, key
+
+    def exists(self, code: str) -> bool:
+        with self._reach():
+            return bool(self._r.exists(_room(code)))
+
+    def drives(self, code: str, key: str | None) -> bool:
+        with self._reach():
+            held = self._r.hget(_room(code), "digest")
+        return held is not None and key is not None and hmac.compare_digest(digest(key), bytes.fromhex(held))
+
+    def join(self, code: str, page: str, notify: Callable[[], None] | None) -> None:
+        with self._reach():
+            self._beat()
+            joined = self._scripts["join"](keys=_keys(code)[:2], args=[page, self.replica, MAX_PAGES])
+            if joined == -1:
+                raise RoomError("room_gone", code=code)
+            if joined == 0:
+                raise RoomError("room_full", limit=MAX_PAGES)
+            self._touch(code)
+        with self._lock:
+            self._mine.setdefault(code, set()).add(page)
+            told = self._told.setdefault(code, {})
+            if notify:
+                told[page] = notify
+            else:
+                told.pop(page, None)
+        self._listen()
+
+    def leave(self, code: str, page: str) -> None:
+        self._forget(code, page)
+        with self._reach():
+            self._r.hdel(_keys(code)[1], page)
+
+    def heads(self, code: str, alive: Callable[[str], bool] = lambda page: True) -> int:
+        with self._lock:
+            gone = [p for p in self._mine.get(code, ()) if not alive(p)]
+        for page in gone:
+            self._forget(code, page)
+        with self._reach():
+            if not self._r.exists(_room(code)):
+                raise RoomError("room_gone", code=code)
+            pages = self._r.hgetall(_keys(code)[1])
+            replicas = sorted(set(pages.values()))
+            beating = dict(zip(replicas, self._r.mget([f"{PREFIX}replica:{r}" for r in replicas]))) if replicas else {}
+            gone += [p for p, r in pages.items() if beating[r] is None and r != self.replica]
+            if gone:
+                self._r.hdel(_keys(code)[1], *gone)
+        return len(set(pages) - set(gone))
+
+    def view(self, code: str) -> tuple[int, dict[str, str]]:
+        with self._reach():
+            version, view = self._r.hmget(_room(code), "version", "view")
+        if version is None:
+            raise RoomError("room_gone", code=code)
+        return int(version), json.loads(view)
+
+    def send(self, code: str, key: str | None, view: dict[str, str]) -> bool:
+        try:
+            if not self.drives(code, key):
+                raise RoomError("room_not_yours")
+            with self._reach():
+                version = self._scripts["send"](keys=[_room(code)],
+                                                args=[json.dumps(shared_view(view), sort_keys=True)])
+                if version == -1:
+                    raise RoomError("room_gone", code=code)
+                self._touch(code)
+        except RoomUnreachable:
+            with self._lock:
+                self._unsent[code] = (key, view)  # sent again once Redis answers (the listener's next beat)
+            self._listen()
+            raise
+        with self._lock:
+            self._unsent.pop(code, None)
+        if version == 0:
+            return True
+        now = self._clock()
+        with self._lock:
+            sent = self._sent[code] = [s for s in self._sent.get(code, []) if now - s < 1.0]
+            if len(sent) >= SENDS_PER_S:
+                if code not in self._held:
+                    self._held.add(code)
+                    self._later(1.0 - (now - sent[0]), lambda: self._release(code))
+                return False
+            sent.append(now)
+        self._publish(code)
+        return True
+
+    def ask(self, code: str, key: str | None, product: str, cell: tuple[int, int]) -> int:
+        if not self.drives(code, key):
+            raise RoomError("room_not_yours")
+        with self._reach():
+            number = self._scripts["ask"](keys=[_room(code), _keys(code)[2]], args=[product, json.dumps(list(cell))])
+            if number == -1:
+                raise RoomError("room_gone", code=code)
+            self._touch(code)
+        self._publish(code)
+        return number
+
+    def answer(self, code: str, page: str, number: int, value: float, right: bool) -> bool:
+        with self._reach():
+            taken = self._scripts["answer"](keys=_keys(code),
+                                            args=[page, number, json.dumps([float(value), bool(right)]), LIFETIME_S])
+        if taken == -1:
+            raise RoomError("room_gone", code=code)
+        return taken == 1
+
+    def close(self, code: str, key: str | None) -> None:
+        if not self.drives(code, key):
+            raise RoomError("room_not_yours")
+        with self._reach():
+            closed = self._scripts["close"](keys=[_room(code)])
+        if closed == -1:
+            raise RoomError("room_gone", code=code)
+        if closed == 1:
+            self._publish(code)
+
+    def question(self, code: str) -> Question | None:
+        with self._reach():
+            number, product, cell, is_open = self._r.hmget(_room(code), "q_number", "q_product", "q_cell", "q_open")
+            answers = self._r.hgetall(_keys(code)[2]) if number else {}
+        if number is None:
+            return None
+        return Question(int(number), product, tuple(json.loads(cell)), is_open == "1",
+                        {page: (lambda a: (float(a[0]), bool(a[1])))(json.loads(a)) for page, a in answers.items()})
+
+    # Redis, and the listener that tells this replica's pages
+
+    @contextmanager
+    def _reach(self) -> Iterator[None]:
+        try:
+            yield
+        except redis.RedisError as e:
+            raise RoomUnreachable() from e
+
+    def _touch(self, code: str) -> None:
+        """The room lives LIFETIME_S from now: each of its keys, and its place among the rooms."""
+        pipe = self._r.pipeline(transaction=False)
+        for name in _keys(code):
+            pipe.expire(name, LIFETIME_S)
+        pipe.zadd(f"{PREFIX}rooms", {code: time.time() + LIFETIME_S})
+        pipe.execute()
+
+    def _beat(self) -> None:
+        now = self._clock()
+        if now - self._beaten >= BEAT_S:
+            self._r.set(f"{PREFIX}replica:{self.replica}", 1, ex=int(BEAT_TTL_S))
+            self._beaten = now
+
+    def _publish(self, code: str) -> None:
+        try:
+            self._r.publish(_room(code), "")
+        except redis.RedisError:
+            pass  # the view is in Redis: a page that reruns for any reason takes it
+
+    def _release(self, code: str) -> None:
+        with self._lock:
+            self._held.discard(code)
+            self._sent.setdefault(code, []).append(self._clock())
+        self._publish(code)
+
+    def _forget(self, code: str, page: str) -> None:
+        with self._lock:
+            self._mine.get(code, set()).discard(page)
+            self._told.get(code, {}).pop(page, None)
+
+    def _tell(self, code: str) -> None:
+        with self._lock:
+            told = list(self._told.get(code, {}).values())
+        for notify in told:
+            notify()
+
+    def _listen(self) -> None:
+        """Start this replica's listener, once."""
+        with self._lock:
+            if self._listening:
+                return
+            self._listening = True
+        threading.Thread(target=self._listener, name="mha-rooms-redis", daemon=True).start()
+
+    def _listener(self) -> None:
+        """Each change published for a room, told to this replica's pages in it; the beat; after an outage, the
+        views Redis did not take sent again, and every page here told (it may have missed a change meanwhile)."""
+        pubsub, away = None, False
+        while True:
+            try:
+                if pubsub is None:
+                    pubsub = self._r.pubsub(ignore_subscribe_messages=True)
+                    pubsub.psubscribe(f"{PREFIX}room:*")
+                    self._resend()
+                    if away:
+                        with self._lock:
+                            codes = list(self._told)
+                        for code in codes:
+                            self._tell(code)
+                        away = False
+                message = pubsub.get_message(timeout=LISTEN_S)
+                if message and message["type"] == "pmessage":
+                    self._tell(message["channel"][len(_room("")):])
+                self._beat()
+            except redis.RedisError:
+                if pubsub is not None:
+                    pubsub.close()
+                pubsub, away = None, True
+                time.sleep(LISTEN_S)
+
+    def _resend(self) -> None:
+        with self._lock:
+            unsent = dict(self._unsent)
+        for code, (key, view) in unsent.items():
+            try:
+                self.send(code, key, view)
+            except RoomUnreachable:
+                return  # still away: the next reconnection tries again
+            except RoomError:
+                with self._lock:
+                    self._unsent.pop(code, None)  # gone, or no longer this key's: nothing to send
