@@ -31,11 +31,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, app: Path = ROOT / "app.py") -> subprocess.Popen:
+def start_server(port: int, app: Path = ROOT / "app.py", env: dict[str, str] | None = None) -> subprocess.Popen:
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.headless", "true",
            "--server.port", str(port), "--server.address", "127.0.0.1", "--global.developmentMode", "false",
            "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env={**os.environ, **(env or {})})
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:

@@ -10,7 +10,8 @@ import pytest
 
 from mha.ui.strings import EN, TABLES
 
-from .conftest import rerun_after, settle, shoot, type_in_x
+from ..redis_server import needs_redis
+from .conftest import _free_port, rerun_after, settle, shoot, start_server, type_in_x
 
 pytestmark = pytest.mark.e2e
 WAIT_S = 45  # a follower's rerun, asked for by the server, on a busy machine (20 s once ran out in a full run)
@@ -28,14 +29,36 @@ def _followed(page, pattern: str) -> None:
 
 
 def test_a_room_follows_its_presenter_and_only_its_presenter(page, app_url):
-    """The presenter in the worker's own tab, the others in tabs beside it (a new browser context's first page costs
-    Chromium several CPU-seconds more): Streamlit gives each tab a session of its own."""
+    """The rooms in the server's own process (the default)."""
+    _a_class(page, app_url, app_url)
+
+
+@needs_redis
+def test_a_room_in_redis_follows_its_presenter_across_replicas(page, redis_server):
+    """The rooms in a real redis-server, and two app processes that name it: the presenter on one, every other page
+    on the other (as nginx's sticky sessions would place them)."""
+    servers = []
+    try:
+        for _ in range(2):
+            port = _free_port()
+            servers.append((port, start_server(port, env={"MHA_ROOMS": redis_server.url})))
+        (lead, _), (follow, _) = servers
+        _a_class(page, f"http://127.0.0.1:{lead}", f"http://127.0.0.1:{follow}")
+    finally:
+        for _, proc in servers:
+            proc.kill()
+            proc.wait(timeout=30)
+
+
+def _a_class(page, lead_url: str, app_url: str) -> None:
+    """The presenter in the worker's own tab on `lead_url`, the others in tabs beside it on `app_url` (a new browser
+    context's first page costs Chromium several CPU-seconds more): Streamlit gives each tab a session of its own."""
     presenter = page
     desk, phone, forged = (page.context.new_page() for _ in range(3))
     for tab, viewport in ((presenter, DESK), (desk, DESK), (phone, PHONE), (forged, DESK)):
         tab.set_viewport_size(viewport)
     try:
-        presenter.goto(f"{app_url}/?room=new&stage=qk")
+        presenter.goto(f"{lead_url}/?room=new&stage=qk")
         settle(presenter, 90_000)
         code, key = re.search(r"room=(\w+)", presenter.url).group(1), re.search(r"key=([\w-]+)", presenter.url).group(1)
         for page, lang in ((desk, "en"), (phone, "zh")):
@@ -50,7 +73,7 @@ def test_a_room_follows_its_presenter_and_only_its_presenter(page, app_url):
         for page in (desk, phone):
             _followed(page, r"stage=scores")
             assert "lang=zh" in phone.url  # each keeps its language
-        presenter.goto(f"{app_url}/?room={code}&key={key}&stage=block")  # a reload keeps the presenter driving
+        presenter.goto(f"{lead_url}/?room={code}&key={key}&stage=block")  # a reload keeps the presenter driving
         settle(presenter, 90_000)
         rerun_after(presenter, presenter.locator(".st-key-block_part button").nth(2).click)  # a part
         for page in (desk, phone):
@@ -58,7 +81,7 @@ def test_a_room_follows_its_presenter_and_only_its_presenter(page, app_url):
 
         rerun_after(desk, desk.locator(".st-key-room_explore button").click)  # the desk explores on its own
         rerun_after(desk, desk.locator(".st-key-prev_stage button").click)
-        presenter.goto(f"{app_url}/?room={code}&key={key}&stage=input")
+        presenter.goto(f"{lead_url}/?room={code}&key={key}&stage=input")
         settle(presenter, 90_000)
         type_in_x(presenter, 1, "7")  # an edit of X
         _followed(phone, r"stage=input.*x=|x=.*stage=input")
