@@ -7,7 +7,9 @@
 #   deploy/run.sh status     pids, ports and health
 #
 # Settings (environment): K=2 processes on ports BASE_PORT.. (8501..), nginx on NGINX_PORT (8500),
-# STICKY=cookie (or ip), PYTHON (python3 with streamlit), RUN_DIR (/tmp/mha-deploy), NGINX_BIN (nginx).
+# STICKY=cookie (or ip), PYTHON (python3 with streamlit), RUN_DIR (/tmp/mha-deploy), NGINX_BIN (nginx),
+# ROOMS=redis (a redis-server of its own on REDIS_PORT, 8499: the default when K > 1) or process (each process its
+# own rooms); MHA_ROOMS=redis://… names a Redis that runs elsewhere instead.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -19,6 +21,13 @@ STICKY=${STICKY:-cookie}
 PYTHON=${PYTHON:-python3}
 RUN_DIR=${RUN_DIR:-/tmp/mha-deploy}
 NGINX_BIN=${NGINX_BIN:-$(command -v nginx || echo /usr/sbin/nginx)}
+REDIS_PORT=${REDIS_PORT:-8499}
+REDIS_BIN=${REDIS_BIN:-$(command -v redis-server || echo /usr/bin/redis-server)}
+if [ -n "${MHA_ROOMS:-}" ]; then
+  ROOMS=given
+elif [ -z "${ROOMS:-}" ]; then
+  ROOMS=$([ "$K" -gt 1 ] && echo redis || echo process)  # a class spread over processes needs one store of rooms
+fi
 unset NGINX  # nginx reads $NGINX as sockets handed over by a binary upgrade, and then stays in the foreground
 
 log() { printf '%s\n' "$*" >&2; }
@@ -30,6 +39,43 @@ ensure_nginx() {
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null ||
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
   NGINX_BIN=$(command -v nginx || echo /usr/sbin/nginx)
+}
+
+ensure_redis() {
+  [ -x "$REDIS_BIN" ] && return 0
+  log "redis-server not found: installing it (apt-get install redis-server)"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  REDIS_BIN=$(command -v redis-server || echo /usr/bin/redis-server)
+}
+
+redis_answers() {
+  local reply
+  { exec 3<>"/dev/tcp/127.0.0.1/$REDIS_PORT"; } 2>/dev/null || return 1
+  printf 'PING\r\n' >&3
+  read -r -t 2 reply <&3 || true
+  exec 3>&-
+  [[ $reply == +PONG* ]]
+}
+
+# The classroom's rooms, shared by the processes: Redis on loopback, every change written to its append-only file in
+# $RUN_DIR/redis, so that rooms outlive a restart of Redis or of the whole deployment (until they expire unused).
+start_redis() {
+  ensure_redis
+  mkdir -p "$RUN_DIR/redis"
+  "$REDIS_BIN" --port "$REDIS_PORT" --bind 127.0.0.1 --protected-mode yes --dir "$RUN_DIR/redis" \
+    --appendonly yes --save "" >"$RUN_DIR/redis.log" 2>&1 &
+  echo $! >"$RUN_DIR/redis.pid"
+  local tries=0
+  until redis_answers; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 40 ]; then
+      log "redis-server did not answer on 127.0.0.1:$REDIS_PORT within 20 s (see $RUN_DIR/redis.log)"
+      return 1
+    fi
+    sleep 0.5
+  done
+  export MHA_ROOMS="redis://127.0.0.1:$REDIS_PORT/0"
 }
 
 # The repository's nginx.conf with this run's listen port, upstream servers and sticky method.
@@ -87,6 +133,10 @@ start_all() {
   chmod 755 "$RUN_DIR"  # nginx's workers (nobody, when started as root) use the temp dirs inside it
   STREAMLIT_SERVER_COOKIE_SECRET=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
   export STREAMLIT_SERVER_COOKIE_SECRET
+  if [ "$ROOMS" = redis ]; then start_redis; fi
+  if [ "$ROOMS" = process ] && [ "$K" -gt 1 ]; then
+    log "ROOMS=process: a room's followers on another process than its presenter's will not find it"
+  fi
   local i
   for ((i = 0; i < K; i++)); do start_streamlit $((BASE_PORT + i)); done
   for ((i = 0; i < K; i++)); do wait_healthy $((BASE_PORT + i)); done
@@ -106,7 +156,7 @@ any_alive() {
 
 stop_all() {
   local file pid pids=()
-  for file in "$RUN_DIR/nginx.pid" "$RUN_DIR"/streamlit-*.pid; do
+  for file in "$RUN_DIR/nginx.pid" "$RUN_DIR"/streamlit-*.pid "$RUN_DIR/redis.pid"; do
     [ -f "$file" ] || continue
     pid=$(cat "$file")
     kill "$pid" 2>/dev/null && pids+=("$pid")  # TERM: nginx's master stops its workers, Streamlit shuts down
@@ -119,13 +169,14 @@ stop_all() {
   for pid in "${pids[@]}"; do
     if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid"; fi
   done
-  rm -f "$RUN_DIR"/streamlit-*.pid "$RUN_DIR/nginx.pid" "$RUN_DIR/nginx.port"
+  rm -f "$RUN_DIR"/streamlit-*.pid "$RUN_DIR/nginx.pid" "$RUN_DIR/nginx.port" "$RUN_DIR/redis.pid"
   log "stopped (logs stay in $RUN_DIR)"
 }
 
 all_alive() {
   local file
-  for file in "$RUN_DIR"/streamlit-*.pid "$RUN_DIR/nginx.pid"; do
+  for file in "$RUN_DIR"/streamlit-*.pid "$RUN_DIR/nginx.pid" "$RUN_DIR/redis.pid"; do
+    [ "$file" = "$RUN_DIR/redis.pid" ] && [ ! -f "$file" ] && continue
     kill -0 "$(cat "$file" 2>/dev/null)" 2>/dev/null || return 1
   done
 }
@@ -143,6 +194,10 @@ status() {
     port=$(cat "$RUN_DIR/nginx.port" 2>/dev/null || echo "$NGINX_PORT")
     state=$(healthy "$port" && echo healthy || echo down)
     echo "nginx pid $(cat "$RUN_DIR/nginx.pid") on http://127.0.0.1:$port: $state"
+  fi
+  if [ -f "$RUN_DIR/redis.pid" ]; then
+    state=$(redis_answers && echo answering || echo down)
+    echo "redis-server pid $(cat "$RUN_DIR/redis.pid") on 127.0.0.1:$REDIS_PORT (the classroom's rooms): $state"
   fi
 }
 
