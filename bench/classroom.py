@@ -1,9 +1,14 @@
-"""A classroom on one process: a presenter's changes reaching its followers (issue 44's numbers).
+"""A classroom on one process, or on replicas sharing a Redis: a presenter's changes reaching its followers (issue
+44's numbers).
 
 Not a test: it prints figures and asserts nothing about speed. Every page is bench/capacity.py's protocol client, so
 no browser takes the machine's CPU; each run starts a server of its own (capacity.Server) and stops it.
 
-    python bench/classroom.py [--followers 200] [--changes 20] [--idle 60] [--runs 3]
+    python bench/classroom.py [--followers 200] [--changes 20] [--idle 60] [--runs 3] [--replicas 2]
+
+With --replicas K (K > 1), each run also starts a redis-server of its own (Debian's, on a free loopback port) and K
+servers with MHA_ROOMS naming it: the presenter on the first, the followers dealt to the K servers in turn, and the
+idle CPU summed over the K.
 
 A presenter opens `?room=new&stage=qk`; --followers pages open `?room=CODE` one after the other and stay, each
 reading what the server sends it. First, with no follower yet, the presenter makes --changes changes (the stage
@@ -19,7 +24,10 @@ every run's in brackets, and the load average at each run's start.
 import argparse
 import asyncio
 import os
+import shutil
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -65,25 +73,50 @@ async def changes(presenter: Session, count: int, waits: list[list] | None) -> t
     return own, delays
 
 
+def start_redis(tmp: Path) -> tuple[subprocess.Popen, str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([shutil.which("redis-server") or "redis-server", "--port", str(port), "--bind",
+                             "127.0.0.1", "--dir", str(tmp), "--save", "", "--appendonly", "yes"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as c:
+                c.sendall(b"PING\r\n")
+                if c.recv(8).startswith(b"+PONG"):
+                    return proc, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("redis-server did not answer")
+
+
 async def one_run(args, tmp: Path) -> dict:
-    server = Server("classroom", ROOT / "app.py", ROOT, tmp / "server.log")
-    server.start()
-    server.wait_healthy()
+    redis = None
+    if args.replicas > 1:
+        redis, os.environ["MHA_ROOMS"] = start_redis(tmp)
+    servers = [Server(f"classroom{i}", ROOT / "app.py", ROOT, tmp / f"server{i}.log") for i in range(args.replicas)]
+    for server in servers:
+        server.start()
+    for server in servers:
+        server.wait_healthy()
+    server = servers[0]
     try:
         presenter = await load(server.url, "room=new&stage=qk")
         code = parse_qs(presenter.query)["room"][0]
         await changes(presenter, args.changes, None)  # each stage drawn once: the figures the room shares are built
         alone, _ = await changes(presenter, args.changes, None)
         followers, waits, stop = [], [], asyncio.Event()
-        for _ in range(args.followers):
-            followers.append(await load(server.url, f"room={code}"))
+        for i in range(args.followers):
+            followers.append(await load(servers[i % len(servers)].url, f"room={code}"))
             waits.append([])
         readers = [asyncio.create_task(follow(f, w, stop)) for f, w in zip(followers, waits)]
         together, delays = await changes(presenter, args.changes, waits)
         await asyncio.sleep(2)
-        cpu0, t0 = cpu_s(server.pid), time.monotonic()
+        cpu0, t0 = sum(cpu_s(s.pid) for s in servers), time.monotonic()
         await asyncio.sleep(args.idle)
-        idle = (cpu_s(server.pid) - cpu0) / (time.monotonic() - t0)
+        idle = (sum(cpu_s(s.pid) for s in servers) - cpu0) / (time.monotonic() - t0)
         stop.set()
         for f in (presenter, *followers):
             await f.close()
@@ -94,9 +127,14 @@ async def one_run(args, tmp: Path) -> dict:
                 "never": sum(d == float("inf") for change in delays for d in change),
                 "presenter alone s": statistics.median(alone),
                 "presenter with followers s": statistics.median(together),
-                "idle CPU % of a core": 100 * idle, "tracebacks": server.tracebacks()}
+                "idle CPU % of a core": 100 * idle, "tracebacks": sum(s.tracebacks() for s in servers)}
     finally:
-        server.stop()
+        for server in servers:
+            server.stop()
+        if redis is not None:
+            redis.terminate()
+            redis.wait(timeout=20)
+            os.environ.pop("MHA_ROOMS")
 
 
 def main() -> int:
@@ -105,6 +143,7 @@ def main() -> int:
     ap.add_argument("--changes", type=int, default=20)
     ap.add_argument("--idle", type=float, default=60)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--replicas", type=int, default=1, help="servers sharing one redis-server's rooms (1: no Redis)")
     args = ap.parse_args()
     results, loads = [], []
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,7 +151,7 @@ def main() -> int:
             loads.append(os.getloadavg()[0])
             results.append(asyncio.run(one_run(args, Path(tmp))))
             print(results[-1], flush=True)
-    print(f"\n{args.followers} followers, {args.changes} changes, {args.idle:.0f} s idle; "
+    print(f"\n{args.followers} followers on {args.replicas} server(s), {args.changes} changes, {args.idle:.0f} s idle; "
           f"load at each run's start {', '.join(f'{x:.2f}' for x in loads)}; timeout {TIMEOUT} s a run")
     for key in results[0]:
         values = [r[key] for r in results]
