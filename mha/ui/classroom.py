@@ -248,6 +248,15 @@ def asked(product: str, cell: tuple[int, int]) -> str | None:
     return "open" if q.open else "closed"
 
 
+def ask(product: str, cell: tuple[int, int]) -> None:
+    """The presenter asks the room a product's cell: every following page opens that quiz, on the same cell."""
+    ss = st.session_state
+    try:
+        STORE.ask(ss[CODE], ss[KEY], product, cell)
+    except RoomError as e:
+        say(e.key, **e.values)
+
+
 def answer(value: float, right: bool) -> bool:
     """This page's answer to the room's open question (False: the question was closed meanwhile)."""
     ss, sid = st.session_state, session_id()

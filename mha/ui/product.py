@@ -75,6 +75,9 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
             row.markdown(breakdown(v.t, c.name, a.name, b.name, a.values[i], b.values[:, j], c.values[i, j], i, j,
                                    v.look.narrow))
         row.button(v.t("quiz_start"), key=f"quiz_start_{key}", on_click=_first_quiz, args=(key, c.values.shape))
+        if cell is not None and classroom.presenting():
+            row.button(v.t("room_ask_cell"), key=f"room_ask_cell_{key}", on_click=_ask_cell, args=(key, cell),
+                       help=v.t("room_ask_cell_help"))
 
     picked(key, fits, show)
 
@@ -102,6 +105,15 @@ def _first_quiz(key: str, shape: tuple[int, int]) -> None:
     """The quiz's button under the sums: the quiz starts, and the product reruns (its chart hides the cell), not only
     the fragment the button is in (the sums')."""
     _start_quiz(key, shape)
+    st.rerun(f"product_{key}")
+
+
+def _ask_cell(key: str, cell: tuple[int, int]) -> None:
+    """The presenter's clicked cell, asked of the room: hidden on the presenter's page too (the projector shows the
+    question), and on every following page."""
+    st.session_state[f"quiz_{key}"], st.session_state[f"quiz_answer_{key}"] = cell, None
+    st.session_state[f"quiz_checked_{key}"] = False
+    classroom.ask(key, cell)
     st.rerun(f"product_{key}")
 
 

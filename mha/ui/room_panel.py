@@ -28,7 +28,7 @@ def panel(t: Text) -> None:
             _heads(t)
             quiz, q = _open_quiz(), reach(lambda: STORE.question(ss[CODE]) if STORE.exists(ss[CODE]) else None)
             if quiz and (q is None or not q.open):
-                st.button(t("room_ask"), key="room_ask", on_click=_ask, args=quiz, help=t("room_ask_help"))
+                st.button(t("room_ask"), key="room_ask", on_click=classroom.ask, args=quiz, help=t("room_ask_help"))
             if st.button(t("room_show_code"), key="room_show", icon=":material/qr_code_2:"):
                 _show_code(t)
             st.caption(t("room_your_link"))
@@ -66,14 +66,6 @@ def _open_quiz() -> tuple[str, tuple[int, int]] | None:
         if key.startswith("quiz_") and isinstance(value, tuple) and len(value) == 2:
             return key[5:], value
     return None
-
-
-def _ask(product: str, cell: tuple[int, int]) -> None:
-    ss = st.session_state
-    try:
-        STORE.ask(ss[CODE], ss[KEY], product, cell)
-    except RoomError as e:
-        say(e.key, **e.values)
 
 
 def _close() -> None:

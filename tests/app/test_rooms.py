@@ -272,3 +272,26 @@ def test_the_room_answers_the_presenters_quiz_the_presenter_counts_and_each_read
     page["name"] = "late"
     late = run(room=code)  # a page that joins after the close gets the closed question, its verdict on a check
     assert late.session_state["quiz_qk_q"] == cell
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_presenter_asks_the_room_the_cell_it_clicked(lang):
+    """A cell the presenter clicked, asked of the room: hidden on the presenter's projector and on each follower."""
+    presenter = run(room="new", stage="qk", lang=lang)
+    code, _ = _room_of(presenter)
+    follower = run(room=code)
+    presenter.session_state["sel_qk_q"] = (2, 5)  # a click on Q's row 3, column 6
+    rerun(presenter)
+    button = presenter.button(key="room_ask_cell_qk_q")
+    assert button.label == TABLES[lang]["room_ask_cell"]
+    button.click()
+    rerun(presenter)
+    question = rooms.STORE.question(code)
+    assert (question.product, question.cell, question.open) == ("qk_q", (2, 5), True)
+    assert presenter.session_state["quiz_qk_q"] == (2, 5)
+    rerun(follower)
+    assert follower.session_state["quiz_qk_q"] == (2, 5) and follower.number_input(key="quiz_answer_qk_q").value is None
+    assert not [b for b in follower.button if b.key == "room_ask_cell_qk_q"]  # only the presenter asks
+    alone = run(stage="qk")
+    alone.session_state["sel_qk_q"] = (2, 5)
+    assert not [b for b in rerun(alone).button if b.key == "room_ask_cell_qk_q"]  # and only in a room

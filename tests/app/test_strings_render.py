@@ -5,12 +5,14 @@ those declarations true. The same walk reads every range the page prints."""
 
 import json
 import re
+from unittest import mock
 
 import pytest
 from google.protobuf.json_format import MessageToDict
 
-from mha.ui import chart
+from mha.ui import chart, classroom
 from mha.ui import settings as S
+from mha.ui.rooms import RoomUnreachable
 from mha.ui.strings import EN, Text
 
 from .helpers import block_parts, chart_data, rerun, run
@@ -195,7 +197,9 @@ def _walk():
     yield rerun(at)
     at.session_state["room_panel_open"] = True
     yield rerun(at)
-    lead = run(room="new", stage="qk")  # a quiz asked of the room: the button, an answer, the count
+    lead = run(room="new", stage="qk")  # a clicked cell the presenter may ask; a quiz asked of the room: the
+    lead.session_state["sel_qk_q"] = (0, 1)  # button, an answer, the count
+    yield rerun(lead)
     lead.button(key="quiz_start_qk_q").click()
     rerun(lead)
     lead.session_state["room_panel_open"] = True
@@ -207,6 +211,9 @@ def _walk():
     reader.button(key="quiz_check_qk_q").click()
     yield rerun(reader)
     yield rerun(lead)
+    with mock.patch.object(classroom.STORE, "exists", side_effect=RoomUnreachable()):  # the rooms' Redis is away
+        away = rerun(reader)
+    yield away
     yield run(room="ZZZZZ")
     yield run(room="no!")
     yield run(room=code, key="forged")

@@ -81,6 +81,12 @@ STRINGS = {
     "room_ask_help": S(
         en="Every page following the room gets the quiz open on your page, the same hidden cell. Their answers come back here, counted without names; each reader sees whether they were right once you close the question.",
         zh="每个跟随课堂的页面都会收到你页面上正在做的这道题，隐藏的是同一格。大家的回答会汇总到这里，不记名字；你结束答题后，每个人才看到自己答得对不对。"),
+    "room_ask_cell": S(
+        en="Ask the room this cell",
+        zh="请课堂算这一格"),
+    "room_ask_cell_help": S(
+        en="Hides this cell on your screen and on every page following the room; each reader works it out from the row and the column shown. The answers are counted in your classroom panel.",
+        zh="在你的屏幕和每个跟随课堂的页面上遮住这一格，每个人根据显示出来的行和列自己算出它。答案会在你的课堂面板里统计。"),
     "room_tally_none": S(
         en="Question {n}: no answer yet.",
         zh="第 {n} 题：还没有人回答。"),
