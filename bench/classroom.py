@@ -4,11 +4,12 @@
 Not a test: it prints figures and asserts nothing about speed. Every page is bench/capacity.py's protocol client, so
 no browser takes the machine's CPU; each run starts a server of its own (capacity.Server) and stops it.
 
-    python bench/classroom.py [--followers 200] [--changes 20] [--idle 60] [--runs 3] [--replicas 2]
+    python bench/classroom.py [--followers 200] [--changes 20] [--idle 60] [--runs 3] [--replicas 1,2]
 
-With --replicas K (K > 1), each run also starts a redis-server of its own (Debian's, on a free loopback port) and K
+With --replicas K (K > 1), a run also starts a redis-server of its own (Debian's, on a free loopback port) and K
 servers with MHA_ROOMS naming it: the presenter on the first, the followers dealt to the K servers in turn, and the
-idle CPU summed over the K.
+idle CPU summed over the K. With --replicas 1,2 each run measures one server, then two with Redis, and the table
+gives both side by side with their ratio.
 
 A presenter opens `?room=new&stage=qk`; --followers pages open `?room=CODE` one after the other and stay, each
 reading what the server sends it. First, with no follower yet, the presenter makes --changes changes (the stage
@@ -143,19 +144,27 @@ def main() -> int:
     ap.add_argument("--changes", type=int, default=20)
     ap.add_argument("--idle", type=float, default=60)
     ap.add_argument("--runs", type=int, default=3)
-    ap.add_argument("--replicas", type=int, default=1, help="servers sharing one redis-server's rooms (1: no Redis)")
+    ap.add_argument("--replicas", default="1", help="servers sharing one redis-server's rooms (1: no Redis); several "
+                    "counts, as 1,2, are measured in turn in each run and printed side by side")
     args = ap.parse_args()
-    results, loads = [], []
+    counts = [int(k) for k in args.replicas.split(",")]
+    results, loads = {k: [] for k in counts}, []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.runs):
             loads.append(os.getloadavg()[0])
-            results.append(asyncio.run(one_run(args, Path(tmp))))
-            print(results[-1], flush=True)
-    print(f"\n{args.followers} followers on {args.replicas} server(s), {args.changes} changes, {args.idle:.0f} s idle; "
+            for k in counts:  # in turn within each run: a noisy machine's hours fall on every setting alike
+                results[k].append(asyncio.run(one_run(argparse.Namespace(**{**vars(args), "replicas": k}), Path(tmp))))
+                print(k, results[k][-1], flush=True)
+    print(f"\n{args.followers} followers, {args.changes} changes, {args.idle:.0f} s idle; "
           f"load at each run's start {', '.join(f'{x:.2f}' for x in loads)}; timeout {TIMEOUT} s a run")
-    for key in results[0]:
-        values = [r[key] for r in results]
-        print(f"| {key} | {statistics.median(values):.3g} ({', '.join(f'{v:.3g}' for v in values)}) |")
+    print("| median (each run) | " + " | ".join(f"{k} server{'s' if k > 1 else ''}" for k in counts)
+          + (f" | {counts[-1]} ÷ {counts[0]} |" if len(counts) > 1 else " |"))
+    for key in results[counts[0]][0]:
+        medians = [statistics.median(r[key] for r in results[k]) for k in counts]
+        cells = [f"{m:.3g} ({', '.join(f'{r[key]:.3g}' for r in results[k])})" for m, k in zip(medians, counts)]
+        ratio = f" | {medians[-1] / medians[0]:.2f}" if len(counts) > 1 and medians[0] else (" | –" if len(counts) > 1
+                                                                                           else "")
+        print(f"| {key} | " + " | ".join(cells) + ratio + " |")
     return 0
 
 
