@@ -1,6 +1,7 @@
 """State and controls in a real browser: what the page keeps, resets and carries across a reload or a restart."""
 
 import os
+import re
 import signal
 import time
 from contextlib import contextmanager
@@ -9,6 +10,8 @@ from types import SimpleNamespace
 import pytest
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+from mha.ui.strings import EN
 
 from .conftest import _free_port, listen, rerun_after, settle, start_server
 from .test_explorer_e2e import _click_point
@@ -185,18 +188,22 @@ def _restartable(page, link: str):
 def test_the_first_clicks_after_a_server_restart_count(page):
     """One server of the test's own, restarted three times (a start costs CPU).
 
-    First two tabs on it, and it is stopped and started again (a redeploy, or a hosted app waking up, on the same
-    address); once each tab has reconnected and drawn its page again, each makes its session's first click: a step of
-    n in one, a button whose callback moves on in the other. Both count. Then it is killed and started while the
-    page is drawn anew, twice, and a click made during that drawing counts: Add token, then a cell of the scores."""
-    with _restartable(page, "stage=input&n_tokens=4") as server:
+    First two tabs on it, a classroom's presenter and a follower, and it is stopped and started again (a redeploy, or
+    a hosted app waking up, on the same address); once each tab has reconnected and drawn its page again, each says
+    its room went with the server (rooms live in its process) and makes its session's first click: a step of n in
+    one, a button whose callback moves on in the other. Both count. Then it is killed and started while the page is
+    drawn anew, twice, and a click made during that drawing counts: Add token, then a cell of the scores."""
+    with _restartable(page, "stage=input&n_tokens=4&room=new") as server:
         other = page.context.new_page()
         try:
-            other.goto(f"http://127.0.0.1:{server.port}/?stage=input&n_tokens=4")
+            code = re.search(r"room=(\w+)", page.url).group(1)
+            other.goto(f"http://127.0.0.1:{server.port}/?room={code}")
             settle(other, LOAD)
+            assert "n_tokens=4" in other.url  # following the presenter
             server.stop_start((page, other))
             for tab in (page, other):
                 assert tab.locator(".st-key-n_tokens input").input_value() == "4" and "n_tokens=4" in tab.url
+                tab.get_by_text(EN["room_gone"].format(code=code)).wait_for(timeout=LOAD)  # not left waiting
             rerun_after(page, page.locator(".st-key-n_tokens button >> nth=-1").click)
             assert page.locator(".st-key-n_tokens input").input_value() == "5" and "n_tokens=5" in page.url, page.url
             rerun_after(other, other.locator(".st-key-next_stage button").click)
