@@ -66,15 +66,7 @@ start_redis() {
   "$REDIS_BIN" --port "$REDIS_PORT" --bind 127.0.0.1 --protected-mode yes --dir "$RUN_DIR/redis" \
     --appendonly yes --save "" >"$RUN_DIR/redis.log" 2>&1 &
   echo $! >"$RUN_DIR/redis.pid"
-  local tries=0
-  until redis_answers; do
-    tries=$((tries + 1))
-    if [ "$tries" -gt 40 ]; then
-      log "redis-server did not answer on 127.0.0.1:$REDIS_PORT within 20 s (see $RUN_DIR/redis.log)"
-      return 1
-    fi
-    sleep 0.5
-  done
+  wait_for 20 "redis-server did not answer on 127.0.0.1:$REDIS_PORT within 20 s (see $RUN_DIR/redis.log)" redis_answers
   export MHA_ROOMS="redis://127.0.0.1:$REDIS_PORT/0"
 }
 
@@ -97,16 +89,22 @@ healthy() {
   curl -fsS --max-time 2 -o /dev/null "http://127.0.0.1:$1/_stcore/health" 2>/dev/null
 }
 
-wait_healthy() {
-  local port=$1 tries=0
-  until healthy "$port"; do
+# Run a command every 0.5 s until it succeeds, for up to $1 seconds; after that, say $2 and fail.
+wait_for() {
+  local seconds=$1 what=$2 tries=0
+  shift 2
+  until "$@"; do
     tries=$((tries + 1))
-    if [ "$tries" -gt 120 ]; then
-      log "no answer on 127.0.0.1:$port/_stcore/health after 60 s"
+    if [ "$tries" -gt $((seconds * 2)) ]; then
+      log "$what"
       return 1
     fi
     sleep 0.5
   done
+}
+
+wait_healthy() {
+  wait_for 60 "no answer on 127.0.0.1:$1/_stcore/health after 60 s" healthy "$1"
 }
 
 start_streamlit() {
