@@ -11,7 +11,7 @@ import pytest
 from mha.ui.strings import EN, TABLES
 
 from ..redis_server import needs_redis
-from .conftest import _free_port, rerun_after, settle, shoot, start_server, type_in_x
+from .conftest import RERUN_QUIET_MS, _free_port, rerun_after, settle, shoot, start_server, type_in_x
 
 pytestmark = pytest.mark.e2e
 WAIT_S = 45  # a follower's rerun, asked for by the server, on a busy machine (20 s once ran out in a full run)
@@ -25,7 +25,7 @@ def _followed(page, pattern: str) -> None:
         assert time.monotonic() < deadline, (f"{page.url} never matched {pattern}; the page says: "
                                              + page.locator('[data-testid="stMain"]').inner_text()[:600])
         page.wait_for_timeout(100)
-    settle(page, 60_000)
+    settle(page, 60_000, RERUN_QUIET_MS)  # the address is written as the room's rerun ends: its elements follow
 
 
 def test_a_room_follows_its_presenter_and_only_its_presenter(page, app_url):
