@@ -1,6 +1,7 @@
 """MHA Explorer's core: multi-head causal self-attention in numpy, every step kept for teaching.
 
-numpy (and regex, for the tokenizer) only: importing mha pulls in neither streamlit nor plotly.
+numpy (and regex, for the tokenizer) only: importing mha pulls in neither streamlit nor plotly; safetensors and
+tokenizers are imported when a GPT-2 checkpoint is opened (mha.load_gpt2).
 """
 
 from .analysis import Cost, cost, dependency, head_roles, role_bars
@@ -32,6 +33,7 @@ from .circuits import (
 from .config import INITS, VARIANT_FIELDS, AttentionConfig, variant_fields
 from .decoding import decode
 from .errors import ConfigError, InputError
+from .gpt2 import BPE, GPT2, CheckpointError, load_gpt2, save_gpt2
 from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward, mla_from
 from .model import (
     POSITIONS,
@@ -61,7 +63,7 @@ __all__ = [
     "init_mla", "mla_forward", "mla_from", "share_kv", "alibi_slopes", "groups", "rope",
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained", "TaskScore",
     "head_logits", "logit_parts", "ov_circuit", "ov_factors", "part_names", "qk_circuit", "qk_factors", "task_score",
-    "VARIANT_FIELDS", "variant_fields", "decode",
+    "VARIANT_FIELDS", "variant_fields", "decode", "GPT2", "BPE", "CheckpointError", "load_gpt2", "save_gpt2",
 ]
 
 

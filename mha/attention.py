@@ -14,6 +14,7 @@ from .variants import bias, groups, quantize, rope
 
 STREAM_WEIGHTS, STREAM_INPUT, STREAM_BLOCK, STREAM_TOKENS = 0, 1, 2, 3  # independent random streams per seed
 BLOCK = 64  # forward computes tokens in blocks of this many rows (see forward)
+BIASES = ("b_q", "b_k", "b_v", "b_o")
 
 
 @dataclass(frozen=True, eq=False)
@@ -22,9 +23,17 @@ class Weights:
     w_k: np.ndarray  # (h_kv, d_model, d_k)   h_kv = h, or fewer shared by groups of query heads (GQA, MQA)
     w_v: np.ndarray  # (h_kv, d_model, d_v)
     w_o: np.ndarray  # (h * d_v, d_model)
+    # Biases, added after each product (GPT-2's c_attn and c_proj have them): None, as in the post, adds nothing, so
+    # every result without them is the same, bit for bit, as before they existed
+    b_q: np.ndarray | None = None  # (h, d_k)      Q_i = X W_Qi + b_Qi
+    b_k: np.ndarray | None = None  # (h_kv, d_k)
+    b_v: np.ndarray | None = None  # (h_kv, d_v)
+    b_o: np.ndarray | None = None  # (d_model,)    Y = Concat W_O + b_O
 
     def __post_init__(self):
-        for name in ("w_q", "w_k", "w_v", "w_o"):
+        for name in ("w_q", "w_k", "w_v", "w_o", *BIASES):
+            if getattr(self, name) is None:
+                continue
             a = np.array(getattr(self, name), dtype=np.float64)  # an own, contiguous copy …
             if not np.all(np.isfinite(a)):
                 raise InputError(f"{name} holds NaN or infinite values; every weight must be finite.")
@@ -45,12 +54,33 @@ class Weights:
             raise InputError(f"w_v must be ({h_kv}, {d_model}, d_v) like w_k; got {self.w_v.shape}.")
         if self.w_o.shape != (h * d_v, d_model):
             raise InputError(f"w_o must be (h*d_v, d_model) = {(h * d_v, d_model)}; got {self.w_o.shape}.")
+        shapes = dict(b_q=(h, d_k), b_k=(h_kv, d_k), b_v=(h_kv, d_v), b_o=(d_model,))
+        for name, shape in shapes.items():
+            if getattr(self, name) is not None and getattr(self, name).shape != shape:
+                raise InputError(f"{name} must be {shape}, like the weight it is added after; got "
+                                 f"{getattr(self, name).shape}.")
 
     n_heads = property(lambda self: self.w_q.shape[0])
     d_model = property(lambda self: self.w_q.shape[1])
     d_k = property(lambda self: self.w_q.shape[2])
     d_v = property(lambda self: self.w_v.shape[2])
     n_kv_heads = property(lambda self: self.w_k.shape[0])
+    biased = property(lambda self: any(getattr(self, name) is not None for name in BIASES))
+
+    def unbiased(self, what: str) -> "Weights":
+        """self, or ConfigError when it has biases, which `what` does not take into account."""
+        if self.biased:
+            raise ConfigError(f"{what} works on weights without biases; these have "
+                              f"{', '.join(n for n in BIASES if getattr(self, n) is not None)} (a GPT-2 checkpoint's).")
+        return self
+
+
+def plus(a: np.ndarray, b: np.ndarray | None) -> np.ndarray:
+    """a + b, b broadcast over a's rows: a head's bias (h, d) over (h, n, d), b_O (d_model,) over (n, d_model). None
+    adds nothing (a stays the very same numbers)."""
+    if b is None:
+        return a
+    return a + (b[:, None, :] if b.ndim == 2 and a.ndim == 3 else b)
 
 
 def init_weights(cfg: AttentionConfig, layer: int = 0) -> Weights:
@@ -86,7 +116,8 @@ def share_kv(w: Weights, n_kv_heads: int) -> Weights:
         raise ConfigError(f"n_kv_heads must divide n_heads = {w.n_heads}, from weights with a K and V per head; "
                           f"got {n_kv_heads} (the weights have {w.n_kv_heads}).")
     first = np.arange(0, w.n_heads, w.n_heads // n_kv_heads)  # the first query head of every group
-    return Weights(w.w_q, w.w_k[first], w.w_v[first], w.w_o)
+    pick = lambda b: None if b is None else b[first]  # noqa: E731 (a shared kv head keeps its first head's bias)
+    return Weights(w.w_q, w.w_k[first], w.w_v[first], w.w_o, w.b_q, pick(w.b_k), pick(w.b_v), w.b_o)
 
 
 def draw_matrix(cfg: AttentionConfig, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
@@ -194,25 +225,25 @@ def walk(x: np.ndarray, w: Weights, softmax=softmax) -> Trace:
 
     forward runs it with softmax=_softmax_lean: the same numbers from less memory."""
     n = len(x)  # tokens
-    q = x @ w.w_q  # Q_i = X W_Qi: (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
-    k = x @ w.w_k  # K_i = X W_Ki: (h, n, d_k)
-    v = x @ w.w_v  # V_i = X W_Vi: (h, n, d_v)
+    q = plus(x @ w.w_q, w.b_q)  # Q_i = X W_Qi (+ b_Qi): (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
+    k = plus(x @ w.w_k, w.b_k)  # K_i = X W_Ki (+ b_Ki): (h, n, d_k)
+    v = plus(x @ w.w_v, w.b_v)  # V_i = X W_Vi (+ b_Vi): (h, n, d_v)
     scores = q @ k.transpose(0, 2, 1)  # Q Kᵀ: (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
     scaled = scores / np.sqrt(w.d_k)  # ÷ √d_k: (h, n, n), a score's spread near 1 whatever d_k is
     masked = scaled + causal_mask(n)  # + mask: (h, n, n), -inf above the diagonal: token i may not see j > i
     probs = softmax(masked)  # S, softmax of each row: (h, n, n), rows sum to 1, exactly 0 above the diagonal
     heads = probs @ v  # H_i = S_i V_i: (h, n, n) @ (h, n, d_v) -> (h, n, d_v)
     concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v), head blocks side by side
-    y = concat @ w.w_o  # Y = Concat W_O: (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
+    y = plus(concat @ w.w_o, w.b_o)  # Y = Concat W_O (+ b_O): (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
     return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
 
 
 def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softmax) -> Trace:
     """The walk with today's changes in `cfg` (see mha.variants): the lines that differ from `walk` say how."""
     n = len(x)
-    q = x @ w.w_q  # Q_i = X W_Qi: (h, n, d_k)
-    k = x @ w.w_k  # K_g = X W_Kg: (h_kv, n, d_k), one K for each group of query heads (GQA; MQA: h_kv = 1)
-    v = x @ w.w_v  # V_g = X W_Vg: (h_kv, n, d_v)
+    q = plus(x @ w.w_q, w.b_q)  # Q_i = X W_Qi (+ b_Qi): (h, n, d_k)
+    k = plus(x @ w.w_k, w.b_k)  # K_g = X W_Kg: (h_kv, n, d_k), one K for each group of query heads (GQA; MQA: 1)
+    v = plus(x @ w.w_v, w.b_v)  # V_g = X W_Vg: (h_kv, n, d_v)
     q_rot = rope(q, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # RoPE: pairs of dims turn by position
     k_rot = rope(k, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # (without RoPE: Q and K as they are)
     if cfg.kv_bits:  # int8: each row of K_rot and of V kept as codes and one scale; attention reads codes × scale
@@ -226,7 +257,7 @@ def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softma
     probs = softmax(masked)  # S, each row over the keys it may see
     heads = probs @ v[g]  # H_i = S_i V_g[i]: (h, n, d_v)
     concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v)
-    y = concat @ w.w_o  # Y = Concat W_O: (n, d_model)
+    y = plus(concat @ w.w_o, w.b_o)  # Y = Concat W_O (+ b_O): (n, d_model)
     t = Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added)
     return replace(t, k_codes=k_codes, v_codes=v_codes, k_scale=k_scale, v_scale=v_scale) if cfg.kv_bits else t
 
@@ -270,7 +301,7 @@ def knock_out(t: Trace, w: Weights, heads) -> Trace:
     out = t.heads.copy()
     out[heads] = 0.0
     concat = out.transpose(1, 0, 2).reshape(len(t.x), -1)  # (n, h d_v), the knocked heads' blocks 0
-    return replace(t, heads=out, concat=concat, y=concat @ w.w_o)
+    return replace(t, heads=out, concat=concat, y=plus(concat @ w.w_o, w.b_o))
 
 
 def variant_asked(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | None:

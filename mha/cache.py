@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .attention import Weights, check_input, softmax, variant_asked
+from .attention import Weights, check_input, plus, softmax, variant_asked
 from .config import AttentionConfig
 from .errors import InputError
 from .variants import alibi_slopes, quantize, rope
@@ -67,6 +67,13 @@ class KVCache:
             self._w_qkv = np.concatenate([w.w_q.transpose(1, 0, 2).reshape(w.d_model, -1),
                                           np.concatenate([w.w_k, w.w_v], axis=2).transpose(1, 0, 2)
                                           .reshape(w.d_model, -1)], axis=1)
+        self._b_qkv = None  # the biases in the same order, (h (2 d_k + d_v),), when the weights have any
+        if w.biased:
+            zero = lambda b, shape: np.zeros(shape) if b is None else b  # noqa: E731
+            b_q, b_k, b_v = (zero(b, s) for b, s in ((w.b_q, (w.n_heads, w.d_k)), (w.b_k, (w.n_kv_heads, w.d_k)),
+                                                     (w.b_v, (w.n_kv_heads, w.d_v))))
+            self._b_qkv = (np.concatenate([b_q, b_k, b_v], axis=1).reshape(-1) if w.n_kv_heads == w.n_heads else
+                           np.concatenate([b_q.reshape(-1), np.concatenate([b_k, b_v], axis=1).reshape(-1)]))
 
     def __len__(self) -> int:
         return self._t
@@ -106,7 +113,7 @@ class KVCache:
         w, cfg, pos = self.w, self.cfg, self._seen
         x = check_input(np.reshape(as_numbers(x_row), (1, -1)), w.d_model)[0]
         with np.errstate(over="ignore", invalid="ignore"):
-            qkv = x @ self._w_qkv  # (d_model,) @ (d_model, h d_k + h_kv (d_k+d_v))
+            qkv = plus(x @ self._w_qkv, self._b_qkv)  # (d_model,) @ (d_model, h d_k + h_kv (d_k+d_v))
             if w.n_kv_heads == w.n_heads:
                 q, k, v = np.split(qkv.reshape(w.n_heads, -1), [w.d_k, 2 * w.d_k], axis=1)
             else:
@@ -142,7 +149,7 @@ class KVCache:
             else:
                 heads = (probs.reshape(w.n_kv_heads, group, -1) @ values).reshape(w.n_heads, -1)
             concat = heads.reshape(-1)
-            y = concat @ w.w_o  # (h d_v,) @ (h d_v, d_model) -> (d_model,)
+            y = plus(concat @ w.w_o, w.b_o)  # (h d_v,) @ (h d_v, d_model) -> (d_model,)
         if not np.all(np.isfinite(y)) or not np.all(np.isfinite(scores)):
             raise InputError("This token's values overflow float64: scale it down (|x| below 1e100).")
         if not everyone:  # the token that left: close the gap, the others keep their order

@@ -26,7 +26,7 @@ def part_names(layers: int, heads: int) -> list[str]:
 
 def _residual_parts(trace: ModelTrace, mw: ModelWeights) -> dict[str, np.ndarray]:
     """What x_L is the sum of, each (n, d_model): E[ids], P, each head's H_i·W_O^i, each FFN without its bias, and
-    the FFNs' biases together."""
+    the biases together (the FFNs', and b_O where the attention has one)."""
     if any(layer.ln != "pre" for layer in trace.layers):
         raise ConfigError("The logits split into parts only where the residual stream is a sum: pre-LN blocks "
                           "(GPT-2's order). A post-LN block normalises the stream after each sum.")
@@ -37,7 +37,7 @@ def _residual_parts(trace: ModelTrace, mw: ModelWeights) -> dict[str, np.ndarray
         for h, out in enumerate(layer.attn.heads):
             parts[f"head {la + 1}.{h + 1}"] = out @ bw.attn.w_o[h * d_v:(h + 1) * d_v]  # (n, d_v) @ (d_v, d_model)
         ffns[f"ffn {la + 1}"] = layer.act @ bw.w_proj  # the FFN's output without b_proj
-        biases = biases + bw.b_proj
+        biases = biases + bw.b_proj + (0.0 if bw.attn.b_o is None else bw.attn.b_o)  # a GPT-2's b_O as well
     return parts | ffns | {"biases": biases}
 
 

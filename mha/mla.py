@@ -70,6 +70,7 @@ def mla_from(w: Weights, d_latent: int) -> MLAWeights:
     d_model numbers per token were always enough to rebuild them."""
     if isinstance(d_latent, bool) or not isinstance(d_latent, (int, np.integer)) or d_latent < 1:
         raise ConfigError(f"d_latent must be a whole number >= 1; got {d_latent!r}.")
+    w = w.unbiased("MLA")
     h, d_k, d_v = w.n_heads, w.d_k, w.d_v
     kv = np.concatenate([w.w_k, w.w_v], axis=2)[groups(h, w.n_kv_heads)]  # (h, d_model, d_k + d_v)
     wide = kv.transpose(1, 0, 2).reshape(w.d_model, -1)  # (d_model, h (d_k + d_v))
