@@ -223,18 +223,19 @@ def check_input(x, d_model: int) -> np.ndarray:
 def walk(x: np.ndarray, w: Weights, softmax=softmax) -> Trace:
     """The post's walk from X to Y, one line per step. x (n, d_model) -> Trace; h = n_heads.
 
-    forward runs it with softmax=_softmax_lean: the same numbers from less memory."""
+    forward runs it with softmax=_softmax_lean: the same numbers from less memory. Weights with biases (a GPT-2's)
+    take variant_walk, whose lines add them."""
     n = len(x)  # tokens
-    q = plus(x @ w.w_q, w.b_q)  # Q_i = X W_Qi (+ b_Qi): (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
-    k = plus(x @ w.w_k, w.b_k)  # K_i = X W_Ki (+ b_Ki): (h, n, d_k)
-    v = plus(x @ w.w_v, w.b_v)  # V_i = X W_Vi (+ b_Vi): (h, n, d_v)
+    q = x @ w.w_q  # Q_i = X W_Qi: (n, d_model) @ (h, d_model, d_k) -> (h, n, d_k)
+    k = x @ w.w_k  # K_i = X W_Ki: (h, n, d_k)
+    v = x @ w.w_v  # V_i = X W_Vi: (h, n, d_v)
     scores = q @ k.transpose(0, 2, 1)  # Q Kᵀ: (h, n, d_k) @ (h, d_k, n) -> (h, n, n)
     scaled = scores / np.sqrt(w.d_k)  # ÷ √d_k: (h, n, n), a score's spread near 1 whatever d_k is
     masked = scaled + causal_mask(n)  # + mask: (h, n, n), -inf above the diagonal: token i may not see j > i
     probs = softmax(masked)  # S, softmax of each row: (h, n, n), rows sum to 1, exactly 0 above the diagonal
     heads = probs @ v  # H_i = S_i V_i: (h, n, n) @ (h, n, d_v) -> (h, n, d_v)
     concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v), head blocks side by side
-    y = plus(concat @ w.w_o, w.b_o)  # Y = Concat W_O (+ b_O): (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
+    y = concat @ w.w_o  # Y = Concat W_O: (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
     return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
 
 
@@ -306,9 +307,9 @@ def knock_out(t: Trace, w: Weights, heads) -> Trace:
 
 def variant_asked(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | None:
     """cfg when it asks for a variant w can run, None for the post's attention; ConfigError when cfg and w disagree.
-    Weights with shared K and V (GQA) need the variant walk even without a cfg."""
+    Weights with shared K and V (GQA), or with biases (GPT-2's), need the variant walk even without a cfg."""
     if cfg is None:
-        if w.n_kv_heads == w.n_heads:
+        if w.n_kv_heads == w.n_heads and not w.biased:
             return None
         cfg = AttentionConfig(d_k=w.d_k, n_heads=w.n_heads, n_kv_heads=w.n_kv_heads)
     if (cfg.n_heads, cfg.kv_heads) != (w.n_heads, w.n_kv_heads):
@@ -316,7 +317,7 @@ def variant_asked(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | 
                           f"{w.n_heads} and {w.n_kv_heads}: make the weights with init_weights(cfg).")
     if cfg.rotary_dims > w.d_k:
         raise ConfigError(f"rotary_dims = {cfg.rotary_dims} exceeds the weights' d_k = {w.d_k}.")
-    if cfg.kv_heads == cfg.n_heads and not (cfg.window or cfg.alibi or cfg.rotary_dims or cfg.kv_bits):
+    if cfg.kv_heads == cfg.n_heads and not (cfg.window or cfg.alibi or cfg.rotary_dims or cfg.kv_bits or w.biased):
         return None
     return cfg
 
