@@ -29,6 +29,7 @@ import numpy as np
 
 from .attention import Weights
 from .block import EPS, BlockWeights
+from .bpe import BPE
 from .errors import InputError
 from .model import ModelWeights
 
@@ -43,31 +44,6 @@ class CheckpointError(InputError):
     """A folder that is not a GPT-2 checkpoint this core can run: the message names what is wrong."""
 
 
-class BPE:
-    """A checkpoint's own tokenizer (GPT-2's byte-level BPE, as the `tokenizers` library reads it)."""
-
-    def __init__(self, tokenizer):
-        self._tok = tokenizer
-
-    @property
-    def vocab_size(self) -> int:
-        return self._tok.get_vocab_size()
-
-    def encode(self, text: str) -> list[int]:
-        return self._tok.encode(text, add_special_tokens=False).ids
-
-    def decode(self, ids) -> str:
-        return self._tok.decode([int(i) for i in ids], skip_special_tokens=False)
-
-    def piece(self, token_id: int) -> bytes:
-        """The bytes token `token_id` stands for (a piece may be part of a character's UTF-8 bytes)."""
-        return _bytes_of(self._tok.id_to_token(int(token_id)) or "")
-
-    def pieces(self, text: str) -> list[bytes]:
-        """text's tokens, each as the bytes it stands for."""
-        return [self.piece(i) for i in self.encode(text)]
-
-
 @dataclass(frozen=True, eq=False)
 class GPT2:
     weights: ModelWeights
@@ -76,23 +52,6 @@ class GPT2:
     name: str  # the folder's name
 
     n_heads = property(lambda self: self.weights.blocks[0].attn.n_heads)
-
-
-def _bytes_of(token: str) -> bytes:
-    """A byte-level BPE token's text (each byte written as one printable character, GPT-2's table) -> its bytes."""
-    table = {c: b for b, c in _byte_table().items()}
-    return bytes(table[c] for c in token if c in table)
-
-
-def _byte_table() -> dict[int, str]:
-    """GPT-2's bytes_to_unicode: printable bytes stand for themselves, the others for characters from U+0100 on."""
-    keep = [*range(ord("!"), ord("~") + 1), *range(ord("¡"), ord("¬") + 1), *range(ord("®"), ord("ÿ") + 1)]
-    table, extra = {b: chr(b) for b in keep}, 0
-    for b in range(256):
-        if b not in table:
-            table[b] = chr(256 + extra)
-            extra += 1
-    return table
 
 
 def _read_config(folder: Path) -> dict:

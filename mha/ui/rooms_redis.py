@@ -1,23 +1,15 @@
 """The classroom's rooms in Redis (issue 44): `MHA_ROOMS=redis://host:port/db`, for a class spread over replicas.
 
-The same interface as rooms.Store, so classroom.py cannot tell them apart. What a room is lives in Redis, every key
-expiring LIFETIME_S after the room's last change or join:
+The interface of rooms.Store, so classroom.py cannot tell them apart. A room is `mha:room:CODE` (the key's digest, the
+view as canonical JSON and its version, the question), `…:pages` (each page and its replica) and `…:answers`, each
+expiring LIFETIME_S after the room's last change or join, and its code in the sorted set `mha:rooms` (the bound on
+rooms). Each multi-step change is one Lua script (rooms_lua.py). A change is published on `mha:room:CODE`; each
+replica listens on one thread and tells its own pages (their `notify`), so no page polls. Each replica renews
+`mha:replica:ID` every BEAT_S: pages of a replica that stopped leave the head count.
 
-- `mha:room:CODE`, a hash: the key's digest, the view (canonical JSON) and its version, the question (its number,
-  product, cell and whether it is open);
-- `mha:room:CODE:pages`, a hash: each page in the room, and the replica it is on;
-- `mha:room:CODE:answers`, a hash: each page's answer to the open question;
-- `mha:rooms`, a sorted set: each room's code, scored by when it expires (the bound on rooms);
-- `mha:replica:ID`: set by each replica every BEAT_S, expiring after BEAT_TTL_S, so pages of a replica that died
-  leave the head count.
-
-A change is published on the channel `mha:room:CODE`. Each replica listens on one thread of its own and tells the
-pages it holds (their `notify`), so a presenter on one replica drives pages on another, and no page polls. Each
-multi-step change is one Lua script: two replicas cannot interleave inside it.
-
-If Redis cannot be reached, every call raises RoomUnreachable at once (a page keeps its view and says so); a view
-the presenter sent meanwhile is sent again when Redis answers. With persistence on (deploy/'s `appendonly yes`),
-rooms outlive a restart of Redis; without it, the pages find their room gone and say so.
+If Redis cannot be reached, every call raises RoomUnreachable within TIMEOUT_S (a page keeps its view and says so);
+a view the presenter sent meanwhile is sent again, and every follower here told, once Redis answers. With
+persistence (deploy/'s `appendonly yes`) rooms outlive a restart of Redis; without it, pages find their room gone.
 """
 
 import hmac
@@ -26,77 +18,20 @@ import secrets
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from .rooms import (
-    CODE_LENGTH,
-    CODE_LETTERS,
-    LIFETIME_S,
-    MAX_PAGES,
-    MAX_ROOMS,
-    SENDS_PER_S,
-    Question,
-    RoomError,
-    RoomUnreachable,
-    digest,
-    shared_view,
-)
+from . import rooms
+from .rooms import Question, RoomError, RoomUnreachable
+from .rooms_lua import ANSWER, ASK, CLOSE, JOIN, OPEN, SEND
 
 PREFIX = "mha:"
 BEAT_S, BEAT_TTL_S = 5.0, 15.0  # a replica says it is alive this often; its pages leave the count this long after
 TIMEOUT_S = 1.0  # a call to Redis: a page waits at most this long (then says the room cannot be reached)
 LISTEN_S = 1.0  # the listener's longest wait for a message: how soon it beats, and retries after an outage
-
-_OPEN = """
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'digest', ARGV[2], 'version', 0, 'view', '{}')
-redis.call('EXPIRE', KEYS[1], ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[3] + ARGV[4], ARGV[1])
-return 1
-"""
-_JOIN = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 and redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[3]) then
-  return 0
-end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
-return 1
-"""
-_SEND = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if redis.call('HGET', KEYS[1], 'view') == ARGV[1] then return 0 end
-redis.call('HSET', KEYS[1], 'view', ARGV[1])
-return redis.call('HINCRBY', KEYS[1], 'version', 1)
-"""
-_ASK = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-local n = redis.call('HINCRBY', KEYS[1], 'q_number', 1)
-redis.call('HSET', KEYS[1], 'q_product', ARGV[1], 'q_cell', ARGV[2], 'q_open', 1)
-redis.call('DEL', KEYS[2])
-return n
-"""
-_ANSWER = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if redis.call('HGET', KEYS[1], 'q_number') ~= ARGV[2] or redis.call('HGET', KEYS[1], 'q_open') ~= '1'
-   or redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 then
-  return 0
-end
-redis.call('HSET', KEYS[3], ARGV[1], ARGV[3])
-redis.call('EXPIRE', KEYS[3], ARGV[4])
-return 1
-"""
-_CLOSE = """
-if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
-if redis.call('HGET', KEYS[1], 'q_open') ~= '1' then return 0 end
-redis.call('HSET', KEYS[1], 'q_open', 0)
-return 1
-"""
 
 
 def _room(code: str) -> str:
@@ -117,8 +52,8 @@ class RedisStore:
                                        retry=Retry(NoBackoff(), 0), decode_responses=True)
         self.replica = secrets.token_hex(8)
         self._scripts = {name: self._r.register_script(src) for name, src in
-                         (("open", _OPEN), ("join", _JOIN), ("send", _SEND), ("ask", _ASK), ("answer", _ANSWER),
-                          ("close", _CLOSE))}
+                         (("open", OPEN), ("join", JOIN), ("send", SEND), ("ask", ASK), ("answer", ANSWER),
+                          ("close", CLOSE))}
         self._clock = clock
         self._later = later or (lambda s, f: threading.Timer(s, f).start())
         self._lock = threading.Lock()
@@ -136,11 +71,11 @@ class RedisStore:
         key = secrets.token_urlsafe(24)
         with self._reach():
             while True:
-                code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
-                made = self._scripts["open"](keys=[_room(code), f"{PREFIX}rooms"],
-                                             args=[code, digest(key).hex(), time.time(), LIFETIME_S, MAX_ROOMS])
+                code = "".join(secrets.choice(rooms.CODE_LETTERS) for _ in range(rooms.CODE_LENGTH))
+                made = self._scripts["open"](keys=[_room(code), f"{PREFIX}rooms"], args=[
+                    code, rooms.digest(key).hex(), time.time(), rooms.LIFETIME_S, rooms.MAX_ROOMS])
                 if made == -1:
-                    raise RoomError("room_full_process", limit=MAX_ROOMS)
+                    raise RoomError("room_full_process", limit=rooms.MAX_ROOMS)
                 if made == 1:
                     return code, key
 
@@ -151,16 +86,16 @@ class RedisStore:
     def drives(self, code: str, key: str | None) -> bool:
         with self._reach():
             held = self._r.hget(_room(code), "digest")
-        return held is not None and key is not None and hmac.compare_digest(digest(key), bytes.fromhex(held))
+        return held is not None and key is not None and hmac.compare_digest(rooms.digest(key), bytes.fromhex(held))
 
     def join(self, code: str, page: str, notify: Callable[[], None] | None) -> None:
         with self._reach():
             self._beat()
-            joined = self._scripts["join"](keys=_keys(code)[:2], args=[page, self.replica, MAX_PAGES])
+            joined = self._scripts["join"](keys=_keys(code)[:2], args=[page, self.replica, rooms.MAX_PAGES])
             if joined == -1:
                 raise RoomError("room_gone", code=code)
             if joined == 0:
-                raise RoomError("room_full", limit=MAX_PAGES)
+                raise RoomError("room_full", limit=rooms.MAX_PAGES)
             self._touch(code)
         with self._lock:
             self._mine.setdefault(code, set()).add(page)
@@ -205,7 +140,7 @@ class RedisStore:
                 raise RoomError("room_not_yours")
             with self._reach():
                 version = self._scripts["send"](keys=[_room(code)],
-                                                args=[json.dumps(shared_view(view), sort_keys=True)])
+                                                args=[json.dumps(rooms.shared_view(view), sort_keys=True)])
                 if version == -1:
                     raise RoomError("room_gone", code=code)
                 self._touch(code)
@@ -221,7 +156,7 @@ class RedisStore:
         now = self._clock()
         with self._lock:
             sent = self._sent[code] = [s for s in self._sent.get(code, []) if now - s < 1.0]
-            if len(sent) >= SENDS_PER_S:
+            if len(sent) >= rooms.SENDS_PER_S:
                 if code not in self._held:
                     self._held.add(code)
                     self._later(1.0 - (now - sent[0]), lambda: self._release(code))
@@ -243,8 +178,8 @@ class RedisStore:
 
     def answer(self, code: str, page: str, number: int, value: float, right: bool) -> bool:
         with self._reach():
-            taken = self._scripts["answer"](keys=_keys(code),
-                                            args=[page, number, json.dumps([float(value), bool(right)]), LIFETIME_S])
+            taken = self._scripts["answer"](keys=_keys(code), args=[
+                page, number, json.dumps([float(value), bool(right)]), rooms.LIFETIME_S])
         if taken == -1:
             raise RoomError("room_gone", code=code)
         return taken == 1
@@ -281,8 +216,8 @@ class RedisStore:
         """The room lives LIFETIME_S from now: each of its keys, and its place among the rooms."""
         pipe = self._r.pipeline(transaction=False)
         for name in _keys(code):
-            pipe.expire(name, LIFETIME_S)
-        pipe.zadd(f"{PREFIX}rooms", {code: time.time() + LIFETIME_S})
+            pipe.expire(name, rooms.LIFETIME_S)
+        pipe.zadd(f"{PREFIX}rooms", {code: time.time() + rooms.LIFETIME_S})
         pipe.execute()
 
     def _beat(self) -> None:
@@ -292,10 +227,8 @@ class RedisStore:
             self._beaten = now
 
     def _publish(self, code: str) -> None:
-        try:
+        with suppress(redis.RedisError):  # the view is in Redis: a page that reruns for any reason takes it
             self._r.publish(_room(code), "")
-        except redis.RedisError:
-            pass  # the view is in Redis: a page that reruns for any reason takes it
 
     def _release(self, code: str) -> None:
         with self._lock:
