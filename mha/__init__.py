@@ -22,12 +22,14 @@ from .cache import DecodeStep, KVCache
 from .circuits import (
     TaskScore,
     head_logits,
+    head_scores,
     logit_parts,
     ov_circuit,
     ov_factors,
     part_names,
     qk_circuit,
     qk_factors,
+    repeated_tokens,
     task_score,
 )
 from .config import INITS, VARIANT_FIELDS, AttentionConfig, variant_fields
@@ -46,6 +48,7 @@ from .model import (
     init_model,
     logits_from,
     model_forward,
+    resume,
     sinusoidal_positions,
     token_embedding,
     tokenize,
@@ -64,6 +67,7 @@ __all__ = [
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained", "TaskScore",
     "head_logits", "logit_parts", "ov_circuit", "ov_factors", "part_names", "qk_circuit", "qk_factors", "task_score",
     "VARIANT_FIELDS", "variant_fields", "decode", "GPT2", "BPE", "CheckpointError", "load_gpt2", "save_gpt2",
+    "head_scores", "repeated_tokens", "resume",
 ]
 
 

@@ -12,9 +12,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .analysis import head_roles
 from .block import EPS, layer_norm
 from .errors import ConfigError
-from .model import ModelTrace, ModelWeights, check_knocked, model_forward
+from .model import ModelTrace, ModelWeights, check_knocked, model_forward, resume
 from .variants import groups
 
 
@@ -138,13 +139,16 @@ class TaskScore:
     predictions: int
 
 
-def task_score(mw: ModelWeights, sequences, knocked=()) -> TaskScore:
-    """The second copy's accuracy and loss on `sequences` (each L symbols, then the same L), heads `knocked`."""
+def task_score(mw: ModelWeights, sequences, knocked=(), traces=None) -> TaskScore:
+    """The second copy's accuracy and loss on `sequences` (each L symbols, then the same L), heads `knocked`.
+    `traces`: the model's runs on the same sequences with every head (model_forward), from which a knocked run
+    resumes at its first knocked layer (model.resume) instead of starting again."""
     hits, losses = [], []
-    for row in sequences:
+    for k, row in enumerate(sequences):
         row = np.asarray(row)
         n, half = len(row), len(row) // 2
-        logits = model_forward(row, mw, knocked=knocked).logits[half:n - 1]  # the predictions of row[half + 1:]
+        run = resume(traces[k], mw, knocked) if traces is not None else model_forward(row, mw, knocked=knocked)
+        logits = run.logits[half:n - 1]  # the predictions of row[half + 1:]
         shifted = logits - logits.max(axis=-1, keepdims=True)
         log_p = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
         target = row[half + 1:]
@@ -163,3 +167,21 @@ def copies(ov: np.ndarray) -> int:
     """The rows of an OV circuit whose diagonal cell is the row's largest: the tokens the head copies."""
     return int((ov.argmax(axis=1) == np.arange(len(ov))).sum())
 
+
+def repeated_tokens(vocab_size: int, half: int, count: int, seed: int = 0) -> np.ndarray:
+    """(count, 2·half) token ids: `half` ids drawn at random from the whole vocabulary (none twice in a copy), then
+    the same `half` again. Only a head that reads the context can predict the second copy, and random ids make it
+    the model's own vocabulary, not a text it has seen: Olsson et al. (2022)'s probe for induction heads."""
+    if not 1 <= half <= vocab_size:
+        raise ConfigError(f"half must be 1..{vocab_size} (the vocabulary); got {half}.")
+    rng = np.random.default_rng([seed, 2022])
+    first = np.array([rng.choice(vocab_size, size=half, replace=False) for _ in range(count)]).reshape(count, half)
+    return np.concatenate([first, first], axis=1)
+
+
+def head_scores(traces) -> tuple[np.ndarray, np.ndarray]:
+    """Each head's previous-token and induction score (analysis.head_roles), averaged over the runs `traces` of a
+    model: two (layers, heads) arrays."""
+    per = [[head_roles(layer.attn.probs, tr.ids) for layer in tr.layers] for tr in traces]
+    scores = np.array(per)  # (runs, layers, 2, heads)
+    return scores[:, :, 0].mean(0), scores[:, :, 1].mean(0)

@@ -202,13 +202,15 @@ def check_knocked(knocked, mw: ModelWeights) -> dict[int, tuple[int, ...]]:
     return {layer: tuple(sorted(h)) for layer, h in out.items()}
 
 
-def logits_from(x, mw: ModelWeights, knocked=()) -> LogitsTrace:
+def logits_from(x, mw: ModelWeights, knocked=(), kept: tuple[BlockTrace, ...] = ()) -> LogitsTrace:
     """X (n, d_model) -> LogitsTrace: every block in turn, the final layer norm and logits = LN_f(x_L)·Eᵀ.
-    `knocked`: (layer, head) pairs from 0 whose outputs are zeroed before W_O."""
+    `knocked`: (layer, head) pairs from 0 whose outputs are zeroed before W_O. `kept`: the first blocks' traces
+    of an earlier run on the same X, taken as they are (the blocks after them run; see resume)."""
     x = check_input(x, mw.d_model)
     gone = check_knocked(knocked, mw)
-    layers, h = [], x
-    for layer, bw in enumerate(mw.blocks):
+    layers = list(kept)
+    h = layers[-1].y if layers else x
+    for layer, bw in enumerate(mw.blocks[len(kept):], start=len(kept)):
         layers.append(block(h, bw, knocked=gone.get(layer, ())))
         h = layers[-1].y
     final = layer_norm(h, mw.lnf_g, mw.lnf_b)
@@ -225,6 +227,18 @@ def model_forward(ids, mw: ModelWeights, temperature: float = 1.0, knocked=()) -
     top = logits_from(embed(ids, mw), mw, knocked)
     e, p = mw.wte[ids], positions_for(mw, 0, len(ids))  # (n, d_model) each: what X is the sum of
     return ModelTrace(ids, e, p, top.x, top.layers, top.final, top.logits, softmax(top.logits / temperature))
+
+
+def resume(trace: ModelTrace, mw: ModelWeights, knocked=(), temperature: float = 1.0) -> ModelTrace:
+    """model_forward(trace.ids, mw, knocked=knocked) from `trace`, a run of the same ids with no head knocked out:
+    the blocks before the first knocked layer are the same in both, so they are taken from `trace` and only the
+    blocks from that layer on run again (on GPT-2 small, knocking out a head of layer 9 runs 3 blocks, not 12)."""
+    gone = check_knocked(knocked, mw)
+    first = min(gone, default=mw.n_layers)
+    top = logits_from(trace.x, mw, knocked, kept=trace.layers[:first])
+    temperature = _temperature(temperature)
+    return ModelTrace(trace.ids, trace.e, trace.p, trace.x, top.layers, top.final, top.logits,
+                      softmax(top.logits / temperature))
 
 
 def _temperature(t: float) -> float:
