@@ -35,7 +35,7 @@ from .circuits import (
 from .config import INITS, VARIANT_FIELDS, AttentionConfig, variant_fields
 from .decoding import decode
 from .errors import ConfigError, InputError
-from .gpt2 import BPE, GPT2, CheckpointError, load_gpt2, save_gpt2
+from .gpt2 import BPE, GPT2, CheckpointError, checkpoint_numbers, load_gpt2, save_gpt2
 from .mla import MLACache, MLAStep, MLATrace, MLAWeights, init_mla, mla_forward, mla_from
 from .model import (
     POSITIONS,
@@ -67,7 +67,7 @@ __all__ = [
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained", "TaskScore",
     "head_logits", "logit_parts", "ov_circuit", "ov_factors", "part_names", "qk_circuit", "qk_factors", "task_score",
     "VARIANT_FIELDS", "variant_fields", "decode", "GPT2", "BPE", "CheckpointError", "load_gpt2", "save_gpt2",
-    "head_scores", "repeated_tokens", "resume",
+    "head_scores", "repeated_tokens", "resume", "checkpoint_numbers",
 ]
 
 

@@ -214,6 +214,16 @@ def _tokenizer(folder: Path, vocab_size: int) -> BPE:
     return BPE(tok)
 
 
+def checkpoint_numbers(path) -> tuple[dict, int]:
+    """The config.json of the checkpoint in folder `path` (checked as load_gpt2 checks it) and the numbers its
+    model holds: what a server reads before deciding whether to load it (8 bytes each, here in float64)."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise CheckpointError(f"{folder}: no such folder.")
+    config = _read_config(folder)
+    return config, sum(int(np.prod(shape)) for shape in _expected(config).values())
+
+
 def load_gpt2(path) -> GPT2:
     """The GPT-2 checkpoint in folder `path` (config.json, model.safetensors, and tokenizer.json or vocab.json +
     merges.txt), as the core's model and the checkpoint's own BPE. CheckpointError (an InputError) naming what is

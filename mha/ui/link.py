@@ -29,6 +29,8 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     for key in ("text", "positions", "temperature", "choice", "model", "layer"):
         if ss.get(key, S.DEFAULTS[key]) != S.DEFAULTS[key]:
             out[key] = str(ss[key])
+    if ss.get("ckpt"):  # a real model's checkpoint (its layer and heads knocked out: the heads stage's parameters)
+        out["ckpt"] = ss["ckpt"]
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
     out.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
     out.update(lang=ss["lang"], stage=ss["stage"])

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from mha.model import TOKEN
 
+from . import checkpoints
 from .variant_defs import VARIANT_LIST
 from .walk import BLOCK_ORDERS as BLOCK_ORDERS  # the values of the stages' own link parameters, declared with the walk
 from .walk import BLOCK_PARTS as BLOCK_PARTS
@@ -29,7 +30,7 @@ DEFAULTS = dict(n_tokens=3, d_model=5, d_k=7, d_v=11, n_heads=2, seed=0, lang="e
                 stage="input", head=1, integers=False, phase="s", example=False,
                 text="", positions="sinusoidal", temperature=1.0, choice="greedy", d_ff=13, model="seeded",
                 layer=1, block_part="ln1", kv_part="step", block_ln="post", variant="mqa", lab_part="change",
-                kv_variant="mha", heads_part="patterns",
+                kv_variant="mha", heads_part="patterns", ckpt_layer="1",
                 **{k.key: k.default for v in VARIANT_LIST for k in v.knobs})
 # The scores stage: `phase` (PHASES: qkt, scaled, masked, s) is the step it rests on; `example=mask` puts the
 # post's own 3×3 matrix in as the scaled scores.
@@ -170,11 +171,38 @@ def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     if "integers" in params:
         out["integers"] = _first(params["integers"]).strip() in ("1", "true")
     notices += _knobs(params, out)
+    notices += _checkpoint(params, out)
     if "knock" in params and out.get("model") != "trained":  # only the trained model's heads learned a job
         notices.append(Notice("notice_knock_seeded", dict(key="knock", value=shorten(_first(params["knock"])))))
     elif "knock" in params:
         notices += _knock(_first(params["knock"]), out)
     return out, notices
+
+
+CKPT_KNOCK_MOST = 32  # heads a link's `ckpt_knock` names, at most
+HEAD_NAME = re.compile(r"\d{1,3}\.\d{1,3}")  # layer.head, both from 1
+
+
+def _checkpoint(params: Mapping, out: dict) -> list[Notice]:
+    """A real model's checkpoint (checkpoints.py): `ckpt` one this server offers, and `ckpt_knock` the heads knocked
+    out on the heads stage (layer.head, from 1; its `ckpt_layer` is read as the stage's other parameters are). Whether
+    a head is the model's is said on the page, which has the model; here each name only has to be of its form."""
+    notices = []
+    if "ckpt" in params:
+        raw = _first(params["ckpt"]).strip()
+        offered = checkpoints.offered()
+        if raw in offered:
+            out["ckpt"] = raw
+        else:
+            notices.append(Notice("notice_ckpt", dict(key="ckpt", value=shorten(raw),
+                                                      offered=", ".join(offered) or "—")))
+    if "ckpt_knock" in params:
+        names = [p.strip() for p in _first(params["ckpt_knock"]).split(",") if p.strip()]
+        good = [n for n in names if HEAD_NAME.fullmatch(n)]
+        out["ckpt_knock"] = sorted(set(good), key=good.index)[:CKPT_KNOCK_MOST]
+        notices += [Notice("notice_unknown", dict(key="ckpt_knock", value=shorten(n)))
+                    for n in names if not HEAD_NAME.fullmatch(n)][:3]
+    return notices
 
 
 def knocked_pairs(names) -> list[tuple[int, int]]:

@@ -50,6 +50,8 @@ LAB_PARTS = ("change", "click", "check")
 # The heads stage's parts with the trained model: where each head looks, heads knocked out (`knock` in the link), what
 # each writes into the logits, its OV and QK circuits, training.
 HEADS_PARTS = ("patterns", "knock", "writes", "circuits", "timeline")
+# A real model's layer on the heads stage (`ckpt_layer`, from 1: GPT-2 XL has 48; the page keeps it to the model's)
+CKPT_LAYERS = tuple(str(i) for i in range(1, 97))
 # Where the block's layer norms sit (`ln` in the link): after each residual sum, the original GPT's order and the
 # post's figure (the default), or before each sublayer, GPT-2's (the trained model's, which cannot be switched).
 BLOCK_ORDERS = ("post", "pre")
@@ -98,7 +100,8 @@ WALK = (
     Stage("values", section="post_qkv"),
     Stage("heads", section="post_multi", parts=Parts("heads_part", HEADS_PARTS, model="trained",
                                                      every_layer=("knock", "writes", "circuits")),
-          params=(Param("knock", "knock", None, model="trained"),)),
+          params=(Param("knock", "knock", None, model="trained"), Param("ckpt_layer", "ckpt_layer", CKPT_LAYERS),
+                  Param("ckpt_knock", "ckpt_knock", None))),
     Stage("output", section="post_output"),
     Stage("dependency", section="post_analysis"),
     Stage("kv_cache", grows=True, section="post_kv", parts=Parts("kv_part", KV_PARTS),

@@ -3,6 +3,7 @@ every stage in AppTest, and each tag is found in the element that shows it: the 
 test_strings.py are only as good as what each key's entry says draws it (mha/ui/strings/entry.py), and this keeps
 those declarations true. The same walk reads every range the page prints."""
 
+import itertools
 import json
 import re
 from unittest import mock
@@ -264,8 +265,17 @@ def _chart_words(spec) -> list[str]:
     return [spec] if isinstance(spec, str) else []  # a trace's text array holds strings too
 
 
+def _checkpoints():
+    """A real model's pages (MHA_MODELS set by the fixture): its BPE on the tokens stage, its heads and their scores, a
+    knock-out, a layer it lacks, and a checkpoint that cannot be opened."""
+    yield run(stage="tokens", ckpt="tiny-gpt2", text="多头 attention")
+    yield run(stage="heads", ckpt="trained-gpt2", ckpt_knock="2.1,9.9", ckpt_layer=2)
+    yield run(stage="heads", ckpt="nope")
+    yield run(stage="heads")  # the offer
+
+
 @pytest.fixture(scope="module")
-def pages():
+def pages(checkpoint_root):
     """[(renderer, text)] of every element of every page of the walk, each string tagged with its key.
 
     Figures are shared across sessions by what they show, not by how a Text is patched: the walk starts and
@@ -274,10 +284,11 @@ def pages():
     shown = []
     chart.FIGURES.clear()
     with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MHA_MODELS", str(checkpoint_root))
         mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
         try:
-            for at in _walk():
+            for at in itertools.chain(_walk(), _checkpoints()):
                 for node in at._tree:
                     if getattr(node, "proto", None) is not None:
                         shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]

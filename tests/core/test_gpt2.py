@@ -8,26 +8,14 @@ import struct
 import numpy as np
 import pytest
 import torch
-from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 from transformers import GPT2Config, GPT2LMHeadModel
 
 import mha
-from mha.gpt2 import CheckpointError, load_gpt2, save_gpt2
+from mha.gpt2 import CheckpointError, load_gpt2
 from mha.train import load_trained
+from tests.checkpoints import bpe, trained_gpt2
 
-TEXT = ("the cat sat on the mat and the dog sat on the log; 多头因果自注意力 keeps the keys and the values. "
-        "A head that copies the token after an earlier copy of this one is an induction head. ") * 20
 SAID = "the dog sat on the mat: 多头因果自注意力 is attention. ✓"
-
-
-def _bpe(vocab_size: int = 300) -> Tokenizer:
-    """A byte-level BPE trained here on TEXT: GPT-2's kind of tokenizer, small."""
-    tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    tok.decoder = decoders.ByteLevel()
-    tok.train_from_iterator([TEXT], trainers.BpeTrainer(vocab_size=vocab_size,
-                                                         initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
-    return tok
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +25,7 @@ def tiny(tmp_path_factory):
     the matrices wider than transformers' 0.02, so that the FFN's GELU works where its two forms differ (|z| ~ 1–3)
     and attention's rows are far from flat."""
     folder = tmp_path_factory.mktemp("tiny-gpt2")
-    tok = _bpe()
+    tok = bpe()
     torch.manual_seed(0)
     model = GPT2LMHeadModel(GPT2Config(n_layer=3, n_head=4, n_embd=32, n_positions=48, vocab_size=tok.get_vocab_size(),
                                        resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
@@ -105,9 +93,7 @@ def test_vocab_and_merges_read_as_tokenizer_json_does(tiny, tmp_path):
 def test_the_trained_model_goes_through_the_format_and_back_bit_for_bit(tmp_path):
     trained = load_trained()
     vocab = {letter: i for i, letter in enumerate(trained.vocab)}
-    tok = Tokenizer(models.BPE(vocab=vocab, merges=[]))  # one letter, one token, as the trained model reads them
-    save_gpt2(tmp_path, trained.weights, tok.to_str())
-    back = load_gpt2(tmp_path)
+    back = load_gpt2(trained_gpt2(tmp_path))  # save_gpt2, with a tokenizer of one token a letter
     before, after = trained.weights, back.weights
     for name in ("wte", "wpe", "lnf_g", "lnf_b"):
         assert np.array_equal(getattr(before, name), getattr(after, name)), name

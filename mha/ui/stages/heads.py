@@ -8,9 +8,9 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from .. import exports, heads, models, session, training, x_source
+from .. import checkpoints, exports, heads, models, session, training, x_source
 from ..chart import chart
-from ..heads import circuits, knock, s_maps, writes
+from ..heads import circuits, knock, real, s_maps, writes
 from ..inputs import number
 from ..prose import equation, header, markdown_table, part_control
 from ..strings import md_escape
@@ -48,15 +48,28 @@ def download(cfg, x, w) -> exports.Part | None:
 def render(v: View) -> None:
     t = v.t
     header(t, "heads", v.look)
+    if st.session_state.get("ckpt") in checkpoints.offered():  # a real model's heads
+        real.render(v)
+        return
     if not v.trained:
         patterns(v)
         box = st.container(horizontal=True, vertical_alignment="center")
         box.caption(t("heads_offer"))
         box.button(t("heads_offer_button"), key="heads_trained", on_click=use_trained)
+        offer_real(t)
         return
     part = part_control(t, "heads")
     dict(patterns=patterns, knock=knock.render, writes=writes.render, circuits=circuits.render,
          timeline=timeline)[part](v)
+    if part == "patterns":
+        offer_real(t)
+
+
+def offer_real(t) -> None:
+    """Where the server offers checkpoints (MHA_MODELS): the same roles looked for in a real model's heads."""
+    if checkpoints.offered():
+        st.caption(t("real_offer"))
+        real.picker(t)
 
 
 def use_trained() -> None:

@@ -4,6 +4,7 @@ With a text, this X is the one every later stage starts from (n = its number of 
 an example shows the way and the walk keeps its seeded X.
 """
 
+import codecs
 import html
 from dataclasses import replace
 
@@ -15,10 +16,12 @@ from mha import figures as F
 from mha.figures.text import fit_text
 from mha.figures.ticks import token_ticks
 
-from .. import exports, models, session, x_source
+from .. import checkpoints, exports, models, session, x_source
 from .. import settings as S
 from ..chart import chart
+from ..heads import real
 from ..prose import display, equation, header
+from ..strings import md_escape
 from ..view import View
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
@@ -28,6 +31,12 @@ CODE = [mha.tokenize, mha.sinusoidal_positions, mha.embed]
 CHIPS_CSS = ("display:inline-block;margin:2px 4px 2px 0;padding:2px 8px;border-radius:12px;"
              "background:#eef2ff;border:1px solid #c7d2fe;font-size:0.95rem;max-width:100%;overflow-wrap:anywhere")
 CHIP_PX, CHIP_FONT_PX = 240, 15.2  # a chip's token is shortened to this width (a phone's page is 358 px); 0.95rem
+# a BPE token that is part of a character: its bytes in hex, in a dashed chip
+PARTIAL_CSS = CHIPS_CSS.replace("1px solid", "1px dashed") + "font-family:monospace;font-size:0.85rem"
+# such pieces in a row, over the characters their bytes spell together (a piece's bytes may end mid-character)
+RUN_CSS = ("display:inline-flex;flex-direction:column;align-items:center;max-width:100%;margin-right:4px;"
+           "border-bottom:2px solid #c7d2fe")
+SPELT_CSS = "font-size:0.85rem;color:rgba(49,51,63,0.8)"
 COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # Streamlit's caption, light theme
 
 
@@ -55,6 +64,8 @@ def render(v: View) -> None:
         chips(tokens, ids, t("tokens_count_trained", n=n, distinct=len(set(tokens)), vocab=len(vocab)))
     else:
         chips(tokens, ids, t("tokens_count", n=n, vocab=len(vocab)))
+    if checkpoints.offered():  # a real model's own split of the same text, beside the words
+        bpe_split(t, text, n)
     # 1. look up rows of E
     e_rows = mw.wte[ids]
     equation(v.look, (r"E \in \mathbb{R}^{" + f"{len(vocab)}" + r"\times " + f"{d}" + "},",
@@ -111,16 +122,51 @@ def trained_notes(t, text: str) -> None:
 def chips(tokens: list[str], ids, count: str) -> None:
     """Each token as a chip with its id, and under them the count in a caption's type: one element. The text is
     escaped, so it shows literally."""
-    items = "".join(chip(tok, int(i)) for tok, i in zip(tokens, ids))
+    counted("".join(chip(tok, int(i)) for tok, i in zip(tokens, ids)), count)
+
+
+def counted(items: str, count: str) -> None:
+    """Chips (HTML made here, every text in it escaped), and under them a count in a caption's type: one element."""
     st.html(f'<div>{items}</div><p class="mha-count" style="{COUNT_CSS}">{html.escape(count, quote=False)}</p>')
 
 
-def chip(token: str, i: int) -> str:
+def chip(token: str, i: int, css: str = CHIPS_CSS) -> str:
     """A token and its id as a chip within the page: a token wider than CHIP_PX shortened, whole in the chip's title
     (on hover); the CSS wraps whatever the estimate misses inside the chip rather than past the page."""
     shown = fit_text(token, CHIP_FONT_PX, CHIP_PX)
     title = f' title="{html.escape(token)}"' if shown != token else ""
-    return f'<span style="{CHIPS_CSS}"{title}>{html.escape(shown)} <sub>{i}</sub></span>'
+    return f'<span style="{css}"{title}>{html.escape(shown)} <sub>{i}</sub></span>'
+
+
+def bpe_split(t, text: str, words: int) -> None:
+    """The text in a checkpoint's own byte-level BPE (the picker's), each token a chip: its text, or the hex of its
+    bytes where they are part of a character, in a dashed chip; then the counts."""
+    name = real.picker(t)
+    m = real.opened(t, name) if name else None
+    if m is None:
+        return
+    ids, _ = real.tokens_of(m, text)
+    pieces = [real.piece(m.tokenizer.piece(i)) for i in ids]
+    st.markdown(t("tokens_bpe_title", name=f"**{md_escape(name)}**"))
+    items, run = [], []  # pieces that are parts of characters, drawn together over the characters they spell
+    spell = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    for (shown, whole), i in zip([*pieces, ("", True)], [*ids, -1]):
+        if not whole:
+            run.append(i)
+            spell.decode(m.tokenizer.piece(i))
+            if spell.getstate()[0]:  # a character is still open: the next piece holds the rest of its bytes
+                continue
+        if run:
+            spelt = b"".join(m.tokenizer.piece(j) for j in run).decode("utf-8", errors="replace")
+            chips_ = "".join(chip(real.piece(m.tokenizer.piece(j))[0], int(j), PARTIAL_CSS) for j in run)
+            items.append(f'<span style="{RUN_CSS}"><span>{chips_}</span><span style="{SPELT_CSS}">'
+                         f'{html.escape(spelt)}</span></span>')
+            run = []
+            spell.reset()
+        if whole and i >= 0:
+            items.append(chip(shown, int(i)))
+    count = t("tokens_bpe_count", n=len(ids), words=words, partial=sum(not whole for _, whole in pieces))
+    counted("".join(items), count)
 
 
 def use_text(text: str) -> None:

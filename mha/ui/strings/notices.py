@@ -12,6 +12,9 @@ STRINGS = {
     "notice_clamped": S(
         en="Link parameter {key}={value} is outside what this demo allows; {used} was used.",
         zh="链接参数 {key}={value} 超出了本演示允许的范围，已改用 {used}。"),
+    "notice_ckpt": S(
+        en="Link parameter {key}={value} names no checkpoint this server offers (it offers: {offered}).",
+        zh="链接参数 {key}={value} 不是本服务器提供的检查点（本服务器提供：{offered}）。"),
     "notice_unknown": S(
         en="Link parameter {key}={value} is not one of the known values; the default was used.",
         zh="链接参数 {key}={value} 不在可选的值之中，已改用默认值。"),

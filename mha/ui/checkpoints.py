@@ -1,0 +1,101 @@
+"""The GPT-2 checkpoints a server offers (issue 45): the folders `MHA_MODELS` lists, each read when a page first
+asks for it and then shared read-only by every session, within a byte budget (`MHA_MODEL_MB`). A checkpoint whose
+numbers do not fit is never read: the page says how much it needs and what the server allows.
+
+MHA_MODELS holds folders separated by the system's path separator (":" on Linux). A folder with a config.json is a
+checkpoint, named by its folder; a folder without one offers each checkpoint folder directly inside it. Nothing is
+downloaded: the hosted demo sets no MHA_MODELS and offers none."""
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+import mha
+
+from .shared import MB, Shared
+
+FOLDERS, BUDGET = "MHA_MODELS", "MHA_MODEL_MB"
+BUDGET_MB = 64  # the smallest host's 690 MB less the app's 620 (README, Memory): GPT-2 small needs 949 MB
+NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")  # a checkpoint's name in a link (`ckpt=`): its folder's
+HALF, PROBES = 20, 8  # the induction probe: 8 sequences of 20 random tokens, then the same 20 again
+_held = Shared(BUDGET_MB * MB)
+
+
+def budget() -> int:
+    """The bytes checkpoints may hold in this process: MHA_MODEL_MB (megabytes, a whole number), else BUDGET_MB."""
+    raw = os.environ.get(BUDGET, "").strip()
+    return (int(raw) if raw.isdigit() else BUDGET_MB) * MB
+
+
+def offered() -> dict[str, Path]:
+    """name -> folder, for every checkpoint MHA_MODELS offers, in its order (a second folder of the same name, or
+    a name a link could not carry, is left out)."""
+    return dict(_offered(os.environ.get(FOLDERS, "")))
+
+
+@lru_cache(maxsize=4)
+def _offered(listed: str) -> tuple[tuple[str, Path], ...]:
+    found: dict[str, Path] = {}
+    for entry in filter(None, listed.split(os.pathsep)):
+        folder = Path(entry).expanduser()
+        inside = [folder] if (folder / "config.json").is_file() else (
+            sorted(p for p in folder.iterdir() if (p / "config.json").is_file()) if folder.is_dir() else [])
+        for path in inside:
+            if NAME.fullmatch(path.name) and path.name not in found:
+                found[path.name] = path
+    return tuple(found.items())
+
+
+def need(name: str) -> int:
+    """The bytes checkpoint `name`'s numbers take here (float64), from its config.json alone."""
+    return 8 * mha.checkpoint_numbers(offered()[name])[1]
+
+
+def megabytes(nbytes: int) -> str:
+    """A size in MB as the page writes it: 995, 12.4, 0.21 (two significant digits below 10 MB)."""
+    mb = nbytes / MB
+    return f"{mb:,.0f}" if mb >= 100 else f"{mb:.3g}" if mb >= 10 else f"{mb:.2g}"
+
+
+def load(name: str) -> mha.GPT2:
+    """Checkpoint `name`, read once and shared (CheckpointError naming what is wrong with it, or that it does not
+    fit this server's budget)."""
+    found = _held.peek(name)
+    if found is not None:
+        return found
+    nbytes, allowed = need(name), budget()
+    if nbytes > allowed:
+        raise mha.CheckpointError(f"{name} needs {megabytes(nbytes)} MB here (float64) and this server keeps "
+                                  f"checkpoints up to {megabytes(allowed)} MB ({BUDGET}).")
+    _held.budget = allowed
+    _held.room(nbytes)
+    return _held.get(name, lambda: mha.load_gpt2(offered()[name]))
+
+
+def probe(m: mha.GPT2) -> tuple[np.ndarray, tuple[mha.ModelTrace, ...], tuple[np.ndarray, np.ndarray]]:
+    """The induction probe on model m: PROBES sequences of random tokens from its whole vocabulary, HALF of them
+    (fewer where its context is short) then the same again; its runs on them (kept whole: a knock-out resumes from
+    them); each head's mean previous-token and induction score, (layers, heads) each. Held with the checkpoints,
+    within their budget."""
+    def make():
+        half = min(HALF, m.weights.n_ctx // 2, m.weights.vocab_size)
+        seqs = mha.repeated_tokens(m.weights.vocab_size, half, PROBES)
+        runs = tuple(mha.model_forward(s, m.weights) for s in seqs)
+        return seqs, runs, mha.head_scores(runs)
+
+    return _held.get(("probe", m.name), make)
+
+
+def knocked_score(m: mha.GPT2, knocked: tuple[tuple[int, int], ...]) -> mha.TaskScore:
+    """The second copy's accuracy and loss on the probe with `knocked` heads, each run resumed from the probe's own
+    at the first knocked layer."""
+    seqs, runs, _ = probe(m)
+    return _held.get(("score", m.name, knocked), lambda: mha.task_score(m.weights, seqs, knocked, traces=runs))
+
+
+def run(m: mha.GPT2, ids: tuple[int, ...]) -> mha.ModelTrace:
+    """Model m on the page's token ids."""
+    return _held.get(("run", m.name, ids), lambda: mha.model_forward(np.array(ids, dtype=np.int64), m.weights))

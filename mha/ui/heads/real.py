@@ -1,0 +1,140 @@
+"""A real model's heads (issue 45), on the heads stage with a checkpoint chosen (`ckpt`, checkpoints.py): every
+head's pattern on the learner's text in the model's own tokens, a layer at a time (`ckpt_layer`); each head's
+previous-token and induction score on the probe (random tokens, repeated), every layer at once; and heads knocked
+out (`ckpt_knock`), scored on the probe's second half. The checkpoint picker is here too, for the tokens stage."""
+
+from dataclasses import replace
+
+import numpy as np
+import streamlit as st
+
+import mha
+from mha import figures as F
+from mha.analysis import ROLE_FLOOR
+
+from .. import checkpoints, x_source
+from .. import settings as S
+from ..chart import chart
+from ..prose import markdown_table
+from ..strings import Text, md_escape
+from ..view import View
+from . import s_maps
+
+BEST = 3  # the best induction heads the knock-out part offers to knock out in one click
+
+
+def picker(t: Text) -> str:
+    """The checkpoints this server offers, and none (the first); the name chosen, or ""."""
+    offered = checkpoints.offered()
+    ss = st.session_state
+    if ss.get("ckpt") not in offered:
+        ss["ckpt"] = ""
+    st.selectbox(t("real_pick"), ["", *offered], key="ckpt", format_func=lambda name: name or t("real_none"),
+                 help=t("real_pick_help", variable=md_escape(checkpoints.FOLDERS)))
+    return ss["ckpt"]
+
+
+def piece(b: bytes) -> tuple[str, bool]:
+    """A BPE token's bytes as a reader sees them: its text with a space as ␣, or, where the bytes are not whole
+    UTF-8 (part of a character), their hex; and whether it is whole."""
+    try:
+        return b.decode("utf-8").replace(" ", "␣"), True
+    except UnicodeDecodeError:
+        return " ".join(f"{c:02x}" for c in b), False
+
+
+def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], bool]:
+    """The text's ids in the model's own tokens, at most its context and the page's limit; whether it was cut."""
+    ids, most = m.tokenizer.encode(text), min(m.weights.n_ctx, S.LIMITS["n_tokens"])
+    return ids[:most], len(ids) > most
+
+
+def opened(t: Text, name: str) -> mha.GPT2 | None:
+    """Checkpoint `name`, or None after saying in the page why it could not be opened."""
+    try:
+        return checkpoints.load(name)
+    except mha.InputError as e:
+        st.error(t("real_error", name=md_escape(name), error=md_escape(str(e))))
+        return None
+
+
+def render(v: View) -> None:
+    t, ss = v.t, st.session_state
+    name = ss["ckpt"]
+    st.button(t("real_back"), key="real_back", on_click=lambda: ss.update(ckpt=""))
+    m = opened(t, name)
+    if m is None:
+        return
+    w, heads = m.weights, m.n_heads
+    numbers = checkpoints.need(name) // 8
+    st.markdown(t("real_title", name=f"**{md_escape(name)}**", layers=w.n_layers, heads=heads, d=w.d_model,
+                  vocab=f"{w.vocab_size:,}", numbers=f"{numbers:,}", mb=checkpoints.megabytes(8 * numbers)))
+    text = ss["text"] if x_source.has_text() else x_source.example_text(t.lang)
+    ids, cut = tokens_of(m, text)
+    labels = tuple(piece(m.tokenizer.piece(i))[0] for i in ids)
+    most = min(w.n_ctx, S.LIMITS["n_tokens"])
+    st.caption(t("real_text", name=md_escape(name), n=len(ids), cut=t("real_cut", most=most) if cut else ""))
+    ss["ckpt_layer"] = str(min(int(ss.get("ckpt_layer", "1")), w.n_layers))  # a link's, within this model's
+    layer = int(st.segmented_control(t("real_layer"), [str(i) for i in range(1, w.n_layers + 1)], key="ckpt_layer",
+                                     required=True))
+    if not ids:  # a text in none of the model's tokens (letters a letter-level vocabulary lacks)
+        st.warning(t("real_no_tokens", name=md_escape(name)))
+    else:
+        patterns(v, m, ids, labels, layer)
+    scores(v, m)
+    knock(v, m, name)
+
+
+def patterns(v: View, m: mha.GPT2, ids: list[int], labels: tuple[str, ...], layer: int) -> None:
+    """Every head's pattern of one layer on the page's tokens."""
+    trace = checkpoints.run(m, tuple(ids))
+    st.markdown(f"**{v.t('real_patterns', layer=layer)}**")
+    s_maps(replace(v, tokens=labels), trace.layers[layer - 1].attn, "real_s", layer=layer, first=5)  # under the
+    # back button, the model's line, the tokens' line, the layer control and the title
+
+
+def scores(v: View, m: mha.GPT2) -> tuple[np.ndarray, np.ndarray]:
+    """Every head's two scores on the probe, as two layers × heads maps, and the best of each said in words."""
+    t = v.t
+    seqs, _, (prev, induction) = checkpoints.probe(m)
+    half = seqs.shape[1] // 2
+    st.markdown(f"**{t('real_scores_title')}**\n\n:gray[:small[{t('real_scores_text', count=len(seqs), half=half)}]]")
+    mats = [F.Mat(prev, t("real_scores_prev"), "probs", t("real_layer_axis"), t("real_head_axis")),
+            F.Mat(induction, t("real_scores_ind"), "probs", t("real_layer_axis"), t("real_head_axis"))]
+    chart(F.grid_figure(mats, text=v.text, words=v.words, look=v.look, axis_titles=True), key="real_scores")
+    said = []
+    for kind, a in (("ind", induction), ("prev", prev)):  # a head is named for a score of ROLE_FLOOR or more
+        head = "{}.{}".format(*(int(i) + 1 for i in np.unravel_index(np.argmax(a), a.shape)))
+        key = f"real_best_{kind}" if a.max() >= ROLE_FLOOR else f"real_no_{kind}"
+        said.append(t(key, head=head, score=f"{a.max():.2f}", floor=f"{ROLE_FLOOR:.2f}"))
+    st.markdown(t.sentences(*said, t("real_heads_named")))
+    return prev, induction
+
+
+def knock(v: View, m: mha.GPT2, name: str) -> None:
+    """Heads knocked out, chosen by name (or the best induction heads in one click), and the probe's second half
+    scored with every head, without them, and at chance."""
+    t, ss, w = v.t, st.session_state, m.weights
+    layers, heads = w.n_layers, m.n_heads
+    names = [f"{a}.{b}" for a in range(1, layers + 1) for b in range(1, heads + 1)]
+    asked = list(ss.get("ckpt_knock") or [])
+    if left := [n for n in asked if n not in names]:
+        st.warning(t("real_knock_left", names=md_escape(", ".join(left[:5])), name=md_escape(name), layers=layers,
+                     heads=heads))
+    ss["ckpt_knock"] = [n for n in asked if n in names]
+    st.markdown(f"**{t('real_knock_title')}**\n\n:gray[:small[{t('real_knock_text')}]]")
+    _, _, (_, induction) = checkpoints.probe(m)
+    order = np.argsort(-induction, axis=None, kind="stable")[:BEST]
+    best = [names[int(i)] for i in order]
+    st.button(t("real_knock_best", k=len(best)), key="real_knock_best",
+              on_click=lambda: ss.update(ckpt_knock=best))
+    chosen = st.multiselect(t("real_knock_pick"), names, key="ckpt_knock")
+    knocked = tuple(sorted(S.knocked_pairs(chosen)))
+    every = checkpoints.knocked_score(m, ())
+    rows = [(t("real_knock_every"), f"{every.accuracy:.2f}", f"{every.loss:.2f}")]
+    if knocked:
+        without = checkpoints.knocked_score(m, knocked)
+        rows.append((t("real_knock_without", heads=", ".join(chosen)), f"{without.accuracy:.2f}",
+                     f"{without.loss:.2f}"))
+    rows.append((t("real_knock_chance"), f"{1 / w.vocab_size:.2g}", f"{np.log(w.vocab_size):.2f}"))
+    st.markdown(markdown_table([t("real_knock_row"), t("real_knock_acc"), t("real_knock_loss")], rows))

@@ -1,0 +1,141 @@
+"""A real model's checkpoint (issue 45): its own BPE on the tokens stage, its heads on the heads stage (every head's
+pattern a layer at a time, the induction probe's scores, heads knocked out)."""
+
+from .entry import CHART, PLAIN, S
+
+STRINGS = {
+    "real_pick": S(
+        en="A GPT-2 checkpoint on this server",
+        zh="本服务器上的 GPT-2 检查点"),
+    "real_pick_help": S(
+        en=("Checkpoints in the Hugging Face GPT-2 layout (config.json, model.safetensors and its tokenizer) that "
+            "the server lists in {variable}. Nothing is downloaded."),
+        zh=("服务器在环境变量 {variable} 中列出的检查点，采用 Hugging Face 的 GPT-2 目录格式（配置、权重和分词器三样文件）。"
+            "不会下载任何东西。")),
+    "real_none": S(
+        en="none",
+        zh="不用",
+        draws=PLAIN),
+    "real_offer": S(
+        en="Or look for these roles in a real model's heads:",
+        zh="也可以到真实模型的注意力头里找这些角色："),
+    "real_title": S(
+        en=(r"{name}: {layers} layers × {heads} heads, $d_{{\text{{model}}}} = {d}$, a vocabulary of {vocab} "
+            "tokens, {numbers} numbers ({mb} MB in this process)."),
+        zh=(r"{name}：{layers} 层 × 每层 {heads} 个头，$d_{{\text{{model}}}} = {d}$，词表 {vocab} 个词元，"
+            "共 {numbers} 个参数（在本进程中占 {mb} MB）。")),
+    "real_text": S(
+        en="Your text in {name}'s own tokens: {n} of them{cut}. Hover a cell of a pattern for its two tokens.",
+        zh="你的文本按 {name} 自己的词元切分，共 {n} 个{cut}。把鼠标停在注意力图的格子上，可以看到它对应的两个词元。"),
+    "real_cut": S(
+        en=" (cut to the first {most}: this page's limit and the model's context)",
+        zh="（只取前 {most} 个：这是这里的上限，也受模型上下文长度限制）"),
+    "real_no_tokens": S(
+        en="None of your text is in {name}'s vocabulary, so there is no pattern to draw; the probe below uses its own.",
+        zh="你的文本里没有任何字符在 {name} 的词表中，所以画不出注意力图；下面的测量用的是它自己的词元。"),
+    "real_layer": S(
+        en="Layer",
+        zh="层"),
+    "real_patterns": S(
+        en="Every head of layer {layer} on your text (S, each row a query token)",
+        zh="第 {layer} 层的每一个头在你的文本上的注意力（S，每一行是一个查询词元）"),
+    "real_scores_title": S(
+        en="Which heads copy: measured on random tokens repeated",
+        zh="哪些头在复制：用重复的随机词元测量"),
+    "real_scores_text": S(
+        en=("The probe: {count} sequences of {half} tokens drawn at random from the whole vocabulary, then the same "
+            "{half} again. A head's previous-token score is its mean attention from a token to the one just before "
+            "it. Its induction score is its mean attention, in the second half, to the token that came after the "
+            "earlier copy of the current token: the one to copy next. Random tokens give nothing to go on but the "
+            "sequence itself, so only heads that read back through it score high. Olsson et al. (2022) found heads "
+            "of this kind in every transformer of two or more layers that they trained."),
+        zh=("测量方法：从整个词表里随机抽 {half} 个词元，再把这 {half} 个原样重复一遍，共 {count} 条序列。"
+            "一个头的“前一词元”分数，是每个词元分给它紧前一个词元的平均注意力。"
+            "它的“归纳”分数，是在后一半里，当前词元分给“上一次出现时紧跟在它后面的那个词元”的平均注意力，也就是接下来该照抄的那个。"
+            "随机词元除了序列本身以外没有任何规律可循，所以只有会回头读前文的头才能得高分。"
+            "Olsson 等人（2022）在他们训练的所有两层及以上的 transformer 中都找到了这类头。")),
+    "real_scores_prev": S(
+        en="previous-token score",
+        zh="前一词元分数",
+        draws=CHART),
+    "real_scores_ind": S(
+        en="induction score",
+        zh="归纳分数",
+        draws=CHART),
+    "real_layer_axis": S(
+        en="layer",
+        zh="层",
+        draws=CHART),
+    "real_head_axis": S(
+        en="head",
+        zh="头",
+        draws=CHART),
+    "real_best_ind": S(
+        en="Head {head} scores {score} for induction: it looks back to the token to copy, an induction head.",
+        zh="头 {head} 的归纳分数是 {score}：它会回头看该照抄的那个词元，是一个归纳头。"),
+    "real_no_ind": S(
+        en="No head reaches an induction score of {floor} (the highest is head {head}'s, {score}): none copies this way.",
+        zh="没有哪个头的归纳分数达到 {floor}（最高的是头 {head}，{score}）：这个模型里没有这样照抄的头。"),
+    "real_best_prev": S(
+        en="Head {head} scores {score} for the previous token.",
+        zh="头 {head} 的前一词元分数是 {score}。"),
+    "real_no_prev": S(
+        en="No head reaches a previous-token score of {floor} (the highest is head {head}'s, {score}).",
+        zh="没有哪个头的前一词元分数达到 {floor}（最高的是头 {head}，{score}）。"),
+    "real_heads_named": S(
+        en="Heads are named layer.head.",
+        zh="头的编号为 层.头。"),
+    "real_knock_title": S(
+        en="Knock heads out and see whether copying still works",
+        zh="关掉一些头，看模型还能不能照抄"),
+    "real_knock_text": S(
+        en=("A knocked-out head's output is set to zero before $W_O$. The probe's second half can be predicted only "
+            "by copying, so its loss says how much the copying needed the heads you took away. Each run starts "
+            "again at the first layer with a head knocked out: the layers before it compute the same as with every "
+            "head, and are taken from the run with every head."),
+        zh=("被关掉的头，其输出在乘 $W_O$ 之前置零。探测序列的后一半只能靠照抄来预测，"
+            "所以后一半的损失能说明照抄有多依赖你关掉的这些头。"
+            "每次只从第一个有头被关掉的层开始重新计算：它之前的各层和所有头都在时算得一样，直接取自那次计算。")),
+    "real_knock_pick": S(
+        en="Heads to knock out (layer.head)",
+        zh="要关掉的头（层.头）"),
+    "real_knock_best": S(
+        en="The {k} best induction heads",
+        zh="归纳分数最高的 {k} 个头"),
+    "real_knock_every": S(
+        en="every head",
+        zh="所有头都在"),
+    "real_knock_without": S(
+        en="without {heads}",
+        zh="去掉 {heads}"),
+    "real_knock_chance": S(
+        en="chance (any token of the vocabulary)",
+        zh="随机猜（词表中任一词元）"),
+    "real_knock_row": S(
+        en="heads",
+        zh="头"),
+    "real_knock_acc": S(
+        en="second-half accuracy",
+        zh="后一半准确率"),
+    "real_knock_loss": S(
+        en="second-half loss (nats)",
+        zh="后一半损失（nat）"),
+    "real_knock_left": S(
+        en="{names}: not heads of {name}, which has {layers} layers of {heads} heads; left out.",
+        zh="{names}：不是 {name} 的头（它有 {layers} 层，每层 {heads} 个头），已忽略。"),
+    "real_error": S(
+        en="{name} could not be opened: {error}",
+        zh="无法打开 {name}：{error}"),
+    "real_back": S(
+        en="Back to the walk's heads",
+        zh="回到这一步原来的多头"),
+    "tokens_bpe_title": S(
+        en="{name}'s own tokens (byte-level BPE), beside the word split above",
+        zh="{name} 自己的词元（字节级 BPE），可与上面按词切分的结果对照"),
+    "tokens_bpe_count": S(
+        en=("{n} BPE tokens where the word split makes {words}. {partial} of them are only part of a character's "
+            "UTF-8 bytes: each is shown in hex with a dashed edge, above the character its bytes help spell. A "
+            "space is shown as ␣."),
+        zh=("按词切分得到 {words} 个词元，BPE 则得到 {n} 个。其中 {partial} 个只是某个字符 UTF-8 编码的一部分字节："
+            "它们用十六进制显示并加虚线边框，下方写着这些字节合起来拼成的字符。空格显示为 ␣。")),
+}

@@ -1,0 +1,138 @@
+"""A real model's checkpoint on the page (issue 45), with the two small checkpoints of tests/checkpoints.py offered:
+its own BPE beside the word split, every head of a layer on the text, the induction probe's scores, heads knocked
+out, and everything a link or a folder can get wrong said in the page."""
+
+import json
+import re
+
+import numpy as np
+import pytest
+from tokenizers import Tokenizer
+
+import mha
+import mha.model
+from mha.ui import checkpoints
+
+from .helpers import html_bodies, keyed_charts, page_text, rerun, run, shown, warnings, z
+
+CHINESE = "多头因果自注意力 keeps the keys"
+
+
+@pytest.fixture(autouse=True)
+def _offered(offered):
+    return offered
+
+
+def _by_hand(mw: mha.ModelWeights, seqs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each head's mean attention to the token before (rows 1..), and, in the second copy, to the token after the
+    current one's earlier copy (i - L + 1), over the runs on seqs: from the patterns, cell by cell."""
+    half = seqs.shape[1] // 2
+    runs = [mha.model_forward(s, mw) for s in seqs]
+    heads = mw.blocks[0].attn.n_heads
+    prev, ind = np.zeros((mw.n_layers, heads)), np.zeros((mw.n_layers, heads))
+    for layer in range(mw.n_layers):
+        for h in range(heads):
+            prev[layer, h] = np.mean([np.mean([r.layers[layer].attn.probs[h, i, i - 1] for i in range(1, 2 * half)])
+                                      for r in runs])
+            ind[layer, h] = np.mean([np.mean([r.layers[layer].attn.probs[h, i, i - half + 1]
+                                              for i in range(half, 2 * half)]) for r in runs])
+    return prev, ind
+
+
+def test_the_tokens_stage_shows_the_checkpoints_own_tokens_with_each_characters_bytes(offered):
+    at = run(stage="tokens", ckpt="tiny-gpt2", text=CHINESE)
+    ids = Tokenizer.from_file(str(offered / "tiny-gpt2" / "tokenizer.json")).encode(CHINESE).ids
+    body = next(b for b in html_bodies(at) if "dashed" in b)
+    chips = re.findall(r"<span style=\"[^\"]*\"(?: title=\"[^\"]*\")?>([^<]*) <sub>(\d+)</sub></span>", body)
+    assert [int(i) for _, i in chips] == ids  # every token, in order, with its id
+    m = mha.load_gpt2(offered / "tiny-gpt2")
+    assert b"".join(m.tokenizer.piece(i) for i in ids) == CHINESE.encode()  # the pieces are the text's bytes
+    hexes = [shown(text) for text, _ in chips if re.fullmatch(r"[0-9a-f]{2}( [0-9a-f]{2})*", shown(text))]
+    assert len(hexes) >= 8 and "␣the" in [shown(text) for text, _ in chips]  # part-characters in hex, spaces as ␣
+    spelt = re.findall(r"font-size:0.85rem;color:rgba\(49,51,63,0.8\)\">([^<]*)</span>", body)
+    assert spelt == list("多头因果自注意力")  # each character under the pieces of its bytes, one by one
+    said = shown(page_text(at))
+    assert f"{len(ids)} BPE tokens where the word split makes 11" in said
+
+
+def test_the_heads_stage_finds_the_trained_models_induction_heads_in_its_second_layer(offered):
+    at = run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B", ckpt_layer=2)
+    m = mha.load_gpt2(offered / "trained-gpt2")
+    half = min(checkpoints.HALF, m.weights.n_ctx // 2, m.weights.vocab_size)
+    seqs = mha.repeated_tokens(m.weights.vocab_size, half, checkpoints.PROBES)
+    prev, ind = _by_hand(m.weights, seqs)
+    spec = dict(keyed_charts(at))["real_scores"]
+    shown_prev, shown_ind = (z(trace) for trace in spec["data"] if "z" in trace)
+    assert np.allclose(shown_prev, prev, atol=1e-9) and np.allclose(shown_ind, ind, atol=1e-9)
+    best = np.unravel_index(np.argmax(ind), ind.shape)
+    assert best[0] == 1 and ind.max() > 0.5  # the induction heads are in layer 2, as training made them
+    text = shown(page_text(at))
+    assert f"Head {best[0] + 1}.{best[1] + 1} scores {ind.max():.2f} for induction" in text
+    assert "No head reaches an induction score of 0.40" in shown(page_text(run(stage="heads", ckpt="tiny-gpt2")))
+    s = dict(keyed_charts(at))["real_s"]  # layer 2's two heads on the text's 10 letters
+    assert len([t for t in s["data"] if "z" in t]) == 2 and "S<sub>2.1</sub>" in json.dumps(s)
+    assert z(next(t for t in s["data"] if "z" in t)).shape == (10, 10)
+
+
+def test_knocking_out_the_induction_heads_breaks_the_copying_and_reruns_only_from_their_layer(offered, monkeypatch):
+    at = run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B")
+    m = mha.load_gpt2(offered / "trained-gpt2")
+    half = min(checkpoints.HALF, m.weights.n_ctx // 2, m.weights.vocab_size)
+    seqs = mha.repeated_tokens(m.weights.vocab_size, half, checkpoints.PROBES)
+    blocks = []
+    real = mha.model.block
+    monkeypatch.setattr(mha.model, "block", lambda *a, **k: blocks.append(1) or real(*a, **k))
+    at.multiselect(key="ckpt_knock").set_value(["2.1", "2.2"])
+    rerun(at)
+    assert len(blocks) == len(seqs)  # layer 2 alone, once a sequence: layer 1 is taken from the probe's runs
+    monkeypatch.setattr(mha.model, "block", real)
+    whole, without = mha.task_score(m.weights, seqs), mha.task_score(m.weights, seqs, ((1, 0), (1, 1)))
+    table = shown(page_text(at))
+    assert f"| every head | {whole.accuracy:.2f} | {whole.loss:.2f} |" in table
+    assert f"| without 2.1, 2.2 | {without.accuracy:.2f} | {without.loss:.2f} |" in table
+    assert without.accuracy < 0.5 < whole.accuracy
+    at.button(key="real_knock_best").click()  # the best induction heads by the probe's scores, best first
+    rerun(at)
+    _, ind = _by_hand(m.weights, seqs)
+    assert at.session_state["ckpt_knock"] == [f"{i // 2 + 1}.{i % 2 + 1}" for i in np.argsort(-ind, axis=None)[:3]]
+
+
+def test_a_link_keeps_the_checkpoint_its_layer_and_its_heads_knocked_out():
+    at = run(stage="heads", ckpt="trained-gpt2", ckpt_layer=2, ckpt_knock="2.2,2.1")
+    assert at.query_params["ckpt"] == "trained-gpt2"
+    assert at.query_params["ckpt_layer"] == "2" and at.query_params["ckpt_knock"] == "2.2,2.1"
+    again = run(**at.query_params)
+    assert again.session_state["ckpt_knock"] == ["2.2", "2.1"] and again.session_state["ckpt_layer"] == "2"
+    at.button(key="real_back").click()
+    rerun(at)
+    assert "ckpt" not in at.query_params and "S of every head" in page_text(at)
+
+
+def test_what_a_link_gets_wrong_is_said_and_the_rest_kept():
+    at = run(stage="heads", ckpt="trained-gpt2", ckpt_layer=9, ckpt_knock="2.1,7.7,x")
+    said = " ".join(warnings(at))
+    assert "ckpt_knock=x" in said and "7.7: not heads of trained-gpt2, which has 2 layers of 2 heads" in said
+    assert at.session_state["ckpt_knock"] == ["2.1"] and at.session_state["ckpt_layer"] == "2"
+    at = run(stage="heads", ckpt="../../etc")
+    assert "names no checkpoint this server offers (it offers: tiny-gpt2, trained-gpt2)" in " ".join(warnings(at))
+    assert "S of every head" in page_text(at)
+
+
+def test_a_checkpoint_that_does_not_fit_or_does_not_open_is_named_with_what_is_wrong(offered, monkeypatch):
+    monkeypatch.setenv("MHA_MODEL_MB", "0")
+    checkpoints._held.clear()
+    at = run(stage="heads", ckpt="tiny-gpt2")
+    assert not at.exception
+    said = shown(" ".join(e.value for e in at.error))
+    assert "tiny-gpt2 needs 0.21 MB here (float64) and this server keeps checkpoints up to 0 MB (MHA_MODEL_MB)" in said
+    monkeypatch.delenv("MHA_MODEL_MB")
+    broken = offered.parent / "broken"
+    (broken / "bert_*like*").mkdir(parents=True, exist_ok=True)
+    (broken / "bert_*like*" / "config.json").write_text('{"model_type": "bert"}')
+    (broken / "bert").mkdir(exist_ok=True)
+    (broken / "bert" / "config.json").write_text('{"model_type": "bert"}')
+    monkeypatch.setenv("MHA_MODELS", f"{offered}:{broken}")
+    assert list(checkpoints.offered()) == ["tiny-gpt2", "trained-gpt2", "bert"]  # a name no link could carry is left
+    at = run(stage="tokens", ckpt="bert", text="a b")
+    assert not at.exception and "bert could not be opened: bert: a 'bert' model, not GPT-2" in shown(
+        " ".join(e.value for e in at.error))

@@ -1,0 +1,57 @@
+"""Two small GPT-2-format checkpoints for the pages' tests and screenshots, built with the core alone (no torch):
+- `tiny-gpt2`: seeded weights (3 layers, 4 heads, d_model 32, learned positions) with a byte-level BPE trained here
+  on English and Chinese, so that Chinese characters come out as pieces of their UTF-8 bytes, as in GPT-2;
+- `trained-gpt2`: the model trained in this repository (mha/trained/), written in GPT-2's format with a tokenizer of
+  its 8 letters, so that its induction heads (layer 2) are there to be found.
+
+`python -m tests.checkpoints FOLDER` writes both into FOLDER, for `MHA_MODELS=FOLDER streamlit run app.py`."""
+
+import sys
+from pathlib import Path
+
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+import mha
+from mha.train import load_trained
+
+TEXT = ("the cat sat on the mat and the dog sat on the log; 多头因果自注意力 keeps the keys and the values. "
+        "A head that copies the token after an earlier copy of this one is an induction head. ") * 20
+
+
+def bpe(vocab_size: int = 300) -> Tokenizer:
+    """A byte-level BPE trained here on TEXT: GPT-2's kind of tokenizer, small."""
+    tok = Tokenizer(models.BPE())
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok.decoder = decoders.ByteLevel()
+    tok.train_from_iterator([TEXT], trainers.BpeTrainer(vocab_size=vocab_size,
+                                                         initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    return tok
+
+
+def tiny_gpt2(folder: Path) -> Path:
+    tok = bpe()
+    vocab = [tok.id_to_token(i) for i in range(tok.get_vocab_size())]
+    cfg = mha.AttentionConfig(1, 32, 8, 8, 4, seed=3)
+    mw = mha.init_model(cfg, vocab, n_layers=3, positions="learned", n_ctx=48)
+    mha.save_gpt2(folder, mw, tok.to_str())
+    return folder
+
+
+def trained_gpt2(folder: Path) -> Path:
+    m = load_trained()
+    tok = Tokenizer(models.BPE(vocab={letter: i for i, letter in enumerate(m.vocab)}, merges=[]))
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    tok.decoder = decoders.BPEDecoder()
+    mha.save_gpt2(folder, m.weights, tok.to_str())
+    return folder
+
+
+def build(root: Path) -> Path:
+    """Both checkpoints in root (each in a folder of its name); root, for MHA_MODELS."""
+    tiny_gpt2(root / "tiny-gpt2")
+    trained_gpt2(root / "trained-gpt2")
+    return root
+
+
+if __name__ == "__main__":
+    print(build(Path(sys.argv[1])))
