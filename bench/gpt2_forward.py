@@ -4,7 +4,8 @@ Not a test: it prints times and their ratio and asserts nothing about speed. The
 depend on them): transformers builds the model at GPT-2 small's published sizes (12 layers, 12 heads, d_model 768,
 1,024 positions, 50,257 tokens: Radford et al. 2019, and the `gpt2` config on the Hugging Face hub), saves it as a
 checkpoint, and the core reads that checkpoint with mha.load_gpt2, so both run the same numbers. Each forward runs on
-the same `--tokens` ids, `--repeats` times after one warm-up; the figures are medians.
+the same `--tokens` ids, `--repeats` times after one warm-up; the figures are medians. A head of layer 10 knocked out
+runs from the start and resumed from the run with every head (mha.resume), side by side.
 
     python bench/gpt2_forward.py [--tokens 64] [--repeats 7] [--threads 0]
 
@@ -55,8 +56,19 @@ def main() -> int:
         with torch.no_grad():
             return model(torch.tensor(ids[None])).logits[0]
 
+    whole = mha.model_forward(ids, ours.weights)
+    knocked = ((9, 0),)  # head 10.1: the heads stage's knock-out resumes at layer 10 (mha.resume)
+
+    def knocked_run():
+        return mha.model_forward(ids, ours.weights, knocked=knocked).logits
+
+    def resumed_run():
+        return mha.resume(whole, ours.weights, knocked).logits
+
     times = {}
-    for name, run in (("core (numpy, float64)", numpy_run), ("torch (float32)", torch_run)):
+    for name, run in (("core (numpy, float64)", numpy_run), ("torch (float32)", torch_run),
+                      ("core, head 10.1 knocked out, from the start", knocked_run),
+                      ("core, head 10.1 knocked out, resumed at layer 10", resumed_run)):
         run()
         laps = []
         for _ in range(args.repeats):
@@ -73,8 +85,10 @@ def main() -> int:
     print("|---|---|---|")
     for name, laps in times.items():
         print(f"| {name} | {statistics.median(laps):.3f} | {', '.join(f'{t:.3f}' for t in laps)} |")
-    core, ref = (statistics.median(v) for v in times.values())
+    core, ref, start, resumed = (statistics.median(v) for v in times.values())
     print(f"core ÷ torch: {core / ref:.2f}; largest logit difference {diff:.2e}")
+    same = np.array_equal(knocked_run(), resumed_run())
+    print(f"knock-out resumed ÷ from the start: {resumed / start:.2f} (3 of 12 blocks); the same logits: {same}")
     return 0
 
 
