@@ -15,7 +15,7 @@ from mha.analysis import ROLE_FLOOR
 from .. import checkpoints, x_source
 from .. import settings as S
 from ..chart import chart
-from ..prose import markdown_table
+from ..prose import later, markdown_table
 from ..strings import Text, md_escape
 from ..view import View
 from . import s_maps
@@ -67,16 +67,19 @@ def render(v: View) -> None:
         return
     w, heads = m.weights, m.n_heads
     numbers = checkpoints.need(name) // 8
-    st.markdown(t("real_title", name=f"**{md_escape(name)}**", layers=w.n_layers, heads=heads, d=w.d_model,
-                  vocab=f"{w.vocab_size:,}", numbers=f"{numbers:,}", mb=checkpoints.megabytes(8 * numbers)))
     text = ss["text"] if x_source.has_text() else x_source.example_text(t.lang)
     ids, cut = tokens_of(m, text)
     labels = tuple(piece(m.tokenizer.piece(i))[0] for i in ids)
     most = min(w.n_ctx, S.LIMITS["n_tokens"])
-    st.caption(t("real_text", name=md_escape(name), n=len(ids), cut=t("real_cut", most=most) if cut else ""))
+    about = t("real_title", name=f"**{md_escape(name)}**", layers=w.n_layers, heads=heads, d=w.d_model,
+              vocab=f"{w.vocab_size:,}", numbers=f"{numbers:,}", mb=checkpoints.megabytes(8 * numbers))
+    about += "\n\n:gray[:small[" + t("real_text", name=md_escape(name), n=len(ids),
+                                     cut=t("real_cut", most=most) if cut else "") + "]]"
+    if not later(v.look, about):  # on a projector, under the figures: the layer's patterns come first
+        st.markdown(about)
     ss["ckpt_layer"] = str(min(int(ss.get("ckpt_layer", "1")), w.n_layers))  # a link's, within this model's
     layer = int(st.segmented_control(t("real_layer"), [str(i) for i in range(1, w.n_layers + 1)], key="ckpt_layer",
-                                     required=True))
+                                     required=True, label_visibility="collapsed" if v.look == F.PRESENT else "visible"))
     if not ids:  # a text in none of the model's tokens (letters a letter-level vocabulary lacks)
         st.warning(t("real_no_tokens", name=md_escape(name)))
     else:
@@ -89,8 +92,8 @@ def patterns(v: View, m: mha.GPT2, ids: list[int], labels: tuple[str, ...], laye
     """Every head's pattern of one layer on the page's tokens."""
     trace = checkpoints.run(m, tuple(ids))
     st.markdown(f"**{v.t('real_patterns', layer=layer)}**")
-    s_maps(replace(v, tokens=labels), trace.layers[layer - 1].attn, "real_s", layer=layer, first=5)  # under the
-    # back button, the model's line, the tokens' line, the layer control and the title
+    s_maps(replace(v, tokens=labels), trace.layers[layer - 1].attn, "real_s", layer=layer, first=3)  # under the
+    # back button, the layer control and the title (on a projector the model's lines go under the figures)
 
 
 def scores(v: View, m: mha.GPT2) -> tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,54 @@
+"""A real model's pages in Chromium, on a server offering the two small checkpoints of tests/checkpoints.py: the
+tokens stage's BPE pieces stay within a phone's width, and every figure of the heads stage's checkpoint view can be
+read on each screen (test_screens_e2e's checks: nothing over anything, nothing cut off or squeezed, and on the
+projector every figure under the screen's height at the projector's type)."""
+
+import pytest
+
+from tests.checkpoints import build
+
+from .conftest import _free_port, start_server
+from .test_presenter_e2e import first_screen
+from .test_screens_e2e import SCREENS, open_on, page_problems, shoot_page
+
+pytestmark = pytest.mark.e2e
+
+CHIPS = """() => [...document.querySelectorAll('[data-testid="stMain"] .stHtml span[style*="dashed"]')]
+  .map(c => c.getBoundingClientRect().right)"""
+
+
+@pytest.fixture(scope="module")
+def ckpt_url(tmp_path_factory):
+    root = build(tmp_path_factory.mktemp("checkpoints"))
+    port = _free_port()
+    proc = start_server(port, env={"MHA_MODELS": str(root)})
+    yield f"http://127.0.0.1:{port}"
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.mark.parametrize("screen, lang", [("phone", "zh"), ("desk", "en")])
+def test_the_bpe_pieces_stay_on_the_screen(page, ckpt_url, screen, lang):
+    open_on(page, ckpt_url, screen, lang=lang, stage="tokens", ckpt="tiny-gpt2", text="多头因果自注意力 keeps the keys")
+    rights = page.evaluate(CHIPS)
+    assert len(rights) == 22  # the eight characters' byte pieces
+    width = SCREENS[screen][0]["width"]
+    assert max(rights) <= width - 16, (max(rights), width)
+    shoot_page(page, SCREENS[screen][0], f"checkpoint-tokens-{screen}-{lang}")
+
+
+LONG = "the cat sat on the mat and the dog sat on the log, " * 4  # 48 tokens of tiny-gpt2: its whole context
+
+
+@pytest.mark.parametrize("screen, lang, model", [("desk", "zh", "trained-gpt2"), ("present", "en", "tiny-gpt2"),
+                                                 ("phone", "en", "trained-gpt2")])
+def test_a_real_models_heads_can_be_read_on_every_screen(page, ckpt_url, screen, lang, model):
+    text = "C F A H B D E G C F A H B D E G" if model == "trained-gpt2" else LONG  # each model's whole context
+    params = dict(lang=lang, stage="heads", ckpt=model, text=text, ckpt_layer=2, ckpt_knock="2.1,2.2")
+    open_on(page, ckpt_url, screen, **params)
+    keys = page.evaluate("() => [...document.querySelectorAll('.mha-chart')].map(c => c.mha && c.mha.data.length)")
+    assert len(keys) == 2, page.url  # layer 2's patterns, the probe's scores
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
+    if screen == "present":  # the layer's patterns whole on the projector's first screen, as every stage's figure
+        assert first_screen(page, "heads", lang, animated=False) == []
+    shoot_page(page, SCREENS[screen][0], f"checkpoint-heads-{model}-{screen}-{lang}")
