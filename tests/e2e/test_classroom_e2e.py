@@ -12,6 +12,7 @@ from mha.ui.strings import EN, TABLES
 
 from ..redis_server import needs_redis
 from .conftest import RERUN_QUIET_MS, _free_port, rerun_after, settle, shoot, start_server, type_in_x
+from .test_presenter_e2e import FIRST, PRESENTER, TO_TOP, first_screen
 
 pytestmark = pytest.mark.e2e
 WAIT_S = 45  # a follower's rerun, asked for by the server, on a busy machine (20 s once ran out in a full run)
@@ -34,6 +35,34 @@ def test_a_room_follows_its_presenter_and_only_its_presenter(page, app_url):
 
 
 @needs_redis
+def test_a_projector_following_a_room_opens_on_the_whole_figure_with_the_room_in_its_corner(page, app_url):
+    """The room's own screen: a follower in presenter mode. Its line about the room rides in the header's empty right
+    side, so each stage opens on its figure as a presenter's own page does (test_presenter_e2e), and its way out
+    still works."""
+    lead = page.context.new_page()
+    lead.goto(f"{app_url}/?room=new&stage=qk")
+    settle(lead, 90_000)
+    code, key = re.search(r"room=(\w+)", lead.url).group(1), re.search(r"key=([\w-]+)", lead.url).group(1)
+    page.set_viewport_size(PRESENTER)
+    page.goto(f"{app_url}/?room={code}&present=1&lang=en")
+    settle(page, 90_000)
+    for stage in ("qk", "scores"):
+        if stage != "qk":
+            lead.goto(f"{app_url}/?room={code}&key={key}&stage={stage}")
+            settle(lead, 90_000)
+            _followed(page, f"stage={stage}")
+        assert first_screen(page, f"follower-{stage}", "en", animated=stage == "scores") == []
+        page.evaluate(TO_TOP)
+        top, bottom = page.evaluate(FIRST)["first"]
+        assert 0 <= top < bottom <= PRESENTER["height"], (stage, top, bottom)  # whole, as on the presenter's page
+        line = page.locator(".st-key-room_banner").bounding_box()
+        assert line["y"] >= 0 and line["y"] + line["height"] <= 60 and line["x"] > 60, line  # in the header's corner
+    rerun_after(page, page.locator(".st-key-room_explore button").click)  # the way out, from the corner
+    assert f"Exploring on your own · room {code}" in page.locator(".st-key-room_banner").inner_text()
+    assert page.locator(".st-key-room_follow_again button").is_visible()
+    lead.close()
+
+
 def test_a_room_in_redis_follows_its_presenter_across_replicas(page, redis_server):
     """The rooms in a real redis-server, and two app processes that name it: the presenter on one, every other page
     on the other (as nginx's sticky sessions would place them)."""
