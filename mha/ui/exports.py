@@ -54,13 +54,16 @@ class Source:
 
     stage: str = "input"
     model: str = "seeded"
-    layer: int | None = None  # 1-based, with the trained model
+    layer: int | None = None  # 1-based, with the trained model or a checkpoint
     train_seed: int | None = None  # the seed the trained model was retrained with, None for the shipped one
     tokens: tuple[str, ...] = ()
+    checkpoint: str = ""  # a checkpoint's name, when the view shows it (model "checkpoint"): its sizes, not cfg's
 
     def meta(self, cfg: mha.AttentionConfig) -> dict:
         out = {"stage": self.stage, "model": self.model}
-        if self.model == "trained":
+        if self.checkpoint:
+            out.update(checkpoint=self.checkpoint, layer=self.layer)
+        elif self.model == "trained":
             out.update(layer=self.layer, trained="shipped" if self.train_seed is None else f"seed {self.train_seed}")
         else:
             out.update(seed=cfg.seed, init=cfg.init)
@@ -94,6 +97,8 @@ def export_size(cfg: mha.AttentionConfig, part: Part | None = None) -> int:
 def stem(cfg: mha.AttentionConfig, source: Source = WALK) -> str:
     """The files' name: the stage, the model (and layer) or the seed, and the sizes."""
     sizes = f"{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}"
+    if source.checkpoint:
+        return f"mha-{source.stage}-{source.checkpoint}-layer{source.layer}"
     if source.model == "trained":
         retrained = "" if source.train_seed is None else f"-retrained{source.train_seed}"
         return f"mha-{source.stage}-trained{retrained}-layer{source.layer}-{sizes}"
@@ -131,8 +136,9 @@ def _json(a: dict[str, np.ndarray], cfg: mha.AttentionConfig, meta: dict) -> byt
     """{"config": …, "source": …, "note": …, "matrices": {name: {"shape": …, "values": nested lists}}}, the text
     json.dumps gives the whole, written a matrix (a head) at a time: the whole as lists of Python floats holds several
     times the file. JSON has no −∞: masked cells are written as null, as the note in the file says."""
-    head = {"config": {k: getattr(cfg, k) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed", "init")},
-            "source": meta, "note": NOTE}
+    config = meta.get("config") or {k: getattr(cfg, k) for k in ("n_tokens", "d_model", "d_k", "d_v", "n_heads", "seed",
+                                                                  "init")}  # a checkpoint's view: its own sizes
+    head = {"config": config, "source": {k: v for k, v in meta.items() if k != "config"}, "note": NOTE}
     out = io.BytesIO()
     out.write(json.dumps(head)[:-1].encode() + b', "matrices": {')
     for i, (name, m) in enumerate(a.items()):
@@ -162,7 +168,7 @@ def _json_values(m: np.ndarray, out: io.BytesIO) -> None:
 
 # What the rows and the columns of each matrix count: the row-label column's header, then the labels' prefix.
 AXES = {"token": "t", "feature": "f", "query": "q", "key": "k", "d_k": "dk", "d_v": "dv", "concat": "c",
-        "vocab": "v", "hidden": "u", "row": "r", "column": "c", "latent": "l", "tile": "b"}
+        "vocab": "v", "hidden": "u", "row": "r", "column": "c", "latent": "l", "tile": "b", "layer": "L", "head": "h"}
 LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature", "d_k"), "W_V": ("feature", "d_v"),
           "W_O": ("concat", "feature"), "Q": ("token", "d_k"), "K": ("token", "d_k"), "V": ("token", "d_v"),
           "QK^T": ("query", "key"), "QK^T_scaled": ("query", "key"), "QK^T_masked": ("query", "key"),

@@ -9,7 +9,7 @@ import mha
 from . import exports, link, models, prepared, primes, room_panel, session, walk, x_source
 from . import settings as S
 from .inputs import number
-from .stages import DOWNLOAD, SIZES_NOTE
+from .stages import DOWNLOAD, SIZES_NOTE, SOURCE
 from .strings import Text
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -176,6 +176,8 @@ def _files(t: Text, cfg: mha.AttentionConfig, x, w: mha.Weights | None):
 def _source() -> exports.Source:
     """What this view's numbers come from, for its files: the stage, the model (and layer), the text's tokens."""
     ss = st.session_state
+    if (shown := SOURCE.get(ss["stage"], lambda: None)()) is not None:  # a stage showing other weights than the walk's
+        return shown
     tokens = tuple(x_source.text_tokens(ss.get("text", "")))
     if models.trained_on():
         return exports.Source(ss["stage"], "trained", int(ss["layer"]), ss.get("train_seed"), tokens)

@@ -2,6 +2,7 @@
 its own BPE beside the word split, every head of a layer on the text, the induction probe's scores, heads knocked
 out, and everything a link or a folder can get wrong said in the page."""
 
+import io
 import json
 import re
 
@@ -136,3 +137,28 @@ def test_a_checkpoint_that_does_not_fit_or_does_not_open_is_named_with_what_is_w
     at = run(stage="tokens", ckpt="bert", text="a b")
     assert not at.exception and "bert could not be opened: bert: a 'bert' model, not GPT-2" in shown(
         " ".join(e.value for e in at.error))
+
+
+def test_the_files_of_a_checkpoints_heads_hold_what_its_view_shows(offered):
+    from .test_stage_downloads import downloaded
+
+    at = run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B", ckpt_layer=2, ckpt_knock="2.1,2.2")
+    at.session_state["downloads_open"] = True
+    name, files = downloaded(rerun(at), "-knock2.1-2.2")
+    assert name == "mha-heads-trained-gpt2-layer2-knock2.1-2.2"
+    m = mha.load_gpt2(offered / "trained-gpt2")
+    ids = m.tokenizer.encode("C F A H B C F A H B")
+    half = min(checkpoints.HALF, m.weights.n_ctx // 2, m.weights.vocab_size)
+    seqs = mha.repeated_tokens(m.weights.vocab_size, half, checkpoints.PROBES)
+    prev, ind = _by_hand(m.weights, seqs)
+    whole, without = mha.task_score(m.weights, seqs), mha.task_score(m.weights, seqs, ((1, 0), (1, 1)))
+    with np.load(io.BytesIO(files["npz"])) as npz:
+        assert np.array_equal(npz["ids"], ids) and np.array_equal(npz["probe"], seqs)
+        assert np.allclose(npz["S_layer2"], mha.model_forward(ids, m.weights).layers[1].attn.probs, atol=1e-12)
+        assert np.allclose(npz["previous_token"], prev, atol=1e-9) and np.allclose(npz["induction"], ind, atol=1e-9)
+        assert np.allclose(npz["accuracy"], [whole.accuracy, without.accuracy, 1 / 8])
+        assert np.allclose(npz["loss"], [whole.loss, without.loss, np.log(8)])
+    head = json.loads(files["json"])
+    assert head["config"] == {"n_layer": 2, "n_head": 2, "d_model": 13, "vocab_size": 8, "n_ctx": 16}
+    assert head["source"]["checkpoint"] == "trained-gpt2" and head["source"]["layer"] == 2
+    assert head["source"]["table_rows"] == ["every head", "without 2.1, 2.2", "chance"]

@@ -12,7 +12,7 @@ import mha
 from mha import figures as F
 from mha.analysis import ROLE_FLOOR
 
-from .. import checkpoints, x_source
+from .. import checkpoints, exports, x_source
 from .. import settings as S
 from ..chart import chart
 from ..prose import later, markdown_table
@@ -49,6 +49,63 @@ def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], bool]:
     return ids[:most], len(ids) > most
 
 
+def page_tokens(m: mha.GPT2) -> tuple[list[int], bool, tuple[str, ...]]:
+    """The page's text (or the language's example) in m's tokens: the ids, whether they were cut, their labels."""
+    ss = st.session_state
+    text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
+    ids, cut = tokens_of(m, text)
+    return ids, cut, tuple(piece(m.tokenizer.piece(i))[0] for i in ids)
+
+
+def shown_layer(m: mha.GPT2) -> int:
+    """The layer the view shows (from 1): the link's or the control's, within the model's."""
+    return min(int(st.session_state.get("ckpt_layer", "1")), m.weights.n_layers)
+
+
+def knocked_names(m: mha.GPT2) -> tuple[list[str], list[str]]:
+    """Every head's name (layer.head from 1), and those of the view's knock-out that are the model's."""
+    names = [f"{a}.{b}" for a in range(1, m.weights.n_layers + 1) for b in range(1, m.n_heads + 1)]
+    return names, [n for n in st.session_state.get("ckpt_knock") or [] if n in names]
+
+
+def source() -> exports.Source:
+    """The files' record of a checkpoint's heads: its name and the layer shown, the text in its tokens."""
+    ss = st.session_state
+    try:
+        m = checkpoints.load(ss["ckpt"])
+    except mha.InputError:  # the page says why; its files are none (download raises it again)
+        return exports.Source(ss["stage"], "checkpoint", checkpoint=ss["ckpt"])
+    return exports.Source(ss["stage"], "checkpoint", shown_layer(m), tokens=page_tokens(m)[2], checkpoint=m.name)
+
+
+def download() -> exports.Part:
+    """A checkpoint's heads as its view shows them: the text's ids and the shown layer's S (one per head), each
+    head's two probe scores (layers × heads), the probe's sequences, and the knock-out table (accuracy and loss with
+    every head, without the knocked ones if any, at chance); its sizes as the files' config. CheckpointError (an
+    InputError: the panel offers no files) if it cannot be opened, which the page says."""
+    m = checkpoints.load(st.session_state["ckpt"])
+    w, layer = m.weights, shown_layer(m)
+    ids, _, _ = page_tokens(m)
+    seqs, _, (prev, induction) = checkpoints.probe(m)
+    _, chosen = knocked_names(m)
+    scores = [checkpoints.knocked_score(m, ())]
+    if chosen:
+        scores.append(checkpoints.knocked_score(m, tuple(sorted(S.knocked_pairs(chosen)))))
+    arrays = {"previous_token": prev, "induction": induction, "probe": seqs,
+              "accuracy": np.array([*(s.accuracy for s in scores), 1 / w.vocab_size]),
+              "loss": np.array([*(s.loss for s in scores), np.log(w.vocab_size)])}
+    labels = {"previous_token": ("layer", "head"), "induction": ("layer", "head"), "probe": ("row", "token"),
+              "accuracy": ("row", "row"), "loss": ("row", "row")}
+    if ids:
+        arrays |= {"ids": np.array(ids), f"S_layer{layer}": checkpoints.run(m, tuple(ids)).layers[layer - 1].attn.probs}
+        labels |= {"ids": ("row", "token"), f"S_layer{layer}": ("query", "key")}
+    config = {"n_layer": w.n_layers, "n_head": m.n_heads, "d_model": w.d_model, "vocab_size": w.vocab_size,
+              "n_ctx": w.n_ctx}
+    rows = ["every head", *(["without " + ", ".join(chosen)] if chosen else []), "chance"]
+    meta = {"config": config, "knock": chosen, "table_rows": rows}
+    return exports.Part(arrays, labels, meta, suffix="-knock" + "-".join(chosen) if chosen else "")
+
+
 def opened(t: Text, name: str) -> mha.GPT2 | None:
     """Checkpoint `name`, or None after saying in the page why it could not be opened."""
     try:
@@ -67,9 +124,7 @@ def render(v: View) -> None:
         return
     w, heads = m.weights, m.n_heads
     numbers = checkpoints.need(name) // 8
-    text = ss["text"] if x_source.has_text() else x_source.example_text(t.lang)
-    ids, cut = tokens_of(m, text)
-    labels = tuple(piece(m.tokenizer.piece(i))[0] for i in ids)
+    ids, cut, labels = page_tokens(m)
     most = min(w.n_ctx, S.LIMITS["n_tokens"])
     about = t("real_title", name=f"**{md_escape(name)}**", layers=w.n_layers, heads=heads, d=w.d_model,
               vocab=f"{w.vocab_size:,}", numbers=f"{numbers:,}", mb=checkpoints.megabytes(8 * numbers))
@@ -77,7 +132,7 @@ def render(v: View) -> None:
                                      cut=t("real_cut", most=most) if cut else "") + "]]"
     if not later(v.look, about):  # on a projector, under the figures: the layer's patterns come first
         st.markdown(about)
-    ss["ckpt_layer"] = str(min(int(ss.get("ckpt_layer", "1")), w.n_layers))  # a link's, within this model's
+    ss["ckpt_layer"] = str(shown_layer(m))  # a link's, within this model's
     layer = int(st.segmented_control(t("real_layer"), [str(i) for i in range(1, w.n_layers + 1)], key="ckpt_layer",
                                      required=True, label_visibility="collapsed" if v.look == F.PRESENT else "visible"))
     if not ids:  # a text in none of the model's tokens (letters a letter-level vocabulary lacks)
@@ -118,13 +173,11 @@ def knock(v: View, m: mha.GPT2, name: str) -> None:
     """Heads knocked out, chosen by name (or the best induction heads in one click), and the probe's second half
     scored with every head, without them, and at chance."""
     t, ss, w = v.t, st.session_state, m.weights
-    layers, heads = w.n_layers, m.n_heads
-    names = [f"{a}.{b}" for a in range(1, layers + 1) for b in range(1, heads + 1)]
-    asked = list(ss.get("ckpt_knock") or [])
-    if left := [n for n in asked if n not in names]:
-        st.warning(t("real_knock_left", names=md_escape(", ".join(left[:5])), name=md_escape(name), layers=layers,
-                     heads=heads))
-    ss["ckpt_knock"] = [n for n in asked if n in names]
+    names, kept = knocked_names(m)
+    if left := [n for n in ss.get("ckpt_knock") or [] if n not in kept]:
+        st.warning(t("real_knock_left", names=md_escape(", ".join(left[:5])), name=md_escape(name),
+                     layers=w.n_layers, heads=m.n_heads))
+    ss["ckpt_knock"] = kept
     st.markdown(f"**{t('real_knock_title')}**\n\n:gray[:small[{t('real_knock_text')}]]")
     _, _, (_, induction) = checkpoints.probe(m)
     order = np.argsort(-induction, axis=None, kind="stable")[:BEST]

@@ -21,12 +21,19 @@ from ..view import View, concat_args
 CODE = [("concat",)]
 
 
+def source() -> exports.Source | None:
+    """With a checkpoint's heads shown: the checkpoint, for the files' record and names. Else None (the walk's)."""
+    return real.source() if st.session_state.get("ckpt") in checkpoints.offered() else None
+
+
 def download(cfg, x, w) -> exports.Part | None:
     """With the trained model's heads knocked out on the knock-out part (audit #14): the layer's attention as the walk
     holds it, the last layer's patterns with every head (S_all) and without the knocked ones (S_knocked), and the
     held-out table (accuracy and loss with every head, without the knocked ones, at chance), `knock` in the record
     and the name. Else None: the walk's trace is the view."""
     ss = st.session_state
+    if ss.get("ckpt") in checkpoints.offered():  # a checkpoint's heads: what its view shows
+        return real.download()
     chosen = list(ss.get("knock") or [])
     if not (models.trained_on() and ss.get("heads_part") == "knock" and chosen):
         return None
