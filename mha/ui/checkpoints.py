@@ -6,6 +6,7 @@ MHA_MODELS holds folders separated by the system's path separator (":" on Linux)
 checkpoint, named by its folder; a folder without one offers each checkpoint folder directly inside it. Nothing is
 downloaded: the hosted demo sets no MHA_MODELS and offers none."""
 
+import math
 import os
 import re
 from functools import lru_cache
@@ -25,9 +26,12 @@ _held = Shared(BUDGET_MB * MB)
 
 
 def budget() -> int:
-    """The bytes checkpoints may hold in this process: MHA_MODEL_MB (megabytes, a whole number), else BUDGET_MB."""
-    raw = os.environ.get(BUDGET, "").strip()
-    return (int(raw) if raw.isdigit() else BUDGET_MB) * MB
+    """The bytes checkpoints may hold in this process: MHA_MODEL_MB (megabytes), else BUDGET_MB."""
+    try:
+        mb = float(os.environ.get(BUDGET, ""))
+    except ValueError:
+        mb = BUDGET_MB
+    return int(mb * MB) if math.isfinite(mb) and mb >= 0 else BUDGET_MB * MB
 
 
 def offered() -> dict[str, Path]:
@@ -60,16 +64,37 @@ def megabytes(nbytes: int) -> str:
     return f"{mb:,.0f}" if mb >= 100 else f"{mb:.3g}" if mb >= 10 else f"{mb:.2g}"
 
 
+class TooLarge(mha.CheckpointError):
+    """A checkpoint whose numbers need more than this server keeps: how much, the budget, and the offered ones that
+    fit (the page says it in its language)."""
+
+    def __init__(self, name: str, nbytes: int, allowed: int, fits: list[str]):
+        super().__init__(f"{name} needs {megabytes(nbytes)} MB here (float64) and this server keeps checkpoints up to "
+                         f"{megabytes(allowed)} MB ({BUDGET}).")
+        self.name, self.nbytes, self.allowed, self.fits = name, nbytes, allowed, fits
+
+
+def fitting(allowed: int) -> list[str]:
+    """The offered checkpoints whose numbers fit `allowed` bytes (those whose config.json can be read)."""
+    out = []
+    for name in offered():
+        try:
+            if need(name) <= allowed:
+                out.append(name)
+        except mha.CheckpointError:
+            continue
+    return out
+
+
 def load(name: str) -> mha.GPT2:
-    """Checkpoint `name`, read once and shared (CheckpointError naming what is wrong with it, or that it does not
-    fit this server's budget)."""
+    """Checkpoint `name`, read once and shared (TooLarge if it does not fit this server's budget, CheckpointError
+    naming what else is wrong with it)."""
     found = _held.peek(name)
     if found is not None:
         return found
     nbytes, allowed = need(name), budget()
     if nbytes > allowed:
-        raise mha.CheckpointError(f"{name} needs {megabytes(nbytes)} MB here (float64) and this server keeps "
-                                  f"checkpoints up to {megabytes(allowed)} MB ({BUDGET}).")
+        raise TooLarge(name, nbytes, allowed, fitting(allowed))
     _held.budget = allowed
     _held.room(nbytes)
     return _held.get(name, lambda: mha.load_gpt2(offered()[name]))

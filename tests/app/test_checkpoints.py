@@ -125,7 +125,14 @@ def test_a_checkpoint_that_does_not_fit_or_does_not_open_is_named_with_what_is_w
     at = run(stage="heads", ckpt="tiny-gpt2")
     assert not at.exception
     said = shown(" ".join(e.value for e in at.error))
-    assert "tiny-gpt2 needs 0.21 MB here (float64) and this server keeps checkpoints up to 0 MB (MHA_MODEL_MB)" in said
+    assert "tiny-gpt2 needs 0.21 MB in this process" in said and "checkpoints up to 0 MB (MHA_MODEL_MB)" in said
+    assert "None of this server's checkpoints fits" in said
+    monkeypatch.setenv("MHA_MODEL_MB", "0.1")  # tiny-gpt2's 0.21 MB does not fit, trained-gpt2's 0.036 MB does
+    at = run(stage="heads", ckpt="tiny-gpt2", lang="zh")
+    said = shown(" ".join(e.value for e in at.error))
+    assert "tiny-gpt2 在本进程中需要 0.21 MB" in said and "放得下的有：trained-gpt2。" in said
+    monkeypatch.setenv("MHA_MODEL_MB", "lots")  # not a number: the default, 64 MB
+    assert not run(stage="heads", ckpt="tiny-gpt2").error
     monkeypatch.delenv("MHA_MODEL_MB")
     broken = offered.parent / "broken"
     (broken / "bert_*like*").mkdir(parents=True, exist_ok=True)

@@ -110,9 +110,14 @@ def opened(t: Text, name: str) -> mha.GPT2 | None:
     """Checkpoint `name`, or None after saying in the page why it could not be opened."""
     try:
         return checkpoints.load(name)
-    except mha.InputError as e:
+    except checkpoints.TooLarge as e:
+        fits = t("real_fits", names=md_escape(", ".join(e.fits))) if e.fits else t("real_fits_none")
+        st.error(t.sentences(t("real_too_large", name=md_escape(name), need=checkpoints.megabytes(e.nbytes),
+                               allowed=checkpoints.megabytes(e.allowed), variable=md_escape(checkpoints.BUDGET)),
+                             fits))
+    except mha.InputError as e:  # what the core found wrong, in its own words (English)
         st.error(t("real_error", name=md_escape(name), error=md_escape(str(e))))
-        return None
+    return None
 
 
 def render(v: View) -> None:

@@ -126,6 +126,16 @@ STRINGS = {
     "real_error": S(
         en="{name} could not be opened: {error}",
         zh="无法打开 {name}：{error}"),
+    "real_too_large": S(
+        en=("{name} needs {need} MB in this process (the core holds every weight in float64), and this server keeps "
+            "checkpoints up to {allowed} MB ({variable}), so it is not read."),
+        zh="{name} 在本进程中需要 {need} MB（核心代码以 float64 保存每个权重），而本服务器给检查点的上限是 {allowed} MB（{variable}），所以没有读取它。"),
+    "real_fits": S(
+        en="Of this server's checkpoints, these fit: {names}.",
+        zh="本服务器的检查点中，放得下的有：{names}。"),
+    "real_fits_none": S(
+        en="None of this server's checkpoints fits; on a machine with room, its operator can raise the limit.",
+        zh="本服务器的检查点都放不下；在内存充足的机器上，运行服务器的人可以调高这个上限。"),
     "real_back": S(
         en="Back to the walk's heads",
         zh="回到这一步原来的多头"),
