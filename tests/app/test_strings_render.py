@@ -265,13 +265,21 @@ def _chart_words(spec) -> list[str]:
     return [spec] if isinstance(spec, str) else []  # a trace's text array holds strings too
 
 
-def _checkpoints():
-    """A real model's pages (MHA_MODELS set by the fixture): its BPE on the tokens stage, its heads and their scores, a
-    knock-out, a layer it lacks, and a checkpoint that cannot be opened."""
+def _checkpoints(mp):
+    """A real model's pages (MHA_MODELS set by the fixture): its BPE on the tokens stage, its heads and their scores
+    (with induction heads and without), a text longer than its context, a knock-out with a head it lacks, a text in
+    none of its tokens, a checkpoint the link names wrongly, and one too large for the server (some fitting, none)."""
     yield run(stage="tokens", ckpt="tiny-gpt2", text="多头 attention")
-    yield run(stage="heads", ckpt="trained-gpt2", ckpt_knock="2.1,9.9", ckpt_layer=2)
+    yield run(stage="heads", ckpt="trained-gpt2", text="A B C D E F G H A B C D E F G H A B", ckpt_knock="2.1,9.9",
+              ckpt_layer=2)
+    yield run(stage="heads", ckpt="trained-gpt2", text="none of these")
+    yield run(stage="heads", ckpt="tiny-gpt2")
     yield run(stage="heads", ckpt="nope")
     yield run(stage="heads")  # the offer
+    for mb in ("0.1", "0"):
+        mp.setenv("MHA_MODEL_MB", mb)
+        yield run(stage="heads", ckpt="tiny-gpt2")
+    mp.delenv("MHA_MODEL_MB")
 
 
 @pytest.fixture(scope="module")
@@ -288,7 +296,7 @@ def pages(checkpoint_root):
         mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
         try:
-            for at in itertools.chain(_walk(), _checkpoints()):
+            for at in itertools.chain(_walk(), _checkpoints(mp)):
                 for node in at._tree:
                     if getattr(node, "proto", None) is not None:
                         shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]
