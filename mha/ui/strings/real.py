@@ -28,7 +28,7 @@ STRINGS = {
         en=("Your text in {name}'s own tokens: {n} of them{cut}. Hover a cell of a pattern for its two tokens. The "
             "sizes in the sidebar are the walk's, for its other stages; this view has the checkpoint's own."),
         zh=("你的文本按 {name} 自己的词元切分，共 {n} 个{cut}。把鼠标停在注意力图的格子上，可以看到它对应的两个词元。"
-            "侧边栏里的维度属于本页的其他步骤；这里用的是检查点自己的维度。")),
+            "侧边栏里的维度属于其他各步骤；这里用的是检查点自己的维度。")),
     "real_cut": S(
         en=" (cut to the first {most}: this page's limit and the model's context)",
         zh="（只取前 {most} 个：这是这里的上限，也受模型上下文长度限制）"),
