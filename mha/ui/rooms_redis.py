@@ -63,6 +63,7 @@ class RedisStore:
         self._held: set[str] = set()  # rooms whose newest view waits for the second to be over
         self._unsent: dict[str, tuple[str, dict[str, str]]] = {}  # code -> a view Redis did not take, and its key
         self._listening = False
+        self._subscribed = threading.Event()  # the listener's subscription is in place: a change published now is heard
         self._beaten = 0.0
 
     # The interface rooms.Store has
@@ -248,12 +249,13 @@ class RedisStore:
             notify()
 
     def _listen(self) -> None:
-        """Start this replica's listener, once."""
+        """Start this replica's listener, once, and wait (at most TIMEOUT_S) until Redis has its subscription: a view
+        sent right after a first join would otherwise be published before anyone here listens, and never told."""
         with self._lock:
-            if self._listening:
-                return
-            self._listening = True
-        threading.Thread(target=self._listener, name="mha-rooms-redis", daemon=True).start()
+            start, self._listening = not self._listening, True
+        if start:
+            threading.Thread(target=self._listener, name="mha-rooms-redis", daemon=True).start()
+        self._subscribed.wait(TIMEOUT_S)
 
     def _listener(self) -> None:
         """Each change published for a room, told to this replica's pages in it; the beat; after an outage, the
@@ -262,8 +264,11 @@ class RedisStore:
         while True:
             try:
                 if pubsub is None:
-                    pubsub = self._r.pubsub(ignore_subscribe_messages=True)
+                    pubsub = self._r.pubsub()
                     pubsub.psubscribe(f"{PREFIX}room:*")
+                    while (said := pubsub.get_message(timeout=LISTEN_S)) is None or said["type"] != "psubscribe":
+                        continue  # Redis has not confirmed it yet: until it does, a publish may pass unheard
+                    self._subscribed.set()
                     self._resend()
                     if away:
                         with self._lock:

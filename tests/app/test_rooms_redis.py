@@ -118,6 +118,24 @@ def test_rooms_and_pages_are_bounded_across_replicas_and_a_room_expires_unused(r
     lead.open()  # the room that went makes room
 
 
+def test_a_view_sent_right_after_a_replicas_first_join_is_told_even_when_subscribing_is_slow(replicas, monkeypatch):
+    """A replica's listener subscribes on its own thread: its first join waits until Redis has the subscription, so
+    a view sent at once (a busy machine made this seen in a full run) is not published to no one."""
+    real = redis.client.PubSub.psubscribe
+
+    def slow(self, *args, **kwargs):
+        time.sleep(0.5)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(redis.client.PubSub, "psubscribe", slow)
+    lead, follow = replicas
+    code, key = lead.open()
+    told = Told()
+    follow.join(code, "a", told)
+    lead.send(code, key, {"stage": "qk"})
+    assert told.reaches(1)
+
+
 def test_only_the_key_asks_and_closes_and_an_answer_counts_once_a_page_while_its_question_is_open(replicas):
     lead, follow = replicas
     code, key = lead.open()
