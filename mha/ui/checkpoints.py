@@ -6,9 +6,12 @@ MHA_MODELS holds folders separated by the system's path separator (":" on Linux)
 checkpoint, named by its folder; a folder without one offers each checkpoint folder directly inside it. Nothing is
 downloaded: the hosted demo sets no MHA_MODELS and offers none."""
 
+import hashlib
 import math
 import os
 import re
+import tempfile
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -51,6 +54,38 @@ def _offered(listed: str) -> tuple[tuple[str, Path], ...]:
             if NAME.fullmatch(path.name) and path.name not in found:
                 found[path.name] = path
     return tuple(found.items())
+
+
+UPLOAD_FILES = ("config.json", "model.safetensors", "tokenizer.json", "vocab.json", "merges.txt")
+UPLOAD = ":upload"  # the picker's value for a tab's own upload: no folder's name (NAME has no colon), so no link's
+
+
+UPLOAD_MB = 1  # the server's own limit on an upload (.streamlit/config.toml, maxUploadSize): a toy model's size
+
+
+def read_upload(files: list[tuple[str, bytes]]) -> tuple[mha.GPT2, int]:
+    """A checkpoint from a page's uploaded files (each (name, bytes); the server's upload limit has bounded them),
+    and the numbers it holds: written to a folder of its own, read as load_gpt2 reads a folder (TooLarge first if
+    it does not fit the checkpoints' budget), and named by a digest of the files, so that two tabs with the same
+    upload share its probe. CheckpointError naming a file it does not read or a name given twice, or what load_gpt2
+    finds wrong; nothing of it is kept on the disk."""
+    names = [name for name, _ in files]
+    if other := [n for n in names if n not in UPLOAD_FILES]:
+        raise mha.CheckpointError(f"{other[0]}: not a file of a GPT-2 checkpoint ({', '.join(UPLOAD_FILES)}).")
+    if len(set(names)) < len(names):
+        raise mha.CheckpointError(f"{next(n for n in names if names.count(n) > 1)} is given twice.")
+    digest = hashlib.sha256(b"".join(hashlib.sha256(n.encode() + b"\0" + data).digest()
+                                     for n, data in sorted(files))).hexdigest()[:12]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "upload"
+        folder.mkdir()
+        for name, data in files:
+            (folder / name).write_bytes(data)
+        numbers = mha.checkpoint_numbers(folder)[1]
+        if 8 * numbers > budget():
+            raise TooLarge("upload", 8 * numbers, budget(), fitting(budget()))
+        m = mha.load_gpt2(folder)
+    return replace(m, name=f"{UPLOAD}-{digest}"), numbers
 
 
 def need(name: str) -> int:

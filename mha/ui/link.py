@@ -10,7 +10,7 @@ import streamlit as st
 
 import mha
 
-from . import classroom, x_codec
+from . import checkpoints, classroom, x_codec
 from . import settings as S
 from .models import trained_on, trained_sizes
 from .strings import Text
@@ -29,8 +29,8 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     for key in ("text", "positions", "temperature", "choice", "model", "layer"):
         if ss.get(key, S.DEFAULTS[key]) != S.DEFAULTS[key]:
             out[key] = str(ss[key])
-    if ss.get("ckpt"):  # a real model's checkpoint (its layer and heads knocked out: the heads stage's parameters)
-        out["ckpt"] = ss["ckpt"]
+    if ss.get("ckpt") in checkpoints.offered():  # a server's checkpoint (its layer and heads knocked out: the heads
+        out["ckpt"] = ss["ckpt"]  # stage's parameters); an upload stays with its tab
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
     out.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
     out.update(lang=ss["lang"], stage=ss["stage"])

@@ -169,3 +169,53 @@ def test_the_files_of_a_checkpoints_heads_hold_what_its_view_shows(offered):
     assert head["config"] == {"n_layer": 2, "n_head": 2, "d_model": 13, "vocab_size": 8, "n_ctx": 16}
     assert head["source"]["checkpoint"] == "trained-gpt2" and head["source"]["layer"] == 2
     assert head["source"]["table_rows"] == ["every head", "without 2.1, 2.2", "chance"]
+
+
+def _files(folder) -> list[tuple[str, bytes, str]]:
+    return [(p.name, p.read_bytes(), "application/octet-stream") for p in sorted(folder.iterdir())]
+
+
+def test_a_learners_own_checkpoint_uploaded_shows_its_heads_in_this_tab_only(offered, monkeypatch):
+    monkeypatch.delenv("MHA_MODELS")  # the hosted demo offers none: the upload is the way in
+    at = run(stage="heads", text="C F A H B C F A H B")
+    assert "ckpt" not in [s.key for s in at.selectbox]  # nothing to pick yet
+    at.file_uploader(key="ckpt_files").set_value(_files(offered / "trained-gpt2"))
+    rerun(at)
+    text = shown(page_text(at))
+    assert "your upload**: 2 layers × 2 heads" in text and "Head 2." in text and "for induction" in text
+    assert "Your upload stays with this tab" in text and "ckpt" not in at.query_params
+    at.session_state["downloads_open"] = True
+    assert rerun(at).get("download_button")  # its files, named for the upload
+    at.session_state["stage"] = "tokens"  # the same tab, on the tokens stage
+    rerun(at)
+    assert [s.options for s in at.selectbox if s.key == "ckpt"] == [["none", "your upload"]]
+    assert "your upload**'s own tokens" in shown(page_text(at))
+    again = run(stage="heads", text="C F A H B C F A H B")  # another tab: no upload there
+    assert "your upload" not in shown(page_text(again))
+
+
+@pytest.mark.parametrize(("files", "said"), [
+    (lambda root: [*_files(root / "trained-gpt2"), ("notes.json", b"{}", "application/json")],
+     "notes.json: not a file of a GPT-2 checkpoint"),
+    (lambda root: [f for f in _files(root / "trained-gpt2") if f[0] != "model.safetensors"],
+     "no model.safetensors"),
+    (lambda root: [*_files(root / "trained-gpt2"), _files(root / "tiny-gpt2")[0]], "config.json is given twice"),
+])
+def test_an_upload_that_is_not_a_checkpoint_is_named_with_what_is_wrong(offered, files, said):
+    at = run(stage="heads")
+    at.file_uploader(key="ckpt_files").set_value(files(offered))
+    rerun(at)
+    errors = shown(" ".join(e.value for e in at.error))
+    assert "your upload could not be opened" in errors and said in errors
+    assert "S of every head" in page_text(at)  # the walk's heads, as before
+
+
+def test_an_upload_too_large_for_the_server_is_refused_before_it_is_read(offered, monkeypatch):
+    monkeypatch.setenv("MHA_MODEL_MB", "0.1")
+    read = []
+    monkeypatch.setattr(mha, "load_gpt2", lambda *a: read.append(a))
+    at = run(stage="heads", lang="zh")
+    at.file_uploader(key="ckpt_files").set_value(_files(offered / "tiny-gpt2"))
+    rerun(at)
+    errors = shown(" ".join(e.value for e in at.error))
+    assert "你上传的模型 在本进程中需要 0.21 MB" in errors and "放得下的有：trained-gpt2" in errors and not read

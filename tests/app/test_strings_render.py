@@ -265,7 +265,7 @@ def _chart_words(spec) -> list[str]:
     return [spec] if isinstance(spec, str) else []  # a trace's text array holds strings too
 
 
-def _checkpoints(mp):
+def _checkpoints(mp, root):
     """A real model's pages (MHA_MODELS set by the fixture): its BPE on the tokens stage, its heads and their scores
     (with induction heads and without), a text longer than its context, a knock-out with a head it lacks, a text in
     none of its tokens, a checkpoint the link names wrongly, and one too large for the server (some fitting, none)."""
@@ -280,6 +280,15 @@ def _checkpoints(mp):
         mp.setenv("MHA_MODEL_MB", mb)
         yield run(stage="heads", ckpt="tiny-gpt2")
     mp.delenv("MHA_MODEL_MB")
+    files = [(p.name, p.read_bytes(), "application/octet-stream") for p in sorted((root / "trained-gpt2").iterdir())]
+    at = run(stage="heads", text="C F A H B C F A H B")  # a learner's own checkpoint: its heads, then its tokens
+    at.file_uploader(key="ckpt_files").set_value(files)
+    yield rerun(at)
+    at.session_state["stage"] = "tokens"
+    yield rerun(at)
+    at = run(stage="heads")
+    at.file_uploader(key="ckpt_files").set_value(files[1:])  # no config.json
+    yield rerun(at)
 
 
 @pytest.fixture(scope="module")
@@ -296,7 +305,7 @@ def pages(checkpoint_root):
         mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
         try:
-            for at in itertools.chain(_walk(), _checkpoints(mp)):
+            for at in itertools.chain(_walk(), _checkpoints(mp, checkpoint_root)):
                 for node in at._tree:
                     if getattr(node, "proto", None) is not None:
                         shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]

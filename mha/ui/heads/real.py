@@ -23,15 +23,77 @@ from . import s_maps
 BEST = 3  # the best induction heads the knock-out part offers to knock out in one click
 
 
+OWN = "ckpt_own"  # session key: this tab's uploaded checkpoint and the numbers it holds, while the tab is open
+UPLOAD_ERROR = "ckpt_upload_error"  # session key: why the last upload could not be read, said once under the box
+
+
+def choices() -> list[str]:
+    """What the picker offers: none, the server's checkpoints, and this tab's upload if it has one."""
+    return ["", *checkpoints.offered(), *([checkpoints.UPLOAD] if OWN in st.session_state else [])]
+
+
+def shown() -> bool:
+    """Whether the page shows a checkpoint (the heads stage its heads, the tokens stage its tokens)."""
+    return bool(st.session_state.get("ckpt")) and st.session_state["ckpt"] in choices()
+
+
+def model_of(name: str) -> mha.GPT2:
+    """The checkpoint the picker names: this tab's upload, or one the server offers (checkpoints.load)."""
+    return st.session_state[OWN][0] if name == checkpoints.UPLOAD else checkpoints.load(name)
+
+
+def said_name(t: Text, name: str) -> str:
+    """A checkpoint as the page names it (Markdown): its folder's name, or "your upload"."""
+    return t("real_own") if name == checkpoints.UPLOAD else md_escape(name)
+
+
 def picker(t: Text) -> str:
-    """The checkpoints this server offers, and none (the first); the name chosen, or ""."""
-    offered = checkpoints.offered()
+    """The checkpoints this server offers and this tab's upload, and none (the first), when there is one to pick;
+    the name chosen, or ""."""
     ss = st.session_state
-    if ss.get("ckpt") not in offered:
+    if ss.get("ckpt") not in choices():
         ss["ckpt"] = ""
-    st.selectbox(t("real_pick"), ["", *offered], key="ckpt", format_func=lambda name: name or t("real_none"),
-                 help=t("real_pick_help", variable=md_escape(checkpoints.FOLDERS)))
+    if len(choices()) > 1:
+        st.selectbox(t("real_pick"), choices(), key="ckpt", help=t("real_pick_help", variable=md_escape(
+            checkpoints.FOLDERS)), format_func=lambda name: t("real_own_plain") if name == checkpoints.UPLOAD
+            else name or t("real_none"))
     return ss["ckpt"]
+
+
+def uploader(t: Text) -> None:
+    """A checkpoint of the learner's own, in files under the server's upload limit, for this tab only."""
+    st.file_uploader(t("real_upload"), type=["json", "safetensors", "txt"], accept_multiple_files=True,
+                     key="ckpt_files", max_upload_size=checkpoints.UPLOAD_MB, on_change=_uploaded,
+                     help=t("real_upload_help", mb=checkpoints.UPLOAD_MB, files=md_escape(
+                         ", ".join(checkpoints.UPLOAD_FILES))))
+    if error := st.session_state.pop(UPLOAD_ERROR, None):
+        st.error(error)
+
+
+def _uploaded() -> None:
+    """The files in the box read as a checkpoint, shown at once; what is wrong said under the box; none: no upload."""
+    ss = st.session_state
+    files = ss.get("ckpt_files") or []
+    t = Text(ss["lang"])
+    if not files:
+        ss.pop(OWN, None)
+        return
+    try:
+        ss[OWN] = checkpoints.read_upload([(f.name, f.getvalue()) for f in files])
+    except checkpoints.TooLarge as e:
+        ss[UPLOAD_ERROR] = too_large(t, e, t("real_own"))
+        return
+    except mha.InputError as e:
+        ss[UPLOAD_ERROR] = t("real_error", name=t("real_own"), error=md_escape(str(e)))
+        return
+    ss["ckpt"] = checkpoints.UPLOAD
+
+
+def too_large(t: Text, e: "checkpoints.TooLarge", name: str) -> str:
+    """That a checkpoint does not fit the server's budget, how much it needs, and which offered ones fit."""
+    fits = t("real_fits", names=md_escape(", ".join(e.fits))) if e.fits else t("real_fits_none")
+    return t.sentences(t("real_too_large", name=name, need=checkpoints.megabytes(e.nbytes),
+                         allowed=checkpoints.megabytes(e.allowed), variable=md_escape(checkpoints.BUDGET)), fits)
 
 
 def piece(b: bytes) -> tuple[str, bool]:
@@ -72,10 +134,11 @@ def source() -> exports.Source:
     """The files' record of a checkpoint's heads: its name and the layer shown, the text in its tokens."""
     ss = st.session_state
     try:
-        m = checkpoints.load(ss["ckpt"])
+        m = model_of(ss["ckpt"])
     except mha.InputError:  # the page says why; its files are none (download raises it again)
         return exports.Source(ss["stage"], "checkpoint", checkpoint=ss["ckpt"])
-    return exports.Source(ss["stage"], "checkpoint", shown_layer(m), tokens=page_tokens(m)[2], checkpoint=m.name)
+    name = "upload" if ss["ckpt"] == checkpoints.UPLOAD else m.name  # a file name holds no colon
+    return exports.Source(ss["stage"], "checkpoint", shown_layer(m), tokens=page_tokens(m)[2], checkpoint=name)
 
 
 def download() -> exports.Part:
@@ -83,7 +146,7 @@ def download() -> exports.Part:
     head's two probe scores (layers × heads), the probe's sequences, and the knock-out table (accuracy and loss with
     every head, without the knocked ones if any, at chance); its sizes as the files' config. CheckpointError (an
     InputError: the panel offers no files) if it cannot be opened, which the page says."""
-    m = checkpoints.load(st.session_state["ckpt"])
+    m = model_of(st.session_state["ckpt"])
     w, layer = m.weights, shown_layer(m)
     ids, _, _ = page_tokens(m)
     seqs, _, (prev, induction) = checkpoints.probe(m)
@@ -109,12 +172,9 @@ def download() -> exports.Part:
 def opened(t: Text, name: str) -> mha.GPT2 | None:
     """Checkpoint `name`, or None after saying in the page why it could not be opened."""
     try:
-        return checkpoints.load(name)
+        return model_of(name)
     except checkpoints.TooLarge as e:
-        fits = t("real_fits", names=md_escape(", ".join(e.fits))) if e.fits else t("real_fits_none")
-        st.error(t.sentences(t("real_too_large", name=md_escape(name), need=checkpoints.megabytes(e.nbytes),
-                               allowed=checkpoints.megabytes(e.allowed), variable=md_escape(checkpoints.BUDGET)),
-                             fits))
+        st.error(too_large(t, e, md_escape(name)))
     except mha.InputError as e:  # what the core found wrong, in its own words (English)
         st.error(t("real_error", name=md_escape(name), error=md_escape(str(e))))
     return None
@@ -128,20 +188,21 @@ def render(v: View) -> None:
     if m is None:
         return
     w, heads = m.weights, m.n_heads
-    numbers = checkpoints.need(name) // 8
+    numbers = ss[OWN][1] if name == checkpoints.UPLOAD else checkpoints.need(name) // 8
     ids, cut, labels = page_tokens(m)
     most = min(w.n_ctx, S.LIMITS["n_tokens"])
-    about = t("real_title", name=f"**{md_escape(name)}**", layers=w.n_layers, heads=heads, d=w.d_model,
+    about = t("real_title", name=f"**{said_name(t, name)}**", layers=w.n_layers, heads=heads, d=w.d_model,
               vocab=f"{w.vocab_size:,}", numbers=f"{numbers:,}", mb=checkpoints.megabytes(8 * numbers))
-    about += "\n\n:gray[:small[" + t("real_text", name=md_escape(name), n=len(ids),
-                                     cut=t("real_cut", most=most) if cut else "") + "]]"
+    about += "\n\n:gray[:small[" + t.sentences(
+        t("real_text", name=said_name(t, name), n=len(ids), cut=t("real_cut", most=most) if cut else ""),
+        t("real_own_link") if name == checkpoints.UPLOAD else "") + "]]"
     if not later(v.look, about):  # on a projector, under the figures: the layer's patterns come first
         st.markdown(about)
     ss["ckpt_layer"] = str(shown_layer(m))  # a link's, within this model's
     layer = int(st.segmented_control(t("real_layer"), [str(i) for i in range(1, w.n_layers + 1)], key="ckpt_layer",
                                      required=True, label_visibility="collapsed" if v.look == F.PRESENT else "visible"))
     if not ids:  # a text in none of the model's tokens (letters a letter-level vocabulary lacks)
-        st.warning(t("real_no_tokens", name=md_escape(name)))
+        st.warning(t("real_no_tokens", name=said_name(t, name)))
     else:
         patterns(v, m, ids, labels, layer)
     scores(v, m)
@@ -180,7 +241,7 @@ def knock(v: View, m: mha.GPT2, name: str) -> None:
     t, ss, w = v.t, st.session_state, m.weights
     names, kept = knocked_names(m)
     if left := [n for n in ss.get("ckpt_knock") or [] if n not in kept]:
-        st.warning(t("real_knock_left", names=md_escape(", ".join(left[:5])), name=md_escape(name),
+        st.warning(t("real_knock_left", names=md_escape(", ".join(left[:5])), name=said_name(t, name),
                      layers=w.n_layers, heads=m.n_heads))
     ss["ckpt_knock"] = kept
     st.markdown(f"**{t('real_knock_title')}**\n\n:gray[:small[{t('real_knock_text')}]]")

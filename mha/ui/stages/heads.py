@@ -8,7 +8,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from .. import checkpoints, exports, heads, models, session, training, x_source
+from .. import exports, heads, models, session, training, x_source
 from ..chart import chart
 from ..heads import circuits, knock, real, s_maps, writes
 from ..inputs import number
@@ -23,7 +23,7 @@ CODE = [("concat",)]
 
 def source() -> exports.Source | None:
     """With a checkpoint's heads shown: the checkpoint, for the files' record and names. Else None (the walk's)."""
-    return real.source() if st.session_state.get("ckpt") in checkpoints.offered() else None
+    return real.source() if real.shown() else None
 
 
 def download(cfg, x, w) -> exports.Part | None:
@@ -32,7 +32,7 @@ def download(cfg, x, w) -> exports.Part | None:
     held-out table (accuracy and loss with every head, without the knocked ones, at chance), `knock` in the record
     and the name. Else None: the walk's trace is the view."""
     ss = st.session_state
-    if ss.get("ckpt") in checkpoints.offered():  # a checkpoint's heads: what its view shows
+    if real.shown():  # a checkpoint's heads: what its view shows
         return real.download()
     chosen = list(ss.get("knock") or [])
     if not (models.trained_on() and ss.get("heads_part") == "knock" and chosen):
@@ -55,7 +55,7 @@ def download(cfg, x, w) -> exports.Part | None:
 def render(v: View) -> None:
     t = v.t
     header(t, "heads", v.look)
-    if st.session_state.get("ckpt") in checkpoints.offered():  # a real model's heads
+    if real.shown():  # a real model's heads
         real.render(v)
         return
     if not v.trained:
@@ -73,10 +73,10 @@ def render(v: View) -> None:
 
 
 def offer_real(t) -> None:
-    """Where the server offers checkpoints (MHA_MODELS): the same roles looked for in a real model's heads."""
-    if checkpoints.offered():
-        st.caption(t("real_offer"))
-        real.picker(t)
+    """The same roles looked for in a real model's heads: one the server offers (MHA_MODELS), or the reader's own."""
+    st.caption(t("real_offer"))
+    real.picker(t)
+    real.uploader(t)
 
 
 def use_trained() -> None:

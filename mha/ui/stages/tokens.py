@@ -16,12 +16,11 @@ from mha import figures as F
 from mha.figures.text import fit_text
 from mha.figures.ticks import token_ticks
 
-from .. import checkpoints, exports, models, session, x_source
+from .. import exports, models, session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..heads import real
 from ..prose import display, equation, header
-from ..strings import md_escape
 from ..view import View
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
@@ -64,7 +63,7 @@ def render(v: View) -> None:
         chips(tokens, ids, t("tokens_count_trained", n=n, distinct=len(set(tokens)), vocab=len(vocab)))
     else:
         chips(tokens, ids, t("tokens_count", n=n, vocab=len(vocab)))
-    if checkpoints.offered():  # a real model's own split of the same text, beside the words
+    if len(real.choices()) > 1:  # a real model's own split of the same text, beside the words
         bpe_split(t, text, n)
     # 1. look up rows of E
     e_rows = mw.wte[ids]
@@ -147,7 +146,7 @@ def bpe_split(t, text: str, words: int) -> None:
         return
     ids, _ = real.tokens_of(m, text)
     pieces = [real.piece(m.tokenizer.piece(i)) for i in ids]
-    st.markdown(t("tokens_bpe_title", name=f"**{md_escape(name)}**"))
+    st.markdown(t("tokens_bpe_title", name=f"**{real.said_name(t, name)}**"))
     items, run = [], []  # pieces that are parts of characters, drawn together over the characters they spell
     spell = codecs.getincrementaldecoder("utf-8")(errors="replace")
     for (shown, whole), i in zip([*pieces, ("", True)], [*ids, -1]):

@@ -19,6 +19,24 @@ STRINGS = {
     "real_offer": S(
         en="Or look for these roles in a real model's heads:",
         zh="也可以到真实模型的注意力头里找这些角色："),
+    "real_upload": S(
+        en="Your own GPT-2 checkpoint's files",
+        zh="你自己的 GPT-2 检查点文件"),
+    "real_upload_help": S(
+        en=("The files Hugging Face saves for a GPT-2 ({files}); each at most {mb} MB, this server's limit, so a "
+            "small model. It stays with this tab: no link carries it, and nothing is kept once the tab closes."),
+        zh=("Hugging Face 为 GPT-2 保存的那几个文件（{files}）；每个文件最多 {mb} MB（本服务器的上限），所以只能是小模型。"
+            "它只属于这个浏览器标签：链接里不会带上它，关掉标签后什么也不保留。")),
+    "real_own": S(
+        en="your upload",
+        zh="你上传的模型"),
+    "real_own_plain": S(
+        en="your upload",
+        zh="你上传的模型",
+        draws=PLAIN),
+    "real_own_link": S(
+        en="Your upload stays with this tab: the page's link cannot carry it.",
+        zh="你上传的模型只属于这个浏览器标签：这里的链接带不上它。"),
     "real_title": S(
         en=(r"{name}: {layers} layers × {heads} heads, $d_{{\text{{model}}}} = {d}$, a vocabulary of {vocab} "
             "tokens, {numbers} numbers ({mb} MB in this process)."),
