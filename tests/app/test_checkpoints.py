@@ -54,6 +54,8 @@ def test_the_tokens_stage_shows_the_checkpoints_own_tokens_with_each_characters_
     assert spelt == list("多头因果自注意力")  # each character under the pieces of its bytes, one by one
     said = shown(page_text(at))
     assert f"{len(ids)} BPE tokens where the word split makes 11" in said
+    long = run(stage="tokens", ckpt="tiny-gpt2", text="多头因果自注意力 " * 4)  # 100 tokens: past the context (48)
+    assert "48 BPE tokens (cut to the first 48: this page's limit and the model's context)" in shown(page_text(long))
 
 
 def test_the_heads_stage_finds_the_trained_models_induction_heads_in_its_second_layer(offered):

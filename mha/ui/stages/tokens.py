@@ -144,7 +144,7 @@ def bpe_split(t, text: str, words: int) -> None:
     m = real.opened(t, name) if name else None
     if m is None:
         return
-    ids, _ = real.tokens_of(m, text)
+    ids, cut = real.tokens_of(m, text)
     pieces = [real.piece(m.tokenizer.piece(i)) for i in ids]
     st.markdown(t("tokens_bpe_title", name=f"**{real.said_name(t, name)}**"))
     items, run = [], []  # pieces that are parts of characters, drawn together over the characters they spell
@@ -164,7 +164,8 @@ def bpe_split(t, text: str, words: int) -> None:
             spell.reset()
         if whole and i >= 0:
             items.append(chip(shown, int(i)))
-    count = t("tokens_bpe_count", n=len(ids), words=words, partial=sum(not whole for _, whole in pieces))
+    count = t("tokens_bpe_count", n=len(ids), words=words, partial=sum(not whole for _, whole in pieces),
+              cut=t("real_cut", most=len(ids)) if cut else "")
     counted("".join(items), count)
 
 
