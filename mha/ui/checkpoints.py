@@ -22,7 +22,7 @@ import mha
 from .shared import MB, Shared
 
 FOLDERS, BUDGET = "MHA_MODELS", "MHA_MODEL_MB"
-BUDGET_MB = 64  # the smallest host's 690 MB less the app's 620 (README, Memory): GPT-2 small needs 949 MB
+BUDGET_MB = 48  # with uploads.PROCESS_MAX, the smallest host's 690 MB less the app's 620 (README, Memory)
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")  # a checkpoint's name in a link (`ckpt=`): its folder's
 HALF, PROBES = 20, 8  # the induction probe: 8 sequences of 20 random tokens, then the same 20 again
 _held = Shared(BUDGET_MB * MB)

@@ -9,6 +9,7 @@ lost, a limit misread or an ImportError deep in a module.
 What install() then changes, once a process:
 - AppSession.request_rerun is wrapped (reruns.py: a click on a fragment the session does not hold runs in full);
 - WebsocketSessionManager.connect_session is wrapped (takeover.py: a connection naming a live session gets its own);
+- MemoryUploadedFileManager.add_file is wrapped (uploads.py: a page's and the process's uploads are bounded);
 - each click a page sends counts as its use for the seat its view holds (reruns.CLICKED gets budget.touch);
 - the interpreter's GIL switch interval is set to budget.SWITCH_S (budget.py: why).
 """
@@ -52,6 +53,13 @@ INTERNALS = (
     ("streamlit.runtime.app_session", "AppSession._client_state"),
     ("streamlit.runtime.websocket_session_manager", "WebsocketSessionManager.connect_session"),  # takeover: wrapped
     ("streamlit.runtime.websocket_session_manager", "WebsocketSessionManager.is_active_session"),
+    ("streamlit.runtime.memory_uploaded_file_manager", "MemoryUploadedFileManager.add_file"),  # uploads: wrapped
+    ("streamlit.runtime.memory_uploaded_file_manager", "MemoryUploadedFileManager.remove_file"),
+    ("streamlit.runtime.memory_uploaded_file_manager", "MemoryUploadedFileManager.file_storage"),
+    ("streamlit.runtime.memory_uploaded_file_manager", "MemoryUploadedFileManager._total_bytes"),
+    ("streamlit.runtime.memory_uploaded_file_manager", "MemoryUploadedFileManager._lock"),
+    ("streamlit.runtime", "Runtime.uploaded_file_mgr"),  # uploads: a page's upload let go once read
+    ("starlette.exceptions", "HTTPException"),  # uploads: a file past the limits refused with 413
     ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_LENGTH"),  # screen: the longest link
     ("streamlit.runtime.state.query_params", "CLIENT_STATE_QUERY_STRING_MAX_FIELDS"),
 )
@@ -103,11 +111,12 @@ def install() -> None:
         if _installed:
             return
         check()
-        from . import reruns, takeover  # after the check: they import internals (and little else: a click the page
-        # sends after a restart is dropped by Streamlit until the wrapper is in place)
+        from . import reruns, takeover, uploads  # after the check: they import internals (and little else: a click
+        # the page sends after a restart is dropped by Streamlit until the wrapper is in place)
 
         reruns.install()
         takeover.install()
+        uploads.install()
         from . import budget
 
         reruns.CLICKED.append(budget.touch)  # a click keeps the page's seat for views shown

@@ -12,7 +12,7 @@ import mha
 from mha import figures as F
 from mha.analysis import ROLE_FLOOR
 
-from .. import checkpoints, exports, x_source
+from .. import checkpoints, exports, uploads, x_source
 from .. import settings as S
 from ..chart import chart
 from ..prose import later, markdown_table
@@ -79,7 +79,9 @@ def _uploaded() -> None:
         ss.pop(OWN, None)
         return
     try:
-        ss[OWN] = checkpoints.read_upload([(f.name, f.getvalue()) for f in files])
+        read = [(f.name, f.getvalue()) for f in files]
+        uploads.release([f.file_id for f in files])  # read: its bytes are let go
+        ss[OWN] = checkpoints.read_upload(read)
     except checkpoints.TooLarge as e:
         ss[UPLOAD_ERROR] = too_large(t, e, t("real_own"))
         return

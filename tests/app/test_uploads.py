@@ -1,0 +1,73 @@
+"""Uploads are bounded a session and a process (mha/ui/uploads.py): Streamlit's upload endpoint keeps any file for
+any live session; here past SESSION_MAX or PROCESS_MAX a file is refused with 413, and a checkpoint's files are let go
+as soon as the page has read them."""
+
+import pytest
+from starlette.exceptions import HTTPException
+from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+from mha.ui import uploads
+from mha.ui.shared import MB
+
+from .helpers import rerun, run
+
+
+class Bounded(MemoryUploadedFileManager):
+    """Streamlit's manager with the app's wrapper (on a class of its own: the test changes no process-wide class)."""
+
+
+uploads.install(Bounded)
+
+
+def _file(file_id: str, nbytes: int = MB) -> UploadedFileRec:
+    return UploadedFileRec(file_id=file_id, name=f"{file_id}.json", type="application/json", data=b"x" * nbytes)
+
+
+def test_a_session_holds_at_most_its_share_of_uploads_and_a_file_sent_again_counts_once():
+    m = Bounded("/upload")
+    for i in range(6):
+        m.add_file("a", _file(f"f{i}"))
+    m.add_file("a", _file("f0"))  # the same id again replaces it
+    with pytest.raises(HTTPException) as refused:
+        m.add_file("a", _file("f6"))
+    assert refused.value.status_code == 413
+    assert len(m.file_storage["a"]) == 6 and m._total_bytes == 6 * MB  # nothing held was dropped
+    m.add_file("b", _file("f0"))  # another page still may
+    m.remove_file("a", "f1")
+    m.add_file("a", _file("f6"))  # and this one, once it let one go
+
+
+def test_the_process_holds_at_most_every_pages_share_of_uploads():
+    m = Bounded("/upload")
+    for session in "abc":
+        for i in range(5):
+            m.add_file(session, _file(f"f{i}"))
+    m.add_file("d", _file("f0"))  # 16 MB held: 5 + 5 + 5 + 1
+    with pytest.raises(HTTPException):
+        m.add_file("d", _file("f1"))
+    assert m._total_bytes == uploads.PROCESS_MAX
+    m.remove_session_files("a")
+    m.add_file("d", _file("f1"))
+
+
+def test_a_checkpoints_files_are_let_go_once_the_page_has_read_them(offered, monkeypatch):
+    let_go = []
+
+    class Runtime:
+        @staticmethod
+        def exists():
+            return True
+
+        @staticmethod
+        def instance():
+            return type("R", (), {"uploaded_file_mgr": type("M", (), {
+                "remove_file": staticmethod(lambda session, file_id: let_go.append((session, file_id)))})})
+
+    monkeypatch.setattr(uploads, "Runtime", Runtime)
+    at = run(stage="heads")
+    files = [(p.name, p.read_bytes(), "application/octet-stream") for p in sorted((offered / "trained-gpt2").iterdir())]
+    at.file_uploader(key="ckpt_files").set_value(files)
+    rerun(at)
+    assert at.session_state["ckpt"] == ":upload" and len(let_go) == 3  # read, shown, and its three files let go
+    assert len({session for session, _ in let_go}) == 1
