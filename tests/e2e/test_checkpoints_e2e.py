@@ -7,7 +7,7 @@ import pytest
 
 from tests.checkpoints import build
 
-from .conftest import _free_port, start_server
+from .conftest import _free_port, rerun_after, settle, start_server
 from .test_presenter_e2e import first_screen
 from .test_screens_e2e import SCREENS, open_on, page_problems, shoot_page
 
@@ -52,3 +52,25 @@ def test_a_real_models_heads_can_be_read_on_every_screen(page, ckpt_url, screen,
     if screen == "present":  # the layer's patterns whole on the projector's first screen, as every stage's figure
         assert first_screen(page, "heads", lang, animated=False) == []
     shoot_page(page, SCREENS[screen][0], f"checkpoint-heads-{model}-{screen}-{lang}")
+
+
+def test_an_uploaded_checkpoint_shows_its_heads_and_a_page_cannot_upload_past_its_share(page, ckpt_url, tmp_path):
+    """Through the browser's file box and Streamlit's own upload endpoint: the trained model's three files open its
+    heads; seven files of 0.9 MB go past a page's 6 MB (uploads.SESSION_MAX), and the seventh is refused."""
+    open_on(page, ckpt_url, "desk", lang="en", stage="heads", text="C F A H B C F A H B")
+    box = page.locator('.st-key-ckpt_files input[type="file"]')
+    folder = build(tmp_path / "ckpts") / "trained-gpt2"
+    rerun_after(page, lambda: box.set_input_files([str(p) for p in sorted(folder.iterdir())]))
+    settle(page)
+    assert "your upload" in page.locator('[data-testid="stMain"]').inner_text()
+    assert page.locator(".mha-chart").count() == 2 and "ckpt=" not in page.url
+    big = []
+    for i in range(7):
+        (tmp_path / f"part{i}.json").write_bytes(b"0" * 900_000)
+        big.append(str(tmp_path / f"part{i}.json"))
+    open_on(page, ckpt_url, "desk", lang="en", stage="heads")
+    page.locator('.st-key-ckpt_files input[type="file"]').set_input_files(big)
+    page.wait_for_function("""() => document.querySelector('.st-key-ckpt_files').innerText.includes('413')""",
+                           timeout=30_000)
+    said = page.locator(".st-key-ckpt_files").inner_text()
+    assert said.count("413") == 1, said  # six taken, the seventh refused
