@@ -41,7 +41,12 @@ DTYPES = {"F64": np.float64, "F32": np.float32, "F16": np.float16}
 
 
 class CheckpointError(InputError):
-    """A folder that is not a GPT-2 checkpoint this core can run: the message names what is wrong."""
+    """A folder that is not a GPT-2 checkpoint this core can run: the message names what is wrong; `key` and `fields`
+    say it for a page that words it in its own language (mha/ui/strings/checkpoint.py)."""
+
+    def __init__(self, message: str, key: str = "", **fields):
+        super().__init__(message)
+        self.key, self.fields = key, fields
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,30 +63,33 @@ def _read_config(folder: Path) -> dict:
     path = folder / "config.json"
     if not path.is_file():
         raise CheckpointError(f"{folder.name}: no config.json; a GPT-2 checkpoint's folder has config.json, "
-                              "model.safetensors and tokenizer.json (or vocab.json and merges.txt).")
+                              "model.safetensors and tokenizer.json (or vocab.json and merges.txt).", "no_config")
     if path.stat().st_size > CONFIG_MAX_BYTES:
-        raise CheckpointError(f"{folder.name}: config.json is {path.stat().st_size:,} bytes, not a model's config.")
+        raise CheckpointError(f"{folder.name}: config.json is {path.stat().st_size:,} bytes, not a model's config.",
+                              "config_big", size=path.stat().st_size)
     try:
         config = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise CheckpointError(f"{folder.name}: config.json is not JSON ({e}).") from None
+        raise CheckpointError(f"{folder.name}: config.json is not JSON ({e}).", "config_json") from None
     if not isinstance(config, dict):
-        raise CheckpointError(f"{folder.name}: config.json holds no settings.")
+        raise CheckpointError(f"{folder.name}: config.json holds no settings.", "config_json")
     kind = config.get("model_type")
     if kind != "gpt2":
         raise CheckpointError(f"{folder.name}: a {kind!r} model, not GPT-2 (config.json's model_type); this core runs "
-                              "GPT-2's architecture only.")
+                              "GPT-2's architecture only.", "not_gpt2", kind=str(kind))
     for name in ("n_layer", "n_head", "n_embd", "n_positions", "vocab_size"):
         value = config.get(name)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise CheckpointError(f"{folder.name}: config.json's {name} must be a whole number ≥ 1; got {value!r}.")
+            raise CheckpointError(f"{folder.name}: config.json's {name} must be a whole number ≥ 1; got {value!r}.",
+                                  "bad_size", name=name, value=repr(value))
     for name in ("n_inner", "mha_d_k", "mha_d_v"):
         value = config.get(name)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-            raise CheckpointError(f"{folder.name}: config.json's {name} must be a whole number ≥ 1; got {value!r}.")
+            raise CheckpointError(f"{folder.name}: config.json's {name} must be a whole number ≥ 1; got {value!r}.",
+                                  "bad_size", name=name, value=repr(value))
     if "mha_d_k" not in config and config["n_embd"] % config["n_head"]:
         raise CheckpointError(f"{folder.name}: n_embd = {config['n_embd']} is not a multiple of n_head = "
-                              f"{config['n_head']}.")
+                              f"{config['n_head']}.", "not_multiple", d=config["n_embd"], h=config["n_head"])
     differs = {
         "activation_function": (config.get("activation_function", "gelu_new") in GELUS, "the tanh GELU"),
         "layer_norm_epsilon": (config.get("layer_norm_epsilon", EPS) == EPS, f"{EPS}"),
@@ -92,7 +100,7 @@ def _read_config(folder: Path) -> dict:
     for name, (ok, wanted) in differs.items():
         if not ok:
             raise CheckpointError(f"{folder.name}: config.json's {name} is {config.get(name)!r}; this core's GPT-2 "
-                                  f"block needs {wanted}.")
+                                  f"block needs {wanted}.", "differs", name=name, value=repr(config.get(name)))
     return config
 
 
@@ -102,18 +110,19 @@ def _header(path: Path) -> dict:
     with path.open("rb") as f:
         head = f.read(8)
         if len(head) < 8:
-            raise CheckpointError(f"{path.name} is {size} bytes: too short for a safetensors file.")
+            raise CheckpointError(f"{path.name} is {size} bytes: too short for a safetensors file.", "not_safetensors")
         (length,) = struct.unpack("<Q", head)
         if length > min(HEADER_MAX_BYTES, size - 8):
             raise CheckpointError(f"{path.name} says its header is {length:,} bytes, more than a checkpoint's "
                                   f"header (at most {HEADER_MAX_BYTES:,}) or the file ({size:,} bytes): not a "
-                                  "safetensors file.")
+                                  "safetensors file.", "header_big", length=length, most=HEADER_MAX_BYTES)
         try:
             header = json.loads(f.read(length))
         except (UnicodeDecodeError, json.JSONDecodeError):
-            raise CheckpointError(f"{path.name}: its header is not JSON: not a safetensors file.") from None
+            raise CheckpointError(f"{path.name}: its header is not JSON: not a safetensors file.",
+                                  "not_safetensors") from None
     if not isinstance(header, dict):
-        raise CheckpointError(f"{path.name}: its header is not a table of tensors.")
+        raise CheckpointError(f"{path.name}: its header is not a table of tensors.", "not_safetensors")
     header.pop("__metadata__", None)
     return header
 
@@ -150,27 +159,31 @@ def _tensors(path: Path, config: dict) -> dict[str, np.ndarray]:
     if missing:
         more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
         raise CheckpointError(f"{path.name} lacks {', '.join(missing[:5])}{more}: not a GPT-2 of config.json's "
-                              f"sizes ({config['n_layer']} layers, n_embd {config['n_embd']}).")
+                              f"sizes ({config['n_layer']} layers, n_embd {config['n_embd']}).", "lacks",
+                              names=", ".join(missing[:5]), count=len(missing))
     for name, shape in expected.items():
         entry = header[prefix + name]
         if not isinstance(entry, dict) or tuple(entry.get("shape", ())) != shape:
             got = entry.get("shape") if isinstance(entry, dict) else entry
-            raise CheckpointError(f"{path.name}: {name} has shape {got}; config.json's sizes make it {shape}.")
+            raise CheckpointError(f"{path.name}: {name} has shape {got}; config.json's sizes make it {shape}.",
+                                  "shape", name=name, got=str(got), shape=str(shape))
         if entry.get("dtype") not in DTYPES:
             raise CheckpointError(f"{path.name}: {name} is {entry.get('dtype')}; this core reads "
-                                  f"{', '.join(DTYPES)} tensors.")
+                                  f"{', '.join(DTYPES)} tensors.", "dtype", name=name, dtype=str(entry.get("dtype")),
+                                  dtypes=", ".join(DTYPES))
     out = {}
     try:
         with safe_open(str(path), framework="numpy") as f:
             for name in expected:
                 a = np.asarray(f.get_tensor(prefix + name), dtype=np.float64)
                 if not np.all(np.isfinite(a)):
-                    raise CheckpointError(f"{path.name}: {name} holds NaN or infinite values.")
+                    raise CheckpointError(f"{path.name}: {name} holds NaN or infinite values.", "not_finite",
+                                          name=name)
                 out[name] = a
     except CheckpointError:
         raise
     except Exception as e:  # noqa: BLE001 - safetensors raises its own errors for a damaged file
-        raise CheckpointError(f"{path.name} could not be read as safetensors ({e}).") from None
+        raise CheckpointError(f"{path.name} could not be read as safetensors ({e}).", "not_safetensors") from None
     return out
 
 
@@ -203,14 +216,15 @@ def _tokenizer(folder: Path, vocab_size: int) -> BPE:
             tok.decoder = decoders.ByteLevel()
         else:
             raise CheckpointError(f"{folder.name}: no tokenizer: it needs tokenizer.json, or vocab.json and "
-                                  "merges.txt.")
+                                  "merges.txt.", "no_tokenizer")
     except CheckpointError:
         raise
     except Exception as e:  # noqa: BLE001 - tokenizers raises its own errors for a damaged file
-        raise CheckpointError(f"{folder.name}: its tokenizer could not be read ({e}).") from None
+        raise CheckpointError(f"{folder.name}: its tokenizer could not be read ({e}).", "bad_tokenizer") from None
     if tok.get_vocab_size() > vocab_size:
         raise CheckpointError(f"{folder.name}: the tokenizer has {tok.get_vocab_size():,} tokens, the model's "
-                              f"embedding {vocab_size:,}.")
+                              f"embedding {vocab_size:,}.", "tokenizer_big", tokens=tok.get_vocab_size(),
+                              vocab=vocab_size)
     return BPE(tok)
 
 
@@ -219,7 +233,7 @@ def checkpoint_numbers(path) -> tuple[dict, int]:
     model holds: what a server reads before deciding whether to load it (8 bytes each, here in float64)."""
     folder = Path(path)
     if not folder.is_dir():
-        raise CheckpointError(f"{folder}: no such folder.")
+        raise CheckpointError(f"{folder}: no such folder.", "no_folder")
     config = _read_config(folder)
     return config, sum(int(np.prod(shape)) for shape in _expected(config).values())
 
@@ -230,11 +244,12 @@ def load_gpt2(path) -> GPT2:
     wrong with anything else; nothing is kept of a checkpoint that fails."""
     folder = Path(path)
     if not folder.is_dir():
-        raise CheckpointError(f"{folder}: no such folder.")
+        raise CheckpointError(f"{folder}: no such folder.", "no_folder")
     config = _read_config(folder)
     weights_file = folder / "model.safetensors"
     if not weights_file.is_file():
-        raise CheckpointError(f"{folder.name}: no model.safetensors (this core reads safetensors, not .bin or .pt).")
+        raise CheckpointError(f"{folder.name}: no model.safetensors (this core reads safetensors, not .bin or .pt).",
+                              "no_safetensors")
     tokenizer = _tokenizer(folder, config["vocab_size"])
     weights = _model(_tensors(weights_file, config), config)
     return GPT2(weights, tokenizer, config, folder.name)

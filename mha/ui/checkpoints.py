@@ -71,9 +71,11 @@ def read_upload(files: list[tuple[str, bytes]]) -> tuple[mha.GPT2, int]:
     finds wrong; nothing of it is kept on the disk."""
     names = [name for name, _ in files]
     if other := [n for n in names if n not in UPLOAD_FILES]:
-        raise mha.CheckpointError(f"{other[0]}: not a file of a GPT-2 checkpoint ({', '.join(UPLOAD_FILES)}).")
+        raise mha.CheckpointError(f"{other[0]}: not a file of a GPT-2 checkpoint ({', '.join(UPLOAD_FILES)}).",
+                                  "not_a_file", file=other[0], files=", ".join(UPLOAD_FILES))
     if len(set(names)) < len(names):
-        raise mha.CheckpointError(f"{next(n for n in names if names.count(n) > 1)} is given twice.")
+        twice = next(n for n in names if names.count(n) > 1)
+        raise mha.CheckpointError(f"{twice} is given twice.", "twice", file=twice)
     digest = hashlib.sha256(b"".join(hashlib.sha256(n.encode() + b"\0" + data).digest()
                                      for n, data in sorted(files))).hexdigest()[:12]
     with tempfile.TemporaryDirectory() as tmp:

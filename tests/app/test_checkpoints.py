@@ -144,8 +144,13 @@ def test_a_checkpoint_that_does_not_fit_or_does_not_open_is_named_with_what_is_w
     monkeypatch.setenv("MHA_MODELS", f"{offered}:{broken}")
     assert list(checkpoints.offered()) == ["tiny-gpt2", "trained-gpt2", "bert"]  # a name no link could carry is left
     at = run(stage="tokens", ckpt="bert", text="a b")
-    assert not at.exception and "bert could not be opened: bert: a 'bert' model, not GPT-2" in shown(
+    assert not at.exception and "bert could not be opened: config.json says it is a bert model, not GPT-2" in shown(
         " ".join(e.value for e in at.error))
+    (broken / "bert" / "config.json").write_text('{"model_type": "*[x](http://e.vil)*"}')  # its words, in Chinese;
+    at = run(stage="tokens", ckpt="bert", text="a b", lang="zh")  # the file's own value shown as it is written
+    said = " ".join(e.value for e in at.error)
+    assert "无法打开 bert：config.json 说它是 *[x](http://e.vil)* 模型" in shown(said).replace("\u2060", "")
+    assert "](http" not in said  # escaped: no link, no emphasis
 
 
 def test_the_files_of_a_checkpoints_heads_hold_what_its_view_shows(offered):
@@ -198,9 +203,9 @@ def test_a_learners_own_checkpoint_uploaded_shows_its_heads_in_this_tab_only(off
 
 @pytest.mark.parametrize(("files", "said"), [
     (lambda root: [*_files(root / "trained-gpt2"), ("notes.json", b"{}", "application/json")],
-     "notes.json: not a file of a GPT-2 checkpoint"),
+     "notes.json is not a file of a GPT-2 checkpoint"),
     (lambda root: [f for f in _files(root / "trained-gpt2") if f[0] != "model.safetensors"],
-     "no model.safetensors"),
+     "it has no model.safetensors"),
     (lambda root: [*_files(root / "trained-gpt2"), _files(root / "tiny-gpt2")[0]], "config.json is given twice"),
 ])
 def test_an_upload_that_is_not_a_checkpoint_is_named_with_what_is_wrong(offered, files, said):

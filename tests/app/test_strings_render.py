@@ -5,13 +5,15 @@ those declarations true. The same walk reads every range the page prints."""
 
 import itertools
 import json
+import os
 import re
+from pathlib import Path
 from unittest import mock
 
 import pytest
 from google.protobuf.json_format import MessageToDict
 
-from mha.ui import chart, classroom
+from mha.ui import chart, checkpoints, classroom
 from mha.ui import settings as S
 from mha.ui.rooms import RoomUnreachable
 from mha.ui.strings import EN, Text
@@ -265,6 +267,29 @@ def _chart_words(spec) -> list[str]:
     return [spec] if isinstance(spec, str) else []  # a trace's text array holds strings too
 
 
+def _broken(root: Path) -> Path:
+    """Folders that are not checkpoints the core runs, each wrong in one way, made from tiny-gpt2's files."""
+    out = root.parent / "broken-checkpoints"
+    if out.exists():
+        return out
+    tiny = root / "tiny-gpt2"
+    config = json.loads((tiny / "config.json").read_text())
+    cases = {"b-type": dict(model_type="bert"), "b-size": dict(n_layer=0), "b-multiple": dict(n_embd=30),
+             "b-differs": dict(activation_function="relu"), "b-lacks": dict(n_layer=4), "b-shape": dict(n_positions=64),
+             "b-notok": {}, "b-nosafe": {}, "b-header": {}, "b-json": {}}
+    for name, change in cases.items():
+        folder = out / name
+        folder.mkdir(parents=True)
+        (folder / "config.json").write_text("{not json" if name == "b-json" else json.dumps(config | change))
+        if name != "b-notok":
+            (folder / "tokenizer.json").write_bytes((tiny / "tokenizer.json").read_bytes())
+        if name == "b-header":
+            (folder / "model.safetensors").write_bytes(b"\xff" * 64)
+        elif name != "b-nosafe":
+            (folder / "model.safetensors").write_bytes((tiny / "model.safetensors").read_bytes())
+    return out
+
+
 def _checkpoints(mp, root):
     """A real model's pages (MHA_MODELS set by the fixture): its BPE on the tokens stage, its heads and their scores
     (with induction heads and without), a text longer than its context, a knock-out with a head it lacks, a text in
@@ -277,18 +302,25 @@ def _checkpoints(mp, root):
     yield run(stage="heads", ckpt="nope")
     yield run(stage="heads")  # the offer
     for mb in ("0.1", "0"):
+        checkpoints._held.clear()  # read again, under this budget
         mp.setenv("MHA_MODEL_MB", mb)
         yield run(stage="heads", ckpt="tiny-gpt2")
     mp.delenv("MHA_MODEL_MB")
+    broken = _broken(root)
+    mp.setenv("MHA_MODELS", f"{root}{os.pathsep}{broken}")
+    for folder in sorted(broken.iterdir()):  # what is wrong with each, said
+        yield run(stage="heads", ckpt=folder.name)
+    mp.setenv("MHA_MODELS", str(root))
     files = [(p.name, p.read_bytes(), "application/octet-stream") for p in sorted((root / "trained-gpt2").iterdir())]
     at = run(stage="heads", text="C F A H B C F A H B")  # a learner's own checkpoint: its heads, then its tokens
     at.file_uploader(key="ckpt_files").set_value(files)
     yield rerun(at)
     at.session_state["stage"] = "tokens"
     yield rerun(at)
-    at = run(stage="heads")
-    at.file_uploader(key="ckpt_files").set_value(files[1:])  # no config.json
-    yield rerun(at)
+    for wrong in (files[1:], [*files, files[0]], [*files, ("notes.json", b"{}", "application/json")]):
+        at = run(stage="heads")  # an upload without config.json, with one file twice, with a file of no checkpoint
+        at.file_uploader(key="ckpt_files").set_value(wrong)
+        yield rerun(at)
 
 
 @pytest.fixture(scope="module")

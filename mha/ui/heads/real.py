@@ -86,9 +86,17 @@ def _uploaded() -> None:
         ss[UPLOAD_ERROR] = too_large(t, e, t("real_own"))
         return
     except mha.InputError as e:
-        ss[UPLOAD_ERROR] = t("real_error", name=t("real_own"), error=md_escape(str(e)))
+        ss[UPLOAD_ERROR] = t("real_error", name=t("real_own"), error=failure(t, e))
         return
     ss["ckpt"] = checkpoints.UPLOAD
+
+
+def failure(t: Text, e: mha.InputError) -> str:
+    """What is wrong with a checkpoint, in the page's language where the core says which thing it is (Markdown, the
+    file's values escaped); the core's own words otherwise."""
+    if getattr(e, "key", ""):
+        return t(f"ckpt_err_{e.key}", **{k: md_escape(v) if isinstance(v, str) else v for k, v in e.fields.items()})
+    return md_escape(str(e))
 
 
 def too_large(t: Text, e: "checkpoints.TooLarge", name: str) -> str:
@@ -177,8 +185,8 @@ def opened(t: Text, name: str) -> mha.GPT2 | None:
         return model_of(name)
     except checkpoints.TooLarge as e:
         st.error(too_large(t, e, md_escape(name)))
-    except mha.InputError as e:  # what the core found wrong, in its own words (English)
-        st.error(t("real_error", name=md_escape(name), error=md_escape(str(e))))
+    except mha.InputError as e:  # what the core found wrong
+        st.error(t("real_error", name=md_escape(name), error=failure(t, e)))
     return None
 
 
