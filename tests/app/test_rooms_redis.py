@@ -118,6 +118,18 @@ def test_rooms_and_pages_are_bounded_across_replicas_and_a_room_expires_unused(r
     lead.open()  # the room that went makes room
 
 
+def _a_view_told(replicas):
+    """A room opened on one replica, a page of the other joined, and a view sent that the page is told of: the
+    stores, the room's code and key, and the page's notify."""
+    lead, follow = replicas
+    code, key = lead.open()
+    told = Told()
+    follow.join(code, "a", told)
+    lead.send(code, key, {"stage": "qk"})
+    assert told.reaches(1)
+    return lead, follow, code, key, told
+
+
 def test_a_view_sent_right_after_a_replicas_first_join_is_told_even_when_subscribing_is_slow(replicas, monkeypatch):
     """A replica's listener subscribes on its own thread: its first join waits until Redis has the subscription, so
     a view sent at once (a busy machine made this seen in a full run) is not published to no one."""
@@ -128,12 +140,7 @@ def test_a_view_sent_right_after_a_replicas_first_join_is_told_even_when_subscri
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(redis.client.PubSub, "psubscribe", slow)
-    lead, follow = replicas
-    code, key = lead.open()
-    told = Told()
-    follow.join(code, "a", told)
-    lead.send(code, key, {"stage": "qk"})
-    assert told.reaches(1)
+    _a_view_told(replicas)  # the view reaches the other replica's page
 
 
 def test_only_the_key_asks_and_closes_and_an_answer_counts_once_a_page_while_its_question_is_open(replicas):
@@ -163,12 +170,7 @@ def test_while_redis_is_away_every_call_says_so_at_once_and_the_room_goes_on_whe
         replicas, redis_server):
     """With persistence (deploy/'s Redis, and this one), the room outlives the restart; a view the presenter sent
     meanwhile reaches the followers once Redis answers."""
-    lead, follow = replicas
-    code, key = lead.open()
-    told = Told()
-    follow.join(code, "a", told)
-    lead.send(code, key, {"stage": "qk"})
-    assert told.reaches(1)
+    lead, follow, code, key, told = _a_view_told(replicas)
     redis_server.stop()
     for call in (lambda: follow.exists(code), lambda: follow.view(code), lambda: follow.heads(code),
                  lambda: lead.send(code, key, {"stage": "values"}), lambda: lead.open()):
