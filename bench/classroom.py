@@ -4,12 +4,14 @@
 Not a test: it prints figures and asserts nothing about speed. Every page is bench/capacity.py's protocol client, so
 no browser takes the machine's CPU; each run starts a server of its own (capacity.Server) and stops it.
 
-    python bench/classroom.py [--followers 200] [--changes 20] [--idle 60] [--runs 3] [--replicas 1,2]
+    python bench/classroom.py [--followers 200] [--changes 20] [--idle 60] [--runs 3] [--replicas 1,2] [--stalled 0,20]
 
 With --replicas K (K > 1), a run also starts a redis-server of its own (Debian's, on a free loopback port) and K
 servers with MHA_ROOMS naming it: the presenter on the first, the followers dealt to the K servers in turn, and the
 idle CPU summed over the K. With --replicas 1,2 each run measures one server, then two with Redis, and the table
-gives both side by side with their ratio.
+gives both side by side with their ratio. With --stalled N, N more pages join the room and never read a message
+(a participant's bad connection: the server's messages to them pile up); with --stalled 0,20 each run measures the
+room without and with them, the presenter's rerun times and the readers' delays side by side.
 
 A presenter opens `?room=new&stage=qk`; --followers pages open `?room=CODE` one after the other and stay, each
 reading what the server sends it. First, with no follower yet, the presenter makes --changes changes (the stage
@@ -112,14 +114,15 @@ async def one_run(args, tmp: Path) -> dict:
         for i in range(args.followers):
             followers.append(await load(servers[i % len(servers)].url, f"room={code}"))
             waits.append([])
-        readers = [asyncio.create_task(follow(f, w, stop)) for f, w in zip(followers, waits)]
+        stalled = [await load(servers[i % len(servers)].url, f"room={code}") for i in range(args.stalled)]
+        readers = [asyncio.create_task(follow(f, w, stop)) for f, w in zip(followers, waits)]  # the stalled: none
         together, delays = await changes(presenter, args.changes, waits)
         await asyncio.sleep(2)
         cpu0, t0 = sum(cpu_s(s.pid) for s in servers), time.monotonic()
         await asyncio.sleep(args.idle)
         idle = (sum(cpu_s(s.pid) for s in servers) - cpu0) / (time.monotonic() - t0)
         stop.set()
-        for f in (presenter, *followers):
+        for f in (presenter, *followers, *stalled):
             await f.close()
         for r in readers:
             r.cancel()
@@ -146,19 +149,23 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--replicas", default="1", help="servers sharing one redis-server's rooms (1: no Redis); several "
                     "counts, as 1,2, are measured in turn in each run and printed side by side")
+    ap.add_argument("--stalled", default="0", help="pages that join the room and never read what the server sends "
+                    "them (a bad connection), beside the followers; several counts, as 0,20, side by side")
     args = ap.parse_args()
-    counts = [int(k) for k in args.replicas.split(",")]
+    counts = [(int(k), int(n)) for k in args.replicas.split(",") for n in args.stalled.split(",")]
     results, loads = {k: [] for k in counts}, []
     with tempfile.TemporaryDirectory() as tmp:
         for _ in range(args.runs):
             loads.append(os.getloadavg()[0])
             for k in counts:  # in turn within each run: a noisy machine's hours fall on every setting alike
-                results[k].append(asyncio.run(one_run(argparse.Namespace(**{**vars(args), "replicas": k}), Path(tmp))))
+                setting = argparse.Namespace(**{**vars(args), "replicas": k[0], "stalled": k[1]})
+                results[k].append(asyncio.run(one_run(setting, Path(tmp))))
                 print(k, results[k][-1], flush=True)
     print(f"\n{args.followers} followers, {args.changes} changes, {args.idle:.0f} s idle; "
           f"load at each run's start {', '.join(f'{x:.2f}' for x in loads)}; timeout {TIMEOUT} s a run")
-    print("| median (each run) | " + " | ".join(f"{k} server{'s' if k > 1 else ''}" for k in counts)
-          + (f" | {counts[-1]} ÷ {counts[0]} |" if len(counts) > 1 else " |"))
+    named = [f"{k} server{'s' if k > 1 else ''}" + (f", {n} stalled" if n else "") for k, n in counts]
+    print("| median (each run) | " + " | ".join(named) + (f" | {named[-1]} ÷ {named[0]} |" if len(counts) > 1
+                                                           else " |"))
     for key in results[counts[0]][0]:
         medians = [statistics.median(r[key] for r in results[k]) for k in counts]
         cells = [f"{m:.3g} ({', '.join(f'{r[key]:.3g}' for r in results[k])})" for m, k in zip(medians, counts)]
