@@ -28,7 +28,8 @@ DIAGRAM_PT = {"present": 17, "phone": 12}
 # diagram's labels and formulas larger (figures are built larger for it: figures.PRESENT; what the charts' script draws
 # besides, their hover labels and PNG buttons, larger here), a number box's value as large as its label, the app's
 # own title at the page's foot (app.py) and the page starting higher, so that a stage's figure comes into view sooner;
-# a follower's line in a room (classroom.banner) rides in the header's empty right side, where it takes no height.
+# a follower's line in a room (classroom.banner) rides in the header's empty right side, where it takes no height;
+# the tokens' chips (stages/tokens.py, sized inline for a desk) grow with the prose around them.
 PRESENTER_CSS = """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.4rem; line-height: 1.55; }
 [data-testid="stMain"] h1 { font-size: 1.3rem; padding: 0; }
@@ -42,6 +43,9 @@ PRESENTER_CSS = """
 .mha-chart .mha-tip { font-size: 17px; }
 .mha-chart .mha-save { font-size: 15px; }
 [data-testid="stMain"] [data-testid="stNumberInput"] input { font-size: 1.3rem; }
+[data-testid="stMain"] [data-testid="stHtml"] span[style*="border-radius:12px"] { font-size: 1.3rem !important; }
+[data-testid="stMain"] [data-testid="stHtml"] span[style*="dashed"],
+[data-testid="stMain"] [data-testid="stHtml"] span[style*="49,51,63,0.8"] { font-size: 1.15rem !important; }
 [data-testid="stMain"] .st-key-room_banner { position: fixed; top: 0.5rem; right: 1rem; z-index: 999991; width: auto;
   padding: 0 0.25rem 0 0.75rem; border-radius: 0.5rem; background: rgba(255, 255, 255, 0.94); }
 [data-testid="stMain"] .st-key-room_banner [data-testid="stMarkdownContainer"] p { font-size: 1.1rem; }

@@ -27,7 +27,11 @@ def ckpt_url(tmp_path_factory):
     proc.wait(timeout=10)
 
 
-@pytest.mark.parametrize("screen, lang", [("phone", "zh"), ("desk", "en")])
+CHIP_PX = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stHtml"] span[style*="12px"]')]
+  .map(c => parseFloat(getComputedStyle(c).fontSize))"""
+
+
+@pytest.mark.parametrize("screen, lang", [("phone", "zh"), ("desk", "en"), ("present", "en")])
 def test_the_bpe_pieces_stay_on_the_screen(page, ckpt_url, screen, lang):
     open_on(page, ckpt_url, screen, lang=lang, stage="tokens", ckpt="tiny-gpt2", text="多头因果自注意力 keeps the keys")
     rights = page.evaluate(CHIPS)
@@ -74,3 +78,12 @@ def test_an_uploaded_checkpoint_shows_its_heads_and_a_page_cannot_upload_past_it
                            timeout=30_000)
     said = page.locator(".st-key-ckpt_files").inner_text()
     assert said.count("413") == 1, said  # six taken, the seventh refused
+
+
+def test_a_projectors_chips_are_read_from_the_back_of_the_room(page, ckpt_url):
+    """The word and BPE chips on a projector at least 1.3 times their size on a desk, as the prose around them."""
+    sizes = {}
+    for screen in ("desk", "present"):
+        open_on(page, ckpt_url, screen, lang="en", stage="tokens", ckpt="tiny-gpt2", text="多头 keeps the keys")
+        sizes[screen] = min(page.evaluate(CHIP_PX))
+    assert sizes["present"] >= 1.3 * sizes["desk"], sizes
