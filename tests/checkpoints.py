@@ -4,8 +4,10 @@
 - `trained-gpt2`: the model trained in this repository (mha/trained/), written in GPT-2's format with a tokenizer of
   its 8 letters, so that its induction heads (layer 2) are there to be found.
 
+`bad_checkpoints` makes folders beside them that are each wrong in one way (what the page must name).
 `python -m tests.checkpoints FOLDER` writes both into FOLDER, for `MHA_MODELS=FOLDER streamlit run app.py`."""
 
+import json
 import sys
 from pathlib import Path
 
@@ -44,6 +46,30 @@ def trained_gpt2(folder: Path) -> Path:
     tok.decoder = decoders.BPEDecoder()
     mha.save_gpt2(folder, m.weights, tok.to_str())
     return folder
+
+
+def bad_checkpoints(root: Path) -> Path:
+    """Beside root (build's): folders that are not checkpoints the core runs, each wrong in one way, made from
+    tiny-gpt2's files."""
+    out = root.parent / "broken-checkpoints"
+    if out.exists():
+        return out
+    tiny = root / "tiny-gpt2"
+    config = json.loads((tiny / "config.json").read_text())
+    cases = {"b-type": dict(model_type="bert"), "b-size": dict(n_layer=0), "b-multiple": dict(n_embd=30),
+             "b-differs": dict(activation_function="relu"), "b-lacks": dict(n_layer=4), "b-shape": dict(n_positions=64),
+             "b-notok": {}, "b-nosafe": {}, "b-header": {}, "b-json": {}}
+    for name, change in cases.items():
+        folder = out / name
+        folder.mkdir(parents=True)
+        (folder / "config.json").write_text("{not json" if name == "b-json" else json.dumps(config | change))
+        if name != "b-notok":
+            (folder / "tokenizer.json").write_bytes((tiny / "tokenizer.json").read_bytes())
+        if name == "b-header":
+            (folder / "model.safetensors").write_bytes(b"\xff" * 64)
+        elif name != "b-nosafe":
+            (folder / "model.safetensors").write_bytes((tiny / "model.safetensors").read_bytes())
+    return out
 
 
 def build(root: Path) -> Path:

@@ -7,7 +7,6 @@ import itertools
 import json
 import os
 import re
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -17,6 +16,7 @@ from mha.ui import chart, checkpoints, classroom
 from mha.ui import settings as S
 from mha.ui.rooms import RoomUnreachable
 from mha.ui.strings import EN, Text
+from tests.checkpoints import bad_checkpoints
 
 from .helpers import block_parts, chart_data, rerun, run
 from .test_strings import LATEX, MATRICES, NAMES, PLAIN, PLOTLY, latin_words, renderers
@@ -267,29 +267,6 @@ def _chart_words(spec) -> list[str]:
     return [spec] if isinstance(spec, str) else []  # a trace's text array holds strings too
 
 
-def _broken(root: Path) -> Path:
-    """Folders that are not checkpoints the core runs, each wrong in one way, made from tiny-gpt2's files."""
-    out = root.parent / "broken-checkpoints"
-    if out.exists():
-        return out
-    tiny = root / "tiny-gpt2"
-    config = json.loads((tiny / "config.json").read_text())
-    cases = {"b-type": dict(model_type="bert"), "b-size": dict(n_layer=0), "b-multiple": dict(n_embd=30),
-             "b-differs": dict(activation_function="relu"), "b-lacks": dict(n_layer=4), "b-shape": dict(n_positions=64),
-             "b-notok": {}, "b-nosafe": {}, "b-header": {}, "b-json": {}}
-    for name, change in cases.items():
-        folder = out / name
-        folder.mkdir(parents=True)
-        (folder / "config.json").write_text("{not json" if name == "b-json" else json.dumps(config | change))
-        if name != "b-notok":
-            (folder / "tokenizer.json").write_bytes((tiny / "tokenizer.json").read_bytes())
-        if name == "b-header":
-            (folder / "model.safetensors").write_bytes(b"\xff" * 64)
-        elif name != "b-nosafe":
-            (folder / "model.safetensors").write_bytes((tiny / "model.safetensors").read_bytes())
-    return out
-
-
 def _checkpoints(mp, root):
     """A real model's pages (MHA_MODELS set by the fixture): its BPE on the tokens stage, its heads and their scores
     (with induction heads and without), a text longer than its context, a knock-out with a head it lacks, a text in
@@ -306,7 +283,7 @@ def _checkpoints(mp, root):
         mp.setenv("MHA_MODEL_MB", mb)
         yield run(stage="heads", ckpt="tiny-gpt2")
     mp.delenv("MHA_MODEL_MB")
-    broken = _broken(root)
+    broken = bad_checkpoints(root)
     mp.setenv("MHA_MODELS", f"{root}{os.pathsep}{broken}")
     for folder in sorted(broken.iterdir()):  # what is wrong with each, said
         yield run(stage="heads", ckpt=folder.name)
