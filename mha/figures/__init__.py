@@ -2,7 +2,8 @@
 
 base: screens, matrices, numbers in cells, shared traces and the theme; text: the one measure of text;
 ticks: axes named by tokens; products: A·B = C and small multiples; scores: the QKᵀ → softmax animation;
-cache: a KV-cache decode step and its cost; coda: GELU, the next token's probabilities, the loss.
+cache: a KV-cache decode step and its cost; coda: GELU, the next token's probabilities, the loss; thumbs: every head
+of every layer, small.
 
 Matrices are drawn the way the post writes them: row 1 at the top, columns left to right, square
 cells, one colour scale per quantity (diverging and centred at 0 for signed values, 0..1 for S).

@@ -243,7 +243,7 @@ TRACES = {
         "type": read(one_of("heatmap")), "z": read(GRID), "x0": read(_num), "y0": read(_num), "text": read(TEXTS),
         "zmin": read(_num), "zmax": read(_num), "colorscale": read(SCALE), "xgap": read(_num), "ygap": read(_num),
         "textfont": FONT, "opacity": read(_num), "texttemplate": read(_template), "showscale": read(_bool),
-        "colorbar": COLORBAR,
+        "colorbar": COLORBAR, "zsmooth": read(one_of("fast")),
         "hoverongaps": plotly(one_of(False), "the page names no empty cell"),
     },
     "scatter": TRACE | {

@@ -299,6 +299,8 @@ function heatmap(g, t, xa, ya, font) {
   const scale = t.colorscale, gx = (t.xgap || 0) / 2, gy = (t.ygap || 0) / 2;
   const tf = fontAttrs(t.textfont, { family: font["font-family"] });
   const cells = node("g", { opacity: t.opacity }, g), labels = node("g", {}, g);
+  if (t.zsmooth === "fast" && !t.texttemplate) return pixels(cells, z, scale, lo, hi, xa.px(x0 - 0.5), ya.px(y0 - 0.5),
+                                                             xa.px(x0 + (z[0] || []).length - 0.5), ya.px(y0 + z.length - 0.5));
   z.forEach((row, i) => row.forEach((v, j) => {
     if (v === null || v === undefined || Number.isNaN(v)) return;
     const xl = xa.px(x0 + j - 0.5), xr = xa.px(x0 + j + 0.5), yt = ya.px(y0 + i - 0.5), yb = ya.px(y0 + i + 0.5);
@@ -314,6 +316,25 @@ function heatmap(g, t, xa, ya, font) {
       fill: tf.fill || (isDark(colour) ? "#fff" : "#444") }), labels);
     e.textContent = label;
   }));
+}
+
+// A heatmap of small cells as Plotly draws it with zsmooth "fast": one image, a pixel a cell scaled up unsmoothed,
+// empty cells transparent (a rect a cell would be thousands of SVG nodes for thumbnails of a few px a cell).
+function pixels(g, z, scale, lo, hi, x0, y0, x1, y1) {
+  const rows = z.length, cols = (z[0] || []).length;
+  if (!rows || !cols) return;
+  const c = document.createElement("canvas");
+  c.width = cols; c.height = rows;
+  const ctx = c.getContext("2d"), img = ctx.createImageData(cols, rows);
+  z.forEach((row, i) => row.forEach((v, j) => {
+    if (v === null || v === undefined || Number.isNaN(v)) return;
+    const [r, gr, b] = rgba(colourAt(scale, (v - lo) / ((hi - lo) || 1))), k = 4 * (i * cols + j);
+    img.data[k] = r; img.data[k + 1] = gr; img.data[k + 2] = b; img.data[k + 3] = 255;
+  }));
+  ctx.putImageData(img, 0, 0);
+  node("image", { class: "heat-pixels", href: c.toDataURL("image/png"), x: Math.min(x0, x1), y: Math.min(y0, y1),
+                  width: Math.abs(x1 - x0), height: Math.abs(y1 - y0), preserveAspectRatio: "none",
+                  style: "image-rendering: pixelated" }, g);
 }
 
 // Bars from 0 to each value, `width` (in the axis's units) thick; a bar's text just past its end (into the margin the

@@ -77,6 +77,34 @@ def test_the_heads_stage_finds_the_trained_models_induction_heads_in_its_second_
     assert z(next(t for t in s["data"] if "z" in t)).shape == (10, 10)
 
 
+def test_every_head_of_every_layer_is_drawn_small_above_the_chosen_layer_in_full(offered):
+    """bertviz's model view: each thumbnail is that head's pattern on the page's tokens, from a forward pass of the
+    checkpoint made here; the layer the page draws in full below is the boxed row, and follows the layer control."""
+    at = run(stage="heads", ckpt="tiny-gpt2", text="the cat sat on the mat, the cat sat", ckpt_layer=2)
+    m = mha.load_gpt2(offered / "tiny-gpt2")
+    ids = Tokenizer.from_file(str(offered / "tiny-gpt2" / "tokenizer.json")).encode(
+        "the cat sat on the mat, the cat sat").ids
+    forward = mha.model_forward(np.array(ids), m.weights)
+    charts = keyed_charts(at)
+    assert [k for k, _ in charts][:2] == ["real_every", "real_s"]  # the overview first, then the layer in full
+    spec = charts[0][1]
+    layers, heads = m.weights.n_layers, m.n_heads
+    assert len(spec["data"]) == layers * heads
+    for k, trace in enumerate(spec["data"]):
+        probs = forward.layers[k // heads].attn.probs[k % heads]
+        drawn = z(trace)
+        assert np.array_equal(np.isnan(drawn), np.triu(np.ones_like(probs, bool), 1))  # the causal mask, as gaps
+        assert np.allclose(np.nan_to_num(drawn), probs, atol=1e-12)
+        assert f"S<sub>{k // heads + 1}.{k % heads + 1}</sub>" in trace["hovertemplate"]
+    boxed = [a["text"] for a in spec["layout"]["annotations"] if a["text"].startswith("<b>")]
+    assert boxed == ["<b>2</b>"]
+    at.segmented_control(key="ckpt_layer").set_value("3")
+    rerun(at)
+    spec = dict(keyed_charts(at))["real_every"]
+    assert [a["text"] for a in spec["layout"]["annotations"] if a["text"].startswith("<b>")] == ["<b>3</b>"]
+    assert "Layer 3, boxed, is drawn in full below" in shown(page_text(at))
+
+
 def test_knocking_out_the_induction_heads_breaks_the_copying_and_reruns_only_from_their_layer(offered, monkeypatch):
     at = run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B")
     m = mha.load_gpt2(offered / "trained-gpt2")

@@ -44,6 +44,27 @@ def test_the_bpe_pieces_stay_on_the_screen(page, ckpt_url, screen, lang):
 LONG = "the cat sat on the mat and the dog sat on the log, " * 4  # 48 tokens of tiny-gpt2: its whole context
 
 
+THUMBS = """() => [...document.querySelectorAll('.st-key-real_every .mha-chart svg image.heat-pixels')].map(im => {
+  const area = im.ownerSVGElement.querySelector(`rect.mha-plot[data-sub="${im.closest('g.trace').dataset.sub}"]`)
+    .dataset.area.split(',').map(Number);
+  const box = [+im.getAttribute('x'), +im.getAttribute('y')];
+  const c = document.createElement('canvas'), img = new Image();
+  img.src = im.getAttribute('href');
+  return new Promise(done => { img.onload = () => {
+    c.width = img.width; c.height = img.height; const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0);
+    const px = (i, j) => [...ctx.getImageData(j, i, 1, 1).data];
+    done({area, box, n: img.width, rows: img.height, first: px(0, 0), masked: px(0, 1)}); }; });
+})"""
+
+
+def thumbnails(page) -> list[bool]:
+    """Each thumbnail of the heads grid: an image over its plot's area, a pixel a token, row 1's only cell (S = 1) in
+    the scale's darkest orange and the cell the mask took transparent, the plot's grey showing through."""
+    found = [page.evaluate(f"() => ({THUMBS})()[{k}]") for k in range(page.evaluate(f"() => ({THUMBS})().length"))]
+    return [abs(t["box"][0] - t["area"][0]) < 0.5 and abs(t["box"][1] - t["area"][1]) < 0.5 and t["n"] == t["rows"]
+            and t["first"] == [127, 39, 4, 255] and t["masked"][3] == 0 for t in found]
+
+
 @pytest.mark.parametrize("screen, lang, model", [("desk", "zh", "trained-gpt2"), ("present", "en", "tiny-gpt2"),
                                                  ("phone", "en", "trained-gpt2")])
 def test_a_real_models_heads_can_be_read_on_every_screen(page, ckpt_url, screen, lang, model):
@@ -51,7 +72,8 @@ def test_a_real_models_heads_can_be_read_on_every_screen(page, ckpt_url, screen,
     params = dict(lang=lang, stage="heads", ckpt=model, text=text, ckpt_layer=2, ckpt_knock="2.1,2.2")
     open_on(page, ckpt_url, screen, **params)
     keys = page.evaluate("() => [...document.querySelectorAll('.mha-chart')].map(c => c.mha && c.mha.data.length)")
-    assert len(keys) == 2, page.url  # layer 2's patterns, the probe's scores
+    assert len(keys) == 3, page.url  # every layer small, layer 2's patterns, the probe's scores
+    assert thumbnails(page) == [True] * keys[0]  # each head's pattern, as an image of its cells
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     if screen == "present":  # the layer's patterns whole on the projector's first screen, as every stage's figure
         assert first_screen(page, "heads", lang, animated=False) == []

@@ -11,13 +11,13 @@ SCRIPT = Path(__file__).resolve().parents[2] / "mha" / "ui" / "matrix_chart.js"
 # Property names the script uses that are not a figure's: the browser's and JavaScript's, and the script's own objects
 # (its state, geometry and text runs; window.mha's entries; a chart element's data attributes).
 BROWSER = set("""abs addEventListener after append appendChild ariaLabel assign body classList className clear click
-clientX clientY concat createElement createTextNode cursor dataset display download drawImage endsWith entries exec
-fill filter findIndex flat fontSize fonts forEach fromCodePoint get getAttribute getBBox getBoundingClientRect
-getContext getElementById getElementsByClassName has head href includes isArray isConnected isNaN join left length map
-max min observe offsetWidth on onload parentNode parse pointerId pop position prepend preventDefault push
-querySelector querySelectorAll random remove removeEventListener replace replaceChildren round set setAttribute
-setPointerCapture slice split src status stopPropagation style test textContent toDataURL toLowerCase toString toggle
-top transform trim values serializeToString""".split())
+clientX clientY concat createElement createImageData createTextNode cursor dataset display download drawImage endsWith
+entries exec fill filter findIndex flat fontSize fonts forEach fromCodePoint get getAttribute getBBox
+getBoundingClientRect getContext getElementById getElementsByClassName has head href includes isArray isConnected isNaN
+join left length map max min observe offsetWidth on onload parentNode parse pointerId pop position prepend
+preventDefault push putImageData querySelector querySelectorAll random remove removeEventListener replace
+replaceChildren round set setAttribute setPointerCapture slice split src status stopPropagation style test textContent
+toDataURL toLowerCase toString toggle top transform trim values serializeToString""".split())
 OWN = set("""H W a base cell charts clickable drawn fig filename h hi i id key labels lo m mark marks mha mhaDrawn
 observer onCell opts paint place point px revision scale send show spec sub sup timer uid w markFrame outlined placed
 plain onFrame settling sentFrame""".split())

@@ -1,7 +1,8 @@
 """A real model's heads (issue 45), on the heads stage with a checkpoint chosen (`ckpt`, checkpoints.py): every
-head's pattern on the learner's text in the model's own tokens, a layer at a time (`ckpt_layer`); each head's
-previous-token and induction score on the probe (random tokens, repeated), every layer at once; and heads knocked
-out (`ckpt_knock`), scored on the probe's second half. The checkpoint picker is here too, for the tokens stage."""
+head's pattern on the learner's text in the model's own tokens, every layer small (thumbnails), then one layer in full
+(`ckpt_layer`); each head's previous-token and induction score on the probe (random tokens, repeated), every layer at
+once; and heads knocked out (`ckpt_knock`), scored on the probe's second half. The checkpoint picker is here too, for
+the tokens stage."""
 
 from dataclasses import replace
 
@@ -11,13 +12,14 @@ import streamlit as st
 import mha
 from mha import figures as F
 from mha.analysis import ROLE_FLOOR
+from mha.figures.thumbs import thumbs_figure
 
 from .. import checkpoints, exports, uploads, x_source
 from .. import settings as S
 from ..chart import chart
 from ..prose import later, markdown_table
 from ..strings import Text, md_escape
-from ..view import View
+from ..view import View, first_screen, name
 from . import s_maps
 
 BEST = 3  # the best induction heads the knock-out part offers to knock out in one click
@@ -209,6 +211,8 @@ def render(v: View) -> None:
     if not later(v.look, about):  # on a projector, under the figures: the layer's patterns come first
         st.markdown(about)
     ss["ckpt_layer"] = str(shown_layer(m))  # a link's, within this model's
+    if ids:
+        every_layer(v, m, ids, int(ss["ckpt_layer"]))
     layer = int(st.segmented_control(t("real_layer"), [str(i) for i in range(1, w.n_layers + 1)], key="ckpt_layer",
                                      required=True, label_visibility="collapsed" if v.look == F.PRESENT else "visible"))
     if not ids:  # a text in none of the model's tokens (letters a letter-level vocabulary lacks)
@@ -219,12 +223,26 @@ def render(v: View) -> None:
     knock(v, m, name)
 
 
+def every_layer(v: View, m: mha.GPT2, ids: list[int], layer: int) -> None:
+    """Every head of every layer on the page's tokens, small (bertviz's model view), the layer drawn in full below
+    boxed."""
+    t, trace = v.t, checkpoints.run(m, tuple(ids))
+    maps = np.stack([block.attn.probs for block in trace.layers])
+    masked = np.isneginf(np.stack([block.attn.masked for block in trace.layers]))
+    names = [[name("S", f"{i + 1}.{j + 1}").html for j in range(m.n_heads)] for i in range(len(trace.layers))]
+    st.markdown(f"**{t('real_every_title')}**")
+    if not later(v.look, text := f":gray[:small[{t('real_every_text', layer=layer)}]]"):  # a projector: under it
+        st.markdown(text)
+    chart(thumbs_figure(maps, masked, names, layer_word=t("real_layer_axis"), head_word=t("real_head_axis"),
+                        row_label=t("token"), col_label=t("key_pos"), look=first_screen(v.look, 2),
+                        chosen=layer - 1), key="real_every")  # the first figure, under the back button and its title
+
+
 def patterns(v: View, m: mha.GPT2, ids: list[int], labels: tuple[str, ...], layer: int) -> None:
     """Every head's pattern of one layer on the page's tokens."""
     trace = checkpoints.run(m, tuple(ids))
     st.markdown(f"**{v.t('real_patterns', layer=layer)}**")
-    s_maps(replace(v, tokens=labels), trace.layers[layer - 1].attn, "real_s", layer=layer, first=3)  # under the
-    # back button, the layer control and the title (on a projector the model's lines go under the figures)
+    s_maps(replace(v, tokens=labels), trace.layers[layer - 1].attn, "real_s", layer=layer)
 
 
 def scores(v: View, m: mha.GPT2) -> tuple[np.ndarray, np.ndarray]:

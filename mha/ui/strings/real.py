@@ -56,6 +56,17 @@ STRINGS = {
     "real_layer": S(
         en="Layer",
         zh="层"),
+    "real_every_title": S(
+        en="Every head of every layer on your text",
+        zh="你的文本上，每一层的每一个头"),
+    "real_every_text": S(
+        en=("A row per layer, a square per head: each is that head's S, darker where a token attends more. A "
+            "diagonal line is a head attending to the token itself, the line just under it to the one before, and a "
+            "stripe further down to earlier tokens. Layer {layer}, boxed, is drawn in full below; pick another "
+            "there."),
+        zh=("每一行是一层，每个小方块是一个头的 S，颜色越深，注意力越集中。"
+            "对角线说明这个头在看词元自己，紧贴在它下面的那条线是在看前一个词元，更靠下的斜条纹则是在看更早的词元。"
+            "带方框的第 {layer} 层在下面完整画出；可以在那里换一层。")),
     "real_patterns": S(
         en="Every head of layer {layer} on your text (S, each row a query token)",
         zh="第 {layer} 层的每一个头在你的文本上的注意力（S，每一行是一个查询词元）"),
