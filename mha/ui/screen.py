@@ -105,11 +105,25 @@ export default function ({ data, setStateValue, parentElement }) {
 _probe = st.components.v2.component("mha_screen", js=_JS)
 
 
-def look(present: bool, save: str) -> F.Look:
+# Streamlit's file box writes its button ("Upload") and its limits ("1MB per file • JSON") in English whatever the
+# page's language: the button is given the page's word, and the limits, hidden, are said in the box's label.
+UPLOAD_CSS = """
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"] p { display: none; }
+[data-testid="stFileUploaderDropzone"] button [data-testid="stMarkdownContainer"]::after { content: %s; }
+[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+"""
+
+
+def css_string(text: str) -> str:
+    """`text` as a CSS string: letters, digits and spaces as they are, every other character escaped by its code."""
+    return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
+
+
+def look(present: bool, save: str, upload: str) -> F.Look:
     """The Look for this session's window; a phone wins over presenter mode (a projector is wide). `save` is the
-    charts' PNG button's title in the page's language."""
+    charts' PNG button's title in the page's language, `upload` a file box's button."""
     phone = bool(st.session_state.get("screen_phone", False))
-    css = PAGE_CSS + (PRESENTER_CSS if present else "")
+    css = PAGE_CSS + UPLOAD_CSS % css_string(upload) + (PRESENTER_CSS if present else "")
     link_over = st.session_state.get("screen") is not None and st.session_state["screen"].link_over is not None
     result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css, "save": save,
                                         "link_chars": LINK_CHARS, "link_fields": LINK_FIELDS, "link_over": link_over},

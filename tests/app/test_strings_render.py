@@ -241,6 +241,10 @@ def _parts(node) -> dict[str, list]:
         return {"latex": [fields.get("body", "")]}
     if node.type == "bidi_component":  # a component's script is no words of the page
         fields.pop("jsContent", None)
+    if node.type == "bidi_component" and node.proto.component_name == "mha_screen":  # the style sheet's words: the
+        data = json.loads(fields.pop("json"))  # CSS strings of its `content`s (screen.css_string), plain text
+        css = re.sub(r"\\([0-9a-f]+) ", lambda m: chr(int(m.group(1), 16)), data.pop("css"))
+        return {"plain": re.findall(r'content: "([^"]*)"', css), "markdown": _strings(data) + _strings(fields)}
     if node.type == "selectbox":
         return {"plain": [*fields.pop("options", []), fields.pop("rawValue", "")], "markdown": _strings(fields)}
     return {"markdown": _strings(fields)}

@@ -80,21 +80,33 @@ def test_a_real_models_heads_can_be_read_on_every_screen(page, ckpt_url, screen,
     shoot_page(page, SCREENS[screen][0], f"checkpoint-heads-{model}-{screen}-{lang}")
 
 
+UPLOAD_WORDS = """() => {
+  const box = document.querySelector('.st-key-ckpt_files [data-testid="stFileUploaderDropzone"]');
+  const label = box.querySelector('button [data-testid="stMarkdownContainer"]');
+  return {button: getComputedStyle(label, '::after').content,
+          english: [label.querySelector('p'), box.querySelector('[data-testid="stFileUploaderDropzoneInstructions"]')]
+            .map(e => getComputedStyle(e).display)};
+}"""
+
+
 def test_an_uploaded_checkpoint_shows_its_heads_and_a_page_cannot_upload_past_its_share(page, ckpt_url, tmp_path):
     """Through the browser's file box and Streamlit's own upload endpoint: the trained model's three files open its
-    heads; seven files of 0.9 MB go past a page's 6 MB (uploads.SESSION_MAX), and the seventh is refused."""
+    heads; seven files of 0.9 MB go past a page's 6 MB (uploads.SESSION_MAX), and the seventh is refused. On a Chinese
+    page the box's button and limit are in Chinese, not Streamlit's English."""
     open_on(page, ckpt_url, "desk", lang="en", stage="heads", text="C F A H B C F A H B")
     box = page.locator('.st-key-ckpt_files input[type="file"]')
     folder = build(tmp_path / "ckpts") / "trained-gpt2"
     rerun_after(page, lambda: box.set_input_files([str(p) for p in sorted(folder.iterdir())]))
     settle(page)
     assert "your upload" in page.locator('[data-testid="stMain"]').inner_text()
-    assert page.locator(".mha-chart").count() == 2 and "ckpt=" not in page.url
+    assert page.locator(".mha-chart").count() == 3 and "ckpt=" not in page.url
     big = []
     for i in range(7):
         (tmp_path / f"part{i}.json").write_bytes(b"0" * 900_000)
         big.append(str(tmp_path / f"part{i}.json"))
-    open_on(page, ckpt_url, "desk", lang="en", stage="heads")
+    open_on(page, ckpt_url, "desk", lang="zh", stage="heads")
+    assert page.evaluate(UPLOAD_WORDS) == {"button": '"上传"', "english": ["none", "none"]}  # Streamlit's words hidden
+    assert "每个最多 1 MB" in page.locator(".st-key-ckpt_files").inner_text()  # its limit, in the box's label
     page.locator('.st-key-ckpt_files input[type="file"]').set_input_files(big)
     page.wait_for_function("""() => document.querySelector('.st-key-ckpt_files').innerText.includes('413')""",
                            timeout=30_000)

@@ -64,9 +64,9 @@ def picker(t: Text) -> str:
 
 def uploader(t: Text) -> None:
     """A checkpoint of the learner's own, in files under the server's upload limit, for this tab only."""
-    st.file_uploader(t("real_upload"), type=["json", "safetensors", "txt"], accept_multiple_files=True,
-                     key="ckpt_files", max_upload_size=checkpoints.UPLOAD_MB, on_change=_uploaded,
-                     help=t("real_upload_help", mb=checkpoints.UPLOAD_MB, files=md_escape(
+    st.file_uploader(t("real_upload", mb=checkpoints.UPLOAD_MB), type=["json", "safetensors", "txt"],
+                     accept_multiple_files=True, key="ckpt_files", max_upload_size=checkpoints.UPLOAD_MB,
+                     on_change=_uploaded, help=t("real_upload_help", mb=checkpoints.UPLOAD_MB, files=md_escape(
                          ", ".join(checkpoints.UPLOAD_FILES))))
     if error := st.session_state.pop(UPLOAD_ERROR, None):
         st.error(error)

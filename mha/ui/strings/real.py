@@ -20,8 +20,8 @@ STRINGS = {
         en="Or look for these roles in a real model's heads:",
         zh="也可以到真实模型的注意力头里找这些角色："),
     "real_upload": S(
-        en="Your own GPT-2 checkpoint's files",
-        zh="你自己的 GPT-2 检查点文件"),
+        en="Your own GPT-2 checkpoint's files (each at most {mb} MB)",
+        zh="你自己的 GPT-2 检查点文件（每个最多 {mb} MB）"),
     "real_upload_help": S(
         en=("The files Hugging Face saves for a GPT-2 ({files}); each at most {mb} MB, this server's limit, so a "
             "small model. It stays with this tab: no link carries it, and nothing is kept once the tab closes."),

@@ -109,6 +109,10 @@ STRINGS = {
     "present_help": S(
         en="Larger type for a projector. A link with present=1 also opens with the sidebar folded.",
         zh="字号更大，适合投影。带 present=1 的链接打开时会收起侧边栏。"),
+    "upload_button": S(
+        en="Upload",
+        zh="上传",
+        draws=PLAIN),
     "png_save": S(
         en="Save this chart as a PNG image",
         zh="把这张图存成 PNG 图片"),
