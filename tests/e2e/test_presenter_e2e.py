@@ -27,12 +27,13 @@ FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 p
 # The views whose first figure is whole on the first screen (issue 46 item 3: the formulas and the prose under it,
 # the head picker without its label, the block's part before its diagram; a product or a block part under one row
 # of controls no taller than the rest of the screen, view.first_screen; the lab's map and RoPE's Q beside Q_rot;
-# the scores' S drawn alone, Look.operands).
+# the scores' S drawn alone, Look.operands; the refresher's product over the grids that make it).
 # The rest are taller than what is left under their title and controls at a readable cell size (bench/README.md,
 # "Presenter mode's first screen").
-WHOLE = ("input", "qk", "scores", "values", "heads", "dependency", "variants", "block", "block-ln1", "block-ffn",
-         "block-gelu", "block-out", "variants-mqa", "variants-window", "variants-sinks", "variants-alibi",
-         "variants-rope", "variants-mqa-partclick", "variants-int8-partclick", "variants-gqa-partclick")
+WHOLE = ("matmul", "input", "qk", "scores", "values", "heads", "dependency", "variants",
+         "block", "block-ln1", "block-ffn", "block-gelu", "block-out", "variants-mqa", "variants-window",
+         "variants-sinks", "variants-alibi", "variants-rope", "variants-mqa-partclick", "variants-int8-partclick",
+         "variants-gqa-partclick")
 TABLES = {"en": EN, "zh": ZH}
 
 # The first figure in the page's order: a matrix chart or a Plotly chart (the block's diagram is where the part sits,

@@ -1,7 +1,11 @@
 """Stage `matmul`: the refresher. (a×b)·(b×c) = a×c, one dot product per cell, on a small editable example."""
 
+from contextlib import nullcontext
+
 import numpy as np
 import streamlit as st
+
+from mha import figures as F
 
 from .. import exports
 from ..editor import matrix_editor
@@ -16,6 +20,7 @@ B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0,
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "matmul", v.look)
+    above = st.container()  # a projector's: the product first, over the grids that make it (issue 46 item 3)
     left, right = st.columns([3, 5])
     with left:
         st.markdown(t("matmul_a"))
@@ -26,8 +31,9 @@ def render(v: View) -> None:
     equation(v.look, (r"R = A\,B:", r"(2\times 3)\cdot(3\times 5) \to 2\times 5,"),
              r"R_{xy} = \sum_{k=1}^{3} A_{xk}\,B_{ky}")
     row, col = t("rows_of"), t("cols_of")
-    product_view("mm", v, Operand(a, name("A"), row, col), Operand(b, name("B"), row, col),
-                 Operand(a @ b, name("R"), row, col), "R = A · B")
+    with above if v.look == F.PRESENT else nullcontext():
+        product_view("mm", v, Operand(a, name("A"), row, col), Operand(b, name("B"), row, col),
+                     Operand(a @ b, name("R"), row, col), "R = A · B", first=0)
 
 
 def download(cfg, x, w) -> exports.Part:

@@ -42,7 +42,8 @@ def render(v: View) -> None:
     tokens, vocab, ids, mw = x_source.coda(cfg, text, ss.get("positions", S.DEFAULTS["positions"]))
     if not own:  # the walk's X, its n rows as the sidebar says, scored against the example's vocabulary
         tokens = []
-        st.info(t.md("next_example", example=text, n=len(v.x), vocab=len(vocab)))
+        if not later(v.look, said := t.md("next_example", example=text, n=len(v.x), vocab=len(vocab))):
+            st.info(said)  # a projector: under the figures, where the presenter's own words go
     n, d, size = len(v.x), cfg.d_model, len(vocab)
     # the trained model's whole run on the text, or the one-block model's on the walk's X (edits included)
     top = v.trained.trace if v.trained else mha.logits_from(v.x, mw)
