@@ -25,7 +25,7 @@ def thumbs_figure(maps: np.ndarray, masked: np.ndarray, names: Sequence[Sequence
     layers, heads, n = maps.shape[0], maps.shape[1], maps.shape[2]
     tick, words = look.tick, look.tick + 1
     left = max(text_px(layer_word, words), text_px(str(layers), tick)) + PAD + GAP / 2  # "layer" over its numbers
-    top = _line_h(tick) + _line_h(words)  # "head" over the head numbers
+    top = _line_h(tick) + _line_h(words) + PAD  # "head" over the head numbers, its glyphs' whole height inside
     across = (look.max_w - left - 2 * PAD - (heads - 0.5) * GAP) / heads
     down = (look.fig_h - top - 2 * PAD - (layers - 0.5) * GAP) / layers
     side = min(across, MOST_CELLS * look.cell, across if look.narrow else max(down, LEAST))
