@@ -11,9 +11,10 @@ One process serves every visitor, and only one of its threads runs Python at a t
   one); a page refused is told how many seconds until a seat is free if nobody clicks meanwhile.
 - Views over WORK_BUDGET are drawn one at a time in the process (`lane`): a room opening the largest view queues
   its draws instead of running them all at once, and ordinary views never wait for it.
-- The interpreter hands the GIL to a waiting thread every SWITCH_S seconds (sys.setswitchinterval; Python's
-  default is 5 ms): a run that waits on the network, a lock or numpy gets it back that much sooner from a heavy
-  draw, which it asks for again dozens of times a run. startup.install() sets it, once a process.
+- The interpreter's GIL switch interval is Python's own (5 ms) unless MHA_GIL_SWITCH_S sets another (SWITCH_S;
+  startup.install() applies it, once a process). 0.5 ms was tried for the ordinary page's sake: with four clients
+  walking the caps its p95 did not move beyond the runs' noise, while a room's 200 followers took 35% longer to
+  follow a change and a walk at the caps 15% longer (bench/README.md, "The eleventh session").
 """
 
 import math
@@ -35,7 +36,8 @@ from .strings import Text
 from .x_source import has_text
 
 WORK_BUDGET = 4_000_000  # numbers: a larger view's first draw keeps every other page waiting for the one Python thread
-SWITCH_S = float(os.environ.get("MHA_GIL_SWITCH_S", "0.0005"))  # settable, for bench/memory.py --switch to compare
+SWITCH_S = float(os.environ["MHA_GIL_SWITCH_S"]) if os.environ.get("MHA_GIL_SWITCH_S") else None  # bench/memory.py
+# --switch and bench/classroom.py compare intervals through it; None: Python's
 CLEARED = "work_cleared"  # session key: the most numbers this session has said yes to
 HELD_BUDGET = 136 * MB  # bytes the views shown at once may hold: the largest one view (the caps' block), no more
 HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted

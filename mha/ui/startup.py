@@ -11,7 +11,7 @@ What install() then changes, once a process:
 - WebsocketSessionManager.connect_session is wrapped (takeover.py: a connection naming a live session gets its own);
 - MemoryUploadedFileManager.add_file is wrapped (uploads.py: a page's and the process's uploads are bounded);
 - each click a page sends counts as its use for the seat its view holds (reruns.CLICKED gets budget.touch);
-- the interpreter's GIL switch interval is set to budget.SWITCH_S (budget.py: why).
+- the interpreter's GIL switch interval is set to budget.SWITCH_S where MHA_GIL_SWITCH_S gives one (budget.py).
 """
 
 import dataclasses
@@ -120,5 +120,6 @@ def install() -> None:
         from . import budget
 
         reruns.CLICKED.append(budget.touch)  # a click keeps the page's seat for views shown
-        sys.setswitchinterval(budget.SWITCH_S)
+        if budget.SWITCH_S is not None:
+            sys.setswitchinterval(budget.SWITCH_S)
         _installed.append(True)

@@ -2,6 +2,7 @@
 Streamlit without the internals the app leans on fails at once, with one message naming its version and what it
 lacks."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -33,9 +34,10 @@ STATE = textwrap.dedent("""
 """)
 
 
-def _run(code: str) -> str:
+def _run(code: str, **env: str) -> str:
     out = subprocess.run([sys.executable, "-c", STATE + textwrap.dedent(code)], cwd=ROOT, capture_output=True,
-                         text=True, timeout=120)
+                         text=True, timeout=120, env={k: v for k, v in os.environ.items() if k != "MHA_GIL_SWITCH_S"}
+                         | env)
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()
 
@@ -55,7 +57,9 @@ def test_importing_every_mha_module_changes_nothing_outside_it():
     assert int(count) > 40 and changed == "[]", out
 
 
-def test_install_wraps_request_rerun_and_connect_session_and_sets_the_switch_interval_once():
+@pytest.mark.parametrize("switch", ["", "0.002"])
+def test_install_wraps_request_rerun_and_connect_session_and_sets_the_switch_interval_only_if_asked(switch):
+    """Python's switch interval unless MHA_GIL_SWITCH_S names another (bench/memory.py --switch)."""
     out = _run("""
         from mha.ui import budget, reruns, startup, takeover
         before = state()
@@ -67,9 +71,9 @@ def test_install_wraps_request_rerun_and_connect_session_and_sets_the_switch_int
               getattr(wrapped, reruns._STREAMLITS) is before["rerun"],
               before["connect"] is not connect, after["connect"] is connect,
               getattr(connect, takeover._STREAMLITS) is before["connect"],
-              after["switch"] == budget.SWITCH_S != before["switch"])
-    """)
-    assert out == "True True True True True True True"
+              after["switch"] == (budget.SWITCH_S or before["switch"]), after["switch"])
+    """, MHA_GIL_SWITCH_S=switch)
+    assert out == f"True True True True True True True {float(switch or 0.005)}"
 
 
 def test_this_streamlit_has_every_internal_the_app_uses():
