@@ -20,7 +20,7 @@ B = np.array([[2.0, 0.0, 1.0, -1.0, 3.0], [1.0, -2.0, 0.0, 2.0, 1.0], [0.0, 1.0,
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
     header(t, "matmul", v.look)
-    above = st.container()  # a projector's: the product first, over the grids that make it (issue 46 item 3)
+    above = st.container() if v.look == F.PRESENT else None  # a projector's: the product over the grids that make it
     left, right = st.columns([3, 5])
     with left:
         st.markdown(t("matmul_a"))
@@ -31,7 +31,7 @@ def render(v: View) -> None:
     equation(v.look, (r"R = A\,B:", r"(2\times 3)\cdot(3\times 5) \to 2\times 5,"),
              r"R_{xy} = \sum_{k=1}^{3} A_{xk}\,B_{ky}")
     row, col = t("rows_of"), t("cols_of")
-    with above if v.look == F.PRESENT else nullcontext():
+    with above or nullcontext():
         product_view("mm", v, Operand(a, name("A"), row, col), Operand(b, name("B"), row, col),
                      Operand(a @ b, name("R"), row, col), "R = A · B", first=0)
 
