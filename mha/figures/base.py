@@ -314,6 +314,21 @@ def outline_rule(layout: dict, cells: tuple[int, int], *boxes: dict) -> None:
     layout.setdefault("meta", {})["outline"] = dict(cells=list(cells), boxes=list(boxes))
 
 
+def hover_by_frame(layout: dict, trace: int, parts: list[tuple[str, list[str]]], pending: str,
+                   upto: list[int]) -> None:
+    """Hover text that grows frame by frame, sent once (layout.meta.hover) instead of every point's text in every
+    frame: point n of trace `trace` says, one a line, each part (its label, then its n-th cell, unless that is empty)
+    whose count in `upto` is above n; a point that says no part says `pending`. A frame names its own counts with
+    `hover_upto` (the figure's are the frame it rests on). matrix_chart.js writes it (`grown`)."""
+    layout.setdefault("meta", {})["hover"] = dict(trace=trace, pending=pending, upto=list(upto),
+                                                  parts=[dict(label=label, cells=cells) for label, cells in parts])
+
+
+def hover_upto(upto: list[int]) -> dict:
+    """A frame's layout patch: how many points, in order, say each part of the figure's `hover_by_frame`."""
+    return dict(meta=dict(hover=dict(upto=[int(u) for u in upto])))
+
+
 def cell_box(axis_x: str, axis_y: str, x, y, width=3) -> dict:
     """An outline drawn as a layout shape, `box` without its corners: put first among the figure's shapes."""
     shape = {k: v for k, v in box(axis_x, axis_y, 0, 0, 0, 0, width=width).items() if k not in ("x0", "x1", "y0", "y1")}

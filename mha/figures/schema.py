@@ -220,7 +220,9 @@ LAYOUT = {
               "yref": plotly(one_of("container"), "the page places the title in the whole figure")},
     "shapes": [SHAPE], "annotations": [ANNOTATION], "sliders": Items(SLIDER, 1), "updatemenus": [MENU],
     "meta": {"ticktitles": {"*": read(STRS)}, "outline": OUTLINE,
-             "slider": {"label": read(_str), "steps": read(STRS)}},  # base.slider_words
+             "slider": {"label": read(_str), "steps": read(STRS)},  # base.slider_words
+             "hover": {"trace": read(_int), "pending": read(_str), "upto": read(INTS),  # base.hover_by_frame
+                       "parts": [{"label": read(_str), "cells": read(STRS)}]}},
     "xaxis*": AXIS, "yaxis*": AXIS,
     "datarevision": plotly(_any, "Plotly.react's revision of the data"),
     "dragmode": plotly(one_of(False, "pan"), "nothing zooms or pans in the page"),

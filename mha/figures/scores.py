@@ -28,6 +28,8 @@ from .base import (
     fits,
     general,
     heatmap,
+    hover_by_frame,
+    hover_upto,
     number,
     number_cell,
     number_format,
@@ -542,12 +544,13 @@ def scores_animation(s: ScoreSteps, *, text: bool, look: Look = DESK, phase: str
                                                 title=dict(text=names["probs"], side="top",
                                                            font=dict(size=look.tick + 1)))),
     ]
-    data = [*static, *at_rest, *bars, _click_layer(s, n, c, names, still)]
+    data = [*static, *at_rest, *bars, _click_layer(n, c)]
     first, click = len(static), len(data) - 1
-    frame_specs = [dict(name=str(idx), traces=[*range(first, first + len(at_rest)), click],
-                        data=[*(patch(tr) for tr in dynamic(f, f)), dict(type="scatter", text=_hover(s, n, names, f))])
+    frame_specs = [dict(name=str(idx), traces=list(range(first, first + len(at_rest))),
+                        data=[patch(tr) for tr in dynamic(f, f)], layout=hover_upto(_hover_upto(s, n, f)))
                    for idx, f in enumerate(frames)]
     layout = _layout(b, s, n_full, (q_title, s_title), frames, rest, label_size)
+    hover_by_frame(layout, click, _hover_parts(s, n, names), words["pending"], _hover_upto(s, n, still))
     out = first + len(at_rest) - (3 if operands else 1)  # the outline traces: [Q's rows,] S's cells[, Kᵀ's column]
     solid = dict(color=HIGHLIGHT, width=3, dash=None)  # a clicked cell's (S's rows are dotted while softmaxed)
     if operands:
@@ -566,39 +569,39 @@ def _colour_bar(scale: list, low: float, high: float, bar: dict) -> dict:
                 hoverinfo="skip", showlegend=False)
 
 
-def _click_layer(s: ScoreSteps, n: int, c: int, names: dict, f: Frame) -> dict:
+def _click_layer(n: int, c: int) -> dict:
     """Near-transparent squares over every cell of the scores/S panel, the trace a click is read from (named
-    "click", as base.click_layer). Hover names the values the cell has gone through by frame `f` (`_hover`)."""
+    "click", as base.click_layer). Its hover text is the layout's (`_hover_parts`): what the cell has gone through
+    by the frame shown."""
     ii, jj = np.mgrid[0:n, 0:n]
     return dict(
         type="scatter", x=(jj.ravel() + 1).tolist(), y=(ii.ravel() + 1).tolist(),
-        customdata=np.stack([ii.ravel(), jj.ravel()], axis=1).tolist(), text=_hover(s, n, names, f), mode="markers",
+        customdata=np.stack([ii.ravel(), jj.ravel()], axis=1).tolist(), mode="markers",
         marker=dict(symbol="square", size=max(4, c - 2), opacity=0.003, color="#000", line=dict(width=0)),
         xaxis="x2", yaxis="y", hovertemplate="[%{y}, %{x}]<br>%{text}<extra></extra>", showlegend=False,
         name="click",
     )
 
 
-def _hover(s: ScoreSteps, n: int, names: dict, f: Frame) -> list[str]:
-    """Each cell's hover text on frame `f`, row by row: only what that frame has computed. A QKᵀ cell not yet filled
-    says so; the scaled score from ÷√d_k on; −∞ once the mask is down; S on the rows softmax has reached."""
-    text = []
-    for i in range(n):
-        for j in range(n):
-            if f.phase == "qkt" and np.isnan(f.signed[i, j]):
-                text.append(s.words["pending"])
-                continue
-            parts = [f"{names['scores']} = {general(s.scores[i, j], 4)}"] if s.scores is not None else []
-            if f.phase != "qkt":
-                scaled = general(s.scaled[i, j], 4)
-                parts.append(f"÷√d<sub>k</sub> = {scaled}" if s.scores is not None
-                             else f"{names['scores']} = {scaled}")
-            if f.masked and j > i:
-                parts.append("→ −∞")
-            if i < f.softmaxed:
-                parts.append(f"{names['probs']} = {general(s.probs[i, j], 4)}")
-            text.append("<br>".join(parts))
-    return text
+def _hover_parts(s: ScoreSteps, n: int, names: dict) -> list[tuple[str, list[str]]]:
+    """What a cell's hover can say, part by part, each cell's in row order (the click layer's): the score QKᵀ, the
+    scaled score, −∞ above the diagonal, S (a given matrix has no QKᵀ: its scaled score is named as the scores)."""
+    ii, jj = np.mgrid[0:n, 0:n]
+    cells = lambda a: [general(v, 4) for v in np.asarray(a, float)[:n, :n].ravel()]  # noqa: E731
+    scaled = "÷√d<sub>k</sub> = " if s.scores is not None else f"{names['scores']} = "
+    parts = [(f"{names['scores']} = ", cells(s.scores))] if s.scores is not None else []
+    return parts + [(scaled, cells(s.scaled)), ("→ ", ["−∞" if j > i else "" for i, j in zip(ii.ravel(), jj.ravel())]),
+                    (f"{names['probs']} = ", cells(s.probs))]
+
+
+def _hover_upto(s: ScoreSteps, n: int, f: Frame) -> list[int]:
+    """How many cells, in row order, say each of `_hover_parts` on frame `f`: only what it has computed. QKᵀ fills
+    cells in row order (a cell not yet filled says "pending"); the scaled score from ÷√d_k on; −∞ once the mask is
+    down; S on the rows softmax has reached."""
+    every = n * n
+    filled = int(np.sum(~np.isnan(f.signed))) if f.phase == "qkt" else every
+    after = [0 if f.phase == "qkt" else every, every if f.masked else 0, f.softmaxed * n]
+    return ([filled] if s.scores is not None else []) + after
 
 
 def slider_labels(s: ScoreSteps, frames: list[Frame]) -> list[str]:

@@ -626,6 +626,13 @@ function frameSlider(slider, width, frames, st, stop, show, words) {
   return wrap;
 }
 
+// Point n's hover text on a trace whose hover grows by frame (layout.meta.hover, figures.base.hover_by_frame): each
+// part the frame's count has reached at n (its label, then its cell, unless that is empty), one a line; else pending.
+function grown(h, n) {
+  const said = h.parts.filter((p, q) => n < (h.upto[q] ?? 0) && p.cells[n]).map(p => p.label + p.cells[n]);
+  return said.length ? said.join("<br>") : h.pending;
+}
+
 // The cell under the pointer, topmost trace first: a heatmap cell with a value, or a point of a scatter's markers.
 function cellAt(root, e) {
   const st = root.mha, svg = root.querySelector(":scope > svg");
@@ -651,10 +658,10 @@ function cellAt(root, e) {
     }
     if (t.type === "scatter" && (t.mode || "").includes("markers") && t.hovertemplate) {
       const cx = Math.round(vx), cy = Math.round(vy);
-      const n = (t.x || []).findIndex((v, q) => v === cx && t.y[q] === cy);
+      const n = (t.x || []).findIndex((v, q) => v === cx && t.y[q] === cy), grows = (st.layout.meta || {}).hover;
       if (n < 0) continue;
-      return { t, point: { x: cx, y: cy, text: Array.isArray(t.text) ? t.text[n] : t.text,
-                           customdata: (t.customdata || [])[n] } };
+      const text = grows && grows.trace === i ? grown(grows, n) : Array.isArray(t.text) ? t.text[n] : t.text;
+      return { t, point: { x: cx, y: cy, text, customdata: (t.customdata || [])[n] } };
     }
   }
   return null;

@@ -168,7 +168,7 @@ def test_the_step_buttons_follow_the_frame_the_chart_is_left_on(page, app_url):
     assert _active_frame(page) == 5 and checked() == EN["phase_qkt"] and "phase=qkt" in page.url
     assert "html" not in _sent_by_server(received[before:])  # the chart's element is not sent again
     assert page.evaluate("(r) => r.mha.kept === true && r.isConnected", root)  # the same chart, not drawn again
-    _click_point(page, ".st-key-scores", 7)  # S[3, 2], hovered: q₃·k₂ is frame 8, not yet
+    _click_point(page, ".st-key-scores", 6)  # S[3, 1], hovered: q₃·k₁ is frame 7, the first not yet filled
     tip = page.locator(".st-key-scores .mha-tip")
     assert tip.is_visible() and EN["anim_pending"] in tip.inner_text(), tip.inner_text()
     _click_point(page, ".st-key-scores", 1)  # S[1, 2]: q₁·k₂ is frame 2, done
