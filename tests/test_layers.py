@@ -29,3 +29,12 @@ def test_every_core_module_is_in_both_contracts():
     core = {f"mha.{p.stem}" for p in (ROOT / "mha").glob("*.py") if p.stem != "__init__"}
     assert core - layered == set(), "not in the layers"
     assert core == set(contracts[1]["source_modules"]), "the core's modules, and those the UI-free contract names"
+
+
+def test_no_page_module_outgrows_one_job():
+    """Issue 43: a page module past 300 lines was doing several jobs (the KV stage's 606: the step, the cost and every
+    variant's decoding; exports' 317: every stage's files). A stage's files live with the stage; a module that grows
+    past this is split by what it does."""
+    long = {str(p.relative_to(ROOT)): n for p in (ROOT / "mha" / "ui").rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > 300}
+    assert long == {}

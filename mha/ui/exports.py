@@ -9,7 +9,6 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 import mha
-from mha.block import EPS
 
 from .shared import digest
 
@@ -173,109 +172,6 @@ LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature
           "W_O": ("concat", "feature"), "Q": ("token", "d_k"), "K": ("token", "d_k"), "V": ("token", "d_v"),
           "QK^T": ("query", "key"), "QK^T_scaled": ("query", "key"), "QK^T_masked": ("query", "key"),
           "S": ("query", "key"), "H": ("token", "d_v"), "Concat": ("token", "concat"), "Y": ("token", "feature")}
-
-
-def matmul_part(a: np.ndarray, b: np.ndarray) -> Part:
-    """The refresher: its two editable matrices and their product."""
-    return Part({"A": a, "B": b, "R": a @ b}, {k: ("row", "column") for k in "ABR"})
-
-
-def dependency_part(x: np.ndarray, w: mha.Weights) -> Part:
-    """The dependency stage: the walk's arrays and the map D[i, j] = ‖∂Y_i/∂X_j‖ it draws."""
-    return Part({**arrays(x, w), "D": mha.dependency(x, w)}, {"D": ("token", "token")})
-
-
-def tokens_part(ids: np.ndarray, e: np.ndarray, p: np.ndarray, x: np.ndarray) -> Part:
-    """The tokens stage: the ids, E (a row per word of the vocabulary), the rows it looks up, the positions, X."""
-    return Part({"ids": ids, "E": e, "E_ids": e[ids], "P": p, "X": x},
-                {"ids": ("row", "token"), "E": ("vocab", "feature"), "E_ids": ("token", "feature"),
-                 "P": ("token", "feature"), "X": ("token", "feature")})
-
-
-def next_token_part(x: np.ndarray, final: np.ndarray, e: np.ndarray, logits: np.ndarray, probs: np.ndarray) -> Part:
-    """The next-token stage: what the model reads, LN_f(Y), E (its transpose scores LN_f(Y)), the logits, and the
-    last row's probabilities at the temperature shown."""
-    return Part({"X": x, "LN_f_Y": final, "E": e, "logits": logits, "p_next": probs},
-                {"X": ("token", "feature"), "LN_f_Y": ("token", "feature"), "E": ("vocab", "feature"),
-                 "logits": ("token", "vocab"), "p_next": ("row", "vocab")})
-
-
-def block_part(tr: mha.BlockTrace, bw: mha.BlockWeights) -> Part:
-    """The block stage, in its order (tr.ln, also in the files' metadata): every array of its parts (the per-row
-    mean and variance LN₁ takes, the normalised rows x̂ with their own mean and variance, the residual sums, the
-    FFN's up-projection before its bias) and every weight of the block. Pre-LN's sums are R₁ and Y themselves;
-    post-LN's are the rows its norms take."""
-    a, pre = bw.attn, tr.ln == "pre"
-    into_ln1, into_ffn = tr.ln1_in, tr.ffn_in
-    up = "LN_2W_fc" if pre else "R_1W_fc"
-    arrays = {"X": tr.x, "W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o, "Attn": tr.attn.y}
-    arrays.update({} if pre else {"sum_1": tr.sum1})
-    mean, var = into_ln1.mean(axis=1, keepdims=True), into_ln1.var(axis=1, keepdims=True)
-    hat = (into_ln1 - mean) / np.sqrt(var + EPS)  # the normalised rows LN₁'s part draws, before γ and β
-    arrays.update({"mu_1": mean[:, 0], "var_1": var[:, 0], "x_hat_1": hat, "mu_x_hat_1": hat.mean(axis=1),
-                   "var_x_hat_1": hat.var(axis=1), "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": tr.ln1,
-                   "R_1": tr.r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b})
-    arrays.update({"LN_2": tr.ln2} if pre else {})
-    arrays.update({"W_fc": bw.w_fc, "b_fc": bw.b_fc, up: into_ffn @ bw.w_fc, "H": tr.hidden, "A": tr.act,
-                   "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": tr.ffn})
-    arrays.update({} if pre else {"sum_2": tr.sum2})
-    arrays["Y"] = tr.y
-    labels = {k: ("token", "feature") for k in ("X", "Attn", "sum_1", "x_hat_1", "LN_1", "R_1", "LN_2", "FFN", "sum_2",
-                                                 "Y")}
-    labels.update({k: ("row", "token") for k in ("mu_1", "var_1", "mu_x_hat_1", "var_x_hat_1")})
-    labels.update({k: ("row", "feature") for k in ("gamma_1", "beta_1", "gamma_2", "beta_2", "b_proj")})
-    labels.update({k: LABELS[k] for k in ("W_Q", "W_K", "W_V", "W_O")})
-    labels.update({"W_fc": ("feature", "hidden"), "b_fc": ("row", "hidden"), up: ("token", "hidden"),
-                   "H": ("token", "hidden"), "A": ("token", "hidden"), "W_proj": ("hidden", "feature")})
-    return Part(arrays, labels, {"ln": tr.ln})
-
-
-def variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.AttentionConfig, d_latent: int, tile: int,
-                 head: int) -> Part:
-    """The variant lab, as its page computes it on the walk's X and weights: an attention variant's whole trace
-    (Q and K after RoPE, the bias added to the scores; K and V per kv head), MLA's latent and both of its orders,
-    or the online softmax's running m, ℓ and accumulator after each tile of the chosen head (0-based). Its files
-    record the variant and what it was run with."""
-    meta = {"variant": variant}
-    if variant == "mla":
-        wm = mha.mla_from(w, d_latent)
-        tr = mha.mla_forward(x, wm)
-        a = {"X": x, "W_Q": wm.w_q, "W_DKV": wm.w_dkv, "W_UK": wm.w_uk, "W_UV": wm.w_uv, "W_O": wm.w_o,
-             "c": tr.latent, "Q": tr.q, "K": tr.k, "V": tr.v, "S": tr.probs, "H": tr.heads, "Y": tr.y,
-             "Q_absorbed": tr.q_absorbed, "S_absorbed": tr.probs_absorbed, "Y_absorbed": tr.y_absorbed}
-        labels = {"W_DKV": ("feature", "latent"), "W_UK": ("latent", "d_k"), "W_UV": ("latent", "d_v"),
-                  "c": ("token", "latent"), "Q_absorbed": ("token", "latent"), "S_absorbed": ("query", "key"),
-                  "Y_absorbed": ("token", "feature")}
-        return Part(a, labels, {**meta, "d_latent": d_latent})
-    if variant == "online":
-        t = mha.forward(x, w)
-        o = mha.online_attention(t.q[head], t.k[head], t.v[head], tile)
-        a = {"Q": t.q[head], "K": t.k[head], "V": t.v[head], "m": np.stack([p.m for p in o.tiles]),
-             "l": np.stack([p.l for p in o.tiles])}
-        a.update({f"acc_tile{i}": p.acc for i, p in enumerate(o.tiles, start=1)}, out=o.out)
-        labels = {k: ("tile", "token") for k in ("m", "l")}
-        labels.update({k: ("token", "d_v") for k in a if k.startswith("acc") or k == "out"})
-        return Part(a, labels, {**meta, "tile": tile, "head": head + 1})
-    shared = mha.share_kv(w, cfg.kv_heads)
-    t = mha.forward(x, shared, cfg)
-    a = {"X": t.x, "W_Q": shared.w_q, "W_K": shared.w_k, "W_V": shared.w_v, "W_O": shared.w_o, "Q": t.q, "K": t.k,
-         "V": t.v, "Q_rot": t.q_rot, "K_rot": t.k_rot, "QK^T": t.scores, "QK^T_scaled": t.scaled, "bias": t.bias,
-         "QK^T_masked": t.masked, "S": t.probs, "H": t.heads, "Concat": t.concat, "Y": t.y}
-    return Part(a, {"Q_rot": LABELS["Q"], "K_rot": LABELS["K"], "bias": ("query", "key")},
-                {**meta, **mha.variant_fields(cfg)})
-def cache_variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.AttentionConfig, d_latent: int) -> Part:
-    """The KV-cache stage with a variant: the lab's arrays for it on the rows decoded (variant_part) and what its
-    cache holds after the last token: K_cache and V_cache of the kv heads, the positions held (MLA's cache is the
-    latent c, already there)."""
-    part = variant_part(x, w, variant, cfg, d_latent, 1, 0)
-    if variant == "mla":
-        return part
-    cache, _ = mha.decode(x, mha.share_kv(w, cfg.kv_heads), cfg)
-    arrays = {**part.arrays, "K_cache": cache.k, "V_cache": cache.v, "positions": cache.positions}
-    labels = {**part.labels, "K_cache": LABELS["K"], "V_cache": LABELS["V"], "positions": ("row", "token")}
-    return Part(arrays, labels, part.meta)
-
-
 
 
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock

@@ -11,6 +11,7 @@ import pytest
 import mha
 from mha.ui import exports, prepared
 from mha.ui import settings as S
+from mha.ui.lab import files
 
 from .helpers import keyed_charts, run, z
 from .test_stage_downloads import _arrays as arrays_of
@@ -27,7 +28,7 @@ def softmax_rows(a):
 
 def test_gqa_files_hold_one_k_and_v_per_group_and_every_head_reads_its_groups():
     cfg = replace(CFG, n_kv_heads=2)
-    part = exports.variant_part(X, W, "gqa", cfg, 4, 2, 0)
+    part = files.variant_part(X, W, "gqa", cfg, 4, 2, 0)
     a = part.arrays
     assert a["W_K"].shape == (2, 5, 7) and part.meta["n_kv_heads"] == 2 and part.meta["variant"] == "gqa"
     for head in range(4):
@@ -40,15 +41,33 @@ def test_gqa_files_hold_one_k_and_v_per_group_and_every_head_reads_its_groups():
 
 def test_window_files_hold_the_band_that_was_added():
     cfg = replace(CFG, window=2, sinks=1)
-    a = exports.variant_part(X, W, "sinks", cfg, 4, 2, 0).arrays
+    a = files.variant_part(X, W, "sinks", cfg, 4, 2, 0).arrays
     i, j = np.indices((5, 5))
     hidden = (j > i) | ((j <= i - 2) & (j >= 1))
     assert (np.isneginf(a["bias"]) == hidden[None]).all()
     assert (a["S"][:, hidden] == 0).all()
 
 
+def test_int8_files_hold_the_codes_and_scales_the_cache_keeps():
+    """An int8 download holds what the page says the cache keeps: each row of K and V as int8 codes with one scale
+    (max|row| / 127, worked here), and the K and V attention read back from them."""
+    cfg = replace(CFG, kv_bits=8)
+    part = files.variant_part(X, W, "int8", cfg, 4, 2, 0)
+    a = part.arrays
+    k, v = np.stack([X @ W.w_k[h] for h in range(4)]), np.stack([X @ W.w_v[h] for h in range(4)])
+    for rows, codes, scale, back in ((k, "K_codes", "K_scale", "K_rot"), (v, "V_codes", "V_scale", "V")):
+        want_scale = np.abs(rows).max(axis=-1) / 127
+        np.testing.assert_allclose(a[scale], want_scale, rtol=1e-12)
+        assert a[codes].dtype == np.int8
+        assert (np.abs(a[codes] - rows / want_scale[..., None]) <= 0.5 + 1e-9).all()
+        np.testing.assert_allclose(a[back], a[codes] * a[scale][..., None], rtol=1e-12)
+    assert part.meta["kv_bits"] == 8
+    names = zipfile.ZipFile(io.BytesIO(exports.files(X, W, cfg, part)["csv"])).namelist()
+    assert {"K_codes_head1.csv", "V_codes_head4.csv", "K_scale.csv", "V_scale.csv"} <= set(names)
+
+
 def test_mla_files_hold_the_latent_and_both_orders():
-    part = exports.variant_part(X, W, "mla", CFG, 3, 2, 0)
+    part = files.variant_part(X, W, "mla", CFG, 3, 2, 0)
     a = part.arrays
     assert a["c"].shape == (5, 3) and part.meta["d_latent"] == 3
     np.testing.assert_allclose(a["c"], X @ a["W_DKV"])
@@ -58,18 +77,18 @@ def test_mla_files_hold_the_latent_and_both_orders():
 
 @pytest.mark.parametrize("tile", [1, 2, 5])
 def test_online_files_hold_each_tiles_state_and_the_head_they_end_on(tile):
-    part = exports.variant_part(X, W, "online", CFG, 4, tile, 2)
+    part = files.variant_part(X, W, "online", CFG, 4, tile, 2)
     a = part.arrays
     t = mha.forward(X, W)
     assert len(a["m"]) == -(-5 // tile) == sum(k.startswith("acc_tile") for k in a)
     np.testing.assert_allclose(a["out"], t.heads[2], atol=1e-12)
     last = a[f"acc_tile{len(a['m'])}"] / a["l"][-1][:, None]
     np.testing.assert_allclose(last, t.heads[2], atol=1e-12)
-    files = exports.files(X, W, CFG, part)
-    names = zipfile.ZipFile(io.BytesIO(files["csv"])).namelist()
+    written = exports.files(X, W, CFG, part)
+    names = zipfile.ZipFile(io.BytesIO(written["csv"])).namelist()
     assert "acc_tile1.csv" in names and "out.csv" in names
-    assert json.loads(files["json"])["source"] | {"variant": "online", "tile": tile, "head": 3} == \
-        json.loads(files["json"])["source"]
+    assert json.loads(written["json"])["source"] | {"variant": "online", "tile": tile, "head": 3} == \
+        json.loads(written["json"])["source"]
 
 
 # ---------------------------------------------------------------- ALiBi: the X its page runs on

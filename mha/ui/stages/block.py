@@ -14,15 +14,14 @@ import streamlit as st
 import mha
 from mha import figures as F
 from mha.block import EPS
-from mha.figures.text import text_px
 from mha.figures.ticks import token_ticks
 
 from .. import exports, link, models, session, x_source
+from ..block_diagram import diagram
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, fmt, header, part_control, said_then_shown
-from ..screen import DIAGRAM_PT
 from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN, block_order
 from ..view import Name, Operand, View, first_screen, name
 from ..walk import NUMBERS
@@ -30,31 +29,6 @@ from ..walk import NUMBERS
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
 CODE = [mha.layer_norm, mha.gelu, mha.block]
-
-MARKED = {"pre": {"ln1": ("ln1",), "attn": ("attn", "add1"), "ffn": ("ln2", "ffn"), "gelu": ("ffn",),
-                  "out": ("ffn", "add2")},
-          "post": {"attn": ("attn", "add1"), "ln1": ("ln1",), "ffn": ("ffn",), "gelu": ("ffn",),
-                   "out": ("ffn", "add2", "ln2")}}
-DIAGRAM = """digraph {{ rankdir={rankdir};{graph}
-node [shape=box, style="rounded,filled", fillcolor="#eef2ff", fontname="sans-serif"{font}];
-x [label="X"]; ln1 [label="{ln1}"{w_ln1}{m_ln1}]; attn [label="{attn}", fillcolor="#fde68a"{w_attn}{m_attn}];
-add1 [label="+", shape=circle{m_add1}]; ln2 [label="{ln2}"{w_ln2}{m_ln2}]; ffn [label="{ffn}"{w_ffn}{m_ffn}];
-add2 [label="+", shape=circle{m_add2}]; y [label="Y"];
-{edges} }}"""
-EDGES = {  # the residual stream runs along the dashed edges
-    "pre": "x -> ln1 -> attn -> add1 -> ln2 -> ffn -> add2 -> y; x -> add1 [style=dashed]; "
-           "add1 -> add2 [style=dashed];",
-    "post": "x -> attn -> add1 -> ln1 -> ffn -> add2 -> ln2 -> y; x -> add1 [style=dashed]; "
-            "ln1 -> add2 [style=dashed];",
-}
-MARK = ', color="#c2410c", penwidth=3'  # the app's primary colour: the part shown below
-# (rankdir, graph attributes, node attributes) by screen: the desk's are Graphviz's defaults; a projector's and a
-# phone's labels are DIAGRAM_PT (screen.py's CSS sets them so). A phone draws top to bottom, boxes and gaps tight: left
-# to right the graph shrank to its 358 px and its labels to 7 px.
-GRAPH = {"desk": ("LR", "", ""), "present": ("LR", "", f", fontsize={DIAGRAM_PT['present']}"),
-         "phone": ("TB", " ranksep=0.2;", f", fontsize={DIAGRAM_PT['phone']}, height=0.3")}
-NODES = ("ln1", "attn", "add1", "ln2", "ffn", "add2")  # the boxes a part can outline
-
 
 FFN_IN = {"pre": Name("LN<sub>2</sub>(R<sub>1</sub>)", r"\mathrm{LN}_2(R_1)", "LN₂(R₁)"),
           "post": Name("R<sub>1</sub>", "R_1", "R₁")}  # what the FFN reads
@@ -89,19 +63,6 @@ def _weights(v: View) -> mha.BlockWeights:
     run, never handed to the fragment: a fragment keeps its arguments while its session stays on the stage, and
     weights dropped from the cache would then stay in memory once per session."""
     return v.trained.weights.blocks[v.trained.layer] if v.trained else models.block_weights(v.cfg)
-
-
-def diagram(t, part: str, ln: str = "pre", look: F.Look = F.DESK) -> str:
-    """The block as a graph in the order `ln`, the nodes of `part` outlined, drawn for the screen of `look`."""
-    marks = {f"m_{node}": MARK if node in MARKED[ln][part] else "" for node in NODES}
-    screen = "phone" if look.narrow else "present" if look == F.PRESENT else "desk"
-    rankdir, graph, font = GRAPH[screen]
-    labels = {node: t(f"block_node_{node}") for node in ("ln1", "attn", "ln2", "ffn")}
-    # Graphviz's own measure of a label runs short for Chinese: a box as wide as the page's font writes it, 8 pt
-    # clear each side (Graphviz's margin). The desk's labels, Streamlit's 9.6 pt, fit its boxes.
-    widths = {f"w_{node}": "" if screen == "desk" else f", width={(text_px(label, DIAGRAM_PT[screen]) + 16) / 72:.2f}"
-              for node, label in labels.items()}
-    return DIAGRAM.format(**labels, edges=EDGES[ln], rankdir=rankdir, graph=graph, font=font, **marks, **widths)
 
 
 def part_label(t, part: str, ln: str) -> str:
@@ -290,6 +251,36 @@ def download(cfg, x, w) -> exports.Part:
     ss = st.session_state
     run = x_source.trained_run(tuple(x_source.text_tokens(ss.get("text", ""))))
     if run:
-        return exports.block_part(run.block, run.weights.blocks[run.layer])
+        return _files(run.block, run.weights.blocks[run.layer])
     bw = models.block_weights(cfg)
-    return exports.block_part(mha.block(x, bw, ln=block_order(ss)), bw)
+    return _files(mha.block(x, bw, ln=block_order(ss)), bw)
+
+
+def _files(tr: mha.BlockTrace, bw: mha.BlockWeights) -> exports.Part:
+    """The block stage, in its order (tr.ln, also in the files' metadata): every array of its parts (the per-row
+    mean and variance LN₁ takes, the normalised rows x̂ with their own mean and variance, the residual sums, the
+    FFN's up-projection before its bias) and every weight of the block. Pre-LN's sums are R₁ and Y themselves;
+    post-LN's are the rows its norms take."""
+    a, pre = bw.attn, tr.ln == "pre"
+    into_ln1, into_ffn = tr.ln1_in, tr.ffn_in
+    up = "LN_2W_fc" if pre else "R_1W_fc"
+    arrays = {"X": tr.x, "W_Q": a.w_q, "W_K": a.w_k, "W_V": a.w_v, "W_O": a.w_o, "Attn": tr.attn.y}
+    arrays.update({} if pre else {"sum_1": tr.sum1})
+    mean, var = into_ln1.mean(axis=1, keepdims=True), into_ln1.var(axis=1, keepdims=True)
+    hat = (into_ln1 - mean) / np.sqrt(var + EPS)  # the normalised rows LN₁'s part draws, before γ and β
+    arrays.update({"mu_1": mean[:, 0], "var_1": var[:, 0], "x_hat_1": hat, "mu_x_hat_1": hat.mean(axis=1),
+                   "var_x_hat_1": hat.var(axis=1), "gamma_1": bw.ln1_g, "beta_1": bw.ln1_b, "LN_1": tr.ln1,
+                   "R_1": tr.r1, "gamma_2": bw.ln2_g, "beta_2": bw.ln2_b})
+    arrays.update({"LN_2": tr.ln2} if pre else {})
+    arrays.update({"W_fc": bw.w_fc, "b_fc": bw.b_fc, up: into_ffn @ bw.w_fc, "H": tr.hidden, "A": tr.act,
+                   "W_proj": bw.w_proj, "b_proj": bw.b_proj, "FFN": tr.ffn})
+    arrays.update({} if pre else {"sum_2": tr.sum2})
+    arrays["Y"] = tr.y
+    labels = {k: ("token", "feature") for k in ("X", "Attn", "sum_1", "x_hat_1", "LN_1", "R_1", "LN_2", "FFN", "sum_2",
+                                                 "Y")}
+    labels.update({k: ("row", "token") for k in ("mu_1", "var_1", "mu_x_hat_1", "var_x_hat_1")})
+    labels.update({k: ("row", "feature") for k in ("gamma_1", "beta_1", "gamma_2", "beta_2", "b_proj")})
+    labels.update({k: exports.LABELS[k] for k in ("W_Q", "W_K", "W_V", "W_O")})
+    labels.update({"W_fc": ("feature", "hidden"), "b_fc": ("row", "hidden"), up: ("token", "hidden"),
+                   "H": ("token", "hidden"), "A": ("token", "hidden"), "W_proj": ("hidden", "feature")})
+    return exports.Part(arrays, labels, {"ln": tr.ln})

@@ -112,5 +112,5 @@ def _nudge(v: View) -> None:
 
 
 def download(cfg, x, w) -> exports.Part:
-    """The dependency map's files."""
-    return exports.dependency_part(x, w)
+    """The dependency stage's files: the walk's arrays and the map D[i, j] = ‖∂Y_i/∂X_j‖ it draws."""
+    return exports.Part({**exports.arrays(x, w), "D": mha.dependency(x, w)}, {"D": ("token", "token")})

@@ -14,6 +14,7 @@ from ..chart import draw, drawn, shared_figure
 from ..kv.cost import cost_part, measure_part
 from ..kv.shared import decode_rows, held_words, picker
 from ..kv.step import cache_step, offer_next_row, offer_next_word, proof, seeded_rows, token_axes, weight_gone
+from ..lab import files
 from ..prose import head_control, header, input_error, part_control
 from ..shared import digest
 from ..view import View
@@ -109,4 +110,4 @@ def download(cfg, x, w) -> exports.Part | None:
     variant = ss.get("kv_variant", S.DEFAULTS["kv_variant"])
     if variant == "mha":
         return None
-    return exports.cache_variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]))
+    return files.cache_variant_part(x, w, variant, lab.variant_config(cfg, variant), int(ss["d_latent"]))

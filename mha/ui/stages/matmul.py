@@ -39,4 +39,5 @@ def render(v: View) -> None:
 def download(cfg, x, w) -> exports.Part:
     """The refresher's files: its product as the page holds it (the user's edits of A and B)."""
     ss = st.session_state
-    return exports.matmul_part(ss.get("mm_a_base", A), ss.get("mm_b_base", B))
+    a, b = ss.get("mm_a_base", A), ss.get("mm_b_base", B)
+    return exports.Part({"A": a, "B": b, "R": a @ b}, {k: ("row", "column") for k in "ABR"})

@@ -91,10 +91,14 @@ def _see_pre_ln() -> None:
 
 
 def download(cfg, x, w) -> exports.Part:
-    """The next token's files: the walk's X (edits included) through the coda's model, or the trained run's."""
+    """The next token's files: the walk's X (edits included) through the coda's model, or the trained run's: what
+    the model reads, LN_f(Y), E (its transpose scores LN_f(Y)), the logits, and the last row's probabilities at the
+    temperature shown."""
     tokens, _, mw = coda_shown(cfg)
     run = x_source.trained_run(tuple(tokens))
     top = run.trace if run else mha.logits_from(x, mw)
     temperature = float(st.session_state.get("temperature", S.DEFAULTS["temperature"]))
     probs = mha.softmax(top.logits[-1] / temperature)
-    return exports.next_token_part(top.x, top.final, mw.wte, top.logits, probs)
+    return exports.Part({"X": top.x, "LN_f_Y": top.final, "E": mw.wte, "logits": top.logits, "p_next": probs},
+                        {"X": ("token", "feature"), "LN_f_Y": ("token", "feature"), "E": ("vocab", "feature"),
+                         "logits": ("token", "vocab"), "p_next": ("row", "vocab")})

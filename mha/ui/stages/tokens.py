@@ -186,8 +186,11 @@ def coda_shown(cfg: mha.AttentionConfig) -> tuple[list[str], np.ndarray, mha.Mod
 
 
 def download(cfg, x, w) -> exports.Part:
-    """The tokens' files: ids, E, P and X = E[ids] + P, for the text (or the language's example)."""
+    """The tokens' files, for the text (or the language's example): the ids, E (a row per word of the vocabulary),
+    the rows it looks up, the positions P and X = E[ids] + P."""
     tokens, ids, mw = coda_shown(cfg)
-    n = len(tokens)
+    n, e = len(tokens), mw.wte
     p = mw.wpe[:n] if mw.wpe is not None else mha.sinusoidal_positions(n, cfg.d_model)
-    return exports.tokens_part(ids, mw.wte, p, mha.embed(ids, mw))
+    return exports.Part({"ids": ids, "E": e, "E_ids": e[ids], "P": p, "X": mha.embed(ids, mw)},
+                        {"ids": ("row", "token"), "E": ("vocab", "feature"), "E_ids": ("token", "feature"),
+                         "P": ("token", "feature"), "X": ("token", "feature")})

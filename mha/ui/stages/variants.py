@@ -11,7 +11,7 @@ import mha
 from .. import exports, lab, link, primes
 from .. import settings as S
 from ..knobs import divisors
-from ..lab import costs
+from ..lab import costs, files
 from ..prose import header, input_error, part_control
 from ..variant_defs import VARIANT_LIST, VARIANTS
 from ..view import View
@@ -60,5 +60,5 @@ def download(cfg, x, w) -> exports.Part | None:
     variant = ss.get("variant", S.DEFAULTS["variant"])
     if variant == "mla" and not lab.mla_fits(cfg):
         return None
-    return exports.variant_part(lab.variant_x(cfg, x, variant), w, variant, lab.variant_config(cfg, variant),
-                                int(ss["d_latent"]), int(ss["tile"]), int(ss["head"]) - 1)
+    return files.variant_part(lab.variant_x(cfg, x, variant), w, variant, lab.variant_config(cfg, variant),
+                              int(ss["d_latent"]), int(ss["tile"]), int(ss["head"]) - 1)
