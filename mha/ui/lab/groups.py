@@ -23,11 +23,14 @@ from ..knobs import divisors
 from ..product import product_view
 from ..prose import aside, display, fmt, head_control, markdown_table, said
 from ..variant_defs import KV_HEADS
-from ..view import Name, Operand, View, concat_args, name, subscript
+from ..view import Name, Operand, View, concat_args, first_screen, name, subscript
 
 FOUR = 4  # the fewest heads with a real group: some heads sharing K and V, not all
 ROW = dict(desk=4, numbers=2, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
 PRESENT_MAP_H = 270  # px of panels the map may take down on a projector: under the lab's controls, on the first screen
+# Rows of controls above the map on a projector (view.first_screen): the variant and the part; GQA's knob row (its
+# label over its pills, beside the offer) takes as much as two more and the gap under it
+LAB_ROWS, KNOB_ROWS = 2, 3
 TALL = 16  # rows drawn beyond which the map keeps to one row of panels: the chosen head's group, its first heads
 
 
@@ -69,7 +72,7 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
     map_title, sh_title = f"**{t('lab_groups_map_title')}**{part}", f"**{t('lab_groups_sh_title')}**"
     intro = "\n\n".join(filter(None, (offer, _intro(v, len(tr.k), g))))
     if v.look == F.PRESENT:  # there the map comes first, on the first screen, and its title and the words under it
-        _map(v, tr, g, shown)
+        _map(v, tr, g, shown, LAB_ROWS + (KNOB_ROWS if variant == "gqa" else 0))
         st.markdown(f"{map_title}\n\n{intro}\n\n{sh_title}")  # one element, not two
     else:
         st.markdown(f"{intro}\n\n{map_title}")
@@ -146,12 +149,12 @@ def _cap(v: View) -> int:
     return ROW["phone"] if v.look.narrow else ROW["desk"]
 
 
-def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray]) -> None:
+def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray], rows: int = 0) -> None:
     """One row per group shown: its K and V, drawn once, then the Q of each head that reads them (wrapping after
     ROW panels). Off a phone, two a row (K beside V, then the Q's in pairs) when that writes the numbers in the cells
     and four do not (audit 2026-12-04 #9: four a row drew colour only); on a projector, no taller than PRESENT_MAP_H
-    of panels, so that the map is whole on the first screen."""
-    look = replace(v.named, max_h=PRESENT_MAP_H) if v.look == F.PRESENT else v.named
+    of panels and no taller than the first screen leaves under `rows` rows of controls (view.first_screen)."""
+    look = first_screen(replace(v.named, max_h=PRESENT_MAP_H), rows) if v.look == F.PRESENT else v.named
     small = max(min(v.cfg.n_tokens, F.MAX_SIDE), v.cfg.d_k, v.cfg.d_v) <= MAX_TEXT_SIDE  # numbers may fit
     caps = (ROW["numbers"], ROW["desk"]) if v.text and small and not v.look.narrow else (_cap(v),)
     fig = None
