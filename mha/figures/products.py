@@ -193,7 +193,9 @@ class Cross:
 
     C's cells are square (`cell`); A's columns and B's rows (the inner dimension) are `inner` px, which
     may be less than `cell` so that C gets cells big enough for its numbers while rows and columns
-    still meet: row i of A runs into row i of C, column j of B runs down into column j of C.
+    still meet: row i of A runs into row i of C, column j of B runs down into column j of C. A figure that must be
+    lower than that keeps its columns and makes its rows lower (`rows`: A's and C's rows, `inner_rows`: B's, in px;
+    0 for as wide as the columns), as long as its numbers still fit them.
     """
 
     n: int
@@ -204,6 +206,16 @@ class Cross:
     left: float  # px left of A: its rows' axis title and row numbers
     gap_x: float  # px between A and C: B's row numbers
     right: float  # px right of B and C: colour bar, block names
+    rows: float = 0.0
+    inner_rows: float = 0.0
+
+    @property
+    def row_h(self) -> float:  # a row of A and C
+        return self.rows or self.cell
+
+    @property
+    def inner_h(self) -> float:  # a row of B
+        return self.inner_rows or self.inner
 
     @property
     def a_w(self) -> float:
@@ -261,7 +273,7 @@ class _Plan:
 
 
 def _plan(geo: Cross, titles: list[str], formula: str, look: Look) -> _Plan:
-    n, k, cell, inner = geo.n, geo.k, geo.cell, geo.inner
+    n, k, cell, row, inner = geo.n, geo.k, geo.cell, geo.row_h, geo.inner_h
     a_x, c_x, b_h = geo.left, geo.c_x, k * inner
     width, axis_h = geo.width, _note_h(1, look.tick + 1)
     corner = c_x - _ytick_w(k, look) - PAD  # right edge of the corner above A (B's row numbers follow)
@@ -271,19 +283,19 @@ def _plan(geo: Cross, titles: list[str], formula: str, look: Look) -> _Plan:
         f_lines = _lines(formula, look.caption, width - 2 * PAD)
     b_lines = _lines(titles[1], look.title, width - 2 * PAD)
     a_lines = _lines(titles[0], look.title, c_x - PAD)
-    c_lo, c_top = a_x + geo.a_w + TICK_GAP, n * cell + _c_title_gap(look)  # clear of A's column numbers
-    cb_len = max(n * cell, 3 * 1.45 * look.tick + 12)
-    c_hi = width if cb_len <= n * cell else c_x + geo.m * cell  # left of a colour bar longer than C
+    c_lo, c_top = a_x + geo.a_w + TICK_GAP, n * row + _c_title_gap(look)  # clear of A's column numbers
+    cb_len = max(n * row, 3 * 1.45 * look.tick + 12)
+    c_hi = width if cb_len <= n * row else c_x + geo.m * cell  # left of a colour bar longer than C
     c_lines = _lines(titles[2], look.title, c_hi - c_lo)
     if _wide(c_lines, look.title) > c_hi - c_lo:  # too narrow beside the bar: under it, the whole width
         c_hi, c_top = width, cb_len + _c_title_gap(look)
         c_lines = _lines(titles[2], look.title, c_hi - c_lo)
     b_y = PAD + (0 if f_corner else _note_h(len(f_lines), look.caption) + PAD) + _note_h(len(b_lines), look.title) + PAD
     b_y += _overhang(inner, look)
-    band = max(_xband(look) + axis_h, _note_h(len(a_lines), look.title) + _overhang(cell, look)) + 2 * PAD
+    band = max(_xband(look) + axis_h, _note_h(len(a_lines), look.title) + _overhang(row, look)) + 2 * PAD
     c_y = b_y + b_h + band
-    below = max(_xband(look) + axis_h, c_top - n * cell + _note_h(len(c_lines), look.title), cb_len - n * cell) + PAD
-    return _Plan(geo, b_y, c_y, c_y + n * cell + below, f_lines, f_corner, [a_lines, b_lines, c_lines], cb_len,
+    below = max(_xband(look) + axis_h, c_top - n * row + _note_h(len(c_lines), look.title), cb_len - n * row) + PAD
+    return _Plan(geo, b_y, c_y, c_y + n * row + below, f_lines, f_corner, [a_lines, b_lines, c_lines], cb_len,
                  (c_lo, c_hi, c_y + c_top))
 
 
@@ -533,9 +545,13 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
         plan = _plan(Cross(n, k, m, cell, inner, left, gap_x, right), titles, formula, look)
         if math.ceil(plan.height) <= look.fig_h or budget_h <= 40:
             break
+        if lower := _lower_rows(plan, ((a, za), (b, zb), (c, zc)), text, titles, formula, look):
+            plan = lower  # the same columns and numbers, in lower rows
+            break
         budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
+    row, inner_h = plan.geo.row_h, plan.geo.inner_h
     if text and not look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
-            (a, za, inner, cell), (b, zb, cell, inner), (c, zc, cell, cell))):  # a long k leaves some unwritten
+            (a, za, inner, row), (b, zb, cell, inner_h), (c, zc, cell, row))):  # a long k leaves some unwritten
         long = _long_plan((za, zb, zc), titles, names, formula, cb_w, look)
         if long:
             return _draw_long(long, a, b, c, (za, zb, zc), names, hidden=hidden, blocks=blocks)
@@ -560,22 +576,46 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
                        names=names)
 
 
+def _lower_rows(plan: _Plan, panels, text: bool, titles: list[str], formula: str, look: Look) -> _Plan | None:
+    """The cross of `plan` in rows lower than its columns are wide, just low enough for the figure to fit look.fig_h,
+    with every number it writes still in the same format: the least row of a panel is its numbers' line and CELL_PAD
+    (number_format). None if no such rows fit it."""
+    if not text:
+        return None
+    geo = plan.geo
+    (a, za), (b, zb), (c, zc) = panels
+
+    def least(m: Mat, z: np.ndarray, w: float, h: float) -> float:
+        written = _numbers(text, m, z, w, h, look)
+        return written[1] * 1.2 + 2 + CELL_PAD if written else MIN_INNER
+
+    rows_low = max(least(a, za, geo.inner, geo.cell), least(c, zc, geo.cell, geo.cell))
+    inner_low = least(b, zb, geo.cell, geo.inner)
+    for cut in range(1, math.ceil(max(geo.cell - rows_low, geo.inner - inner_low)) + 1):
+        lower = replace(geo, rows=max(rows_low, geo.cell - cut), inner_rows=max(inner_low, geo.inner - cut))
+        low = _plan(lower, titles, formula, look)
+        if math.ceil(low.height) <= look.fig_h:
+            return low
+    return None
+
+
 def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, look, hidden, blocks,
                 names) -> Spec:
     geo = plan.geo
     n, k, m, cell, inner = geo.n, geo.k, geo.m, geo.cell, geo.inner
+    row, inner_h = geo.row_h, geo.inner_h
     za, zb, zc = zs
     a_x, c_x, b_y, c_y = geo.left, geo.c_x, plan.b_y, plan.c_y
-    a_w, c_w, c_h = geo.a_w, m * cell, n * cell
+    a_w, c_w, c_h = geo.a_w, m * cell, n * row
     cv = Canvas(geo.width, plan.height)
-    cv.axes("", a_x, c_y, k, n, inner, cell, look)
-    cv.axes("2", c_x, b_y, m, k, cell, inner, look, anchor="y", side="top")  # B's and C's columns: one axis,
+    cv.axes("", a_x, c_y, k, n, inner, row, look)
+    cv.axes("2", c_x, b_y, m, k, cell, inner_h, look, anchor="y", side="top")  # B's and C's columns: one axis,
     traces = [  # numbered between B and C
-        _panel(a, "x", "y", za, inner, cell, look, text),
-        _panel(b, "x2", "y2", zb, cell, inner, look, text),
-        _panel(c, "x2", "y", zc, cell, cell, look, text,
+        _panel(a, "x", "y", za, inner, row, look, text),
+        _panel(b, "x2", "y2", zb, cell, inner_h, look, text),
+        _panel(c, "x2", "y", zc, cell, row, look, text,
                colorbar=_colour_bar(c, zc, cv, c_x + c_w + PAD, c_y, plan.cb_len, look)),
-        click_layer(c, "x2", "y", size=max(6.0, cell - 2)),
+        click_layer(c, "x2", "y", size=max(6.0, min(cell, row) - 2)),
     ]
     if hidden is not None:
         traces.append(_question(hidden, "x2", "y", look))
@@ -584,11 +624,11 @@ def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, 
     if plan.f_corner:
         corner = c_x - _ytick_w(k, look) - PAD
         centre = _clamp(a_x + a_w / 2, plan.f_lines, look.caption, PAD, corner)
-        cv.lines(plan.f_lines, centre, b_y + k * inner / 2, look.caption, yanchor="middle")
+        cv.lines(plan.f_lines, centre, b_y + k * inner_h / 2, look.caption, yanchor="middle")
     else:
         cv.lines(plan.f_lines, PAD, PAD, look.caption, xanchor="left", yanchor="top")
-    cv.lines(b_lines, _clamp(c_x + c_w / 2, b_lines, title, 0, geo.width), b_y - PAD - _overhang(inner, look), title)
-    cv.lines(a_lines, _clamp(a_x + a_w / 2, a_lines, title, 0, c_x - PAD), c_y - PAD - _overhang(cell, look), title)
+    cv.lines(b_lines, _clamp(c_x + c_w / 2, b_lines, title, 0, geo.width), b_y - PAD - _overhang(inner_h, look), title)
+    cv.lines(a_lines, _clamp(a_x + a_w / 2, a_lines, title, 0, c_x - PAD), c_y - PAD - _overhang(row, look), title)
     c_lo, c_hi, c_top = plan.c_span
     cv.lines(c_lines, _clamp(c_x + c_w / 2, c_lines, title, c_lo, c_hi), c_top, title, yanchor="top")
     cv.note(a.row_label, _axis_title_w(look) / 2, c_y + c_h / 2, tick1, yanchor="middle", angle=-90)
@@ -598,8 +638,8 @@ def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, 
     if blocks:
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
-        for block_name, mid in _block_names(names, blocks, k, inner, _note_h(1, tick1)):
-            cv.note(block_name, c_x + c_w + 2 * PAD, b_y + mid * inner, tick1, xanchor="left", yanchor="middle")
+        for block_name, mid in _block_names(names, blocks, k, inner_h, _note_h(1, tick1)):
+            cv.note(block_name, c_x + c_w + 2 * PAD, b_y + mid * inner_h, tick1, xanchor="left", yanchor="middle")
     return _outlined(cv.spec(traces), ("x", "y"), ("x2", "y2"), ("x2", "y"), (n, k, m), 4 if look.cell_text > 12 else 3)
 
 

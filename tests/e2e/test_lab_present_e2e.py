@@ -24,7 +24,8 @@ PHONE = dict(width=390, height=844)
 # groups (its map is then two rows of four panels), and the KV cache's variants with a knob beside the picker.
 CASES = [("variants", dict(variant=v), v == "online") for v in S.VARIANTS]
 CASES += [("variants", dict(variant="gqa", n_heads=4, kv_heads=2), False)]
-CASES += [("variants", dict(variant=v, part="click"), False) for v in ("mqa", "int8", "gqa")]  # products under 5-6 rows
+CASES += [("variants", dict(variant=v, part="click"), False)  # products under 5-6 rows of controls
+          for v in ("mqa", "int8", "gqa", "window", "sinks")]
 CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "sinks", "gqa", "rope", "mla")]
 PICKERS = {"variants": ("variant", S.VARIANTS), "kv_cache": ("kv_variant", S.KV_VARIANTS)}
 

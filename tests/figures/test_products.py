@@ -3,6 +3,7 @@ shape is that matrix's shape (and says when only part of it is drawn), row 1 is 
 are gaps, block names sit under their blocks, and every figure keeps within its screen's budget."""
 
 import re
+from dataclasses import replace
 
 import numpy as np
 import plotly.graph_objects as go
@@ -355,6 +356,41 @@ def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
         np.testing.assert_allclose(shown, values, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
         assert trace["texttemplate"] == "%{text}" and trace["textfont"]["size"] >= max(9, lk.cell_text - 2)
     assert spec["layout"]["width"] <= lk.max_w and spec["layout"]["height"] <= lk.fig_h
+
+
+def test_a_product_held_to_a_lower_figure_keeps_its_numbers_in_lower_rows():
+    """On a projector under its controls (view.first_screen: fig_h 560), the next token's LN_f(Y)·Eᵀ (3×5 · 5×8)
+    once shrank its cells to fit, and LN_f(Y)'s columns (Eᵀ's rows) lost their numbers. Its rows are made lower
+    instead: every cell of the three panels written in the format it has at full height, each number within its
+    cell, and the figure within the height."""
+    cfg = mha.AttentionConfig()
+    final = mha.layer_norm(mha.forward(mha.init_input(cfg), mha.init_weights(cfg)).y, np.ones(5), np.zeros(5))
+    e = np.random.default_rng(0).standard_normal((8, 5))
+    mats = (F.Mat(final, "LN"), F.Mat(e.T, "E<sup>T</sup>"), F.Mat(final @ e.T, "logits"))
+    tall = F.product_figure(*mats, text=True, formula="logits", words=words(), look=F.PRESENT).to_dict()
+    look = replace(F.PRESENT, fig_h=560)
+    spec = F.product_figure(*mats, text=True, formula="logits", words=words(), look=look).to_dict()
+    assert tall["layout"]["height"] > 560 >= spec["layout"]["height"]  # it had to come down
+    def cells(spec: dict, trace: dict, values: np.ndarray) -> tuple[float, float]:
+        lay = spec["layout"]
+        xa, ya = lay["xaxis" + trace["xaxis"][1:]], lay["yaxis" + trace["yaxis"][1:]]
+        return ((xa["domain"][1] - xa["domain"][0]) * lay["width"] / values.shape[1],
+                (ya["domain"][1] - ya["domain"][0]) * lay["height"] / values.shape[0])
+
+    for trace, full, values in zip(spec["data"][:3], tall["data"][:3], (final, e.T, final @ e.T)):
+        shown, decimals = written(trace)
+        assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
+        assert (decimals, trace["textfont"]["size"]) == (written(full)[1], full["textfont"]["size"])
+        (cell_w, cell_h), (full_w, full_h) = cells(spec, trace, values), cells(tall, full, values)
+        size = trace["textfont"]["size"]
+        assert max(text_px(s, size) for row in trace["text"] for s in row) + 6 <= cell_w + 1e-6
+        assert size * 1.2 + 2 <= cell_h + 1e-6
+        assert abs(cell_w - full_w) < 0.5 and cell_h < full_h  # as wide as at full height, lower
+    low = replace(F.PRESENT, fig_h=300)  # lower than its numbers' rows allow: the cells shrink instead, not to strips
+    spec = F.product_figure(*mats, text=True, formula="logits", words=words(), look=low).to_dict()
+    for trace, values in zip(spec["data"][:3], (final, e.T, final @ e.T)):
+        cell_w, cell_h = cells(spec, trace, values)
+        assert cell_h >= 0.75 * cell_w, (trace["name"], cell_w, cell_h)
 
 
 @pytest.mark.parametrize("look", LOOKS)

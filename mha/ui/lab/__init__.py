@@ -12,6 +12,7 @@ import numpy as np
 import streamlit as st
 
 import mha
+from mha import figures as F
 from mha.model import positions_for
 
 from .. import models, variant_defs, x_source
@@ -45,6 +46,17 @@ def render(v: View, variant: str, part: str) -> str:
 # Rows of controls and words above a product of the click part (the variant, the part, the product, two lines of
 # words): on a projector such a product is no taller than the rest of the first screen (view.first_screen).
 CLICK_ROWS = 5
+
+
+def said_then_product(v: View, words: str, product: Callable[[], None]) -> None:
+    """A click part's words and its product (`product()` draws it). On a projector the product comes first, right
+    under the controls, and the words under it; elsewhere the words lead into it."""
+    if v.look == F.PRESENT:
+        product()
+        st.markdown(words)
+    else:
+        st.markdown(words)
+        product()
 
 
 def one_product(v: View, variant: str, products: Mapping[str, tuple[str, Callable[[], None]]]) -> None:

@@ -26,6 +26,7 @@ from ..view import Name, Operand, View, name
 CLOSE = 1e-9  # a cached row equals the recompute when no entry differs by more than this (times the row's size)
 LISTED = 6  # a longer X: the check's table lists its first and last LISTED tokens (every one is checked)
 KNOB_WIDTH = 180  # px of each knob's box
+CLICK_ROWS = 5  # rows of controls above the click part's product: the variant, the part, the knobs' row (labelled)
 
 
 def render(v: View, variant: str, part: str) -> str:
@@ -152,11 +153,10 @@ def _outputs(v: View, tr: mha.Trace, h: int, variant: str) -> None:
     t, names = v.t, _names(h, v.cfg.d_k)
     token, col = t("token"), t("cols_of")
     g = mha.groups(v.cfg.n_heads, len(tr.v))[h]
-    st.markdown(t("lab_window_outputs", h=h + 1))
-    product_view(f"lab_{variant}_h", v, Operand(tr.probs[h], names["s"], token, t("key_pos"), "probs",
-                                                np.isneginf(tr.bias[h])),
-                 Operand(tr.v[g], names["v"], token, col), Operand(tr.heads[h], names["h"], token, col),
-                 f"{names['h'].html} = {names['s'].html} · {names['v'].html}")
+    lab.said_then_product(v, t("lab_window_outputs", h=h + 1), lambda: product_view(
+        f"lab_{variant}_h", v, Operand(tr.probs[h], names["s"], token, t("key_pos"), "probs", np.isneginf(tr.bias[h])),
+        Operand(tr.v[g], names["v"], token, col), Operand(tr.heads[h], names["h"], token, col),
+        f"{names['h'].html} = {names['s'].html} · {names['v'].html}", first=CLICK_ROWS))
 
 
 def decode(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, full: np.ndarray) -> list[tuple]:

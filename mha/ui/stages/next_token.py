@@ -58,7 +58,7 @@ def render(v: View) -> None:
     product_view("next_logits", replace(v, tokens=tuple(tokens)), Operand(final, FINAL, t("token"), t("feature")),
                  Operand(mw.wte.T, E_T, t("feature"), t("token_id")),
                  Operand(logits, LOGITS, t("token"), t("token_id")),
-                 "logits = LN<sub>f</sub>(Y) · E<sup>T</sup>", cols=vocab)
+                 "logits = LN<sub>f</sub>(Y) · E<sup>T</sup>", cols=vocab, first=0)
     row = st.container(horizontal=True, vertical_alignment="bottom")  # one block, not three (st.columns)
     temperature = number(row, t, "temperature", *S.TEMPERATURE, step=0.1, persist_state="session",
                          help=t("temperature_help"))
