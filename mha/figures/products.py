@@ -576,6 +576,13 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
                        names=names)
 
 
+def _least_row(m: Mat, z: np.ndarray, w: float, h: float, look: Look) -> float | None:
+    """The lowest row (px) in which the numbers a panel writes in cells w × h still fit in the same format (their
+    line and CELL_PAD: number_format); None for a panel that writes none."""
+    written = _numbers(True, m, z, w, h, look)
+    return written[1] * 1.2 + 2 + CELL_PAD if written else None
+
+
 def _lower_rows(plan: _Plan, panels, text: bool, titles: list[str], formula: str, look: Look) -> _Plan | None:
     """The cross of `plan` in rows lower than its columns are wide, just low enough for the figure to fit look.fig_h,
     with every number it writes still in the same format: the least row of a panel is its numbers' line and CELL_PAD
@@ -585,12 +592,11 @@ def _lower_rows(plan: _Plan, panels, text: bool, titles: list[str], formula: str
     geo = plan.geo
     (a, za), (b, zb), (c, zc) = panels
 
-    def least(m: Mat, z: np.ndarray, w: float, h: float) -> float:
-        written = _numbers(text, m, z, w, h, look)
-        return written[1] * 1.2 + 2 + CELL_PAD if written else MIN_INNER
-
-    rows_low = max(least(a, za, geo.inner, geo.cell), least(c, zc, geo.cell, geo.cell))
-    inner_low = least(b, zb, geo.cell, geo.inner)
+    lows = [_least_row(m, z, w, h, look) for m, z, w, h in ((a, za, geo.inner, geo.cell), (c, zc, geo.cell, geo.cell),
+                                                            (b, zb, geo.cell, geo.inner))]
+    if None in lows:  # a panel without numbers: its cells shrink as they would, not to strips
+        return None
+    rows_low, inner_low = max(lows[:2]), lows[2]
     for cut in range(1, math.ceil(max(geo.cell - rows_low, geo.inner - inner_low)) + 1):
         lower = replace(geo, rows=max(rows_low, geo.cell - cut), inner_rows=max(inner_low, geo.inner - cut))
         low = _plan(lower, titles, formula, look)
@@ -709,7 +715,9 @@ class _Grid:
     """Panels in rows of `per_row` (or as many as fit), one cell size, titles above, numbers left and below.
 
     `panels` are (Mat, rows drawn, cols drawn); `below` px are kept under each panel's column numbers, `right` px
-    right of each row (for names written beside a panel).
+    right of each row (for names written beside a panel). Cells are `cell` px wide and `row` px tall: square, or, off
+    a phone, lower than wide where that keeps every panel's numbers within the look's height and square cells would
+    have to shrink past them.
     """
 
     def __init__(self, panels, titles, look: Look, *, per_row: int | tuple[int, ...] | None, text: bool,
@@ -717,7 +725,7 @@ class _Grid:
         self.panels, self.titles, self.look, self.text = panels, titles, look, text
         self.below, self.formula, self.right = below, formula, right
         self.al = _axis_title_w(look) + PAD if axis_titles else 0.0
-        self.per_row, self.cell = self._fit(per_row)
+        self.per_row, self.cell, self.row = self._fit(per_row)
 
     def _left(self, rows: int) -> float:
         return self.al + _ytick_w(rows, self.look)
@@ -732,7 +740,9 @@ class _Grid:
             s += step
         return rows
 
-    def _cell_for(self, per_row: int | tuple[int, ...]) -> float:
+    def _cell_for(self, per_row: int | tuple[int, ...]) -> tuple[float, float]:
+        """(cell, row) px for this many a row: as big as the look allows; too tall, lower rows if that keeps every
+        number (`_lower`), else smaller square cells."""
         look, rows = self.look, self._rows(per_row)
         fixed = [sum(self._left(self.panels[i][1]) for i in row) + (len(row) - 1) * PANEL_GAP + 2 * PAD
                  + self.right for row in rows]
@@ -743,38 +753,53 @@ class _Grid:
             over = math.ceil(self.measure(per_row, cell)[1]) - look.fig_h
             if look.narrow or over <= 0 or cell <= 2:
                 break
+            if low := self._lower(per_row, cell):
+                return cell, low
             cell -= over / tall + 0.25
-        return max(cell, 2.0)
+        return max(cell, 2.0), max(cell, 2.0)
 
-    def _numbers_fit(self, cell: float) -> bool:
-        return all(_numbers(True, m, m.values[:r, :c], cell, cell, self.look) for m, r, c in self.panels)
+    def _lower(self, per_row: int | tuple[int, ...], cell: float) -> float | None:
+        """The tallest row under `cell` px at which the grid fits the look's height with every panel's numbers
+        written as in square cells of `cell` px; None if a panel writes none there or no such row fits."""
+        if not self.text:
+            return None
+        lows = [_least_row(m, m.values[:r, :c], cell, cell, self.look) for m, r, c in self.panels]
+        if None in lows:
+            return None
+        for row in range(math.floor(cell) - 1, math.ceil(max(lows)) - 1, -1):
+            if math.ceil(self.measure(per_row, cell, row)[1]) <= self.look.fig_h:
+                return float(row)
+        return None
+
+    def _numbers_fit(self, cell: float, row: float | None = None) -> bool:
+        return all(_numbers(True, m, m.values[:r, :c], cell, row or cell, self.look) for m, r, c in self.panels)
 
     def _fit(self, per_row: int | None) -> tuple[int, float]:
         """How many panels a row, and the cell size: numbers when asked for and they fit somewhere, then the
         biggest cells, then fewer rows. A phone takes one or two a row: two if that costs no numbers, or if
         there are more than three panels."""
         if per_row:
-            return per_row, self._cell_for(per_row)
+            return (per_row, *self._cell_for(per_row))
         count = len(self.panels)
-        options = [(p, self._cell_for(p)) for p in range(1, (min(count, 2) if self.look.narrow else count) + 1)]
+        options = [(p, *self._cell_for(p)) for p in range(1, (min(count, 2) if self.look.narrow else count) + 1)]
         if self.look.narrow:  # many panels: two a row even without numbers, or the page gets very long
-            two = [(p, c) for p, c in options if p == 2 and (c >= 3 if count > 3 else c >= 8 and (
+            two = [(p, c, r) for p, c, r in options if p == 2 and (c >= 3 if count > 3 else c >= 8 and (
                 not self.text or self._numbers_fit(c)))]
             return two[0] if two else options[0]
-        return max(options, key=lambda pc: (self.fits(*pc), self.text and self._numbers_fit(pc[1]), round(pc[1], 1),
-                                            pc[0]))
+        return max(options, key=lambda pcr: (self.fits(*pcr), self.text and self._numbers_fit(pcr[1], pcr[2]),
+                                             round(pcr[1], 1), pcr[0]))
 
-    def fits(self, per_row: int | None = None, cell: float | None = None) -> bool:
+    def fits(self, per_row: int | None = None, cell: float | None = None, row: float | None = None) -> bool:
         """Within the look's width (and, off a phone, its height), with cells of at least MIN_GRID_CELL px."""
         per_row, cell = per_row or self.per_row, cell or self.cell
-        width, height, _ = self.measure(per_row, cell)
+        width, height, _ = self.measure(per_row, cell, row or (self.row if cell == self.cell else cell))
         return cell >= MIN_GRID_CELL and width <= self.look.max_w + 1 and (
             self.look.narrow or math.ceil(height) <= self.look.fig_h)
 
-    def measure(self, per_row: int, cell: float):
+    def measure(self, per_row: int, cell: float, row_h: float | None = None):
         """(width, height, [(panel, x, y, title lines, title's left and right limits)]) in px for this many a
-        row and this cell size."""
-        look = self.look
+        row, this cell width and this row height (`cell`, unless given)."""
+        look, row_h = self.look, row_h or cell
         under = _xband(look) + self.below + (_note_h(1, look.tick + 1) if self.al else 0)
         y = PAD + (_note_h(len(self._formula_lines()), look.caption) + PAD if self.formula else 0)
         width, places = 0.0, []
@@ -790,9 +815,9 @@ class _Grid:
                 row_places.append((i, x + (span - left - body) / 2 + left, lines, x, x + span + margin))
                 x += span + PANEL_GAP
             width = max(width, x - PANEL_GAP + 2 * PAD + self.right)
-            y_panel = y + _note_h(most, look.title) + PAD + _overhang(cell, look)
+            y_panel = y + _note_h(most, look.title) + PAD + _overhang(row_h, look)
             places += [(i, px, y_panel, lines, lo, hi) for i, px, lines, lo, hi in row_places]
-            y = y_panel + max(self.panels[i][1] for i in row) * cell + under + PANEL_GAP
+            y = y_panel + max(self.panels[i][1] for i in row) * row_h + under + PANEL_GAP
         return width, y - PANEL_GAP + PAD, places
 
     def _formula_lines(self) -> list[str]:
@@ -800,8 +825,8 @@ class _Grid:
 
     def draw(self) -> tuple[Canvas, list[dict], list[tuple[float, float]]]:
         """Traces (one heatmap per panel, axes x, x2, …), axes and titles; top left corner (px) of each panel."""
-        look, cell = self.look, self.cell
-        width, height, places = self.measure(self.per_row, cell)
+        look, cell, row_h = self.look, self.cell, self.row
+        width, height, places = self.measure(self.per_row, cell, row_h)
         cv = Canvas(width, height)
         if self.formula:
             cv.lines(self._formula_lines(), PAD, PAD, look.caption, xanchor="left", yanchor="top")
@@ -810,16 +835,16 @@ class _Grid:
             m, r, c = self.panels[i]
             suffix = "" if i == 0 else str(i + 1)
             z = m.values[:r, :c]
-            cv.axes(suffix, px, py, c, r, cell, cell, look)
-            traces.append(_panel(m, f"x{suffix}", f"y{suffix}", z, cell, cell, look, self.text))
+            cv.axes(suffix, px, py, c, r, cell, row_h, look)
+            traces.append(_panel(m, f"x{suffix}", f"y{suffix}", z, cell, row_h, look, self.text))
             corners.append((px, py))
             left = self._left(r)
             centre = _clamp(px + c * cell / 2, lines, look.title, lo, hi)
-            cv.lines(lines, centre, py - PAD - _overhang(cell, look), look.title)
+            cv.lines(lines, centre, py - PAD - _overhang(row_h, look), look.title)
             if self.al:
-                cv.note(m.row_label, px - left + _axis_title_w(look) / 2, py + r * cell / 2, tick1, yanchor="middle",
-                        angle=-90)
-                cv.note(m.col_label, px + c * cell / 2, py + r * cell + _xband(look) + self.below, tick1,
+                cv.note(m.row_label, px - left + _axis_title_w(look) / 2, py + r * row_h / 2, tick1,
+                        yanchor="middle", angle=-90)
+                cv.note(m.col_label, px + c * cell / 2, py + r * row_h + _xband(look) + self.below, tick1,
                         yanchor="top")
         return cv, traces, corners
 
@@ -857,5 +882,5 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
             _block_lines(cv.shapes, f"x{suffix}", f"y{suffix}", True, block_cols, c, r, width=3, dash=None)
         name_w = max((_wide([name], tick1) for name in names[idx]), default=0.0)
         for block_name, mid in _block_names(names[idx], block_cols, c, grid.cell, name_w):
-            cv.note(block_name, px + mid * grid.cell, py + r * grid.cell + _xband(look), tick1, yanchor="top")
+            cv.note(block_name, px + mid * grid.cell, py + r * grid.row + _xband(look), tick1, yanchor="top")
     return cv.spec(traces)

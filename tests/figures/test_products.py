@@ -393,6 +393,46 @@ def test_a_product_held_to_a_lower_figure_keeps_its_numbers_in_lower_rows():
         assert cell_h >= 0.75 * cell_w, (trace["name"], cell_w, cell_h)
 
 
+def test_small_multiples_held_to_a_lower_figure_keep_their_numbers_in_lower_rows():
+    """MLA's rebuilt K and V beside the latent c on a projector under the lab's controls (fig_h 380) once fell to one
+    row of cells too small for the projector's type (14 px) and lost a decimal. Their rows are made lower instead:
+    every number written as in the unheld figure, within its cell, the figure within its height; held lower than its
+    numbers allow, the cells shrink square as before, never to strips."""
+    w, tr = trace_of(CONFIGS["post"])
+    mla = mha.mla_forward(mha.init_input(CONFIGS["post"]), mha.mla_from(w, 4))
+    mats = [F.Mat(mla.latent, "c"), F.Mat(mla.k[0], "K"), F.Mat(mla.v[0], "V")]
+    free = F.grid_figure(mats, text=True, words=words(), look=F.PRESENT).to_dict()
+    held = F.grid_figure(mats, text=True, words=words(), look=replace(F.PRESENT, fig_h=380)).to_dict()
+    assert free["layout"]["height"] > 380 >= held["layout"]["height"]
+    for spec in (free, held):
+        lay = spec["layout"]
+        for trace, m in zip(spec["data"], mats):
+            shown, decimals = written(trace)
+            assert np.isfinite(shown).all() and decimals == 3 and trace["textfont"]["size"] == F.PRESENT.cell_text
+            np.testing.assert_allclose(shown, m.values, atol=0.0005 + 1e-12, rtol=0)
+            xa, ya = lay["xaxis" + trace["xaxis"][1:]], lay["yaxis" + trace["yaxis"][1:]]
+            cell_w = (xa["domain"][1] - xa["domain"][0]) * lay["width"] / m.values.shape[1]
+            cell_h = (ya["domain"][1] - ya["domain"][0]) * lay["height"] / m.values.shape[0]
+            assert max(text_px(s, 16) for row in trace["text"] for s in row) + 6 <= cell_w + 1e-6
+            assert 16 * 1.2 + 2 <= cell_h + 1e-6
+        boxes = [(*lay["xaxis" + t["xaxis"][1:]]["domain"], *lay["yaxis" + t["yaxis"][1:]]["domain"])
+                 for t in spec["data"][:3]]
+        assert all(0 <= v <= 1 for box in boxes for v in box)  # inside the figure, and no panel over another
+        assert not any(a[0] < b[1] and b[0] < a[1] and a[2] < b[3] and b[2] < a[3]
+                       for i, a in enumerate(boxes) for b in boxes[i + 1:])
+    for fig_h in (200, 120):  # lower: fewer decimals in lower rows, then square cells without numbers
+        low = F.grid_figure(mats, text=True, words=words(), look=replace(F.PRESENT, fig_h=fig_h)).to_dict()
+        lay = low["layout"]
+        for trace, m in zip(low["data"], mats):
+            xa, ya = lay["xaxis" + trace["xaxis"][1:]], lay["yaxis" + trace["yaxis"][1:]]
+            cell_w = (xa["domain"][1] - xa["domain"][0]) * lay["width"] / m.values.shape[1]
+            cell_h = (ya["domain"][1] - ya["domain"][0]) * lay["height"] / m.values.shape[0]
+            if trace.get("text"):
+                assert trace["textfont"]["size"] * 1.2 + 2 <= cell_h + 1e-6, (fig_h, trace["name"], cell_h)
+            else:
+                assert abs(cell_h - cell_w) < 0.5, (fig_h, trace["name"], cell_w, cell_h)
+
+
 @pytest.mark.parametrize("look", LOOKS)
 def test_every_number_of_a_cell_of_y_fits_its_cell(look):
     """Each written number of the long layout fits its cell's width and height (as text_px measures it)."""

@@ -16,8 +16,9 @@ from .. import lab
 from ..chart import chart
 from ..product import product_view
 from ..prose import fmt, head_control
-from ..view import Name, Operand, View, name
+from ..view import Name, Operand, View, first_screen, name
 
+CODES_ROWS = 5  # rows of controls and words above the codes on a projector: the variant, the part, the head, the title
 WITHIN = 1 + 1e-9  # a row read back counts as within half a step up to rounding in the last bits
 
 
@@ -56,7 +57,8 @@ def _codes(v: View, tr: mha.Trace, g: int) -> None:
                   t("cols_of")),
             F.Mat(tr.v_scale[g][:, None], name("s", f"V{i}").html, "magnitude", token, "")]
     axes = [f"{a}axis{k + 1 if k else ''}" for k in range(len(mats)) for a in "xy"]
-    chart(token_ticks(F.grid_figure(mats, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
+    look = first_screen(v.named, CODES_ROWS)  # on a projector, whole under the variant, the part, the head and title
+    chart(token_ticks(F.grid_figure(mats, text=v.text, words=v.words, look=look), v.tokens, axes, v.look),
           key="lab_int8_codes")
 
 

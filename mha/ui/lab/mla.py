@@ -23,10 +23,11 @@ from ..product import product_view
 from ..prose import aside, display, head_control, markdown_table, said
 from ..shared import digest
 from ..variant_defs import D_LATENT
-from ..view import TRACES, Name, Operand, View, name, subscript
+from ..view import TRACES, Name, Operand, View, first_screen, name, subscript
 
 EVERY = 16  # up to this d_model the price table has a row for every width from 1 to d_model
 ROWS = 12  # above it, about this many widths, spread evenly on a log scale (1 and d_model among them)
+REBUILT_ROWS = 5  # rows of controls above the rebuilt K and V on a projector: the variant, the part, the knob
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,8 @@ def _rebuilt(v: View, tr: mha.MLATrace, i: int) -> None:
             F.Mat(tr.k[i], name("K", sub).html, row_label=token, col_label=t("cols_of")),
             F.Mat(tr.v[i], name("V", sub).html, row_label=token, col_label=t("cols_of"))]
     axes = tuple(f"yaxis{k + 1 if k else ''}" for k in range(len(mats)))
-    chart(token_ticks(F.grid_figure(mats, text=v.text, words=v.words, look=v.named), v.tokens, axes, v.look),
+    look = first_screen(v.named, REBUILT_ROWS)  # on a projector, whole under the variant, the part and the knob's row
+    chart(token_ticks(F.grid_figure(mats, text=v.text, words=v.words, look=look), v.tokens, axes, v.look),
           key="lab_mla_rebuilt")
 
 
