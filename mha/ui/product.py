@@ -31,7 +31,8 @@ def product_view(key: str, v: View, a: Operand, b: Operand, c: Operand, formula:
     Rows that count tokens (A's row word is "token") are named by the text's tokens when X came from a text;
     `cols` names the columns of B and C (the vocabulary, for the logits); `named`, A's and C's rows by v.tokens
     whatever A's row word (the circuits' letters). `first`: the figure is the view's first, under that many rows of
-    controls, and on a projector ends on the first screen (view.first_screen)."""
+    controls, and on a projector ends on the first screen (view.first_screen) unless it would write numbers in fewer
+    of its panels there."""
     st.fragment(_product, key=f"product_{key}")(key, v, a, b, c, formula, cols, first, named, blocks)
 
 
@@ -44,12 +45,16 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
     named = a.rows == v.t("token") if named is None else named  # A's and C's rows: axis y (and y3, C's, when a
     # phone stacks the product)
 
-    look = v.named if named else v.look
-    look = look if first is None else first_screen(look, first)
+    free = v.named if named else v.look
+    look = free if first is None else first_screen(free, first)
 
     def build():
         fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words, look=look,
                                hidden=quiz, **blocks)
+        if look is not free:  # held to the first screen: unless that leaves numbers out that the free figure writes
+            whole = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
+                                     look=free, hidden=quiz, **blocks)
+            fig = whole if _panels_written(whole) > _panels_written(fig) else fig
         if named:
             fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
         return token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look)
@@ -235,3 +240,8 @@ def breakdown(t: Text, c: Name, a: Name, b: Name, a_row, b_col, value: float, i:
     formula = said(t("breakdown_title", name=c.tex, a=a.tex, b=b.tex, i=i + 1, j=j + 1),
                    rf"\begin{{aligned}} {c.tex}[{i + 1},{j + 1}] &= {body} \\ &= {result} \end{{aligned}}")
     return "\n\n".join([formula, *map(aside, notes)])
+
+
+def _panels_written(fig) -> int:
+    """How many of a product's panels (A, B, C) write their numbers."""
+    return sum(t.get("texttemplate") == "%{text}" for t in fig.to_dict()["data"][:3])

@@ -116,6 +116,22 @@ def products(at) -> dict[str, list[np.ndarray]]:
     return {key: chart(show(at, "click", pid), key) for pid, key in (("c", "mla_c"), ("kv", "mla_kv"), ("s", "mla_s"))}
 
 
+def test_on_a_projector_each_product_is_held_to_the_first_screen_only_where_it_keeps_its_numbers():
+    """On a projector a click product is drawn no taller than the screen leaves under the lab's controls
+    (view.first_screen), unless that figure would write numbers in fewer of its panels than the free one: [K | V] =
+    c·[W_UK | W_UV] (3×4 · 4×18) would write none, and a quiz on it asks for its numbers. c = X·W_DKV and the
+    absorbed scores are held, with every number."""
+    at = lab(part="click", present=1)
+    held = 712 - 152 - 36 * 7  # view.first_screen under the lab's 7 rows of controls (mla.CLICK_ROWS)
+    for pid, key in (("c", "mla_c"), ("kv", "mla_kv"), ("s", "mla_s")):
+        spec = dict(keyed_charts(show(at, "click", pid)))[key]
+        written = sum(t.get("texttemplate") == "%{text}" for t in spec["data"][:3])
+        if pid == "kv":
+            assert spec["layout"]["height"] > held and written >= 1
+        else:
+            assert spec["layout"]["height"] <= held and written == 3, (pid, spec["layout"]["height"], written)
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("sizes, head, r", [(POST, 1, 4), (EVEN, 2, 3)], ids=["post", "even"])
 def test_the_products_draw_the_latent_the_rebuilt_k_and_v_and_the_absorbed_scores(lang, sizes, head, r):

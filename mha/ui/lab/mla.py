@@ -28,6 +28,7 @@ from ..view import TRACES, Name, Operand, View, first_screen, name, subscript
 EVERY = 16  # up to this d_model the price table has a row for every width from 1 to d_model
 ROWS = 12  # above it, about this many widths, spread evenly on a log scale (1 and d_model among them)
 REBUILT_ROWS = 5  # rows of controls above the rebuilt K and V on a projector: the variant, the part, the knob
+CLICK_ROWS = 7  # and above a click part's product: those, and the product's picker
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,8 @@ def _latent(v: View, w: mha.MLAWeights, tr: mha.MLATrace) -> None:
     w_dkv = name("W", "DKV")
     product_view("mla_c", v, Operand(v.x, name("X"), t("token"), t("feature")),
                  Operand(w.w_dkv, w_dkv, t("feature"), t("lab_mla_latent")),
-                 Operand(tr.latent, name("c"), t("token"), t("lab_mla_latent")), f"c = X · {w_dkv.html}")
+                 Operand(tr.latent, name("c"), t("token"), t("lab_mla_latent")), f"c = X · {w_dkv.html}",
+                 first=CLICK_ROWS)
 
 
 def _kv(v: View, w: mha.MLAWeights, tr: mha.MLATrace, i: int) -> None:
@@ -189,7 +191,8 @@ def _kv(v: View, w: mha.MLAWeights, tr: mha.MLATrace, i: int) -> None:
     kv, w_kv = _pair("K", "V", sub), _pair("W", "W", sub, ("UK", "UV"))
     product_view("mla_kv", v, Operand(tr.latent, name("c"), token, latent),
                  Operand(np.hstack([w.w_uk[i], w.w_uv[i]]), w_kv, latent, col),
-                 Operand(np.hstack([tr.k[i], tr.v[i]]), kv, token, col), f"{kv.html} = c · {w_kv.html}")
+                 Operand(np.hstack([tr.k[i], tr.v[i]]), kv, token, col), f"{kv.html} = c · {w_kv.html}",
+                 first=CLICK_ROWS)
 
 
 def _absorbed(v: View, tr: mha.MLATrace, i: int) -> None:
@@ -203,7 +206,7 @@ def _absorbed(v: View, tr: mha.MLATrace, i: int) -> None:
                   f"Q{low}K{low}ᵀ")
     product_view("mla_s", v, Operand(tr.q_absorbed[i], q_tilde, token, latent),
                  Operand(tr.latent.T, c_t, latent, key), Operand(tr.q_absorbed[i] @ tr.latent.T, scores, token, key),
-                 f"{scores.html} = {q_tilde.html} · {c_t.html}")
+                 f"{scores.html} = {q_tilde.html} · {c_t.html}", first=CLICK_ROWS)
 
 
 def _pair(left: str, right: str, sub: str, subs: tuple[str, str] = ("", "")) -> Name:
