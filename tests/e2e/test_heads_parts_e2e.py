@@ -15,6 +15,7 @@ import pytest
 from mha.ui import settings as S
 
 from .conftest import rerun_after, shoot
+from .test_presenter_e2e import first_screen
 from .test_screens_e2e import SCREENS, click_says, open_on, page_problems
 
 pytestmark = pytest.mark.e2e
@@ -45,6 +46,8 @@ def test_the_heads_parts_are_drawn_readable_and_work(page, app_url, screen, lang
         rerun_after(page, page.locator(".st-key-heads_part button").nth(S.HEADS_PARTS.index(part)).click)
         chart = page.locator(f".st-key-{key} .mha-chart svg")
         assert chart.count() == 1, key
+        if screen == "present":  # the part's figure whole on the first screen, under its controls
+            found += first_screen(page, f"heads-{part}", lang, False)
         chart.scroll_into_view_if_needed()
         shoot(page, f"heads-{screen}-{lang}-{part}")
         found += page_problems(page, screen, viewport)

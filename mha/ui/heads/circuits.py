@@ -16,11 +16,12 @@ from .. import models
 from .. import settings as S
 from ..chart import chart
 from ..product import product_view
-from ..view import Name, Operand, View
+from ..view import Name, Operand, View, first_screen
 from . import label, role_of
 from .writes import default_head
 
 CIRCUITS = ("ov", "qk")
+FIRST_ROWS = 6  # rows of controls above the circuit on a projector: the part, the head and the circuit (labelled)
 
 
 def render(v: View) -> None:
@@ -50,7 +51,7 @@ def render(v: View) -> None:
     if kind == "ov":
         a, b = mha.ov_factors(m.weights, layer, head)
         c = a @ b
-        st.markdown(t("circuit_ov_text", name=name, hits=copies(c), v=len(c)))
+        words = t("circuit_ov_text", name=name, hits=copies(c), v=len(c))
         an = Name("Ê·W<sub>V</sub>·W<sub>O</sub>", r"\hat E W_V W_O", "Ê·W_V·W_O")
         bn = Name("Γ<sub>f</sub>·E<sup>T</sup>", r"\Gamma_f E^{\mathrm T}", "Γf·Eᵀ")
         cn = Name(f"OV<sub>{name}</sub>", rf"OV_{{{name}}}", f"OV {name}")
@@ -59,16 +60,21 @@ def render(v: View) -> None:
         c = a @ b
         writer = "" if through is None else f"{through[0] + 1}.{through[1] + 1}"
         key = "circuit_qk_text" if through is None else "circuit_qk_through_text"
-        st.markdown(t(key, name=name, hits=copies(c), v=len(c), through=writer))
+        words = t(key, name=name, hits=copies(c), v=len(c), through=writer)
         an = Name("Ê·W<sub>Q</sub>/√d<sub>k</sub>", r"\hat E W_Q/\sqrt{d_k}", "Ê·W_Q/√d_k")
         bn = Name("(Ê·W<sub>K</sub>)<sup>T</sup>", r"(\hat E W_K)^{\mathrm T}", "(Ê·W_K)ᵀ") if through is None else \
             Name(f"(Ô<sub>{writer}</sub>·W<sub>K</sub>)<sup>T</sup>", rf"(\hat O_{{{writer}}} W_K)^{{\mathrm T}}",
                  f"(Ô{writer}·W_K)ᵀ")
         cn = Name(f"QK<sub>{name}</sub>", rf"QK_{{{name}}}", f"QK {name}")
-    if v.look.narrow or v.look == F.PRESENT:  # the product's C is small there: the circuit alone, letters named
+    projector = v.look == F.PRESENT  # there the circuit comes first, whole under the controls, and the words under it
+    if not projector:
+        st.markdown(words)
+    if v.look.narrow or projector:  # the product's C is small there: the circuit alone, letters named
         fig = F.grid_figure([F.Mat(c, cn.html, row_label=t("writes_letter"), col_label=t("writes_letter"))],
-                            text=v.text, words=v.words, look=letters.named)
+                            text=v.text, words=v.words, look=first_screen(letters.named, FIRST_ROWS))
         chart(token_ticks(fig, tuple(m.vocab), ("xaxis", "yaxis"), v.look), key="circuit_alone")
+    if projector:
+        st.markdown(words)
     # rows and columns said as what they count (zh review 2026-12-04: the rows are letters of the vocabulary, not
     # positions; OV's inner dimension is d_model's features, QK's the head's d_k columns)
     letter, inner = t("writes_letter"), t("feature") if kind == "ov" else t("cols_of")

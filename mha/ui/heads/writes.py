@@ -14,9 +14,10 @@ from .. import models
 from .. import settings as S
 from ..chart import chart
 from ..prose import fmt, markdown_table
-from ..view import View
+from ..view import View, first_screen
 from . import earlier_next, label, role_of
 
+FIRST_ROWS = 5  # rows of controls above the figure on a projector: the part, the head (labelled) beside the position
 TOLERANCE = 1e-9  # what the parts' sum may differ from the forward's logit by: rounding, added in another order
 
 
@@ -44,7 +45,7 @@ def render(v: View) -> None:
     mine = parts[f"head {name}"]  # (n, vocab)
     title = t("writes_figure", name=name)
     fig = F.grid_figure([F.Mat(mine, title, row_label=t("token"), col_label=t("writes_letter"))], text=v.text,
-                        words=v.words, look=v.named)
+                        words=v.words, look=first_screen(v.named, FIRST_ROWS))
     targets = earlier_next(run.ids)  # the letter after each row's earlier copy: boxed, what an induction head copies
     fig.to_dict()["layout"].setdefault("shapes", []).extend(
         box("x", "y", b + 1, b + 1, i + 1, i + 1, width=2, dash="dot") for i, b in enumerate(targets) if b is not None)
