@@ -749,13 +749,19 @@ class _Grid:
         across = min((look.max_w - f) / sum(self.panels[i][2] for i in row) for f, row in zip(fixed, rows))
         tall = sum(max(self.panels[i][1] for i in row) for row in rows)
         cell = min(look.cell, across, look.cell if look.narrow else look.max_h / tall)
+        too_big = None
         for _ in range(12):  # titles wrap to the panel widths; shrink if the figure ends up too tall
             over = math.ceil(self.measure(per_row, cell)[1]) - look.fig_h
             if look.narrow or over <= 0 or cell <= 2:
                 break
             if low := self._lower(per_row, cell):
                 return cell, low
-            cell -= over / tall + 0.25
+            too_big, cell = cell, cell - over / tall - 0.25
+        if too_big is not None and cell > 2:  # the steps overshoot: the largest cell between that still fits
+            for _ in range(6):
+                mid = (cell + too_big) / 2
+                cell, too_big = (mid, too_big) if math.ceil(self.measure(per_row, mid)[1]) <= look.fig_h \
+                    else (cell, mid)
         return max(cell, 2.0), max(cell, 2.0)
 
     def _lower(self, per_row: int | tuple[int, ...], cell: float) -> float | None:

@@ -30,7 +30,7 @@ FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 p
 # the scores' S drawn alone, Look.operands; the refresher's product over the grids that make it).
 # The rest are taller than what is left under their title and controls at a readable cell size (bench/README.md,
 # "Presenter mode's first screen").
-WHOLE = ("matmul", "input", "qk", "scores", "values", "heads", "dependency", "variants",
+WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "dependency", "variants",
          "block", "block-ln1", "block-ffn", "block-gelu", "block-out", "variants-mqa", "variants-window",
          "variants-sinks", "variants-alibi", "variants-rope", "variants-mqa-partclick", "variants-int8-partclick",
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",

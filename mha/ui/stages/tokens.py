@@ -21,7 +21,7 @@ from .. import settings as S
 from ..chart import chart
 from ..heads import real
 from ..prose import display, equation, header
-from ..view import View
+from ..view import View, first_screen
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
@@ -37,6 +37,7 @@ RUN_CSS = ("display:inline-flex;flex-direction:column;align-items:center;max-wid
            "border-bottom:2px solid #c7d2fe")
 SPELT_CSS = "font-size:0.85rem;color:rgba(49,51,63,0.8)"
 COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # Streamlit's caption, light theme
+E_ROWS = 4  # rows of controls above E on a projector: the text box (its label left out there), the chips, the count
 
 
 def render(v: View) -> None:
@@ -45,16 +46,23 @@ def render(v: View) -> None:
     # No max_chars: Streamlit 1.67's box drops a paste longer than it whole, and silently. The server cuts every value
     # (settings.cap_text: to RAW_MAX_CHARS before NFKC, then to the demo's limits) and the page says so.
     st.text_input(t("tokens_box"), key="text", on_change=session.on_text_change, persist_state="session",
-                  placeholder=x_source.example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]))
+                  placeholder=x_source.example_text(t.lang), help=t("tokens_box_help", most=S.LIMITS["n_tokens"]),
+                  label_visibility="collapsed" if v.look == F.PRESENT else "visible")  # a projector: E's room
     if notice := ss.pop("text_notice", None):
         st.warning(t.notice(notice))
     if models.trained_on():
         trained_notes(t, ss.get("text", ""))
     text, own = ss.get("text", ""), x_source.has_text()
-    if not own:
-        text = x_source.example_text(t.lang)
+    projector = v.look == F.PRESENT  # there the chips and E come first; the example's offer and the formula under E
+
+    def offer() -> None:
         st.info(t.md("tokens_example", example=text))
         st.button(t("tokens_use_example"), key="use_example", on_click=use_text, args=(text,))
+
+    if not own:
+        text = x_source.example_text(t.lang)
+        if not projector:
+            offer()
     cfg = replace(v.cfg, n_tokens=len(x_source.text_tokens(text)))
     positions = ss.get("positions", S.DEFAULTS["positions"])
     tokens, vocab, ids, mw = x_source.coda(cfg, text, positions)
@@ -67,12 +75,21 @@ def render(v: View) -> None:
         bpe_split(t, text, n)
     # 1. look up rows of E
     e_rows = mw.wte[ids]
-    equation(v.look, (r"E \in \mathbb{R}^{" + f"{len(vocab)}" + r"\times " + f"{d}" + "},",
-                      r"E[\mathrm{ids}]:\ " + rf"{n}\times {d}"))
+
+    def lookup() -> None:
+        equation(v.look, (r"E \in \mathbb{R}^{" + f"{len(vocab)}" + r"\times " + f"{d}" + "},",
+                          r"E[\mathrm{ids}]:\ " + rf"{n}\times {d}"))
+
+    if not projector:
+        lookup()
     emb = F.Mat(mw.wte, "E", row_label=t("token_id"), col_label=t("feature"))
     looked = F.Mat(e_rows, "E[ids]", row_label=t("token"), col_label=t("feature"))
-    fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=v.look)
+    fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=first_screen(v.look, E_ROWS))
     chart(token_ticks(token_ticks(fig, vocab, ("yaxis",), v.look), tokens, ("yaxis2",), v.look), key="tokens_e")
+    if projector:
+        lookup()
+        if not own:
+            offer()
     # 2. positions
     if not models.trained_on():  # the trained model's positions are the ones it learned
         st.segmented_control(t("positions"), S.POSITIONS, format_func=lambda p: t(f"positions_{p}"),
