@@ -26,6 +26,7 @@ CASES = [("variants", dict(variant=v), v == "online") for v in S.VARIANTS]
 CASES += [("variants", dict(variant="gqa", n_heads=4, kv_heads=2), False)]
 CASES += [("variants", dict(variant=v, part="click"), False)  # products under 5-6 rows of controls
           for v in ("mqa", "int8", "gqa", "window", "sinks", "mla")]
+CASES += [("variants", dict(variant="rope", part="check"), False)]  # its two score matrices above its words
 CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "sinks", "gqa", "rope", "mla")]
 PICKERS = {"variants": ("variant", S.VARIANTS), "kv_cache": ("kv_variant", S.KV_VARIANTS)}
 

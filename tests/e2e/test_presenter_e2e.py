@@ -35,7 +35,8 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "depend
          "variants-sinks", "variants-alibi", "variants-rope", "variants-mqa-partclick", "variants-int8-partclick",
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",
          "variants-window-partclick", "variants-sinks-partclick", "variants-mla", "variants-int8",
-         "variants-mla-partclick", "heads-writes", "heads-circuits")
+         "variants-mla-partclick", "heads-writes", "heads-circuits",
+         "variants-rope-partcheck")
 TABLES = {"en": EN, "zh": ZH}
 
 # The first figure in the page's order: a matrix chart or a Plotly chart (the block's diagram is where the part sits,

@@ -65,9 +65,14 @@ def render(v: View, variant: str, part: str) -> str:
         lab.one_product(v, variant, {"scores": (names["scores"].plain, lambda: _scores(v, tr, g, names))})
         return ""
     checks = _checks(v, cfg, tr, h, g)
-    st.markdown(f"**{t('lab_rope_checks_title')}** · " + t("lab_rope_checks", shift=SHIFT, h=h + 1) + "\n\n" + said(
-        t("lab_rope_relative"), r"(R_p\,q)\cdot(R_s\,k) = q\cdot R_{s-p}\,k"))
-    _same_tokens(v, names, checks)
+    words = f"**{t('lab_rope_checks_title')}** · " + t("lab_rope_checks", shift=SHIFT, h=h + 1) + "\n\n" + said(
+        t("lab_rope_relative"), r"(R_p\,q)\cdot(R_s\,k) = q\cdot R_{s-p}\,k")
+    if v.look == F.PRESENT:  # a projector: the two score matrices first, under the controls, and the words under them
+        _same_tokens(v, names, checks)
+        st.markdown(words)
+    else:
+        st.markdown(words)
+        _same_tokens(v, names, checks)
     return _table(t, cfg, checks) + f"\n\n**{t('lab_rope_cache_title')}** · " + t("lab_rope_cache")
 
 

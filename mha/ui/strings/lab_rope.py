@@ -96,13 +96,13 @@ STRINGS = {
         en=("Head {h}. Two tokens turned by their positions meet at the angle between "
             "them: a score depends on how far apart they are, not on where they are. So, first, give every token the "
             "same vector (every row of X set to X₁): the scores with RoPE can then depend only on i − j, constant "
-            "along each diagonal (a Toeplitz matrix, below left). Without RoPE every row of Q is the same, and of K "
-            "too, so every score is one number (below right): nothing tells the positions apart. Second, start the "
+            "along each diagonal (a Toeplitz matrix: the left figure). Without RoPE every row of Q is the same, and of K "
+            "too, so every score is one number (the right figure): nothing tells the positions apart. Second, start the "
             "positions at {shift} instead of 0: no score changes."),
         zh=("第 {h} 个头。两个词元各按自己的位置转动后，相遇时只剩它们之间的夹角：分数只取决于两者相隔"
             "多远，而不取决于它们在哪里。所以，第一，让每个词元都是同一个向量（X 的每一行都设成 X₁）：有 RoPE 时分数只能"
-            "取决于 i − j，沿每条对角线不变（一个托普利茨矩阵，下方左图）。没有 RoPE 时 Q 的每一行都相同，K 也一样，"
-            "所以所有分数都是同一个数（下方右图）：位置完全分不出来。第二，让位置从 {shift} 而不是 0 开始：分数一个也不变。")),
+            "取决于 i − j，沿每条对角线不变（一个托普利茨矩阵，见左图）。没有 RoPE 时 Q 的每一行都相同，K 也一样，"
+            "所以所有分数都是同一个数（见右图）：位置完全分不出来。第二，让位置从 {shift} 而不是 0 开始：分数一个也不变。")),
     "lab_rope_relative": S(
         en="With $R_p$ the turn at position p (a rotation, so its transpose turns back):",
         zh="记 $R_p$ 为位置 p 处的转动（它是旋转，所以它的转置把它转回去）："),
