@@ -103,9 +103,11 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
         found += [f"{key}: {p}" for p in problems(g) + label_problems(g)]
         found += [f"{key}: label {t!r} cut off at the figure's edge" for t, b in (*g.annotations, *g.bar_text)
                   if not inside(b, chart["box"])]
-        # not a curve or bars; a long product's cells are wider than tall by design, drawn as wide as laid out
+        # not a curve or bars; a long product's cells are wider than tall by design, and a figure held to its screen's
+        # height lowers its rows (products._lower_rows): drawn as wide as laid out, no row taller than its widest
+        # column is wide
         if chart["matrices"] and not any(abs(w - h) <= 1.5 for w, h in g.cells.values()) and not (
-                chart["unsqueezed"] and all(w > h for w, h in g.cells.values())):
+                chart["unsqueezed"] and max(h for _, h in g.cells.values()) < max(w for w, _ in g.cells.values())):
             found.append(f"{key}: no panel has square cells {g.cells} (laid out loosely, or squeezed into its column)")
         if chart["right"] > viewport["width"]:
             found.append(f"{key}: runs off the screen ({chart['right']:.0f} px > {viewport['width']})")
