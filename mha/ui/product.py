@@ -51,10 +51,11 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
     def build():
         fig = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words, look=look,
                                hidden=quiz, **blocks)
-        if look is not free:  # held to the first screen: unless that leaves numbers out that the free figure writes
+        held = _panels_written(fig)
+        if look is not free and held < 3:  # held to the first screen, unless that leaves out numbers the free one has
             whole = F.product_figure(a.mat(), b.mat(), c.mat(), text=v.text, formula=formula, words=v.words,
                                      look=free, hidden=quiz, **blocks)
-            fig = whole if _panels_written(whole) > _panels_written(fig) else fig
+            fig = whole if _panels_written(whole) > held else fig
         if named:
             fig = token_ticks(fig, v.tokens, ("yaxis", "yaxis3"), v.look)
         return token_ticks(fig, cols, ("xaxis2", "xaxis3"), v.look)
