@@ -4,7 +4,7 @@ numbers do not fit is never read: the page says how much it needs and what the s
 
 MHA_MODELS holds folders separated by the system's path separator (":" on Linux). A folder with a config.json is a
 checkpoint, named by its folder; a folder without one offers each checkpoint folder directly inside it. Nothing is
-downloaded: the hosted demo sets no MHA_MODELS and offers none."""
+downloaded unless MHA_HUB names a folder for it (hub.py): the hosted demo sets neither and offers none."""
 
 import hashlib
 import math
@@ -21,9 +21,10 @@ import mha
 
 from .shared import MB, Shared
 
-FOLDERS, BUDGET = "MHA_MODELS", "MHA_MODEL_MB"
+FOLDERS, BUDGET, HUB = "MHA_MODELS", "MHA_MODEL_MB", "MHA_HUB"
 BUDGET_MB = 48  # with uploads.PROCESS_MAX, the smallest host's 690 MB less the app's 620 (README, Memory)
-NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")  # a checkpoint's name in a link (`ckpt=`): its folder's
+NAME_MOST = 40  # characters of a checkpoint's name in a link (`ckpt=`): its folder's
+NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{NAME_MOST - 1}}}")
 HALF, PROBES = 20, 8  # the induction probe: 8 sequences of 20 random tokens, then the same 20 again
 _held = Shared(BUDGET_MB * MB)
 
@@ -38,9 +39,15 @@ def budget() -> int:
 
 
 def offered() -> dict[str, Path]:
-    """name -> folder, for every checkpoint MHA_MODELS offers, in its order (a second folder of the same name, or
-    a name a link could not carry, is left out)."""
-    return dict(_offered(os.environ.get(FOLDERS, "")))
+    """name -> folder, for every checkpoint MHA_MODELS offers, in its order, then those fetched into MHA_HUB (hub.py)
+    (a second folder of the same name, or a name a link could not carry, is left out)."""
+    listed = [os.environ.get(FOLDERS, ""), os.environ.get(HUB, "").strip()]
+    return dict(_offered(os.pathsep.join(filter(None, listed))))
+
+
+def forget_offered() -> None:
+    """A checkpoint was added to a folder (hub.fetch): the next offered() looks again."""
+    _offered.cache_clear()
 
 
 @lru_cache(maxsize=4)

@@ -120,6 +120,7 @@ NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "logit",  # the next-token stage's logits, one of them
     "BPE", "UTF", "nat", "transformer", "Olsson",  # a real model: its tokenizer, bytes, the loss's unit, the paper
     "MODELS",  # the variable MHA_MODELS
+    "Hub",  # the Hugging Face Hub, a product's name
     # a checkpoint's files and settings, named as they are on the disk (config.json, n_embd, …)
     "config", "json", "JSON", "model", "safetensors", "tokenizer", "vocab", "merges", "txt", "bin", "pt", "NaN",
     "bf", "fp",  # bf16 and fp16, the formats' names

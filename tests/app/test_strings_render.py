@@ -304,8 +304,38 @@ def _checkpoints(mp, root):
         yield rerun(at)
 
 
+def _hub(mp, root, folder):
+    """A server that fetches from the Hub (MHA_HUB), with a stand-in Hub (test_hub.py's): the box, a model fetched,
+    and each reason a fetch does not happen."""
+    from mha.ui import hub
+
+    from .test_hub import Stand, fetch
+
+    stand = Stand({"someone/tiny-gpt2": root / "tiny-gpt2"})
+    mp.setattr(hub, "CLIENT", stand)
+    mp.setenv("MHA_HUB", str(folder))
+    hub._reach.clear()
+    yield fetch(run(stage="heads"), "someone/tiny-gpt2")  # the box, and the model fetched, above its heads
+    for name in ("a/b/c", "someone/missing"):
+        yield fetch(run(stage="heads"), name)
+    stand.breaks = "tokenizer.json"
+    yield fetch(run(stage="heads"), "someone/tiny-gpt2-again")
+    stand.repos["someone/tiny-gpt2-again"] = root / "tiny-gpt2"
+    yield fetch(run(stage="heads"), "someone/tiny-gpt2-again")
+    stand.breaks, stand.sizes = None, {"model.safetensors": 10**9}
+    yield fetch(run(stage="heads"), "someone/tiny-gpt2-again")
+    with hub._one:
+        yield fetch(run(stage="heads"), "someone/tiny-gpt2-again")
+    stand.up = False
+    hub._reach.clear()
+    yield fetch(run(stage="heads"), "someone/tiny-gpt2-again")
+    hub._reach.clear()
+    mp.delenv("MHA_HUB")
+    checkpoints.forget_offered()
+
+
 @pytest.fixture(scope="module")
-def pages(checkpoint_root):
+def pages(checkpoint_root, tmp_path_factory):
     """[(renderer, text)] of every element of every page of the walk, each string tagged with its key.
 
     Figures are shared across sessions by what they show, not by how a Text is patched: the walk starts and
@@ -318,7 +348,8 @@ def pages(checkpoint_root):
         mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
         try:
-            for at in itertools.chain(_walk(), _checkpoints(mp, checkpoint_root)):
+            for at in itertools.chain(_walk(), _checkpoints(mp, checkpoint_root),
+                                      _hub(mp, checkpoint_root, tmp_path_factory.mktemp("hub"))):
                 for node in at._tree:
                     if getattr(node, "proto", None) is not None:
                         shown += [(kind, text) for kind, texts in _parts(node).items() for text in texts]

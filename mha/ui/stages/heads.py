@@ -10,7 +10,7 @@ from mha import figures as F
 
 from .. import exports, heads, models, session, training, x_source
 from ..chart import chart
-from ..heads import circuits, knock, real, s_maps, writes
+from ..heads import circuits, hub_box, knock, real, s_maps, writes
 from ..inputs import number
 from ..prose import equation, header, markdown_table, part_control
 from ..strings import md_escape
@@ -56,6 +56,7 @@ def render(v: View) -> None:
     t = v.t
     header(t, "heads", v.look)
     if real.shown():  # a real model's heads
+        hub_box.say()
         real.render(v)
         return
     if not v.trained:
@@ -77,6 +78,7 @@ def offer_real(t) -> None:
     st.caption(t("real_offer"))
     real.picker(t)
     real.uploader(t)
+    hub_box.render(t)
 
 
 def use_trained() -> None:
