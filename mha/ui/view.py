@@ -35,12 +35,13 @@ DIGITS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 PRESENT_SCREEN, PRESENT_TITLE, PRESENT_CONTROLS = 712, 152, 36
 
 
-def first_screen(look: F.Look, rows: int) -> F.Look:
-    """`look` for a view's first figure, under its title and `rows` rows of controls: on a projector no taller than
-    the rest of the first screen (its cells shrink, rows before columns); elsewhere as it is."""
+def first_screen(look: F.Look, rows: int, px: float = 0) -> F.Look:
+    """`look` for a view's first figure, under its title, `rows` rows of controls and `px` more of what the view
+    writes above it: on a projector no taller than the rest of the first screen (its cells shrink, rows before
+    columns); elsewhere as it is."""
     if look.narrow or look.cell_text != F.PRESENT.cell_text:
         return look
-    return replace(look, fig_h=min(look.fig_h, PRESENT_SCREEN - PRESENT_TITLE - PRESENT_CONTROLS * rows))
+    return replace(look, fig_h=min(look.fig_h, PRESENT_SCREEN - PRESENT_TITLE - PRESENT_CONTROLS * rows - px))
 
 
 def subscript(i: int) -> str:

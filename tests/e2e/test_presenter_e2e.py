@@ -8,6 +8,7 @@
 """
 
 import re
+from urllib.parse import quote
 
 import pytest
 
@@ -36,8 +37,9 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "depend
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",
          "variants-window-partclick", "variants-sinks-partclick", "variants-mla", "variants-int8",
          "variants-mla-partclick", "heads-writes", "heads-circuits",
-         "variants-rope-partcheck")
+         "variants-rope-partcheck", "tokens-long")
 TABLES = {"en": EN, "zh": ZH}
+LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
 
 # The first figure in the page's order: a matrix chart or a Plotly chart (the block's diagram is where the part sits,
 # not the part); on a stage without one, the grid X is edited in. Play: the first button of an animation's controls.
@@ -95,6 +97,9 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
                 rerun_after(page, page.locator(".st-key-block_part button").nth(parts.index(part)).click)
                 assert f"part={part}" in page.url, (part, page.url)
                 found += first_screen(page, f"block-{part}", lang, False)
+    page.goto(f"{app_url}/?stage=tokens&lang={lang}&present=1&text={quote(LONG_TEXT)}")  # chips on three lines:
+    settle(page, 120_000)  # E starts two lines lower, and is still whole
+    found += first_screen(page, "tokens-long", lang, False)
     assert not found, f"{lang}: " + "; ".join(found)
 
 

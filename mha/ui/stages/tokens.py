@@ -13,7 +13,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.text import fit_text
+from mha.figures.text import fit_text, text_px
 from mha.figures.ticks import token_ticks
 
 from .. import exports, models, session, x_source
@@ -37,7 +37,12 @@ RUN_CSS = ("display:inline-flex;flex-direction:column;align-items:center;max-wid
            "border-bottom:2px solid #c7d2fe")
 SPELT_CSS = "font-size:0.85rem;color:rgba(49,51,63,0.8)"
 COUNT_CSS = "margin:0.4rem 0 0;font-size:0.875rem;color:rgba(49,51,63,0.6)"  # Streamlit's caption, light theme
-E_ROWS = 4  # rows of controls above E on a projector: the text box (its label left out there), the chips, the count
+E_ROWS = 4  # rows of controls above E on a projector: the text box (its label left out there), a line of chips, the
+# count
+# What a chip takes beside its token (its padding, border and right margin, the space before its id) and a line of
+# chips, measured in Chromium on a projector (1280×720, present=1: the chips' box is 1120 px wide)
+CHIP_EDGES_PX, CHIP_LINE_PX, CHIPS_BOX_PX, CHIP_ID_FONT_PX = 26, 47, 1120, 12.6
+HELD_LINES = 3  # under more lines of chips, E held to the first screen is too small to read: it takes its own height
 
 
 def render(v: View) -> None:
@@ -84,7 +89,9 @@ def render(v: View) -> None:
         lookup()
     emb = F.Mat(mw.wte, "E", row_label=t("token_id"), col_label=t("feature"))
     looked = F.Mat(e_rows, "E[ids]", row_label=t("token"), col_label=t("feature"))
-    fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=first_screen(v.look, E_ROWS))
+    lines = chip_lines(tokens, ids)  # a long text's chips wrap: E starts a line lower for each, and is held up to three
+    look = first_screen(v.look, E_ROWS, CHIP_LINE_PX * (lines - 1)) if lines <= HELD_LINES else v.look
+    fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=look)
     chart(token_ticks(token_ticks(fig, vocab, ("yaxis",), v.look), tokens, ("yaxis2",), v.look), key="tokens_e")
     if projector:
         lookup()
@@ -144,6 +151,19 @@ def chips(tokens: list[str], ids, count: str) -> None:
 def counted(items: str, count: str) -> None:
     """Chips (HTML made here, every text in it escaped), and under them a count in a caption's type: one element."""
     st.html(f'<div>{items}</div><p class="mha-count" style="{COUNT_CSS}">{html.escape(count, quote=False)}</p>')
+
+
+def chip_lines(tokens: list[str], ids, width: float = CHIPS_BOX_PX) -> int:
+    """How many lines the chips take in a box this wide (a projector's), each chip as wide as its shortened token,
+    its id and its edges: they flow as words do."""
+    lines, used = 1, 0.0
+    for tok, i in zip(tokens, ids):
+        px = text_px(fit_text(tok, CHIP_FONT_PX, CHIP_PX), CHIP_FONT_PX) + text_px(str(int(i)), CHIP_ID_FONT_PX)
+        px += CHIP_EDGES_PX
+        if used and used + px > width:
+            lines, used = lines + 1, 0.0
+        used += px
+    return lines
 
 
 def chip(token: str, i: int, css: str = CHIPS_CSS) -> str:
