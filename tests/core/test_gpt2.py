@@ -7,8 +7,6 @@ import struct
 
 import numpy as np
 import pytest
-import torch
-from transformers import GPT2Config, GPT2LMHeadModel
 
 import mha
 from mha.gpt2 import CheckpointError, load_gpt2
@@ -24,6 +22,11 @@ def tiny(tmp_path_factory):
     bias and layer norm is drawn too (transformers starts them at 0 and 1, which would hide a bias read wrongly), and
     the matrices wider than transformers' 0.02, so that the FFN's GELU works where its two forms differ (|z| ~ 1–3)
     and attention's rows are far from flat."""
+    # Imported here, not at the top: torch and transformers took half of each worker's ~14 s of collecting the suite,
+    # and only the worker that runs these tests needs them.
+    import torch
+    from transformers import GPT2Config, GPT2LMHeadModel
+
     folder = tmp_path_factory.mktemp("tiny-gpt2")
     tok = bpe()
     torch.manual_seed(0)
@@ -42,6 +45,8 @@ def tiny(tmp_path_factory):
 
 
 def _reference(model, ids: list[int]) -> np.ndarray:
+    import torch
+
     with torch.no_grad():
         return model(torch.tensor([ids])).logits[0].double().numpy()
 
