@@ -136,8 +136,11 @@ def _fetch(repo: str, name: str, home: Path) -> str:
             raise mha.CheckpointError(f"{repo} has no {needed}.", key)
     if tokenizer is None:
         raise mha.CheckpointError(f"{repo} has no tokenizer.", "no_tokenizer")
-    home.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=".fetching-", dir=home))
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".fetching-", dir=home))
+    except OSError as e:  # the operator's folder cannot be written: said, as a fetch that failed
+        raise HubError("failed", repo=repo, error=f"{home}: {e.strerror or e}") from None
     try:
         _get(repo, "config.json", work)
         nbytes, allowed = 8 * mha.checkpoint_numbers(work)[1], checkpoints.budget()
@@ -151,7 +154,10 @@ def _fetch(repo: str, name: str, home: Path) -> str:
         shutil.rmtree(work / ".cache", ignore_errors=True)  # the client's notes on what it fetched
         mha.load_gpt2(work)  # read whole: only a checkpoint the core runs takes its name
         if not (home / name).exists():  # (another server on this folder may have fetched it meanwhile)
-            work.rename(home / name)
+            try:
+                work.rename(home / name)
+            except OSError as e:
+                raise HubError("failed", repo=repo, error=f"{home / name}: {e.strerror or e}") from None
     finally:
         shutil.rmtree(work, ignore_errors=True)
     checkpoints.forget_offered()

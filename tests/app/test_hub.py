@@ -156,6 +156,14 @@ def test_what_the_hub_will_not_give_is_said_and_nothing_is_kept(stand, tmp_path,
     assert "ckpt" not in at.session_state or not at.session_state["ckpt"]
 
 
+def test_a_folder_the_server_cannot_write_is_said_not_crashed_on(stand, tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("not a folder")
+    monkeypatch.setenv("MHA_HUB", str(tmp_path / "file" / "hub"))
+    at = fetch(run(stage="heads"), "someone/tiny-gpt2")
+    assert re.search(r"The Hub did not give someone/tiny-gpt2's files, so nothing was kept: .*file/hub: "
+                     r"Not a directory", said(at))
+
+
 def test_a_model_past_the_budget_is_refused_from_its_config_alone(stand, monkeypatch):
     monkeypatch.setenv("MHA_MODEL_MB", "0.01")
     at = fetch(run(stage="heads"), "someone/tiny-gpt2")

@@ -42,7 +42,7 @@ E_ROWS = 4  # rows of controls above E on a projector: the text box (its label l
 # What a chip takes beside its token (its padding, border and right margin, the space before its id) and a line of
 # chips, measured in Chromium on a projector (1280×720, present=1: the chips' box is 1120 px wide)
 CHIP_EDGES_PX, CHIP_LINE_PX, CHIPS_BOX_PX, CHIP_ID_FONT_PX = 26, 47, 1120, 12.6
-HELD_LINES = 3  # under more lines of chips, E held to the first screen is too small to read: it takes its own height
+HELD_LINES = 3  # E is held shorter for at most this many lines of chips: under more, it would be too small to read
 
 
 def render(v: View) -> None:
@@ -89,9 +89,9 @@ def render(v: View) -> None:
         lookup()
     emb = F.Mat(mw.wte, "E", row_label=t("token_id"), col_label=t("feature"))
     looked = F.Mat(e_rows, "E[ids]", row_label=t("token"), col_label=t("feature"))
-    lines = chip_lines(tokens, ids)  # a long text's chips wrap: E starts a line lower for each, and is held up to three
-    look = first_screen(v.look, E_ROWS, CHIP_LINE_PX * (lines - 1)) if lines <= HELD_LINES else v.look
-    fig = F.grid_figure([emb, looked], text=v.text, words=v.words, look=look)
+    lines = min(chip_lines(tokens, ids), HELD_LINES)  # a long text's chips wrap: E starts a line lower for each
+    fig = F.grid_figure([emb, looked], text=v.text, words=v.words,
+                        look=first_screen(v.look, E_ROWS, CHIP_LINE_PX * (lines - 1)))
     chart(token_ticks(token_ticks(fig, vocab, ("yaxis",), v.look), tokens, ("yaxis2",), v.look), key="tokens_e")
     if projector:
         lookup()
