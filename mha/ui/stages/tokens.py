@@ -89,7 +89,8 @@ def render(v: View) -> None:
         lookup()
     emb = F.Mat(mw.wte, "E", row_label=t("token_id"), col_label=t("feature"))
     looked = F.Mat(e_rows, "E[ids]", row_label=t("token"), col_label=t("feature"))
-    lines = min(chip_lines(tokens, ids), HELD_LINES)  # a long text's chips wrap: E starts a line lower for each
+    lines = min(chip_lines(tokens, ids), HELD_LINES) if projector else 1  # a long text's chips wrap: E starts a line
+    # lower for each (first_screen holds a figure on a projector only)
     fig = F.grid_figure([emb, looked], text=v.text, words=v.words,
                         look=first_screen(v.look, E_ROWS, CHIP_LINE_PX * (lines - 1)))
     chart(token_ticks(token_ticks(fig, vocab, ("yaxis",), v.look), tokens, ("yaxis2",), v.look), key="tokens_e")
