@@ -49,7 +49,7 @@ view = None
 if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
     with budget.lane(t, work):
         view = View(t, cfg, given.weights(), given.x, ss["head"] - 1, ss["cell_values"], look, given.tokens,
-                    given.trained)
+                    given.run)
         try:
             RENDER[ss["stage"]](view)
         except mha.InputError as e:

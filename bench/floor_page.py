@@ -29,6 +29,7 @@ import mha  # noqa: E402
 from mha import figures as F  # noqa: E402
 from mha.figures.base import Spec  # noqa: E402
 from mha.ui import (  # noqa: E402
+    models,
     primes,  # noqa: E402
     screen,
     walk,
@@ -77,8 +78,8 @@ reconnect()
 with st.sidebar:
     st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True)
     st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.nav_title(t, s, "seeded"), key="stage")
-    st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model", required=True,
-                         help=t("model_help"))
+    st.segmented_control(t("model"), models.offered_models(), format_func=lambda m: t(f"model_{m}"), key="model",
+                         required=True, help=t("model_help"))
     st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset")
     for key in S.SIZES:
         st.number_input(t(key), 1, S.LIMITS[key], step=1, key=key)

@@ -9,8 +9,10 @@
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
 import mha
@@ -31,12 +33,22 @@ def bpe(vocab_size: int = 300) -> Tokenizer:
 
 
 def tiny_gpt2(folder: Path) -> Path:
+    """Seeded weights, with seeded attention biases as every GPT-2 has (pages that leave one out show other numbers)."""
     tok = bpe()
     vocab = [tok.id_to_token(i) for i in range(tok.get_vocab_size())]
     cfg = mha.AttentionConfig(1, 32, 8, 8, 4, seed=3)
     mw = mha.init_model(cfg, vocab, n_layers=3, positions="learned", n_ctx=48)
+    rng = np.random.default_rng(3)
+    mw = replace(mw, blocks=tuple(replace(b, attn=_biased(b.attn, rng)) for b in mw.blocks))
     mha.save_gpt2(folder, mw, tok.to_str())
     return folder
+
+
+def _biased(a: mha.Weights, rng: np.random.Generator) -> mha.Weights:
+    """a with seeded biases after W_Q, W_K, W_V and W_O, of a size GPT-2's have (0.1)."""
+    draw = lambda *shape: 0.1 * rng.standard_normal(shape)  # noqa: E731
+    return replace(a, b_q=draw(a.n_heads, a.d_k), b_k=draw(a.n_kv_heads, a.d_k), b_v=draw(a.n_kv_heads, a.d_v),
+                   b_o=draw(a.d_model))
 
 
 def trained_gpt2(folder: Path) -> Path:

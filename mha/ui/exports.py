@@ -10,7 +10,7 @@ import numpy as np
 
 import mha
 
-from .shared import digest
+from .shared import digest, weights_digest
 
 MAX_VALUES = 2_000_000  # numbers in one export (a JSON of that many is ~40 MB): the hosted demo's cap
 READY_MAX = 10_000  # numbers: a view up to this size has its files ready (cheap to write); larger ones on request
@@ -34,7 +34,11 @@ def arrays(x: np.ndarray, w: mha.Weights) -> dict[str, np.ndarray]:
     t = mha.forward(x, w)
     return {"X": t.x, "W_Q": w.w_q, "W_K": w.w_k, "W_V": w.w_v, "W_O": w.w_o, "Q": t.q, "K": t.k, "V": t.v,
             "QK^T": t.scores, "QK^T_scaled": t.scaled, "QK^T_masked": t.masked, "S": t.probs, "H": t.heads,
-            "Concat": t.concat, "Y": t.y}
+            "Concat": t.concat, "Y": t.y, **{name: b for name, b in zip(BIASES, (w.b_q, w.b_k, w.b_v, w.b_o))
+                                             if b is not None}}
+
+
+BIASES = ("b_Q", "b_K", "b_V", "b_O")  # a checkpoint's attention adds them after W_Q, W_K, W_V, W_O
 
 
 def cache_view(cfg: mha.AttentionConfig, x: np.ndarray, added) -> tuple[mha.AttentionConfig, np.ndarray]:
@@ -119,7 +123,7 @@ def view_key(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part
     """What a view's files depend on: the sizes and seed, X and the weights (the trained model's two layers share
     sizes and X), a stage's arrays, and where they come from (written into the files)."""
     shown = digest(*part.arrays.values(), np.array([*part.arrays, *map(str, part.meta.items())])) if part else b""
-    return cfg, digest(x, w.w_q, w.w_k, w.w_v, w.w_o), shown, source
+    return cfg, weights_digest(w, x), shown, source
 
 
 META = "meta"  # the .npz entry holding the files' metadata (a JSON text), and the .zip's meta.json
@@ -171,7 +175,8 @@ AXES = {"token": "t", "feature": "f", "query": "q", "key": "k", "d_k": "dk", "d_
 LABELS = {"X": ("token", "feature"), "W_Q": ("feature", "d_k"), "W_K": ("feature", "d_k"), "W_V": ("feature", "d_v"),
           "W_O": ("concat", "feature"), "Q": ("token", "d_k"), "K": ("token", "d_k"), "V": ("token", "d_v"),
           "QK^T": ("query", "key"), "QK^T_scaled": ("query", "key"), "QK^T_masked": ("query", "key"),
-          "S": ("query", "key"), "H": ("token", "d_v"), "Concat": ("token", "concat"), "Y": ("token", "feature")}
+          "S": ("query", "key"), "H": ("token", "d_v"), "Concat": ("token", "concat"), "Y": ("token", "feature"),
+          "b_Q": ("head", "d_k"), "b_K": ("head", "d_k"), "b_V": ("head", "d_v"), "b_O": ("row", "feature")}
 
 
 FIXED_TIME = (2024, 1, 1, 0, 0, 0)  # every entry dated alike: the same view gives the same bytes, whatever the clock

@@ -12,7 +12,7 @@ import mha
 
 from . import checkpoints, classroom, x_codec
 from . import settings as S
-from .models import trained_on, trained_sizes
+from .models import checkpoint_on, fixed_sizes
 from .strings import Text
 from .x_source import base_x, has_text, seeded_added
 
@@ -23,7 +23,7 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     with a text, a word added there, as one appended on the next-token stage, is in `text`)."""
     ss = st.session_state
     from_text = has_text()  # the text fixes n
-    fixed = set(trained_sizes()) if trained_on() else set()  # the trained model's sizes are its own
+    fixed = set(fixed_sizes())  # the trained model's sizes, or a checkpoint's, are its own
     out = {k: str(ss[k]) for k in (*S.SIZES, "seed", "head", "d_ff")
            if ss[k] != S.DEFAULTS[k] and not (from_text and k == "n_tokens") and k not in fixed}
     for key in ("text", "positions", "temperature", "choice", "model", "layer"):
@@ -31,10 +31,12 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
             out[key] = str(ss[key])
     if ss.get("ckpt") in checkpoints.offered():  # a server's checkpoint (its layer and heads knocked out: the heads
         out["ckpt"] = ss["ckpt"]  # stage's parameters); an upload stays with its tab
+        if checkpoint_on() and ss.get("ckpt_layer", "1") != "1":  # the layer the walk runs on, on every stage
+            out["ckpt_layer"] = ss["ckpt_layer"]
     flags = dict(integers=ss["integers"], present=ss["present"], cells=not ss["cell_values"])
     out.update({k: "1" if k != "cells" else "0" for k, on in flags.items() if on})
     out.update(lang=ss["lang"], stage=ss["stage"])
-    stage, model = S.BY_ID[ss["stage"]], ("trained" if trained_on() else "seeded")
+    stage, model = S.BY_ID[ss["stage"]], ss["model"]
     if stage.parts and stage.parts.model in (None, model):  # the part shown, if not the first
         first = S.first_part(stage.id, ss)
         if ss.get(stage.parts.key, first) != first:

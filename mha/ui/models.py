@@ -1,6 +1,7 @@
 """The models a view shows, made once per process and shared read-only by every session: the seeded weights of
-the walk, the block around them, the coda's model around that block (MODELS, within a byte budget), and the trained
-model (the shipped one, or one this session retrained)."""
+the walk, the block around them, the coda's model around that block (MODELS, within a byte budget), the trained
+model (the shipped one, or one this session retrained), and a GPT-2 checkpoint (checkpoints.py), whose layer the
+walk can run on as it runs on the trained model's (`model=checkpoint`)."""
 
 from functools import lru_cache
 
@@ -9,7 +10,8 @@ import streamlit as st
 
 import mha
 
-from . import training
+from . import checkpoints, training
+from . import settings as S
 from .shared import MB, Shared
 
 MODELS_BUDGET = 160 * MB  # the seeded weights of one view at the caps (the walk's, the FFN, E) with room to spare
@@ -92,3 +94,90 @@ def random_repeat(seed: int) -> str:
     halves = [half for half in range(lo, hi + 1) if 2 * half not in taken] or list(range(lo, hi + 1))
     first = [m.vocab[i] for i in rng.choice(m.meta["alphabet"], size=int(rng.choice(halves)), replace=False)]
     return " ".join(first + first)
+
+
+# ---------------------------------------------------------------- a checkpoint (checkpoints.py)
+
+OWN = "ckpt_own"  # session key: this tab's uploaded checkpoint and the numbers it holds, while the tab is open
+
+
+def choices() -> list[str]:
+    """What the checkpoint picker offers: none, the server's checkpoints, and this tab's upload if it has one."""
+    return ["", *checkpoints.offered(), *([checkpoints.UPLOAD] if OWN in st.session_state else [])]
+
+
+def offered_models() -> list[str]:
+    """The weights the sidebar offers (settings.MODELS): a checkpoint only where there is one to walk."""
+    return [m for m in S.MODELS if m != "checkpoint" or len(choices()) > 1]
+
+
+def chosen() -> bool:
+    """Whether a checkpoint is chosen (the heads stage shows its heads, the tokens stage its tokens)."""
+    return bool(st.session_state.get("ckpt")) and st.session_state["ckpt"] in choices()
+
+
+def checkpoint(name: str) -> mha.GPT2:
+    """The checkpoint the picker names: this tab's upload, or one the server offers (checkpoints.load: TooLarge or
+    CheckpointError if it cannot be opened)."""
+    return st.session_state[OWN][0] if name == checkpoints.UPLOAD else checkpoints.load(name)
+
+
+def real_on() -> bool:
+    """Whether the walk runs on a model's layer, the trained one's or a checkpoint's, rather than seeded weights."""
+    return trained_on() or checkpoint_on()
+
+
+def checkpoint_on() -> bool:
+    """Whether the walk runs on the chosen checkpoint's layer (`model=checkpoint`, a checkpoint chosen)."""
+    return st.session_state.get("model") == "checkpoint" and chosen()
+
+
+def walked() -> mha.GPT2:
+    """The checkpoint the walk runs on (checkpoint_on)."""
+    return checkpoint(st.session_state["ckpt"])
+
+
+def checkpoint_sizes(m: mha.GPT2) -> dict:
+    """A checkpoint's sizes under the sidebar's keys (its FFN's width from its weights)."""
+    attn = m.weights.blocks[0].attn
+    return dict(d_model=attn.d_model, d_k=attn.d_k, d_v=attn.d_v, n_heads=attn.n_heads,
+                d_ff=m.weights.blocks[0].w_fc.shape[1])
+
+
+def fixed_sizes() -> dict:
+    """The sizes the model the walk runs on fixes (the sidebar shows them read-only): the trained model's, a
+    checkpoint's, or none (seeded weights, at any sizes)."""
+    if trained_on():
+        return trained_sizes()
+    return checkpoint_sizes(walked()) if checkpoint_on() else {}
+
+
+def shown_layer(m: mha.GPT2) -> int:
+    """The checkpoint's layer the view shows (from 1): the link's or the control's, within the model's."""
+    return min(int(st.session_state.get("ckpt_layer", "1")), m.weights.n_layers)
+
+
+def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], bool]:
+    """The text's ids in the model's own tokens, at most its context and the page's limit; whether it was cut."""
+    ids, most = m.tokenizer.encode(text), min(m.weights.n_ctx, S.LIMITS["n_tokens"])
+    return ids[:most], len(ids) > most
+
+
+def piece(b: bytes) -> tuple[str, bool]:
+    """A BPE token's bytes as a reader sees them: its text with a space as ␣, or, where the bytes are not whole
+    UTF-8 (part of a character), their hex; and whether it is whole."""
+    try:
+        return b.decode("utf-8").replace(" ", "␣"), True
+    except UnicodeDecodeError:
+        return " ".join(f"{c:02x}" for c in b), False
+
+
+def labels(m: mha.GPT2, ids) -> tuple[str, ...]:
+    """Token ids as the page names them (piece)."""
+    return tuple(piece(m.tokenizer.piece(int(i)))[0] for i in ids)
+
+
+@lru_cache(maxsize=4)
+def vocabulary(m: mha.GPT2) -> tuple[str, ...]:
+    """Every token of a checkpoint's vocabulary as the page names it, by id (the logits' columns)."""
+    return labels(m, range(m.weights.vocab_size))

@@ -9,7 +9,7 @@ import streamlit as st
 import mha
 
 from . import settings as S
-from .models import shipped, trained_on
+from .models import checkpoint_on, real_on, shipped, trained_on, walked
 from .shared import digest
 from .x_source import coda
 
@@ -19,7 +19,8 @@ class NextWord:
     """The token the model chooses after the text, as the next-token stage chooses it."""
 
     id: int  # in the model's vocabulary
-    token: str
+    token: str  # as the page names it
+    text: str | None  # what appending it adds to the text (appended); None: a text cannot hold it
     probs: np.ndarray  # (vocab,) softmax(logits of the last token / temperature)
 
 
@@ -40,24 +41,39 @@ def next_word(cfg: mha.AttentionConfig, x: np.ndarray) -> NextWord:
     ss = st.session_state
     text, positions = ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"])
     temperature, choice = float(ss.get("temperature", S.DEFAULTS["temperature"])), ss.get("choice", "greedy")
-    key = (cfg, text, positions, ss.get("model"), ss.get("train_seed"), temperature, choice, digest(x))
+    key = (cfg, text, positions, ss.get("model"), ss.get("ckpt"), ss.get("train_seed"), temperature, choice, digest(x))
     held_word = ss.get("kv_word")
     if held_word and held_word[0] == key:
         return held_word[1]
     tokens, vocab, ids, mw = coda(cfg, text, positions)
     cache = mha.ModelCache(mw)
-    if trained_on():
+    if real_on():  # a real model reads its token ids (its embedding), as it was trained to
         for i in ids:
             logits = cache.append(int(i))
     else:
         for row in x:
             logits = cache.append_x(row)
     chosen, probs = pick(logits, temperature, choice, cfg.seed, len(tokens))
-    word = NextWord(chosen, vocab[chosen], probs)
+    word = NextWord(chosen, vocab[chosen], appended(vocab, chosen), probs)
     ss["kv_word"] = (key, word)
     return word
 
 
+def appended(vocab: list[str], i: int) -> str | None:
+    """What appending token i adds to the text: the token, or a checkpoint's token's bytes decoded (its label writes
+    a space as ␣; a BPE token carries its own space); None for a checkpoint's token that is only part of a
+    character's UTF-8 bytes, which a text cannot hold alone."""
+    if not checkpoint_on():
+        return vocab[i]
+    try:
+        return walked().tokenizer.piece(i).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
 def context() -> int:
-    """The most tokens a text may grow to by appending: the trained model's context, else the demo's limit."""
-    return shipped().meta["sizes"]["n_ctx"] if trained_on() else S.LIMITS["n_tokens"]
+    """The most tokens a text may grow to by appending: the trained model's context or a checkpoint's (within the
+    demo's limit), else the demo's limit."""
+    if trained_on():
+        return shipped().meta["sizes"]["n_ctx"]
+    return min(walked().weights.n_ctx, S.LIMITS["n_tokens"]) if checkpoint_on() else S.LIMITS["n_tokens"]

@@ -88,6 +88,11 @@ def _product(key: str, v: View, a: Operand, b: Operand, c: Operand, formula: str
     picked(key, fits, show)
 
 
+def bias_note(t: Text, product: Name, bias: Name, out: Name, count: int) -> None:
+    """Under a product that a checkpoint's bias follows: the bias row added to each of its rows gives `out`."""
+    st.caption(t("bias_row", c=product.tex, b=bias.tex, out=out.tex, n=count))
+
+
 QUIZ_TOLERANCE = 0.01  # an answer counts as right within 1% of the value (or 0.01 absolute near 0)
 
 

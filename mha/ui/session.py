@@ -10,11 +10,12 @@ import mha
 
 from . import primes, x_codec
 from . import settings as S
-from .models import random_repeat, trained_on, trained_sizes
+from .models import checkpoint_on, choices, fixed_sizes, random_repeat, trained_on, walked
 from .next_word import context, next_word
 from .x_source import (
     base_x,
     current_x,
+    example_text,
     has_text,
     keep_rows,
     reset_x,
@@ -31,7 +32,8 @@ def start() -> None:
     """On a session's first run: settings from the URL, else defaults; language from the browser."""
     _run_on_reconnect()
     if st.session_state.get(STARTED):
-        sync_trained()
+        if notices := sync_model():  # the walk's checkpoint is gone: said as a link's notices are
+            st.session_state["notices"] = notices
         sync_n_tokens()
         st.session_state["head"] = min(st.session_state["head"], st.session_state["n_heads"])  # fewer heads now?
         return
@@ -69,7 +71,9 @@ def _open(query: dict[str, str], lang: str) -> None:
         st.session_state[key] = value
     if trained_on() and not trained_tokens(state["text"])[0]:
         st.session_state["text"] = random_repeat(int(state["seed"]))
-    sync_trained()
+    if state["model"] == "checkpoint" and not state["text"]:
+        st.session_state["text"] = example_text(lang)
+    notices += sync_model()
     sync_n_tokens()
     cfg = config()
     x = base_x(cfg)
@@ -97,7 +101,9 @@ def _kv_as_words(count: int, notices: list) -> list:
     for _ in range(min(count, context() - int(ss["n_tokens"]))):
         cfg = config()
         word = next_word(cfg, ss["x_base"])
-        append_word(ss["text"], word.token)
+        if word.text is None:  # part of a character's bytes: a text cannot hold it, and the next choice is the same
+            break
+        append_word(ss["text"], word.text)
         ss["x_base"] = current_x(config())
         added.append(word.token)
     if count:
@@ -122,27 +128,46 @@ def config() -> mha.AttentionConfig:
                                init="integers" if ss["integers"] else "gaussian")
 
 
-def sync_trained() -> None:
-    """With the trained model the sizes are its own (the sidebar shows them, read-only)."""
+def sync_model() -> list[S.Notice]:
+    """With the trained model or a checkpoint the sizes are the model's own (the sidebar shows them, read-only). A
+    checkpoint the walk can no longer run on (none chosen, or it cannot be opened here) gives the walk back to seeded
+    weights at the post's sizes; the notice returned says so (the tokens and heads stages say why it cannot open)."""
     ss = st.session_state
-    if trained_on():
-        for key, value in trained_sizes().items():
-            ss[key] = value
+    if ss.get("model") == "checkpoint":
+        name = ss.get("ckpt") or ""
+        try:
+            sizes = fixed_sizes() if checkpoint_on() else None
+        except mha.InputError:
+            sizes = None
+        if sizes is None:
+            ss["model"] = "seeded"
+            ss.update(S.PRESETS["post"], preset="post")
+            reset_x()
+            return [S.Notice("notice_ckpt_walk", dict(name=S.shorten(name) or "—"))]
+    if sizes := fixed_sizes():
+        ss.update(sizes, preset="custom")
         ss["head"] = min(ss.get("head", 1), ss["n_heads"])
-        ss["preset"] = "custom"
+    return []
 
 
 def on_model_change() -> None:
-    """To the trained model: its sizes, and a sequence of its task when the text has none of its letters.
-    Back to seeded weights: the post's sizes. Either way X starts again from the text."""
+    """To the trained model: its sizes, and a sequence of its task when the text has none of its letters. To a
+    checkpoint: the one chosen (else the first offered), its sizes, and the language's example when there is no
+    text. Back to seeded weights: the post's sizes. Each way X starts again from the text."""
     ss = st.session_state
     if trained_on():
         if not trained_tokens(ss.get("text", ""))[0]:
             ss["text"] = random_repeat(int(ss.get("seed", 0)))
-        sync_trained()
+    elif ss["model"] == "checkpoint":
+        if not checkpoint_on() and len(choices()) > 1:
+            ss["ckpt"] = choices()[1]
+        if not ss.get("text"):
+            ss["text"] = example_text(ss["lang"])
     else:
         ss.update(S.PRESETS["post"])
         ss["preset"] = "post"
+    if notices := sync_model():
+        ss["notices"] = notices
     sync_n_tokens()
     reset_x()
 
@@ -188,6 +213,9 @@ def append_word(text: str, token: str) -> None:
     text of a page with none starts X again)."""
     ss = st.session_state
     own = has_text()  # else `text` is the next-token stage's example, and X was seeded: it starts again
+    if checkpoint_on():
+        _append_piece(text, token, own)
+        return
     n = len(mha.tokenize(text))
     ss["text"] = text + token if len(mha.tokenize(text + token)) == n + 1 else text.rstrip() + " " + token
     ss["text"], ss["text_notice"] = S.cap_text(ss["text"])
@@ -196,6 +224,24 @@ def append_word(text: str, token: str) -> None:
         keep_rows(config())
     else:
         reset_x()
+
+
+def _append_piece(text: str, piece: str, own: bool) -> None:
+    """A checkpoint's token appended: its text joined on directly (a BPE token carries its own space). Splitting the
+    longer text again can join the new piece to the one before (" cat" + "s" is " cats"): then the rows are no longer
+    those of the text before, so X starts again, and the page says why."""
+    ss = st.session_state
+    m, before = walked(), text_tokens(text)
+    ss["text"], ss["text_notice"] = S.cap_text(text + piece)
+    sync_n_tokens()
+    after = text_tokens(ss["text"])
+    if own and after[: len(before)] == before:
+        keep_rows(config())
+        return
+    reset_x()
+    if own:
+        ss["notices"] = [S.Notice("notice_bpe_merged", dict(name=S.shorten(m.name), n=len(after),
+                                                            last=S.shorten(after[-1] if after else "")))]
 
 
 def on_text_change() -> None:

@@ -43,9 +43,10 @@ LIMITS = dict(n_tokens=64, d_model=1024, d_k=128, d_v=128, n_heads=16, seed=2**3
 # The coda: a text makes X (one row per token, at most LIMITS["n_tokens"] of them).
 POSITIONS = ("sinusoidal", "learned")
 CHOICES = ("greedy", "sample")
-# The weights: seeded noise at any sizes (the post), or the model trained on repeated sequences (mha.train),
-# whose sizes are fixed and whose walk shows one layer's attention (`layer`, 1-based).
-MODELS = ("seeded", "trained")
+# The weights: seeded noise at any sizes (the post), the model trained on repeated sequences (mha.train), whose sizes
+# are fixed and whose walk shows one layer's attention (`layer`, 1-based), or a GPT-2 checkpoint (`ckpt`), whose walk
+# shows the layer `ckpt_layer` names.
+MODELS = ("seeded", "trained", "checkpoint")
 TRAINED_LAYERS = 2
 TRAINED_HEADS = 2  # the trained model's heads per layer (mha.train.SHIPPED), what `knock` may name
 KNOCK_NAMES = tuple(f"{layer}.{head}" for layer in range(1, TRAINED_LAYERS + 1)

@@ -14,6 +14,12 @@ import numpy as np
 MB = 2**20
 
 
+def weights_digest(w, *arrays: np.ndarray) -> bytes:
+    """digest of `arrays` and attention weights w: W_Q, W_K, W_V, W_O and the biases it has (a checkpoint's)."""
+    biases = (b for b in (w.b_q, w.b_k, w.b_v, w.b_o) if b is not None)
+    return digest(*arrays, w.w_q, w.w_k, w.w_v, w.w_o, *biases)
+
+
 def digest(*arrays: np.ndarray) -> bytes:
     """16 bytes that change with any array's shape, type or value."""
     h = hashlib.blake2b(digest_size=16)

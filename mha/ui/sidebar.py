@@ -6,11 +6,11 @@ import streamlit as st
 
 import mha
 
-from . import exports, link, models, prepared, primes, room_panel, session, walk, x_source
+from . import checkpoints, exports, lengths, link, models, prepared, primes, room_panel, session, walk, x_source
 from . import settings as S
 from .inputs import number
 from .stages import DOWNLOAD, SIZES_NOTE, SOURCE
-from .strings import Text
+from .strings import Text, md_escape
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
 
@@ -38,14 +38,22 @@ def render(t: Text):
     with st.sidebar:
         st.segmented_control(t("lang"), S.LANGS, format_func=LANGUAGE_NAMES.get, key="lang", required=True,
                              on_change=_relabel)
-        model = "trained" if models.trained_on() else "seeded"
+        model = ss["model"]  # the labels' own (a format function may be called after the run)
         st.radio(t("sidebar_walk"), walk.STAGES, format_func=lambda s: walk.nav_title(t, s, model), key="stage")
-        st.segmented_control(t("model"), S.MODELS, format_func=lambda m: t(f"model_{m}"), key="model",
-                             required=True, on_change=session.on_model_change, help=t("model_help"))
-        trained = models.trained_on()
-        if trained and walk.reads_layer(ss):  # kept while hidden: the walk's other views read it
+        offered = models.offered_models()
+        st.segmented_control(t("model"), offered, format_func=lambda m: t(f"model_{m}"), key="model",
+                             required=True, on_change=session.on_model_change,
+                             help=t.sentences(t("model_help"), t("model_help_checkpoint") if len(offered) > 2 else ""))
+        sizes = models.fixed_sizes()
+        trained = bool(sizes)  # the model's sizes: read-only
+        if models.trained_on() and walk.reads_layer(ss):  # kept while hidden: the walk's other views read it
             st.segmented_control(t("layer"), list(range(1, S.TRAINED_LAYERS + 1)), key="layer", required=True,
                                  help=t("layer_help"), persist_state="session")
+        elif models.checkpoint_on() and not walk.BY_ID[ss["stage"]].layer_control:  # else the stage draws it
+            m = models.walked()
+            ss["ckpt_layer"] = str(models.shown_layer(m))
+            st.segmented_control(t("layer"), [str(i) for i in range(1, m.weights.n_layers + 1)], key="ckpt_layer",
+                                 required=True, help=t("layer_help_checkpoint", name=m.name))
         st.selectbox(t("preset"), [*S.PRESETS, "custom"], format_func=lambda p: t(f"preset_{p}"), key="preset",
                      on_change=session.apply_preset, disabled=trained)
         from_text = x_source.has_text()
@@ -58,8 +66,11 @@ def render(t: Text):
         shared, distinct = _shared_lengths(t, ss["stage"]), primes.distinct_primes(ss)
         fixed = not distinct and primes.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
         needed = "" if trained or distinct else SIZES_NOTE.get(ss["stage"], lambda *_: "")(t, ss)
-        if trained:
-            st.caption(t("trained_sizes", **models.trained_sizes()))
+        if models.checkpoint_on():
+            own = ss["ckpt"] == checkpoints.UPLOAD
+            st.caption(t("checkpoint_sizes", name=t("real_own") if own else md_escape(ss["ckpt"]), **sizes))
+        elif trained:
+            st.caption(t("trained_sizes", **sizes))
         elif needed:  # the view needs these sizes (the lab's GQA, a composite h): why, and no primes on offer
             st.caption(needed)
         elif fixed:  # its ✓ would contradict a shared length said below
@@ -85,8 +96,8 @@ def render(t: Text):
 def _shared_lengths(t: Text, stage: str) -> str:
     """The sentence naming the quantities of this view that share a length (a text's tokens or vocabulary, or sizes
     alike), each group as "a = b = length"; empty when every length is its own."""
-    groups = x_source.shared_lengths(stage, t.lang)
-    st.session_state[x_source.LENGTHS_SAID] = groups  # a stage adding rows in a fragment compares with it
+    groups = lengths.shared_lengths(stage, t.lang)
+    st.session_state[lengths.LENGTHS_SAID] = groups  # a stage adding rows in a fragment compares with it
     if not groups:
         return ""
     said = (" = ".join([*(t(f"length_{name}") for name in names), str(length)]) for length, names in groups)
@@ -181,6 +192,10 @@ def _source() -> exports.Source:
     tokens = tuple(x_source.text_tokens(ss.get("text", "")))
     if models.trained_on():
         return exports.Source(ss["stage"], "trained", int(ss["layer"]), ss.get("train_seed"), tokens)
+    if models.checkpoint_on():
+        name = "upload" if ss["ckpt"] == checkpoints.UPLOAD else ss["ckpt"]  # a file name holds no colon
+        return exports.Source(ss["stage"], "checkpoint", models.shown_layer(models.walked()), tokens=tokens,
+                              checkpoint=name)
     return exports.Source(ss["stage"], "seeded", tokens=tokens)
 
 

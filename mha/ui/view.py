@@ -11,7 +11,7 @@ from mha import figures as F
 from mha.figures.ticks import room_for_names
 
 from . import exports
-from .shared import MB, Shared, digest
+from .shared import MB, Shared, digest, weights_digest
 from .strings import Text
 
 TRACES_BUDGET = 24 * MB  # traces of views up to SHARED_TRACE numbers, computed once for every session
@@ -70,13 +70,16 @@ class Operand:
 
 
 @dataclass(frozen=True)
-class TrainedRun:
-    """The trained model on the text: the whole run, and which layer's attention the walk shows (0-based)."""
+class ModelRun:
+    """A model the walk runs a layer of (the trained one, or a checkpoint) on the text: its weights, its whole run,
+    and which layer's attention the walk shows (0-based)."""
 
     weights: mha.ModelWeights
-    vocab: list[str]
     trace: mha.ModelTrace
     layer: int
+    checkpoint: str = ""  # the checkpoint's name, or "" for the trained model
+
+    kind = property(lambda self: "checkpoint" if self.checkpoint else "trained")  # strings' keys end in it
 
     @property
     def block(self) -> mha.BlockTrace:
@@ -95,7 +98,7 @@ class View:
     text: bool  # numbers in cells
     look: F.Look = F.DESK  # type sizes and pixel budget of this screen (desk, projector, phone)
     tokens: tuple[str, ...] = ()  # the text's tokens when X is made from a text (one per row of X)
-    trained: "TrainedRun | None" = None  # with the trained model: its run on the text, and the layer shown
+    run: "ModelRun | None" = None  # with the trained model or a checkpoint: its run on the text, and the layer shown
 
     @cached_property
     def trace(self) -> mha.Trace:
@@ -103,7 +106,7 @@ class View:
         if exports.trace_size(self.cfg) > SHARED_TRACE:
             return mha.forward(self.x, self.w)
         w = self.w
-        key = ("trace", digest(self.x, w.w_q, w.w_k, w.w_v, w.w_o))
+        key = ("trace", weights_digest(w, self.x))
         return TRACES.get(key, lambda: read_only(mha.forward(self.x, w)))
 
     @cached_property
@@ -129,6 +132,11 @@ class View:
     def weight_name(self, letter: str) -> Name:
         """W_Q1, W_K2, … for the chosen head."""
         return name("W", f"{letter}{self.head + 1}")
+
+
+def product_name(a: Name, b: Name) -> Name:
+    """AB as a name: the product before a bias is added (XW_Q₁ before b_Q₁ gives Q₁)."""
+    return Name(a.html + b.html, a.tex + b.tex, a.plain + b.plain)
 
 
 def read_only(trace: mha.Trace) -> mha.Trace:

@@ -65,8 +65,9 @@ KV_VARIANTS = tuple(v.id for v in VARIANT_LIST if v.kv)
 
 
 def block_order(values: Mapping) -> str:
-    """The order the block stage shows: the trained model's own (pre-LN, as it was trained), else the chosen one."""
-    return "pre" if values.get("model") == "trained" else values.get("block_ln", BLOCK_ORDERS[0])
+    """The order the block stage shows: a real model's own (pre-LN, as the trained one and GPT-2 were trained), else
+    the chosen one."""
+    return "pre" if values.get("model") in ("trained", "checkpoint") else values.get("block_ln", BLOCK_ORDERS[0])
 
 
 def first_block_part(values: Mapping) -> str:
@@ -89,6 +90,7 @@ class Stage:
     resets_x: bool = False  # draws the button that puts X back to the seeded one itself (elsewhere x_source adds it)
     grows: bool = False  # adds seeded rows to X (the KV cache's tokens): the lengths checked count them as n
     section: str = ""  # the strings key of the post's section it follows (an aside has none: aside_<id> says what)
+    layer_control: bool = False  # with a checkpoint, draws the control of its layer itself (the sidebar does not)
 
 
 WALK = (
@@ -98,7 +100,7 @@ WALK = (
     Stage("qk", section="post_qkv"),
     Stage("scores", section="post_qkv", params=(Param("phase", "phase", PHASES),)),
     Stage("values", section="post_qkv"),
-    Stage("heads", section="post_multi", parts=Parts("heads_part", HEADS_PARTS, model="trained",
+    Stage("heads", section="post_multi", layer_control=True, parts=Parts("heads_part", HEADS_PARTS, model="trained",
                                                      every_layer=("knock", "writes", "circuits")),
           params=(Param("knock", "knock", None, model="trained"), Param("ckpt_layer", "ckpt_layer", CKPT_LAYERS),
                   Param("ckpt_knock", "ckpt_knock", None))),

@@ -1,6 +1,7 @@
-"""Where X comes from: seeded numbers, a text's tokens (X = E[ids] + P of the coda's model), or the trained model's
-sequence (what the chosen layer's attention reads), with the user's edits on top, kept or set aside as the sizes
-change. `inputs` answers, once a run, what the walk computes from: X, its tokens, and the weights to use on it."""
+"""Where X comes from: seeded numbers, a text's tokens (X = E[ids] + P of the coda's model), or a real model's run on
+the text, the trained one's or a checkpoint's (what the chosen layer's attention reads), with the user's edits on top,
+kept or set aside as the sizes change. `inputs` answers, once a run, what the walk computes from: X, its tokens, and
+the weights to use on it."""
 
 import unicodedata
 from dataclasses import dataclass
@@ -10,12 +11,12 @@ import streamlit as st
 
 import mha
 
-from . import models, primes
+from . import checkpoints, models
 from . import settings as S
-from .models import block_weights, held, shipped, trained_on, trained_sizes, trained_trace
+from .models import block_weights, checkpoint_on, held, shipped, trained_on, trained_sizes, trained_trace, walked
 from .strings import Text
-from .view import TrainedRun
-from .walk import BY_ID, FFN_STAGES
+from .view import ModelRun
+from .walk import BY_ID
 
 # The text a stage of the coda shows when none is typed: its tokens and its vocabulary (14 and 8; 14 and 6) are lengths
 # no size of the post has (3, 5, 7, 11, 2, 22 and d_ff 13), and neither are the next three n that generating words
@@ -31,30 +32,40 @@ class Inputs:
     cfg: mha.AttentionConfig
     x: np.ndarray  # current_x: the user's X where the shape allows, seeded (or the text's) cells elsewhere
     tokens: tuple[str, ...]  # the text's tokens, one per row of X (none without a text)
-    trained: TrainedRun | None  # with the trained model on a text: its run, and the layer the walk shows
+    run: ModelRun | None  # with the trained model or a checkpoint on a text: its run, and the layer the walk shows
 
     def weights(self) -> mha.Weights:
-        """The attention the walk shows: the trained layer's, or the seeded weights, made on this call (at the caps
+        """The attention the walk shows: the model's layer's, or the seeded weights, made on this call (at the caps
         they are large, so the page makes them only once it has decided to draw the view)."""
-        if self.trained:
-            return self.trained.weights.blocks[self.trained.layer].attn
+        if self.run:
+            return self.run.weights.blocks[self.run.layer].attn
         cfg = self.cfg
         return models.weights(cfg.d_model, cfg.d_k, cfg.d_v, cfg.n_heads, cfg.seed, cfg.init)
 
 
 def inputs(cfg: mha.AttentionConfig) -> Inputs:
-    """X on this run and where it comes from. With the trained model on a text, the walk shows the chosen layer's
-    attention, on what that layer reads."""
+    """X on this run and where it comes from. With the trained model or a checkpoint on a text, the walk shows the
+    chosen layer's attention, on what that layer reads."""
     tokens = tuple(text_tokens(st.session_state["text"]))
-    return Inputs(cfg, current_x(cfg), tokens, trained_run(tokens))
+    return Inputs(cfg, current_x(cfg), tokens, model_run(tokens))
 
 
-def trained_run(tokens: tuple[str, ...]) -> TrainedRun | None:
-    """With the trained model on these tokens (its letters): its run, and the layer the walk shows; else None."""
+def model_run(tokens: tuple[str, ...]) -> ModelRun | None:
+    """With the trained model on these tokens (its letters), or a checkpoint on the text they are of: its run, and
+    the layer the walk shows; else None."""
+    if checkpoint_on() and tokens:
+        m = walked()
+        return ModelRun(m.weights, checkpoint_trace(st.session_state.get("text", "")), models.shown_layer(m) - 1,
+                        m.name)
     if not (trained_on() and tokens):
         return None
-    model = shipped()
-    return TrainedRun(model.weights, model.vocab, trained_trace(tokens), st.session_state["layer"] - 1)
+    return ModelRun(shipped().weights, trained_trace(tokens), st.session_state["layer"] - 1)
+
+
+def checkpoint_trace(text: str) -> mha.ModelTrace:
+    """The walked checkpoint's run on the text's ids (checkpoints.run: shared by the tabs that show it)."""
+    m = walked()
+    return checkpoints.run(m, tuple(models.tokens_of(m, text)[0]))
 
 
 # ---------------------------------------------------------------- tokens
@@ -62,9 +73,12 @@ def trained_run(tokens: tuple[str, ...]) -> TrainedRun | None:
 
 def text_tokens(text: str) -> list[str]:
     """The text's tokens (at most LIMITS["n_tokens"]: a longer text is cut where it is read). With the trained
-    model, its letters: see trained_tokens."""
+    model, its letters: see trained_tokens; with a checkpoint, its BPE tokens as the page names them."""
     if trained_on():
         return trained_tokens(text)[0]
+    if checkpoint_on():
+        m = walked()
+        return list(models.labels(m, models.tokens_of(m, text)[0]))
     return mha.tokenize(text)[: S.LIMITS["n_tokens"]]
 
 
@@ -93,36 +107,6 @@ def trained_tokens(text: str) -> tuple[list[str], list[str], bool]:
     return letters[:most], unknown, len(letters) > most
 
 
-LENGTHS_SAID = "lengths_said"  # session key: the lengths shared that the sidebar's check last said
-
-
-def shared_lengths(stage: str, lang: str) -> list[tuple[int, tuple[str, ...]]]:
-    """The lengths this view's quantities share (primes.shared_lengths of view_lengths)."""
-    return primes.shared_lengths(view_lengths(stage, lang))
-
-
-def view_lengths(stage: str, lang: str) -> dict[str, int]:
-    """The lengths this view's matrices are made of, by quantity (the sidebar's keys, and "vocab" and "concat"): n
-    is the text's number of tokens (on the tokens stage without one, the example's), the vocabulary
-    is counted where it is drawn, h·d_v with more than one head, d_ff where the FFN is drawn."""
-    ss = st.session_state
-    own = text_tokens(ss.get("text", ""))
-    example = BY_ID[stage].example  # without a text: the example's X, or only its vocabulary (next_token)
-    tokens = own or (text_tokens(example_text(lang)) if example else [])
-    out = {"n_tokens": len(tokens) if own or (tokens and example == "x") else int(ss["n_tokens"])}
-    added = [r for r in ss.get("kv_added", []) if len(r) == ss["d_model"]] if BY_ID[stage].grows and not own else []
-    if added:  # the seeded rows the cache has added are rows of X too: n counts them, under its own name
-        out = {"n_cached": out["n_tokens"] + len(added)}
-    if tokens and example:
-        out["vocab"] = len(shipped().vocab) if trained_on() else len(set(tokens))
-    out.update({key: int(ss[key]) for key in ("d_model", "d_k", "d_v", "n_heads")})
-    if out["n_heads"] > 1:
-        out["concat"] = out["n_heads"] * out["d_v"]
-    if stage in FFN_STAGES:
-        out["d_ff"] = int(ss["d_ff"])
-    return out
-
-
 # ---------------------------------------------------------------- X before edits
 
 
@@ -145,10 +129,14 @@ def seeded_added(cfg: mha.AttentionConfig, count: int) -> np.ndarray:
 def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str], list[str], np.ndarray,
                                                                         mha.ModelWeights]:
     """The text's tokens, its vocabulary, the token ids and a model: a one-block model over the text's own
-    vocabulary, whose block is init_block(cfg, 0) (its attention is the walk's weights); or the trained one."""
+    vocabulary, whose block is init_block(cfg, 0) (its attention is the walk's weights); or the trained one, or the
+    checkpoint the walk runs on (its vocabulary as the page names its tokens)."""
     if trained_on():
         m, tokens = shipped(), text_tokens(text)
         return tokens, m.vocab, trained_trace(tuple(tokens)).ids, m.weights
+    if checkpoint_on():
+        m = walked()
+        return text_tokens(text), list(models.vocabulary(m)), checkpoint_trace(text).ids, m.weights
     return _seeded_coda(cfg, text, positions)
 
 
@@ -186,6 +174,10 @@ def _base_for(cfg: mha.AttentionConfig, text: str, positions: str, model: str = 
         letters = trained_tokens(text)[0]
         if letters and len(letters) == cfg.n_tokens and cfg.d_model == trained_sizes()["d_model"]:
             return trained_trace(tuple(letters)).layers[layer - 1].ln1
+    if model == "checkpoint" and checkpoint_on():  # the same, in the checkpoint's layer `layer`
+        run = checkpoint_trace(text)
+        if len(run.ids) == cfg.n_tokens and cfg.d_model == walked().weights.d_model:
+            return run.layers[min(layer, len(run.layers)) - 1].ln1
     tokens = text_tokens(text)
     if not tokens or len(tokens) != cfg.n_tokens:
         return seeded_x(cfg)
@@ -196,7 +188,13 @@ def base_x(cfg: mha.AttentionConfig) -> np.ndarray:
     """The X a view starts from before edits: made from the text when there is one, else seeded."""
     ss = st.session_state
     return _base_for(cfg, ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"]), ss.get("model", "seeded"),
-                     int(ss.get("layer", 1)))
+                     walked_layer())
+
+
+def walked_layer() -> int:
+    """The layer the walk shows (from 1): the trained model's `layer`, or a checkpoint's `ckpt_layer`."""
+    ss = st.session_state
+    return int(ss.get("ckpt_layer", 1)) if ss.get("model") == "checkpoint" else int(ss.get("layer", 1))
 
 
 # ---------------------------------------------------------------- the user's edits
@@ -237,10 +235,10 @@ def current_x(cfg: mha.AttentionConfig) -> np.ndarray:
 
 
 def _source(cfg: mha.AttentionConfig) -> tuple:
-    """What the X before edits is made from: seed, kind of numbers, text, positions, model, layer."""
+    """What the X before edits is made from: seed, kind of numbers, text, positions, model, layer, checkpoint."""
     ss = st.session_state
     return (cfg.seed, cfg.init, ss.get("text", ""), ss.get("positions", S.DEFAULTS["positions"]),
-            ss.get("model", "seeded"), int(ss.get("layer", 1)))
+            ss.get("model", "seeded"), walked_layer(), ss.get("ckpt", ""))
 
 
 def keep_rows(cfg: mha.AttentionConfig) -> None:
@@ -250,12 +248,15 @@ def keep_rows(cfg: mha.AttentionConfig) -> None:
         st.session_state["x_source"] = _source(cfg)
 
 
-def _base_of_shape(shape: tuple[int, int], source: tuple) -> np.ndarray:
+def _base_of_shape(shape: tuple[int, int], source: tuple) -> np.ndarray | None:
     """The X before edits that an X of this shape was made from under `source`. A text longer than the rows (it grew
-    by a generated token since: keep_rows) gives its first rows: a token's row depends only on the tokens up to it."""
-    seed, init, text, positions, model, layer = source
+    by a generated token since: keep_rows) gives its first rows: a token's row depends only on the tokens up to it.
+    None when it cannot be made again: a checkpoint no longer walked (its edits are dropped, never guessed)."""
+    seed, init, text, positions, model, layer, ckpt = source
+    if model == "checkpoint" and not (checkpoint_on() and st.session_state["ckpt"] == ckpt):
+        return None
     rows, cols = shape
-    tokens = trained_tokens(text)[0] if model == "trained" else text_tokens(text)
+    tokens = trained_tokens(text)[0] if model == "trained" else text_tokens(text)  # a checkpoint's: the one shown
     cfg = mha.AttentionConfig(max(rows, len(tokens)), cols, seed=seed, init=init)
     return _base_for(cfg, text, positions, model, layer)[:rows]
 
@@ -264,7 +265,8 @@ def _set_aside(old: np.ndarray, x: np.ndarray, source: tuple, t: Text) -> None:
     """X changed shape: the edited cells of `old` that no longer fit are set aside (session_state["x_aside"], by
     place), and those set aside earlier that fit again are put back into `x`; each said once."""
     aside = st.session_state.setdefault("x_aside", {})
-    beyond = old != _base_of_shape(old.shape, source)
+    was = _base_of_shape(old.shape, source)
+    beyond = np.zeros(old.shape, bool) if was is None else old != was
     beyond[: x.shape[0], : x.shape[1]] = False
     for r, c in zip(*np.nonzero(beyond)):
         aside[int(r), int(c)] = float(old[r, c])
@@ -284,6 +286,8 @@ def _keep_edits(old: np.ndarray, seeded: np.ndarray, old_source: tuple) -> tuple
     so a change of sizes never turns the old text's numbers into edits."""
     was = _base_of_shape(old.shape, old_source)
     x = seeded.copy()
+    if was is None:
+        return x, 0
     r, c = min(old.shape[0], x.shape[0]), min(old.shape[1], x.shape[1])
     edited = old[:r, :c] != was[:r, :c]
     x[:r, :c][edited] = old[:r, :c][edited]

@@ -304,6 +304,26 @@ def _checkpoints(mp, root):
         yield rerun(at)
 
 
+def _walked():
+    """The walk on a checkpoint's layer: a product GPT-2 adds a bias after, every stage that says what its X or its
+    block is there, MLA that has no place for the biases, a model whose heads form no group, a token a text cannot
+    hold, a piece BPE joins to the one before, a checkpoint the link names but the server lacks, and the heads stage's
+    offer to walk the checkpoint."""
+    on = dict(model="checkpoint", ckpt="tiny-gpt2", text="the cat sat")
+    for stage in ("qk", "input", "tokens", "output", "next_token"):
+        yield run(stage=stage, **on)
+    at = run(stage="block", part="attn", **on)
+    yield at
+    yield run(stage="variants", variant="mla", **on)
+    yield run(stage="variants", variant="gqa", model="checkpoint", ckpt="trained-gpt2", text="A B C D")
+    yield run(stage="next_token", **dict(on, text="the dog"))
+    at = run(stage="next_token", **dict(on, text="a ea"))
+    at.button(key="append_token").click()
+    yield rerun(at)
+    yield run(stage="qk", model="checkpoint", ckpt="nope")
+    yield run(stage="heads", ckpt="tiny-gpt2")
+
+
 def _hub(mp, root, folder):
     """A server that fetches from the Hub (MHA_HUB), with a stand-in Hub (test_hub.py's): the box, a model fetched,
     and each reason a fetch does not happen."""
@@ -348,7 +368,7 @@ def pages(checkpoint_root, tmp_path_factory):
         mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
         try:
-            for at in itertools.chain(_walk(), _checkpoints(mp, checkpoint_root),
+            for at in itertools.chain(_walk(), _checkpoints(mp, checkpoint_root), _walked(),
                                       _hub(mp, checkpoint_root, tmp_path_factory.mktemp("hub"))):
                 for node in at._tree:
                     if getattr(node, "proto", None) is not None:

@@ -21,7 +21,7 @@ def render(v: View) -> None:
                       persist_state="session",
                       format_func=lambda name: label(t, m, name))
     knocked = pairs(chosen)
-    run = v.trained.trace
+    run = v.run.trace
     after = knocked_trace(m, tuple(int(i) for i in run.ids), knocked)
     parts = [t("knock_intro"), t("knock_set", count=HELD_OUT, seed=HELD_OUT_SEED)]
     parts += [_scores(t, m, chosen, knocked), _next(t, m, run, after, chosen), _sequence(t, m, run, after, chosen)]

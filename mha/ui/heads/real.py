@@ -14,9 +14,10 @@ from mha import figures as F
 from mha.analysis import ROLE_FLOOR
 from mha.figures.thumbs import thumbs_figure
 
-from .. import checkpoints, exports, uploads, x_source
+from .. import checkpoints, exports, models, session, uploads, x_source
 from .. import settings as S
 from ..chart import chart
+from ..models import OWN, choices, shown_layer, tokens_of
 from ..prose import later, markdown_table
 from ..strings import Text, md_escape
 from ..view import View, first_screen, name
@@ -25,23 +26,7 @@ from . import s_maps
 BEST = 3  # the best induction heads the knock-out part offers to knock out in one click
 
 
-OWN = "ckpt_own"  # session key: this tab's uploaded checkpoint and the numbers it holds, while the tab is open
 UPLOAD_ERROR = "ckpt_upload_error"  # session key: why the last upload could not be read, said once under the box
-
-
-def choices() -> list[str]:
-    """What the picker offers: none, the server's checkpoints, and this tab's upload if it has one."""
-    return ["", *checkpoints.offered(), *([checkpoints.UPLOAD] if OWN in st.session_state else [])]
-
-
-def shown() -> bool:
-    """Whether the page shows a checkpoint (the heads stage its heads, the tokens stage its tokens)."""
-    return bool(st.session_state.get("ckpt")) and st.session_state["ckpt"] in choices()
-
-
-def model_of(name: str) -> mha.GPT2:
-    """The checkpoint the picker names: this tab's upload, or one the server offers (checkpoints.load)."""
-    return st.session_state[OWN][0] if name == checkpoints.UPLOAD else checkpoints.load(name)
 
 
 def said_name(t: Text, name: str) -> str:
@@ -108,32 +93,12 @@ def too_large(t: Text, e: "checkpoints.TooLarge", name: str) -> str:
                          allowed=checkpoints.megabytes(e.allowed), variable=md_escape(checkpoints.BUDGET)), fits)
 
 
-def piece(b: bytes) -> tuple[str, bool]:
-    """A BPE token's bytes as a reader sees them: its text with a space as ␣, or, where the bytes are not whole
-    UTF-8 (part of a character), their hex; and whether it is whole."""
-    try:
-        return b.decode("utf-8").replace(" ", "␣"), True
-    except UnicodeDecodeError:
-        return " ".join(f"{c:02x}" for c in b), False
-
-
-def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], bool]:
-    """The text's ids in the model's own tokens, at most its context and the page's limit; whether it was cut."""
-    ids, most = m.tokenizer.encode(text), min(m.weights.n_ctx, S.LIMITS["n_tokens"])
-    return ids[:most], len(ids) > most
-
-
 def page_tokens(m: mha.GPT2) -> tuple[list[int], bool, tuple[str, ...]]:
     """The page's text (or the language's example) in m's tokens: the ids, whether they were cut, their labels."""
     ss = st.session_state
     text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
     ids, cut = tokens_of(m, text)
-    return ids, cut, tuple(piece(m.tokenizer.piece(i))[0] for i in ids)
-
-
-def shown_layer(m: mha.GPT2) -> int:
-    """The layer the view shows (from 1): the link's or the control's, within the model's."""
-    return min(int(st.session_state.get("ckpt_layer", "1")), m.weights.n_layers)
+    return ids, cut, models.labels(m, ids)
 
 
 def knocked_names(m: mha.GPT2) -> tuple[list[str], list[str]]:
@@ -146,7 +111,7 @@ def source() -> exports.Source:
     """The files' record of a checkpoint's heads: its name and the layer shown, the text in its tokens."""
     ss = st.session_state
     try:
-        m = model_of(ss["ckpt"])
+        m = models.checkpoint(ss["ckpt"])
     except mha.InputError:  # the page says why; its files are none (download raises it again)
         return exports.Source(ss["stage"], "checkpoint", checkpoint=ss["ckpt"])
     name = "upload" if ss["ckpt"] == checkpoints.UPLOAD else m.name  # a file name holds no colon
@@ -158,7 +123,7 @@ def download() -> exports.Part:
     head's two probe scores (layers × heads), the probe's sequences, and the knock-out table (accuracy and loss with
     every head, without the knocked ones if any, at chance); its sizes as the files' config. CheckpointError (an
     InputError: the panel offers no files) if it cannot be opened, which the page says."""
-    m = model_of(st.session_state["ckpt"])
+    m = models.checkpoint(st.session_state["ckpt"])
     w, layer = m.weights, shown_layer(m)
     ids, _, _ = page_tokens(m)
     seqs, _, (prev, induction) = checkpoints.probe(m)
@@ -184,7 +149,7 @@ def download() -> exports.Part:
 def opened(t: Text, name: str) -> mha.GPT2 | None:
     """Checkpoint `name`, or None after saying in the page why it could not be opened."""
     try:
-        return model_of(name)
+        return models.checkpoint(name)
     except checkpoints.TooLarge as e:
         st.error(too_large(t, e, md_escape(name)))
     except mha.InputError as e:  # what the core found wrong
@@ -192,11 +157,21 @@ def opened(t: Text, name: str) -> mha.GPT2 | None:
     return None
 
 
+def walk_it() -> None:
+    """Every stage on the chosen checkpoint's layer, as the sidebar's weights control makes it."""
+    st.session_state["model"] = "checkpoint"
+    session.on_model_change()
+
+
 def render(v: View) -> None:
     t, ss = v.t, st.session_state
     name = ss["ckpt"]
-    st.button(t("real_back"), key="real_back", on_click=lambda: ss.update(ckpt=""))
     m = opened(t, name)
+    if not models.checkpoint_on():  # walking the checkpoint, the sidebar's weights control is the way back
+        row = st.container(horizontal=True)
+        row.button(t("real_back"), key="real_back", on_click=lambda: ss.update(ckpt=""))
+        if m is not None:
+            row.button(t("real_walk"), key="real_walk", on_click=walk_it, help=t("real_walk_help"))
     if m is None:
         return
     w, heads = m.weights, m.n_heads

@@ -28,7 +28,7 @@ def default_head(m) -> str:
 
 def render(v: View) -> None:
     t, ss, m = v.t, st.session_state, models.shipped()
-    run = v.trained.trace
+    run = v.run.trace
     n = len(run.ids)
     if ss.get("writes_head") not in S.KNOCK_NAMES:
         ss["writes_head"] = default_head(m)

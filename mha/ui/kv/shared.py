@@ -14,7 +14,7 @@ from .. import knobs, lab
 from .. import settings as S
 from ..lab.costs import size as lab_size
 from ..models import MODELS
-from ..shared import digest
+from ..shared import weights_digest
 from ..variant_defs import VARIANTS
 from ..view import View, subscript
 
@@ -80,7 +80,7 @@ def mla_weights(w: mha.Weights) -> mha.MLAWeights:
     """MLA's weights cut from the walk's at the latent width in the session; the SVD is made once for every session
     showing the same weights (at GPT-2-small widths it takes seconds)."""
     width = int(st.session_state.get("d_latent", S.DEFAULTS["d_latent"]))
-    key = ("kv_mla", digest(w.w_q, w.w_k, w.w_v, w.w_o), width)
+    key = ("kv_mla", weights_digest(w), width)
     return MODELS.get(key, lambda: mha.mla_from(w, width))  # at GPT-2's widths past TRACES' budget
 
 

@@ -41,10 +41,12 @@ def offer_next_word(v: View, t: int) -> str:
     most = next_word.context()
     word = next_word.next_word(v.cfg, v.x) if t < most else None
     st.button(t_("kv_add_word", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add_word,
-              args=(ss["text"], word.token if word else ""), disabled=word is None)
+              args=(ss["text"], word.text if word else ""), disabled=word is None or word.text is None)
     shown = t_.md("kv_hint_word", token=short(v.tokens[-1], WORD_MOST), t=subscript(t))
     if word is None:
         return t_.sentences(shown, t_("next_full", most=most))
+    if word.text is None:
+        return t_.sentences(shown, t_.md("next_partial", token=word.token))
     choice = ss.get("choice", "greedy")
     return t_.sentences(shown, t_.md(f"kv_next_word_{choice}", token=short(word.token, WORD_MOST),
                                      p=f"{word.probs[word.id]:.4f}",

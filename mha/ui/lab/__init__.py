@@ -17,7 +17,8 @@ from mha.model import positions_for
 
 from .. import models, variant_defs, x_source
 from .. import settings as S
-from ..shared import digest
+from ..shared import weights_digest
+from ..strings import Text
 from ..variant_defs import VARIANT_LIST
 from ..view import TRACES, View, read_only
 
@@ -30,9 +31,17 @@ def mla_work(cfg: mha.AttentionConfig) -> int:
     return cfg.d_model**2 * cfg.n_heads * (cfg.d_k + cfg.d_v)
 
 
-def mla_fits(cfg: mha.AttentionConfig) -> bool:
-    """Whether the pages cut these sizes' K and V for MLA (else they say why not, in words)."""
-    return mla_work(cfg) <= MLA_WORK
+def mla_fits(cfg: mha.AttentionConfig, w: mha.Weights | None = None) -> bool:
+    """Whether the pages cut these sizes' K and V (of weights w) for MLA: else mla_skip says why not, in words."""
+    return mla_work(cfg) <= MLA_WORK and not (w is not None and w.biased)
+
+
+def mla_skip(t: Text, cfg: mha.AttentionConfig, w: mha.Weights) -> str:
+    """Why the pages do not cut K and V for MLA here, or "" where they do: a checkpoint's biases, which MLA's one
+    latent has no place for, or sizes whose SVD is too much work."""
+    if w.biased:
+        return t("lab_mla_biased")
+    return "" if mla_fits(cfg) else t("lab_mla_skip", work=mla_work(cfg), limit=int(MLA_WORK))
 
 
 MODULES = {v.id: v.module for v in VARIANT_LIST if v.module}
@@ -92,7 +101,7 @@ def without_positions(cfg: mha.AttentionConfig, x: np.ndarray) -> tuple[np.ndarr
     ss = st.session_state
     if not x_source.text_tokens(ss.get("text", "")):
         return x, "seeded"
-    if models.trained_on():
+    if models.real_on():  # the trained model's layer, or a checkpoint's: the same words
         return x, "trained"
     mw = x_source.coda(cfg, ss["text"], ss.get("positions", S.DEFAULTS["positions"]))[3]
     return x - positions_for(mw, 0, len(x)), "text"
@@ -111,5 +120,5 @@ def weights(v: View, cfg: mha.AttentionConfig) -> mha.Weights:
 def trace(v: View, cfg: mha.AttentionConfig) -> mha.Trace:
     """forward(X, weights, cfg), shared between sessions showing the same numbers while it is small (read-only)."""
     w = weights(v, cfg)
-    key = ("lab", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o), cfg)  # the whole config: a field added later is in it
+    key = ("lab", weights_digest(w, v.x), cfg)  # the whole config: a field added later is in it
     return TRACES.get(key, lambda: read_only(mha.forward(v.x, w, cfg)))

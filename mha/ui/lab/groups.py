@@ -92,8 +92,8 @@ def _offer(v: View, variant: str, box) -> str:
     t, h = v.t, v.cfg.n_heads
     if (variant == "gqa" and len(divisors(h)) > 2) or (variant == "mqa" and h > 1):
         return ""
-    if v.trained:
-        st.info(t("lab_groups_trained", h=h, options=t("list_sep").join(map(str, divisors(h)))))
+    if v.run:
+        st.info(t(f"lab_groups_{v.run.kind}", h=h, options=t("list_sep").join(map(str, divisors(h)))))
         return ""
     if box.button(t("lab_groups_four_button"), key="lab_groups_four", on_click=four_heads, args=(variant,)):
         st.rerun(scope="app")  # the sidebar and the walk's view change with h, not only the lab
@@ -224,15 +224,17 @@ def filled(w: mha.Weights, cfg: mha.AttentionConfig | None, x: np.ndarray) -> mh
 
 def reads(x: np.ndarray, w: mha.Weights, tr: mha.Trace, n_kv: int) -> list[tuple[int, int, float]]:
     """For each query head i: (i, its group by the page's rule, max|H_i − S_i·V_g|) with S_i and V_g recomputed
-    here from X and the weights, apart from the core's walk."""
+    here from X and the weights (and a checkpoint's biases), apart from the core's walk."""
     n, h, d_k = len(x), len(w.w_q), w.d_k
     hidden = np.triu(np.ones((n, n), dtype=bool), 1)
+    bias = lambda b, i: 0.0 if b is None else b[i]  # noqa: E731 (a head's bias row, or none)
     out = []
     for i in range(h):
         k = group_of(i, h, n_kv)
-        scores = np.where(hidden, -np.inf, (x @ w.w_q[i]) @ (x @ w.w_k[k]).T / np.sqrt(d_k))
+        q, key, val = (x @ w.w_q[i] + bias(w.b_q, i), x @ w.w_k[k] + bias(w.b_k, k), x @ w.w_v[k] + bias(w.b_v, k))
+        scores = np.where(hidden, -np.inf, q @ key.T / np.sqrt(d_k))
         e = np.exp(scores - scores.max(axis=1, keepdims=True))
-        out.append((i, k, float(np.abs(tr.heads[i] - (e / e.sum(axis=1, keepdims=True)) @ (x @ w.w_v[k])).max())))
+        out.append((i, k, float(np.abs(tr.heads[i] - (e / e.sum(axis=1, keepdims=True)) @ val).max())))
     return out
 
 

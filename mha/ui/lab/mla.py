@@ -21,7 +21,7 @@ from ..chart import chart
 from ..models import MODELS
 from ..product import product_view
 from ..prose import aside, display, head_control, markdown_table, said
-from ..shared import digest
+from ..shared import weights_digest
 from ..variant_defs import D_LATENT
 from ..view import TRACES, Name, Operand, View, first_screen, name, subscript
 
@@ -78,7 +78,7 @@ def price(r: int, sigma: np.ndarray, y: np.ndarray, y_mha: np.ndarray) -> Price:
 def _shared(v: View, d_latent: int) -> tuple[mha.MLAWeights, mha.MLATrace, Cut]:
     """The chosen width's weights and trace, and the cut at every width, shared between sessions (read-only)."""
     w = v.w
-    key = ("lab_mla", digest(v.x, w.w_q, w.w_k, w.w_v, w.w_o))
+    key = ("lab_mla", weights_digest(w, v.x))
     whole = MODELS.get(key, lambda: cut(v.x, w, v.trace.y))  # the cut at GPT-2's widths passes TRACES' budget
 
     def chosen():  # past d_model, mla_from pads the factors with zeros
@@ -96,8 +96,8 @@ def render(v: View, variant: str, part: str) -> str:
     latent and the rebuilt K and V as plain figures, with the words), "click" (the three products, one at a time) or
     "check" (the two orders and the price of each width, returned as Markdown for the costs' element)."""
     t, ss, cfg = v.t, st.session_state, v.cfg
-    if not lab.mla_fits(cfg):
-        st.info(t("lab_mla_skip", work=lab.mla_work(cfg), limit=int(lab.MLA_WORK)))
+    if skip := lab.mla_skip(t, cfg, v.w):
+        st.info(skip)
         return ""
     d, h = cfg.d_model, cfg.n_heads
     row = st.container(horizontal=True, vertical_alignment="bottom")  # the width and the head: one block

@@ -39,9 +39,9 @@ UP = {"pre": Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂
 def render(v: View) -> None:
     t = v.t
     header(t, "block", v.look)
-    if v.trained:  # the chosen layer's own block, on the residual stream that reaches it; pre-LN, as it was trained
-        tr = v.trained.block
-        st.info(t.sentences(t("block_trained", layer=v.trained.layer + 1), t("block_trained_pre")))
+    if v.run:  # the chosen layer's own block, on the residual stream that reaches it; pre-LN, as it was trained
+        tr = v.run.block
+        st.info(t.sentences(t(f"block_{v.run.kind}", layer=v.run.layer + 1), t(f"block_{v.run.kind}_pre")))
     else:
         tr = mha.block(v.x, _weights(v), ln=st.session_state["block_ln"])  # InputError where X is too large
     if v.look != F.PRESENT:  # a projector: the order is a setting, under the part's figures (the part comes first)
@@ -53,7 +53,7 @@ def render(v: View) -> None:
 
 def _order(v: View) -> None:
     """Where the norms sit (the trained model's are its own, said above instead)."""
-    if not v.trained:
+    if not v.run:
         st.segmented_control(v.t("block_ln_order"), BLOCK_ORDERS, format_func=lambda o: v.t(f"block_ln_{o}"),
                              key="block_ln", required=True, persist_state="session")
 
@@ -62,7 +62,7 @@ def _weights(v: View) -> mha.BlockWeights:
     """The trained layer's block, or layer 0's seeded one (shared through models.MODELS). Looked up on every
     run, never handed to the fragment: a fragment keeps its arguments while its session stays on the stage, and
     weights dropped from the cache would then stay in memory once per session."""
-    return v.trained.weights.blocks[v.trained.layer] if v.trained else models.block_weights(v.cfg)
+    return v.run.weights.blocks[v.run.layer] if v.run else models.block_weights(v.cfg)
 
 
 def part_label(t, part: str, ln: str) -> str:
@@ -160,7 +160,7 @@ def _attn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None
     # a phone: one a row, as two 5-column panels side by side would leave cells too small for their numbers
     fig = F.grid_figure(grid, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
     chart(_rows(v, fig, "yaxis", "yaxis2", "yaxis3", "yaxis4"), key="block_attn")
-    said = "trained" if v.trained else tr.ln  # the trained model's walk already reads LN₁ of its stream
+    said = v.run.kind if v.run else tr.ln  # a real model's walk already reads LN₁ of its stream
     st.markdown(t(f"block_attn_is_y_{said}", qk=NUMBERS["qk"], output=NUMBERS["output"]))
     _stage_button(t("block_to_output", output=NUMBERS["output"]), "block_to_output", "output")
 
@@ -246,10 +246,10 @@ def _range(values: np.ndarray) -> str:
 
 
 def download(cfg, x, w) -> exports.Part:
-    """The block's files: the trained model's block on the text, else the seeded block on the walk's X in the order
-    shown."""
+    """The block's files: the trained model's or a checkpoint's block on the text, else the seeded block on the walk's
+    X in the order shown."""
     ss = st.session_state
-    run = x_source.trained_run(tuple(x_source.text_tokens(ss.get("text", ""))))
+    run = x_source.model_run(tuple(x_source.text_tokens(ss.get("text", ""))))
     if run:
         return _files(run.block, run.weights.blocks[run.layer])
     bw = models.block_weights(cfg)

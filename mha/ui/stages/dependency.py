@@ -33,7 +33,7 @@ def render(v: View) -> None:
     claim = display(v.look, r"Y_i = f_i(X_1,\dots,X_i;\,W),",
                     r"D_{ij} = \left\lVert \frac{\partial Y_i}{\partial X_j}\right\rVert_F = 0 \quad "
                     + t("dependency_zero_when"))
-    whose = t("dependency_w_trained", layer=v.trained.layer + 1) if v.trained else ""
+    whose = t("dependency_w_trained", layer=v.run.layer + 1) if v.run else ""
     w = lines(v.look, *parameters(v.w, whose, t("dependency_w_count")))
     st.latex(rf"\begin{{gathered}} {claim} \\[0.5em] {w} \end{{gathered}}")  # the claim, then its W: one element
     cost = cfg.n_heads * n * n * d * d

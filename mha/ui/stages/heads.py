@@ -23,7 +23,7 @@ CODE = [("concat",)]
 
 def source() -> exports.Source | None:
     """With a checkpoint's heads shown: the checkpoint, for the files' record and names. Else None (the walk's)."""
-    return real.source() if real.shown() else None
+    return real.source() if models.chosen() else None
 
 
 def download(cfg, x, w) -> exports.Part | None:
@@ -32,12 +32,12 @@ def download(cfg, x, w) -> exports.Part | None:
     held-out table (accuracy and loss with every head, without the knocked ones, at chance), `knock` in the record
     and the name. Else None: the walk's trace is the view."""
     ss = st.session_state
-    if real.shown():  # a checkpoint's heads: what its view shows
+    if models.chosen():  # a checkpoint's heads: what its view shows
         return real.download()
     chosen = list(ss.get("knock") or [])
     if not (models.trained_on() and ss.get("heads_part") == "knock" and chosen):
         return None
-    m, run = models.shipped(), x_source.trained_run(tuple(x_source.text_tokens(ss["text"]))).trace
+    m, run = models.shipped(), x_source.model_run(tuple(x_source.text_tokens(ss["text"]))).trace
     knocked = heads.pairs(chosen)
     after, last = heads.knocked_trace(m, tuple(int(i) for i in run.ids), knocked), len(run.layers) - 1
     every, without = heads.score(m, ()), heads.score(m, knocked)
@@ -55,11 +55,11 @@ def download(cfg, x, w) -> exports.Part | None:
 def render(v: View) -> None:
     t = v.t
     header(t, "heads", v.look)
-    if real.shown():  # a real model's heads
+    if models.chosen():  # a real model's heads
         hub_box.say()
         real.render(v)
         return
-    if not v.trained:
+    if not v.run:
         patterns(v)
         box = st.container(horizontal=True, vertical_alignment="center")
         box.caption(t("heads_offer"))
@@ -100,7 +100,7 @@ def patterns(v: View) -> None:
     st.markdown(f"**{t('heads_concat', heads=concat_args(h).tex)}**")  # H₁, H₂ at two heads, not H₁,…,H_h
     chart(F.grid_figure([concat], text=v.text, words=v.words, look=v.look, block_cols=dv, block_names=labels),
           key="heads_concat")
-    if v.trained:
+    if v.run:
         st.markdown(roles(v))
 
 
@@ -121,7 +121,7 @@ def roles(v: View, trace: mha.ModelTrace | None = None) -> str:
     """Every head of every layer of the trained model (or of `trace`, a snapshot's run), scored on the current
     sequence, as Markdown (a table, after its title and words for the page's own run); the chosen layer's S maps
     show the patterns."""
-    t, run = v.t, v.trained
+    t, run = v.t, v.run
     bars = role_bars(run.trace.ids)
     lead = ""
     if trace is None:
@@ -147,7 +147,7 @@ def roles(v: View, trace: mha.ModelTrace | None = None) -> str:
 def timeline(v: View) -> None:
     """Training, scrubbed: the loss at each shipped snapshot, and the chosen layer's heads at the chosen one
     on this sequence (their patterns and scores), so the induction head can be watched forming."""
-    t, run, m = v.t, v.trained, models.shipped()
+    t, run, m = v.t, v.run, models.shipped()
     snaps = m.snapshots
     steps = [step for step, *_ in snaps]
     words = t("timeline_text", count=len(snaps), steps=steps[-1])

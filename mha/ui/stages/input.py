@@ -25,14 +25,14 @@ def render(v: View) -> None:
     notice = st.empty()  # above the grid, said once the grid's edits are read
     x = matrix_editor("x_editor", "x_base", v.x, tokens, t, st.session_state.get("x_generation", 0),
                       help=t("input_editor_help"))
-    if v.trained:
-        notice.info(t("input_trained", layer=v.trained.layer + 1, n=n))
+    if v.run:
+        notice.info(t(f"input_{v.run.kind}", layer=v.run.layer + 1, n=n))
     elif v.tokens:
         edited = not np.array_equal(x, x_source.base_x(v.cfg))
         notice.info(t("input_text_edited") if edited else t("input_from_text", n=n))
     if (length := len(x_codec.encode_x(x, x_source.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
         st.warning(link.left_out(t, "x", length))
-    reset = "input_reset_trained" if v.trained else "input_reset_text" if v.tokens else "input_reset"  # to what
+    reset = "input_reset_trained" if v.run else "input_reset_text" if v.tokens else "input_reset"  # to what
     st.button(t(reset), on_click=x_source.reset_x, key="reset_x")
     st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
     st.info(t("input_goal", shape=f"{n}×{d}"))

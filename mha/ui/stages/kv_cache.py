@@ -8,7 +8,7 @@ from mha import figures as F
 from mha.figures.cache import COLS, cache_animation, drawn_rows
 from mha.figures.ticks import token_ticks
 
-from .. import exports, lab, link, x_source
+from .. import exports, lab, lengths, link
 from .. import settings as S
 from ..chart import draw, drawn, shared_figure
 from ..kv.cost import cost_part, measure_part
@@ -16,7 +16,7 @@ from ..kv.shared import decode_rows, held_words, picker
 from ..kv.step import cache_step, offer_next_row, offer_next_word, proof, seeded_rows, token_axes, weight_gone
 from ..lab import files
 from ..prose import head_control, header, input_error, part_control
-from ..shared import digest
+from ..shared import weights_digest
 from ..view import View
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
@@ -48,15 +48,15 @@ def _steps(v: View) -> None:
     words = bool(v.tokens)  # a text (or the trained model's letters): the cache adds the model's next word
     rows = v.x if words else seeded_rows(v)
     t = len(rows)
-    if not words and x_source.shared_lengths("kv_cache", t_.lang) != ss.get(x_source.LENGTHS_SAID):
+    if not words and lengths.shared_lengths("kv_cache", t_.lang) != ss.get(lengths.LENGTHS_SAID):
         st.rerun(scope="app")  # the rows added made n meet a size, or leave it: the sidebar's check says so
     if words:
         hint = offer_next_word(v, t)
     else:
         offer_next_row(v, t)
         hint = t_("kv_hint") if t == len(v.x) else ""
-    if variant == "mla" and not lab.mla_fits(v.cfg):
-        st.info(t_("lab_mla_skip", work=lab.mla_work(v.cfg), limit=int(lab.MLA_WORK)))
+    if variant == "mla" and (skip := lab.mla_skip(t_, v.cfg, v.w)):
+        st.info(skip)
         return
     rows_read = lab.variant_x(v.cfg, rows, variant)  # ALiBi's without the positions a text's X holds, as in the lab
     d = decode_rows(v, variant, rows_read)
@@ -75,7 +75,7 @@ def _steps(v: View) -> None:
             return drawn(token_ticks(fig, tokens, token_axes(fig), v.look))
 
         w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session
-        parts = ("kv", digest(rows_read, w.w_q, w.w_k, w.w_v, w.w_o), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
+        parts = ("kv", weights_digest(w, rows_read), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
                  v.tokens, d.variant, d.cfg, d.d_latent)
         draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
         held = len(d.held)

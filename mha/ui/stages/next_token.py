@@ -46,7 +46,7 @@ def render(v: View) -> None:
             st.info(said)  # a projector: under the figures, where the presenter's own words go
     n, d, size = len(v.x), cfg.d_model, len(vocab)
     # the trained model's whole run on the text, or the one-block model's on the walk's X (edits included)
-    top = v.trained.trace if v.trained else mha.logits_from(v.x, mw)
+    top = v.run.trace if v.run else mha.logits_from(v.x, mw)
     final, logits = top.final, top.logits
     tex = display(v.look, (r"\mathrm{logits} = \mathrm{LN}_f(Y)\,E^{\mathrm T}:",
                            rf"({n}\times {d})\cdot({d}\times {size}) \to {n}\times {size}"),
@@ -68,16 +68,18 @@ def render(v: View) -> None:
     chart(F.probs_figure(probs, vocab, chosen, t("next_probs_title", i=n), look=v.look), key="next_probs")
     chosen_words = t.md("next_chosen_" + choice, token=short(vocab[chosen], CHOSEN_MOST), id=chosen,
                         p=f"{probs[chosen]:.4f}")  # a long token whole in the chart's hover, not in a sentence
-    weights = t("next_trained") if v.trained else t("next_untrained")
+    weights = t(f"next_{v.run.kind}") if v.run else t("next_untrained")
     st.markdown(f"{chosen_words}\n\n:gray[:small[{weights}]]")  # the choice and what the weights make of it
     most = next_word.context()  # the trained model's context, else the demo's limit
-    full = n >= most
+    full, piece = n >= most, next_word.appended(vocab, chosen)
     # the same act as adding a token on the KV-cache stage: the link is the same after either
     st.button(t("append_token"), key="append_token", type="primary", on_click=session.append_word,
-              args=(text, vocab[chosen]), disabled=full)
+              args=(text, piece), disabled=full or piece is None)
     if full:
         st.caption(t("next_full", most=most))
-    if not v.trained and ss.get("block_ln", S.DEFAULTS["block_ln"]) != "pre":  # audit #11: said, and a way to see it
+    elif piece is None:  # part of a character's bytes: a text cannot hold it alone
+        st.caption(t.md("next_partial", token=vocab[chosen]))
+    if not v.run and ss.get("block_ln", S.DEFAULTS["block_ln"]) != "pre":  # audit #11: said, and a way to see it
         row = st.container(horizontal=True, vertical_alignment="center")
         row.caption(t("next_order_chosen", block=NUMBERS["block"]))
         row.button(t("next_order_see", block=NUMBERS["block"]), key="next_order_see", on_click=_see_pre_ln)
@@ -95,7 +97,7 @@ def download(cfg, x, w) -> exports.Part:
     the model reads, LN_f(Y), E (its transpose scores LN_f(Y)), the logits, and the last row's probabilities at the
     temperature shown."""
     tokens, _, mw = coda_shown(cfg)
-    run = x_source.trained_run(tuple(tokens))
+    run = x_source.model_run(tuple(tokens))
     top = run.trace if run else mha.logits_from(x, mw)
     temperature = float(st.session_state.get("temperature", S.DEFAULTS["temperature"]))
     probs = mha.softmax(top.logits[-1] / temperature)

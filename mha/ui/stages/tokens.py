@@ -72,11 +72,13 @@ def render(v: View) -> None:
     positions = ss.get("positions", S.DEFAULTS["positions"])
     tokens, vocab, ids, mw = x_source.coda(cfg, text, positions)
     n, d = len(tokens), cfg.d_model
-    if models.trained_on():  # the model's own vocabulary, not the text's
+    if models.checkpoint_on():  # the walk's tokens are the checkpoint's own: its split is the one shown
+        bpe_split(t, text, len(mha.tokenize(text)), "tokens_bpe_title_walked")
+    elif models.trained_on():  # the model's own vocabulary, not the text's
         chips(tokens, ids, t("tokens_count_trained", n=n, distinct=len(set(tokens)), vocab=len(vocab)))
     else:
         chips(tokens, ids, t("tokens_count", n=n, vocab=len(vocab)))
-    if len(real.choices()) > 1:  # a real model's own split of the same text, beside the words
+    if len(models.choices()) > 1 and not models.checkpoint_on():  # a real model's own split, beside the words
         bpe_split(t, text, n)
     # 1. look up rows of E
     e_rows = mw.wte[ids]
@@ -99,7 +101,7 @@ def render(v: View) -> None:
         if not own:
             offer()
     # 2. positions
-    if not models.trained_on():  # the trained model's positions are the ones it learned
+    if not models.real_on():  # a real model's positions are the ones it learned
         st.segmented_control(t("positions"), S.POSITIONS, format_func=lambda p: t(f"positions_{p}"),
                              key="positions", required=True, persist_state="session", on_change=session.on_text_change)
     p = mw.wpe[:n] if mw.wpe is not None else None
@@ -109,8 +111,8 @@ def render(v: View) -> None:
                       r"PE_{(pos,\,2i+1)} = \cos\!\left(\frac{pos}{10000^{2i/d}}\right),", f"d = {d}")
         note = t("positions_odd", d=d) if d % 2 else t("positions_even", d=d)
         st.markdown(f"$$\n{tex}\n$$\n\n:gray[:small[{note}]]")  # the formula and its note: one element
-    elif models.trained_on():  # the positions it learned, not the untrained draw of `positions=learned`
-        st.caption(t("positions_trained_note", most=mw.wpe.shape[0]))
+    elif models.real_on():  # the positions it learned, not the untrained draw of `positions=learned`
+        st.caption(t(f"positions_{'checkpoint' if models.checkpoint_on() else 'trained'}_note", most=mw.wpe.shape[0]))
     else:
         st.caption(t("positions_learned_note"))
     # 3. X = E[ids] + P
@@ -120,8 +122,8 @@ def render(v: View) -> None:
             F.Mat(x, "X = E[ids] + P", row_label=t("token"), col_label=t("feature"))]
     fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.look)
     chart(token_ticks(fig, tokens, ("yaxis", "yaxis2"), v.look), key="tokens_x")
-    if v.trained:  # this X is E[ids] + P; the walk's, from the next stage on, is LN₁ of the stream (audit #6)
-        st.info(t("tokens_x_trained", layer=v.trained.layer + 1))
+    if v.run:  # this X is E[ids] + P; the walk's, from the next stage on, is LN₁ of the stream (audit #6)
+        st.info(t(f"tokens_x_{v.run.kind}", layer=v.run.layer + 1))
     elif own:
         edited = not np.array_equal(ss.get("x_base", x), x)
         st.info(t("tokens_x_edited") if edited else t("tokens_x_used", n=n))
@@ -175,16 +177,17 @@ def chip(token: str, i: int, css: str = CHIPS_CSS) -> str:
     return f'<span style="{css}"{title}>{html.escape(shown)} <sub>{i}</sub></span>'
 
 
-def bpe_split(t, text: str, words: int) -> None:
+def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None:
     """The text in a checkpoint's own byte-level BPE (the picker's), each token a chip: its text, or the hex of its
-    bytes where they are part of a character, in a dashed chip; then the counts."""
+    bytes where they are part of a character, in a dashed chip; then the counts. `title`: the key of what it says
+    above them (beside the word split, or as the walk's own tokens)."""
     name = real.picker(t)
     m = real.opened(t, name) if name else None
     if m is None:
         return
-    ids, cut = real.tokens_of(m, text)
-    pieces = [real.piece(m.tokenizer.piece(i)) for i in ids]
-    st.markdown(t("tokens_bpe_title", name=f"**{real.said_name(t, name)}**"))
+    ids, cut = models.tokens_of(m, text)
+    pieces = [models.piece(m.tokenizer.piece(i)) for i in ids]
+    st.markdown(t(title, name=f"**{real.said_name(t, name)}**"))
     items, run = [], []  # pieces that are parts of characters, drawn together over the characters they spell
     spell = codecs.getincrementaldecoder("utf-8")(errors="replace")
     for (shown, whole), i in zip([*pieces, ("", True)], [*ids, -1]):
@@ -195,7 +198,7 @@ def bpe_split(t, text: str, words: int) -> None:
                 continue
         if run:
             spelt = b"".join(m.tokenizer.piece(j) for j in run).decode("utf-8", errors="replace")
-            chips_ = "".join(chip(real.piece(m.tokenizer.piece(j))[0], int(j), PARTIAL_CSS) for j in run)
+            chips_ = "".join(chip(models.piece(m.tokenizer.piece(j))[0], int(j), PARTIAL_CSS) for j in run)
             items.append(f'<span style="{RUN_CSS}"><span>{chips_}</span><span style="{SPELT_CSS}">'
                          f'{html.escape(spelt)}</span></span>')
             run = []

@@ -58,7 +58,7 @@ def download(cfg, x, w) -> exports.Part | None:
     walk's arrays)."""
     ss = st.session_state
     variant = ss.get("variant", S.DEFAULTS["variant"])
-    if variant == "mla" and not lab.mla_fits(cfg):
+    if variant == "mla" and not lab.mla_fits(cfg, w):
         return None
     return files.variant_part(lab.variant_x(cfg, x, variant), w, variant, lab.variant_config(cfg, variant),
                               int(ss["d_latent"]), int(ss["tile"]), int(ss["head"]) - 1)
