@@ -134,16 +134,18 @@ def sync_model() -> list[S.Notice]:
     weights at the post's sizes; the notice returned says so (the tokens and heads stages say why it cannot open)."""
     ss = st.session_state
     if ss.get("model") == "checkpoint":
-        name = ss.get("ckpt") or ""
+        name, why = ss.get("ckpt") or "", "notice_ckpt_walk"
         try:
             sizes = fixed_sizes() if checkpoint_on() else None
         except mha.InputError:
             sizes = None
+        if sizes and not text_tokens(ss.get("text", "")):  # a word-level vocabulary may hold none of the text
+            sizes, why = None, "notice_ckpt_no_tokens"
         if sizes is None:
             ss["model"] = "seeded"
             ss.update(S.PRESETS["post"], preset="post")
             reset_x()
-            return [S.Notice("notice_ckpt_walk", dict(name=S.shorten(name) or "—"))]
+            return [S.Notice(why, dict(name=S.shorten(name) or "—"))]
     if sizes := fixed_sizes():
         ss.update(sizes, preset="custom")
         ss["head"] = min(ss.get("head", 1), ss["n_heads"])

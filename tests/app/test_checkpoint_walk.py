@@ -179,3 +179,30 @@ def test_mla_says_in_the_pages_language_why_a_checkpoint_has_no_latent(offered):
         for stage in ("variants", "kv_cache"):
             at = run(stage=stage, variant="mla", model="checkpoint", ckpt="tiny-gpt2", text=TEXT, lang=lang)
             assert words in page_text(at) and not at.error
+
+
+def test_a_text_with_none_of_the_checkpoints_tokens_walks_on_seeded_weights_and_says_why(offered):
+    at = run(stage="input", model="checkpoint", ckpt="trained-gpt2", text="hello world")  # its vocabulary: 8 letters
+    ss = at.session_state
+    assert ss["model"] == "seeded" and ss["d_model"] == 5
+    assert "Your text is empty or has nothing in trained-gpt2's vocabulary" in page_text(at)
+    at = run(stage="tokens", model="checkpoint", ckpt="tiny-gpt2", text=TEXT)
+    at.text_input(key="text").set_value("")  # the box emptied while the walk runs on the checkpoint
+    rerun(rerun(at))
+    assert at.session_state["model"] == "seeded" and "Your text is empty" in page_text(at)
+
+
+def test_the_cache_adds_the_token_the_next_token_stage_appends_and_the_heads_stage_offers_the_walk(offered):
+    folder = offered / "tiny-gpt2"
+    logits = gpt2_by_hand(folder, _ids(folder, TEXT))[1][-1]
+    at = run(stage="kv_cache", model="checkpoint", ckpt="tiny-gpt2", text=TEXT, ckpt_layer=3)
+    p = np.exp(logits - logits.max())
+    assert np.allclose(at.session_state["kv_word"][1].probs, p / p.sum(), atol=1e-9)  # decoded from the ids
+    at.button(key="add_token").click()
+    assert rerun(at).session_state["text"] == TEXT + " sat"  # as the next-token stage appends it
+    at = run(stage="heads", ckpt="tiny-gpt2", text=TEXT)
+    assert at.session_state["model"] == "seeded"
+    at.button(key="real_walk").click()
+    rerun(at)
+    assert at.session_state["model"] == "checkpoint" and at.session_state["d_model"] == 32
+    assert all(b.key != "real_walk" for b in at.button)  # walking it, the sidebar's weights are the way back

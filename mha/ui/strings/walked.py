@@ -62,6 +62,10 @@ STRINGS = {
         en=("The walk cannot run on checkpoint {name} here (none is chosen, or it cannot be opened; the tokens "
             "stage says why), so it runs on seeded weights at the post's sizes."),
         zh="这里无法在检查点 {name} 上运行各步（没有选中检查点，或者打不开它；词元那一步会说明原因），所以改用原文维度的随机权重。"),
+    "notice_ckpt_no_tokens": S(
+        en=("Your text is empty or has nothing in {name}'s vocabulary, so its layers have nothing to read; the "
+            "walk runs on seeded weights at the post's sizes."),
+        zh="你的文本是空的，或者没有任何内容在 {name} 的词表中，它的各层没有东西可读；所以各步改用原文维度的随机权重。"),
     "notice_bpe_merged": S(
         en=("{name}'s BPE joined the new piece to the token before it, so your text is now {n} tokens ending in "
             "{last}. The rows are no longer those of the text before, so X was computed again."),
