@@ -165,6 +165,26 @@ def knocked_score(m: mha.GPT2, knocked: tuple[tuple[int, int], ...]) -> mha.Task
     return _held.get(("score", m.name, knocked), lambda: mha.task_score(m.weights, seqs, knocked, traces=runs))
 
 
+def piece(b: bytes) -> tuple[str, bool]:
+    """A BPE token's bytes as a reader sees them: its text with a space as ␣, or, where the bytes are not whole
+    UTF-8 (part of a character), their hex; and whether it is whole."""
+    try:
+        return b.decode("utf-8").replace(" ", "␣"), True
+    except UnicodeDecodeError:
+        return " ".join(f"{c:02x}" for c in b), False
+
+
+def labels(m: mha.GPT2, ids) -> tuple[str, ...]:
+    """Token ids as the page names them (piece)."""
+    return tuple(piece(m.tokenizer.piece(int(i)))[0] for i in ids)
+
+
+def vocabulary(m: mha.GPT2) -> tuple[str, ...]:
+    """Every token of m's vocabulary as the page names it, by id (the logits' columns): held with the checkpoints,
+    within their budget (GPT-2's 50,257 names take about 3 MB)."""
+    return _held.get(("vocab", m.name), lambda: labels(m, range(m.weights.vocab_size)))
+
+
 def run(m: mha.GPT2, ids: tuple[int, ...]) -> mha.ModelTrace:
     """Model m on the page's token ids."""
     return _held.get(("run", m.name, ids), lambda: mha.model_forward(np.array(ids, dtype=np.int64), m.weights))

@@ -163,21 +163,3 @@ def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], bool]:
     return ids[:most], len(ids) > most
 
 
-def piece(b: bytes) -> tuple[str, bool]:
-    """A BPE token's bytes as a reader sees them: its text with a space as ␣, or, where the bytes are not whole
-    UTF-8 (part of a character), their hex; and whether it is whole."""
-    try:
-        return b.decode("utf-8").replace(" ", "␣"), True
-    except UnicodeDecodeError:
-        return " ".join(f"{c:02x}" for c in b), False
-
-
-def labels(m: mha.GPT2, ids) -> tuple[str, ...]:
-    """Token ids as the page names them (piece)."""
-    return tuple(piece(m.tokenizer.piece(int(i)))[0] for i in ids)
-
-
-@lru_cache(maxsize=4)
-def vocabulary(m: mha.GPT2) -> tuple[str, ...]:
-    """Every token of a checkpoint's vocabulary as the page names it, by id (the logits' columns)."""
-    return labels(m, range(m.weights.vocab_size))

@@ -78,7 +78,7 @@ def text_tokens(text: str) -> list[str]:
         return trained_tokens(text)[0]
     if checkpoint_on():
         m = walked()
-        return list(models.labels(m, models.tokens_of(m, text)[0]))
+        return list(checkpoints.labels(m, models.tokens_of(m, text)[0]))
     return mha.tokenize(text)[: S.LIMITS["n_tokens"]]
 
 
@@ -136,7 +136,7 @@ def coda(cfg: mha.AttentionConfig, text: str, positions: str) -> tuple[list[str]
         return tokens, m.vocab, trained_trace(tuple(tokens)).ids, m.weights
     if checkpoint_on():
         m = walked()
-        return text_tokens(text), list(models.vocabulary(m)), checkpoint_trace(text).ids, m.weights
+        return text_tokens(text), list(checkpoints.vocabulary(m)), checkpoint_trace(text).ids, m.weights
     return _seeded_coda(cfg, text, positions)
 
 

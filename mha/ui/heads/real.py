@@ -98,7 +98,7 @@ def page_tokens(m: mha.GPT2) -> tuple[list[int], bool, tuple[str, ...]]:
     ss = st.session_state
     text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
     ids, cut = tokens_of(m, text)
-    return ids, cut, models.labels(m, ids)
+    return ids, cut, checkpoints.labels(m, ids)
 
 
 def knocked_names(m: mha.GPT2) -> tuple[list[str], list[str]]:

@@ -16,7 +16,7 @@ from mha import figures as F
 from mha.figures.text import fit_text, text_px
 from mha.figures.ticks import token_ticks
 
-from .. import exports, models, session, x_source
+from .. import checkpoints, exports, models, session, x_source
 from .. import settings as S
 from ..chart import chart
 from ..heads import real
@@ -186,7 +186,7 @@ def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None
     if m is None:
         return
     ids, cut = models.tokens_of(m, text)
-    pieces = [models.piece(m.tokenizer.piece(i)) for i in ids]
+    pieces = [checkpoints.piece(m.tokenizer.piece(i)) for i in ids]
     st.markdown(t(title, name=f"**{real.said_name(t, name)}**"))
     items, run = [], []  # pieces that are parts of characters, drawn together over the characters they spell
     spell = codecs.getincrementaldecoder("utf-8")(errors="replace")
@@ -198,7 +198,7 @@ def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None
                 continue
         if run:
             spelt = b"".join(m.tokenizer.piece(j) for j in run).decode("utf-8", errors="replace")
-            chips_ = "".join(chip(models.piece(m.tokenizer.piece(j))[0], int(j), PARTIAL_CSS) for j in run)
+            chips_ = "".join(chip(checkpoints.piece(m.tokenizer.piece(j))[0], int(j), PARTIAL_CSS) for j in run)
             items.append(f'<span style="{RUN_CSS}"><span>{chips_}</span><span style="{SPELT_CSS}">'
                          f'{html.escape(spelt)}</span></span>')
             run = []
