@@ -4,6 +4,7 @@ against a forward pass written out below from the safetensors file alone (no mha
 stream at that layer, a product the page lets you click is the product alone with the bias GPT-2 adds after it said
 under it, and S, Y and the next token are the checkpoint's."""
 
+import io
 import json
 
 import numpy as np
@@ -206,3 +207,18 @@ def test_the_cache_adds_the_token_the_next_token_stage_appends_and_the_heads_sta
     rerun(at)
     assert at.session_state["model"] == "checkpoint" and at.session_state["d_model"] == 32
     assert all(b.key != "real_walk" for b in at.button)  # walking it, the sidebar's weights are the way back
+
+
+def test_a_checkpoint_walks_files_hold_its_biases_and_name_it(offered):
+    from .test_stage_downloads import downloaded, opened
+
+    folder = offered / "tiny-gpt2"
+    layer = gpt2_by_hand(folder, _ids(folder, TEXT))[0][1]
+    at = opened(stage="output", model="checkpoint", ckpt="tiny-gpt2", text=TEXT, ckpt_layer=2)
+    name, files = downloaded(at)
+    data = np.load(io.BytesIO(files["npz"]))
+    assert np.allclose(data["X"], layer["ln1"], atol=1e-9) and np.allclose(data["Y"], layer["y"], atol=1e-9)
+    assert np.allclose(data["b_Q"].reshape(-1), layer["b_q"], atol=1e-12) and data["b_O"].shape == (32,)
+    source = json.loads(files["json"])["source"]
+    assert "tiny-gpt2" in name and (source["model"], source["checkpoint"], source["layer"]) == ("checkpoint",
+                                                                                               "tiny-gpt2", 2)
