@@ -1,5 +1,7 @@
 """The post's claims on hundreds of random shapes, and forward against an independent reference."""
 
+from dataclasses import replace
+
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
@@ -78,10 +80,8 @@ def test_dependency_is_lower_triangular_and_nonzero_below(cfg):
     assert np.all(d[~upper] > 0.0)
 
 
-@given(configs(max_tokens=4, max_dim=4, max_heads=2))
-def test_dependency_matches_finite_differences(cfg):
-    """Central differences, step 1e-6: truncation O(1e-12), rounding O(1e-10); tolerance 1e-6 relative."""
-    w, x = _layer(cfg)
+def _finite_differences(x: np.ndarray, w: mha.Weights) -> np.ndarray:
+    """‖∂Y_i/∂X_j‖_F by central differences, step 1e-6: truncation O(1e-12), rounding O(1e-10)."""
     n, d = x.shape
     fd = np.zeros((n, n))
     for j in range(n):
@@ -92,7 +92,25 @@ def test_dependency_matches_finite_differences(cfg):
             down[j, a] -= 1e-6
             blocks.append((mha.forward(up, w).y - mha.forward(down, w).y) / 2e-6)  # (n, d) for this input
         fd[:, j] = np.linalg.norm(np.stack(blocks), axis=(0, 2))
-    np.testing.assert_allclose(mha.dependency(x, w), fd, rtol=1e-6, atol=1e-7)
+    return fd
+
+
+@given(configs(max_tokens=4, max_dim=4, max_heads=2))
+def test_dependency_matches_finite_differences(cfg):
+    """Tolerance 1e-6 relative."""
+    w, x = _layer(cfg)
+    np.testing.assert_allclose(mha.dependency(x, w), _finite_differences(x, w), rtol=1e-6, atol=1e-7)
+
+
+@given(configs(max_tokens=4, max_dim=4, max_heads=2))
+def test_dependency_with_a_checkpoints_biases_matches_finite_differences(cfg):
+    """GPT-2's biases move Q, K and V (the dependency stage on a checkpoint's layer): the closed form reads the biased
+    ones from the trace."""
+    w, x = _layer(cfg)
+    rng = np.random.default_rng(cfg.seed)
+    w = replace(w, b_q=rng.standard_normal((w.n_heads, w.d_k)), b_k=rng.standard_normal((w.n_heads, w.d_k)),
+                b_v=rng.standard_normal((w.n_heads, w.d_v)), b_o=rng.standard_normal(w.d_model))
+    np.testing.assert_allclose(mha.dependency(x, w), _finite_differences(x, w), rtol=1e-6, atol=1e-7)
 
 
 @given(configs(), st.sampled_from([1e100, -1e100]))
