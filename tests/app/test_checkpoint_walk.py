@@ -222,3 +222,12 @@ def test_a_checkpoint_walks_files_hold_its_biases_and_name_it(offered):
     source = json.loads(files["json"])["source"]
     assert "tiny-gpt2" in name and (source["model"], source["checkpoint"], source["layer"]) == ("checkpoint",
                                                                                                "tiny-gpt2", 2)
+
+
+def test_a_room_follows_its_presenter_onto_a_checkpoints_layer(offered):
+    presenter = run(room="new", stage="qk", model="checkpoint", ckpt="tiny-gpt2", text=TEXT, ckpt_layer=3)
+    follower = run(room=presenter.session_state["room"], lang="zh")
+    ss = follower.session_state
+    assert (ss["model"], ss["ckpt"], ss["ckpt_layer"], ss["d_model"], ss["lang"]) == ("checkpoint", "tiny-gpt2", "3",
+                                                                                     32, "zh")
+    assert np.array_equal(ss["x_base"], presenter.session_state["x_base"])  # layer 3's X on both pages
