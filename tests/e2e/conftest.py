@@ -60,6 +60,8 @@ def app_url():
 
 
 ENDED: dict = {}  # page -> how many script runs (full or fragment) it has seen end, read from its websocket
+SENT: dict = {}  # page -> how many messages it has sent its server (a click's or an edit's rerun request is one)
+SOCKETS: dict = {}  # page -> its websockets, oldest first (a reconnect or a new address opens another)
 
 
 def _count_ends(page, payload) -> None:
@@ -68,9 +70,15 @@ def _count_ends(page, payload) -> None:
 
 
 def _watch(page) -> None:
-    ENDED[page] = 0
-    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: _count_ends(page, payload)))
-    page.on("close", lambda _: ENDED.pop(page, None))
+    ENDED[page], SENT[page], SOCKETS[page] = 0, 0, []
+
+    def opened(ws) -> None:
+        SOCKETS[page].append(ws)
+        ws.on("framereceived", lambda payload: _count_ends(page, payload))
+        ws.on("framesent", lambda _: SENT.__setitem__(page, SENT[page] + 1))
+
+    page.on("websocket", opened)
+    page.on("close", lambda _: [d.pop(page, None) for d in (ENDED, SENT, SOCKETS)])
 
 
 class WatchedBrowser:
