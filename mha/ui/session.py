@@ -145,7 +145,7 @@ def sync_model() -> list[S.Notice]:
             ss["model"] = "seeded"
             ss.update(S.PRESETS["post"], preset="post")
             reset_x()
-            return [S.Notice(why, dict(name=S.shorten(name) or "—"))]
+            return [S.Notice(why if name else "notice_ckpt_walk_none", dict(name=S.shorten(name)))]
     if sizes := fixed_sizes():
         ss.update(sizes, preset="custom")
         ss["head"] = min(ss.get("head", 1), ss["n_heads"])

@@ -12,6 +12,8 @@ import pytest
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
+from mha.ui import checkpoints
+
 from .helpers import keyed_charts, page_text, rerun, run, shown, z
 
 TEXT = "the cat sat"  # tiny-gpt2 chooses " sat" next: a token with its own space
@@ -154,7 +156,13 @@ def test_the_link_carries_the_walk_on_a_checkpoint_and_one_it_cannot_open_falls_
         back = run(stage="qk", model="checkpoint", text=TEXT, **lost)
         ss = back.session_state
         assert ss["model"] == "seeded" and (ss["d_model"], ss["d_k"], ss["d_v"]) == (5, 7, 11)
-        assert "The walk cannot run on checkpoint" in shown(page_text(back))
+        assert "The walk cannot run on a checkpoint with none chosen" in shown(page_text(back))
+    checkpoints._held.clear()  # read again, under a budget it does not fit
+    monkeypatch.setenv("MHA_MODEL_MB", "0.01")
+    back = run(stage="qk", model="checkpoint", ckpt="tiny-gpt2", text=TEXT)
+    assert back.session_state["model"] == "seeded"
+    assert "The walk cannot run on checkpoint tiny-gpt2 here (it cannot be opened" in shown(page_text(back))
+    monkeypatch.delenv("MHA_MODEL_MB")
     monkeypatch.delenv("MHA_MODELS")
     plain = run(stage="qk", text=TEXT)  # a server that offers no checkpoint: the control offers none
     assert "checkpoint" not in plain.sidebar.segmented_control(key="model").options[-1].lower()
@@ -176,7 +184,7 @@ def test_moving_to_another_layer_keeps_an_edit_and_makes_no_other_cell_an_edit(o
 
 
 def test_mla_says_in_the_pages_language_why_a_checkpoint_has_no_latent(offered):
-    for lang, words in (("en", "GPT-2's biases on K and V have no place in it"), ("zh", "偏置在这里没有位置")):
+    for lang, words in (("en", "GPT-2's biases on K and V have no place in it"), ("zh", "偏置在 MLA 里无处安放")):
         for stage in ("variants", "kv_cache"):
             at = run(stage=stage, variant="mla", model="checkpoint", ckpt="tiny-gpt2", text=TEXT, lang=lang)
             assert words in page_text(at) and not at.error

@@ -7,8 +7,8 @@ STRINGS = {
         en=("MLA keeps one latent per token and rebuilds K and V from it by products alone, so GPT-2's biases on K "
             "and V have no place in it. The page cuts MLA from weights without biases: switch the weights to seeded "
             "in the sidebar to see it."),
-        zh=("MLA 每个词元只存一个潜向量，K 和 V 完全靠乘积从它还原，所以 GPT-2 加在 K 和 V 上的偏置在这里没有位置。"
-            "页面只从不带偏置的权重构造 MLA：在侧边栏把权重换成随机权重，就能看到它。")),
+        zh=("MLA 每个词元只存一个潜向量，K 和 V 只靠矩阵乘法从它重建，所以 GPT-2 加在 K 和 V 上的偏置在 MLA 里无处安放。"
+            "页面只从不带偏置的权重构造 MLA：在侧边栏改用随机权重，就能看到 MLA。")),
     "lab_mla_skip": S(
         en=("Cutting K and V to a latent takes an SVD of about {work:,} operations at these sizes; the page "
             "does it up to {limit:,}. Choose smaller sizes (GPT-2 small's fit) to see MLA."),

@@ -8,13 +8,13 @@ STRINGS = {
         en="Checkpoint",
         zh="检查点"),
     "model_help_checkpoint": S(
-        en=("Checkpoint: the GPT-2 chosen on the tokens or heads stage. Every stage then shows one of its layers, "
-            "on your text in its own tokens."),
-        zh="检查点：在词元或多头那一步选中的 GPT-2。之后每一步都展示它的某一层，输入是你的文本按它自己的词表切出的词元。"),
+        en=("Checkpoint: the GPT-2 chosen on the tokens stage or the heads stage. Every stage then shows one of its "
+            "layers, on your text in its own tokens."),
+        zh="检查点：在“文本 → 词元 → X”这一步或“所有的头”这一步选中的 GPT-2。之后每一步都展示它的某一层，输入是你的文本按它自己的词表切出的词元。"),
     "layer_help_checkpoint": S(
         en=("Which of {name}'s blocks the walk shows. Layer 1 reads the token embeddings plus positions; each later "
-            "layer reads what the blocks below have added to them."),
-        zh="选择各步骤展示 {name} 的哪一个块。第 1 层读入词元嵌入加位置编码；之后每一层读的是下面各块在此基础上加进来的信息。"),
+            "layer reads them with what the blocks before it have added."),
+        zh="选择各步骤展示 {name} 的哪一层（哪一个块）。第 1 层读入词元嵌入加位置编码；之后每一层还读到它之前各块在此基础上加进来的信息。"),
     "checkpoint_sizes": S(
         en=(r"{name} fixes the sizes: $d_{{\text{{model}}}} = {d_model}$, $d_k = {d_k}$, $d_v = {d_v}$, "
             r"$h = {n_heads}$, $d_{{ff}} = {d_ff}$; n is the number of its tokens in your text."),
@@ -28,8 +28,8 @@ STRINGS = {
     "tokens_x_checkpoint": S(
         en=("This X is the token embeddings plus the positions GPT-2 learned. The stages after this one start "
             "from layer {layer} instead: $\\mathrm{{LN}}_1$ of the residual stream there (at layer 1, of this X)."),
-        zh=("这里的 X 是词元嵌入加上 GPT-2 学到的位置编码。之后各步的起点则是第 {layer} 层："
-            "那里的残差流经过 $\\mathrm{{LN}}_1$ 的结果（在第 1 层，就是这个 X 经过 $\\mathrm{{LN}}_1$）。")),
+        zh=("这里的 X 是词元嵌入加上 GPT-2 学到的位置编码。但之后各步不从它开始，而是从第 {layer} 层开始："
+            "该层残差流经过 $\\mathrm{{LN}}_1$ 的结果（在第 1 层，就是这个 X 经过 $\\mathrm{{LN}}_1$）。")),
     "positions_checkpoint_note": S(
         en="GPT-2 learned these positions along with its other weights: one row per place, {most} places in all.",
         zh="这些位置编码是 GPT-2 和其他权重一起学出来的：每个位置一行，一共 {most} 个位置。"),
@@ -57,26 +57,29 @@ STRINGS = {
     "bias_row": S(
         en=("GPT-2 adds a bias after this product: ${c}$ plus the row ${b}$ ({n} numbers, the same for every "
             "token) is ${out}$, which the next stages use."),
-        zh="GPT-2 在这个乘积之后还加一个偏置：${c}$ 的每一行都加上同一行 ${b}$（{n} 个数，对每个词元都一样），得到后面各步用的 ${out}$。"),
+        zh="GPT-2 在这个乘积之后还要加偏置：${c}$ 的每一行都加上偏置行 ${b}$（{n} 个数，每个词元都一样），得到 ${out}$，后面各步用的就是它。"),
     "notice_ckpt_walk": S(
-        en=("The walk cannot run on checkpoint {name} here (none is chosen, or it cannot be opened; the tokens "
-            "stage says why), so it runs on seeded weights at the post's sizes."),
-        zh="这里无法在检查点 {name} 上运行各步（没有选中检查点，或者打不开它；词元那一步会说明原因），所以改用原文维度的随机权重。"),
+        en=("The walk cannot run on checkpoint {name} here (it cannot be opened; the tokens stage says why), so it "
+            "runs on seeded weights at the post's sizes."),
+        zh="各步无法在检查点 {name} 上运行（打不开它；“文本 → 词元 → X”这一步会说明原因），所以改用原文例子维度的随机权重。"),
+    "notice_ckpt_walk_none": S(
+        en="The walk cannot run on a checkpoint with none chosen, so it runs on seeded weights at the post's sizes.",
+        zh="没有选中检查点，各步无法在检查点上运行，所以改用原文例子维度的随机权重。"),
     "notice_ckpt_no_tokens": S(
         en=("Your text is empty or has nothing in {name}'s vocabulary, so its layers have nothing to read; the "
             "walk runs on seeded weights at the post's sizes."),
-        zh="你的文本是空的，或者没有任何内容在 {name} 的词表中，它的各层没有东西可读；所以各步改用原文维度的随机权重。"),
+        zh="你的文本是空的，或者没有任何字符在 {name} 的词表中，所以它的各层没有东西可读；各步改用原文例子维度的随机权重。"),
     "notice_bpe_merged": S(
         en=("{name}'s BPE joined the new piece to the token before it, so your text is now {n} tokens ending in "
-            "{last}. The rows are no longer those of the text before, so X was computed again."),
-        zh="{name} 的 BPE 把新加的片段和前一个词元并在了一起，你的文本现在是 {n} 个词元，最后一个是 {last}。各行已经不是原来那段文本的行，所以 X 重新算过。"),
+            "{last}. X's rows are no longer those of the text before, so X was computed again."),
+        zh="{name} 的 BPE 把新追加的片段和前一个词元合并了，所以你的文本现在是 {n} 个词元，最后一个是 {last}。X 的各行已不再对应原来的文本，所以 X 已重新计算。"),
     "next_partial": S(
         en=("The chosen token {token} is only part of a character's UTF-8 bytes. A text cannot hold part of a "
             "character, so it cannot be appended; sampling at another temperature may choose a whole one."),
-        zh="选中的词元 {token} 只是某个字符 UTF-8 编码的一部分字节。文本里放不下半个字符，所以没法把它接上；换个温度采样，可能会选到完整的词元。"),
+        zh="选中的词元 {token} 只是某个字符 UTF-8 编码的一部分字节。文本里不能只放一个字符的一部分，所以无法把它追加到文本末尾；换个温度再采样，可能会选到完整的字符。"),
     "tokens_bpe_title_walked": S(
         en="Your text in {name}'s own tokens (byte-level BPE): one row of X each, on every stage from here on",
-        zh="按 {name} 自己的词表（字节级 BPE）切分你的文本：每个词元是 X 的一行，之后每一步都是如此"),
+        zh="你的文本按 {name} 自己的词元（字节级 BPE）切分：每个词元是 X 的一行，从这一步起每一步都如此"),
     "real_walk": S(
         en="Run every stage on this model",
         zh="让每一步都用这个模型"),
