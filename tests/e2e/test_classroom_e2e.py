@@ -147,10 +147,11 @@ def _a_class(page, lead_url: str, app_url: str, lead_said=lambda: "(the session'
             # (2026-12-06: no run at all in 65 s). Said in the run's summary with what the page sent and received
             # meanwhile and what its server wrote; then the page is loaded again and the edit typed again.
             state = presenter.locator('[data-testid="stApp"]').get_attribute("data-test-script-state")
-            sockets = ", ".join("closed" if ws.is_closed() else "open" for ws in SOCKETS[presenter])
+            newest = "closed" if SOCKETS[presenter][-1].is_closed() else "open"  # (Playwright does not see the older
+            # ones close once the tab has loaded another address)
             warnings.warn(f"the presenter's X edit never reached its link ({presenter.url}): {ENDED[presenter] - runs}"
                           f" runs ended after the edit began, the page sent {SENT[presenter] - sent} messages, its "
-                          f"sockets are {sockets}, the script is {state}; the lead server says: {lead_said()!r}; "
+                          f"newest socket is {newest}, the script is {state}; the lead server says: {lead_said()!r}; "
                           "loaded again and typed again", stacklevel=1)
             presenter.goto(f"{lead_url}/?room={code}&key={key}&stage=input")
             settle(presenter, 90_000)
