@@ -161,5 +161,3 @@ def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], bool]:
     """The text's ids in the model's own tokens, at most its context and the page's limit; whether it was cut."""
     ids, most = m.tokenizer.encode(text), min(m.weights.n_ctx, S.LIMITS["n_tokens"])
     return ids[:most], len(ids) > most
-
-
