@@ -110,6 +110,8 @@ def _a_class(page, lead_url: str, app_url: str, lead_said=lambda: "(the session'
     context's first page costs Chromium several CPU-seconds more): Streamlit gives each tab a session of its own.
     `lead_said`: what the presenter's server has written to its stderr, for a finding's evidence."""
     presenter = page
+    said = []  # the presenter's console errors (Streamlit's frontend says there when it drops a message unsent)
+    presenter.on("console", lambda m: said.append(m.text[:200]) if m.type == "error" else None)
     desk, phone, forged = (page.context.new_page() for _ in range(3))
     for tab, viewport in ((presenter, DESK), (desk, DESK), (phone, PHONE), (forged, DESK)):
         tab.set_viewport_size(viewport)
@@ -151,7 +153,8 @@ def _a_class(page, lead_url: str, app_url: str, lead_said=lambda: "(the session'
             # ones close once the tab has loaded another address)
             warnings.warn(f"the presenter's X edit never reached its link ({presenter.url}): {ENDED[presenter] - runs}"
                           f" runs ended after the edit began, the page sent {SENT[presenter] - sent} messages, its "
-                          f"newest socket is {newest}, the script is {state}; the lead server says: {lead_said()!r}; "
+                          f"newest socket is {newest}, the script is {state}, its console's last errors: {said[-3:]}; "
+                          f"the lead server says: {lead_said()!r}; "
                           "loaded again and typed again", stacklevel=1)
             presenter.goto(f"{lead_url}/?room={code}&key={key}&stage=input")
             settle(presenter, 90_000)
