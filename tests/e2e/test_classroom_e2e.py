@@ -153,9 +153,12 @@ def _a_class(page, lead_url: str, app_url: str, lead_said=lambda: "(the session'
             # ones close once the tab has loaded another address)
             warnings.warn(f"the presenter's X edit never reached its link ({presenter.url}): {ENDED[presenter] - runs}"
                           f" runs ended after the edit began, the page sent {SENT[presenter] - sent} messages, its "
-                          f"newest socket is {newest}, the script is {state}, its console's last errors: {said[-3:]}; "
+                          f"newest socket is {newest}, the script is {state}, its console's last errors: {said[-3:]}, "
+                          f"it holds {presenter.locator('.st-key-x_editor').count()} X grids and "
+                          f"{presenter.locator('.gdg-input').count()} open cell editors; "
                           f"the lead server says: {lead_said()!r}; "
                           "loaded again and typed again", stacklevel=1)
+            shoot(presenter, "classroom-lost-edit")  # with MHA_SHOTS=1: the page as the edit left it
             presenter.goto(f"{lead_url}/?room={code}&key={key}&stage=input")
             settle(presenter, 90_000)
             type_in_x(presenter, 1, "8")
