@@ -489,7 +489,8 @@ def fresh(cache):
     reads (and MLACache makes a new array), but a full window closes its gap in place, so its arrays are copied."""
     copied = copy.copy(cache)
     if isinstance(cache, mha.KVCache) and cache.cfg.window:
-        copied._k, copied._v, copied._pos = cache._k.copy(), cache._v.copy(), cache._pos.copy()
+        copied._kept = [[a.copy() for a in parts] for parts in cache._kept]
+        copied._pos = cache._pos.copy()
     return copied
 
 

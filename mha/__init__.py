@@ -55,7 +55,7 @@ from .model import (
     vocabulary,
 )
 from .online import OnlineTrace, Tile, online_attention
-from .variants import alibi_slopes, groups, rope
+from .variants import Storage, alibi_slopes, groups, rope, storage
 
 __all__ = [
     "INITS", "POSITIONS", "AttentionConfig", "BlockTrace", "BlockWeights", "ConfigError", "Cost", "DecodeStep",
@@ -63,7 +63,7 @@ __all__ = [
     "causal_mask", "check_input", "cost", "dependency", "embed", "forward", "head_roles", "gelu", "generate",
     "role_bars", "init_block", "init_input", "init_model", "init_weights", "layer_norm", "logits_from", "model_forward",
     "next_token", "OnlineTrace", "Tile", "online_attention", "MLACache", "MLAStep", "MLATrace", "MLAWeights",
-    "init_mla", "mla_forward", "mla_from", "share_kv", "alibi_slopes", "groups", "rope",
+    "init_mla", "mla_forward", "mla_from", "share_kv", "alibi_slopes", "groups", "rope", "Storage", "storage",
     "sinusoidal_positions", "softmax", "token_embedding", "tokenize", "vocabulary", "load_trained", "TaskScore",
     "head_logits", "logit_parts", "ov_circuit", "ov_factors", "part_names", "qk_circuit", "qk_factors", "task_score",
     "VARIANT_FIELDS", "variant_fields", "decode", "GPT2", "BPE", "CheckpointError", "load_gpt2", "save_gpt2",

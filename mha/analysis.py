@@ -7,6 +7,7 @@ import numpy as np
 from .attention import Weights, forward
 from .config import AttentionConfig
 from .errors import ConfigError
+from .variants import storage
 
 
 def dependency(x, w: Weights) -> np.ndarray:
@@ -70,8 +71,8 @@ def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int 
     into the query and W_UV applied after the softmax, P = 2·d_model·(h·d_k + d_c) + 2·h·d_c·(d_k + d_v); scores
     against the latent rows and S·c, 4·h·L·d_c with L = t (the recompute 4·h·t²·d_c).
     Bytes: every weight once, plus
-      cached:    X_t, the L rows the cache holds (n_kv·(d_k + d_v), or d_c, a token; with kv_bits = 8, a byte a
-                 number and two scales a row), one score row per head, Y_t
+      cached:    X_t, the L rows the cache holds (n_kv·(d_k + d_v), or d_c, a token, in the bytes its storage keeps
+                 them in: variants.Storage.nbytes), one score row per head, Y_t
       recompute: X, Q, K, V (MLA: c, Q, Q·W_UKᵀ and S·c), the h·t² scores, H and Y of all t tokens.
     Generation sums the steps 1..t in closed form: Σt = t(t+1)/2, Σt² = t(t+1)(2t+1)/6 and, with a window,
     Σ min(τ, s + W) = m(m+1)/2 + (t − m)·(s + W) where m = min(t, s + W).
@@ -96,8 +97,7 @@ def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int 
         g = cfg.kv_heads
         p, a = 2 * d * (h * dk + g * (dk + dv)), 2 * h * (dk + dv)
         most, row = (cfg.sinks + cfg.window if cfg.window else 0), g * (dk + dv)
-        # int8 (kv_bits = 8): a byte a number, and an itemsize scale for each kv head's row of K and of V
-        row_bytes = row + 2 * g * itemsize if cfg.kv_bits else itemsize * row
+        row_bytes = storage(cfg).nbytes(row, 2 * g, itemsize)  # as the storage keeps the 2 g rows of K and V
         weights = d * (h * dk + g * (dk + dv)) + h * dv * d
         made = t * (h * dk + g * (dk + dv))  # Q, K and V of all t rows
     held = least(t, most) if most else t

@@ -4,13 +4,13 @@ Shapes use the post's names: n = n_tokens, h = n_heads.
 """
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from .config import AttentionConfig
 from .errors import ConfigError, InputError
-from .variants import bias, groups, quantize, rope
+from .variants import FLOATS, KEPT_NAMES, bias, groups, kept, rope, storage
 from .weights import Weights, plus
 
 STREAM_WEIGHTS, STREAM_INPUT, STREAM_BLOCK, STREAM_TOKENS = 0, 1, 2, 3  # independent random streams per seed
@@ -120,11 +120,10 @@ class Trace:
     q_rot: np.ndarray | None = None  # (h, n, d_k)     Q after RoPE
     k_rot: np.ndarray | None = None  # (h_kv, n, d_k)  K after RoPE
     bias: np.ndarray | None = None  # (h, n, n)        added to the scaled scores: the mask, and ALiBi's bias
-    # int8 K and V (kv_bits = 8): the codes and scales they were kept as; k_rot and v are then codes × scale
-    k_codes: np.ndarray | None = None  # (h_kv, n, d_k) int8
-    v_codes: np.ndarray | None = None  # (h_kv, n, d_v) int8
-    k_scale: np.ndarray | None = None  # (h_kv, n)
-    v_scale: np.ndarray | None = None  # (h_kv, n)
+    # The arrays the cache's storage (variants.storage) keeps K_rot and V as, by name (variants.KEPT_NAMES), when it
+    # keeps them as other than floats; k_rot and v are then what attention read back from them. Each name is also an
+    # attribute of every trace, None where this trace's storage has no such array.
+    kept: dict = field(default_factory=dict)
 
     def __post_init__(self):
         n = len(self.x)
@@ -132,6 +131,11 @@ class Trace:
                             ("bias", np.broadcast_to(causal_mask(n), (len(self.q), n, n)))):
             if getattr(self, name) is None:
                 object.__setattr__(self, name, plain)
+
+    def __getattr__(self, name: str):  # only for names not found otherwise: a storage's arrays
+        if name in KEPT_NAMES:
+            return self.kept.get(name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 def check_input(x, d_model: int) -> np.ndarray:
@@ -181,9 +185,9 @@ def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softma
     v = plus(x @ w.w_v, w.b_v)  # V_g = X W_Vg: (h_kv, n, d_v)
     q_rot = rope(q, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # RoPE: pairs of dims turn by position
     k_rot = rope(k, np.arange(n), cfg.rotary_dims, cfg.rope_base)  # (without RoPE: Q and K as they are)
-    if cfg.kv_bits:  # int8: each row of K_rot and of V kept as codes and one scale; attention reads codes × scale
-        (k_codes, k_scale), (v_codes, v_scale) = quantize(k_rot), quantize(v)
-        k_rot, v = k_codes * k_scale[..., None], v_codes * v_scale[..., None]
+    store = storage(cfg)  # how the cache keeps each row of K_rot and of V; attention reads them back (floats: as is)
+    k_parts, v_parts = store.keep(k_rot), store.keep(v)
+    k_rot, v = store.read(*k_parts), store.read(*v_parts)
     g = groups(w.n_heads, w.n_kv_heads)  # query head i reads kv head g[i]
     scores = q_rot @ k_rot[g].transpose(0, 2, 1)  # Q_rot K_rotᵀ: (h, n, n)
     scaled = scores / np.sqrt(w.d_k)  # ÷ √d_k
@@ -193,15 +197,15 @@ def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softma
     heads = probs @ v[g]  # H_i = S_i V_g[i]: (h, n, d_v)
     concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v)
     y = plus(concat @ w.w_o, w.b_o)  # Y = Concat W_O (+ b_O): (n, d_model)
-    t = Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added)
-    return replace(t, k_codes=k_codes, v_codes=v_codes, k_scale=k_scale, v_scale=v_scale) if cfg.kv_bits else t
+    return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added,
+                 kept(store, k_parts, v_parts))
 
 
 def forward(x, w: Weights, cfg: AttentionConfig | None = None) -> Trace:
     """Multi-head causal self-attention, keeping every intermediate. x: (n, d_model) -> Trace.
 
-    cfg's variant fields (VARIANT_FIELDS: n_kv_heads, window, sinks, alibi, RoPE's, kv_bits) choose variant_walk;
-    its sizes are w's. Without any (or cfg None) it is the post's walk, bit for bit.
+    cfg's variant fields (config.VARIANT_FIELDS: n_kv_heads, window, sinks, alibi, RoPE's, the cache's storage)
+    choose variant_walk; its sizes are w's. Without any (or cfg None) it is the post's walk, bit for bit.
 
     The walk itself is `walk`; around it, forward keeps two promises the walk need not spell out:
     - Exactness. Tokens go through in blocks of BLOCK rows, the last block padded with zero rows that the mask
@@ -251,7 +255,8 @@ def variant_asked(w: Weights, cfg: AttentionConfig | None) -> AttentionConfig | 
                           f"{w.n_heads} and {w.n_kv_heads}: make the weights with init_weights(cfg).")
     if cfg.rotary_dims > w.d_k:
         raise ConfigError(f"rotary_dims = {cfg.rotary_dims} exceeds the weights' d_k = {w.d_k}.")
-    if cfg.kv_heads == cfg.n_heads and not (cfg.window or cfg.alibi or cfg.rotary_dims or cfg.kv_bits or w.biased):
+    plain = not (cfg.window or cfg.alibi or cfg.rotary_dims or w.biased) and storage(cfg) is FLOATS
+    if cfg.kv_heads == cfg.n_heads and plain:
         return None
     return cfg
 
@@ -279,7 +284,6 @@ def _first(t: Trace, x: np.ndarray, variant: bool) -> Trace:
         cut = replace(cut, q_rot=cut.q if t.q_rot is t.q else t.q_rot[:, :n].copy(),
                       k_rot=cut.k if t.k_rot is t.k else t.k_rot[:, :n].copy(),
                       bias=bias_n if bias_n.strides[0] == 0 else np.ascontiguousarray(bias_n))
-    if t.k_codes is not None:  # int8: V is codes × scale, and the codes and scales of the real rows
-        cut = replace(cut, **{name: getattr(t, name)[:, :n].copy() for name in ("k_codes", "v_codes", "k_scale",
-                                                                                 "v_scale")})
+    if t.kept:  # the storage's arrays of the real rows
+        cut = replace(cut, kept={name: a[:, :n].copy() for name, a in t.kept.items()})
     return cut

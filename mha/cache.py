@@ -5,8 +5,8 @@ far, but no earlier q. So q is computed, used once and dropped; k and v rows are
 
 With a variant (AttentionConfig's n_kv_heads, window, sinks, alibi, rotary_dims) the cache keeps K and V of the
 n_kv_heads kv heads only, keys after RoPE at their own positions, and with a window only the tokens a later query
-can still see: the sinks and the last `window`, so the oldest other token leaves as each new one arrives. With
-kv_bits = 8 each row is kept as int8 codes and one scale (variants.quantize), and attention reads codes × scale.
+can still see: the sinks and the last `window`, so the oldest other token leaves as each new one arrives. Each row is
+kept as the config's storage says (variants.storage), and attention reads back what it kept.
 """
 
 from dataclasses import dataclass
@@ -16,7 +16,7 @@ import numpy as np
 from .attention import Weights, check_input, plus, softmax, variant_asked
 from .config import AttentionConfig
 from .errors import InputError
-from .variants import alibi_slopes, quantize, rope
+from .variants import alibi_slopes, kept, rope, storage
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,10 +51,11 @@ class KVCache:
         self._seen = 0  # tokens appended: the next one's position
         if self.cfg.window:
             capacity = min(capacity, self.cfg.sinks + self.cfg.window + 1)
-        kept = np.int8 if self.cfg.kv_bits else np.float64  # int8: codes, with a scale a row beside them
-        self._k = np.empty((w.n_kv_heads, max(1, capacity), w.d_k), dtype=kept)
-        self._v = np.empty((w.n_kv_heads, max(1, capacity), w.d_v), dtype=kept)
-        self._scales = [np.empty((w.n_kv_heads, max(1, capacity))) for _ in "kv"] if self.cfg.kv_bits else None
+        self._store = storage(self.cfg)
+        # the arrays each row of K (0) and of V (1) is kept as: (h_kv, capacity, d) for a number a column, (h_kv,
+        # capacity) for one a row (floats: the rows themselves)
+        self._kept = [[np.empty((w.n_kv_heads, max(1, capacity)) + ((d,) if p.per_number else ()),
+                                dtype=p.dtype or np.float64) for p in self._store.parts] for d in (w.d_k, w.d_v)]
         self._pos = np.empty(max(1, capacity), dtype=np.int64)
         self._slopes = alibi_slopes(w.n_heads) if self.cfg.alibi else np.zeros(w.n_heads)
         # [W_Q | W_K | W_V] of every head side by side, (d_model, h (2 d_k + d_v)) (with shared K and V: every
@@ -80,21 +81,20 @@ class KVCache:
 
     @property
     def k(self) -> np.ndarray:
-        """Cached keys (h, t, d_k) as attention reads them, read-only (int8: codes × scale)."""
+        """Cached keys (h, t, d_k) as attention reads them (read back from what the storage keeps), read-only."""
         return _readonly(self._rows(0, slice(0, self._t)))
 
     @property
     def v(self) -> np.ndarray:
-        """Cached values (h, t, d_v) as attention reads them, read-only (int8: codes × scale)."""
+        """Cached values (h, t, d_v) as attention reads them, read-only."""
         return _readonly(self._rows(1, slice(0, self._t)))
 
     @property
-    def codes(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
-        """int8: (K codes (h_kv, t, d_k), V codes (h_kv, t, d_v), K scales (h_kv, t), V scales), read-only views of
-        what the cache holds; None for a float cache."""
-        if self._scales is None:
-            return None
-        return tuple(_readonly(a[:, : self._t]) for a in (self._k, self._v, *self._scales))
+    def kept(self) -> dict[str, np.ndarray]:
+        """What the cache holds when its storage keeps rows as other than floats, named as a trace's `kept`
+        (variants.KEPT_NAMES; (h_kv, t, d) for a number a column, (h_kv, t) for one a row), read-only views; {} for a
+        float cache."""
+        return kept(self._store, *([_readonly(a[:, : self._t]) for a in parts] for parts in self._kept))
 
     @property
     def positions(self) -> np.ndarray:
@@ -104,8 +104,7 @@ class KVCache:
     @property
     def nbytes(self) -> int:
         """Bytes the t cached K and V rows hold (not the spare capacity)."""
-        scales = 2 * self._scales[0].itemsize if self._scales else 0  # int8: a scale for each row of K and of V
-        return self._t * self.w.n_kv_heads * ((self.w.d_k + self.w.d_v) * self._k.itemsize + scales)
+        return sum(a[:, : self._t].nbytes for parts in self._kept for a in parts)
 
     def append(self, x_row) -> DecodeStep:
         """Feed token X_t (d_model,) and return its step; the cache grows by one row per kv head (with a window,
@@ -121,12 +120,13 @@ class KVCache:
                 k, v = np.split(qkv[w.n_heads * w.d_k:].reshape(w.n_kv_heads, -1), [w.d_k], axis=1)
             q_rot, k_rot = (rope(a[:, None], [pos], cfg.rotary_dims, cfg.rope_base)[:, 0] for a in (q, k))
             self._grow()
-            if self._scales is None:
-                self._k[:, self._t], self._v[:, self._t] = k_rot, v
-            else:  # int8: the codes and scale of this token's row of each kv head, and the row they stand for
-                (self._k[:, self._t], self._scales[0][:, self._t]), (self._v[:, self._t], self._scales[1][:, self._t]) \
-                    = quantize(k_rot), quantize(v)
-                k_rot, v = self._rows(0, self._t), self._rows(1, self._t)
+            rows = []  # this token's row of K_rot and of V of each kv head, as attention reads them back
+            for parts, row in zip(self._kept, (k_rot, v)):
+                new = self._store.keep(row)
+                for a, part in zip(parts, new):
+                    a[:, self._t] = part
+                rows.append(self._store.read(*new))
+            k_rot, v = rows
             self._pos[self._t] = pos
             keep = np.flatnonzero(self._visible(self._pos[: self._t + 1], pos))  # every slot, or all but one
             everyone = len(keep) == self._t + 1
@@ -153,17 +153,16 @@ class KVCache:
         if not np.all(np.isfinite(y)) or not np.all(np.isfinite(scores)):
             raise InputError("This token's values overflow float64: scale it down (|x| below 1e100).")
         if not everyone:  # the token that left: close the gap, the others keep their order
-            for kept in (self._k, self._v, *(self._scales or ())):
-                kept[:, : len(keep)] = kept[:, keep]
+            for a in (a for parts in self._kept for a in parts):
+                a[:, : len(keep)] = a[:, keep]
             self._pos[: len(keep)] = held
         self._t, self._seen = len(keep), pos + 1
         return DecodeStep(self._t, x, q, k_rot, v, scores, scaled, probs, heads, concat, y,
                           pos, _readonly(held), q_rot, k_rot, added)
 
     def _rows(self, which: int, slots) -> np.ndarray:
-        """The cached rows at `slots` of K (0) or V (1), as attention reads them: int8 codes × their scales."""
-        kept = (self._k, self._v)[which][:, slots]
-        return kept if self._scales is None else kept * self._scales[which][:, slots, None]
+        """The cached rows at `slots` of K (0) or V (1), as attention reads them back from what the storage keeps."""
+        return self._store.read(*(a[:, slots] for a in self._kept[which]))
 
     def _visible(self, positions: np.ndarray, pos: int) -> np.ndarray:
         """Which of the cached positions the token at `pos` sees: all, or the window's and the sinks'."""
@@ -172,13 +171,11 @@ class KVCache:
         return (positions > pos - self.cfg.window) | (positions < self.cfg.sinks)
 
     def _grow(self) -> None:
-        cap = self._k.shape[1]
+        cap = self._pos.shape[0]
         if self._t < cap:
             return
-        self._k = np.concatenate([self._k, np.empty_like(self._k)], axis=1)  # doubling: O(1) amortised
-        self._v = np.concatenate([self._v, np.empty_like(self._v)], axis=1)
-        if self._scales:
-            self._scales = [np.concatenate([s, np.empty_like(s)], axis=1) for s in self._scales]
+        self._kept = [[np.concatenate([a, np.empty_like(a)], axis=1) for a in parts]  # doubling: O(1) amortised
+                      for parts in self._kept]
         self._pos = np.concatenate([self._pos, np.empty_like(self._pos)])
 
 

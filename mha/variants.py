@@ -1,10 +1,13 @@
 """The pieces today's models change in the post's attention: which keys a query sees (a window, sinks), a bias
-on the scores (ALiBi), Q and K rotated by position (RoPE), and heads sharing one K and V (GQA, MQA).
+on the scores (ALiBi), Q and K rotated by position (RoPE), heads sharing one K and V (GQA, MQA), and how the KV
+cache keeps each row of K and V (a Storage: floats, or int8 codes with a scale a row).
 
 attention.variant_walk puts them together; each piece here is small enough to check by hand.
 """
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -79,3 +82,48 @@ def quantize(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     scale = np.abs(a).max(axis=-1) / 127
     codes = np.rint(a / np.where(scale > 0, scale, 1.0)[..., None])
     return np.clip(codes, -127, 127).astype(np.int8), scale
+
+
+@dataclass(frozen=True)
+class Part:
+    """One array a cached row is kept as: `name` ("" for the row itself), its dtype (None: the cache's float,
+    float64 in the core, a model's own width in a cost), and whether it holds a number per column of the row or one
+    number per row."""
+
+    name: str
+    dtype: type | None
+    per_number: bool
+
+
+@dataclass(frozen=True)
+class Storage:
+    """How the KV cache keeps each row of K (after RoPE) and of V, per token and kv head. attention.variant_walk,
+    mha.KVCache and mha.cost read only this: `keep` turns rows (..., n, d) into the arrays of `parts`, `read` turns
+    those back into the rows attention reads. A row is kept on its own, so a row once cached never changes."""
+
+    parts: tuple[Part, ...]
+    keep: Callable[[np.ndarray], tuple[np.ndarray, ...]]
+    read: Callable[..., np.ndarray]
+
+    def nbytes(self, numbers, rows, itemsize: int):
+        """Bytes of `rows` rows holding `numbers` numbers in all, a float taking `itemsize` bytes."""
+        return sum((np.dtype(p.dtype).itemsize if p.dtype else itemsize) * (numbers if p.per_number else rows)
+                   for p in self.parts)
+
+
+FLOATS = Storage((Part("", None, True),), keep=lambda a: (a,), read=lambda a: a)
+INT8 = Storage((Part("codes", np.int8, True), Part("scale", None, False)), keep=quantize,
+               read=lambda codes, scale: codes * scale[..., None])
+# The names of the arrays a storage adds to a trace and a cache, for K and for V: k_codes, k_scale, v_codes, v_scale
+KEPT_NAMES = tuple(f"{m}_{p.name}" for s in (FLOATS, INT8) for m in "kv" for p in s.parts if p.name)
+
+
+def storage(cfg: AttentionConfig) -> Storage:
+    """How cfg's cache keeps K and V: int8 codes and a scale a row (kv_bits = 8), or floats."""
+    return INT8 if cfg.kv_bits else FLOATS
+
+
+def kept(store: Storage, k_parts, v_parts) -> dict:
+    """The storage's arrays by name (k_codes, …), the rows themselves left out: what a trace and a cache show."""
+    return {f"{m}_{p.name}": a for m, parts in (("k", k_parts), ("v", v_parts))
+            for p, a in zip(store.parts, parts) if p.name}

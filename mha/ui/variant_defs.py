@@ -82,6 +82,9 @@ class Variant:
     kv: bool = True  # the KV-cache stage decodes through it (the online softmax is a way to compute, not to cache)
     groups: bool = False  # shows heads in groups: a composite h, so its sizes cannot all be primes (GQA)
     kv_name: str = ""  # the strings key of its shorter name on the KV-cache stage's picker (else variant_<id>)
+    # the strings keys of the cost part's sentences on its cache at the page's sizes and at its real model's
+    cost_here: str = "lab_costs_here"
+    cost_real: str = "lab_costs_real"
 
 
 def kv_heads(h: int, wanted: int) -> int:
@@ -144,10 +147,11 @@ VARIANT_LIST = (
             Real("DeepSeek-V2", ("deepseek",), 60,
                  mha.AttentionConfig(n_tokens=1, d_model=5120, n_heads=128, d_k=128 + 64, d_v=128), latent=512,
                  rope_key=64),
-            knobs=(D_LATENT,), code=(mla.mla_from, mla.mla_forward)),
+            knobs=(D_LATENT,), code=(mla.mla_from, mla.mla_forward), cost_here="lab_costs_here_mla"),
     Variant("int8", "int8", lambda cfg, k: dict(kv_bits=8),
             Real("Llama-3-8B", ("llama3",), 32, replace(LLAMA3, kv_bits=8), words="lab_costs_model_int8"),
-            code=(attention.variant_walk, core.quantize), kv_name="kv_short_int8"),
+            code=(attention.variant_walk, core.quantize), kv_name="kv_short_int8", cost_here="lab_costs_here_int8",
+            cost_real="lab_costs_real_int8"),
     Variant("online", "online", _same, Real("Llama-3-8B", ("llama3", "flash"), 32, LLAMA3, context=8192),
             knobs=(TILE,), code=(online.online_attention,), kv=False),
 )

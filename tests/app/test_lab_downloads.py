@@ -62,8 +62,12 @@ def test_int8_files_hold_the_codes_and_scales_the_cache_keeps():
         assert (np.abs(a[codes] - rows / want_scale[..., None]) <= 0.5 + 1e-9).all()
         np.testing.assert_allclose(a[back], a[codes] * a[scale][..., None], rtol=1e-12)
     assert part.meta["kv_bits"] == 8
-    names = zipfile.ZipFile(io.BytesIO(exports.files(X, W, cfg, part)["csv"])).namelist()
-    assert {"K_codes_head1.csv", "V_codes_head4.csv", "K_scale.csv", "V_scale.csv"} <= set(names)
+    csv = zipfile.ZipFile(io.BytesIO(exports.files(X, W, cfg, part)["csv"]))
+    assert {"K_codes_head1.csv", "V_codes_head4.csv", "K_scale.csv", "V_scale.csv"} <= set(csv.namelist())
+    header = lambda name: csv.read(name).decode().splitlines()[0]  # noqa: E731
+    for codes, rows in (("K_codes", "K_rot"), ("V_codes", "V")):  # a code a number: the rows' own axes
+        assert header(f"{codes}_head1.csv") == header(f"{rows}_head1.csv")
+    assert header("K_scale.csv") == header("V_scale.csv") == "head," + ",".join(f"t{i}" for i in range(1, 6))
 
 
 def test_mla_files_hold_the_latent_and_both_orders():

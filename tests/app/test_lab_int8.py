@@ -69,6 +69,8 @@ def test_the_kv_stage_proves_the_int8_cache_and_counts_its_bytes(lang):
     per_token = POST.n_heads * (POST.d_k + POST.d_v + 2 * 8)  # a byte a code, two float64 scales a row
     count, measured = f"= {4 * per_token:,}$".replace(",", "{,}"), f"{4 * per_token:,}"
     assert count in text and measured in text.replace(count, "")  # the page's count, and the bytes a cache held
+    rule = rf"h\,t\,(d_k + d_v + 2 \cdot 8) = {POST.n_heads} \cdot 4 \cdot {per_token // POST.n_heads}"
+    assert rule in text  # the count's rule (a byte a code, a float64 scale for the row of K and of V) and its numbers
     proof = page_text(run(stage="kv_cache", variant="int8", n_tokens=4, lang=lang))
     assert TABLES[lang]["kv_exact"] in proof  # the rows before the new token: not one bit changed
 

@@ -37,11 +37,11 @@ def test_cache_append_is_amortised_constant():
     """Buffers double: 1000 appends reallocate about log2(1000) times, not 1000."""
     cfg = mha.AttentionConfig(n_tokens=1000, d_model=4, d_k=3, d_v=2, n_heads=1)
     cache = mha.KVCache(mha.init_weights(cfg), capacity=1)
-    buffers = [cache._k]  # every buffer is kept alive, so a new one is a new object (ids are not reused)
+    buffers = [cache._kept[0][0]]  # K's buffers, each kept alive: a new one is a new object (ids are not reused)
     for row in mha.init_input(cfg):
         cache.append(row)
-        if cache._k is not buffers[-1]:
-            buffers.append(cache._k)
+        if cache._kept[0][0] is not buffers[-1]:
+            buffers.append(cache._kept[0][0])
     assert len(buffers) - 1 == 10  # capacity 1 -> 2 -> 4 -> … -> 1024: ten reallocations for 1000 tokens
     assert cache.nbytes == 1000 * (3 + 2) * 8
 

@@ -66,7 +66,7 @@ def test_decoding_gives_forwards_rows_and_a_cached_row_never_changes(name):
     for t, row in enumerate(x):
         step = cache.append(row)
         np.testing.assert_allclose(step.y, mha.forward(x[: t + 1], w, cfg).y[t], rtol=0, atol=1e-12)
-        k_codes, v_codes, k_scale, v_scale = cache.codes
+        k_codes, v_codes, k_scale, v_scale = (cache.kept[f"{m}_{p}"] for p in ("codes", "scale") for m in "kv")
         for slot, pos in enumerate(cache.positions):  # every row still held is the one kept when it arrived
             now = (k_codes[:, slot].copy(), v_codes[:, slot].copy(), k_scale[:, slot].copy(), v_scale[:, slot].copy())
             for a, b in zip(seen.setdefault(pos, now), now):
@@ -74,8 +74,8 @@ def test_decoding_gives_forwards_rows_and_a_cached_row_never_changes(name):
         np.testing.assert_array_equal(cache.k, k_codes * k_scale[..., None])
     full = mha.forward(x, w, cfg)
     held = cache.positions
-    np.testing.assert_array_equal(cache.codes[0], full.k_codes[:, held])  # the same codes as forward's
-    np.testing.assert_array_equal(cache.codes[1], full.v_codes[:, held])
+    np.testing.assert_array_equal(cache.kept["k_codes"], full.k_codes[:, held])  # the same codes as forward's
+    np.testing.assert_array_equal(cache.kept["v_codes"], full.v_codes[:, held])
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -85,11 +85,11 @@ def test_nbytes_counts_the_codes_and_the_scales(name):
     for row in x:
         cache.append(row)
     per_row = cfg.d_k + cfg.d_v + 2 * 8  # a byte a code, a float64 scale for the row of K and the row of V
-    assert cache.nbytes == len(cache) * cfg.kv_heads * per_row == sum(a.nbytes for a in cache.codes)
+    assert cache.nbytes == len(cache) * cfg.kv_heads * per_row == sum(a.nbytes for a in cache.kept.values())
     plain = mha.KVCache(w, mha.AttentionConfig(**{**vars(cfg), "kv_bits": 0}))
     for row in x:
         plain.append(row)
-    assert plain.codes is None and plain.nbytes == len(plain) * cfg.kv_heads * (cfg.d_k + cfg.d_v) * 8
+    assert plain.kept == {} and plain.nbytes == len(plain) * cfg.kv_heads * (cfg.d_k + cfg.d_v) * 8
 
 
 def test_kv_bits_is_0_or_8():
@@ -97,3 +97,33 @@ def test_kv_bits_is_0_or_8():
         mha.AttentionConfig(kv_bits=4)
     cfg = mha.AttentionConfig()
     assert cfg.kv_bits == 0 and mha.attention.variant_asked(mha.init_weights(cfg), cfg) is None
+
+
+def test_a_storage_s_arrays_are_attributes_of_every_trace_and_a_trace_survives_a_copy():
+    """The storage's arrays are a trace's `kept`, each also an attribute (None on a float trace); any other missing
+    name is an AttributeError; and a trace pickles and copies whole (Streamlit's caches copy what they hand out)."""
+    import copy
+    import pickle
+
+    cfg, w, x = _layer("post", n=4)
+    t8, t = mha.forward(x, w, cfg), mha.forward(x, w)
+    assert sorted(t8.kept) == ["k_codes", "k_scale", "v_codes", "v_scale"] and t.kept == {}
+    assert t8.k_codes is t8.kept["k_codes"] and t.k_codes is None and t.v_scale is None
+    with pytest.raises(AttributeError, match="k_cods"):
+        _ = t8.k_cods
+    for back in (pickle.loads(pickle.dumps(t8)), copy.deepcopy(t8), copy.copy(t8)):
+        np.testing.assert_array_equal(back.k_codes, t8.k_codes)
+        np.testing.assert_array_equal(back.y, t8.y)
+
+
+def test_the_storage_counts_what_a_cache_holds_at_any_float_width():
+    """variants.Storage.nbytes, which the cost and the cost table read: a float storage `itemsize` a number, int8 a
+    byte a number and a float a row; a cache's nbytes (float64) is the same count."""
+    floats, int8 = mha.storage(mha.AttentionConfig()), mha.storage(mha.AttentionConfig(kv_bits=8))
+    assert floats.nbytes(18, 2, 2) == 36 and int8.nbytes(18, 2, 2) == 18 + 2 * 2
+    for name in CASES:
+        cfg, w, x = _layer(name)
+        for c in (cfg, mha.AttentionConfig(**{**vars(cfg), "kv_bits": 0})):
+            cache, _ = mha.decode(x, w, c)
+            rows = 2 * len(cache) * c.kv_heads
+            assert cache.nbytes == mha.storage(c).nbytes(rows // 2 * (c.d_k + c.d_v), rows, 8)

@@ -98,12 +98,18 @@ def _cache_check(t_, cfg: mha.AttentionConfig, variant: str, latent: int, t: int
     else:
         heads = "h" if cfg.kv_heads == cfg.n_heads else "n_{kv}"
         tokens = "L" if cfg.window else "t"
-        if cfg.kv_bits:  # a byte a code, and two scales a row
-            count = (rf"{heads}\,{tokens}\,(d_k + d_v + 2 \cdot {ITEMSIZE}) = "
-                     rf"{cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v + 2 * ITEMSIZE}")
+        # each array the storage keeps: s bytes a number of a row (floats: the row itself), or one s-byte number
+        # for the row of K and one for the row of V of every kv head
+        kept = [(np.dtype(p.dtype).itemsize if p.dtype else ITEMSIZE, p.per_number) for p in mha.storage(cfg).parts]
+        if len(kept) == 1 and kept[0][1]:
+            s = kept[0][0]
+            count = (rf"{s} \cdot {heads}\,{tokens}\,(d_k + d_v) = "
+                     rf"{s} \cdot {cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v}")
         else:
-            count = (rf"{ITEMSIZE} \cdot {heads}\,{tokens}\,(d_k + d_v) = "
-                     rf"{ITEMSIZE} \cdot {cfg.kv_heads} \cdot {c.held} \cdot {cfg.d_k + cfg.d_v}")
+            terms = " + ".join(("d_k + d_v" if s == 1 else rf"{s}\,(d_k + d_v)") if per else rf"2 \cdot {s}"
+                               for s, per in kept)
+            row = sum(s * (cfg.d_k + cfg.d_v) if per else 2 * s for s, per in kept)
+            count = rf"{heads}\,{tokens}\,({terms}) = {cfg.kv_heads} \cdot {c.held} \cdot {row}"
     _, nbytes, _ = costs.measured(cfg, t, latent)
     return t_("kv_cost_cache", t=t, count=f"{count} = {tex_int(c.cache_bytes)}", nbytes=f"{nbytes:,}")
 

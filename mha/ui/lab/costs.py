@@ -21,7 +21,7 @@ from .. import lab
 from .. import settings as S
 from ..inputs import number
 from ..prose import markdown_table, tex_int
-from ..variant_defs import VARIANT_LIST, Real
+from ..variant_defs import VARIANT_LIST, VARIANTS, Real
 from ..view import View
 
 FLOAT_BYTES = 2  # a real model's cache in bf16 / fp16
@@ -88,7 +88,7 @@ class Here:
     n: int  # tokens fed
     held: int  # tokens the cache holds after them
     nbytes: int
-    floats: int  # numbers a token, per layer, read back from what the cache holds (int8: codes)
+    floats: int  # numbers a token, per layer, read back from what the cache holds (whatever it keeps them as)
 
 
 def here(v: View, variant: str) -> Here:
@@ -129,12 +129,10 @@ def sizes_tex(cfg: mha.AttentionConfig, latent: int = 0, rope_key: int = 0) -> s
 
 
 def per_token_bytes(real: Real) -> int:
-    """Bytes one token costs a real model: every layer, FLOAT_BYTES a number, or with an int8 cache a byte a number
-    and a FLOAT_BYTES scale for each kv head's row of K and of V."""
+    """Bytes one token costs a real model: every layer, its numbers as the cache's storage keeps them
+    (variants.Storage.nbytes, a float taking FLOAT_BYTES)."""
     numbers = floats_per_token(real.cfg, real.latent, real.rope_key)
-    if real.cfg.kv_bits:
-        return (numbers + 2 * real.cfg.kv_heads * FLOAT_BYTES) * real.layers
-    return numbers * real.layers * FLOAT_BYTES
+    return mha.storage(real.cfg).nbytes(numbers, 2 * real.cfg.kv_heads, FLOAT_BYTES) * real.layers
 
 
 def tokens_fit(real: Real, memory_gb: float) -> int | None:
@@ -169,10 +167,9 @@ def _chosen(v: View, variant: str) -> str:
     real = REAL[variant]
     sizes = f"${sizes_tex(h.cfg, h.latent)},\\ n = {h.n}$"
     lines = [t("lab_costs_why_" + variant),
-             t("lab_costs_here_mla" if h.latent else "lab_costs_here_int8" if h.cfg.kv_bits else "lab_costs_here",
-               sizes=sizes, formula=formula(h.cfg, h.latent), n=h.n, held=f"{h.held:,}", nbytes=f"{h.nbytes:,}",
-               floats=f"{h.floats:,}", scales=2 * h.cfg.kv_heads)]
-    real_line = t("lab_costs_real_int8" if real.cfg.kv_bits else "lab_costs_real", model=real.said(t),
+             t(VARIANTS[variant].cost_here, sizes=sizes, formula=formula(h.cfg, h.latent), n=h.n,
+               held=f"{h.held:,}", nbytes=f"{h.nbytes:,}", floats=f"{h.floats:,}", scales=2 * h.cfg.kv_heads)]
+    real_line = t(VARIANTS[variant].cost_real, model=real.said(t),
                   config=sizes_tex(real.cfg, real.latent, real.rope_key), scales=2 * real.cfg.kv_heads,
                   formula=formula(real.cfg, real.latent, real.rope_key), layers=real.layers,
                   per_token=f"{per_token_bytes(real):,}")

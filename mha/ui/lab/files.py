@@ -39,9 +39,10 @@ def variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.Attention
          "V": t.v, "Q_rot": t.q_rot, "K_rot": t.k_rot, "QK^T": t.scores, "QK^T_scaled": t.scaled, "bias": t.bias,
          "QK^T_masked": t.masked, "S": t.probs, "H": t.heads, "Concat": t.concat, "Y": t.y}
     labels = {"Q_rot": LABELS["Q"], "K_rot": LABELS["K"], "bias": ("query", "key")}
-    if t.k_codes is not None:  # int8: what the cache keeps, codes and a scale a row (K_rot and V are read back)
-        a.update(K_codes=t.k_codes, V_codes=t.v_codes, K_scale=t.k_scale, V_scale=t.v_scale)
-        labels.update(K_codes=LABELS["K"], V_codes=LABELS["V"], K_scale=("head", "token"), V_scale=("head", "token"))
+    for name, kept in t.kept.items():  # what the cache keeps K_rot and V as, when not floats (they are read back)
+        m, part = name.split("_", 1)
+        a[f"{m.upper()}_{part}"] = kept
+        labels[f"{m.upper()}_{part}"] = LABELS[m.upper()] if kept.ndim == 3 else ("head", "token")
     return Part(a, labels, {**meta, **mha.variant_fields(cfg)})
 
 
