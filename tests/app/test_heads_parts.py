@@ -304,3 +304,31 @@ def test_the_sidebar_offers_a_layer_only_where_the_part_reads_one():
         rerun(at)
         keys = [w.key for w in at.sidebar.get("button_group")]
         assert ("layer" in keys) == shown and at.session_state["layer"] == 2, (part, keys)
+
+
+def test_the_heads_caches_keep_no_model_alive_and_hold_their_bytes_within_a_budget(trained, monkeypatch):
+    """A retrained model leaves the process when the trainer lets go of it and no page shows it: the scores, traces
+    and timeline the heads parts made for it are keyed by a number of its own, never by the model, and they are held
+    within HEADS_BUDGET bytes (a model trained every few minutes for a day would otherwise stay, ~1 MB each)."""
+    import gc
+    import weakref
+
+    from mha.ui import heads
+
+    other = mha.train.Trained(trained.weights, trained.vocab, dict(trained.meta), trained.snapshots)
+    gone = weakref.ref(other)
+    ids = tuple(range(len(trained.vocab))) * 2
+    assert heads.score(other, ((1, 0),)).accuracy == heads.score(trained, ((1, 0),)).accuracy
+    heads.knocked_trace(other, ids, ((1, 0),))
+    heads.timeline(other)
+    del other
+    gc.collect()
+    assert gone() is None
+    monkeypatch.setattr(heads.HELD, "budget", 2**20)  # 1 MB: about ten of the traces below
+    for knocked in ((), ((0, 0),), ((0, 1),), ((1, 1),)):
+        for start in range(len(trained.vocab)):
+            seq = ids[start:start + 12]  # each sequence its own trace: a value is never another key's
+            want = mha.model_forward(np.array(seq), trained.weights, knocked=knocked).logits
+            np.testing.assert_array_equal(heads.knocked_trace(trained, seq, knocked).logits, want)
+            assert heads.HELD.held <= 2**20
+    assert heads.HELD.held > 2**19  # what it holds is counted: the traces' arrays

@@ -3,6 +3,9 @@
 here: the heads' names and measured roles, the held-out sequences and the scores on them, and the page's sequence
 run with heads knocked out, each made once per process for a model and shared read-only by every session."""
 
+import itertools
+import threading
+import weakref
 from functools import lru_cache
 
 import numpy as np
@@ -15,6 +18,7 @@ from mha.train import Task, held_out
 
 from .. import settings as S
 from ..chart import chart
+from ..shared import MB, Shared, footprint
 from ..strings import Text
 from ..view import View, first_screen, name
 
@@ -62,25 +66,46 @@ def sequences() -> tuple[np.ndarray, ...]:
     return tuple(held_out())
 
 
-@lru_cache(maxsize=64)
+# The scores, traces and timelines below, for every model a page shows (the shipped one, and those the trainer keeps):
+# a trace of 16 tokens is about 117 KB, a score and a timeline under 1 KB (each counted as 1 KB here, so that they
+# too leave once the budget is full).
+HEADS_BUDGET = 8 * MB
+HELD = Shared(HEADS_BUDGET, size=lambda v: max(sum(footprint(v).values()), 1024))
+_numbers: "weakref.WeakKeyDictionary[mha.train.Trained, int]" = weakref.WeakKeyDictionary()
+_counted = itertools.count()
+_lock = threading.Lock()
+
+
+def _number(m: "mha.train.Trained") -> int:
+    """A number of m's own, never given to another model: the caches' keys hold it, not m, so a model the trainer
+    lets go of and no page shows leaves the process (its values stay until the budget pushes them out)."""
+    with _lock:
+        if m not in _numbers:
+            _numbers[m] = next(_counted)
+        return _numbers[m]
+
+
 def score(m: "mha.train.Trained", knocked: tuple[tuple[int, int], ...]) -> mha.TaskScore:
-    """The model's second-copy accuracy and loss on the held-out sequences with `knocked` heads (16 sets of 4 heads
-    for each model kept: a bounded cache)."""
-    return mha.task_score(m.weights, sequences(), knocked)
+    """The model's second-copy accuracy and loss on the held-out sequences with `knocked` heads."""
+    return HELD.get(("score", _number(m), knocked), lambda: mha.task_score(m.weights, sequences(), knocked))
 
 
-@lru_cache(maxsize=64)
 def knocked_trace(m: "mha.train.Trained", ids: tuple[int, ...],
                   knocked: tuple[tuple[int, int], ...]) -> mha.ModelTrace:
     """The model on the page's sequence with `knocked` heads."""
-    return mha.model_forward(np.array(ids, dtype=np.int64), m.weights, knocked=knocked)
+    return HELD.get(("trace", _number(m), ids, knocked),
+                    lambda: mha.model_forward(np.array(ids, dtype=np.int64), m.weights, knocked=knocked))
 
 
 PROBE = 32  # sequences of the timeline's probe on which each snapshot's accuracy is measured, knocked and not
 
 
-@lru_cache(maxsize=4)
 def timeline(m: "mha.train.Trained") -> tuple[list[float], list[float], list[float]]:
+    """The training timeline's three curves (_timeline), made once per model while the budget holds them."""
+    return HELD.get(("timeline", _number(m)), lambda: _timeline(m))
+
+
+def _timeline(m: "mha.train.Trained") -> tuple[list[float], list[float], list[float]]:
     """At each snapshot: the accuracy with every head, without the last layer's heads (the induction heads'
     layer), and the last layer's best induction score; on the first PROBE of the sequences the loss is measured on
     (the model's task at L = 6, seed [seed, 13]). Made once per model kept (about a second or two)."""
