@@ -41,7 +41,7 @@ if notices := ss.get("notices"):  # one box: a link with many unusable values sa
 classroom.banner(t)  # in a room: which, how many, and the way out or back
 
 cfg = session.config()
-look = screen.look(ss["present"], t("png_save"), t("upload_button"))
+look = screen.look(ss["present"], t("png_save"), t("upload_button"), ss["stage"])
 given = x_source.inputs(cfg)  # X, its tokens and, with the trained model, the run the walk shows a layer of
 work = 0 if models.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
 view = None

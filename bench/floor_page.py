@@ -96,7 +96,7 @@ with st.sidebar:
     st.expander(t("share"), icon=":material/link:", key="share_open", on_change="rerun")
     st.expander(t("sidebar_export"), icon=":material/download:", key="downloads_open", on_change="rerun")
 st.markdown(f"# {t('app_title')}\n\n:gray[:small[{t('app_tagline')} {t('credit')}]]")  # one element, not two
-screen.look(False, t("png_save"), t("upload_button"))
+screen.look(False, t("png_save"), t("upload_button"), "scores")
 n = int(ss["n_tokens"])
 header(t, "scores", F.DESK, h=1)
 st.segmented_control(t("head"), [1, 2], key="head", required=True, persist_state="session")

@@ -75,7 +75,14 @@ PAGE_CSS = chart.CSS + """
 # to come (watch), and titles their PNG buttons in the page's language (saveTitle).
 _JS = chart.LIB + """
 watch();
+let drawnStage;  // the stage this page drew last: another one opens at its top, not at the scroll its Next button left
 export default function ({ data, setStateValue, parentElement }) {
+  if (drawnStage !== undefined && drawnStage !== data.stage) {
+    const main = document.querySelector('[data-testid="stMain"]');
+    if (main) main.scrollTop = 0;
+    window.scrollTo(0, 0);
+  }
+  drawnStage = data.stage;
   // What the server drew this run for, on the component's element: lets a browser test wait for it.
   (parentElement.host || parentElement).dataset.screen = data.phone ? "phone" : "wide";
   let sheet = document.getElementById("mha-page-css");
@@ -119,14 +126,16 @@ def css_string(text: str) -> str:
     return '"' + "".join(c if c.isalnum() or c == " " else f"\\{ord(c):x} " for c in text) + '"'
 
 
-def look(present: bool, save: str, upload: str) -> F.Look:
+def look(present: bool, save: str, upload: str, stage: str) -> F.Look:
     """The Look for this session's window; a phone wins over presenter mode (a projector is wide). `save` is the
-    charts' PNG button's title in the page's language, `upload` a file box's button."""
+    charts' PNG button's title in the page's language, `upload` a file box's button; `stage` the stage drawn (the page
+    scrolls to its top when it changes)."""
     phone = bool(st.session_state.get("screen_phone", False))
     css = PAGE_CSS + UPLOAD_CSS % css_string(upload) + (PRESENTER_CSS if present else "")
     link_over = st.session_state.get("screen") is not None and st.session_state["screen"].link_over is not None
     result = _probe(key="screen", data={"phone_max": PHONE_MAX, "phone": phone, "css": css, "save": save,
-                                        "link_chars": LINK_CHARS, "link_fields": LINK_FIELDS, "link_over": link_over},
+                                        "link_chars": LINK_CHARS, "link_fields": LINK_FIELDS, "link_over": link_over,
+                                        "stage": stage},
                     default={"phone": phone, "link_over": None}, on_phone_change=_remember,
                     on_link_over_change=_link_over, height=0)
     phone = bool(result.phone) if result is not None and result.phone is not None else phone

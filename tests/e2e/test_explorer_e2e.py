@@ -465,3 +465,28 @@ def test_the_open_downloads_panel_follows_the_tokens_added_to_the_cache(page, ap
             page.wait_for_function("() => document.querySelector('.st-key-download_npz') && "
                                    "!document.querySelector('[data-stale=\"true\"]')", timeout=30_000)
             settle(page, quiet_ms=2_000)  # the cache stage runs, then the whole page: quiet between both
+
+
+MAIN_SCROLL = "() => document.querySelector('[data-testid=\"stMain\"]').scrollTop"
+
+
+def test_next_opens_the_next_stage_at_its_top_and_a_change_within_a_stage_keeps_the_scroll(page, app_url):
+    """Next is pressed at a stage's foot: the next stage opens at its title and words, not at the scroll the button
+    left (its figure's foot). A change inside a stage (another head, the other language) leaves the page where the
+    reader put it."""
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    open_stage(page, app_url, "qk", lang="en")
+    page.locator(".st-key-next_stage button").scroll_into_view_if_needed()
+    assert page.evaluate(MAIN_SCROLL) > 300
+    rerun_after(page, page.locator(".st-key-next_stage button").click)
+    assert "stage=scores" in page.url and page.evaluate(MAIN_SCROLL) == 0
+    title = page.locator('[data-testid="stMain"] h3').first.bounding_box()
+    assert 0 <= title["y"] and title["y"] + title["height"] <= 1000, title
+    page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTop = 250")
+    rerun_after(page, page.locator(".st-key-head button").nth(1).click)  # head 2: the same stage
+    assert page.evaluate(MAIN_SCROLL) == 250
+    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="中文").click)  # its words, the same stage
+    assert "lang=zh" in page.url and page.evaluate(MAIN_SCROLL) == 250
+    rerun_after(page, page.locator(".st-key-lang button").filter(has_text="English").click)
+    rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_values"]).click)  # the sidebar
+    assert "stage=values" in page.url and page.evaluate(MAIN_SCROLL) == 0
