@@ -76,6 +76,28 @@ def test_the_cache_s_views_are_read_only():
             a.flat[0] = 0
 
 
+def test_a_windowed_cache_keeps_room_for_its_window_however_long_the_text():
+    """A window of 3 with 1 sink: sinks + window + 1 rows (the new token arrives before the oldest other leaves),
+    never more over 40 tokens, whatever capacity is asked (a smaller one grows to it); without a window, the
+    capacity asked (at least a row, 16 unless told), doubled whenever it is full."""
+    cfg = mha.AttentionConfig(n_tokens=40, d_model=5, d_k=4, d_v=3, n_heads=4, n_kv_heads=1, window=3, sinks=1)
+    w, x = mha.init_weights(cfg), mha.init_input(cfg)
+    for asked, want in ((0, [1, 2, 4, 5]), (2, [2, 4, 5]), (64, [5])):
+        cache = mha.KVCache(w, cfg, capacity=asked)
+        rooms = [cache.capacity]
+        for row in x:
+            cache.append(row)
+            rooms.append(cache.capacity)
+        assert sorted(set(rooms)) == want and len(cache) == 4, (asked, rooms)
+    plain = mha.init_weights(mha.AttentionConfig())
+    assert mha.KVCache(plain).capacity == 16 and mha.KVCache(plain, capacity=0).capacity == 1
+    cache, rooms = mha.KVCache(plain, capacity=1), []
+    for row in mha.init_input(mha.AttentionConfig(n_tokens=5)):
+        cache.append(row)
+        rooms.append(cache.capacity)
+    assert rooms == [1, 2, 4, 4, 8]
+
+
 def test_weights_are_read_as_their_own_variant_without_a_config():
     """GQA weights without a cfg: the cache finds the shared K and V from the weights' shapes."""
     cfg, w, x, ref = _setup("gqa")
