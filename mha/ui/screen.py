@@ -58,10 +58,14 @@ PRESENTER_CSS = """
 # its cells are tighter, so that most fit; there the grid's toolbar (it sat over the words above X) and Plotly's
 # (over the timeline's title) are not drawn (audit #13). A number box of inputs.number offers no empty value, so not
 # the button that empties it (Streamlit's for a box without a default); the quiz's answer box, which starts empty,
-# keeps it.
+# keeps it. The sidebar's Weights control wraps when a checkpoint makes it three choices: each choice is drawn as a box
+# of its own (Streamlit leaves out the border a choice shares with its neighbour, which a wrap leaves open).
 PAGE_CSS = chart.CSS + """
 .stElementContainer:not([class*="st-key-quiz_answer_"]) [data-testid="stNumberInputClearButton"] { display: none; }
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] table { display: block; max-width: 100%; overflow-x: auto; }
+.st-key-model button[role="radio"] { border-radius: 0.5rem !important; margin: 0 0.25rem 0.25rem 0 !important; }
+.st-key-model button[role="radio"]:not([data-selected], [data-disabled]) {
+  border-color: color-mix(in srgb, currentColor 20%, transparent) !important; }
 @media (max-width: 640px) {
   [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
   [data-testid="stMain"] [data-testid="stElementToolbar"] { display: none; }
