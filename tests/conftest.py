@@ -32,14 +32,15 @@ def pytest_terminal_summary(terminalreporter):
         terminalreporter.write_line(f"screenshots of every stage: {shots}")
 
 
-# minutes, in order; the memory and classroom tests mostly wait (a janitor's passes, a room's reruns): early, the other
-# workers' tests fill that time
-LONGEST_FIRST = ("test_screens_e2e", "test_frames_e2e", "test_downloads_e2e", "test_memory_e2e", "test_classroom_e2e")
-SLOW_APPTESTS = ("test_memory", "test_strings_render")  # tests of 15-20 s each: right after the browser's
+# The files of the longest single tests (30-60 s each in a full run), longest first; the memory and classroom tests
+# mostly wait (a janitor's passes, a room's reruns): early, the other workers' tests fill that time
+LONGEST_FIRST = ("test_classroom_e2e", "test_state_e2e", "test_memory_e2e", "test_downloads_e2e",
+                 "test_lab_present_e2e", "test_screens_e2e")
+SLOW_APPTESTS = ("test_memory", "test_strings_render", "test_gpt2")  # 15-20 s tests: right after the browser's
 
 
 def pytest_collection_modifyitems(items):
-    """Browser tests first, the longest of them first, then the slowest AppTests: with several workers (`-n 3
+    """Browser tests first, the longest of them first, then the slowest other tests: with several workers (`-n 3
     --dist worksteal`: a worker that runs out takes tests from the others' share) the run then ends on short tests,
     not on a long one."""
     def rank(item) -> int:
