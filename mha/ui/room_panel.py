@@ -7,7 +7,7 @@ import segno
 import streamlit as st
 
 from . import classroom
-from .classroom import CODE, FOLLOW, KEY, SEEN, STORE, alive, join, open_room, presenting, reach, say
+from .classroom import ASKED, CODE, FOLLOW, KEY, SEEN, SHOWN, STORE, alive, join, open_room, presenting, reach, say
 from .rooms import CODE_LENGTH, Question, RoomError, RoomUnreachable
 from .strings import Text
 
@@ -101,7 +101,7 @@ def _leave() -> None:
     sid = classroom.session_id()
     if sid and ss.get(CODE):
         reach(STORE.leave, ss[CODE], sid)
-    for key in (CODE, FOLLOW, SEEN):
+    for key in (CODE, FOLLOW, SEEN, SHOWN, ASKED):  # nothing of the room stays: joined again, it is asked again
         ss.pop(key, None)
 
 

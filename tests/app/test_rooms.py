@@ -2,11 +2,11 @@
 
 import pytest
 
-from mha.ui import classroom, rooms
+from mha.ui import classroom, room_panel, rooms
 from mha.ui.rooms import RoomError, Store
-from mha.ui.strings import EN, TABLES
+from mha.ui.strings import EN, TABLES, Text
 
-from .helpers import rerun, run
+from .helpers import page_text, rerun, run
 
 
 class Clock:
@@ -85,6 +85,30 @@ def test_a_presenter_faster_than_the_rooms_pace_has_the_latest_view_sent_after_t
     clock.now += 1.0
     later.pop()[1]()
     assert told[-1] == "dependency" and store.view(code) == (len(stages), {"stage": "dependency"})
+
+
+def test_a_held_view_waits_only_until_the_oldest_send_leaves_the_second_and_a_later_burst_is_held_again():
+    """Sends 0.2 s apart: the fifth in a second is held until the first is a second old (0.2 s later, not 1 s),
+    and after its release a second burst is held and released again: the pace holds for the whole class, not once."""
+    store, clock, later = _store()
+    code, key = store.open()
+    told = []
+    store.join(code, "a", lambda: told.append(store.view(code)[1]["stage"]))
+    for i in range(rooms.SENDS_PER_S):  # at 0.0, 0.2, 0.4, 0.6
+        assert store.send(code, key, {"stage": f"s{i}"})
+        clock.now += 0.2
+    assert not store.send(code, key, {"stage": "late"})  # at 0.8
+    (delay, release), = later
+    assert delay == pytest.approx(0.2)  # the send at 0.0 leaves the second at 1.0
+    later.clear()
+    clock.now += delay
+    release()
+    assert told[-1] == "late"
+    sent = [store.send(code, key, {"stage": s}) for s in ("b1", "b2", "b3")]  # at 1.0: a second burst
+    assert False in sent and len(later) == 1
+    clock.now += later[0][0]
+    later.pop()[1]()
+    assert told[-1] == "b3" and store.view(code)[1] == {"stage": "b3"}
 
 
 def test_rooms_pages_and_lifetime_are_bounded():
@@ -295,3 +319,65 @@ def test_the_presenter_asks_the_room_the_cell_it_clicked(lang):
     alone = run(stage="qk")
     alone.session_state["sel_qk_q"] = (2, 5)
     assert not [b for b in rerun(alone).button if b.key == "room_ask_cell_qk_q"]  # and only in a room
+
+
+def test_a_code_typed_in_small_letters_joins_and_a_code_with_more_after_it_is_refused_in_words():
+    """A participant copies the projector's code in lower case: it joins. A code with anything after it is refused
+    with the code's rule, and what was typed reaches no notice."""
+    code = run(room="new", stage="qk").session_state["room"]
+    follower = run(room=code.lower(), stage="values")
+    assert follower.session_state["room"] == code and follower.session_state["stage"] == "qk"
+    at = run(room=code[:4] + "Z**LOUD**", stage="values")
+    text = " ".join(w.value for w in at.warning)
+    assert "room" not in at.session_state and "**" not in text and "LOUD" not in text
+    assert EN["room_code_bad"].format(length=rooms.CODE_LENGTH) in text
+
+
+def test_the_tallys_longest_bar_is_the_answer_given_most(monkeypatch):
+    """Three answers, two of them the same value once rounded as shown: one bar each shown value, the longest for
+    the value given most, the others in proportion to it."""
+    said = []
+    monkeypatch.setattr(room_panel.st, "markdown", said.append)
+    monkeypatch.setattr(room_panel.st, "button", lambda *a, **k: False)
+    t = Text("en")
+    q = rooms.Question(1, "qk_q", (0, 0), answers={"a": (0.43, True), "b": (0.431, True), "c": (0.5, False)})
+    room_panel._tally(t, q)
+    assert said[-1].split("  \n") == [
+        t("room_bar", value="0.43", mark="✓", bar="▇" * room_panel.BAR, count=2),
+        t("room_bar", value="0.5", mark="✗", bar="▇" * (room_panel.BAR // 2), count=1)]
+
+
+def test_the_join_code_the_presenter_shows_the_room_carries_no_key(monkeypatch):
+    """The QR code and the join link on the projector hold the room's code only: the key that drives the room is
+    in the presenter's own link and nowhere else on the page."""
+    shown, make = [], room_panel.segno.make
+    monkeypatch.setattr(room_panel.segno, "make", lambda text, **k: shown.append(text) or make(text, **k))
+    presenter = run(room="new", stage="qk")
+    code, key = presenter.session_state["room"], presenter.session_state["room_key"]
+    presenter.session_state["room_panel_open"] = True
+    rerun(presenter).button(key="room_show").click()
+    rerun(presenter)
+    assert shown and all(s.endswith(f"?room={code}") for s in shown)
+    assert sum(key in c.value for c in presenter.code) == 1
+
+
+def test_a_page_that_leaves_the_room_leaves_its_count_and_is_asked_again_if_it_comes_back():
+    """Leave: the presenter's head count drops, and the page keeps nothing of the room: joined again while a
+    question is open, it is asked that question again."""
+    presenter = run(room="new", stage="qk")
+    code, key = _room_of(presenter)
+    follower = run(room=code)
+    assert rooms.STORE.heads(code) == 1
+    rooms.STORE.ask(code, key, "qk_q", (0, 0))
+    follower.session_state["room_panel_open"] = True
+    rerun(follower)
+    asked = follower.session_state[classroom.ASKED]
+    follower.button(key="room_leave").click()
+    rerun(follower)
+    assert not {"room", classroom.ASKED, classroom.SHOWN} & set(follower.session_state)
+    presenter.session_state["room_panel_open"] = True
+    assert EN["room_leading"].format(code=code, heads=0) in page_text(rerun(presenter))
+    follower.text_input(key="room_code_typed").set_value(code)
+    follower.button(key="room_join").click()
+    rerun(follower)
+    assert follower.session_state[classroom.ASKED] == asked and follower.session_state["quiz_checked_qk_q"] is False
