@@ -1,6 +1,7 @@
 """The heads stage's parts with the trained model (issue 35): what the page shows equals the core, in both languages,
 for several knock-out sets and links; the parts keep to the other chart stages' element count."""
 
+import gc
 import re
 
 import numpy as np
@@ -332,3 +333,21 @@ def test_the_heads_caches_keep_no_model_alive_and_hold_their_bytes_within_a_budg
             np.testing.assert_array_equal(heads.knocked_trace(trained, seq, knocked).logits, want)
             assert heads.HELD.held <= 2**20
     assert heads.HELD.held > 2**19  # what it holds is counted: the traces' arrays
+
+
+def test_each_model_gets_its_own_knock_out_scores_even_once_the_last_one_is_gone(trained):
+    """Models made and let go one after another, as *Train it again* does: each knock-out score shown is its own
+    model's, and no two models share the number the heads caches are keyed by (a freed model's id is soon another
+    model's, so an id would hand a new model the old one's scores)."""
+    from mha.ui import heads
+
+    numbers = set()
+    for i in range(8):
+        weights = trained.snapshots[0 if i % 2 else -1][2]  # untrained and trained, in turn
+        m = mha.train.Trained(weights, trained.vocab, dict(trained.meta), trained.snapshots)
+        numbers.add(heads._number(m))
+        got, want = heads.score(m, ((1, 0),)), mha.task_score(weights, heads.sequences(), ((1, 0),))
+        assert (got.accuracy, got.loss) == (want.accuracy, want.loss), i
+        del m
+        gc.collect()
+    assert len(numbers) == 8

@@ -207,3 +207,17 @@ def test_a_caches_measure_is_keyed_by_every_field_of_the_config_but_the_page_s_s
         before = costs._measured.cache_info().currsize
         costs.measured(changed, 6)
         assert costs._measured.cache_info().currsize == before + 1, f"{field.name} is not in the measure's key"
+
+
+@pytest.mark.parametrize("variant, knobs", [("gqa", dict(kv_heads=1)), ("mqa", {}), ("mla", {})])
+def test_a_symbol_is_written_alike_wherever_the_chosen_variants_lines_name_it(variant, knobs):
+    """n_kv (a subscript) and MLA's d^R_h (R above, h below) are written the same in the sizes and in the formula:
+    a superscript where the other line has a subscript would read as another quantity."""
+    at = run(stage="variants", part="check", variant=variant, lang="en", **knobs)
+    t = Text("en")
+    (chosen,) = [m.value for m in at.markdown if t("lab_costs_title", variant=t(f"variant_{variant}")) in m.value]
+    if variant != "mla":
+        kv = re.findall(r"n[_^]\{kv\}", chosen)
+        assert kv and set(kv) == {"n_{kv}"}, kv
+    rope = re.findall(r"d[_^]R[_^]h", chosen)
+    assert rope == (["d^R_h"] * 2 if variant == "mla" else []), rope  # MLA: the formula's and the sizes'

@@ -7,7 +7,7 @@ import pytest
 
 import mha
 from mha.ui.prose import fmt
-from mha.ui.strings import TABLES
+from mha.ui.strings import TABLES, Text
 
 from .helpers import keyed_charts, page_text, run, z
 
@@ -83,3 +83,19 @@ def test_the_cost_counts_a_byte_a_code_and_the_scales(lang):
     h, numbers = POST.n_heads, POST.n_heads * (POST.d_k + POST.d_v)
     assert f"{3 * (numbers + 2 * h * 8):,}" in text and f"{32 * (8 * 256 + 16 * 2):,}" in text
     assert 32 * (8 * 256 + 16 * 2) / (32 * 8 * 256 * 2) < 0.51
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_int8_cost_sentences_count_two_scales_for_each_kv_head(lang):
+    """The lab's cost lines break the bytes into codes and scales: at the post's sizes 3 tokens × (36 codes + 4
+    scales of 8 bytes), and Llama-3-8B's 32 layers × (8 kv heads × 256 codes + 16 scales of 2 bytes); a scale per K
+    row and one per V row of every kv head. A plausible wrong count (one scale a head) would still read as bytes."""
+    t = Text(lang)
+    text = page_text(run(stage="variants", variant="int8", part="check", lang=lang))
+    h, numbers = POST.n_heads, POST.n_heads * (POST.d_k + POST.d_v)
+    here = t("lab_costs_here_int8", sizes="@", formula="@", n=3, held="3", nbytes=f"{3 * (numbers + 2 * h * 8):,}",
+             floats=f"{numbers:,}", scales=2 * h)
+    assert here.split("$@$")[-1] in text
+    real = t("lab_costs_real_int8", model="@", config="@", formula="@", scales=16, layers=32,
+             per_token=f"{32 * (8 * 256 + 16 * 2):,}")
+    assert real.split("$@$")[-1] in text

@@ -125,6 +125,8 @@ def test_the_cost_table_counts_what_the_variants_step_and_recompute_run(variant,
         assert _cache_line(at) == (want["nbytes"], want["nbytes"])
     if variant in ("alibi", "rope"):  # MHA's products; what they add is said, not counted
         assert ("counts as MHA does" if lang == "en" else "的计数与 MHA 相同") in page_text(at)
+    spelled = re.findall(r"n[_^]\{kv\}|d[_^]R[_^]h", page_text(at))  # one way each, wherever the part names it
+    assert set(spelled) <= {"n_{kv}", "d^R_h"} and ("n_{kv}" in spelled) == (variant in ("gqa", "mqa")), spelled
 
 
 def test_the_posts_cost_part_is_written_as_before():

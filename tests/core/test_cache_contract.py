@@ -66,12 +66,15 @@ def test_every_field_of_each_step_is_the_references_row(name, capacity):
     assert group * n_kv == h
 
 
-def test_the_cache_s_views_are_read_only():
-    """K, V, the positions and a step's held positions: writing into them raises instead of corrupting the cache."""
-    cfg, w, x, _ = _setup("mqa window sinks")
+@pytest.mark.parametrize("name", ["mqa window sinks", "int8 window rope gqa"])
+def test_the_cache_s_views_are_read_only(name):
+    """K, V, the positions, a step's held positions and what an int8 cache keeps (codes and scales): writing into
+    them raises instead of corrupting the cache."""
+    cfg, w, x, _ = _setup(name)
     cache = mha.KVCache(w, cfg)
     step = [cache.append(row) for row in x][-1]
-    for a in (cache.k, cache.v, cache.positions, step.held):
+    assert sorted(cache.kept) == ([] if not cfg.kv_bits else ["k_codes", "k_scale", "v_codes", "v_scale"])
+    for a in (cache.k, cache.v, cache.positions, step.held, *cache.kept.values()):
         with pytest.raises(ValueError):
             a.flat[0] = 0
 
