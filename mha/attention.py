@@ -46,7 +46,7 @@ def share_kv(w: Weights, n_kv_heads: int) -> Weights:
     any weights (the trained model's too) into GQA ones."""
     if n_kv_heads == w.n_kv_heads:
         return w
-    if w.n_kv_heads != w.n_heads or not 1 <= n_kv_heads <= w.n_heads or w.n_heads % n_kv_heads:
+    if w.n_kv_heads != w.n_heads or n_kv_heads < 1 or w.n_heads % n_kv_heads:  # (past h: h % n_kv_heads = h)
         raise ConfigError(f"n_kv_heads must divide n_heads = {w.n_heads}, from weights with a K and V per head; "
                           f"got {n_kv_heads} (the weights have {w.n_kv_heads}).")
     first = np.arange(0, w.n_heads, w.n_heads // n_kv_heads)  # the first query head of every group
@@ -56,7 +56,7 @@ def share_kv(w: Weights, n_kv_heads: int) -> Weights:
 
 def draw_matrix(cfg: AttentionConfig, rng: np.random.Generator, rows: int, cols: int) -> np.ndarray:
     if cfg.init == "integers":
-        return rng.integers(-1, 2, size=(rows, cols)).astype(np.float64)
+        return rng.integers(-1, 2, size=(rows, cols))  # whole numbers: Weights and MLAWeights store them as floats
     return rng.standard_normal((rows, cols)) / np.sqrt(rows)
 
 
@@ -65,14 +65,13 @@ def init_input(cfg: AttentionConfig) -> np.ndarray:
 
     gaussian: N(0, 1) rounded to 2 decimals (easy to read and edit); integers: -2..2.
     """
-    rows = [_token_row(cfg, i) for i in range(cfg.n_tokens)]
-    return np.stack(rows) if rows else np.zeros((0, cfg.d_model))
+    return np.stack([_token_row(cfg, i) for i in range(cfg.n_tokens)])  # n_tokens ≥ 1 (AttentionConfig)
 
 
 def _token_row(cfg: AttentionConfig, i: int) -> np.ndarray:
     rng = np.random.default_rng([cfg.seed, STREAM_INPUT, i])
     if cfg.init == "integers":
-        return rng.integers(-2, 3, size=cfg.d_model).astype(np.float64)
+        return np.asarray(rng.integers(-2, 3, size=cfg.d_model), dtype=np.float64)  # floats: an edit of 0.5 stays
     return np.round(rng.standard_normal(cfg.d_model), 2)
 
 
@@ -172,7 +171,7 @@ def walk(x: np.ndarray, w: Weights, softmax=softmax) -> Trace:
     masked = scaled + causal_mask(n)  # + mask: (h, n, n), -inf above the diagonal: token i may not see j > i
     probs = softmax(masked)  # S, softmax of each row: (h, n, n), rows sum to 1, exactly 0 above the diagonal
     heads = probs @ v  # H_i = S_i V_i: (h, n, n) @ (h, n, d_v) -> (h, n, d_v)
-    concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v), head blocks side by side
+    concat = heads.transpose(1, 0, 2).reshape(n, w.n_heads * w.d_v)  # Concat(H_1..H_h): (n, h d_v), side by side
     y = concat @ w.w_o  # Y = Concat W_O: (n, h d_v) @ (h d_v, d_model) -> (n, d_model)
     return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y)
 
@@ -195,7 +194,7 @@ def variant_walk(x: np.ndarray, w: Weights, cfg: AttentionConfig, softmax=softma
     masked = scaled + added
     probs = softmax(masked)  # S, each row over the keys it may see
     heads = probs @ v[g]  # H_i = S_i V_g[i]: (h, n, d_v)
-    concat = heads.transpose(1, 0, 2).reshape(n, -1)  # Concat(H_1..H_h): (n, h d_v)
+    concat = heads.transpose(1, 0, 2).reshape(n, w.n_heads * w.d_v)  # Concat(H_1..H_h): (n, h d_v)
     y = plus(concat @ w.w_o, w.b_o)  # Y = Concat W_O (+ b_O): (n, d_model)
     return Trace(x, q, k, v, scores, scaled, masked, probs, heads, concat, y, q_rot, k_rot, added,
                  kept(store, k_parts, v_parts))
@@ -239,7 +238,7 @@ def knock_out(t: Trace, w: Weights, heads) -> Trace:
         return t
     out = t.heads.copy()
     out[heads] = 0.0
-    concat = out.transpose(1, 0, 2).reshape(len(t.x), -1)  # (n, h d_v), the knocked heads' blocks 0
+    concat = out.transpose(1, 0, 2).reshape(len(t.x), w.n_heads * w.d_v)  # (n, h d_v), the knocked heads' blocks 0
     return replace(t, heads=out, concat=concat, y=plus(concat @ w.w_o, w.b_o))
 
 

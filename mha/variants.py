@@ -58,7 +58,7 @@ def angles(positions, rotary_dims: int, base: float) -> np.ndarray:
     """(len(positions), rotary_dims / 2): the angle pair i of a vector at position p turns by, p·θ_i with
     θ_i = base^(-2i / rotary_dims). Pair 0 turns fastest, one radian per position."""
     theta = base ** (-np.arange(0, rotary_dims, 2) / rotary_dims)
-    return np.asarray(positions, dtype=np.float64)[:, None] * theta[None, :]
+    return np.asarray(positions)[:, None] * theta[None, :]  # whole positions times float angles: floats
 
 
 def rope(a: np.ndarray, positions, rotary_dims: int, base: float) -> np.ndarray:
@@ -80,7 +80,7 @@ def quantize(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     within ±127 (a row of subnormal numbers can round its scale down and ask for 128); a zero row gets scale 0 and
     codes 0. Each row on its own: a row once kept never changes when later rows arrive."""
     scale = np.abs(a).max(axis=-1) / 127
-    codes = np.rint(a / np.where(scale > 0, scale, 1.0)[..., None])
+    codes = np.rint(a / np.where(scale > 0, scale, np.inf)[..., None])  # a zero row: 0 / ∞ = 0
     return np.clip(codes, -127, 127).astype(np.int8), scale
 
 

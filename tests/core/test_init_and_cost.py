@@ -99,6 +99,18 @@ def test_a_gaussian_block_has_the_documented_scales_and_two_decimal_norms_and_bi
         assert np.std(a) == pytest.approx(0.1, rel=0.15) and abs(np.mean(a)) < 0.05, name  # γ ≈ 1, β ≈ 0
 
 
+def test_an_integer_x_holds_floats_so_an_edit_is_kept_as_typed():
+    """init="integers": X's rows are whole numbers −2..2, as float64 (an int array would cut an edited 0.5 to 0),
+    and each row is next_token's for its position."""
+    cfg = mha.AttentionConfig(init="integers", n_tokens=4, d_model=40)
+    x = mha.init_input(cfg)
+    assert x.dtype == np.float64 and set(np.unique(x).tolist()) == {-2.0, -1.0, 0.0, 1.0, 2.0}
+    x[0, 0] = 0.5
+    assert x[0, 0] == 0.5
+    for i in range(4):
+        np.testing.assert_array_equal(mha.attention.next_token(cfg, i), mha.init_input(cfg)[i])
+
+
 def test_an_integer_block_has_whole_weights_and_plain_norms():
     cfg = mha.AttentionConfig(init="integers", d_ff=13)
     bw = mha.init_block(cfg)

@@ -418,8 +418,27 @@ def test_share_kv_is_how_init_weights_groups_heads(h, n_kv):
     for g in range(n_kv):  # KV head g is query head g·group's own K and V
         np.testing.assert_array_equal(shared.w_k[g], plain.w_k[g * group])
         np.testing.assert_array_equal(shared.w_v[g], plain.w_v[g * group])
-    with pytest.raises(mha.ConfigError, match="n_kv_heads"):
-        mha.share_kv(plain, h + 1)
+    for wrong in (h + 1, 2 * h, 0, -n_kv):
+        with pytest.raises(mha.ConfigError, match="n_kv_heads"):
+            mha.share_kv(plain, wrong)
+
+
+def test_share_kv_keeps_each_groups_first_biases_and_every_other_bias():
+    """Biased weights (a GPT-2 layer's): a kv head's b_K and b_V are its group's first query head's, b_Q and b_O
+    stay whole, and a bias the weights lack stays missing."""
+    plain = mha.init_weights(mha.AttentionConfig(n_heads=4, d_k=3, d_v=2, seed=5))
+    rng = np.random.default_rng(0)
+    b_q, b_k, b_v, b_o = rng.normal(size=(4, 3)), rng.normal(size=(4, 3)), rng.normal(size=(4, 2)), rng.normal(size=5)
+    for has in ("qkvo", "kv", "o"):
+        w = mha.Weights(plain.w_q, plain.w_k, plain.w_v, plain.w_o, *(b if name in has else None for name, b in
+                                                                        zip("qkvo", (b_q, b_k, b_v, b_o))))
+        shared = mha.share_kv(w, 2)
+        for name, kept in (("b_q", b_q), ("b_k", b_k[[0, 2]]), ("b_v", b_v[[0, 2]]), ("b_o", b_o)):
+            got = getattr(shared, name)
+            if name[-1] in has:
+                np.testing.assert_array_equal(got, kept, err_msg=f"{name} with {has}")
+            else:
+                assert got is None, (name, has)
 
 
 @pytest.mark.parametrize("n, window", [(6, 0), (6, 2), (5, 3)])
