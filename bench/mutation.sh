@@ -16,5 +16,9 @@ if [ ! -x "$venv/bin/mutmut" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q -r requirements-dev.txt "mutmut>=3.8,<3.9"
 fi
+# One thread for torch's OpenMP pool and numpy's BLAS: mutmut runs the tests once in its own process (tests/core's
+# GPT-2 test runs torch), then forks a child per mutant, and a child forked from a process whose thread pools ran
+# waits forever on a lock no thread holds (mutants of every function the GPT-2 test reaches hung with no CPU).
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1
 "$venv/bin/mutmut" run --max-children "$(nproc)" "$@" || true  # it exits non-zero when mutants survive
 "$venv/bin/python" bench/mutation_scores.py
