@@ -3,11 +3,13 @@ float64 that nobody can change, badly shaped weights named by what is wrong, a s
 letter, and a trace whose X is the X given (not the padded block the walk runs on). Written where mutation testing
 (bench/mutation.sh) found changes to mha/attention.py that no test noticed."""
 
+import warnings
+
 import numpy as np
 import pytest
 
 import mha
-from mha.attention import share_kv
+from mha.attention import knock_out, share_kv
 
 CFG = mha.AttentionConfig()  # the post's: h 2, d_model 5, d_k 7, d_v 11
 W = mha.init_weights(CFG)
@@ -129,3 +131,52 @@ def test_a_config_that_disagrees_with_the_weights_is_refused_in_words():
         mha.forward(X, W, mha.AttentionConfig(n_heads=4))
     with pytest.raises(mha.ConfigError, match=r"^rotary_dims = 8 exceeds the weights' d_k = 7"):
         mha.forward(X, W, mha.AttentionConfig(d_k=9, rotary_dims=8))
+
+
+def _biased(cfg: mha.AttentionConfig) -> mha.Weights:
+    """cfg's weights with every bias drawn (a GPT-2 layer's kind)."""
+    w, rng = mha.init_weights(cfg), np.random.default_rng(7)
+    return mha.Weights(w.w_q, w.w_k, w.w_v, w.w_o, rng.normal(size=(w.n_heads, w.d_k)),
+                       rng.normal(size=(w.n_kv_heads, w.d_k)), rng.normal(size=(w.n_kv_heads, w.d_v)),
+                       rng.normal(size=w.d_model))
+
+
+@pytest.mark.parametrize("variant", [dict(), dict(window=2)], ids=["walk", "variant walk"])
+def test_a_biased_traces_k_and_a_knocked_out_y_hold_their_biases(variant):
+    """b_K moves every score of a row by the same q·b_K, so S and Y cannot tell it is missing: K itself, shown on
+    the page, must carry it. A knocked-out Y keeps b_O. Both against products worked here."""
+    cfg = mha.AttentionConfig(n_tokens=4, seed=2, **variant)
+    w, x = _biased(cfg), mha.init_input(cfg)
+    t = mha.forward(x, w, cfg if variant else None)
+    np.testing.assert_allclose(t.k, x @ w.w_k + w.b_k[:, None, :], rtol=1e-12, atol=1e-12)
+    knocked = knock_out(t, w, [0])
+    heads = t.heads.copy()
+    heads[0] = 0
+    np.testing.assert_allclose(knocked.y, heads.transpose(1, 0, 2).reshape(4, -1) @ w.w_o + w.b_o, rtol=1e-12,
+                               atol=1e-12)
+
+
+def test_an_overflowing_x_is_refused_in_words_without_a_floating_point_warning():
+    """X × 1e200: the products overflow; forward says so once, as an InputError, with no RuntimeWarning from numpy
+    on the way (the page would show those as noise)."""
+    x = mha.init_input(CFG) * 1e200
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(mha.InputError):
+            mha.forward(x, W)
+
+
+@pytest.mark.parametrize("rotary_dims", [0, 4])
+def test_a_cut_variant_trace_holds_no_copy_it_does_not_need(rotary_dims):
+    """n = 5 rows computed in a padded block of 64, then cut: without RoPE Q_rot and K_rot are Q and K themselves
+    (one array each, counted once by the memory budget); a bias the same for every head stays one broadcast row;
+    ALiBi's own bias is a contiguous array of its own, holding nothing of the padded block."""
+    for alibi in (False, True):
+        cfg = mha.AttentionConfig(n_tokens=5, d_k=4, window=3, rotary_dims=rotary_dims, alibi=alibi)
+        t = mha.forward(mha.init_input(cfg), mha.init_weights(cfg), cfg)
+        assert (t.q_rot is t.q and t.k_rot is t.k) == (rotary_dims == 0)
+        assert t.bias.shape[1:] == (5, 5)
+        if alibi:
+            assert t.bias.base is None and t.bias.flags.c_contiguous
+        else:
+            assert t.bias.strides[0] == 0
