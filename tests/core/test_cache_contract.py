@@ -145,11 +145,13 @@ def test_positions_are_whole_numbers_a_caller_can_index_with():
         np.testing.assert_allclose(step.probs, ref["probs"][:, t][:, step.held], rtol=1e-9, atol=1e-12)
 
 
-def test_a_cache_without_a_config_describes_the_weights_it_holds():
-    """KVCache(w).cfg: the weights' heads and d_k, no variant."""
-    w = mha.init_weights(mha.AttentionConfig(n_heads=3, d_k=4))
+@pytest.mark.parametrize("kv_heads", [3, 1])
+def test_a_cache_without_a_config_describes_the_weights_it_holds(kv_heads):
+    """KVCache(w).cfg: the weights' heads, kv heads and d_k, no variant (shared K and V too, where the cache builds
+    the config the variant walk needs)."""
+    w = mha.init_weights(mha.AttentionConfig(n_heads=3, d_k=4, n_kv_heads=kv_heads))
     cfg = mha.KVCache(w).cfg
-    assert (cfg.n_heads, cfg.d_k, cfg.kv_heads, cfg.window, cfg.alibi, cfg.rotary_dims) == (3, 4, 3, 0, False, 0)
+    assert (cfg.n_heads, cfg.d_k, cfg.kv_heads, cfg.window, cfg.alibi, cfg.rotary_dims) == (3, 4, kv_heads, 0, False, 0)
 
 
 def test_an_overflowing_token_is_refused_without_a_floating_point_warning():
