@@ -36,7 +36,7 @@ def pytest_terminal_summary(terminalreporter):
 # mostly wait (a janitor's passes, a room's reruns): early, the other workers' tests fill that time
 LONGEST_FIRST = ("test_classroom_e2e", "test_state_e2e", "test_memory_e2e", "test_downloads_e2e",
                  "test_lab_present_e2e", "test_screens_e2e")
-SLOW_APPTESTS = ("test_memory", "test_strings_render", "test_gpt2")  # 15-20 s tests: right after the browser's
+SLOW_OTHERS = ("test_memory", "test_strings_render", "test_gpt2")  # 15-20 s tests: right after the browser's
 
 
 def pytest_collection_modifyitems(items):
@@ -49,6 +49,6 @@ def pytest_collection_modifyitems(items):
             return LONGEST_FIRST.index(name)
         if item.get_closest_marker("e2e"):
             return len(LONGEST_FIRST)
-        return len(LONGEST_FIRST) + (1 if name in SLOW_APPTESTS else 2)
+        return len(LONGEST_FIRST) + (1 if name in SLOW_OTHERS else 2)
 
     items.sort(key=rank)
