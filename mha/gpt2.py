@@ -123,8 +123,7 @@ def _header(path: Path) -> dict:
                                   "not_safetensors") from None
     if not isinstance(header, dict):
         raise CheckpointError(f"{path.name}: its header is not a table of tensors.", "not_safetensors")
-    header.pop("__metadata__", None)
-    return header
+    return header  # with safetensors' "__metadata__" if the file has it: no tensor is looked up by that name
 
 
 def _sizes(config: dict) -> tuple[int, int, int, int, int]:

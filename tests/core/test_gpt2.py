@@ -1,15 +1,12 @@
 """A GPT-2 checkpoint in the core (mha/gpt2.py): the same logits as Hugging Face transformers' GPT2LMHeadModel on a
 tiny random GPT-2 this test builds, trains a BPE for and saves; the trained model through the same format and back,
-bit for bit; and every kind of folder that is not a GPT-2 refused by name."""
-
-import json
-import struct
+bit for bit. What a checkpoint's files may hold, and what is refused: test_gpt2_files.py."""
 
 import numpy as np
 import pytest
 
 import mha
-from mha.gpt2 import CheckpointError, load_gpt2
+from mha.gpt2 import load_gpt2
 from mha.train import load_trained
 from tests.checkpoints import bpe, trained_gpt2
 
@@ -111,57 +108,6 @@ def test_the_trained_model_goes_through_the_format_and_back_bit_for_bit(tmp_path
     ids = back.tokenizer.encode("ABCDABCD")
     assert ids == [vocab[c] for c in "ABCDABCD"]
     assert np.array_equal(mha.model_forward(ids, before).logits, mha.model_forward(ids, after).logits)
-
-
-def _copy(folder, to, config=None, tensors=None):
-    """A copy of checkpoint `folder` in `to`, with config.json's settings and the tensors changed as given."""
-    from safetensors.numpy import load_file, save_file
-
-    to.mkdir(exist_ok=True)
-    cfg = json.loads((folder / "config.json").read_text()) | (config or {})
-    (to / "config.json").write_text(json.dumps(cfg))
-    t = load_file(str(folder / "model.safetensors"))
-    for name, value in (tensors or {}).items():
-        if value is None:
-            t.pop(name)
-        else:
-            t[name] = value
-    save_file(t, str(to / "model.safetensors"))
-    (to / "tokenizer.json").write_bytes((folder / "tokenizer.json").read_bytes())
-    return to
-
-
-def test_a_folder_that_is_not_a_gpt2_is_refused_by_name(tiny, tmp_path):
-    folder, _, _ = tiny
-    w = "transformer.h.1.attn.c_attn.weight"
-    nan = np.full((32, 96), np.nan, dtype=np.float32)
-    cases = {
-        "model_type": _copy(folder, tmp_path / "llama", {"model_type": "llama"}),
-        "lacks transformer.h.1.attn.c_attn.weight": None,
-        "h.1.attn.c_attn.weight has shape [96, 32]": _copy(folder, tmp_path / "turned",
-                                                           tensors={w: np.zeros((96, 32), np.float32)}),
-        "h.1.attn.c_attn.weight holds NaN": _copy(folder, tmp_path / "nan", tensors={w: nan}),
-        "activation_function is 'gelu'": _copy(folder, tmp_path / "gelu", {"activation_function": "gelu"}),
-        "n_layer must be a whole number": _copy(folder, tmp_path / "layers", {"n_layer": "3"}),
-    }
-    cases["lacks h.1.attn.c_attn.weight"] = _copy(folder, tmp_path / "lacking", tensors={w: None})
-    del cases["lacks transformer.h.1.attn.c_attn.weight"]
-    huge = _copy(folder, tmp_path / "huge")
-    body = (huge / "model.safetensors").read_bytes()
-    (huge / "model.safetensors").write_bytes(struct.pack("<Q", 1 << 40) + body[8:])
-    cases["header is 1,099,511,627,776 bytes"] = huge
-    cases["no model.safetensors"] = tmp_path / "empty"
-    (tmp_path / "empty").mkdir()
-    (tmp_path / "empty" / "config.json").write_text((folder / "config.json").read_text())
-    cases["no config.json"] = tmp_path
-    untokenized = _copy(folder, tmp_path / "untokenized")
-    (untokenized / "tokenizer.json").unlink()
-    cases["no tokenizer"] = untokenized
-    for said, where in cases.items():
-        with pytest.raises(CheckpointError) as e:
-            load_gpt2(where)
-        assert said in str(e.value), (said, str(e.value))
-        assert isinstance(e.value, mha.InputError)
 
 
 def test_the_logits_split_into_parts_that_add_up_with_biases_too(tiny):
