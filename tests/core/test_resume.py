@@ -32,8 +32,11 @@ def test_a_resumed_run_is_a_new_run_with_the_same_heads_knocked_out(model, knock
     ids = np.array([3, 1, 4, 1, 5, 2, 6, 5, 3, 5, 1, 4])
     whole = mha.model_forward(ids, model)
     new, resumed = mha.model_forward(ids, model, knocked=knocked), mha.resume(whole, model, knocked)
-    assert np.array_equal(resumed.logits, new.logits) and np.array_equal(resumed.probs, new.probs)
-    for a, b in zip(resumed.layers, new.layers):
+    for name in ("ids", "e", "p", "x", "final", "logits", "probs"):
+        assert np.array_equal(getattr(resumed, name), getattr(new, name)), name
+    cooled = mha.resume(whole, model, knocked, temperature=0.5)
+    assert np.array_equal(cooled.probs, mha.model_forward(ids, model, temperature=0.5, knocked=knocked).probs)
+    for a, b in zip(resumed.layers, new.layers, strict=True):
         assert np.array_equal(a.y, b.y) and np.array_equal(a.attn.probs, b.attn.probs)
     if knocked:
         assert not np.array_equal(resumed.logits, whole.logits)  # the knock-out is not lost on the way
