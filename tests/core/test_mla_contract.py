@@ -236,3 +236,12 @@ def test_mla_from_takes_the_thin_svd_of_a_tall_k_and_v():
     assert peak < 2_000_000
     np.testing.assert_allclose(m.w_dkv @ m.w_uk[0], w.w_k[0], rtol=1e-9, atol=1e-12)
     np.testing.assert_allclose(m.w_dkv @ m.w_uv[0], w.w_v[0], rtol=1e-9, atol=1e-12)
+
+
+def test_biased_weights_are_refused_naming_each_bias_they_have():
+    """MLA's low-rank K and V leave GPT-2's biases out: weights with some are refused, and the words say which."""
+    w = mha.init_weights(mha.AttentionConfig(3, 5, 7, 11, 2, seed=0))
+    biased = mha.Weights(w.w_q, w.w_k, w.w_v, w.w_o, b_k=np.ones((2, 7)), b_o=np.ones(5))
+    with pytest.raises(mha.ConfigError) as e:
+        mha.mla_from(biased, 3)
+    assert str(e.value) == "MLA works on weights without biases; these have b_k, b_o (a GPT-2 checkpoint's)."
