@@ -67,8 +67,11 @@ def test_repeated_tokens_are_a_random_copy_then_the_same_copy():
     assert 0 <= seqs.min() and seqs.max() < 50257 and len(set(seqs.ravel())) > 150  # drawn from the whole vocabulary
     assert np.array_equal(seqs, mha.repeated_tokens(50257, 20, 8, seed=1))
     assert not np.array_equal(seqs, mha.repeated_tokens(50257, 20, 8, seed=2))
-    with pytest.raises(mha.ConfigError, match="half"):
-        mha.repeated_tokens(10, 11, 1)
+    for half in (0, 11):
+        with pytest.raises(mha.ConfigError, match=f"^half must be 1..10 \\(the vocabulary\\); got {half}.$"):
+            mha.repeated_tokens(10, half, 1)
+    assert mha.repeated_tokens(10, 1, 2).shape == (2, 2)  # the edges of 1..vocab: one id, or every id once
+    assert sorted(mha.repeated_tokens(10, 10, 1)[0, :10]) == list(range(10))
 
 
 def test_each_heads_scores_are_its_attention_to_the_previous_token_and_to_the_token_after_the_earlier_copy(model):
