@@ -11,10 +11,13 @@ What install() then changes, once a process:
 - WebsocketSessionManager.connect_session is wrapped (takeover.py: a connection naming a live session gets its own);
 - MemoryUploadedFileManager.add_file is wrapped (uploads.py: a page's and the process's uploads are bounded);
 - each click a page sends counts as its use for the seat its view holds (reruns.CLICKED gets budget.touch);
-- the interpreter's GIL switch interval is set to budget.SWITCH_S where MHA_GIL_SWITCH_S gives one (budget.py).
+- the interpreter's GIL switch interval is set to budget.SWITCH_S where MHA_GIL_SWITCH_S gives one (budget.py);
+- what the process has loaded by then, the whole UI imported first, is frozen out of the garbage collector's passes
+  (`_freeze`).
 """
 
 import dataclasses
+import gc
 import importlib
 import inspect
 import re
@@ -122,4 +125,16 @@ def install() -> None:
         reruns.CLICKED.append(budget.touch)  # a click keeps the page's seat for views shown
         if budget.SWITCH_S is not None:
             sys.setswitchinterval(budget.SWITCH_S)
+        _freeze()
         _installed.append(True)
+
+
+def _freeze() -> None:
+    """Move what the process has loaded by now (Streamlit, numpy, pandas, Plotly, the whole UI: ~125k objects that
+    live as long as the process) out of the garbage collector's reach. Python's full collection walks every tracked
+    object; under load it ran every few seconds for ~90 ms, with the GIL held, and every page's run waited for it: the
+    tail of an ordinary page's reruns while others walk the caps (bench/README.md, "The seventeenth session")."""
+    for module in ("sidebar", "stages"):  # what app.py imports next, which imports the rest
+        importlib.import_module(f"{__package__}.{module}")
+    gc.collect()
+    gc.freeze()

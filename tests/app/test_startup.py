@@ -18,9 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # The process-wide state a module could change as it is imported: the GIL switch interval, Streamlit's request_rerun
 # and connect_session, numpy's error and print settings, warnings' filters, the recursion limit, the threads running,
-# the environment.
+# the environment, the objects frozen out of the garbage collector's passes.
 STATE = textwrap.dedent("""
-    import os, sys, threading, warnings
+    import gc, os, sys, threading, warnings
     import numpy as np
     import streamlit
     from streamlit.runtime.app_session import AppSession
@@ -30,7 +30,7 @@ STATE = textwrap.dedent("""
         return dict(switch=sys.getswitchinterval(), rerun=AppSession.request_rerun,
                     connect=WebsocketSessionManager.connect_session, err=np.geterr(),
                     printing=np.get_printoptions(), filters=list(warnings.filters), depth=sys.getrecursionlimit(),
-                    threads=threading.active_count(), environ=dict(os.environ))
+                    threads=threading.active_count(), environ=dict(os.environ), frozen=gc.get_freeze_count())
 """)
 
 
@@ -59,21 +59,27 @@ def test_importing_every_mha_module_changes_nothing_outside_it():
 
 @pytest.mark.parametrize("switch", ["", "0.002"])
 def test_install_wraps_request_rerun_and_connect_session_and_sets_the_switch_interval_only_if_asked(switch):
-    """Python's switch interval unless MHA_GIL_SWITCH_S names another (bench/memory.py --switch)."""
+    """Python's switch interval unless MHA_GIL_SWITCH_S names another (bench/memory.py --switch); what the process
+    has loaded, the whole UI with it, frozen out of the garbage collector's passes, once."""
     out = _run("""
         from mha.ui import budget, reruns, startup, takeover
         before = state()
         startup.install()
         wrapped, connect = AppSession.request_rerun, WebsocketSessionManager.connect_session
+        frozen = gc.get_freeze_count()
+        made = [[] for _ in range(1000)]  # a run's objects: a second install must not freeze them (never collected)
         startup.install()
         after = state()
         print(before["rerun"] is not wrapped, after["rerun"] is wrapped,
               getattr(wrapped, reruns._STREAMLITS) is before["rerun"],
               before["connect"] is not connect, after["connect"] is connect,
               getattr(connect, takeover._STREAMLITS) is before["connect"],
-              after["switch"] == (budget.SWITCH_S or before["switch"]), after["switch"])
+              before["frozen"] == 0, after["frozen"] == frozen, "mha.ui.stages" in sys.modules,
+              after["switch"] == (budget.SWITCH_S or before["switch"]), after["switch"], frozen)
     """, MHA_GIL_SWITCH_S=switch)
-    assert out == f"True True True True True True True {float(switch or 0.005)}"
+    said, frozen = out.rsplit(" ", 1)
+    assert said == f"True True True True True True True True True True {float(switch or 0.005)}"
+    assert int(frozen) > 100_000  # the UI and what it imports, frozen once (the second install freezes no more)
 
 
 def test_this_streamlit_has_every_internal_the_app_uses():
