@@ -102,7 +102,7 @@ def cost(cfg: AttentionConfig, t: int | np.ndarray | None = None, itemsize: int 
         made = t * (h * dk + g * (dk + dv))  # Q, K and V of all t rows
     held = least(t, most) if most else t
     s1, s2 = t * (t + 1) // 2, t * (t + 1) * (2 * t + 1) // 6
-    held_sum = held * (held + 1) // 2 + (t - held) * most if most else s1  # Σ min(τ, L) over τ = 1..t
+    held_sum = held * (held + 1) // 2 + (t - held) * most  # Σ min(τ, L) over τ = 1..t (no window: held = t, s1)
     return Cost(
         t=t,
         step_flops_cached=p + a * held + o,

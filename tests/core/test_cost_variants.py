@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 import mha
 
 FIXED = dict(mha={}, gqa=dict(n_heads=4, n_kv_heads=2), mqa=dict(n_heads=4, n_kv_heads=1), window={}, sinks={},
-             alibi=dict(alibi=True), rope={}, mla={})
+             alibi=dict(alibi=True), rope={}, mla={}, int8=dict(kv_bits=8))
 ITEM = 8
 
 
@@ -68,7 +68,9 @@ def _cached(cfg: mha.AttentionConfig, t: int, c: int) -> tuple[int, int]:
         if c:
             madds += c * dv  # (S·c)·W_UV
     madds += h * dv * d  # Concat·W_O
-    return 2 * madds, ITEM * (_weights(cfg, c) + d + held + h * len(keys) + d)  # + x, rows read, scores, y
+    # the rows read: int8 keeps a byte a number and a float scale for each row of K and of V, each KV head's
+    read = held + 2 * g * len(keys) * ITEM if cfg.kv_bits else ITEM * held
+    return 2 * madds, ITEM * (_weights(cfg, c) + d + h * len(keys) + d) + read  # + x, scores, y
 
 
 def _recompute(cfg: mha.AttentionConfig, t: int, c: int) -> tuple[int, int]:
