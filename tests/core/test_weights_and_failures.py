@@ -28,6 +28,23 @@ def test_integer_weights_are_stored_as_float64_and_read_only():
         w.w_q[0, 0, 0] = 1.0
 
 
+def test_a_bias_after_an_absent_one_is_still_a_checked_read_only_float64_copy():
+    """b_Q left out, as GPT-2's own checkpoints never do but a page's weights may: the biases after it are still copied,
+    checked and made read-only."""
+    w = _weights(b_k=[[1] * 7, [2] * 7], b_o=[0] * 5)
+    assert w.b_q is None and all(a.dtype == np.float64 and not a.flags.writeable for a in (w.b_k, w.b_o))
+    with pytest.raises(mha.InputError, match="^b_v holds NaN or infinite values"):
+        _weights(b_v=np.full((2, 11), np.nan))
+
+
+@pytest.mark.parametrize(("name", "shape", "wrong"), [("b_q", (2, 7), (2, 6)), ("b_k", (2, 7), (1, 7)),
+                                                      ("b_v", (2, 11), (2, 7)), ("b_o", (5,), (11,))])
+def test_a_bias_of_the_wrong_shape_is_refused_naming_it_and_both_shapes(name, shape, wrong):
+    with pytest.raises(mha.InputError) as e:
+        _weights(**{name: np.zeros(wrong)})
+    assert str(e.value) == f"{name} must be {shape}, like the weight it is added after; got {wrong}."
+
+
 @pytest.mark.parametrize("bad", [dict(w_q=W.w_q[0]), dict(w_v=W.w_v[0]), dict(w_o=W.w_o[None])],
                          ids=["w_q 2-D", "w_v 2-D", "w_o 3-D"])
 def test_weights_of_the_wrong_rank_are_refused_by_rank(bad):
