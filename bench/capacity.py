@@ -136,7 +136,8 @@ CONTEXT = {"timezone": "UTC", "timezone_offset": 0, "locale": "en-US", "is_embed
 STEPS = ("stNumberInputStepUp", "stNumberInputStepDown")  # --check-protocol: n_tokens 3 → 4 → 3
 SHAPE_TEXT = re.compile(r"(\d+)\s*×\s*(\d+)")
 
-# `python -m streamlit` plus a SIGUSR1 handler that appends the collector's figures to $CAPACITY_GC_PROBE.
+# `python -m streamlit` plus a SIGUSR1 handler that appends the collector's figures to $CAPACITY_GC_PROBE, and a
+# gc callback that appends each full collection's end (Unix time) and pause (s) to $CAPACITY_GC_PROBE.full.
 LAUNCHER = """
 import gc, json, os, signal, time
 
@@ -160,6 +161,21 @@ def probe(signum, frame):
         pass
 
 signal.signal(signal.SIGUSR1, probe)
+
+began = []
+def full_pause(phase, info):  # each full collection (generation 2) with its pause, for bench/memory.py
+    if info["generation"] != 2:
+        return
+    if phase == "start":
+        began[:] = [time.perf_counter()]
+        return
+    try:
+        with open(os.environ["CAPACITY_GC_PROBE"] + ".full", "a") as f:
+            f.write(f"{time.time():.3f} {time.perf_counter() - began[0]:.4f}\\n")
+    except Exception:
+        pass
+
+gc.callbacks.append(full_pause)
 from streamlit.web.cli import main
 main(prog_name="streamlit")
 """

@@ -30,7 +30,9 @@ the first stage at the caps (CAPS), each with seeds of its own. For --idle secon
 reruns give the idle p50/p95. Then they walk, all at once: --passes passes, each with a new seed (the sidebar's
 seed), through every stage of the sidebar's radio, and on the block and KV-cache stages through every part, saying
 yes at once where the page asks before drawing (budget_draw); the ordinary user's reruns meanwhile give the walk's
-p50/p95. RSS is sampled every 0.25 s: at the start, its peak during the walk, at the walk's end and 10 s later.
+p50/p95. RSS is sampled every 0.25 s: at the start, its peak during the walk, at the walk's end and 10 s later. The
+server's full garbage collections during the walk are counted, with the longest one's pause (capacity.LAUNCHER logs
+each): every thread, the ordinary user's run among them, waits for one.
 --switch serves each tree once per GIL switch interval given (the environment's MHA_GIL_SWITCH_S, which
 mha/ui/budget.py reads), side by side like the trees.
 
@@ -280,9 +282,9 @@ async def walk(server: Server, args) -> dict:
     start = time.monotonic()
     rss_start = rss_mb(*server.pids)
     await asyncio.sleep(args.idle)
-    seen.phase, began = "walk", time.monotonic()
+    seen.phase, began, began_at = "walk", time.monotonic(), time.time()
     runs = sum(await asyncio.gather(*(walk_the_caps(h, args.passes, 1000 + 100 * k) for k, h in enumerate(heavy))))
-    walked = time.monotonic()
+    walked, walked_at = time.monotonic(), time.time()
     seen.phase = "after"
     rss_end = rss_mb(*server.pids)
     await asyncio.sleep(10)
@@ -299,7 +301,18 @@ async def walk(server: Server, args) -> dict:
             "RSS at the walk's end, MB": rss_end, "RSS 10 s later, MB": rss_mb(*server.pids),
             "ordinary p50, heavy user idle, s": pct(idle, 0.5), "ordinary p95, heavy user idle, s": pct(idle, 0.95),
             "ordinary p50 during the walk, s": pct(during, 0.5), "ordinary p95 during the walk, s": pct(during, 0.95),
-            "walk seconds": walked - began, "idle seconds": began - start}
+            "walk seconds": walked - began, "idle seconds": began - start,
+            **full_collections(server, began_at, walked_at)}
+
+
+def full_collections(server: Server, since: float, until: float) -> dict:
+    """The server's full garbage collections between two Unix times (capacity.LAUNCHER logs each one's pause): every
+    thread waits for one, so the longest is a floor under the worst rerun's latency."""
+    path = Path(f"{server.probe}.full")
+    lines = path.read_text().splitlines() if path.exists() else []
+    pauses = [float(p) for t, p in (line.split() for line in lines) if since <= float(t) <= until]
+    return {"full collections during the walk": len(pauses),
+            "longest full collection during the walk, ms": 1000 * max(pauses, default=0.0)}
 
 
 async def room(server: Server, args) -> dict:
