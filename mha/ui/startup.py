@@ -109,7 +109,8 @@ def check(internals=INTERNALS) -> None:
 
 
 def install() -> None:
-    """Check the internals, then wrap request_rerun and set the switch interval, once a process."""
+    """Check the internals, then wrap Streamlit's calls, set the switch interval and freeze the start-up heap, once a
+    process."""
     with _once:
         if _installed:
             return

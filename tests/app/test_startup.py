@@ -58,7 +58,7 @@ def test_importing_every_mha_module_changes_nothing_outside_it():
 
 
 @pytest.mark.parametrize("switch", ["", "0.002"])
-def test_install_wraps_request_rerun_and_connect_session_and_sets_the_switch_interval_only_if_asked(switch):
+def test_install_wraps_streamlit_sets_the_switch_interval_only_if_asked_and_freezes_the_start_up_heap_once(switch):
     """Python's switch interval unless MHA_GIL_SWITCH_S names another (bench/memory.py --switch); what the process
     has loaded, the whole UI with it, frozen out of the garbage collector's passes, once."""
     out = _run("""
