@@ -99,8 +99,14 @@ def test_config_json_is_refused_by_key_and_fields_before_any_weight_is_read(tiny
                   {"name": "vocab_size", "value": "None"}))
     for name, value in (("n_inner", 0), ("mha_d_k", True), ("mha_d_v", "8"), ("n_inner", -4)):
         cases.append((f"size-{name}-{value}", base | {name: value}, "bad_size", {"name": name, "value": repr(value)}))
-    for name, value in (("activation_function", "gelu"), ("layer_norm_epsilon", 1e-6), ("scale_attn_weights", False),
-                        ("scale_attn_by_inverse_layer_idx", True), ("tie_word_embeddings", False)):
+    needs = {  # each setting GPT-2's block needs: a value that differs, and what the words say it needs
+        "activation_function": ("gelu", "the tanh GELU"),
+        "layer_norm_epsilon": (1e-6, "1e-05"),
+        "scale_attn_weights": (False, "true (scores ÷ √d_head)"),
+        "scale_attn_by_inverse_layer_idx": (True, "false"),
+        "tie_word_embeddings": (False, "true (E is the unembedding)"),
+    }
+    for name, (value, _) in needs.items():
         cases.append((f"differs-{name}", base | {name: value}, "differs", {"name": name, "value": repr(value)}))
     for name, content, key, fields in cases:
         folder = _config_only(tmp_path, name, content)
@@ -109,6 +115,9 @@ def test_config_json_is_refused_by_key_and_fields_before_any_weight_is_read(tiny
             assert (e.key, e.fields) == (key, fields), (name, call.__name__)
             assert str(e).startswith(f"{name}: "), str(e)
             assert "config.json" in str(e) or key == "not_multiple", str(e)
+            if key == "differs":
+                setting, (value, wanted) = fields["name"], needs[fields["name"]]
+                assert f"{setting} is {value!r}; this core's GPT-2 block needs {wanted}." in str(e), str(e)
 
 
 def test_config_json_at_its_edges_is_read(tiny, tmp_path):
@@ -144,6 +153,9 @@ def test_the_weights_file_is_refused_by_key_and_fields(tiny, tmp_path):
     expected = 4 + 12 * config["n_layer"]
     wrong_dtype = {k: dict(v, dtype="I64") if k == W else v for k, v in header.items()}
     listed = {k: [1] if k == W else v for k, v in header.items()}
+    shapeless = {k: {"dtype": "F64"} if k == W else v for k, v in header.items()}
+    layer0 = [f"h.0.{n}" for n in ("ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias",
+                                   "attn.c_proj.weight", "attn.c_proj.bias")]  # in GPT-2's order of a block's tensors
     nan = np.full((32, 96), np.nan)
     cases = [
         ("short", _with_file(tiny, tmp_path / "short", b"\x01\x02\x03\x04\x05"), "not_safetensors", {},
@@ -163,6 +175,14 @@ def test_the_weights_file_is_refused_by_key_and_fields(tiny, tmp_path):
          f" and {expected - 5} more: not a GPT-2 of config.json's sizes (3 layers, n_embd 32)"),
         ("lacks", _copy(tiny, tmp_path / "lacks", tensors={W: None}), "lacks", {"names": W, "count": 1},
          f"lacks {W}: not"),
+        ("lacks-5", _copy(tiny, tmp_path / "lacks-5", tensors=dict.fromkeys(layer0[:5])), "lacks",
+         {"names": ", ".join(layer0[:5]), "count": 5},
+         "(3 layers"),
+        ("lacks-6", _copy(tiny, tmp_path / "lacks-6", tensors=dict.fromkeys(layer0[:6])), "lacks",
+         {"names": ", ".join(layer0[:5]), "count": 6},
+         " and 1 more: not"),
+        ("shapeless", _with_file(tiny, tmp_path / "shapeless", _safetensors(shapeless, data)), "shape",
+         {"name": W, "got": "None", "shape": "(32, 96)"}, f"{W} has shape None"),
         ("turned", _copy(tiny, tmp_path / "turned", tensors={W: np.zeros((96, 32))}), "shape",
          {"name": W, "got": "[96, 32]", "shape": "(32, 96)"}, f"{W} has shape [96, 32]; config.json's sizes make it"),
         ("entry", _with_file(tiny, tmp_path / "entry", _safetensors(listed, data)), "shape",
@@ -177,6 +197,9 @@ def test_the_weights_file_is_refused_by_key_and_fields(tiny, tmp_path):
         e = _refused(load_gpt2, folder)
         assert (e.key, e.fields) == (key, fields), name
         assert str(e).startswith("model.safetensors") and words in str(e), (name, str(e))
+        if key == "lacks":
+            more = f" and {fields['count'] - 5} more" if fields["count"] > 5 else ""
+            assert str(e).startswith(f"model.safetensors lacks {fields['names']}{more}: not a GPT-2"), str(e)
 
 
 def test_a_folder_without_its_files_or_with_a_tokenizer_that_does_not_fit_is_refused(tiny, tmp_path):
@@ -194,6 +217,11 @@ def test_a_folder_without_its_files_or_with_a_tokenizer_that_does_not_fit_is_ref
     badtok = _copy(tiny, tmp_path / "badtok")
     (badtok / "tokenizer.json").write_text('{"model": ')
     tokens = json.loads((tiny / "tokenizer.json").read_text())["model"]["vocab"]
+    split = _copy(tiny, tmp_path / "split", drop={"tokenizer.json"})  # vocab.json and merges.txt, as older GPT-2s
+    bpe().model.save(str(split))
+    said = "the cat 多头 sat"
+    two = load_gpt2(split).tokenizer
+    assert two.decode(two.encode(said)) == said and two.encode(said) == load_gpt2(tiny).tokenizer.encode(said)
     small = _copy(tiny, tmp_path / "small", {"vocab_size": len(tokens) - 1})
     cases = [(noconfig, "no_config", {}, "no config.json"), (nosafe, "no_safetensors", {}, "no model.safetensors"),
              (notok, "no_tokenizer", {}, "no tokenizer"), (halftok, "no_tokenizer", {}, "no tokenizer"),
@@ -230,8 +258,11 @@ def test_a_checkpoint_reads_as_its_files_say_and_save_gpt2_writes_it_back(tiny, 
     again = tmp_path / "a" / "b"
     mha.save_gpt2(again, biased, (tiny / "tokenizer.json").read_text(encoding="utf-8"))
     back = load_gpt2(again)
-    assert {k: back.config.get(k) for k in ("mha_d_k", "mha_d_v", "n_inner")} == {"mha_d_k": None, "mha_d_v": None,
-                                                                                   "n_inner": m.config["n_inner"]}
+    # what transformers' GPT2Config reads, and no mha_d_k or mha_d_v for heads of n_embd / n_head
+    assert back.config == {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"], "n_layer": 3, "n_head": 4,
+                           "n_embd": 32, "n_positions": 48, "n_ctx": 48, "vocab_size": m.config["vocab_size"],
+                           "n_inner": m.config["n_inner"], "activation_function": "gelu_new",
+                           "layer_norm_epsilon": 1e-5, "torch_dtype": "float64"}
     for b0, b1 in zip(biased.blocks, back.weights.blocks, strict=True):
         for name in ("w_q", "w_k", "w_v", "w_o", "b_q", "b_k", "b_v", "b_o"):
             assert np.array_equal(getattr(b0.attn, name), getattr(b1.attn, name)), name
