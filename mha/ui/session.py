@@ -20,6 +20,7 @@ from .x_source import (
     keep_rows,
     reset_x,
     seeded_added,
+    shown_model,
     text_tokens,
     trained_tokens,
 )
@@ -70,9 +71,9 @@ def _open(query: dict[str, str], lang: str) -> None:
     for key, value in state.items():  # the browser's widget values are not visible yet: see _run_on_reconnect
         st.session_state[key] = value
     if trained_on() and not trained_tokens(state["text"])[0]:
-        st.session_state["text"] = random_repeat(int(state["seed"]))
+        st.session_state["text"] = st.session_state["text_made"] = random_repeat(int(state["seed"]))
     if state["model"] == "checkpoint" and not state["text"]:
-        st.session_state["text"] = example_text(lang)
+        st.session_state["text"] = st.session_state["text_made"] = example_text(lang)
     notices += sync_model()
     sync_n_tokens()
     cfg = config()
@@ -152,26 +153,53 @@ def sync_model() -> list[S.Notice]:
     return []
 
 
+# The seeded walk as the learner leaves it for another model's (its text, sizes, numbers and X with its edits), given
+# back when Seeded is chosen again, unless a text was typed meanwhile
+SEEDED_SETTINGS = (*S.SIZES, "d_ff", "seed", "integers", "example", "preset", "positions")
+SEEDED_WALK = ("text", *SEEDED_SETTINGS, "x_base", "x_source", "x_aside")
+
+
 def on_model_change() -> None:
     """To the trained model: its sizes, and a sequence of its task when the text has none of its letters. To a
     checkpoint: the one chosen (else the first offered), its sizes, and the language's example when there is no
-    text. Back to seeded weights: the post's sizes. Each way X starts again from the text."""
+    text. Each way X starts again from the text. Back to seeded weights: the seeded walk as it was left (else the
+    post's sizes, without a text another model made up)."""
     ss = st.session_state
+    if ss["model"] != "seeded" and shown_model() == "seeded":
+        ss["seeded_walk"] = {k: ss[k] for k in SEEDED_WALK if k in ss}
     if trained_on():
         if not trained_tokens(ss.get("text", ""))[0]:
-            ss["text"] = random_repeat(int(ss.get("seed", 0)))
+            ss["text"] = ss["text_made"] = random_repeat(int(ss.get("seed", 0)))
     elif ss["model"] == "checkpoint":
         if not checkpoint_on() and len(choices()) > 1:
             ss["ckpt"] = choices()[1]
         if not ss.get("text"):
-            ss["text"] = example_text(ss["lang"])
-    else:
-        ss.update(S.PRESETS["post"])
-        ss["preset"] = "post"
+            ss["text"] = ss["text_made"] = example_text(ss["lang"])
+    elif _seeded_walk_back():
+        return
+    if "seeded_walk" in ss:
+        ss["seeded_walk"].setdefault("away", ss.get("text", ""))
     if notices := sync_model():
         ss["notices"] = notices
     sync_n_tokens()
     reset_x()
+
+
+def _seeded_walk_back() -> bool:
+    """Seeded chosen again: the walk kept when it was left, whole if the text is still the one it was left with (True:
+    X and its edits are back too); else its sizes with the text now shown, or the post's sizes. A text another model
+    made up goes with it."""
+    ss = st.session_state
+    kept, made = ss.pop("seeded_walk", {}), ss.pop("text_made", None)
+    if kept and ss.get("text", "") == kept.pop("away", None):
+        ss.update(kept)
+        ss["x_generation"] = ss.get("x_generation", 0) + 1  # the editor shows the X given back
+        return True
+    if ss.get("text") == made:
+        ss["text"] = ""
+    ss.update(S.PRESETS["post"], preset="post", d_ff=S.DEFAULTS["d_ff"])
+    ss.update({k: kept[k] for k in SEEDED_SETTINGS if k in kept})
+    return False
 
 
 def new_repeat() -> None:

@@ -241,6 +241,12 @@ def _source(cfg: mha.AttentionConfig) -> tuple:
             ss.get("model", "seeded"), walked_layer(), ss.get("ckpt", ""))
 
 
+def shown_model() -> str:
+    """The model the X of the last run was made under (a change of model is seen before it is drawn)."""
+    source = st.session_state.get("x_source")
+    return source[4] if source else st.session_state.get("model", "seeded")
+
+
 def keep_rows(cfg: mha.AttentionConfig) -> None:
     """The text grew by a token at its end (the next word appended): X's rows so far are the same tokens at the same
     places, so they stay as they are, edits included, and the new token's row is the text's (see current_x)."""

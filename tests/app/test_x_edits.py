@@ -268,3 +268,62 @@ def test_a_text_s_or_the_model_s_x_shows_short_numbers_and_the_reset_says_to_wha
     assert all(len(str(c)) <= 8 for c in cells), [c for c in cells if len(str(c)) > 8][:3]
     key = "input_reset_trained" if "model" in source else "input_reset_text"
     assert at.button(key="reset_x").label == Text("en")(key)
+
+
+@pytest.mark.parametrize("away", ["trained", "checkpoint"])
+def test_seeded_the_post_after_another_model_gives_back_the_seeded_walk_as_it_was_left(away, offered):
+    """Seeded → another model → Seeded: the walk comes back as the learner left it (its sizes, d_ff, seed, no text,
+    X with its edits, in the link too), not at the other model's text or d_ff."""
+    at = _edited(seed=4, d_ff=19)
+    left = at.session_state["x_base"].copy()
+    model = at.sidebar.segmented_control(key="model")
+    model.set_value(away)
+    rerun(at)
+    assert at.session_state["text"] and at.session_state["model"] == away  # the other model reads its own text
+    at.sidebar.segmented_control(key="model").set_value("seeded")
+    rerun(at)
+    ss = at.session_state
+    assert (ss["text"], ss["n_tokens"], ss["d_model"], ss["d_ff"], ss["seed"]) == ("", 3, 5, 19, 4)
+    np.testing.assert_array_equal(ss["x_base"], left)
+    assert at.query_params["x"] == "1.5~3.25_3.1~-1.5" and "text" not in at.query_params
+    rerun(at)  # the editor shows the X given back, and applies no edit twice
+    np.testing.assert_array_equal(at.session_state["x_base"], left)
+
+
+def test_a_text_typed_while_away_goes_back_with_the_learner_and_edits_of_another_x_do_not(offered):
+    at = _edited(d_ff=19)
+    at.sidebar.segmented_control(key="model").set_value("checkpoint")
+    rerun(at)
+    at.session_state["text"] = "to be or not"
+    at.session_state["stage"] = "tokens"
+    rerun(at)
+    at.sidebar.segmented_control(key="model").set_value("seeded")
+    rerun(at)
+    ss = at.session_state
+    assert (ss["text"], ss["n_tokens"], ss["d_model"], ss["d_ff"]) == ("to be or not", 4, 5, 19)
+    assert "x" not in at.query_params
+
+
+def test_seeded_after_a_link_to_the_trained_model_leaves_its_made_up_sequence():
+    """Opened on the trained model with no text (it makes up a sequence of its letters): Seeded gives the post's walk,
+    with no text and the post's d_ff."""
+    at = run(stage="input", model="trained")
+    assert at.session_state["text"]
+    at.sidebar.segmented_control(key="model").set_value("seeded")
+    rerun(at)
+    ss = at.session_state
+    assert (ss["text"], ss["n_tokens"], ss["d_model"], ss["d_ff"]) == ("", 3, 5, 13)
+    assert not set(at.query_params) - {"lang", "stage", "preset"}
+
+
+def test_the_seeded_x_given_back_is_its_own_even_at_the_other_models_shape():
+    """The editor holds the numbers it was given (editor.py): given back an X of the shape it showed last (a seeded
+    walk at the trained model's 10 × 13), it must start afresh on it, not keep the trained model's numbers."""
+    at = _edited(n_tokens=10, d_model=13)
+    left = at.session_state["x_base"].copy()
+    at.sidebar.segmented_control(key="model").set_value("trained")
+    rerun(at)
+    assert at.session_state["x_base"].shape == left.shape and not np.array_equal(at.session_state["x_base"], left)
+    at.sidebar.segmented_control(key="model").set_value("seeded")
+    rerun(at)
+    np.testing.assert_array_equal(at.session_state["x_base"], left)
