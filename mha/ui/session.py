@@ -284,5 +284,11 @@ def on_text_change() -> None:
     reset_x()
 
 
+def use_text(text: str) -> None:
+    """The walk on this text from now on (a button's: the example offered where there is none)."""
+    st.session_state["text"] = text
+    on_text_change()
+
+
 def go_to(stage: str) -> None:
     st.session_state["stage"] = stage

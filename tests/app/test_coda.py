@@ -264,6 +264,23 @@ def test_next_token_without_a_text_runs_the_walks_x_against_the_examples_words_a
     assert at.session_state["n_tokens"] == n == at.number_input(key="n_tokens").value
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_without_a_text_nothing_is_appended_to_words_never_read_and_the_example_is_offered(lang):
+    """Without a text the bars score the walk's seeded rows: a choice from them cannot follow the example's words.
+    The page offers the example as the text instead, and then predicts from its words."""
+    at = run(stage="next_token", lang=lang)
+    assert not [b for b in at.button if b.key == "append_token"]
+    at.button(key="next_use_example").click()
+    rerun(at)
+    example = S.cap_text(EXAMPLE[lang])[0]  # as the text box would read it (NFKC: the commas of zh become ASCII)
+    assert at.session_state["text"] == example and at.query_params["text"] == example
+    tokens, vocab, ids, mw, x, cfg = model(example)
+    assert at.session_state["n_tokens"] == len(tokens)
+    np.testing.assert_allclose(sorted(_bars(at)["x"]), sorted(mha.softmax(mha.logits_from(x, mw).logits[-1])),
+                               atol=1e-12)
+    assert not [b for b in at.button if b.key == "next_use_example"] and at.button(key="append_token")
+
+
 def test_appending_the_token_grows_the_text_by_one_token_on_every_stage():
     at = run(stage="next_token", text="the cat sat")
     best = _bars(at)["customdata"][-1][1].rsplit(" (", 1)[0]  # the top bar's name

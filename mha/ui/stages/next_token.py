@@ -19,6 +19,7 @@ from ..chart import chart
 from ..inputs import number
 from ..product import product_view
 from ..prose import display, header, later
+from ..strings import Text
 from ..view import Name, Operand, View
 from ..walk import NUMBERS
 from .tokens import coda_shown
@@ -70,6 +71,19 @@ def render(v: View) -> None:
                         p=f"{probs[chosen]:.4f}")  # a long token whole in the chart's hover, not in a sentence
     weights = t(f"next_{v.run.kind}") if v.run else t("next_untrained")
     st.markdown(f"{chosen_words}\n\n:gray[:small[{weights}]]")  # the choice and what the weights make of it
+    if not own:  # the bars score seeded rows, not words: nothing to append a word to, but the example to take
+        st.button(t("next_use_example"), key="next_use_example", type="primary", on_click=session.use_text,
+                  args=(text,))
+    else:
+        _append(t, vocab, chosen, n, text)
+    if not v.run and ss.get("block_ln", S.DEFAULTS["block_ln"]) != "pre":  # audit #11: said, and a way to see it
+        row = st.container(horizontal=True, vertical_alignment="center")
+        row.caption(t("next_order_chosen", block=NUMBERS["block"]))
+        row.button(t("next_order_see", block=NUMBERS["block"]), key="next_order_see", on_click=_see_pre_ln)
+
+
+def _append(t: Text, vocab: list[str], chosen: int, n: int, text: str) -> None:
+    """The button that appends the chosen token to the text, or why it cannot."""
     most = next_word.context()  # the trained model's context, else the demo's limit
     full, piece = n >= most, next_word.appended(vocab, chosen)
     # the same act as adding a token on the KV-cache stage: the link is the same after either
@@ -79,10 +93,6 @@ def render(v: View) -> None:
         st.caption(t("next_full", most=most))
     elif piece is None:  # part of a character's bytes: a text cannot hold it alone
         st.caption(t.md("next_partial", token=vocab[chosen]))
-    if not v.run and ss.get("block_ln", S.DEFAULTS["block_ln"]) != "pre":  # audit #11: said, and a way to see it
-        row = st.container(horizontal=True, vertical_alignment="center")
-        row.caption(t("next_order_chosen", block=NUMBERS["block"]))
-        row.button(t("next_order_see", block=NUMBERS["block"]), key="next_order_see", on_click=_see_pre_ln)
 
 
 def _see_pre_ln() -> None:

@@ -62,7 +62,7 @@ def render(v: View) -> None:
 
     def offer() -> None:
         st.info(t.md("tokens_example", example=text))
-        st.button(t("tokens_use_example"), key="use_example", on_click=use_text, args=(text,))
+        st.button(t("tokens_use_example"), key="use_example", on_click=session.use_text, args=(text,))
 
     if not own:
         text = x_source.example_text(t.lang)
@@ -208,11 +208,6 @@ def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None
     count = t("tokens_bpe_count", n=len(ids), words=words, partial=sum(not whole for _, whole in pieces),
               cut=t("real_cut", most=len(ids)) if cut else "")
     counted("".join(items), count)
-
-
-def use_text(text: str) -> None:
-    st.session_state["text"] = text
-    session.on_text_change()
 
 
 def coda_shown(cfg: mha.AttentionConfig) -> tuple[list[str], np.ndarray, mha.ModelWeights]:

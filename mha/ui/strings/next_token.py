@@ -13,8 +13,8 @@ STRINGS = {
         zh=("最后一个块之后，先做一次层归一化，再让每一行与 E 的每一行做内积：这就是 $\\mathrm{{logits}}$，词表中每一项一个分数。"
             "最后一行除以温度 T 再做 softmax，就是下一个词元的概率分布。")),
     "next_example": S(
-        en="No text yet: this stage runs the walk's X ({n} rows, as the sidebar says) through the block and scores it against the {vocab} words of the example “{example}”. Type your own text on the tokens stage to give the rows words.",
-        zh="还没有文本：这一步把前面各步用的 X（{n} 行，和侧边栏一致）送进这个块，再给例子“{example}”里的 {vocab} 个词逐一打分。在“文本 → 词元 → X”这一步输入你自己的文本，每一行就有了对应的词。"),
+        en="No text yet: this stage runs the walk's X ({n} rows, as the sidebar says) through the block and scores it against the {vocab} words of the example “{example}”. These rows are not words yet, so the choice has no text to join: type a text on the tokens stage, or take the example's.",
+        zh="还没有文本：这一步把前面各步用的 X（{n} 行，和侧边栏一致）送进这个块，再给例子“{example}”里的 {vocab} 个词逐一打分。这些行还不是词，选出的词也就没有文本可接：在“文本 → 词元 → X”这一步输入你自己的文本，或者直接采用例子。"),
     "next_tied": S(
         en="E is used twice (tied weights, as in GPT-2): to look tokens up, and transposed to score the {vocab} vocabulary entries.",
         zh="E 用了两次（权重共享，和 GPT-2 一样）：查出词元的向量，以及转置后给词表中 {vocab} 项打分。"),
@@ -53,6 +53,9 @@ STRINGS = {
     "next_chosen_sample": S(
         en="Sampled with the seed: “{token}” (id {id}), probability {p}.",
         zh="按种子采样得到：“{token}”（编号 {id}），概率 {p}。"),
+    "next_use_example": S(
+        en="Use the example as the text",
+        zh="把例子用作文本"),
     "append_token": S(
         en="Append it to the text",
         zh="把它追加到文本末尾"),
