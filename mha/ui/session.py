@@ -210,11 +210,19 @@ def new_repeat() -> None:
 
 
 def sync_n_tokens() -> None:
-    """A text fixes n: one row of X per token (the sidebar's n is then read-only)."""
+    """A text fixes n: one row of X per token (the sidebar's n is then read-only). Emptied, it gives n back as it was
+    before the text."""
     ss = st.session_state
     tokens = text_tokens(ss.get("text", ""))
-    if tokens and ss.get("n_tokens") != len(tokens):
-        ss["n_tokens"] = len(tokens)
+    if tokens:
+        ss.setdefault("n_free", ss.get("n_tokens", S.DEFAULTS["n_tokens"]))
+        n = len(tokens)
+    elif "n_free" in ss:
+        n = ss.pop("n_free")
+    else:
+        return
+    if ss.get("n_tokens") != n:
+        ss["n_tokens"] = n
         if "preset" in ss:
             ss["preset"] = S.preset_of(ss)
 

@@ -281,6 +281,24 @@ def test_without_a_text_nothing_is_appended_to_words_never_read_and_the_example_
     assert not [b for b in at.button if b.key == "next_use_example"] and at.button(key="append_token")
 
 
+def test_emptying_the_text_gives_back_the_n_it_fixed_and_the_check_says_so():
+    """A text fixes n while it is there; emptied, n is the learner's own again (here the post's 3), and the sidebar
+    no longer speaks of tokens."""
+    at = run(stage="tokens", text="to be or not to be")
+    assert at.session_state["n_tokens"] == 6
+    at.text_input(key="text").set_value("")
+    rerun(at)
+    assert at.session_state["n_tokens"] == 3 and at.session_state["preset"] == "post"
+    assert "n_tokens" not in at.query_params and "tokens" not in shown(" ".join(c.value for c in at.sidebar.caption))
+    at.number_input(key="n_tokens").set_value(4)  # a text typed, then emptied, after the learner's own n
+    rerun(at)
+    at.text_input(key="text").set_value("a b c a b c a b")
+    rerun(at)
+    at.text_input(key="text").set_value("")
+    rerun(at)
+    assert at.session_state["n_tokens"] == 4 and at.number_input(key="n_tokens").value == 4
+
+
 def test_appending_the_token_grows_the_text_by_one_token_on_every_stage():
     at = run(stage="next_token", text="the cat sat")
     best = _bars(at)["customdata"][-1][1].rsplit(" (", 1)[0]  # the top bar's name

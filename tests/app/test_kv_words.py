@@ -252,15 +252,18 @@ def test_a_word_appended_after_an_edit_keeps_the_edit_and_adds_the_texts_row(sta
     assert at.query_params["x"] == f"2.3~4.5_{n}.1~-2.0"
 
 
-def test_appending_to_the_example_makes_it_the_text_and_x_starts_from_it():
-    """Without a text of one's own the next-token stage runs the walk's seeded X and scores the example's words:
-    appending makes the example plus its next word the text, and X starts again from that text (no edits)."""
+def test_taking_the_example_makes_it_the_text_and_x_starts_from_it():
+    """Without a text of one's own the next-token stage runs the walk's seeded X and scores the example's words; the
+    example taken as the text, X starts again from that text (no edits), and an append adds one token to it."""
     from .test_x_edits import x_source_base
 
-    at = run(stage="next_token")
-    at.button(key="append_token").click()
+    at = run(stage="next_token", x="1.1~2.5")
+    at.button(key="next_use_example").click()
     rerun(at)
     text = at.session_state["text"]
     assert len(mha.tokenize(text)) == at.session_state["n_tokens"] == len(at.session_state["x_base"])
     np.testing.assert_array_equal(at.session_state["x_base"], x_source_base(at))
     assert "x" not in at.query_params and at.query_params["text"] == text
+    at.button(key="append_token").click()
+    rerun(at)
+    assert at.session_state["n_tokens"] == len(mha.tokenize(text)) + 1
