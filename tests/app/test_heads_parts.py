@@ -288,10 +288,11 @@ def test_the_timeline_s_gap_is_the_difference_of_the_percentages_it_shows():
     for step in at.select_slider(key="snapshot").options:
         at.select_slider(key="snapshot").set_value(step)
         at = rerun(at)
-        said = next(m.value for m in at.markdown if "points" in m.value)
-        acc, without, gap = (int(x) for x in re.search(r"accuracy (\d+)%.*?, (\d+)% without.*?gap of (-?\d+) points",
+        said = next(m.value for m in at.markdown if "a gap of" in m.value)
+        acc, without, gap = (int(x) for x in re.search(r"accuracy (\d+)%.*?, (\d+)% without.*?gap of (-?\d+) points?",
                                                          said).groups())
         assert acc - without == gap, said
+        assert ("points" in said) == (abs(gap) != 1), said  # "a gap of 1 point" (the audit of 2026-12-06)
 
 
 def test_the_sidebar_offers_a_layer_only_where_the_part_reads_one():

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import mha
+from mha.ui.strings import TABLES
 from tests.figures.test_cache_figure import _frame_traces, _letter, drawn, panels
 
 from .helpers import chart_keys, chart_text, charts, page_text, rerun, run, warnings
@@ -215,7 +216,7 @@ def test_added_tokens_stay_in_the_link_on_other_stages_and_leave_it_on_reset():
 @pytest.mark.parametrize("kv, tokens, notice", [
     ("2", 5, None), ("0", 3, None), ("abc", 3, "kv=abc does not start with a number"),
     ("-1", 3, "does not start with a number"), ("999_1.1~2", 3 + 64, "adds 999 tokens"),
-    ("2_1.1~nan_3.1~1_1.9~1_1.2~1e400_x", 5, "5 cell(s) of the tokens added"),
+    ("2_1.1~nan_3.1~1_1.9~1_1.2~1e400_x", 5, "5 cells of the tokens added"),
     ("1_" + "1.1~1_" * 800, 3, "characters (limit 4000)"),
 ])
 def test_a_link_with_unusable_added_tokens_says_so(kv, tokens, notice):
@@ -229,10 +230,11 @@ def test_the_cost_part_is_in_the_link_and_a_link_opens_on_it():
     at = run(stage="kv_cache", part="cost", lang="zh")
     assert any(c.get("data") and c["layout"]["xaxis"].get("type") == "log" for c in charts(at))  # the cost chart
     assert "kv_animation" not in chart_keys(at)
-    assert at.query_params["part"] == "cost"
+    replays = TABLES["zh"]["kv_hint"][:12]  # the note on the step's replay: only where the replay is drawn
+    assert at.query_params["part"] == "cost" and replays not in page_text(at)
     at.session_state["kv_part"] = "step"  # the first part is the default: the link leaves it out
     assert "part" not in rerun(at).query_params
-    assert "kv_animation" in chart_keys(at)
+    assert "kv_animation" in chart_keys(at) and replays in page_text(at)
     at.session_state["kv_part"] = "cost"
     assert rerun(at).query_params["part"] == "cost"
     at.session_state["stage"] = "block"  # the block's link names the block's part, not this one

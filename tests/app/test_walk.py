@@ -125,6 +125,8 @@ def test_every_stage_says_where_it_is_in_the_walk_and_in_the_post_on_the_page_it
         assert f" {number}" in head and "11" in head, (stage, head)
         if stage in SECTIONS:
             assert f"“{SECTIONS[stage]}”" in head, stage
+            if lang == "zh":  # the heading is called a section (一节) right after it, once (audit 2026-12-06 #10)
+                assert head.count("一节") == 1 and f"“{SECTIONS[stage]}”一节" in head, head
         else:
             assert TABLES[lang][f"aside_{stage}"] in head, stage
         next_words = TABLES[lang]["where_opening"].split("{line}")[1][:12]

@@ -35,7 +35,7 @@ def test_a_new_seed_or_kind_of_numbers_keeps_the_edited_cells_and_says_how_many(
     expected = mha.init_input(cfg)
     expected[0, 4], expected[2, 0] = 3.25, -1.5
     np.testing.assert_array_equal(at.session_state["x_base"], expected)
-    assert "your 2 edited cell(s) of X were kept" in page_text(at)
+    assert "your edits to X were kept (2 cells)" in page_text(at)
     assert at.query_params["x"] == "1.5~3.25_3.1~-1.5"  # the link carries them over the new seed
     rerun(at)  # the editor starts afresh on the new X: the edits are not applied twice or lost
     np.testing.assert_array_equal(at.session_state["x_base"], expected)
@@ -166,10 +166,10 @@ def test_edits_beyond_a_smaller_x_are_set_aside_and_come_back_when_it_grows():
     at.number_input(key="n_tokens").set_value(2)
     rerun(at)
     assert at.session_state["x_base"].shape == (2, 5) and at.session_state["x_base"][0, 4] == -2.25
-    assert "your 1 edited cell(s) beyond it are set aside" in page_text(at)
+    assert "your edits beyond it are set aside (1 cell);" in page_text(at)
     at.number_input(key="d_model").set_value(3)
     rerun(at)
-    assert "your 1 edited cell(s) beyond it are set aside" in page_text(at)  # X₁'s fifth cell
+    assert "your edits beyond it are set aside (1 cell);" in page_text(at)  # X₁'s fifth cell
     at.number_input(key="d_model").set_value(5)
     rerun(at)
     at.number_input(key="n_tokens").set_value(3)

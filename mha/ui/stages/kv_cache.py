@@ -61,7 +61,8 @@ def _steps(v: View) -> None:
     rows_read = lab.variant_x(v.cfg, rows, variant)  # ALiBi's without the positions a text's X holds, as in the lab
     d = decode_rows(v, variant, rows_read)
     state = held_words(v, d)
-    state = f"{state}\n\n:gray[:small[{hint}]]" if hint else state  # one element
+    if hint and ss.get("kv_part", S.DEFAULTS["kv_part"]) == "step":  # the replay it speaks of is the step's
+        state = f"{state}\n\n:gray[:small[{hint}]]"  # one element
     projector = v.look == F.PRESENT  # there the step's animation comes first, on the first screen, and this under it
     if not projector:
         st.markdown(state)

@@ -34,7 +34,7 @@ STRINGS = {
         en="The X in this link is {length} characters long (limit {limit}); the seeded X was used.",
         zh="链接里的 X 有 {length} 个字符（上限 {limit}），已改用随机种子生成的 X。"),
     "notice_x_items": S(
-        en="{count} cell(s) of X in this link could not be used (e.g. “{example}”: {why}); the rest were.",
+        en="{count} cells of X in this link could not be used (e.g. “{example}”: {why}); the rest were.",
         zh="链接里的 X 有 {count} 格无法使用（例如“{example}”：{why}），其余各格已采用。"),
     "why_form": S(
         en="not of the form row.col~value",
@@ -58,7 +58,7 @@ STRINGS = {
         en="This link adds {count} tokens to the KV cache; this demo adds at most {most}, so the first {most} were used.",
         zh="这个链接要向 KV 缓存追加 {count} 个词元；本演示最多追加 {most} 个，所以只追加了前 {most} 个。"),
     "notice_kv_items": S(
-        en="{count} cell(s) of the tokens added to the KV cache in this link could not be used (e.g. “{example}”: {why}); those cells keep their seeded values.",
+        en="{count} cells of the tokens added to the KV cache in this link could not be used (e.g. “{example}”: {why}); those cells keep their seeded values.",
         zh="链接里追加到 KV 缓存的词元有 {count} 格无法使用（例如“{example}”：{why}），这些格仍用随机种子生成的值。"),
     "notice_kv_words": S(
         en="This link adds tokens to the KV cache after a text ({count} of them). With a text, the cache adds the model's next tokens to the text itself, so the text now ends with them: “{words}”.",

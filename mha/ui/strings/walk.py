@@ -132,13 +132,13 @@ STRINGS = {
         en="Reset X to the model's X",
         zh="把 X 恢复为模型给出的 X"),
     "input_aside": S(
-        en="X is {shape} now: your {count} edited cell(s) beyond it are set aside, and come back if X grows again.",
+        en="X is {shape} now, so your edits beyond it are set aside ({count} cells); they come back if X grows again.",
         zh="X 现在是 {shape}：你改过的格子中有 {count} 个在它之外，先放在一边，X 再变大时会回来。"),
     "input_back": S(
-        en="X is {shape} now: {count} edited cell(s) set aside earlier are back.",
+        en="X is {shape} now, so the edits set aside earlier are back ({count} cells).",
         zh="X 现在是 {shape}：之前放在一边的 {count} 个改过的格子回来了。"),
     "input_kept": S(
-        en="Seed {seed}: the weights and X were drawn anew, but your {count} edited cell(s) of X were kept.",
+        en="Seed {seed}: the weights and X were drawn anew, but your edits to X were kept ({count} cells).",
         zh="随机种子 {seed}：权重和 X 都已重新生成，但你在 X 里改过的 {count} 格仍是你填的数。"),
     "input_editor_help": S(
         en="Numbers only. Rows are tokens, columns are features.",
