@@ -19,13 +19,18 @@ import numpy as np
 
 import mha
 
-from .shared import MB, Shared
+from .shared import MB, Shared, footprint
 
 FOLDERS, BUDGET, HUB = "MHA_MODELS", "MHA_MODEL_MB", "MHA_HUB"
 BUDGET_MB = 48  # with uploads.PROCESS_MAX, the smallest host's 690 MB less the app's 620 (README, Memory)
 NAME_MOST = 40  # characters of a checkpoint's name in a link (`ckpt=`): its folder's
 NAME = re.compile(rf"[A-Za-z0-9][A-Za-z0-9._-]{{0,{NAME_MOST - 1}}}")
 HALF, PROBES = 20, 8  # the induction probe: 8 sequences of 20 random tokens, then the same 20 again
+# The most layers and heads a checkpoint read here may have: GPT-2 medium's 24 layers of 16 heads (Radford et al.,
+# 2019), the largest GPT-2 whose float64 weights (2.8 GB) one server here could hold. The heads stage draws every
+# head and runs the probe through every layer, so a toy model of hundreds of thin layers, which fits any byte budget,
+# would still cost a page seconds of the shared CPU and gigabytes while it draws.
+MAX_LAYERS, MAX_HEADS = 24, 384
 _held = Shared(BUDGET_MB * MB)
 
 
@@ -90,7 +95,7 @@ def read_upload(files: list[tuple[str, bytes]]) -> tuple[mha.GPT2, int]:
         folder.mkdir()
         for name, data in files:
             (folder / name).write_bytes(data)
-        numbers = mha.checkpoint_numbers(folder)[1]
+        numbers = sized(folder)
         if 8 * numbers > budget():
             raise TooLarge("upload", 8 * numbers, budget(), fitting(budget()))
         m = mha.load_gpt2(folder)
@@ -99,7 +104,19 @@ def read_upload(files: list[tuple[str, bytes]]) -> tuple[mha.GPT2, int]:
 
 def need(name: str) -> int:
     """The bytes checkpoint `name`'s numbers take here (float64), from its config.json alone."""
-    return 8 * mha.checkpoint_numbers(offered()[name])[1]
+    return 8 * sized(offered()[name])
+
+
+def sized(folder: Path) -> int:
+    """The numbers of the checkpoint in `folder`, from its config.json alone; CheckpointError if it has more layers
+    or heads than MAX_LAYERS and MAX_HEADS."""
+    config, numbers = mha.checkpoint_numbers(folder)
+    layers, heads = config["n_layer"], config["n_layer"] * config["n_head"]
+    if layers > MAX_LAYERS or heads > MAX_HEADS:
+        raise mha.CheckpointError(f"{layers} layers and {heads} heads; this server reads up to {MAX_LAYERS} layers and "
+                                  f"{MAX_HEADS} heads.", "too_deep", layers=layers, heads=heads,
+                                  most_layers=MAX_LAYERS, most_heads=MAX_HEADS)
+    return numbers
 
 
 def megabytes(nbytes: int) -> str:
@@ -144,11 +161,40 @@ def load(name: str) -> mha.GPT2:
     return _held.get(name, lambda: mha.load_gpt2(offered()[name]))
 
 
+class ProbeTooLarge(mha.CheckpointError):
+    """A checkpoint whose probe's runs, beside its weights, do not fit the budget: the bytes each needs, and the
+    budget (the page says it, and draws no scores or knock-outs)."""
+
+    def __init__(self, probe: int, weights: int, allowed: int):
+        super().__init__(f"the probe needs {megabytes(probe)} MB beside the weights' {megabytes(weights)} MB, and "
+                         f"checkpoints may hold {megabytes(allowed)} MB ({BUDGET}).")
+        self.probe, self.weights, self.allowed = probe, weights, allowed
+
+
+def probe_bytes(w: mha.ModelWeights) -> int:
+    """About the bytes probe() holds for a model of these sizes, worked out before any of it is run (within 10%:
+    tests/app/test_checkpoints.py measures it): per run, each layer's four n × n maps a head and the
+    mask, its Q, K, V, H and Concat, its residual stream and feed-forward rows; the logits and probabilities."""
+    a = w.blocks[0].attn
+    n = 2 * min(HALF, w.n_ctx // 2, w.vocab_size)
+    d_ff = w.blocks[0].w_fc.shape[1]
+    layer = (4 * a.n_heads + 1) * n * n + a.n_heads * n * (2 * a.d_k + 3 * a.d_v) + 5 * n * w.d_model + 2 * n * d_ff
+    return 8 * PROBES * (w.n_layers * layer + 2 * n * w.d_model + 2 * n * w.vocab_size + 2 * n)
+
+
 def probe(m: mha.GPT2) -> tuple[np.ndarray, tuple[mha.ModelTrace, ...], tuple[np.ndarray, np.ndarray]]:
     """The induction probe on model m: PROBES sequences of random tokens from its whole vocabulary, HALF of them
     (fewer where its context is short) then the same again; its runs on them (kept whole: a knock-out resumes from
     them); each head's mean previous-token and induction score, (layers, heads) each. Held with the checkpoints,
-    within their budget."""
+    within their budget: ProbeTooLarge, before any of it is run, if it cannot be held beside the model's weights
+    (else each run of the page would make it again)."""
+    held = _held.peek(("probe", m.name))
+    if held is not None:
+        return held
+    weights, allowed = sum(footprint(m.weights).values()), budget()
+    if (need := probe_bytes(m.weights)) + weights > allowed:
+        raise ProbeTooLarge(need, weights, allowed)
+
     def make():
         half = min(HALF, m.weights.n_ctx // 2, m.weights.vocab_size)
         seqs = mha.repeated_tokens(m.weights.vocab_size, half, PROBES)

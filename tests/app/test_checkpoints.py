@@ -254,3 +254,71 @@ def test_an_upload_too_large_for_the_server_is_refused_before_it_is_read(offered
     rerun(at)
     errors = shown(" ".join(e.value for e in at.error))
     assert "你上传的模型 在本进程中需要 0.21 MB" in errors and "放得下的有：trained-gpt2" in errors and not read
+
+
+def _deep(folder, layers: int):
+    """A toy checkpoint of many thin layers with trained-gpt2's tokenizer (the red team's R2, 2026-12-06, smaller)."""
+    cfg = mha.AttentionConfig(1, 4, 4, 4, 1, seed=1)
+    tok = json.loads((checkpoints.offered()["trained-gpt2"] / "tokenizer.json").read_text())
+    vocab = [k for k, _ in sorted(tok["model"]["vocab"].items(), key=lambda kv: kv[1])]
+    mha.save_gpt2(folder, mha.init_model(cfg, vocab, n_layers=layers, positions="learned", n_ctx=48), json.dumps(tok))
+    return folder
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "it has 25 layers and 25 heads in all; this server reads checkpoints of up to 24 layers and 384 heads"),
+    ("zh", "它一共有 25 层、25 个头；本服务器只读取最多 24 层、384 个头的检查点")])
+def test_a_checkpoint_deeper_than_gpt2_medium_is_refused_before_its_weights_are_read(tmp_path, monkeypatch, lang,
+                                                                                       said):
+    """A toy model of many thin layers fits any byte budget, yet the heads stage would draw every head and run the
+    probe through every layer: offered or uploaded, it is refused from its config.json, with the bound in words."""
+    _deep(tmp_path / "deep", 25)
+    read = []
+    real_load = mha.load_gpt2
+    monkeypatch.setattr(mha, "load_gpt2", lambda *a: read.append(a) or real_load(*a))
+    monkeypatch.setenv("MHA_MODELS", f"{checkpoints.offered()['trained-gpt2']}:{tmp_path / 'deep'}")
+    checkpoints.forget_offered()
+    at = run(stage="heads", ckpt="deep", lang=lang)
+    assert said in shown(" ".join(e.value for e in at.error)) and not at.exception
+    at = run(stage="heads", lang=lang)
+    at.file_uploader(key="ckpt_files").set_value(_files(tmp_path / "deep"))
+    rerun(at)
+    assert said in shown(" ".join(e.value for e in at.error)) and not read
+    _deep(tmp_path / "deep24", 24)  # at the bound: read
+    assert checkpoints.sized(tmp_path / "deep24") > 0
+    wide = tmp_path / "wide"  # 2 layers of 200 heads: too many heads, told from config.json alone
+    wide.mkdir()
+    config = json.loads((tmp_path / "deep" / "config.json").read_text())
+    (wide / "config.json").write_text(json.dumps(dict(config, n_layer=2, n_head=200, n_embd=200)))
+    with pytest.raises(mha.CheckpointError) as e:
+        checkpoints.sized(wide)
+    assert e.value.key == "too_deep" and e.value.fields["heads"] == 400
+
+
+def test_a_probe_that_cannot_be_held_beside_its_model_is_said_and_never_run(offered, monkeypatch):
+    """tiny-gpt2's weights (0.21 MB) fit 2 MB, its probe's runs (about 9.6 MB) do not: the page draws every head on
+    the text and says why the scores and knock-outs are missing, without running the probe (it used to be run, found
+    too large to keep, and run again on every rerun)."""
+    monkeypatch.setenv("MHA_MODEL_MB", "2")
+    checkpoints._held.clear()
+    ran = []
+    monkeypatch.setattr(mha, "repeated_tokens", lambda *a: ran.append(a))
+    for lang, said in (("en", "The probe's runs on tiny-gpt2 would need 9"), ("zh", "在 tiny-gpt2 上做这项测量需要 9")):
+        at = run(stage="heads", ckpt="tiny-gpt2", text="the cat sat", lang=lang)
+        assert said in shown(" ".join(w.value for w in at.warning)) and "2 MB" in shown(page_text(at))
+        keys = [k for k, _ in keyed_charts(at)]
+        assert "real_every" in keys and "real_scores" not in keys and not at.exception
+    assert not ran
+
+
+@pytest.mark.parametrize("layers, heads, d, vocab, ctx", [(1, 1, 4, 50, 48), (3, 4, 32, 300, 48), (8, 4, 4, 50, 16),
+                                                          (2, 3, 12, 9, 30), (6, 6, 48, 300, 64)])
+def test_the_probes_bytes_are_known_before_it_runs(layers, heads, d, vocab, ctx, monkeypatch):
+    """probe_bytes, from the sizes alone, against what the probe holds once run."""
+    from mha.ui.shared import footprint
+
+    monkeypatch.setenv("MHA_MODEL_MB", "4000")
+    cfg = mha.AttentionConfig(1, d, d // heads, d // heads, heads, seed=3)
+    mw = mha.init_model(cfg, [f"t{i}" for i in range(vocab)], n_layers=layers, positions="learned", n_ctx=ctx)
+    held = sum(footprint(checkpoints.probe(mha.GPT2(mw, None, {}, f"probe-{layers}-{heads}-{d}-{vocab}"))).values())
+    assert 0.9 * held <= checkpoints.probe_bytes(mw) <= 1.1 * held

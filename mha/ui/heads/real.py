@@ -194,8 +194,13 @@ def render(v: View) -> None:
         st.warning(t("real_no_tokens", name=said_name(t, name)))
     else:
         patterns(v, m, ids, labels, layer)
-    scores(v, m)
-    knock(v, m, name)
+    try:
+        scores(v, m)
+        knock(v, m, name)
+    except checkpoints.ProbeTooLarge as e:
+        mb = checkpoints.megabytes
+        st.warning(t("real_probe_too_large", name=said_name(t, name), probe=mb(e.probe), weights=mb(e.weights),
+                     allowed=mb(e.allowed), variable=md_escape(checkpoints.BUDGET)))
 
 
 def every_layer(v: View, m: mha.GPT2, ids: list[int], layer: int) -> None:

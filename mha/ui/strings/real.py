@@ -116,6 +116,12 @@ STRINGS = {
     "real_heads_named": S(
         en="Heads are named layer.head.",
         zh="头的编号为 层.头。"),
+    "real_probe_too_large": S(
+        en=("The probe's runs on {name} would need {probe} MB beside its weights' {weights} MB, and this server keeps "
+            "{allowed} MB for checkpoints ({variable}), so which heads copy is not measured here, and no head can be "
+            "knocked out. On a machine with room, the server's operator can raise the limit."),
+        zh=("在 {name} 上做这项测量需要 {probe} MB，再加上权重的 {weights} MB，超过了本服务器给检查点的 {allowed} MB"
+            "（{variable}），所以这里不测量哪些头在复制，也不能关掉头。在内存充足的机器上，运行服务器的人可以调高这个上限。")),
     "real_knock_title": S(
         en="Knock heads out and see whether copying still works",
         zh="关掉一些头，看模型还能不能照抄"),
