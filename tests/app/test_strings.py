@@ -110,6 +110,7 @@ POST_HEADINGS = ("线性代数复习", "从输入到输出", "Q、K、V", "多�
 # symbols only: "A (2×3)", "÷ √{d_k}", "QKᵀ", "S = softmax"
 NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
+    "medium",  # GPT-2 small and medium: the models' names
     "present", "kv", "GELU", "PNG", "MB", "GB", "int",  # int8: the type's name
     # the variant lab: the names of the methods and of the models they come from
     "GQA", "MQA", "ALiBi", "RoPE", "MLA", "FlashAttention", "StreamingLLM", "Llama", "Mistral", "DeepSeek", "Falcon",

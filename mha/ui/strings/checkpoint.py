@@ -24,9 +24,9 @@ STRINGS = {
         zh="config.json 中的 {name} 必须是不小于 1 的整数，而它是 {value}。"),
     "ckpt_err_too_deep": S(
         en=("it has {layers} layers and {heads} heads in all; this server reads checkpoints of up to {most_layers} "
-            "layers and {most_heads} heads (GPT-2 medium's), since the heads stage draws every head."),
+            "layers and {most_heads} heads (GPT-2 medium's), since the all-heads stage draws every head."),
         zh=("它一共有 {layers} 层、{heads} 个头；本服务器只读取最多 {most_layers} 层、{most_heads} 个头的检查点"
-            "（GPT-2 medium 的规模），因为“多头”这一步要把每个头都画出来。")),
+            "（GPT-2 medium 的大小），因为“所有的头”这一步要把每个头都画出来。")),
     "ckpt_err_not_multiple": S(
         en="its model width, {d}, is not a multiple of its {h} heads.",
         zh="它的模型宽度 {d} 不是头数 {h} 的整数倍。"),
