@@ -27,55 +27,56 @@ ss = st.session_state
 ss["page_running"] = True  # False again at the end: a fragment's own rerun then sees it so (link.follows)
 t = Text(ss["lang"])
 
+# A page that has asked for much work of late takes turns with the other such pages (budget.paced)
+with budget.paced(t):
+    share, downloads = sidebar.render(t)
+    # On a projector the page opens on the stage: the app's name, the tagline and the credit wait at its foot (a phone
+    # wins over presenter), so that the stage's figure has the screen's height
+    presenter = ss["present"] and not ss.get("screen_phone")
+    tagline = t.sentences(t("app_tagline"), t("credit"))
+    if not presenter:
+        st.markdown(f"# {t('app_title')}\n\n:gray[:small[{tagline}]]")  # one element, not two
+    if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own
+        st.warning(t.notice(notices[0]) if len(notices) == 1 else "\n".join(f"- {t.notice(n)}" for n in notices))
+        st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
+    classroom.banner(t)  # in a room: which, how many, and the way out or back
 
-share, downloads = sidebar.render(t)
-# On a projector the page opens on the stage: the app's name, the tagline and the credit wait at its foot (a phone wins
-# over presenter), so that the stage's figure has the screen's height
-presenter = ss["present"] and not ss.get("screen_phone")
-tagline = t.sentences(t("app_tagline"), t("credit"))
-if not presenter:
-    st.markdown(f"# {t('app_title')}\n\n:gray[:small[{tagline}]]")  # one element, not two
-if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own
-    st.warning(t.notice(notices[0]) if len(notices) == 1 else "\n".join(f"- {t.notice(n)}" for n in notices))
-    st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
-classroom.banner(t)  # in a room: which, how many, and the way out or back
+    cfg = session.config()
+    look = screen.look(ss["present"], t("png_save"), t("upload_button"), ss["stage"])
+    given = x_source.inputs(cfg)  # X, its tokens and, with the trained model, the run the walk shows a layer of
+    work = 0 if models.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
+    view = None
+    # A view over the work budget is drawn once asked for, if the memory for views shown allows, in the heavy lane
+    if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
+        with budget.lane(t, work):
+            view = View(t, cfg, given.weights(), given.x, ss["head"] - 1, ss["cell_values"], look, given.tokens,
+                        given.run)
+            try:
+                RENDER[ss["stage"]](view)
+            except mha.InputError as e:
+                input_error(t, e)
+    below()  # on a projector, the stage's opening paragraph: under its figures
+    if code := snippet(ss["stage"], ss.get("variant", "")):
+        code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
+        if code_view.open:  # built only when opened
+            code_view.code(code, language="python")
 
-cfg = session.config()
-look = screen.look(ss["present"], t("png_save"), t("upload_button"), ss["stage"])
-given = x_source.inputs(cfg)  # X, its tokens and, with the trained model, the run the walk shows a layer of
-work = 0 if models.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
-view = None
-# A view over the work budget is drawn once asked for, if the memory for views shown allows, in the heavy lane
-if not budget.asks(t, work, ss["stage"]) and budget.seated(t, cfg, ss["stage"]):
-    with budget.lane(t, work):
-        view = View(t, cfg, given.weights(), given.x, ss["head"] - 1, ss["cell_values"], look, given.tokens,
-                    given.run)
-        try:
-            RENDER[ss["stage"]](view)
-        except mha.InputError as e:
-            input_error(t, e)
-below()  # on a projector, the stage's opening paragraph: under its figures
-if code := snippet(ss["stage"], ss.get("variant", "")):
-    code_view = st.expander(t("code_title"), key="code_view", on_change="rerun")
-    if code_view.open:  # built only when opened
-        code_view.code(code, language="python")
+    i = STAGES.index(ss["stage"])
+    # One row, the way back on the left and on on the right: one block, not a block of three columns (each an element)
+    nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(STAGES) - 1 else
+                       "right" if i == 0 else "left")
+    if i > 0:
+        nav.button(t("prev"), on_click=session.go_to, args=(STAGES[i - 1],), key="prev_stage")
+    if i < len(STAGES) - 1:
+        nav.button(t("next"), on_click=session.go_to, args=(STAGES[i + 1],), key="next_stage")
+    if presenter:
+        st.markdown(f":gray[:small[**{t('app_title')}** · {tagline}]]")
 
-i = STAGES.index(ss["stage"])
-# One row, the way back on the left and on on the right: one block, not a block of three columns (each an element)
-nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(STAGES) - 1 else
-                   "right" if i == 0 else "left")
-if i > 0:
-    nav.button(t("prev"), on_click=session.go_to, args=(STAGES[i - 1],), key="prev_stage")
-if i < len(STAGES) - 1:
-    nav.button(t("next"), on_click=session.go_to, args=(STAGES[i + 1],), key="next_stage")
-if presenter:
-    st.markdown(f":gray[:small[**{t('app_title')}** · {tagline}]]")
-
-params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
-link.write(params)
-ss["page_running"] = False
-sidebar.share(share, t, params)
-# what the downloads hold: the view, or as its stage says (the KV cache's added tokens with it)
-shown, shown_x = FILES_VIEW.get(ss["stage"], lambda c, x: (c, x))(cfg, ss["x_base"])
-sidebar.downloads(downloads, t, shown, shown_x, view.w if view else None)  # None: the view waits to be drawn
-reruns.release()  # the page is built: the clicks held while it was drawn run next (reruns.py)
+    params = link.params(cfg, ss["x_base"])  # X as the stage left it (the input stage folds in edits)
+    link.write(params)
+    ss["page_running"] = False
+    sidebar.share(share, t, params)
+    # what the downloads hold: the view, or as its stage says (the KV cache's added tokens with it)
+    shown, shown_x = FILES_VIEW.get(ss["stage"], lambda c, x: (c, x))(cfg, ss["x_base"])
+    sidebar.downloads(downloads, t, shown, shown_x, view.w if view else None)  # None: the view waits to be drawn
+    reruns.release()  # the page is built: the clicks held while it was drawn run next (reruns.py)

@@ -11,6 +11,10 @@ One process serves every visitor, and only one of its threads runs Python at a t
   one); a page refused is told how many seconds until a seat is free if nobody clicks meanwhile.
 - Views over WORK_BUDGET are drawn one at a time in the process (`lane`): a room opening the largest view queues
   its draws instead of running them all at once, and ordinary views never wait for it.
+- A page whose runs have used more than PACE_CPU_S of the CPU in the last PACE_WINDOW_S takes turns with the other
+  such pages, one run at a time (`paced`): a few pages asking for heavy runs without pause (0.3–0.6 s each at the
+  caps, under WORK_BUDGET) held the one Python thread among them and kept a new visitor's page from opening for
+  half a minute. A page that runs little never waits, and a heavy page alone goes at once.
 - The interpreter's GIL switch interval is Python's own (5 ms) unless MHA_GIL_SWITCH_S sets another (SWITCH_S;
   startup.install() applies it, once a process). 0.5 ms was tried for the ordinary page's sake: with four clients
   walking the caps its p95 did not move beyond the runs' noise, while a room's 200 followers took 35% longer to
@@ -21,6 +25,7 @@ import math
 import os
 import threading
 import time
+from collections import deque
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -43,6 +48,7 @@ HELD_BUDGET = 136 * MB  # bytes the views shown at once may hold: the largest on
 HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted
 
 IDLE_S = 60.0  # s without a click after which a page's seat may go to another page that needs the room
+PACE_WINDOW_S, PACE_CPU_S = 3.0, 1.0  # a page whose runs used more CPU than this in the window takes turns
 
 
 class Seat(NamedTuple):
@@ -54,6 +60,10 @@ class Seat(NamedTuple):
 
 
 _lane = threading.Lock()
+_paced = threading.Lock()  # taken for a run by a page over its pace (`paced`), before `_lane` if both
+_spent: dict[str, deque] = {}  # session id -> (when, CPU seconds) of its recent runs, within PACE_WINDOW_S
+_own: dict[str, threading.Lock] = {}  # session id -> the lock its runs take one at a time (`paced`)
+_spent_lock = threading.Lock()
 _seat_lock = threading.Lock()
 _seats: dict[str, Seat] = {}  # session id -> its seat, for the sessions whose last full run drew a view of
 # HELD_FROM numbers or more
@@ -174,3 +184,53 @@ def lane(t: Text, numbers: int):
         yield
     finally:
         _lane.release()
+
+
+def spent(session_id: str, now: float) -> float:
+    """The CPU seconds this session's runs have used in the last PACE_WINDOW_S."""
+    with _spent_lock:
+        return sum(cpu for when, cpu in _spent.get(session_id, ()) if when >= now - PACE_WINDOW_S)
+
+
+def _ran(session_id: str, cpu: float) -> None:
+    """A run of this session used `cpu` seconds: noted, and every run older than the window forgotten (a session
+    that has not run within it is forgotten whole)."""
+    now = time.monotonic()
+    with _spent_lock:
+        _spent.setdefault(session_id, deque()).append((now, cpu))
+        for sid, runs in list(_spent.items()):
+            while runs and runs[0][0] < now - PACE_WINDOW_S:
+                runs.popleft()
+            if not runs:
+                del _spent[sid]
+                if (lock := _own.get(sid)) is not None and not lock.locked():
+                    del _own[sid]
+
+
+@contextmanager
+def paced(t: Text):
+    """A page's run, timed on its own thread's CPU clock, and one at a time for the page: with fast reruns
+    (.streamlit/config.toml) Streamlit starts a click's run at once on a thread of its own, while the run it replaces
+    stops only at its next element, so a page asking without pause ran on many threads at once. Here a run first
+    waits for the page's run before it to end. A page over its pace (more than PACE_CPU_S in the last PACE_WINDOW_S)
+    then runs only when no other page over its pace is running: it waits holding no GIL, and the page says what it
+    waits for. The run's CPU counts towards the page's pace however it ends (a newer click stops it)."""
+    ctx = get_script_run_ctx()
+    sid = ctx.session_id if ctx else ""
+    with _spent_lock:
+        own = _own.setdefault(sid, threading.Lock())
+    own.acquire()
+    try:
+        turn = spent(sid, time.monotonic()) > PACE_CPU_S
+        if turn and not _paced.acquire(blocking=False):
+            with st.spinner(t("budget_pace")):
+                _paced.acquire()
+        start = time.thread_time()
+        try:
+            yield
+        finally:
+            _ran(sid, time.thread_time() - start)
+            if turn:
+                _paced.release()
+    finally:
+        own.release()

@@ -1,5 +1,6 @@
 """Heavy work is costed before it starts: a view over the work budget asks first, and is drawn in the heavy lane."""
 
+import contextlib
 import re
 import threading
 import time
@@ -73,6 +74,102 @@ def test_the_heavy_lane_draws_one_large_view_at_a_time_and_never_holds_up_a_smal
     a.join(10)
     b.join(10)
     assert order == ["first in", "small", "first out", "second in"]
+
+
+@pytest.fixture
+def sessions(monkeypatch):
+    """Each thread runs as the session its name says (get_script_run_ctx), with no pace noted before, and a spinner
+    that notes its words."""
+    monkeypatch.setattr(budget, "get_script_run_ctx",
+                        lambda: SimpleNamespace(session_id=threading.current_thread().name))
+    said = []
+    monkeypatch.setattr(budget.st, "spinner", lambda words: (said.append(words), contextlib.nullcontext())[1])
+    budget._spent.clear()
+    budget._own.clear()
+    yield said
+    budget._spent.clear()
+    budget._own.clear()
+
+
+def _in_thread(name: str, body) -> threading.Thread:
+    thread = threading.Thread(target=body, name=name)
+    thread.start()
+    return thread
+
+
+def test_a_pages_run_waits_for_its_run_before_and_another_pages_does_not(sessions):
+    """Red team 2026-12-06 R1: with fast reruns a page asking without pause ran on many threads at once, holding the
+    one Python thread among them (a new visitor's page took 32 s to open). A page's runs now go one at a time."""
+    t, order = Text("en"), []
+    holding, release = threading.Event(), threading.Event()
+
+    def first():
+        with budget.paced(t):
+            order.append("a1 in")
+            holding.set()
+            release.wait(10)
+            order.append("a1 out")
+
+    def again(tag):
+        with budget.paced(t):
+            order.append(tag)
+
+    a1 = _in_thread("a", first)
+    holding.wait(10)
+    a2 = _in_thread("a", lambda: again("a2"))
+    _in_thread("b", lambda: again("b")).join(10)  # another page goes at once
+    time.sleep(0.2)
+    assert order == ["a1 in", "b"]
+    release.set()
+    a1.join(10)
+    a2.join(10)
+    assert order == ["a1 in", "b", "a1 out", "a2"] and not sessions
+
+
+def test_pages_over_their_pace_take_turns_and_a_light_page_never_waits(sessions, monkeypatch):
+    """Pages whose runs used more than PACE_CPU_S in the window run one at a time, and say so while they wait; a page
+    under its pace goes at once; the CPU of a run that ends by an exception counts too."""
+    t, order, ended = Text("en"), [], []
+
+    def heavy_run():  # a run that used more than the pace (its CPU clock moves on by that much), stopped by a click
+        try:
+            with budget.paced(t):
+                raise RuntimeError("stopped by a newer click")
+        except RuntimeError:
+            ended.append(threading.current_thread().name)
+
+    monkeypatch.setattr(budget, "time", SimpleNamespace(monotonic=time.monotonic, thread_time=lambda: next(clock)))
+    for name in ("a", "b"):
+        clock = iter([0.0, budget.PACE_CPU_S + 0.1])
+        _in_thread(name, heavy_run).join(10)
+    monkeypatch.setattr(budget, "time", time)
+    assert ended == ["a", "b"]
+    assert budget.spent("a", time.monotonic()) > budget.PACE_CPU_S < budget.spent("b", time.monotonic())
+    holding, release = threading.Event(), threading.Event()
+
+    def a_turn():
+        with budget.paced(t):
+            order.append("a in")
+            holding.set()
+            release.wait(10)
+            order.append("a out")
+
+    def run_as(tag):
+        with budget.paced(t):
+            order.append(tag)
+
+    a = _in_thread("a", a_turn)
+    holding.wait(10)
+    b = _in_thread("b", lambda: run_as("b"))
+    _in_thread("c", lambda: run_as("c")).join(10)  # light
+    time.sleep(0.2)
+    assert order == ["a in", "c"] and sessions == [t("budget_pace")]
+    release.set()
+    a.join(10)
+    b.join(10)
+    assert order == ["a in", "c", "a out", "b"]
+    later = time.monotonic() + budget.PACE_WINDOW_S + 0.01  # the window past: its pace is forgotten
+    assert budget.spent("a", later) == 0
 
 
 MIB = 2**20

@@ -81,6 +81,10 @@ STRINGS = {
     "budget_waiting": S(
         en="Another large view is being drawn on this server; yours comes next…",
         zh="服务器正在画另一个大视图，画完就轮到你的……"),
+    "budget_pace": S(
+        en=("This page has asked for a lot of computing in the last few seconds, so it takes turns with the other "
+            "busy pages on this server; yours is drawn next…"),
+        zh="这个页面在过去几秒里要求了大量计算，所以要和服务器上其他繁忙的页面轮流进行；接下来就画你的……"),
     "number_empty": S(
         en="{label} needs a number from {low} to {high}; the box was empty or held no number, so it keeps {kept}.",
         zh="{label} 需要 {low} 到 {high} 之间的数；输入框是空的或不是数字，所以仍用 {kept}。"),
