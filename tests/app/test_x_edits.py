@@ -179,6 +179,27 @@ def test_edits_beyond_a_smaller_x_are_set_aside_and_come_back_when_it_grows():
     assert at.query_params["x"].count("~") >= 2  # the link carries them again
 
 
+def test_every_cell_set_aside_is_held_in_one_array_no_larger_than_x_and_all_come_back():
+    """Red team 2026-12-06 R6: 65,536 edited cells set aside (64×1024 down to 1×1) held 13 MB a page as a dict of
+    cells. They are held as one array of X's size, NaN where nothing is set aside, and each comes back."""
+    n, d = 16, 256
+    at = run(stage="input", n_tokens=n, d_model=d)
+    at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": f"{r}.{c + 1}" for c in range(d)} for r in range(n)},
+                                    "added_rows": [], "deleted_rows": []}
+    rerun(at)
+    edited = at.session_state["x_base"].copy()
+    for key, value in (("n_tokens", 1), ("d_model", 1)):
+        at.number_input(key=key).set_value(value)
+        rerun(at)
+    aside = at.session_state["x_aside"]
+    assert isinstance(aside, np.ndarray) and aside.nbytes <= n * d * 8 and np.isnan(aside).sum() == 1
+    for key, value in (("d_model", d), ("n_tokens", n)):
+        at.number_input(key=key).set_value(value)
+        rerun(at)
+    np.testing.assert_array_equal(at.session_state["x_base"], edited)
+    assert at.session_state["x_aside"] is None
+
+
 def test_edits_too_long_for_a_link_are_said_to_be_left_out():
     at = run(stage="input", n_tokens=8, d_model=128)
     at.session_state["x_editor"] = {"edited_rows": {r: {f"c{c}": "1.2345678901234567" for c in range(128)}
