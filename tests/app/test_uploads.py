@@ -71,3 +71,25 @@ def test_a_checkpoints_files_are_let_go_once_the_page_has_read_them(offered, mon
     rerun(at)
     assert at.session_state["ckpt"] == ":upload" and len(let_go) == 3  # read, shown, and its three files let go
     assert len({session for session, _ in let_go}) == 1
+
+
+def test_files_no_box_has_read_for_a_while_make_room_for_a_new_page(monkeypatch):
+    """Red team 2026-12-06 R5: three sessions sending files to no box held the whole allowance, and every other
+    page's upload got 413 for as long as they stayed open. Files held longer than UNREAD_S give way; newer ones
+    do not."""
+    clock = [1000.0]
+    monkeypatch.setattr(uploads.time, "monotonic", lambda: clock[0])
+    uploads._sent.clear()
+    m = Bounded("/upload")
+    for session in "abc":
+        for i in range(5):
+            m.add_file(session, _file(f"f{i}"))
+    m.add_file("d", _file("f0"))  # 16 MB held
+    clock[0] += uploads.UNREAD_S - 1
+    with pytest.raises(HTTPException):  # none held long enough: refused, nothing dropped
+        m.add_file("e", _file("f0"))
+    assert m._total_bytes == uploads.PROCESS_MAX
+    clock[0] += 2
+    m.add_file("e", _file("f0"))  # the unread files give way
+    assert "e" in m.file_storage and m._total_bytes == MB and not m.file_storage.get("a")
+    assert list(uploads._sent) == [("e", "f0")]
