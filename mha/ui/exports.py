@@ -61,6 +61,7 @@ class Source:
     train_seed: int | None = None  # the seed the trained model was retrained with, None for the shipped one
     tokens: tuple[str, ...] = ()
     checkpoint: str = ""  # a checkpoint's name, when the view shows it (model "checkpoint"): its sizes, not cfg's
+    edited: int = 0  # cells of X edited by hand: the files hold them, which the seed or the text alone would not give
 
     def meta(self, cfg: mha.AttentionConfig) -> dict:
         out = {"stage": self.stage, "model": self.model}
@@ -72,6 +73,8 @@ class Source:
             out.update(seed=cfg.seed, init=cfg.init)
         if self.tokens:
             out["tokens"] = list(self.tokens)
+        if self.edited:
+            out["x_edited_cells"] = self.edited
         return out
 
 
@@ -98,14 +101,15 @@ def export_size(cfg: mha.AttentionConfig, part: Part | None = None) -> int:
 
 
 def stem(cfg: mha.AttentionConfig, source: Source = WALK) -> str:
-    """The files' name: the stage, the model (and layer) or the seed, and the sizes."""
+    """The files' name: the stage, the model (and layer) or the seed, the sizes, and whether X holds edits."""
     sizes = f"{cfg.n_tokens}x{cfg.d_model}x{cfg.d_k}x{cfg.d_v}x{cfg.n_heads}"
+    edited = "-xedited" if source.edited else ""
     if source.checkpoint:
-        return f"mha-{source.stage}-{source.checkpoint}-layer{source.layer}"
+        return f"mha-{source.stage}-{source.checkpoint}-layer{source.layer}{edited}"
     if source.model == "trained":
         retrained = "" if source.train_seed is None else f"-retrained{source.train_seed}"
-        return f"mha-{source.stage}-trained{retrained}-layer{source.layer}-{sizes}"
-    return f"mha-{source.stage}-{sizes}-seed{cfg.seed}"
+        return f"mha-{source.stage}-trained{retrained}-layer{source.layer}-{sizes}{edited}"
+    return f"mha-{source.stage}-{sizes}-seed{cfg.seed}{edited}"
 
 
 def files(x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig, part: Part | None = None,

@@ -2,6 +2,7 @@
 
 from urllib.parse import urlencode
 
+import numpy as np
 import streamlit as st
 
 import mha
@@ -190,13 +191,15 @@ def _source() -> exports.Source:
     if (shown := SOURCE.get(ss["stage"], lambda: None)()) is not None:  # a stage showing other weights than the walk's
         return shown
     tokens = tuple(x_source.text_tokens(ss.get("text", "")))
+    x, base = ss.get("x_base"), x_source.base_x(session.config())
+    edited = int(np.count_nonzero(x != base)) if x is not None and x.shape == base.shape else 0
     if models.trained_on():
-        return exports.Source(ss["stage"], "trained", int(ss["layer"]), ss.get("train_seed"), tokens)
+        return exports.Source(ss["stage"], "trained", int(ss["layer"]), ss.get("train_seed"), tokens, edited=edited)
     if models.checkpoint_on():
         name = "upload" if ss["ckpt"] == checkpoints.UPLOAD else ss["ckpt"]  # a file name holds no colon
         return exports.Source(ss["stage"], "checkpoint", models.shown_layer(models.walked()), tokens=tokens,
-                              checkpoint=name)
-    return exports.Source(ss["stage"], "seeded", tokens=tokens)
+                              checkpoint=name, edited=edited)
+    return exports.Source(ss["stage"], "seeded", tokens=tokens, edited=edited)
 
 
 def stage_part(stage: str, cfg: mha.AttentionConfig, x, w: mha.Weights) -> exports.Part | None:

@@ -251,3 +251,22 @@ def test_the_knock_out_part_s_files_hold_the_knocked_heads_and_their_table():
     np.testing.assert_allclose(got["S_knocked"], knocked.layers[-1].attn.probs, atol=1e-12)
     assert got["accuracy"][0] > 0.9 and got["accuracy"][1] < 0.3 and abs(got["accuracy"][2] - 1 / len(m.vocab)) < 1e-12
     assert meta["table_rows"][0] == "every head" and len(got["loss"]) == 3
+
+
+@pytest.mark.parametrize("extra", [dict(), dict(model="trained", text="A B C A B")])
+def test_files_of_an_edited_x_say_so_in_their_name_and_their_source(extra):
+    """Audit 2026-12-06 #11: the files held X's edited cell, yet their name and source said only "seed 0", from which
+    another X comes. Their name ends in -xedited and their source counts the cells edited; unedited, neither."""
+    prepared.FILES.clear()
+    at = run(stage="output", **extra)
+    at.session_state["downloads_open"] = True
+    name, files = downloaded(rerun(at))
+    assert not name.endswith("-xedited") and "x_edited_cells" not in json.loads(files["json"])["source"]
+    x = at.session_state["x_base"].copy()
+    x[1, 2] = 5.0
+    prepared.FILES.clear()
+    edited = run(stage="output", x="2.3~5.0", **extra)
+    edited.session_state["downloads_open"] = True
+    name, files = downloaded(rerun(edited))
+    assert name.endswith("-xedited") and json.loads(files["json"])["source"]["x_edited_cells"] == 1
+    np.testing.assert_array_equal(np.load(io.BytesIO(files["npz"]))["X"], x)
