@@ -11,6 +11,7 @@ with the e2e flags, from the tree's root, so its .streamlit/config.toml applies)
     python bench/memory.py --only room --room 4
     python bench/memory.py --only text [--chars 8300000]
     python bench/memory.py --only idle [--idlers 120] [--after 180]
+    python bench/memory.py --only flood [--flooders 4] [--every 0.5] [--seconds 25]
 
 --root: the app trees to serve (default: this one). With several, each run serves every tree in turn, the order
 alternating from run to run, so that a noisy machine weighs on both alike: the original code side by side with this
@@ -48,6 +49,11 @@ idle (not run by default: --only idle). --idlers users, one after the other, ope
 64 seeded tokens added (IDLE_LINK: a view under the seat floor, so no seat is needed) and stay idle; then they all
 close, and the server is left alone for --after seconds: RSS before, with every session open, a session's share,
 and after (the red team's N3: +2.7 MB a session, and RSS did not come back after they closed).
+
+flood (not run by default: --only flood). --flooders sockets each ask for the input stage at 64×1024 (65,536 cells in
+the grid, under the work budget) with a new seed every --every s for --seconds s, never waiting for a run to end;
+an ordinary user opens the scores stage every 2 s and changes n_tokens once: its page opens, its changes, the
+server's CPU and RSS peak (the red team's R1 of 2026-12-06: a new visitor's page took half a minute to open).
 
 Last: a table per mode, each figure the median of the runs with every run's figure in brackets, and the load average
 (os.getloadavg, as `uptime` prints it) at the start of each run.
@@ -377,11 +383,69 @@ async def idle(server: Server, args) -> dict:
             "RSS kept after they closed, MB": after[-1] - before}
 
 
+FLOOD = "stage=input&n_tokens=64&d_model=1024"  # 65,536 cells in the grid: 0.3–0.6 s a run, under the work budget
+
+
+async def flood(server: Server, args) -> dict:
+    """Pages asking for heavy runs without pause, and an ordinary user opening pages meanwhile (the docstring's
+    flood)."""
+    await warm_up(server)
+    stop, opens, changes, asked = asyncio.Event(), [], [], [0]
+
+    async def flooder(k: int) -> None:
+        session = Session(server.url, f"{FLOOD}&seed={k}", TIMEOUT)
+        await session.open()
+        reader = asyncio.create_task(_drain(session))
+        for seed in range(10_000 * (k + 1), 10_000 * (k + 2)):
+            if stop.is_set():
+                break
+            session.query = f"{FLOOD}&seed={seed}"
+            msg = session.rerun_msg()
+            msg.rerun_script.ClearField("cached_message_hashes")
+            await session.ws.send(msg.SerializeToString())
+            asked[0] += 1
+            await asyncio.sleep(args.every)
+        reader.cancel()
+        await session.close()
+
+    async def ordinary() -> None:
+        while not stop.is_set():
+            began = time.monotonic()
+            session = await load(server.url, "stage=scores")
+            opens.append(time.monotonic() - began)
+            changes.append((await change(session, Tally(), False, frozenset())).seconds)
+            await session.close()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), 2)
+
+    sampler, cpu, began = Sampler(server), server_cpu(server), time.monotonic()
+    flooders = [asyncio.create_task(flooder(k)) for k in range(args.flooders)]
+    await asyncio.sleep(1)
+    user = asyncio.create_task(ordinary())
+    await asyncio.sleep(args.seconds)
+    stop.set()
+    await asyncio.gather(*flooders)
+    ended = time.monotonic()
+    await user
+    await sampler.stop()
+    print(f"  {asked[0]} runs asked; the ordinary user's page opens {[round(s, 1) for s in opens]} s", flush=True)
+    return {"ordinary first page open, s": opens[0], "ordinary page open p50, s": pct(opens, 0.5),
+            "ordinary page open, slowest, s": max(opens), "ordinary change p95, s": pct(changes, 0.95),
+            "ordinary user done after the flood, s": time.monotonic() - ended,
+            "server CPU, s": server_cpu(server) - cpu, "RSS peak, MB": sampler.peak(began)}
+
+
+async def _drain(session: Session) -> None:
+    with contextlib.suppress(Exception):
+        while True:
+            await session.ws.recv()
+
+
 def server_cpu(server: Server) -> float:
     return cpu_s(*server.pids) or 0.0
 
 
-MODES = {"downloads": downloads, "walk": walk, "room": room, "text": text, "idle": idle}
+MODES = {"downloads": downloads, "walk": walk, "room": room, "text": text, "idle": idle, "flood": flood}
 
 
 # --- runs and the summary --------------------------------------------------------------------------------
@@ -419,7 +483,8 @@ def median_line(name: str, values: list) -> str:
 def parse_args():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--only", default="downloads,walk", help="comma-separated modes: downloads, walk, room, text, idle")
+    p.add_argument("--only", default="downloads,walk",
+                   help="comma-separated modes: downloads, walk, room, text, idle, flood")
     p.add_argument("--root", default=str(ROOT), help="comma-separated app trees (default: this one)")
     p.add_argument("--sessions", type=int, default=8, help="downloads: sessions that prepare a max-size view")
     p.add_argument("--after", type=float, default=120, help="downloads: seconds the server is left after they close")
@@ -432,6 +497,9 @@ def parse_args():
     p.add_argument("--room", type=int, default=4, help="room: users at the caps, each with a seed of its own")
     p.add_argument("--chars", type=int, default=6_000_000, help="text: copies of U+FDFA in the one message "
                                                                  "(6,000,000: 18 MB, under Streamlit's 25 MB)")
+    p.add_argument("--flooders", type=int, default=4, help="flood: sockets asking for heavy runs without pause")
+    p.add_argument("--every", type=float, default=0.5, help="flood: seconds between one socket's asks")
+    p.add_argument("--seconds", type=float, default=25, help="flood: how long they ask")
     p.add_argument("--idlers", type=int, default=120, help="idle: sessions that open the KV cache at d_model 1024 "
                                                             "with 64 tokens added, and stay")
     args = p.parse_args()
