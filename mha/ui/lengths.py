@@ -3,8 +3,11 @@ shape tells where it came from only while every length is its own)."""
 
 import streamlit as st
 
-from . import primes
+import mha
+
+from . import primes, variant_defs
 from .models import checkpoint_on, shipped, trained_on, walked
+from .settings import SIZES
 from .walk import BY_ID, FFN_STAGES
 from .x_source import example_text, text_tokens
 
@@ -28,6 +31,8 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
     added = [r for r in ss.get("kv_added", []) if len(r) == ss["d_model"]] if BY_ID[stage].grows and not own else []
     if added:  # the seeded rows the cache has added are rows of X too: n counts them, under its own name
         out = {"n_cached": out["n_tokens"] + len(added)}
+    if BY_ID[stage].grows and (held := _window_holds(ss, next(iter(out.values())))) is not None:
+        out = {"n_cached": held}  # a window's cache holds its sinks and its last tokens: the rows every shape has
     if tokens and example:
         out["vocab"] = (len(shipped().vocab) if trained_on() else walked().weights.vocab_size if checkpoint_on()
                         else len(set(tokens)))
@@ -38,3 +43,13 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
         out["d_ff"] = int(ss["d_ff"])
     return out
 
+
+
+def _window_holds(ss, tokens: int) -> int | None:
+    """The tokens the KV-cache stage's variant holds of `tokens`, where its window leaves some out; else None."""
+    variant = ss.get("kv_variant", "mha")
+    if variant not in variant_defs.VARIANTS or not variant_defs.VARIANTS[variant].knobs:
+        return None
+    knobs = {k.key: int(ss.get(k.key, k.default)) for k in variant_defs.VARIANTS[variant].knobs}
+    cfg = variant_defs.config(mha.AttentionConfig(**{k: int(ss[k]) for k in SIZES}), variant, knobs)
+    return cfg.sinks + cfg.window if cfg.window and cfg.sinks + cfg.window < tokens else None

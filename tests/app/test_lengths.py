@@ -205,3 +205,20 @@ def test_seeded_tokens_the_cache_adds_are_counted_by_the_check(lang):
     at.button(key="kv_reset").click()
     rerun(at)
     assert TABLES[lang]["primes_yes"] in sidebar(at) and "n_cached" not in sidebar(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_windowed_cache_is_counted_by_the_rows_it_holds(lang):
+    """Audit 2026-12-06 #6: with the window variant (2 tokens) and X₄, X₅ added, the sidebar said n = d_model = 5,
+    while the cache held 2 tokens and every shape drawn had 2 rows. The rows it holds are what the check counts."""
+    at = run(stage="kv_cache", lang=lang)
+    at.session_state["kv_variant"] = "window"
+    rerun(at)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    assert said(lang, (("n_cached", "d_model"), 5)) not in sidebar(at)
+    assert said(lang, (("n_cached", "n_heads"), 2)) in sidebar(at)  # 2 held, and 2 heads: that one is true
+    at.session_state["kv_variant"] = "mha"  # every token held: 5 = d_model again
+    rerun(at)
+    assert said(lang, (("n_cached", "d_model"), 5)) in sidebar(at)
