@@ -323,7 +323,8 @@ def test_the_lab_opens_on_a_change_and_its_four_heads_are_not_offered_primes(lan
     """Audit #4: the lab opened on GQA at the post's 2 heads with 2 K and V heads, the walk's MHA, and once its own
     "Use 4 heads" was pressed the sidebar offered to make the sizes primes again, which would undo the groups. Now it
     opens on MQA, where the post's two heads share one K and V; and with GQA at 4 heads the sidebar says why h is
-    composite and offers no primes; elsewhere the same sizes get the offer."""
+    composite and offers no primes; elsewhere the sidebar says the 4 heads are the lab's, and offers the walk's back
+    (test_off_the_lab_its_four_heads_are_named_and_the_walks_heads_offered_back)."""
     t = Text(lang)
     at = run(lang=lang, stage="variants")
     assert at.session_state["variant"] == "mqa"
@@ -336,8 +337,8 @@ def test_the_lab_opens_on_a_change_and_its_four_heads_are_not_offered_primes(lan
     assert not [b for b in at.sidebar.button if b.key == "make_primes"]
     at.session_state["stage"] = "scores"
     rerun(at)
-    assert t("primes_no") in [c.value for c in at.sidebar.caption]
-    assert [b for b in at.sidebar.button if b.key == "make_primes"]
+    assert t("lab_four_elsewhere", h=4, before=2) in [c.value for c in at.sidebar.caption]
+    assert [b for b in at.sidebar.button if b.key == "lab_four_back"]
 
 
 def written(trace: dict) -> np.ndarray | None:
@@ -363,3 +364,39 @@ def test_the_map_writes_every_matrix_s_numbers_at_the_posts_sizes(variant, heads
         numbers = written(panel)
         assert numbers is not None, panel["name"]
         np.testing.assert_allclose(numbers, want, atol=0.0051 if present else 0.00051)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_off_the_lab_its_four_heads_are_named_and_the_walks_heads_offered_back(lang):
+    """Audit 2026-12-06 #5: after the lab's Use 4 heads, Next to the block stage said only "not distinct primes"
+    and offered to make them so. Off the lab the sidebar says h = 4 is the lab's, and offers the walk's 2 back."""
+    t = Text(lang)
+    at = run(stage="variants", variant="gqa", lang=lang)
+    at.button(key="lab_groups_four").click()
+    rerun(at)
+    assert t("lab_four_elsewhere", h=4, before=2) not in _sidebar(at)  # in the lab its own note says why
+    at.session_state["stage"] = "block"
+    rerun(at)
+    assert t("lab_four_elsewhere", h=4, before=2) in _sidebar(at)
+    assert not [b for b in at.sidebar.button if b.key == "make_primes"]
+    at.sidebar.button(key="lab_four_back").click()
+    rerun(at)
+    assert at.session_state["n_heads"] == 2 and t("primes_yes") in _sidebar(at)
+    at.number_input(key="n_heads").set_value(4)  # 4 set by hand: the sidebar's own check, not the lab's words
+    rerun(at)
+    assert t("lab_four_elsewhere", h=4, before=2) not in _sidebar(at) and at.sidebar.button(key="make_primes")
+    at.session_state["stage"] = "variants"  # the lab's 4 again, then 3 and 4 by hand on another stage
+    rerun(at)
+    at.number_input(key="n_heads").set_value(2)
+    rerun(at)
+    at.button(key="lab_groups_four").click()
+    rerun(at)
+    at.session_state["stage"] = "block"
+    for h in (3, 4):
+        at.number_input(key="n_heads").set_value(h)
+        rerun(at)
+    assert t("lab_four_elsewhere", h=4, before=2) not in _sidebar(at)
+
+
+def _sidebar(at) -> str:
+    return " ".join(c.value for c in at.sidebar.caption)

@@ -35,6 +35,14 @@ STRINGS = {
             "real group, some heads sharing but not all, needs 4."),
         zh=("只有一个头时没有东西可以共用。共用 K 和 V 至少要 2 个头；真正的分组，也就是部分头共用而不是"
             "全部，要 4 个头。")),
+    "lab_four_elsewhere": S(
+        en=("$h = {h}$ is the variant lab's: its “Use 4 heads” button set it so that GQA could show a real group, and "
+            "4 is no prime. The walk had {before} heads before."),
+        zh=("$h = {h}$ 来自变体实验室：它的“改成 4 个头”按钮为了让 GQA 显示真正的分组而设，而 4 不是质数。"
+            "在此之前，各步用的是 {before} 个头。")),
+    "lab_four_back": S(
+        en="Back to {before} heads",
+        zh="改回 {before} 个头"),
     "lab_groups_four_button": S(
         en="Use 4 heads (X stays)",
         zh="改成 4 个头（X 不变）"),
