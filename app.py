@@ -7,7 +7,7 @@ from mha.ui import startup
 startup.install()  # first: checks the Streamlit internals the UI imports, then wraps request_rerun, sets the GIL switch
 
 import mha
-from mha.ui import budget, classroom, link, models, reruns, screen, session, sidebar, x_source
+from mha.ui import budget, classroom, link, models, reruns, screen, session, sidebar, x_edits
 from mha.ui.code import snippet
 from mha.ui.prose import below, input_error
 from mha.ui.stages import FILES_VIEW, RENDER
@@ -43,7 +43,7 @@ with budget.paced(t):
 
     cfg = session.config()
     look = screen.look(ss["present"], t("png_save"), t("upload_button"), ss["stage"])
-    given = x_source.inputs(cfg)  # X, its tokens and, with the trained model, the run the walk shows a layer of
+    given = x_edits.inputs(cfg)  # X, its tokens and, with the trained model, the run the walk shows a layer of
     work = 0 if models.trained_on() else budget.work(cfg, ss["stage"])  # the trained model is small
     view = None
     # A view over the work budget is drawn once asked for, if the memory for views shown allows, in the heavy lane

@@ -70,6 +70,7 @@ def bad_checkpoints(root: Path) -> Path:
     config = json.loads((tiny / "config.json").read_text())
     cases = {"b-type": dict(model_type="bert"), "b-size": dict(n_layer=0), "b-multiple": dict(n_embd=30),
              "b-differs": dict(activation_function="relu"), "b-lacks": dict(n_layer=4), "b-shape": dict(n_positions=64),
+             "b-deep": dict(n_layer=25),
              "b-notok": {}, "b-nosafe": {}, "b-header": {}, "b-json": {}}
     for name, change in cases.items():
         folder = out / name

@@ -12,20 +12,11 @@ from . import primes, x_codec
 from . import settings as S
 from .models import checkpoint_on, choices, fixed_sizes, random_repeat, trained_on, walked
 from .next_word import context, next_word
-from .x_source import (
-    base_x,
-    current_x,
-    example_text,
-    has_text,
-    keep_rows,
-    reset_x,
-    seeded_added,
-    shown_model,
-    text_tokens,
-    trained_tokens,
-)
+from .x_edits import current_x, keep_rows, reset_x, shown_model
+from .x_source import base_x, example_text, has_text, seeded_added, text_tokens, trained_tokens
 
 STARTED = "_started"
+SIZES_FROM = "sizes_from"  # session key: sizes a view's button set, and what they were before, until a size is changed
 RECONNECT_TIMER = "1h"  # the timed fragment below ticks once an hour: cheap, and under JavaScript's timer limit
 
 
@@ -228,7 +219,9 @@ def sync_n_tokens() -> None:
 
 
 def on_size_change() -> None:
+    """A size changed by hand (or by a view's button, which then notes what it changed, in SIZES_FROM)."""
     st.session_state["preset"] = S.preset_of(st.session_state)
+    st.session_state.pop(SIZES_FROM, None)
 
 
 def apply_preset() -> None:

@@ -10,8 +10,7 @@ import mha
 from . import checkpoints, exports, lengths, link, models, prepared, primes, room_panel, session, walk, x_source
 from . import settings as S
 from .inputs import number
-from .lab import groups
-from .stages import DOWNLOAD, SIZES_NOTE, SOURCE
+from .stages import DOWNLOAD, SIZES_AWAY, SIZES_NOTE, SOURCE
 from .strings import Text, md_escape
 
 LANGUAGE_NAMES = {"en": "English", "zh": "中文"}
@@ -66,7 +65,6 @@ def render(t: Text):
         if ss["stage"] in walk.FFN_STAGES:  # one widget fewer on every other stage's run
             number(st, t, "d_ff", 1, S.LIMITS["d_ff"], help=t("d_ff_help"), disabled=trained, persist_state="session")
         shared, distinct = _shared_lengths(t, ss["stage"]), primes.distinct_primes(ss)
-        groups.forget_unless_four()
         fixed = not distinct and primes.primes_but_n(ss)  # what make-primes gives when n, X's rows, is no prime
         needed = "" if trained or distinct else SIZES_NOTE.get(ss["stage"], lambda *_: "")(t, ss)
         if models.checkpoint_on():
@@ -76,8 +74,8 @@ def render(t: Text):
             st.caption(t("trained_sizes", **sizes))
         elif needed:  # the view needs these sizes (the lab's GQA, a composite h): why, and no primes on offer
             st.caption(needed)
-        elif not distinct and groups.elsewhere(t, st):  # the lab's 4 heads, off the lab: said, and the way back
-            needed = "lab"
+        elif not distinct and any(away(t, st) for away in SIZES_AWAY):  # sizes a view's button set: said, and the
+            needed = "away"  # way back
         elif fixed:  # its ✓ would contradict a shared length said below
             st.caption(shared or t("primes_but_n", n=ss["n_tokens"]))
             shared = ""

@@ -176,6 +176,11 @@ def _walk():
         yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=3, part=part)
     yield run(stage="variants", variant="mqa", n_heads=1)
     yield run(stage="variants", variant="gqa", model="trained", layer=1)
+    at = run(stage="variants", variant="gqa")  # the lab's 4 heads, then another stage: said, and the way back
+    at.button(key="lab_groups_four").click()
+    rerun(at)
+    at.session_state["stage"] = "block"
+    yield rerun(at)
     for part in S.HEADS_PARTS:  # the heads stage's parts with the trained model, two heads knocked out
         yield run(stage="heads", model="trained", part=part, knock="1.2,2.1")
     at = run(stage="heads", model="trained", part="circuits")  # the QK circuit, its keys through head 1.2
@@ -282,7 +287,7 @@ def _checkpoints(mp, root):
     yield run(stage="heads", ckpt="tiny-gpt2")
     yield run(stage="heads", ckpt="nope")
     yield run(stage="heads")  # the offer
-    for mb in ("0.1", "0"):
+    for mb in ("2", "0.1", "0"):  # its weights fit and its probe does not; some fitting; none
         checkpoints._held.clear()  # read again, under this budget
         mp.setenv("MHA_MODEL_MB", mb)
         yield run(stage="heads", ckpt="tiny-gpt2")

@@ -27,7 +27,6 @@ from ..variant_defs import KV_HEADS
 from ..view import Name, Operand, View, concat_args, first_screen, name, subscript
 
 FOUR = 4  # the fewest heads with a real group: some heads sharing K and V, not all
-BEFORE = "heads_before_four"  # session key: the heads the walk had before the lab's button made 4
 ROW = dict(desk=4, numbers=2, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
 PRESENT_MAP_H = 270  # px of panels the map may take down on a projector: under the lab's controls, on the first screen
 # Rows of controls above the map on a projector (view.first_screen): the variant and the part; GQA's knob row (its
@@ -106,11 +105,12 @@ def four_heads(variant: str) -> None:
     """4 heads, as the sidebar's own size change makes them; with GQA 2 kv heads, two groups of two. The heads before
     are kept, for the other stages to offer them back (`elsewhere`)."""
     ss = st.session_state
-    ss[BEFORE] = ss["n_heads"]
+    before = ss["n_heads"]
     ss["n_heads"] = FOUR
     if variant == "gqa":
         ss["kv_heads"] = 2
     session.on_size_change()
+    ss[session.SIZES_FROM] = {"n_heads": before}
 
 
 def elsewhere(t: Text, box) -> bool:
@@ -118,25 +118,16 @@ def elsewhere(t: Text, box) -> bool:
     them (the sidebar asks only then): in `box`, that h = 4 is the lab's, and a button back to the heads before
     (audit 2026-12-06 #5); whether it said so."""
     ss = st.session_state
-    before = ss.get(BEFORE)
-    if before is None or not primes.primes_but(ss, "n_heads"):
+    before = ss.get(session.SIZES_FROM, {}).get("n_heads")
+    if before is None or int(ss["n_heads"]) != FOUR or not primes.primes_but(ss, "n_heads"):
         return False
     box.caption(t("lab_four_elsewhere", h=FOUR, before=before))
     box.button(t("lab_four_back", before=before), key="lab_four_back", on_click=_back, args=(before,))
     return True
 
 
-def forget_unless_four() -> None:
-    """Any other h than the lab's 4, however it came: the heads before are no longer to offer back (a run's first
-    look at the sizes, before `elsewhere`)."""
-    if int(st.session_state["n_heads"]) != FOUR:
-        st.session_state.pop(BEFORE, None)
-
-
 def _back(before: int) -> None:
-    ss = st.session_state
-    ss["n_heads"] = before
-    ss.pop(BEFORE, None)
+    st.session_state["n_heads"] = before
     session.on_size_change()
 
 

@@ -8,7 +8,7 @@ import streamlit as st
 import mha
 from mha import figures as F
 
-from .. import exports, heads, models, session, training, x_source
+from .. import exports, heads, models, session, training, x_edits, x_source
 from ..chart import chart
 from ..heads import circuits, hub_box, knock, real, s_maps, writes
 from ..inputs import number
@@ -219,10 +219,10 @@ def _progress(t, owner: str) -> None:
 
 def _show_retrained(seed: int) -> None:
     st.session_state["train_seed"] = seed
-    x_source.reset_x()
+    x_edits.reset_x()
     st.rerun()
 
 
 def back_to_shipped() -> None:
     st.session_state.pop("train_seed", None)
-    x_source.reset_x()
+    x_edits.reset_x()

@@ -6,7 +6,7 @@ import streamlit as st
 import mha
 from mha.figures.text import short
 
-from .. import link, x_codec, x_source
+from .. import link, x_codec, x_edits, x_source
 from .. import settings as S
 from ..editor import matrix_editor
 from ..prose import header
@@ -33,7 +33,7 @@ def render(v: View) -> None:
     if (length := len(x_codec.encode_x(x, x_source.base_x(v.cfg)))) > S.X_PARAM_MAX:  # the edits a link cannot carry
         st.warning(link.left_out(t, "x", length))
     reset = "input_reset_trained" if v.run else "input_reset_text" if v.tokens else "input_reset"  # to what
-    st.button(t(reset), on_click=x_source.reset_x, key="reset_x")
+    st.button(t(reset), on_click=x_edits.reset_x, key="reset_x")
     st.latex(rf"X \in \mathbb{{R}}^{{{n}\times {d}}} \;\longrightarrow\; Y \in \mathbb{{R}}^{{{n}\times {d}}}")
     st.info(t("input_goal", shape=f"{n}×{d}"))
 

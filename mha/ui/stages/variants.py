@@ -11,7 +11,7 @@ import mha
 from .. import exports, lab, link, primes
 from .. import settings as S
 from ..knobs import divisors
-from ..lab import costs, files
+from ..lab import costs, files, groups
 from ..prose import header, input_error, part_control
 from ..variant_defs import VARIANT_LIST, VARIANTS
 from ..view import View
@@ -28,6 +28,11 @@ def sizes_note(t, values) -> str:
     if groups and len(divisors(h)) > 2 and primes.primes_but(values, "n_heads"):
         return t("lab_groups_primes_note", h=h)
     return ""
+
+
+def sizes_away(t, box) -> bool:
+    """The lab's 4 heads, where the view has no need of them: said in `box`, with the way back (groups.elsewhere)."""
+    return groups.elsewhere(t, box)
 
 
 def render(v: View) -> None:
