@@ -97,39 +97,46 @@ def _in_thread(name: str, body) -> threading.Thread:
     return thread
 
 
-def test_a_pages_run_waits_for_its_run_before_and_another_pages_does_not(sessions):
-    """Red team 2026-12-06 R1: with fast reruns a page asking without pause ran on many threads at once, holding the
-    one Python thread among them (a new visitor's page took 32 s to open). A page's runs now go one at a time."""
+def _turns(holder: str, waiter: str, free: str) -> tuple[list[str], list[str]]:
+    """A run of page `holder` holds on; meanwhile page `waiter` asks for a run, then page `free`: the runs begun by
+    the time `free`'s has ended, and all of them once `holder`'s has."""
     t, order = Text("en"), []
     holding, release = threading.Event(), threading.Event()
 
-    def first():
+    def hold():
         with budget.paced(t):
-            order.append("a1 in")
+            order.append(f"{holder} in")
             holding.set()
             release.wait(10)
-            order.append("a1 out")
+            order.append(f"{holder} out")
 
-    def again(tag):
+    def go(tag):
         with budget.paced(t):
             order.append(tag)
 
-    a1 = _in_thread("a", first)
+    first = _in_thread(holder, hold)
     holding.wait(10)
-    a2 = _in_thread("a", lambda: again("a2"))
-    _in_thread("b", lambda: again("b")).join(10)  # another page goes at once
+    second = _in_thread(waiter, lambda: go(waiter))
+    _in_thread(free, lambda: go(free)).join(10)
     time.sleep(0.2)
-    assert order == ["a1 in", "b"]
+    meanwhile = list(order)
     release.set()
-    a1.join(10)
-    a2.join(10)
-    assert order == ["a1 in", "b", "a1 out", "a2"] and not sessions
+    first.join(10)
+    second.join(10)
+    return meanwhile, order
+
+
+def test_a_pages_run_waits_for_its_run_before_and_another_pages_does_not(sessions):
+    """Red team 2026-12-06 R1: with fast reruns a page asking without pause ran on many threads at once, holding the
+    one Python thread among them (a new visitor's page took 32 s to open). A page's runs now go one at a time."""
+    meanwhile, order = _turns("a", "a", "b")  # a's second run waits for its first; b goes at once
+    assert meanwhile == ["a in", "b"] and order == ["a in", "b", "a out", "a"] and not sessions
 
 
 def test_pages_over_their_pace_take_turns_and_a_light_page_never_waits(sessions, monkeypatch):
     """Pages whose runs used more than PACE_CPU_S in the window run one at a time, and say so while they wait; a page
     under its pace goes at once; the CPU of a run that ends by an exception counts too."""
-    t, order, ended = Text("en"), [], []
+    t, ended = Text("en"), []
 
     def heavy_run():  # a run that used more than the pace (its CPU clock moves on by that much), stopped by a click
         try:
@@ -145,29 +152,8 @@ def test_pages_over_their_pace_take_turns_and_a_light_page_never_waits(sessions,
     monkeypatch.setattr(budget, "time", time)
     assert ended == ["a", "b"]
     assert budget.spent("a", time.monotonic()) > budget.PACE_CPU_S < budget.spent("b", time.monotonic())
-    holding, release = threading.Event(), threading.Event()
-
-    def a_turn():
-        with budget.paced(t):
-            order.append("a in")
-            holding.set()
-            release.wait(10)
-            order.append("a out")
-
-    def run_as(tag):
-        with budget.paced(t):
-            order.append(tag)
-
-    a = _in_thread("a", a_turn)
-    holding.wait(10)
-    b = _in_thread("b", lambda: run_as("b"))
-    _in_thread("c", lambda: run_as("c")).join(10)  # light
-    time.sleep(0.2)
-    assert order == ["a in", "c"] and sessions == [t("budget_pace")]
-    release.set()
-    a.join(10)
-    b.join(10)
-    assert order == ["a in", "c", "a out", "b"]
+    meanwhile, order = _turns("a", "b", "c")  # both over the pace: b waits for a; c, light, goes at once
+    assert meanwhile == ["a in", "c"] and order == ["a in", "c", "a out", "b"] and sessions == [t("budget_pace")]
     later = time.monotonic() + budget.PACE_WINDOW_S + 0.01  # the window past: its pace is forgotten
     assert budget.spent("a", later) == 0
 
