@@ -41,7 +41,7 @@ class Look:
     fig_h: int = 860  # px: a static figure (panels, titles, labels) is never taller than this
     side: int = MAX_SIDE  # small multiples draw at most this many rows and columns of each matrix
     least: int = 0  # px: the smallest type a mark may shrink to (an animation's Σ=1); smaller, it is drawn otherwise
-    step_label: int = 8  # px: the smallest type an animation slider's step names may take (a projector's: 16)
+    step_label: int = 8  # px: the smallest type a slider's step names may take (a phone's 11, a projector's 16)
     operands: bool = True  # the scores board draws Q and Kᵀ beside S (a phone's and a projector's: S alone)
 
     def column(self, share: float) -> "Look":
@@ -56,7 +56,7 @@ PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=43
                fig_h=640, least=15, step_label=16, operands=False)  # S whole under its controls (issue 46 item 3)
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
-             cell=40, fig_h=760, side=24, step_label=7, operands=False)
+             cell=40, fig_h=760, side=24, step_label=11, operands=False)
 
 
 @dataclass(frozen=True)

@@ -187,6 +187,7 @@ def test_titles_and_slider_are_in_the_pages_language(lang):
 
 
 SCREEN_BOX = {"desk": (860, None), "present": (1120, 660), "phone": (358, None)}  # px: a 390 px phone leaves 358
+READABLE_STEP = {"desk": 8, "present": 16, "phone": 11}  # px: the smallest a step's name is written on each screen
 
 
 @pytest.mark.parametrize("look", LOOKS)
@@ -200,6 +201,7 @@ def test_the_figure_fits_its_screen_and_a_phone_gets_one_column(case, look):
     most_w, most_h = SCREEN_BOX[look]
     assert lay["width"] <= most_w and (most_h is None or lay["height"] <= most_h), (lay["width"], lay["height"])
     assert lay["updatemenus"][0]["y"] <= 1 and lay["sliders"][0]["y"] <= 1  # controls inside the figure
+    assert lay["sliders"][0]["font"]["size"] >= READABLE_STEP[look]  # audit 2026-12-06 #9: 10 px on a phone
     boxes = {axes: (lay[axes[0].replace("x", "xaxis")]["domain"], lay[axes[1].replace("y", "yaxis")]["domain"])
              for axes in panels(spec).values()}
     tops = sorted({round(yd[1], 6) for _, yd in boxes.values()})

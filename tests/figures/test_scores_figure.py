@@ -283,6 +283,9 @@ def test_the_posts_mask_example_becomes_what_the_post_writes():
     assert spec["layout"]["sliders"][0]["active"] == at["s"]
 
 
+READABLE_STEP = {"desk": 8, "present": 16, "phone": 11}  # px: the smallest a step's name is written on each screen
+
+
 @pytest.mark.parametrize("look", LOOKS)
 @pytest.mark.parametrize("size", SIZES)
 def test_the_board_fits_the_screen_and_names_every_phase_on_the_slider(size, look):
@@ -299,6 +302,7 @@ def test_the_board_fits_the_screen_and_names_every_phase_on_the_slider(size, loo
     labels = [s["label"] for s in slider["steps"]]
     assert [label for label in labels if label] == list(STEP.values())
     assert len(labels) == len(spec["frames"]) >= 4
+    assert slider["font"]["size"] >= READABLE_STEP[look]  # audit 2026-12-06 #9: 9 px on a phone
 
 
 def test_numbers_are_written_with_a_true_minus_and_no_trailing_zeros():
