@@ -193,8 +193,9 @@ def spent(session_id: str, now: float) -> float:
 
 
 def _ran(session_id: str, cpu: float) -> None:
-    """A run of this session used `cpu` seconds: noted, and every run older than the window forgotten (a session
-    that has not run within it is forgotten whole)."""
+    """A run of this session used `cpu` seconds: noted, and every run older than the window forgotten; a session that
+    has not run within it, and has disconnected, is forgotten whole (a live one keeps its lock: a run about to take
+    it must find the same one)."""
     now = time.monotonic()
     with _spent_lock:
         _spent.setdefault(session_id, deque()).append((now, cpu))
@@ -203,7 +204,7 @@ def _ran(session_id: str, cpu: float) -> None:
                 runs.popleft()
             if not runs:
                 del _spent[sid]
-                if (lock := _own.get(sid)) is not None and not lock.locked():
+                if (lock := _own.get(sid)) is not None and not lock.locked() and not _connected(sid):
                     del _own[sid]
 
 

@@ -265,3 +265,13 @@ def test_a_smaller_view_lets_go_of_the_larger():
     at.number_input(key="d_model").set_value(8)  # under HELD_FROM numbers
     rerun(at)
     assert not budget._seats
+
+
+def test_a_live_pages_lock_is_kept_and_a_gone_ones_is_let_go(sessions, monkeypatch):
+    """The pace forgets runs past its window; a page's lock goes with them only once the page has disconnected (a
+    live page's next run must take the same lock as the run it may be racing)."""
+    budget._own.update(live=threading.Lock(), gone=threading.Lock())  # two pages that ran, long ago
+    monkeypatch.setattr(budget, "_connected", lambda sid: sid != "gone")
+    budget._spent.update({"live": budget.deque([(0.0, 0.1)]), "gone": budget.deque([(0.0, 0.1)])})
+    budget._ran("other", 0.0)  # a run long after theirs sweeps them
+    assert "live" in budget._own and "gone" not in budget._own and set(budget._spent) == {"other"}
