@@ -31,7 +31,7 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
     added = [r for r in ss.get("kv_added", []) if len(r) == ss["d_model"]] if BY_ID[stage].grows and not own else []
     if added:  # the seeded rows the cache has added are rows of X too: n counts them, under its own name
         out = {"n_cached": out["n_tokens"] + len(added)}
-    if BY_ID[stage].grows and (held := _window_holds(ss, next(iter(out.values())))) is not None:
+    if BY_ID[stage].grows and (held := _window_holds(ss, out["n_cached" if added else "n_tokens"])) is not None:
         out = {"n_cached": held}  # a window's cache holds its sinks and its last tokens: the rows every shape has
     if tokens and example:
         out["vocab"] = (len(shipped().vocab) if trained_on() else walked().weights.vocab_size if checkpoint_on()
