@@ -19,7 +19,7 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from . import session
-from .rooms import CODE_LENGTH, SENDS_PER_S, STORE, RoomError, RoomUnreachable, shared_view
+from .rooms import CODE_LENGTH, KEEP_EVERY_S, SENDS_PER_S, STORE, RoomError, RoomUnreachable, shared_view
 from .settings import Notice
 from .strings import Text
 
@@ -224,6 +224,8 @@ def banner(t: Text) -> None:
     """A follower's line over the stage: which room, how many, and the way out or back."""
     ss = st.session_state
     code = ss.get(CODE)
+    if code and presenting():
+        _keep()
     if not code or presenting():
         return
     heads = reach(lambda: STORE.heads(code, alive) if STORE.exists(code) else 0, otherwise="?")
@@ -234,6 +236,18 @@ def banner(t: Text) -> None:
     else:
         row.markdown(t("room_exploring", code=code))
         row.button(t("room_follow_again"), key="room_follow_again", on_click=_follow_again)
+
+
+@st.fragment(run_every=KEEP_EVERY_S)
+def _keep() -> None:
+    """Draws nothing: the presenter's open page tells its room it is in use, so that it never gives way to a new room
+    (rooms.GIVE_WAY_S), however long the view stays as it is."""
+    ss = st.session_state
+    if ss.get(CODE) and presenting():
+        try:
+            reach(STORE.keep, ss[CODE], ss[KEY])
+        except RoomError as e:
+            say(e.key, **e.values)  # said on the page's next run, whose send finds the room gone too
 
 
 def asked(product: str, cell: tuple[int, int]) -> str | None:

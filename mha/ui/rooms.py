@@ -12,11 +12,14 @@ which hands the store a `notify` callable for each follower.
 
 Every room is bounded: rooms per process, pages per room, hours it lives unused, and changes a second it sends (a
 faster presenter's changes are kept, the latest wins, and sent once the second is over). Each bound is said on the
-page that meets it.
+page that meets it. When the rooms are full, the room with no sign of life for longest (no presenter's page open, no
+follower's run: a room a link opened and left) gives way to a new one, once it has had none for GIVE_WAY_S; a room
+whose presenter's page is open never does, as that page says so every KEEP_EVERY_S (classroom.banner).
 """
 
 import hashlib
 import hmac
+import math
 import os
 import secrets
 import threading
@@ -30,6 +33,8 @@ KEY_BYTES = 24  # 192 random bits (the issue asks at least 128)
 MAX_ROOMS = 60  # rooms one process holds
 MAX_PAGES = 250  # pages in one room: a workshop of 200 and the presenter's spare tabs
 LIFETIME_S = 6 * 3600  # a room no one has changed or joined for this long is closed
+GIVE_WAY_S = 5 * 60  # a room with no sign of life this long gives way to a new room when the rooms are full
+KEEP_EVERY_S = 60  # a presenter's open page says its room is in use this often (a hidden tab: about once a minute)
 SENDS_PER_S = 4  # changes a room sends its followers a second; a faster presenter's latest is sent after the second
 VIEWER_OWN = ("lang", "present", "cells")  # link parameters each page keeps its own of
 
@@ -74,14 +79,45 @@ class Question:
 class Room:
     code: str
     key_digest: bytes
-    touched: float  # monotonic: the last change or join
+    touched: float  # monotonic: the last sign of life (a presenter's run or open page, a follower's run)
     version: int = 0  # counts the views sent; a follower applies a view once, the newest
     view: dict[str, str] = field(default_factory=dict)
     pages: dict[str, Callable[[], None] | None] = field(default_factory=dict)  # page -> how it is told (None: it
     # explores on its own, counted but not told)
-    sent: list[float] = field(default_factory=list)  # when the last SENDS_PER_S views were sent
-    held: bool = False  # a view waits for the second to be over
     question: Question | None = None
+
+
+class Pace:
+    """The rooms' pace, for either store: at most SENDS_PER_S views a room a second. A faster presenter's newest view
+    waits in the store, and `release(code)` is called once the second is over (once a burst) to send it."""
+
+    def __init__(self, clock: Callable[[], float], later: Callable[[float, Callable[[], None]], None] | None,
+                 release: Callable[[str], None]):
+        self._sent: dict[str, list[float]] = {}  # room -> when its views went in the last second
+        self._held: set[str] = set()  # rooms whose newest view waits for the second to be over
+        self._lock = threading.Lock()
+        self._clock, self._release = clock, release
+        self._later = later or (lambda s, f: threading.Timer(s, f).start())
+
+    def go(self, code: str) -> bool:
+        """Whether room `code`'s newest view goes now (counted if so); if not, it goes once the second is over."""
+        now = self._clock()
+        with self._lock:  # rooms that sent nothing for a second are forgotten: the pace holds the busy ones only
+            self._sent = {c: s for c, s in self._sent.items() if now - s[-1] < 1.0}
+            sent = self._sent[code] = [s for s in self._sent.get(code, []) if now - s < 1.0]
+            if len(sent) < SENDS_PER_S:
+                sent.append(now)
+                return True
+            if code not in self._held:
+                self._held.add(code)
+                self._later(1.0 - (now - sent[0]), lambda: self._due(code))
+            return False
+
+    def _due(self, code: str) -> None:
+        with self._lock:
+            self._held.discard(code)
+            self._sent.setdefault(code, []).append(self._clock())
+        self._release(code)
 
 
 class Store:
@@ -92,20 +128,29 @@ class Store:
         self._rooms: dict[str, Room] = {}
         self._lock = threading.Lock()
         self._clock = clock
-        self._later = later or (lambda s, f: threading.Timer(s, f).start())
+        self._pace = Pace(clock, later, self._tell)
 
     def open(self) -> tuple[str, str]:
         """A new room: its code and its key (the key is said once, to the presenter's page, and kept as a digest)."""
         with self._lock:
             self._close_unused()
-            if len(self._rooms) >= MAX_ROOMS:
-                raise RoomError("room_full_process", limit=MAX_ROOMS)
+            told = self._give_way() if len(self._rooms) >= MAX_ROOMS else []
             code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             while code in self._rooms:
                 code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
             key = secrets.token_urlsafe(KEY_BYTES)
             self._rooms[code] = Room(code, digest(key), self._clock())
+        for notify in told:  # the followers of the room that gave way: each page says it is gone
+            notify()
         return code, key
+
+    def keep(self, code: str, key: str | None) -> None:
+        """The presenter's page is open: the room is in use, however long its view stays as it is."""
+        with self._lock:
+            room = self._room(code)
+            if key is None or not hmac.compare_digest(digest(key), room.key_digest):
+                raise RoomError("room_not_yours")
+            room.touched = self._clock()
 
     def exists(self, code: str) -> bool:
         with self._lock:
@@ -156,20 +201,13 @@ class Store:
         view = shared_view(view)
         with self._lock:
             room = self._room(code)
+            room.touched = self._clock()  # a presenter's run, whether or not its view changed
             if view == room.view:
                 return True
-            room.view, room.version, room.touched = view, room.version + 1, self._clock()
-            now = self._clock()
-            room.sent = [s for s in room.sent if now - s < 1.0]
-            if len(room.sent) >= SENDS_PER_S:
-                if not room.held:
-                    room.held = True
-                    self._later(1.0 - (now - room.sent[0]), lambda: self._release(code))
-                return False
-            room.sent.append(now)
-            told = [n for n in room.pages.values() if n]
-        for notify in told:
-            notify()
+            room.view, room.version = view, room.version + 1
+        if not self._pace.go(code):
+            return False
+        self._tell(code)
         return True
 
     def ask(self, code: str, key: str | None, product: str, cell: tuple[int, int]) -> int:
@@ -180,9 +218,7 @@ class Store:
             room = self._room(code)
             number = room.question.number + 1 if room.question else 1
             room.question, room.touched = Question(number, product, tuple(cell)), self._clock()
-            told = [n for n in room.pages.values() if n]
-        for notify in told:
-            notify()
+        self._tell(code)
         return number
 
     def answer(self, code: str, page: str, number: int, value: float, right: bool) -> bool:
@@ -203,9 +239,7 @@ class Store:
             if room.question is None or not room.question.open:
                 return
             room.question.open = False
-            told = [n for n in room.pages.values() if n]
-        for notify in told:
-            notify()
+        self._tell(code)
 
     def question(self, code: str) -> Question | None:
         """The room's last question, as a copy."""
@@ -213,14 +247,11 @@ class Store:
             q = self._room(code).question
             return None if q is None else Question(q.number, q.product, q.cell, q.open, dict(q.answers))
 
-    def _release(self, code: str) -> None:
+    def _tell(self, code: str) -> None:
+        """Each page following the room is told of its newest view, question or verdict."""
         with self._lock:
             room = self._rooms.get(code)
-            if room is None:
-                return
-            room.held = False
-            room.sent.append(self._clock())
-            told = [n for n in room.pages.values() if n]
+            told = [n for n in room.pages.values() if n] if room else []
         for notify in told:
             notify()
 
@@ -230,6 +261,16 @@ class Store:
         if room is None:
             raise RoomError("room_gone", code=code)
         return room
+
+    def _give_way(self) -> list[Callable[[], None]]:
+        """The rooms are full: the one with no sign of life for longest goes, if that is GIVE_WAY_S; its followers'
+        notify are returned. Otherwise RoomError, with the minutes until it could."""
+        room = min(self._rooms.values(), key=lambda r: r.touched)
+        idle = self._clock() - room.touched
+        if idle < GIVE_WAY_S:
+            raise RoomError("room_full_process", limit=MAX_ROOMS, minutes=math.ceil((GIVE_WAY_S - idle) / 60))
+        del self._rooms[room.code]
+        return [n for n in room.pages.values() if n]
 
     def _close_unused(self) -> None:
         now = self._clock()

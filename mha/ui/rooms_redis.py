@@ -1,19 +1,18 @@
 """The classroom's rooms in Redis (issue 44): `MHA_ROOMS=redis://host:port/db`, for a class spread over replicas.
 
-The interface of rooms.Store, so classroom.py cannot tell them apart. A room is `mha:room:CODE` (the key's digest, the
-view as canonical JSON and its version, the question), `…:pages` (each page and its replica) and `…:answers`, each
-expiring LIFETIME_S after the room's last change or join, and its code in the sorted set `mha:rooms` (the bound on
-rooms). Each multi-step change is one Lua script (rooms_lua.py). A change is published on `mha:room:CODE`; each
-replica listens on one thread and tells its own pages (their `notify`), so no page polls. Each replica renews
-`mha:replica:ID` every BEAT_S: pages of a replica that stopped leave the head count.
-
-If Redis cannot be reached, every call raises RoomUnreachable within TIMEOUT_S (a page keeps its view and says so);
-a view the presenter sent meanwhile is sent again, and every follower here told, once Redis answers. With
-persistence (deploy/'s `appendonly yes`) rooms outlive a restart of Redis; without it, pages find their room gone.
+The interface of rooms.Store. A room is `mha:room:CODE` (the key's digest, the view as canonical JSON, its version,
+the question), `…:pages` (each page's replica) and `…:answers`, each expiring LIFETIME_S after the room's last sign of
+life, and its code in the sorted set `mha:rooms`, scored by that expiry (the bound on rooms, and which room gives way
+when they are full). Each multi-step change is one Lua script (rooms_lua.py). A change is published on its room's
+channel; each replica listens on one thread and tells its own pages, so no page polls. Each replica renews
+`mha:replica:ID` every BEAT_S: pages of a replica that stopped leave the head count. If Redis cannot be reached, every
+call raises RoomUnreachable within TIMEOUT_S; a view sent meanwhile is sent again, and every follower here told, once
+it answers. With persistence (deploy/'s `appendonly yes`) rooms outlive a restart of Redis; without, they are gone.
 """
 
 import hmac
 import json
+import math
 import secrets
 import threading
 import time
@@ -26,7 +25,7 @@ from redis.retry import Retry
 
 from . import rooms
 from .rooms import Question, RoomError, RoomUnreachable
-from .rooms_lua import ANSWER, ASK, CLOSE, JOIN, OPEN, SEND
+from .rooms_lua import SCRIPTS
 
 PREFIX = "mha:"
 BEAT_S, BEAT_TTL_S = 5.0, 15.0  # a replica says it is alive this often; its pages leave the count this long after
@@ -51,16 +50,12 @@ class RedisStore:
         self._r = redis.Redis.from_url(url, socket_timeout=TIMEOUT_S, socket_connect_timeout=TIMEOUT_S,
                                        retry=Retry(NoBackoff(), 0), decode_responses=True)
         self.replica = secrets.token_hex(8)
-        self._scripts = {name: self._r.register_script(src) for name, src in
-                         (("open", OPEN), ("join", JOIN), ("send", SEND), ("ask", ASK), ("answer", ANSWER),
-                          ("close", CLOSE))}
+        self._scripts = {name: self._r.register_script(src) for name, src in SCRIPTS.items()}
         self._clock = clock
-        self._later = later or (lambda s, f: threading.Timer(s, f).start())
+        self._pace = rooms.Pace(clock, later, self._publish)
         self._lock = threading.Lock()
         self._told: dict[str, dict[str, Callable[[], None]]] = {}  # code -> this replica's followers -> notify
         self._mine: dict[str, set[str]] = {}  # code -> this replica's pages in it
-        self._sent: dict[str, list[float]] = {}  # code -> when its last SENDS_PER_S views were sent (from here)
-        self._held: set[str] = set()  # rooms whose newest view waits for the second to be over
         self._unsent: dict[str, tuple[str, dict[str, str]]] = {}  # code -> a view Redis did not take, and its key
         self._listening = False
         self._subscribed = threading.Event()  # the listener's subscription is in place: a change published now is heard
@@ -74,15 +69,24 @@ class RedisStore:
             while True:
                 code = "".join(secrets.choice(rooms.CODE_LETTERS) for _ in range(rooms.CODE_LENGTH))
                 made = self._scripts["open"](keys=[_room(code), f"{PREFIX}rooms"], args=[
-                    code, rooms.digest(key).hex(), time.time(), rooms.LIFETIME_S, rooms.MAX_ROOMS])
-                if made == -1:
-                    raise RoomError("room_full_process", limit=rooms.MAX_ROOMS)
-                if made == 1:
+                    code, rooms.digest(key).hex(), time.time(), rooms.LIFETIME_S, rooms.MAX_ROOMS, rooms.GIVE_WAY_S,
+                    _room("")])
+                if made[0] == -1:
+                    raise RoomError("room_full_process", limit=rooms.MAX_ROOMS, minutes=math.ceil(float(made[1]) / 60))
+                if made[0] == 1:
                     return code, key
 
     def exists(self, code: str) -> bool:
         with self._reach():
             return bool(self._r.exists(_room(code)))
+
+    def keep(self, code: str, key: str | None) -> None:
+        if not self.exists(code):
+            raise RoomError("room_gone", code=code)
+        if not self.drives(code, key):
+            raise RoomError("room_not_yours")
+        with self._reach():
+            self._touch(code)
 
     def drives(self, code: str, key: str | None) -> bool:
         with self._reach():
@@ -100,11 +104,9 @@ class RedisStore:
             self._touch(code)
         with self._lock:
             self._mine.setdefault(code, set()).add(page)
-            told = self._told.setdefault(code, {})
+            self._told.setdefault(code, {}).pop(page, None)
             if notify:
-                told[page] = notify
-            else:
-                told.pop(page, None)
+                self._told[code][page] = notify
         self._listen()
 
     def leave(self, code: str, page: str) -> None:
@@ -154,15 +156,8 @@ class RedisStore:
             self._unsent.pop(code, None)
         if version == 0:
             return True
-        now = self._clock()
-        with self._lock:
-            sent = self._sent[code] = [s for s in self._sent.get(code, []) if now - s < 1.0]
-            if len(sent) >= rooms.SENDS_PER_S:
-                if code not in self._held:
-                    self._held.add(code)
-                    self._later(1.0 - (now - sent[0]), lambda: self._release(code))
-                return False
-            sent.append(now)
+        if not self._pace.go(code):
+            return False
         self._publish(code)
         return True
 
@@ -218,7 +213,7 @@ class RedisStore:
         pipe = self._r.pipeline(transaction=False)
         for name in _keys(code):
             pipe.expire(name, rooms.LIFETIME_S)
-        pipe.zadd(f"{PREFIX}rooms", {code: time.time() + rooms.LIFETIME_S})
+        pipe.zadd(f"{PREFIX}rooms", {code: time.time() + rooms.LIFETIME_S}, xx=True)  # a room gone meanwhile stays so
         pipe.execute()
 
     def _beat(self) -> None:
@@ -230,12 +225,6 @@ class RedisStore:
     def _publish(self, code: str) -> None:
         with suppress(redis.RedisError):  # the view is in Redis: a page that reruns for any reason takes it
             self._r.publish(_room(code), "")
-
-    def _release(self, code: str) -> None:
-        with self._lock:
-            self._held.discard(code)
-            self._sent.setdefault(code, []).append(self._clock())
-        self._publish(code)
 
     def _forget(self, code: str, page: str) -> None:
         with self._lock:

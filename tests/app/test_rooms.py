@@ -105,7 +105,7 @@ def test_a_held_view_waits_only_until_the_oldest_send_leaves_the_second_and_a_la
     release()
     assert told[-1] == "late"
     sent = [store.send(code, key, {"stage": s}) for s in ("b1", "b2", "b3")]  # at 1.0: a second burst
-    assert False in sent and len(later) == 1
+    assert sent == [False] * 3 and len(later) == 1  # the release was a send of this second: the second is full
     clock.now += later[0][0]
     later.pop()[1]()
     assert told[-1] == "b3" and store.view(code)[1] == {"stage": "b3"}
@@ -116,7 +116,8 @@ def test_rooms_pages_and_lifetime_are_bounded():
     codes = [store.open()[0] for _ in range(rooms.MAX_ROOMS)]
     with pytest.raises(RoomError) as said:
         store.open()
-    assert said.value.key == "room_full_process" and said.value.values == {"limit": rooms.MAX_ROOMS}
+    assert said.value.key == "room_full_process"  # and the soonest a room could give way: all opened just now
+    assert said.value.values == {"limit": rooms.MAX_ROOMS, "minutes": rooms.GIVE_WAY_S // 60}
     for i in range(rooms.MAX_PAGES):
         store.join(codes[0], f"page{i}", None)
     store.join(codes[0], "page0", None)  # a page joining again is the same page
@@ -132,6 +133,49 @@ def test_rooms_pages_and_lifetime_are_bounded():
     assert said.value.key == "room_gone"
     store.open()  # the rooms that went make room
 
+
+
+def test_when_the_rooms_are_full_the_room_without_a_sign_of_life_for_longest_gives_way_and_a_room_in_use_never():
+    """Sixty links that open a room and leave (the red team's R3) kept every class out for LIFETIME_S. A sign of life
+    is the presenter's open page (keep, every KEEP_EVERY_S), a presenter's run even when its view is as it was, and a
+    follower's run (join)."""
+    store, clock, _ = _store()
+    told, opened = [], []
+    for i in range(rooms.MAX_ROOMS):
+        clock.now += 1
+        opened.append(store.open())
+        if i == 1:
+            store.join(opened[1][0], "reader", lambda: told.append("reader"))
+    (kept, key), (left, _), (followed, _), (left_too, _), (sent, sent_key) = opened[:5]
+    clock.now += rooms.GIVE_WAY_S - 100  # the oldest room has had none for GIVE_WAY_S - 59 s
+    store.keep(kept, key)
+    store.join(followed, "a follower's run", None)
+    store.send(sent, sent_key, {})  # the view it holds: no view goes out, and the room is in use
+    with pytest.raises(RoomError) as said:
+        store.keep(left, key)  # another room's key keeps nothing
+    assert said.value.key == "room_not_yours"
+    with pytest.raises(RoomError) as said:
+        store.open()
+    assert said.value.values == {"limit": rooms.MAX_ROOMS, "minutes": 1}  # left: 42 s to go, said as a whole minute
+    clock.now += 60
+    store.open()
+    assert not store.exists(left) and told == ["reader"]  # its follower is told, and says the room is gone
+    store.open()
+    assert not store.exists(left_too)
+    store.open()
+    assert all(store.exists(c) for c in (kept, followed, sent)) and not store.exists(opened[5][0])
+
+
+def test_the_presenters_page_says_its_room_is_in_use_and_a_followers_page_does_not(monkeypatch):
+    """classroom._keep, a timed fragment on the presenter's page only (it runs with the page's every run, then every
+    KEEP_EVERY_S on its own): while that page is open, its room never gives way."""
+    kept, keep = [], rooms.STORE.keep
+    monkeypatch.setattr(rooms.STORE, "keep", lambda code, key: kept.append(code) or keep(code, key))
+    presenter = run(room="new", stage="qk")
+    code = presenter.session_state["room"]
+    assert kept == [code]
+    run(room=code)
+    assert kept == [code]
 
 
 def test_only_the_key_asks_and_closes_and_an_answer_counts_once_a_page_while_its_question_is_open():

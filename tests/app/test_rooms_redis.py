@@ -101,7 +101,8 @@ def test_rooms_and_pages_are_bounded_across_replicas_and_a_room_expires_unused(r
     codes = [lead.open()[0] for _ in range(rooms.MAX_ROOMS)]
     with pytest.raises(RoomError) as said:
         follow.open()  # the bound is the deployment's, whichever replica asks
-    assert said.value.key == "room_full_process" and said.value.values == {"limit": rooms.MAX_ROOMS}
+    assert said.value.key == "room_full_process"
+    assert said.value.values == {"limit": rooms.MAX_ROOMS, "minutes": rooms.GIVE_WAY_S // 60}
     for i in range(rooms.MAX_PAGES):
         (lead, follow)[i % 2].join(codes[0], f"page{i}", None)
     follow.join(codes[0], "page0", None)  # a page joining again is the same page
@@ -117,6 +118,44 @@ def test_rooms_and_pages_are_bounded_across_replicas_and_a_room_expires_unused(r
         follow.view(codes[0])
     assert said.value.key == "room_gone"
     lead.open()  # the room that went makes room
+
+
+def test_when_the_rooms_are_full_the_room_without_a_sign_of_life_for_longest_gives_way_on_any_replica(
+        replicas, redis_server):
+    """As in the process's store (test_rooms.py): the room left longest gives way, and its pages on the other replica
+    are told; a room whose presenter's page is open, or whose follower ran, stays. Time passes as the sorted set's
+    scores (each room's last sign of life + LIFETIME_S)."""
+    lead, follow = replicas
+    r = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    opened = [lead.open() for _ in range(rooms.MAX_ROOMS)]
+    (kept, key), (left, _), (followed, _) = opened[:3]
+    told = Told()
+    follow.join(left, "reader", told)
+
+    def aged(code: str, seconds: float) -> None:
+        r.zadd(f"{PREFIX}rooms", {code: time.time() + rooms.LIFETIME_S - seconds})
+
+    for code, _ in opened:
+        aged(code, rooms.GIVE_WAY_S - 100)
+    with pytest.raises(RoomError) as said:
+        follow.open()
+    assert said.value.values == {"limit": rooms.MAX_ROOMS, "minutes": 2}
+    for i, (code, _) in enumerate(opened):
+        aged(code, rooms.GIVE_WAY_S + 100 - i)
+    aged(left, rooms.GIVE_WAY_S + 200)
+    lead.keep(kept, key)
+    follow.join(followed, "a follower's run", None)
+    follow.open()
+    assert not lead.exists(left) and told.reaches(1)
+    assert not r.exists(f"{PREFIX}room:{left}:pages")
+    lead.open()
+    assert not lead.exists(opened[3][0]) and lead.exists(kept) and lead.exists(followed)
+    for code, said_key in ((followed, "room_not_yours"), (left, "room_gone")):  # another room's key; a room gone
+        with pytest.raises(RoomError) as said:
+            lead.keep(code, key)
+        assert said.value.key == said_key
+    lead._touch(left)  # a run's touch that lost the race with the room's giving way takes no place among the rooms
+    assert r.zscore(f"{PREFIX}rooms", left) is None
 
 
 def _a_view_told(replicas):

@@ -70,8 +70,8 @@ STRINGS = {
         en="This room already holds {limit} pages, as many as a room takes. Ask the presenter to open a second room.",
         zh="这个课堂已经有 {limit} 个页面，达到了一个课堂的上限。请主持人再开一个课堂。"),
     "room_full_process": S(
-        en="This server already holds {limit} rooms, as many as it keeps at once. Try again once a class has ended.",
-        zh="这台服务器上已经有 {limit} 个课堂，达到了同时保留的上限。等有课堂结束后再试。"),
+        en="This server already holds {limit} rooms, as many as it keeps at once, and each has been in use in the last few minutes. A room whose presenter's page has closed gives way to a new one after a few minutes: try again in {minutes} min, or later.",
+        zh="这台服务器上已经有 {limit} 个课堂，达到了同时保留的上限，而且每个课堂最近几分钟都有人在用。主持人页面关掉几分钟后，那个课堂就会让位给新课堂：请 {minutes} 分钟后或更晚再试。"),
     "room_slow": S(
         en="The room receives at most {n} changes a second; your latest view reaches it in a moment.",
         zh="课堂每秒最多接收 {n} 次更改；你最新的视图稍后就会送到。"),
