@@ -43,6 +43,7 @@ class Look:
     least: int = 0  # px: the smallest type a mark may shrink to (an animation's Σ=1); smaller, it is drawn otherwise
     step_label: int = 8  # px: the smallest type a slider's step names may take (a phone's 11, a projector's 16)
     operands: bool = True  # the scores board draws Q and Kᵀ beside S (a phone's and a projector's: S alone)
+    side_text: int = 0  # px: a phone's Aᵀ beside B (Concatᵀ beside W_O) writes its numbers this large where it can
 
     def column(self, share: float) -> "Look":
         """This look for a figure in a page column taking `share` of the width (a phone stacks columns)."""
@@ -56,7 +57,7 @@ PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=43
                fig_h=640, least=15, step_label=16, operands=False)  # S whole under its controls (issue 46 item 3)
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
-             cell=40, fig_h=760, side=24, step_label=11, operands=False)
+             cell=40, fig_h=760, side=24, step_label=11, operands=False, side_text=11)
 
 
 @dataclass(frozen=True)

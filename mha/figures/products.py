@@ -442,34 +442,42 @@ def _c_finish(traces: list, c: Mat, zc, cv: Canvas, bar_at: tuple[float, float],
 def _side_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look):
     """A phone's layout for a long inner dimension: Aᵀ and B side by side, row k of one beside row k of the other,
     and C under B, column j of B running down into column j of C, in cells of one size and one number format, so
-    that every number is written. (w, h, size, decimals, title lines, px left of Aᵀ) or None when no format fits."""
+    that every number is written. The largest numbers first (look.side_text, then number_formats); for each, B's
+    block names and C's colour bar right of B and C, then the bar alone, then the bar left of C, under Aᵀ (the
+    right-hand strip they take costs a phone its 11 px numbers at the post's sizes). (w, h, size, decimals, title
+    lines, px left of Aᵀ, names drawn, bar left of C) or None when no format fits."""
     (n, k), (_, m) = zs[0].shape, zs[1].shape
     tick1 = look.tick + 1
     left = _axis_title_w(look) + PAD + _ytick_w(k, look)
-    names_w = max((_wide([s], tick1) for s in names), default=0.0)
-    w = math.floor((look.max_w - left - PAD - max(names_w + PAD, cb_w) - PAD) / (n + m))  # Aᵀ, B: PAD apart
     values = np.concatenate([np.ravel(z) for z in zs])
-    spans = (left + n * w + PAD, m * w + max(names_w, cb_w), m * w + cb_w + left)
-    lines = [_lines(t, look.title, span) for t, span in zip(titles, spans)]
-    fixed = (PAD + _note_h(len(_lines(formula, look.caption, look.max_w - 2 * PAD)), look.caption) + PAD
-             + 2 * (_xband(look) + _note_h(1, tick1) + PAD) + _note_h(max(map(len, lines[:2])), look.title)
-             + _note_h(len(lines[2]), look.title) + 2 * PAD)
-    for size, decimals in number_formats(look):
+    formats = (((look.side_text, 2),) if look.side_text else ()) + number_formats(look)
+    for size, decimals in formats:
         need = max(widest((number(v, decimals) for v in values), size) + CELL_PAD, look.min_text_cell)
         low = math.ceil(size * 1.2 + 2)
-        if need <= w and fixed + (k + n) * low <= look.fig_h:  # rows a little roomier than the numbers need
-            rows = k + n
-            h = min(w, math.floor((look.fig_h - fixed) / rows), max(low + 4, math.floor((look.max_h - fixed) / rows)))
-            return w, h, size, decimals, lines, left
+        for named, bar_left in ((names, False), ([], False), ([], True)):
+            names_w = max((_wide([s], tick1) for s in named), default=0.0)
+            right = PAD if bar_left else max(names_w + PAD, cb_w)
+            w = math.floor((look.max_w - left - PAD - right - PAD) / (n + m))  # Aᵀ, B: PAD apart
+            if bar_left and left + n * w - _ytick_w(n, look) - _axis_title_w(look) - PAD < cb_w:
+                continue  # no room for the bar under Aᵀ
+            spans = (left + n * w + PAD, m * w + max(names_w, 0 if bar_left else cb_w), m * w + right + left)
+            lines = [_lines(t, look.title, span) for t, span in zip(titles, spans)]
+            fixed = (PAD + _note_h(len(_lines(formula, look.caption, look.max_w - 2 * PAD)), look.caption) + PAD
+                     + 2 * (_xband(look) + _note_h(1, tick1) + PAD) + _note_h(max(map(len, lines[:2])), look.title)
+                     + _note_h(len(lines[2]), look.title) + 2 * PAD)
+            if need <= w and fixed + (k + n) * low <= look.fig_h:  # rows a little roomier than the numbers need
+                rows = k + n
+                h = min(w, math.floor((look.fig_h - fixed) / rows),
+                        max(low + 4, math.floor((look.max_h - fixed) / rows)))
+                return w, h, size, decimals, lines, left, named, bar_left
     return None
 
 
-def _draw_side(at: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan, *, look: Look, hidden,
-               blocks: int) -> Spec:
+def _draw_side(at: Mat, b: Mat, c: Mat, zs, formula: str, plan, *, look: Look, hidden, blocks: int) -> Spec:
     """The phone's layout (_side_plan), `at` A's drawn part transposed. Traces: 0 Aᵀ (axes x4, y4: its rows count A's
     columns, not tokens), 1 B, 2 C (x3, y3), 3 C's click layer, then the quiz's "?". A clicked cell (i, j) outlines
     column i of Aᵀ, column j of B and the cell."""
-    w, h, size, decimals, lines, left = plan
+    w, h, size, decimals, lines, left, names, bar_left = plan
     za, zb, zc = zs
     n, k, m = za.shape[0], za.shape[1], zb.shape[1]
     tick1 = look.tick + 1
@@ -479,7 +487,7 @@ def _draw_side(at: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan
     c_y = top + k * h + _xband(look) + _note_h(1, tick1) + PAD + _note_h(len(lines[2]), look.title) + PAD
     names_w = max((_wide([s], tick1) for s in names), default=0.0)
     cb_w = 10 + PAD + widest(_colour_ticks(c, zc, 99, look)[1], look.tick) + 2 * PAD
-    width = b_x + m * w + max(names_w + PAD, cb_w) + PAD
+    width = b_x + m * w + (PAD if bar_left else max(names_w + PAD, cb_w)) + PAD
     cv = Canvas(width, c_y + n * h + _xband(look) + _note_h(1, tick1) + PAD)
     cv.lines(f_lines, PAD, PAD, look.caption, xanchor="left", yanchor="top")
     places = [(at, "4", left, top, k, n, 0, b_x - PAD), (b, "2", b_x, top, k, m, b_x - PAD, width),
@@ -498,7 +506,8 @@ def _draw_side(at: Mat, b: Mat, c: Mat, zs, names: list[str], formula: str, plan
     cv.note(at.row_label, _axis_title_w(look) / 2, top + k * h / 2, tick1, yanchor="middle", angle=-90)
     cv.note(c.row_label, b_x - _ytick_w(n, look) - _axis_title_w(look) / 2, c_y + n * h / 2, tick1, yanchor="middle",
             angle=-90)
-    _c_finish(traces, c, zc, cv, (b_x + m * w + PAD, c_y), n, w, h, look, hidden)
+    bar_x = b_x - _ytick_w(n, look) - _axis_title_w(look) - cb_w + PAD if bar_left else b_x + m * w + PAD
+    _c_finish(traces, c, zc, cv, (bar_x, c_y), n, w, h, look, hidden)
     if blocks:
         _block_lines(cv.shapes, "x4", "y4", False, blocks, k, n)
         _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
@@ -561,11 +570,9 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
                  a.mask[:n, :k].T)
         side_titles = [f"<b>{at.name}</b> · {a.values.shape[1]}×{a.values.shape[0]}"
                        + (f" · {trim}" if (trim := words.trimmed(a.values.T.shape, (k, n))) else ""), *titles[1:]]
-        for named in (names, []):  # every number; the blocks' names only if they leave room for them
-            side = _side_plan((za, zb, zc), side_titles, named, formula, cb_w, look)
-            if side:
-                return _draw_side(at, b, c, (za, zb, zc), named, formula, side, look=look, hidden=hidden,
-                                  blocks=blocks)
+        side = _side_plan((za, zb, zc), side_titles, names, formula, cb_w, look)  # every number; the blocks'
+        if side:  # names and the colour bar right of them only if they leave room for them
+            return _draw_side(at, b, c, (za, zb, zc), formula, side, look=look, hidden=hidden, blocks=blocks)
     if look.narrow:  # a phone: stacked when the cross is too small, or squeezes A and B to strips for C's
         stack = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=1, text=text, axis_titles=True,
                       formula=formula,  # numbers while stacking gives C its numbers too

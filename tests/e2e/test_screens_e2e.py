@@ -121,6 +121,18 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
     return found
 
 
+READABLE = {"desk": 11, "present": 14, "phone": 11}  # px: the least a screen writes Concat's and W_O's numbers in
+NUMBERS = """(key) => [...document.querySelectorAll(`.st-key-${key} .mha-chart .cell-label`)]
+  .filter(e => e.getBoundingClientRect().width > 0 && e.textContent.trim())
+  .map(e => parseFloat(getComputedStyle(e).fontSize))"""
+
+
+def number_sizes(page, key: str, least: float) -> list[str]:
+    """The chart's cell numbers: written, none under `least` px."""
+    sizes = page.evaluate(NUMBERS, key)
+    return [f"{key}: no numbers"] if not sizes else [f"{key}: numbers at {min(sizes)} px"] if min(sizes) < least else []
+
+
 def nav_problems(page, stage: str) -> list[str]:
     """The way back and the way on: one row under the stage (a horizontal container), alone or together, ← at the
     column's left edge, → at its right edge, level with each other; none back on the first stage, none on on the
@@ -201,6 +213,8 @@ def test_static_figures_are_readable_on_every_screen(page, app_url, screen, lang
             found += [f"{screen} {lang}: {p}" for p in note_sizes(page, stage, screen, lang)]
         if stage in STATIC:
             found += [f"{stage} {lang} {size}: {p}" for p in page_problems(page, screen, viewport)]
+        if stage == "output" and size == "post":  # audit 2026-12-06 #9: 9 px on a phone
+            found += [f"output {lang}: {p}" for p in number_sizes(page, "output_y", READABLE[screen])]
             shoot_page(page, viewport, f"{stage}-{screen}-{lang}-{size}")
         if stage == "kv_cache":  # its cost part is static: formulas, a table, a log-log chart
             rerun_after(page, page.locator(".st-key-kv_part button").nth(KV_PARTS.index("cost")).click)

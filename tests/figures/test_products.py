@@ -342,11 +342,14 @@ def output_product(look, hidden=None) -> tuple[dict, np.ndarray, np.ndarray, np.
     return spec, tr.concat, w.w_o, tr.y
 
 
+READABLE = {"desk": 11, "present": 14, "phone": 11}  # px: the least a screen writes Concat's and W_O's numbers in
+
+
 @pytest.mark.parametrize("look", LOOKS)
 def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
     """The output section's two matrices, Concat (3×22) and W_O (22×5), with every cell's number written, rounded
-    from the matrix itself, in a type no smaller than the figures' smallest (number_formats), within the screen. A
-    phone draws Concat transposed beside W_O, row k of one beside row k of the other."""
+    from the matrix itself, in a type no smaller than the screen's least (READABLE), within the screen. A phone draws
+    Concat transposed beside W_O, row k of one beside row k of the other (audit 2026-12-06 #9: there at 9 px)."""
     lk = LOOKS[look]
     spec, concat, w_o, y = output_product(lk)
     for trace, values in zip(spec["data"][:3], (concat.T if lk.narrow else concat, w_o, y)):
@@ -354,7 +357,7 @@ def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
         assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
         assert decimals >= 2
         np.testing.assert_allclose(shown, values, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
-        assert trace["texttemplate"] == "%{text}" and trace["textfont"]["size"] >= max(9, lk.cell_text - 2)
+        assert trace["texttemplate"] == "%{text}" and trace["textfont"]["size"] >= READABLE[look]
     assert spec["layout"]["width"] <= lk.max_w and spec["layout"]["height"] <= lk.fig_h
 
 
