@@ -11,7 +11,7 @@ from mha.ui.strings import Text
 
 from .conftest import rerun_after
 from .geometry import chart_geometry
-from .test_screens_e2e import SCREENS, open_on, page_problems, shoot_page
+from .test_screens_e2e import NUMBERS, SCREENS, open_on, page_problems, shoot_page
 
 pytestmark = pytest.mark.e2e
 
@@ -40,7 +40,8 @@ def test_four_heads_in_two_groups_are_readable_and_say_who_shares(page, app_url,
     assert page_problems(page, screen, SCREENS[screen][0]) == []
     sep = t("list_sep")
     drawn = titles(page, "lab_groups_map")
-    for group, heads in ((1, f"1{sep}2"), (2, f"3{sep}4")):
+    # a projector draws the chosen head's group, its numbers written (every group's 32 columns a row wrote none)
+    for group, heads in ((1, f"1{sep}2"), (2, f"3{sep}4"))[: 1 if screen == "present" else 2]:
         for letter in "KV":
             want = re.sub(r"\s+", "", f"{letter}{group}·{t('lab_groups_read_by', heads=heads)}")
             assert any(title.startswith(want) for title in drawn), (want, drawn)
@@ -95,5 +96,21 @@ def test_a_clicked_score_is_written_out_and_two_heads_become_four(page, app_url,
     shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-en-offer")
     rerun_after(page, page.locator(".st-key-lab_groups_four button").click, 120_000)
     page.wait_for_function("() => location.search.includes('n_heads=4')")
-    assert len(titles(page, "lab_groups_map")) == 8  # two groups: K, V and two Q's each
+    assert len(titles(page, "lab_groups_map")) == (4 if screen == "present" else 8)  # K, V, two Q's a group (one there)
     assert page.locator(".st-key-n_heads input").input_value() == "4"
+
+
+READABLE = {"present": 15, "desk": 11}  # px: the least the lab's other parts write their numbers in (S, H) there
+
+
+@pytest.mark.parametrize("screen, lang", [("present", "en"), ("present", "zh"), ("desk", "en")])
+def test_the_posts_two_heads_write_the_maps_numbers(page, app_url, screen, lang):
+    """At the post's 2 heads the map's K, V and Q (3×7, 3×11) once drew colour only on a projector: three a row, 25
+    columns (audit 2026-12-06 #8). There the chosen head's group is drawn, K beside V, every number written as large as
+    the lab's other parts write theirs, under the head control, on the first screen."""
+    open_on(page, app_url, screen, stage="variants", variant="gqa", lang=lang)
+    assert page_problems(page, screen, SCREENS[screen][0]) == []
+    sizes = page.evaluate(NUMBERS, "lab_groups_map")
+    panels = len(titles(page, "lab_groups_map"))
+    assert len(sizes) == (3 * 7 + 3 * 11 + 3 * 7) * panels // 3 and min(sizes) >= READABLE[screen], (sizes, panels)
+    shoot_page(page, SCREENS[screen][0], f"lab-groups-{screen}-{lang}-two-heads")

@@ -28,7 +28,8 @@ from ..view import Name, Operand, View, concat_args, first_screen, name, subscri
 
 FOUR = 4  # the fewest heads with a real group: some heads sharing K and V, not all
 ROW = dict(desk=4, numbers=2, phone=2)  # panels a row of the map at most: a group's K, V and Q's wrap after this many
-PRESENT_MAP_H = 270  # px of panels the map may take down on a projector: under the lab's controls, on the first screen
+PRESENT_MAP_H = 300  # px of panels the map may take down on a projector: under the lab's controls, on the first screen
+# (its rows lowered to fit it: numbers at 16 px, as S's, where 270 wrote 14)
 # Rows of controls above the map on a projector (view.first_screen): the variant and the part; GQA's knob row (its
 # label over its pills, beside the offer) takes as much as two more and the gap under it
 LAB_ROWS, KNOB_ROWS = 2, 3
@@ -64,20 +65,25 @@ def render(v: View, variant: str, part: str) -> str:
 
 def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
     """Who shares what, in words; the map of each group's K and V with the Q's that read them; every head's S and
-    the H it makes with its group's V. The head control only when the map draws the chosen head's group alone."""
+    the H it makes with its group's V. The head control only when the map draws the chosen head's group alone (past
+    TALL rows; on a projector, where every group's write no numbers: audit 2026-12-06 #8, 25 columns a row)."""
     t, h = v.t, v.cfg.n_heads
     offer = _offer(v, variant, row)
-    shown, part = _shown(v, len(tr.x), g)
+    rows, (shown, part) = LAB_ROWS + (KNOB_ROWS if variant == "gqa" else 0), _shown(v, len(tr.x), g)
+    fig = _map(v, tr, shown, rows)
+    if v.look == F.PRESENT and len(shown) > 1 and not _has_numbers(fig):
+        shown, part = _shown(v, len(tr.x), g, whole=False)
+        fig = _map(v, tr, shown, rows)
     if part:
         head_control(t, row)
     map_title, sh_title = f"**{t('lab_groups_map_title')}**{part}", f"**{t('lab_groups_sh_title')}**"
     intro = "\n\n".join(filter(None, (offer, _intro(v, len(tr.k), g))))
     if v.look == F.PRESENT:  # there the map comes first, on the first screen, and its title and the words under it
-        _map(v, tr, g, shown, LAB_ROWS + (KNOB_ROWS if variant == "gqa" else 0))
+        _draw_map(v, fig, shown)
         st.markdown(f"{map_title}\n\n{intro}\n\n{sh_title}")  # one element, not two
     else:
         st.markdown(f"{intro}\n\n{map_title}")
-        _map(v, tr, g, shown)
+        _draw_map(v, fig, shown)
         st.markdown(sh_title)
     s_maps(v, tr, "lab_groups_s")
     labels = [t("lab_groups_h_block", i=i + 1, g=g[i] + 1) for i in range(h)]
@@ -152,13 +158,13 @@ def _intro(v: View, n_kv: int, g: np.ndarray) -> str:
     return said(words, display(v.look, scores, r"H_i = S_i\,V_{g(i)}", rule))
 
 
-def _shown(v: View, n: int, g: np.ndarray) -> tuple[dict[int, np.ndarray], str]:
+def _shown(v: View, n: int, g: np.ndarray, whole: bool = True) -> tuple[dict[int, np.ndarray], str]:
     """The groups the map draws, each with the query heads drawn, and what the title adds when that is not all:
-    every group while its panels are short; past TALL rows, one row of panels, the chosen head's group (its K, V
+    every group while its panels are short (and `whole`); else one row of panels, the chosen head's group (its K, V
     and first heads), or the map would run past a projector's screen."""
     cap = _cap(v)
     every = {k: np.flatnonzero(g == k) for k in range(int(g.max()) + 1)}
-    if min(n, F.MAX_SIDE) <= TALL or (len(every) == 1 and len(g) + 2 <= cap):
+    if whole and min(n, F.MAX_SIDE) <= TALL or (len(every) == 1 and len(g) + 2 <= cap):
         return every, ""
     k = int(g[min(int(st.session_state.get("head", 1)), len(g)) - 1])
     heads = every[k][: max(1, cap - 2)]  # a row of K, V and its first heads; on a phone, K, V and one head
@@ -171,7 +177,7 @@ def _cap(v: View) -> int:
     return ROW["phone"] if v.look.narrow else ROW["desk"]
 
 
-def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray], rows: int = 0) -> None:
+def _map(v: View, tr: mha.Trace, shown: dict[int, np.ndarray], rows: int):
     """One row per group shown: its K and V, drawn once, then the Q of each head that reads them (wrapping after
     ROW panels). Off a phone, two a row (K beside V, then the Q's in pairs) when that writes the numbers in the cells
     and four do not (audit 2026-12-04 #9: four a row drew colour only); on a projector, no taller than PRESENT_MAP_H
@@ -184,12 +190,12 @@ def _map(v: View, tr: mha.Trace, g: np.ndarray, shown: dict[int, np.ndarray], ro
         fig = _map_figure(v, tr, shown, cap, look)
         if _has_numbers(fig):
             break
-    axes = tuple(f"yaxis{i + 1 if i else ''}" for i in range(_panels(shown)))
+    return fig
+
+
+def _draw_map(v: View, fig, shown: dict[int, np.ndarray]) -> None:
+    axes = tuple(f"yaxis{i + 1 if i else ''}" for i in range(sum(len(heads) + 2 for heads in shown.values())))
     chart(token_ticks(fig, v.tokens, axes, v.look), key="lab_groups_map")
-
-
-def _panels(shown: dict[int, np.ndarray]) -> int:
-    return sum(len(heads) + 2 for heads in shown.values())
 
 
 def _has_numbers(fig) -> bool:
