@@ -49,10 +49,11 @@ def head_control(t: Text, box=st) -> None:
     """Which head the page shows, on the stages that show one head (Q and K, scores, V and H, the KV cache), next
     to what it changes; none with a single head. Its value stays while other stages are shown (persist_state).
     `box`: where it goes (a row of the stage's other controls)."""
-    n = st.session_state["n_heads"]
-    if n > 1:  # a projector: no label (the title names the head), so that the figure under it fits the screen
+    n, present = st.session_state["n_heads"], st.session_state.get("present")
+    if n > 1:  # a projector: no label, so that the figure under it fits the screen; each choice says it is a head
         box.segmented_control(t("head"), list(range(1, n + 1)), key="head", required=True, persist_state="session",
-                              label_visibility="collapsed" if st.session_state.get("present") else "visible")
+                              format_func=(lambda i: t("head_pill", i=i)) if present else str,
+                              label_visibility="collapsed" if present else "visible")
 
 
 def part_control(t: Text, stage: str, values: tuple[str, ...] | None = None, format_func=None,

@@ -1,9 +1,10 @@
 """A view travels in its link: settings and edited X go into the URL, and a fresh session rebuilds it."""
 
 import numpy as np
+import pytest
 
 import mha
-from mha.ui.strings import EN
+from mha.ui.strings import EN, TABLES
 
 from .helpers import charts, rerun, run
 
@@ -80,6 +81,14 @@ def test_one_head_draws_no_head_control_and_fewer_heads_bring_the_head_back_in_r
     at.number_input(key="n_heads").set_value(2)
     rerun(at)
     assert at.session_state["head"] == 2 and at.segmented_control(key="head").options == ["1", "2"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_projectors_head_control_says_on_each_choice_that_it_is_a_head(lang):
+    """It has no label there (the figure needs the height), and the lab's GQA row sets it beside the K and V heads'
+    own 1 and 2 (audit 2026-12-06 #8)."""
+    at = run(stage="variants", variant="gqa", present=1, lang=lang)
+    assert at.segmented_control(key="head").options == [TABLES[lang]["head_pill"].format(i=i) for i in (1, 2)]
 
 
 def test_the_link_names_a_part_only_on_its_stage_and_the_heads_parts_only_with_the_trained_model():

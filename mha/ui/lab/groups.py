@@ -164,7 +164,7 @@ def _shown(v: View, n: int, g: np.ndarray, whole: bool = True) -> tuple[dict[int
     and first heads), or the map would run past a projector's screen."""
     cap = _cap(v)
     every = {k: np.flatnonzero(g == k) for k in range(int(g.max()) + 1)}
-    if whole and min(n, F.MAX_SIDE) <= TALL or (len(every) == 1 and len(g) + 2 <= cap):
+    if (whole and min(n, F.MAX_SIDE) <= TALL) or (len(every) == 1 and len(g) + 2 <= cap):
         return every, ""
     k = int(g[min(int(st.session_state.get("head", 1)), len(g)) - 1])
     heads = every[k][: max(1, cap - 2)]  # a row of K, V and its first heads; on a phone, K, V and one head

@@ -100,6 +100,9 @@ STRINGS = {
     "head": S(
         en="Head shown",
         zh="显示第几个头"),
+    "head_pill": S(
+        en="head {i}",
+        zh="第 {i} 个头"),
     "cell_values": S(
         en="Numbers in cells",
         zh="格内显示数值"),
