@@ -36,7 +36,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 import mha
 
 from . import exports, walk
-from .shared import MB
+from .shared import HEAVY, MB
 from .strings import Text
 from .x_source import has_text
 
@@ -59,8 +59,7 @@ class Seat(NamedTuple):
     used: float
 
 
-_lane = threading.Lock()
-_paced = threading.Lock()  # taken for a run by a page over its pace (`paced`), before `_lane` if both
+_paced = threading.Lock()  # taken for a run by a page over its pace (`paced`), before HEAVY if both
 _spent: dict[str, deque] = {}  # session id -> (when, CPU seconds) of its recent runs, within PACE_WINDOW_S
 _own: dict[str, threading.Lock] = {}  # session id -> the lock its runs take one at a time (`paced`)
 _spent_lock = threading.Lock()
@@ -177,13 +176,13 @@ def lane(t: Text, numbers: int):
     if numbers <= WORK_BUDGET:
         yield
         return
-    if not _lane.acquire(blocking=False):
+    if not HEAVY.acquire(blocking=False):
         with st.spinner(t("budget_waiting")):
-            _lane.acquire()
+            HEAVY.acquire()
     try:
         yield
     finally:
-        _lane.release()
+        HEAVY.release()
 
 
 def spent(session_id: str, now: float) -> float:

@@ -19,6 +19,7 @@ import os
 import threading
 import time
 from collections.abc import Hashable
+from contextlib import nullcontext
 
 import numpy as np
 from streamlit.runtime import Runtime
@@ -28,7 +29,7 @@ import mha
 
 from . import exports
 from .reruns import in_full
-from .shared import MB, Shared
+from .shared import HEAVY, MB, Shared
 
 BUDGET = 80 * MB  # the largest view's three files (~76 MB) fit, alone
 BYTES_PER_NUMBER = 38  # the three files of a view with Gaussian weights: ~7.4 B (.npz) + ~21 (.json) + ~9.6 (.csv.zip)
@@ -36,6 +37,8 @@ BYTES_PER_NUMBER = 38  # the three files of a view with Gaussian weights: ~7.4 B
 # a server of its own (tests/e2e/test_memory_e2e.py runs the same passes at 3 s, to keep CI within its 15 minutes)
 JANITOR_S = float(os.environ.get("MHA_JANITOR_S", "15"))
 
+HEAVY_BUILD = 500_000  # numbers: a download this large (~19 MB of files) is built in the heavy lane, never beside a
+# large view's draw (red team 2026-12-06 R7: the largest's build, ~90 MB at work, beside four pages at the caps: 743 MB)
 _building = threading.Lock()  # one build at a time: two large views' files and working memory are never made at once
 _janitor: list[threading.Thread] = []
 _log = logging.getLogger(__name__)
@@ -93,7 +96,7 @@ def ready(view: Hashable) -> dict[str, bytes] | None:
 def prepare(view: Hashable, x: np.ndarray, w: mha.Weights, cfg: mha.AttentionConfig,
             part: exports.Part | None = None, source: exports.Source = exports.WALK) -> dict[str, bytes]:
     """The view's files, written once for the process, after the least recently shown have made room for them."""
-    with _building:
+    with HEAVY if exports.export_size(cfg, part) > HEAVY_BUILD else nullcontext(), _building:  # in this order only
         found = FILES.peek(view)  # another session may have written them while this one waited
         if found is not None:
             return found

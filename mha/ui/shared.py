@@ -12,6 +12,8 @@ from collections.abc import Callable, Hashable
 import numpy as np
 
 MB = 2**20
+HEAVY = threading.Lock()  # one heavy piece of work at a time in the process, a large view's draw (budget.lane) or a
+# large download's build (prepared.prepare): the README's memory table counts one such run's working memory, not two
 
 
 def weights_digest(w, *arrays: np.ndarray) -> bytes:

@@ -1,5 +1,6 @@
 """Memory has a budget: the shared caches hold what fits theirs, in bytes, and a closed session's files go."""
 
+import threading
 import time
 from pathlib import Path
 
@@ -11,9 +12,9 @@ from streamlit.runtime.media_file_storage import MediaFileStorageError
 from streamlit.runtime.memory_media_file_storage import MemoryMediaFileStorage
 
 import mha
-from mha.ui import chart, checkpoints, exports, models, prepared, uploads, view
+from mha.ui import budget, chart, checkpoints, exports, models, prepared, uploads, view
 from mha.ui.shared import MB, Shared, footprint
-from mha.ui.strings import EN
+from mha.ui.strings import EN, Text
 
 from .helpers import rerun, run
 
@@ -152,6 +153,31 @@ class _Runtime:
 
     def is_active_session(self, sid: str) -> bool:
         return sid in self.active
+
+
+def test_a_large_downloads_build_waits_for_a_large_views_draw_and_a_small_ones_does_not(monkeypatch):
+    """The README's memory table counts one heavy run's working memory: a large view drawn or a large download built,
+    never both at once (red team 2026-12-06 R7). A small download is not held up by either."""
+    small, large = mha.AttentionConfig(seed=4), mha.AttentionConfig(seed=5)
+    monkeypatch.setattr(exports, "export_size", lambda cfg, part=None: prepared.HEAVY_BUILD + (cfg == large) * 10)
+    prepared.FILES.clear()
+    done = []
+
+    def build(cfg) -> None:
+        w, x = mha.init_weights(cfg), mha.init_input(cfg)
+        prepared.prepare(exports.view_key(x, w, cfg), x, w, cfg)
+        done.append(cfg.seed)
+
+    with budget.lane(Text("en"), budget.WORK_BUDGET + 1):  # another page's large view, being drawn
+        waiting, beside = (threading.Thread(target=build, args=(cfg,), daemon=True) for cfg in (large, small))
+        waiting.start()
+        beside.start()
+        beside.join(10)  # at once, beside the draw
+        waiting.join(0.5)
+        assert done == [small.seed]
+    waiting.join(10)
+    assert done == [small.seed, large.seed]
+    prepared.FILES.clear()
 
 
 def test_a_closed_sessions_files_go_with_it(monkeypatch):
