@@ -29,9 +29,12 @@ DIAGRAM_PT = {"present": 17, "phone": 12}
 # besides, their hover labels and PNG buttons, larger here), a number box's value as large as its label, the app's
 # own title at the page's foot (app.py) and the page starting higher, so that a stage's figure comes into view sooner;
 # a follower's line in a room (classroom.banner) rides in the header's empty right side, where it takes no height;
-# the tokens' chips (stages/tokens.py, sized inline for a desk) grow with the prose around them.
+# the tokens' chips (stages/tokens.py, sized inline for a desk) grow with the prose around them. A slider's value,
+# Markdown too, grows with the prose: Streamlit hangs it a fixed 22.4 px above its thumb, so it stands on the thumb's
+# top instead (the lab's RoPE, audit 2026-12-06: the taller line ran down under the thumb, which hid its number's foot).
 PRESENTER_CSS = """
 [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(p, li) { font-size: 1.4rem; line-height: 1.55; }
+[data-testid="stMain"] [data-testid="stSliderThumbValue"] { top: auto; bottom: 100%; }
 [data-testid="stMain"] h1 { font-size: 1.3rem; padding: 0; }
 [data-testid="stMain"] h3 { font-size: 2.1rem; }
 [data-testid="stMain"] .katex-display .katex { font-size: 1.5em; }

@@ -77,6 +77,13 @@ TYPE = """(key) => [...document.querySelector(`.st-key-${key}`).querySelectorAll
   '.xtick text, .ytick text, .legendtext, .g-xtitle text, .g-ytitle text, .mha-chart .tick, .mha-chart .axis-title')]
   .map(t => [t.textContent, parseFloat(getComputedStyle(t).fontSize)])"""
 HEADER = "() => document.querySelector('[data-testid=\"stHeader\"]').getBoundingClientRect().height"
+# A slider's value, written over its thumb: its text's box (the glyphs' line) and the thumb's (the value's parent).
+THUMBS = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stSliderThumbValue"]')].map(v => {
+  const words = document.createRange(), thumb = v.parentElement.getBoundingClientRect();
+  words.selectNodeContents(v);
+  const b = words.getBoundingClientRect();
+  return [v.textContent, [b.left, b.top, b.right, b.bottom], [thumb.left, thumb.top, thumb.right, thumb.bottom]];
+})"""
 PAGE_HEIGHT = "() => document.querySelector('[data-testid=\"stMainBlockContainer\"]').scrollHeight"
 
 
@@ -118,6 +125,9 @@ def page_problems(page, screen: str, viewport: dict) -> list[str]:
     for text, wide, room in page.evaluate(FORMULAS):
         if wide > room + 3:  # a display formula is 2 px wider than its room when it fits
             found.append(f"formula {text!r} is {wide:.0f} px wide in {room:.0f} px")
+    # a slider's value stays clear of its thumb (the lab's RoPE on a projector, audit 2026-12-06: the thumb hid it)
+    found += [f"slider value {text!r} under its thumb" for text, words, thumb in page.evaluate(THUMBS)
+              if overlap(words, thumb, 0)]
     return found
 
 
