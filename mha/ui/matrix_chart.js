@@ -577,6 +577,9 @@ function frameSlider(slider, width, frames, st, stop, show, words) {
   rail.className = "mha-rail";
   handle.className = "mha-handle";
   wrap.append(rail);
+  // Each step's name on one baseline: a line's height set, not `normal`, whose line is as tall as the fonts its glyphs
+  // take (a Chinese name's fallback font set its baseline 2-3 px under a Latin name's: "softmax" beside 打分, audit
+  // 2026-12-06); the height is then the page's font's alone (STYLE's .mha-step).
   st.labels = slider.steps.map((step, k) => {
     const tick = document.createElement("div"), label = document.createElement("span");
     tick.className = "mha-tick";
@@ -709,7 +712,8 @@ const STYLE = `
   background: #fff; border: 1px solid #bec8d9; box-sizing: border-box; box-shadow: 0 1px 2px rgba(0,0,0,0.15); }
 .mha-chart .mha-slider:focus-visible .mha-handle { border-color: #2563eb; }
 .mha-chart .mha-tick { position: absolute; top: 20px; width: 1px; height: 5px; background: #333; }
-.mha-chart .mha-step { position: absolute; top: 26px; transform: translateX(-50%); white-space: nowrap; color: #2a3f5f; }
+.mha-chart .mha-step { position: absolute; top: 26px; transform: translateX(-50%); white-space: nowrap; color: #2a3f5f;
+  line-height: 1.25; }
 .mha-chart .mha-step.on { font-weight: bold; }
 .mha-chart .mha-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%);
   white-space: nowrap; }

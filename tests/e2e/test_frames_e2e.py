@@ -4,7 +4,7 @@
 Each frame is stepped as the slider would step it and measured in Chromium (tests/e2e/geometry.py): plot
 areas and colour bars stay where the first frame put them; no colour bar, label, tick label or control
 lies over a plot area (tick labels over their own panel's edge are fine); no label covers another; no
-cell number is wider than its cell.
+cell number is wider than its cell. The slider's step names stand on one baseline.
 """
 
 import pytest
@@ -37,12 +37,31 @@ def drawn_for_this_window(page, key: str) -> None:
     settle(page)
 
 
+# Where each step name of the chart's slider sits: the foot of an empty box put at its end stands on its baseline.
+BASELINES = """(key) => [...document.querySelectorAll(`.st-key-${key} .mha-step`)].map(s => {
+  const probe = document.createElement('span');
+  probe.style.cssText = 'display: inline-block; width: 0; height: 0';
+  s.append(probe);
+  const base = probe.getBoundingClientRect().bottom;
+  probe.remove();
+  return [s.textContent, base];
+})"""
+
+
+def baseline_problems(page, key: str) -> list[str]:
+    """The slider's step names off one baseline (audit 2026-12-06: "softmax" 2-3 px over the Chinese names by it)."""
+    bases = page.evaluate(BASELINES, key)
+    low = min(base for _, base in bases)
+    return [f"step name {text!r} {base - low:.1f} px under the highest" for text, base in bases if base - low > 0.5]
+
+
 def frame_problems(page, stage: str) -> list[str]:
-    """Every frame of the stage's animation, stepped as its slider would step it: what moved, what is unreadable."""
+    """Every frame of the stage's animation, stepped as its slider would step it: what moved, what is unreadable; and
+    its slider's step names on one line."""
     drawn_for_this_window(page, ANIMATIONS[stage])
     frames = frame_geometries(page, ANIMATIONS[stage])
     assert len(frames) >= 4, stage
-    return [f"{stage}: {p}" for p in moved(frames)] + [
+    return [f"{stage}: {p}" for p in moved(frames) + baseline_problems(page, ANIMATIONS[stage])] + [
         f"{stage} frame {k}: {p}" for k, g in enumerate(frames, 1) for p in problems(g)]
 
 
