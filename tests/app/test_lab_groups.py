@@ -158,11 +158,18 @@ def test_two_heads_offer_four_and_the_offer_keeps_x(lang, source):
     assert t("lab_groups_four_gqa", h=2) not in page_text(at)
 
 
-def test_the_trained_model_says_its_heads_are_fixed_instead_of_offering():
-    t = Text("en")
-    at = run(stage="variants", variant="gqa", model="trained")
+WEIGHTS_OF_THEIR_OWN = {"trained": dict(model="trained"),
+                        "checkpoint": dict(model="checkpoint", ckpt="trained-gpt2", text="A B C D")}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("weights", WEIGHTS_OF_THEIR_OWN)
+def test_weights_of_their_own_say_their_heads_are_fixed_instead_of_offering(weights, lang, offered):
+    """The trained model and a checkpoint say it in one sentence (it was two near-alike strings, one a model)."""
+    t = Text(lang)
+    at = run(stage="variants", variant="gqa", lang=lang, **WEIGHTS_OF_THEIR_OWN[weights])
     assert not [b for b in at.button if b.key == "lab_groups_four"]
-    assert t("lab_groups_trained", h=2, options="1, 2") in [i.value for i in at.info]
+    assert [i.value for i in at.info] == [t("lab_groups_fixed", h=2, options=t("list_sep").join("12"))]
     assert at.segmented_control(key="kv_heads").options == ["1", "2"]
 
 

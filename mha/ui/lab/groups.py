@@ -95,12 +95,12 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
 def _offer(v: View, variant: str, box) -> str:
     """Too few heads for a real group (GQA: no divisor of h between 1 and h; MQA: a single head): the button that
     makes 4 heads, as the sidebar's size would set them (X stays), in `box`, and the words that say why, for the
-    intro. The trained model's sizes are its own: then say that instead."""
+    intro. The trained model's sizes and a checkpoint's are their own: then say that instead."""
     t, h = v.t, v.cfg.n_heads
     if (variant == "gqa" and len(divisors(h)) > 2) or (variant == "mqa" and h > 1):
         return ""
     if v.run:
-        st.info(t(f"lab_groups_{v.run.kind}", h=h, options=t("list_sep").join(map(str, divisors(h)))))
+        st.info(t("lab_groups_fixed", h=h, options=t("list_sep").join(map(str, divisors(h)))))
         return ""
     if box.button(t("lab_groups_four_button"), key="lab_groups_four", on_click=four_heads, args=(variant,)):
         st.rerun(scope="app")  # the sidebar and the walk's view change with h, not only the lab

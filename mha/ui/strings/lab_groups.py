@@ -18,11 +18,11 @@ STRINGS = {
             "so the page shows $n_{{kv}} = {used}$, the largest divisor of $h$ below it."),
         zh=("$h = {h}$ 不是 $n_{{kv}} = {asked}$ 的倍数：头没法分成一样大的组，所以这里改用 "
             "$n_{{kv}} = {used}$，也就是比它小的 $h$ 的最大因数。")),
-    "lab_groups_trained": S(
-        en=("The trained model's sizes are its own: {h} heads in each layer, so its K and V heads can "
+    "lab_groups_fixed": S(  # the trained model's and a checkpoint's: the sidebar's Weights names which
+        en=("These weights' sizes are their own: {h} heads in each layer, so their K and V heads can "
             "only number {options}, and no group sits in between. Seeded weights can take 4 heads and "
             "show a real group."),
-        zh=("训练过的模型维度是固定的：每层 {h} 个头，所以 K 和 V 的头数只能是 {options}，没有介于两者之间的组。"
+        zh=("这套权重的维度是固定的：每层 {h} 个头，所以 K 和 V 的头数只能是 {options}，没有介于两者之间的组。"
             "换成随机权重就能用 4 个头，看到真正的分组。")),
     "lab_groups_four_gqa": S(
         en=("With {h} heads, GQA has nothing between one K and V for every head (MQA, $n_{{kv}} = 1$) "

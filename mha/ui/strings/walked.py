@@ -49,11 +49,6 @@ STRINGS = {
         en=("These are the checkpoint's own weights, and its logits come from all its layers, not only the one "
             "the walk shows."),
         zh="这里用的是检查点自己的权重，$\\mathrm{{logits}}$ 由它的所有层一起算出，不只是各步展示的那一层。"),
-    "lab_groups_checkpoint": S(
-        en=("The checkpoint's sizes are its own: {h} heads in each layer, so its K and V heads can only number "
-            "{options}, and no group sits in between. Seeded weights can take 4 heads and show a real group."),
-        zh=("检查点的维度是固定的：每层 {h} 个头，所以 K 和 V 的头数只能是 {options}，没有介于两者之间的组。"
-            "换成随机权重就能用 4 个头，看到真正的分组。")),
     "bias_row": S(
         en=("GPT-2 adds a bias after this product: ${c}$ plus the row ${b}$ ({n} numbers, the same for every "
             "token) is ${out}$, which the next stages use."),
