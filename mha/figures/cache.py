@@ -41,7 +41,8 @@ COLS = 20  # columns drawn of Q, K, V, H and Y: the first COLS (the post's prime
 STEPS = ("arrive", "append", "scores", "softmax", "drop_q", "output")
 ARRIVES = dict(q=1, k=1, v=1, s=2, h=5, y=5)  # the frame at which each panel's row t is computed
 GROWING = ("k", "v", "s", "h", "y")  # matrices whose rows 1..t-1 stay as they were
-TICK_AWAY = 4  # px between a row's name and its panel (audit 2026-12-04 #16: the names touched the outlines)
+TICK_AWAY = 6  # px between a row's name and its panel: 5 clear of row t's solid outline (audit 2026-12-04 #16:
+#               the names touched the outlines; 2026-12-06: at 4 px, 3 px clear of it still read as touching)
 SLOT_BG = "#ffffff"  # an empty cell: row t before it is computed
 OLD_LINE = "#6b7280"  # dotted box around rows 1..t-1
 NOTE_COLOR = "#9a3412"
@@ -200,7 +201,7 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
     tick_h = z["tick"] * 1.5 + 4
     note_h = z["note"] * NOTE_LINE + 4
     gap = max(14, z["tick"] * 1.4)
-    label_w = widest(s.labels or [str(s.t)], z["tick"]) + 8  # token numbers left of a row of panels
+    label_w = widest(s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + 4  # token numbers left of a row of panels
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
     width = min(look.max_w, MAIN_W)

@@ -4,7 +4,8 @@
 Each frame is stepped as the slider would step it and measured in Chromium (tests/e2e/geometry.py): plot
 areas and colour bars stay where the first frame put them; no colour bar, label, tick label or control
 lies over a plot area (tick labels over their own panel's edge are fine); no label covers another; no
-cell number is wider than its cell. The slider's step names stand on one baseline.
+cell number is wider than its cell. The slider's step names stand on one baseline, and the KV cache's row names
+clear of the outlines on their rows.
 """
 
 import pytest
@@ -55,13 +56,44 @@ def baseline_problems(page, key: str) -> list[str]:
     return [f"step name {text!r} {base - low:.1f} px under the highest" for text, base in bases if base - low > 0.5]
 
 
+# How far each row name of the KV cache's figure stands left of the outlines (dotted and solid) drawn on its row: from
+# its box to the outer edge of the line, half of which lies outside the cells.
+ROW_NAMES_CLEAR = """(key) => {
+  const svg = document.querySelector(`.st-key-${key} .mha-chart svg`);
+  const lines = [...svg.querySelectorAll('rect, path')].filter(e => {
+    const colour = e.getAttribute('stroke');
+    return colour && colour !== 'none' && +e.getAttribute('stroke-width') > 0 && e.getBoundingClientRect().width > 0;
+  }).map(e => {
+    const b = e.getBoundingClientRect(), half = +e.getAttribute('stroke-width') / 2;
+    return [b.left - half, b.top - half, b.right + half, b.bottom + half];
+  });
+  const out = [];
+  for (const t of svg.querySelectorAll('.yaxis .tick')) {
+    const b = t.getBoundingClientRect(), mid = (b.top + b.bottom) / 2;
+    if (b.width) lines.filter(l => l[1] <= mid && mid <= l[3] && l[2] > b.right)
+                      .forEach(l => out.push([t.textContent, l[0] - b.right]));
+  }
+  return out;
+}"""
+ROW_NAMES_AWAY = 4  # px: the least a row name keeps clear of an outline on its row
+
+
+def row_name_problems(page, key: str) -> list[str]:
+    """Row names too near an outline (audits 2026-12-04 #16 and 2026-12-06: they touched the rows' outlines), measured
+    on the frame shown, where every outline is drawn (the last)."""
+    gaps = page.evaluate(ROW_NAMES_CLEAR, key)
+    assert gaps, key  # the outlines and the names were found
+    return [f"row name {text!r} {gap:.1f} px from an outline" for text, gap in gaps if gap < ROW_NAMES_AWAY]
+
+
 def frame_problems(page, stage: str) -> list[str]:
     """Every frame of the stage's animation, stepped as its slider would step it: what moved, what is unreadable; and
     its slider's step names on one line."""
     drawn_for_this_window(page, ANIMATIONS[stage])
     frames = frame_geometries(page, ANIMATIONS[stage])
     assert len(frames) >= 4, stage
-    return [f"{stage}: {p}" for p in moved(frames) + baseline_problems(page, ANIMATIONS[stage])] + [
+    near = row_name_problems(page, ANIMATIONS[stage]) if stage == "kv_cache" else []
+    return [f"{stage}: {p}" for p in moved(frames) + baseline_problems(page, ANIMATIONS[stage]) + near] + [
         f"{stage} frame {k}: {p}" for k, g in enumerate(frames, 1) for p in problems(g)]
 
 
