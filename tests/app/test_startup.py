@@ -82,6 +82,30 @@ def test_install_wraps_streamlit_sets_the_switch_interval_only_if_asked_and_free
     assert int(frozen) > 100_000  # the UI and what it imports, frozen once (the second install freezes no more)
 
 
+@pytest.mark.parametrize("install", [False, True])
+def test_install_keeps_large_arrays_in_mappings_of_their_own_after_one_is_freed(install):
+    """glibc's default: a freed 3 MB array raises malloc's mapping threshold to 3 MB, and the next 2 MB array is made
+    in its heap (counted in mallinfo2's hblkhd only while mapped). After install, it is mapped still."""
+    out = _run(f"""
+        import ctypes
+        from mha.ui import startup
+
+        class Info(ctypes.Structure):
+            _fields_ = [(n, ctypes.c_size_t) for n in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks",
+                                                        "fsmblks", "uordblks", "fordblks", "keepcost")]
+        libc = ctypes.CDLL(None)
+        libc.mallinfo2.restype = Info
+        if {install}:
+            startup.install()
+        freed = np.ones(3 * 2**20 // 8)
+        del freed
+        mapped = libc.mallinfo2().hblkhd
+        kept = np.ones(2 * 2**20 // 8)
+        print(libc.mallinfo2().hblkhd - mapped >= kept.nbytes)
+    """)
+    assert out == str(install)
+
+
 def test_this_streamlit_has_every_internal_the_app_uses():
     assert startup.missing() == []
     startup.check()
