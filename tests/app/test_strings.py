@@ -270,10 +270,15 @@ def term_problems(zh: dict[str, str], en: dict[str, str]) -> dict[str, set[str]]
         "mha": lambda k: "MHA 原版" in zh[k] or "MHA（文章" in zh[k],  # MHA（原文） in both pickers
         "logit": lambda k: "对数几率" in zh[k],  # log-odds is not a softmax logit: logit, as the next-token stage
         "kv_heads": lambda k: "kv 头" in zh[k],  # KV 头, capitals, as KV 缓存
-        "final_norm": lambda k: re.search(r"最后的?层归一化", zh[k]),  # LN_f is the 最终层归一化
+        "final_norm": lambda k: re.search(r"最后(的|那次)?层归一化", zh[k]),  # LN_f is the 最终层归一化
         "sizes": lambda k: re.search(r"各个(大小|宽度)", zh[k]),  # sizes are 维度
         "bf16": lambda k: "半精度" in zh[k] and "bf16" in en[k],  # 半精度 is fp16, not bf16
         "circuits": lambda k: re.search(r"\$(OV|QK)\$", zh[k]),  # OV and QK upright, as the charts write them
+        # the zh review of the strings new since 23e3b1f: the checkpoint's heads drifted from the heads stage's words
+        "knock": lambda k: re.search(r"[关去]掉", zh[k]) and re.search(r"(?i)knock|without \{", en[k]),  # 敲掉
+        "nats": lambda k: re.search(r"(?i)\bnats?\b", zh[k]),  # a loss in nats says 奈特, as the heads stage's
+        "copy": lambda k: "复制" in zh[k] and re.search(r"(?i)\bheads?\b", en[k]),  # a head 照抄s; 复制 is a link's
+        "today": lambda k: "今天的" in zh[k],  # today's models are 如今的 (12-04 C1, C2): 今天的 is this very day's
     }
     return {rule: {k for k in zh if broken(k)} for rule, broken in rules.items()}
 
@@ -292,20 +297,28 @@ def test_the_term_check_catches_each_slip():
     slips = {"present": "演示模式", "gpt2_sizes": "GPT-2 small 的形状", "station": "这一站的哪一部分",
              "trained": "换成训练好的模型", "dot": "各做一次点积", "latent": "一行隐向量 c", "post": "文章里的注意力",
              "mha": "MHA 原版", "logit": "对数几率", "kv_heads": "2 个 kv 头", "final_norm": "最后层归一化的 β",
-             "sizes": "把各个宽度换成质数", "bf16": "2 字节，即半精度", "circuits": "$OV$：它写什么"}
+             "sizes": "把各个宽度换成质数", "bf16": "2 字节，即半精度", "circuits": "$OV$：它写什么",
+             "knock": "要关掉的头（层.头）", "nats": "后一半损失（nat）", "copy": "哪些头在复制",
+             "today": "今天的模型对原文的注意力做了哪些改动"}
     zh |= {f"slip_{rule}": text for rule, text in slips.items()}
-    en |= {f"slip_{rule}": "GPT-2 small, 2 bytes, as in bf16" if rule == "gpt2_sizes" else "2 bytes, as in bf16"
-           for rule in slips}
+    said = {"gpt2_sizes": "GPT-2 small, 2 bytes, as in bf16", "knock": "Heads to knock out (layer.head)",
+            "copy": "Which heads copy"}
+    en |= {f"slip_{rule}": said.get(rule, "2 bytes, as in bf16") for rule in slips}
     assert term_problems(zh, en) == {"page": {"a"}, "concat": {"b"}, "kept": {"d"}, "size": {"e"}, "gpt": {"f"},
                                      "stage": {"g"}, **{rule: {f"slip_{rule}"} for rule in slips}}
     fixed = zh | {"a": "由“文本 → 词元 → X”这一步里的文本决定。", "b": "把它追加到文本末尾", "d": "仍是你填的数",
                   "e": "维度固定", "f": "和 GPT-2 一样", "g": "见“输入 X”这一步", "stage_tokens": "文本 → 词元 → X"}
     right = ("投影模式、这一步、训练过的模型、内积、潜向量、原文、MHA（原文）、logit、KV 头、最终层归一化、各个维度、"
-             "bf16、OV")
+             "bf16、OV、要敲掉的头、损失（奈特）、哪些头在照抄、如今的模型")
     fixed |= {f"slip_{rule}": ("GPT-2 small 的维度、" if rule == "gpt2_sizes" else "") + right for rule in slips}
     assert term_problems(fixed, en | {"stage_tokens": "Text → tokens → X"}) == {r: set() for r in
                                                                                ("page", "concat", "kept", "size",
                                                                                 "gpt", "stage", *slips)}
+    # the final norm said as "the last norm" too (block_why), and the words a knock-out or a copy may keep
+    assert term_problems({"x": "最后那次层归一化"}, {"x": ""})["final_norm"] == {"x"}
+    found = term_problems({"a": "去掉 {heads}", "b": "关掉标签后什么也不保留", "c": "点右上角的按钮即可复制"},
+                          {"a": "without {heads}", "b": "once the tab closes", "c": "The copy button copies it"})
+    assert found["knock"] == {"a"} and found["copy"] == set()
 
 
 def test_a_key_declared_in_two_areas_stops_the_import():

@@ -44,9 +44,10 @@ STRINGS = {
             "rescaled by a norm at every block. In post-LN each block's norms sit on that way; deep stacks of them "
             "needed a careful warm-up to train and could still diverge, while pre-LN stacks train stably. The final "
             "norm then keeps the last output's scale in hand."),
-        zh=("前置为什么更容易训练：这是 Xiong 等人 2020 年后来的分析，GPT-2 的论文只做了这个改动，没有给出理由。前置时，沿着残差连接从 X 到 Y 只有加法，输入能沿加法一路到达输出，梯度也能一路传回最前面的层，"
+        zh=("前置为什么更容易训练（这是 Xiong 等人 2020 年事后给出的分析；GPT-2 的论文只做了这个改动，并没有说明理由）："
+            "前置时，沿着残差连接从 X 到 Y 只有加法，输入能沿加法一路到达输出，梯度也能一路传回最前面的层，"
             "中途不会被每个块的归一化重新缩放。后置时，每个块的归一化都挡在这条路上；块叠得很深时，训练要小心地预热学习率，仍可能发散，"
-            "而前置的深层堆叠训练得很稳定。最后那次层归一化再把最终输出的尺度管住。")),
+            "而前置的深层堆叠训练得很稳定。最终层归一化再把最后一个块输出的尺度管住。")),
     "block_trained_pre": S(
         en=("This model is pre-LN, as GPT-2 is: it was trained with each norm before its sublayer, and its weights "
             "only mean something in that order, so the order cannot be switched here."),

@@ -47,7 +47,7 @@ STRINGS = {
         zh="X 的每一行从哪里来"),
     "aside_variants": S(
         en="what today's models change in the post's attention",
-        zh="今天的模型对原文的注意力做了哪些改动"),
+        zh="如今的模型对原文的注意力做了哪些改动"),
     "walk_parts": S(
         en="{parts} parts",
         zh="{parts} 个部分"),

@@ -72,7 +72,7 @@ STRINGS = {
         zh="第 {layer} 层的每一个头在你的文本上的注意力（S，每一行是一个查询词元）"),
     "real_scores_title": S(
         en="Which heads copy: measured on random tokens repeated",
-        zh="哪些头在复制：用重复的随机词元测量"),
+        zh="哪些头在照抄：用重复的随机词元测量"),
     "real_scores_text": S(
         en=("The probe: {count} sequences of {half} tokens drawn at random from the whole vocabulary, then the same "
             "{half} again. A head's previous-token score is its mean attention from a token to the one just before "
@@ -121,21 +121,21 @@ STRINGS = {
             "{allowed} MB for checkpoints ({variable}), so which heads copy is not measured here, and no head can be "
             "knocked out. On a machine with room, the server's operator can raise the limit."),
         zh=("在 {name} 上做这项测量需要 {probe} MB，再加上权重的 {weights} MB，超过了本服务器给检查点的 {allowed} MB"
-            "（{variable}），所以这里不测量哪些头在复制，也不能关掉头。在内存充足的机器上，运行服务器的人可以调高这个上限。")),
+            "（{variable}），所以这里不测量哪些头在照抄，也不能敲掉任何头。在内存充足的机器上，运行服务器的人可以调高这个上限。")),
     "real_knock_title": S(
         en="Knock heads out and see whether copying still works",
-        zh="关掉一些头，看模型还能不能照抄"),
+        zh="敲掉一些头，看模型还能不能照抄"),
     "real_knock_text": S(
         en=("A knocked-out head's output is set to zero before $W_O$. The probe's second half can be predicted only "
             "by copying, so its loss says how much the copying needed the heads you took away. Each run starts "
             "again at the first layer with a head knocked out: the layers before it compute the same as with every "
             "head, and are taken from the run with every head."),
-        zh=("被关掉的头，其输出在乘 $W_O$ 之前置零。探测序列的后一半只能靠照抄来预测，"
-            "所以后一半的损失能说明照抄有多依赖你关掉的这些头。"
-            "每次只从第一个有头被关掉的层开始重新计算：它之前的各层和所有头都在时算得一样，直接取自那次计算。")),
+        zh=("被敲掉的头，其输出在乘 $W_O$ 之前置零。探测序列的后一半只能靠照抄来预测，"
+            "所以后一半的损失能说明照抄有多依赖你敲掉的这些头。"
+            "每次只从第一个有头被敲掉的层开始重新计算：它之前的各层和所有头都在时算得一样，直接取自那次计算。")),
     "real_knock_pick": S(
         en="Heads to knock out (layer.head)",
-        zh="要关掉的头（层.头）"),
+        zh="要敲掉的头（层.头）"),
     "real_knock_best": S(
         en="The {k} best induction heads",
         zh="归纳分数最高的 {k} 个头"),
@@ -144,7 +144,7 @@ STRINGS = {
         zh="所有头都在"),
     "real_knock_without": S(
         en="without {heads}",
-        zh="去掉 {heads}"),
+        zh="敲掉 {heads}"),
     "real_knock_chance": S(
         en="chance (any token of the vocabulary)",
         zh="随机猜（词表中任一词元）"),
@@ -156,7 +156,7 @@ STRINGS = {
         zh="后一半准确率"),
     "real_knock_loss": S(
         en="second-half loss (nats)",
-        zh="后一半损失（nat）"),
+        zh="后一半损失（奈特）"),
     "real_knock_left": S(
         en="{names}: not heads of {name}, which has {layers} layers of {heads} heads; left out.",
         zh="{names}：不是 {name} 的头（它有 {layers} 层，每层 {heads} 个头），已忽略。"),
