@@ -53,6 +53,8 @@ def markup_problems(text: str, kind: str) -> list[str]:
                 problems.append(f"broken LaTeX ${math}$")
             if CJK.search(math):
                 problems.append(f"Chinese inside math ${math}$")
+            if re.search(r"\\\\[A-Za-z]", math):  # \\text: KaTeX reads \\ as a new line, then the word as letters
+                problems.append(f"a doubled backslash in ${math}$")
         for mark, why in (("_", "_ outside $…$ is shown raw or starts italics"),
                           ("^", "^ outside $…$ is shown raw"), ("\\", "a backslash outside $…$ is shown raw"),
                           ("*", "* starts bold or italics"), ("~~", "~~ strikes through"), ("`", "` starts code"),
@@ -197,6 +199,7 @@ def test_the_markup_check_catches_what_the_page_showed_raw():
     assert markup_problems("Row t of S is softmax(q_t·Kᵀ/√d_k); q_1…q_{t−1} were used", "markdown")
     assert markup_problems(r"$q_1,\dots,q_{t-1}$ and K<sub>1</sub>", "markdown")
     assert markup_problems("costs $5", "markdown")
+    assert markup_problems(r"与 $d_{\\text{model}} = 7$ 不再相符", "markdown")  # kv_dropped_rows in Chinese
     assert markup_problems("$d_k$ columns", "plotly")
     assert not markup_problems(r"$\operatorname{softmax}(q_t K^\top/\sqrt{d_k})$ and Kᵀ", "markdown")
     assert not markup_problems("K cache (K<sub>1</sub>)", "plotly")

@@ -194,7 +194,7 @@ STRINGS = {
         zh="0——完全相同"),
     "kv_dropped_rows": S(
         en=r"Added tokens no longer fit $d_{{\text{{model}}}} = {d}$ and were removed.",
-        zh=r"追加词元的行宽与 $d_{{\\text{{model}}}} = {d}$ 不再相符，已被移除。"),
+        zh=r"追加词元的行宽与 $d_{{\text{{model}}}} = {d}$ 不再相符，已被移除。"),
     "kv_add_word": S(
         en="Add the next token, X{t}",
         zh="追加下一个词元 X{t}"),
