@@ -32,7 +32,7 @@ STRINGS = {
         zh="它的模型宽度 {d} 不是头数 {h} 的整数倍。"),
     "ckpt_err_differs": S(
         en="config.json's {name} is {value}, which the GPT-2 block here does not compute.",
-        zh="config.json 中的 {name} 是 {value}，这里的 GPT-2 块不支持这种算法。"),
+        zh="config.json 中的 {name} 是 {value}，这里的 GPT-2 块不按这个设置计算。"),
     "ckpt_err_no_safetensors": S(
         en="it has no model.safetensors (the weights are read from safetensors only, not .bin or .pt).",
         zh="缺少 model.safetensors（这里只读取 safetensors 格式的权重，不读 .bin 或 .pt）。"),

@@ -45,7 +45,7 @@ STRINGS = {
         draws=CHART),
     "kv_weight_gone": S(
         en="Row {row} of {s} also gave {w} to {gone}, no longer in the cache: that weight is not drawn, so the row adds up to {kept} here.",
-        zh="{s} 的第 {row} 行当时还给了 {gone} 共 {w} 的权重，这些词元已不在缓存里：这部分没有画出，所以图中这一行加起来是 {kept}。"),
+        zh="{s} 的第 {row} 行当时还把共 {w} 的权重给了 {gone}（已不在缓存里）：这部分没有画出，所以图中这一行加起来是 {kept}。"),
     "kv_arrive": S(
         en="X{t} arrives. The cache already holds the K and V rows of {tokens}.",
         zh="X{t} 到来。缓存里已经存着 {tokens} 的 K 行和 V 行。",

@@ -197,7 +197,7 @@ STRINGS = {
     "output_drawn": S(
         en=("Concat and $W_O$ are drawn to two decimals, so a sum worked from the drawn numbers can miss a cell of Y "
             "by a few hundredths; a click on the cell writes its terms to four significant digits, and their sum."),
-        zh=("Concat 和 $W_O$ 只画到两位小数，用画出来的数自己相加，可能和 Y 的某一格差几个百分位；点击这一格，会以四位有效数字"
+        zh=("Concat 和 $W_O$ 只画到两位小数，用画出来的数自己相加，可能和 Y 的某一格相差零点零几；点击这一格，会以四位有效数字"
             "写出它的各项及其和。")),
     "output_parts": S(
         en="Y as a sum over heads: $H_i$ · (head i's rows of $W_O$)",
