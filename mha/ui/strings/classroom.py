@@ -8,7 +8,7 @@ STRINGS = {
         zh="课堂"),
     "room_open": S(
         en="Open a room for your class",
-        zh="为你的课开一个课堂"),
+        zh="为你的班级开一个课堂"),
     "room_open_help": S(
         en="Everyone who joins sees the view you show, as you change it, in their own language. You get a code and a QR code to show the room.",
         zh="加入的人都会看到你正在展示的视图，你一改他们就跟着变，各自用自己的语言。你会得到一个课堂代码和一个二维码，可以投影给大家看。"),

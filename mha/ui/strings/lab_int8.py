@@ -34,16 +34,16 @@ STRINGS = {
     "lab_int8_check_ok": S(
         en=("✓ Every row read back is within half a step of the row it stands for, the step being its scale: the "
             "largest error is {k} in K (a row's half step is at most {k_half}) and {v} in V (at most {v_half})."),
-        zh=("✓ 读回的每一行与它代表的那一行相差都不到半个台阶（台阶就是这一行的比例因子）：K 里最大的误差是 {k}"
-            "（每行半个台阶最多 {k_half}），V 里是 {v}（最多 {v_half}）。")),
+        zh=("✓ 读回的每一行与它代表的那一行相差都不到半个量化步长（步长就是这一行的比例因子）：K 里最大的误差是 {k}"
+            "（各行的半个步长最大为 {k_half}），V 里是 {v}（最大为 {v_half}）。")),
     "lab_int8_check_bad": S(
         en=("A row read back is further than half a step from the row it stands for: {what}. The codes were not "
             "rounded to the nearest step."),
-        zh="有一行读回的值离它代表的那一行超过了半个台阶：{what}。量化值没有取最近的台阶。"),
+        zh="有一行读回的值离它代表的那一行超过了半个量化步长：{what}。量化值没有四舍五入到最近的整数。"),
     "lab_int8_y": S(
         en=("Y from the int8 cache against the float walk's Y: the largest change is {diff}, where Y's largest number "
             "is {most}."),
-        zh="用 int8 缓存算出的 Y 与浮点数走一遍得到的 Y 相比：最大的变化是 {diff}，而 Y 里最大的数是 {most}。"),
+        zh="用 int8 缓存算出的 Y 与前面各步用浮点数算出的 Y 相比：最大的变化是 {diff}，而 Y 里最大的数是 {most}。"),
     "lab_costs_why_int8": S(
         en=("An int8 cache keeps one byte a number of K and V, and one scale a row: about half of fp16's two bytes "
             "a number."),
@@ -52,7 +52,7 @@ STRINGS = {
         en=("Here ({sizes}): ${formula}$ numbers. The page's own int8 cache, fed the {n} tokens of X, holds {held} of "
             "them in {nbytes} bytes: {held} × ({floats} codes of a byte each + {scales} scales of 8 bytes)."),
         zh=("这里（{sizes}）：${formula}$ 个数。页面自己的 int8 缓存依次读入 X 的 {n} 个词元后，存着其中 {held} 个，"
-            "共 {nbytes} 字节：{held} × （{floats} 个各占一字节的量化值 + {scales} 个各占 8 字节的比例因子）。")),
+            "共 {nbytes} 字节：{held} ×（{floats} 个各占一字节的量化值 + {scales} 个各占 8 字节的比例因子）。")),
     "lab_costs_real_int8": S(
         en=("At {model}'s sizes (${config}$): ${formula}$ numbers of a byte each and {scales} scales of 2 bytes; "
             "over its {layers} layers, {per_token} bytes per token."),

@@ -28,7 +28,7 @@ STRINGS = {
         zh="{asked} 是奇数，而维度只能成对地转：改为转 {used} 个。"),
     "lab_rope_kept_over": S(
         en="{asked} rotating dims do not fit in a head of $d_k = {d_k}$ dims that turn in pairs: {used} rotate.",
-        zh="每个头只有 $d_k = {d_k}$ 维，而且要成对地转，放不下 {asked} 个转动的维度：转 {used} 个。"),
+        zh="每个头只有 $d_k = {d_k}$ 维，而且要成对地转，放不下 {asked} 个转动的维度：改为转 {used} 个。"),
     "lab_rope_dk_one": S(
         en=("A head has $d_k = {d_k}$ dim here, and one dim makes no pair, so nothing can rotate. Give $d_k$ at least 2 "
             "in the sidebar to see RoPE."),

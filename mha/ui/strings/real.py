@@ -49,7 +49,7 @@ STRINGS = {
             "侧边栏里的维度属于其他各步骤；这里用的是检查点自己的维度。")),
     "real_cut": S(
         en=" (cut to the first {most}: this page's limit and the model's context)",
-        zh="（只取前 {most} 个：这是这里的上限，也受模型上下文长度限制）"),
+        zh="（只取前 {most} 个：这是本页面的上限，也受模型上下文长度限制）"),
     "real_no_tokens": S(
         en="None of your text is in {name}'s vocabulary, so there is no pattern to draw; the probe below uses its own.",
         zh="你的文本里没有任何字符在 {name} 的词表中，所以画不出注意力图；下面的测量用的是它自己的词元。"),
@@ -175,7 +175,7 @@ STRINGS = {
         zh="本服务器的检查点都放不下；在内存充足的机器上，运行服务器的人可以调高这个上限。"),
     "real_back": S(
         en="Back to the walk's heads",
-        zh="回到这一步原来的多头"),
+        zh="回到各步所用模型的头"),
     "tokens_bpe_title": S(
         en="{name}'s own tokens (byte-level BPE), beside the word split above",
         zh="{name} 自己的词元（字节级 BPE），可与上面按词切分的结果对照"),
