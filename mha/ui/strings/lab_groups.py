@@ -5,7 +5,7 @@ from .entry import CHART, S
 STRINGS = {
     "lab_groups_map_part": S(
         en="drawn: group {g} of {groups}, with heads {heads}; the others are alike",
-        zh="这里只画第 {g} 组（共 {groups} 组，即第 {heads} 个头）；其余各组同理"),
+        zh="这里只画第 {g} 组（共 {groups} 组）：第 {heads} 个头；其余各组同理"),
     "lab_groups_kv_heads": S(
         en="K and V heads $n_{{kv}}$ (the divisors of $h$)",
         zh="K 和 V 的头数 $n_{{kv}}$（$h$ 的因数）"),
