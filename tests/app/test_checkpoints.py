@@ -54,6 +54,9 @@ def test_the_tokens_stage_shows_the_checkpoints_own_tokens_with_each_characters_
     assert spelt == list("多头因果自注意力")  # each character under the pieces of its bytes, one by one
     said = shown(page_text(at))
     assert f"{len(ids)} BPE tokens where the word split makes 11" in said
+    assert f"only part of a character's UTF-8 bytes ({len(hexes)} here)" in said  # the hex chips, counted
+    plain = shown(page_text(run(stage="tokens", ckpt="tiny-gpt2", text="the cat sat")))
+    assert "BPE tokens where" in plain and "UTF-8 bytes" not in plain  # no such token: not a word about them
     long = run(stage="tokens", ckpt="tiny-gpt2", text="多头因果自注意力 " * 4)  # 100 tokens: past the context (48)
     assert "48 BPE tokens (cut to the first 48: this page's limit and the model's context)" in shown(page_text(long))
 

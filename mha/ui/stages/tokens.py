@@ -205,8 +205,9 @@ def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None
             spell.reset()
         if whole and i >= 0:
             items.append(chip(shown, int(i)))
-    count = t("tokens_bpe_count", n=len(ids), words=words, partial=sum(not whole for _, whole in pieces),
-              cut=t("real_cut", most=len(ids)) if cut else "")
+    count = t("tokens_bpe_count", n=len(ids), words=words, cut=t("real_cut", most=len(ids)) if cut else "")
+    if partial := sum(not whole for _, whole in pieces):
+        count += " " + t("tokens_bpe_partial", partial=partial)
     counted("".join(items), count)
 
 
