@@ -425,3 +425,21 @@ def test_a_page_that_leaves_the_room_leaves_its_count_and_is_asked_again_if_it_c
     follower.button(key="room_join").click()
     rerun(follower)
     assert follower.session_state[classroom.ASKED] == asked and follower.session_state["quiz_checked_qk_q"] is False
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_page_that_finds_its_room_full_is_told_how_many_pages_a_room_takes(lang):
+    """A workshop past MAX_PAGES: the page that comes too late is told the room's own limit (250 pages), in its
+    language, and keeps its view; a room count is never confused with the process's (60 rooms)."""
+    presenter = run(room="new", stage="qk")
+    code, _ = _room_of(presenter)
+    pages = [f"page{i}" for i in range(rooms.MAX_PAGES)]
+    try:
+        for page in pages:
+            rooms.STORE.join(code, page, None)
+        late = run(room=code, stage="values", lang=lang)
+    finally:
+        for page in pages:
+            rooms.STORE.leave(code, page)
+    said = TABLES[lang]["room_full"].format(limit=rooms.MAX_PAGES)
+    assert said in _texts(late) and "room" not in late.session_state and late.session_state["stage"] == "values"
