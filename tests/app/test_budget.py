@@ -275,3 +275,66 @@ def test_a_live_pages_lock_is_kept_and_a_gone_ones_is_let_go(sessions, monkeypat
     budget._spent.update({"live": budget.deque([(0.0, 0.1)]), "gone": budget.deque([(0.0, 0.1)])})
     budget._ran("other", 0.0)  # a run long after theirs sweeps them
     assert "live" in budget._own and "gone" not in budget._own and set(budget._spent) == {"other"}
+
+
+def test_a_run_that_waited_for_its_pages_run_before_takes_its_turn_if_that_run_put_the_page_over_its_pace(
+        sessions, monkeypatch):
+    """The pace of a page is judged once its run before has ended, with that run's CPU counted: a page asking without
+    pause has its next click queued behind a heavy run still going, and that next run must take its turn among the
+    pages over their pace, not go beside them because the run before had not been counted yet."""
+    t, order = Text("en"), []
+    used = {}  # thread -> its CPU clock's readings, as paced reads them (start, end)
+    monkeypatch.setattr(budget, "time", SimpleNamespace(
+        monotonic=time.monotonic, thread_time=lambda: next(used[threading.current_thread()])))
+    budget._spent["b"] = budget.deque([(time.monotonic(), budget.PACE_CPU_S + 0.1)])  # b is over its pace
+    events = {k: threading.Event() for k in ("b in", "a in", "b go", "a go")}
+
+    def held(tag, cpu, go):
+        used[threading.current_thread()] = iter([0.0, cpu])
+        with budget.paced(t):
+            order.append(tag)
+            events[tag].set()
+            events[go].wait(10)
+            order.append(f"{tag[0]} out")
+
+    def light(tag):
+        used[threading.current_thread()] = iter([0.0, 0.0])
+        with budget.paced(t):
+            order.append(tag)
+
+    b = _in_thread("b", lambda: held("b in", 0.0, "b go"))  # b's run, over its pace: it holds the turn
+    events["b in"].wait(10)
+    a1 = _in_thread("a", lambda: held("a in", budget.PACE_CPU_S + 0.1, "a go"))  # a, light so far: goes at once
+    events["a in"].wait(10)
+    a2 = _in_thread("a", lambda: light("a again"))  # a's next click, queued behind its heavy run
+    time.sleep(0.1)
+    events["a go"].set()  # a's heavy run ends: a is over its pace now
+    a1.join(10)
+    for _ in range(100):  # a's next run finds a over its pace, and b's turn taken
+        if sessions:
+            break
+        time.sleep(0.05)
+    time.sleep(0.1)
+    assert "a again" not in order and sessions == [t("budget_pace")]  # it waits for b's turn, and says so
+    events["b go"].set()
+    b.join(10)
+    a2.join(10)
+    assert order == ["b in", "a in", "a out", "b out", "a again"]
+
+
+def test_the_wait_said_counts_every_idle_seat_that_must_go_for_the_view(monkeypatch):
+    """Three pages show views of 40 MiB on weights of their own; the caps' view (72 MiB) fits only once two of them
+    have given up their seats. The wait said is until the second oldest may give its seat up (IDLE_S after its last
+    use), the oldest going first, not the whole IDLE_S."""
+    mid = dict(n_tokens=64, d_model=512, d_k=128, d_v=128, n_heads=16)
+    for name, seed, idle in (("a", 11, budget.IDLE_S - 5), ("b", 12, budget.IDLE_S - 20), ("c", 13, 0.0)):
+        budget._seats[name] = budget.Seat(budget.holds(mha.AttentionConfig(**mid, seed=seed), "scores"),
+                                          time.monotonic() - idle)
+    mine = budget._held({"": _seat(3)})
+    others = [budget._held({s: seat.holds}) for s, seat in budget._seats.items()]
+    assert sum(others) - others[0] + mine > budget.HELD_BUDGET >= others[2] + mine  # two must go, one is not enough
+    at = run(stage="scores", seed=3, cleared=10**9, **CAPS)
+    said = page_text(at)
+    assert chart_keys(at) == []
+    wait = int(re.search(r"there is room in (\d+) s", said).group(1))
+    assert 13 <= wait <= 20, said  # b's 20 s, less what the page's run took
