@@ -407,3 +407,29 @@ def test_off_the_lab_its_four_heads_are_named_and_the_walks_heads_offered_back(l
 
 def _sidebar(at) -> str:
     return " ".join(c.value for c in at.sidebar.caption)
+
+
+@pytest.mark.parametrize("head", [1, 2])
+def test_a_projector_s_map_at_the_posts_sizes_draws_the_chosen_head_s_group(head):
+    """Audit 2026-12-06 #8: on a projector, GQA at the post's 2 heads (2 groups of one) draws one group, the chosen
+    head's: its K beside its V, then its Q, with their numbers; head 1 reads group 1 and head 2 group 2."""
+    at = run(stage="variants", variant="gqa", n_heads=2, kv_heads=2, head=head, present=1)
+    ref = grouped(2, 2)
+    panels = [p for p in charts(at)["lab_groups_map"]["data"] if p["type"] == "heatmap"]
+    g = ref["group"][head - 1]
+    wanted = [ref["k"][g], ref["v"][g], ref["q"][head - 1]]
+    assert len(panels) == len(wanted)
+    for panel, want in zip(panels, wanted):
+        np.testing.assert_allclose(written(panel), want, atol=0.0051)
+    said = Text("en")("lab_groups_map_part", g=g + 1, groups=2, heads=str(head))
+    assert said in page_text(at)
+
+
+def test_a_long_sequence_s_map_follows_the_head_to_the_last_of_its_group_and_the_first_of_the_next():
+    """8 heads in 2 groups at 64 tokens: the map draws the chosen head's group; head 4 is group 1's last, head 5
+    group 2's first."""
+    for head, g, heads in ((4, 1, ["1", "2"]), (5, 2, ["5", "6"])):
+        at = run(stage="variants", variant="gqa", n_tokens=64, d_model=16, n_heads=8, kv_heads=2, head=head,
+                 present=1, cleared=10**8)
+        t = Text("en")
+        assert t("lab_groups_map_part", g=g, groups=2, heads=t("list_sep").join(heads)) in page_text(at), head
