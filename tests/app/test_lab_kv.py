@@ -339,3 +339,72 @@ def test_a_window_says_what_weight_its_earlier_rows_gave_tokens_that_left(varian
         at.button(key="add_token").click()
         rerun(at)
     assert named >= 3
+
+
+def _subscript(n: int) -> str:
+    return str(n).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+
+
+def _tokens_said(positions: list[int], sep: str) -> str:
+    """Tokens as the page writes them, from the rule alone: each run of consecutive positions of three or more as
+    its ends (X₁…X₅), shorter runs token by token."""
+    runs = []
+    for p in positions:
+        if runs and runs[-1][-1] == p - 1:
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    names = lambda r: [f"X{_subscript(p + 1)}" for p in r]  # noqa: E731
+    return sep.join(f"{names(r)[0]}…{names(r)[-1]}" if len(r) >= 3 else sep.join(names(r)) for r in runs)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("variant, window, sinks", [("window", 2, 0), ("sinks", 2, 1)])
+def test_the_tokens_a_window_holds_and_those_that_left_are_said_run_by_run(variant, window, sinks, lang):
+    """What the cache holds, in words: once four, five tokens have left, each run of three or more is written as its
+    ends and a shorter run token by token (X₂…X₅ left; X₁, X₆, X₇ held), as the rule says, for every t."""
+    t_ = Text(lang)
+    sep = t_("list_sep")
+    at = run(stage="kv_cache", variant=variant, window=window, sinks=sinks, lang=lang, **SIZES)
+    for t in range(3, 9):
+        held = _held(t, window, sinks)
+        gone = [p for p in range(t) if p not in held]
+        text = page_text(at)
+        assert t_("kv_state_window", held=_tokens_said(held, sep), sinks=sinks, w=window, most=sinks + window) in text
+        if gone:
+            assert t_("kv_state_left", gone=_tokens_said(gone, sep)) in text, (t, gone)
+        at.button(key="add_token").click()
+        rerun(at)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_window_s_captions_name_the_new_row_as_its_row_names_do(lang):
+    """With a window the cache's rows are named by their tokens' positions (X₄ and X₅ held: rows 4 and 5); the words
+    of each step name the new row by the name drawn beside it, not by how many rows are drawn."""
+    t_ = Text(lang)
+    at = run(stage="kv_cache", variant="window", window=2, lang=lang, **SIZES)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    spec = _animation(at)[0]
+    assert _row_names(spec) == ["4", "5"]
+    words = _captions(at)
+    assert _bare(t_("kv_scores", n=5, t="₅", d_k=D_K)) in words
+    assert _bare(t_("kv_softmax", n=5, s=f"S{_subscript(HEAD)}")) in words
+
+
+def test_the_latent_width_set_on_the_stage_is_the_width_of_the_cache_it_draws():
+    """MLA's weights are cut once a width for every session; a width set after another was drawn on the same
+    weights draws a latent of that width, the reference's, and counts its bytes."""
+    at = _opened("mla", "en", added=1)
+    assert "latent cache c</b> · 4×4" in chart_text(at)
+    at.number_input(key="d_latent").set_value(2)
+    rerun(at)
+    t = 4
+    w_mla = mha.mla_from(mha.init_weights(mha.AttentionConfig(n_heads=H)), 2)
+    c = np.array(ref.mla_attention(_rows(t).tolist(), w_mla.w_q.tolist(), w_mla.w_dkv.tolist(),
+                                   w_mla.w_uk.tolist(), w_mla.w_uv.tolist(), w_mla.w_o.tolist())[0])
+    _, last, (_, k, *_) = _animation(at)
+    assert "latent cache c</b> · 4×2" in chart_text(at)
+    np.testing.assert_allclose(_matrix(drawn(last, k), t), c, atol=1e-12, rtol=0)
+    assert Text("en")("kv_bytes", n=f"{t * 2 * 8:,}") in page_text(at)
