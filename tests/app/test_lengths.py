@@ -222,3 +222,25 @@ def test_a_windowed_cache_is_counted_by_the_rows_it_holds(lang):
     at.session_state["kv_variant"] = "mha"  # every token held: 5 = d_model again
     rerun(at)
     assert said(lang, (("n_cached", "d_model"), 5)) in sidebar(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_window_with_sinks_is_counted_by_its_sinks_and_its_window(lang):
+    """A window of 2 with 1 sink holds 3 rows once tokens have left (X₁, X₄, X₅): 3 is no other quantity's length,
+    so nothing is said, where counting the window alone (2) would say n = h = 2."""
+    at = run(stage="kv_cache", lang=lang, variant="sinks", window=2, sinks=1)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    assert TABLES[lang]["lengths_shared"].split("{")[0] not in sidebar(at)
+    at.number_input(key="sinks").set_value(0)  # the window alone: 2 rows, as many as the heads
+    rerun(at)
+    assert said(lang, (("n_cached", "n_heads"), 2)) in sidebar(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("stage", ["heads", "output", "block"])
+def test_one_head_s_concat_is_its_h_and_no_length_is_said_shared(stage, lang):
+    """With one head, Concat is H₁ itself: its width d_v is one quantity's, not two that share a length."""
+    at = run(stage=stage, n_heads=1, lang=lang)
+    assert TABLES[lang]["lengths_shared"].split("{")[0] not in sidebar(at)
