@@ -351,3 +351,28 @@ def test_the_walks_x_is_held_in_the_weights_budget_and_a_long_texts_width_is_not
     short = f"short {time.monotonic()}"  # a text no test measured before
     text.text_px(short, 10.0), text.text_px(short, 10.0)
     assert text._width_cached.cache_info()[:2] == (calls.hits + 1, calls.misses + 1)
+
+
+def test_a_small_part_of_a_large_view_is_built_beside_a_large_views_draw():
+    """The heavy lane is for large downloads: a stage's part (a product's A, B and R) of a view whose attention is
+    large holds a few numbers, and its files are built at once while another page draws a large view."""
+    large = mha.AttentionConfig(n_tokens=64, d_model=256, d_k=64, d_v=64, n_heads=8, seed=6)
+    assert exports.size(large) > prepared.HEAVY_BUILD
+    w, x = mha.init_weights(large), mha.init_input(large)
+    a, b = x[:3, :5], x[:5, :7]
+    part = exports.Part({"A": a, "B": b, "R": a @ b}, {k: ("row", "column") for k in "ABR"})
+    assert exports.export_size(large, part) < prepared.HEAVY_BUILD
+    prepared.FILES.clear()
+    done = []
+
+    def build() -> None:
+        prepared.prepare(("small part", exports.view_key(x, w, large)), x, w, large, part)
+        done.append(True)
+
+    with budget.lane(Text("en"), budget.WORK_BUDGET + 1):  # another page's large view, being drawn
+        beside = threading.Thread(target=build, daemon=True)
+        beside.start()
+        beside.join(5)
+        assert done == [True]
+    beside.join(10)
+    prepared.FILES.clear()
