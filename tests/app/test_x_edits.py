@@ -348,3 +348,18 @@ def test_the_seeded_x_given_back_is_its_own_even_at_the_other_models_shape():
     at.sidebar.segmented_control(key="model").set_value("seeded")
     rerun(at)
     np.testing.assert_array_equal(at.session_state["x_base"], left)
+
+
+def test_the_cells_set_aside_and_given_back_are_said_with_the_shape_x_has_now():
+    """Each notice names X's new shape as the page draws it, n rows by d_model columns."""
+    t = Text("en")
+    at = run(stage="input")
+    at.session_state["x_editor"] = {"edited_rows": {2: {"c1": "7.5"}, 0: {"c4": "-2.25"}}, "added_rows": [],
+                                    "deleted_rows": []}
+    rerun(at)
+    for key, value, said in (("n_tokens", 2, ("input_aside", "2×5")), ("d_model", 3, ("input_aside", "2×3")),
+                             ("d_model", 5, ("input_back", "2×5")), ("n_tokens", 3, ("input_back", "3×5"))):
+        at.number_input(key=key).set_value(value)
+        rerun(at)
+        assert at.session_state["x_base"].shape == tuple(int(s) for s in said[1].split("×"))
+        assert t(said[0], shape=said[1], count=1) in page_text(at), (key, value)
