@@ -15,6 +15,7 @@ import pytest
 import mha
 from mha import figures as F
 from mha.figures.cache import cache_animation
+from mha.figures.text import text_px
 from mha.ui.kv.shared import decode_rows
 from mha.ui.kv.step import cache_step
 from mha.ui.strings import Text
@@ -239,3 +240,28 @@ def test_row_names_stand_clear_of_the_outlines():
     widths += [s["line"]["width"] for s in lay.get("shapes", []) if s.get("type") != "rect" or s["line"].get("width")]
     named = [a for k, a in lay.items() if k.startswith("yaxis") and a.get("showticklabels", True)]
     assert named and all(a.get("ticklabelstandoff", 0) >= max(widths) / 2 + 2 for a in named), named
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize("case", CASES)
+def test_each_title_stands_above_its_panel_and_each_row_name_left_of_it_with_the_new_row_named(case, look):
+    """Where the glyphs sit, read from the layout as Plotly places them: a panel's title (anchored by its bottom, top
+    or middle at its y) ends above the panel's top edge, not over its cells; every panel that names its rows names
+    row t, the new one, however its names are thinned; and its widest name, with its standoff, fits between the
+    figure's left edge (margins are 0) and the panel."""
+    sizes, t, head = CASES[case]
+    spec = _case(sizes, t, head, "en", LOOKS[look])[0]
+    lay = spec["layout"]
+    W, H = lay["width"], lay["height"]
+    titles = {a["text"]: a for a in lay["annotations"] if a["text"].startswith("<b>")}
+    for title, (xa, ya) in panels(spec).items():
+        x, y, note = lay[xa.replace("x", "xaxis")], lay[ya.replace("y", "yaxis")], titles[title]
+        tall = (title.count("<br>") + 1) * note["font"]["size"] * 1.3 / H
+        lowest = note["y"] - {"bottom": 0.0, "middle": tall / 2, "top": tall}[note["yanchor"]]
+        assert lowest >= y["domain"][1] - 1e-9, title
+        if not y.get("showticklabels", True):
+            continue
+        assert t in y["tickvals"], (title, y["tickvals"])
+        names = y.get("ticktext") or [str(v) for v in y["tickvals"]]
+        needs = max(text_px(n, y["tickfont"]["size"]) for n in names) + y.get("ticklabelstandoff", 0)
+        assert x["domain"][0] * W >= needs, (title, x["domain"][0] * W, needs)
