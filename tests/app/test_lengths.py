@@ -244,3 +244,20 @@ def test_one_head_s_concat_is_its_h_and_no_length_is_said_shared(stage, lang):
     """With one head, Concat is H₁ itself: its width d_v is one quantity's, not two that share a length."""
     at = run(stage=stage, n_heads=1, lang=lang)
     assert TABLES[lang]["lengths_shared"].split("{")[0] not in sidebar(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_tokens_the_cache_drops_at_a_new_width_are_not_counted(lang):
+    """X₄ and X₅ added at d_model = 5 no longer fit d_model = 13: the cache drops them (and says so), X's 3 rows are
+    all it holds, and the check counts those 3, which no other length is; counting the dropped rows too would say
+    n = d_k = 5."""
+    at = run(stage="kv_cache", lang=lang)
+    for _ in range(2):
+        at.button(key="add_token").click()
+        rerun(at)
+    at.number_input(key="d_model").set_value(13)
+    at.number_input(key="d_k").set_value(5)
+    rerun(at)
+    assert at.session_state["d_model"] == 13 and at.session_state["d_k"] == 5
+    assert TABLES[lang]["kv_dropped_rows"].format(d=13) in [w.value for w in at.warning]  # the cache says so
+    assert TABLES[lang]["lengths_shared"].split("{")[0] not in sidebar(at)
