@@ -337,4 +337,4 @@ def test_the_wait_said_counts_every_idle_seat_that_must_go_for_the_view(monkeypa
     said = page_text(at)
     assert chart_keys(at) == []
     wait = int(re.search(r"there is room in (\d+) s", said).group(1))
-    assert 13 <= wait <= 20, said  # b's 20 s, less what the page's run took
+    assert 6 <= wait <= 20, said  # b's 20 s, less what the page's run took (one seat's wait would be a's 5 s)
