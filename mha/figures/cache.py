@@ -35,8 +35,6 @@ from .base import (
 from .text import FONT, text_px, widest, wrap
 
 FADED = 0.12  # opacity of Q rows once they are no longer needed
-ROWS = 16  # tokens drawn: the last ROWS (the new token is the last row)
-PHONE_ROWS = 8  # on a phone six stacked panels of 16 rows would be too tall to follow
 COLS = 20  # columns drawn of Q, K, V, H and Y: the first COLS (the post's primes up to 19 in full)
 STEPS = ("arrive", "append", "scores", "softmax", "drop_q", "output")
 ARRIVES = dict(q=1, k=1, v=1, s=2, h=5, y=5)  # the frame at which each panel's row t is computed
@@ -127,6 +125,8 @@ class Plan:
     slider: tuple[float, float, float]  # top, left, length
     first: int  # 0-based index of the first drawn token
     sizes: dict  # title, tick, caption, note, button, slider font sizes
+    values: dict  # key -> the drawn window of its matrix (S: NaN above the diagonal); "scaled": row t's q_t·Kᵀ/√d_k
+    styles: dict  # key -> (decimals, font size) its numbers are written in, or None
 
 
 def number_style(values: np.ndarray, cell: float, look: Look, most: int = 3) -> tuple[int, int] | None:
@@ -152,8 +152,9 @@ def _sizes(look: Look) -> dict:
 
 
 def drawn_rows(look: Look) -> int:
-    """How many tokens (the last ones) the figure draws on this screen."""
-    return PHONE_ROWS if look.narrow else ROWS
+    """How many tokens (the last ones) the figure draws on this screen: a phone's six stacked panels, or a
+    projector's 40 px cells, would be too tall to follow with 16."""
+    return look.cache_rows
 
 
 def _windows(s: CacheStep, look: Look) -> tuple[int, dict]:
@@ -228,10 +229,31 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
     def row_w(g: list[str], cell: int) -> float:
         return label_w + sum(max(wins[k][1] * cell, title_w[k]) for k in g) + gap * (len(g) - 1) + pad
 
+    values = {key: _window(s, key, win, first) for key, win in wins.items()} | {"scaled": s.scaled[first:][None]}
+
+    def styles(cell: int) -> dict:
+        """Every panel to the decimals the tightest one can take: S to 3 beside K's 2 read as a difference (audit
+        2026-12-04 #16)."""
+        alone = {key: number_style(z, cell, look) for key, z in values.items()}
+        most = min((style[0] for style in alone.values() if style), default=3)
+        return {key: style and number_style(values[key], cell, look, most) for key, style in alone.items()}
+
+    def legible(cell: int, least: int) -> bool:  # every panel writes its numbers, at `least` px or larger
+        return all(style and style[1] >= least for style in styles(cell).values())
+
     height_budget = float("inf") if look.narrow else look.max_h + HEIGHT_EXTRA
     target = look.min_text_cell + 18
     cell = next((c for c in range(target, 5, -1)
                  if all(row_w(g, c) <= width for g in groups) and top + rows_h(c) <= height_budget), 6)
+    # Held to the screen's height, the cells could lose their numbers: a taller figure keeps them, at the look's least
+    # size where the width allows it (a projector's 15 px), else at any size it writes.
+    for least in (number_formats(look)[2][0], 0):
+        if legible(cell, least):
+            break
+        wider = [c for c in range(cell + 1, target + 1) if all(row_w(g, c) <= width for g in groups)]
+        if (taller := next((c for c in wider if legible(c, least)), None)) is not None:
+            cell = taller
+            break
     panels, note_top = {}, {}
     y = top
     for g in groups:
@@ -248,7 +270,8 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
             y += note_h
         y += gap
     height = int(np.ceil(y - gap + 4))
-    return Plan(width, height, cell, panels, titles, caption_top, legend_top, note_top, slider, first, z)
+    return Plan(width, height, cell, panels, titles, caption_top, legend_top, note_top, slider, first, z, values,
+                styles(cell))
 
 
 def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
@@ -258,14 +281,10 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     p = plan(s, look)
     t, first = s.t, p.first
     ax = {key: (f"x{i + 1 if i else ''}", f"y{i + 1 if i else ''}") for i, key in enumerate(p.panels)}
-    drawn = {key: _drawn(s, key, pan, first) for key, pan in p.panels.items()}
+    drawn, values = {key: p.values[key] for key in p.panels}, p.values
     lims = {key: abs_limit(s.after(key)) for key in ("q", "k", "v", "h", "y")}
     lims["scaled"] = abs_limit(s.scaled)
-    values = drawn | {"scaled": s.scaled[first:][None]}
-    styles = {key: number_style(z, p.cell, look) if text else None for key, z in values.items()}
-    # every panel to the decimals the tightest one can take: S to 3 beside K's 2 read as a difference (audit #16)
-    most = min((style[0] for style in styles.values() if style), default=3)
-    styles = {key: style and number_style(values[key], p.cell, look, most) for key, style in styles.items()}
+    styles = p.styles if text else dict.fromkeys(p.styles)
     kinds = dict(s="probs")
 
     def hm(key, z, y0, style_key=None, opacity=1.0, zlim=None, kind=None):
@@ -312,9 +331,10 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     return figure(frames_data[0], layout, frames)
 
 
-def _drawn(s: CacheStep, key: str, pan: Panel, first: int) -> np.ndarray:
-    """The drawn window of the matrix after the step; S's masked cells (above the diagonal) are NaN."""
-    a = s.after(key)[first:, pan.col0: pan.col0 + pan.cols].astype(float)
+def _window(s: CacheStep, key: str, win: tuple[int, int, int], first: int) -> np.ndarray:
+    """The part of `key`'s matrix a panel draws, win = (rows, cols, first column), S with NaN above its diagonal."""
+    _, cols, col0 = win
+    a = s.after(key)[first:, col0: col0 + cols].astype(float)
     if key == "s":
         a[np.triu(np.ones_like(a, bool), k=1)] = np.nan
     return a
