@@ -68,7 +68,8 @@ class CacheStep:
     head: np.ndarray  # (d_v,) row t of H
     y_t: np.ndarray  # (d_model,) row t of Y, from the cache
     names: dict  # q, k, v, s, h, y -> display names (HTML)
-    words: dict  # one caption per STEPS key, steps (slider labels), legend, drop_q_note, play, pause,
+    words: dict  # one caption per STEPS key, steps (slider labels), legend, drop_q_note, done_q_note (the
+    #              output's: Q's rows up to t), play, pause,
     #              last_rows, first_cols, last_cols ("{n}", "{total}"), token and col (what rows and columns count),
     #              slider (the slider's name for a screen reader), slider_step ("{k}", "{count}", "{step}", "{caption}":
     #              a step's words for it)
@@ -373,7 +374,7 @@ def _annotations(step: int, s: CacheStep, p: Plan) -> list[dict]:
     legend = "<br>".join(wrap(w["legend"], z["note"], W - 8))
     out.append(_text(legend, 4 / W, 1 - p.legend_top / H, z["note"], "left", "top", OLD_LINE))
     q = p.panels["q"]
-    note = w["drop_q_note"] if step >= STEPS.index("drop_q") else ""
+    note = {"drop_q": w["drop_q_note"], "output": w["done_q_note"]}.get(STEPS[step], "")
     out.append(_text(note, q.x / W, 1 - p.note_top["q"] / H, z["note"], "left", "top", NOTE_COLOR))
     return out
 

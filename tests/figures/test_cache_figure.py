@@ -175,6 +175,25 @@ def test_old_q_rows_fade_once_dropped_and_other_rows_never_do(case):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_notes_say_which_q_rows_are_faded_and_where_the_scores_stand(lang):
+    """The learner audit of 2026-12-07: the output's frame faded q₄ too while Q's note named rows 1–3 only, and the
+    scores' frame drew q₄·Kᵀ/√d_k (outside 0–1) in S's row 4 with no word that they are not yet S. Each frame's Q
+    note names exactly the Q rows it fades, and the scores' caption says where its numbers stand."""
+    t, words = 4, Text(lang)
+    spec, *_ = _case({}, t, 0, lang, F.DESK)
+    q_axes = next(axes for title, axes in panels(spec).items() if _letter(title) == "Q")
+    s_name = View(words, mha.AttentionConfig(n_tokens=t), None, None, 0, True, F.DESK).head_name("S").plain
+    for k in range(FRAMES):
+        texts = [a["text"] for a in spec["frames"][k]["layout"]["annotations"]]
+        faded = sorted({r for (r, _), (_, opacity) in drawn(_frame_traces(spec, k), q_axes).items() if opacity < 0.5})
+        said = {words("kv_drop_q_note", rows=words.rows(1, last)) for last in range(1, t + 1)} & set(texts)
+        assert said == ({words("kv_drop_q_note", rows=words.rows(1, max(faded)))} if faded else set()), (k, said)
+        assert min(faded, default=1) == 1 and faded == list(range(1, len(faded) + 1)), (k, faded)
+        where = re.sub(r"\s", "", words("kv_scores_where", n=t, s=s_name))  # a caption is wrapped at <br>
+        assert any(where in re.sub(r"\s|<br>", "", text) for text in texts) == (k == 2), k
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_titles_and_slider_are_in_the_pages_language(lang):
     spec, *_ = _case({}, 4, 0, lang, F.DESK)
     words = Text(lang)

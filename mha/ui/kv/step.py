@@ -132,12 +132,14 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
                 else wt("kv_output_first", t=sub, n=n, s=s_name.plain, h=h_name.plain)),
         legend=wt("kv_legend", rows=legend_rows, t=sub, n=n) if L > 1 else wt("kv_legend_first", n=n),
         drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
+        done_q_note=wt("kv_drop_q_note", rows=wt.rows(1, t)),  # the output's frame: q_t is done with too
         steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
         slider=wt("anim_slider"), slider_step=wt.template("anim_step_text"),
         last_rows=wt.template("kv_last_rows"), first_cols=wt.template("kv_first_cols"),
         last_cols=wt.template("kv_last_cols"), token=wt("token"), col=wt("cols_of"),
     )
     words.update(_changed_words(v, d, sub, n, ys))
+    words["scores"] += " " + wt("kv_scores_where", n=n, s=s_name.plain)  # they are not yet S, though drawn in it
     if d.variant == "mla":
         names.update(q=f"{v.head_name('Q').html}·{MLA_W['w_uk']}ᵀ", k=wt("kv_mla_c"),
                      v=wt("kv_mla_v", v=v.head_name("V").html, **MLA_W))

@@ -83,12 +83,16 @@ STRINGS = {
         zh="{h} 的第 {n} 行 = {s} 的第 {n} 行乘以 V，再得到 Y{t}。",
         draws=CHART),
     "kv_legend": S(
-        en="Dotted: {rows}, as before X{t} arrived. Solid: row {n}, new.",
-        zh="虚线框：{rows}，与 X{t} 到来之前相同。实线框：第 {n} 行，新算出的。",
+        en="Dotted: {rows}, as before X{t} arrived. Solid: row {n}, new, outlined once computed.",
+        zh="虚线框：{rows}，与 X{t} 到来之前相同。实线框：新的第 {n} 行，算出后框出。",
         draws=CHART),
     "kv_legend_first": S(
-        en="Solid: row {n}, new.",
-        zh="实线框：第 {n} 行，新算出的。",
+        en="Solid: row {n}, new, outlined once computed.",
+        zh="实线框：新的第 {n} 行，算出后框出。",
+        draws=CHART),
+    "kv_scores_where": S(
+        en="Until the softmax they stand in row {n} of {s}, on a colour scale of their own.",
+        zh="做 softmax 之前，它们暂时画在 {s} 的第 {n} 行，用自己的色阶。",
         draws=CHART),
     "kv_drop_q_note": S(
         en="Q's {rows}: never needed again",
