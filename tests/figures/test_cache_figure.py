@@ -191,6 +191,7 @@ def test_the_notes_say_which_q_rows_are_faded_and_where_the_scores_stand(lang):
         assert min(faded, default=1) == 1 and faded == list(range(1, len(faded) + 1)), (k, faded)
         where = re.sub(r"\s", "", words("kv_scores_where", n=t, s=s_name))  # a caption is wrapped at <br>
         assert any(where in re.sub(r"\s|<br>", "", text) for text in texts) == (k == 2), k
+        assert not any(re.search(r"[。；：，] ", text) for text in texts), texts  # Chinese runs on after its stops
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
