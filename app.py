@@ -7,7 +7,7 @@ from mha.ui import startup
 startup.install()  # first: checks the Streamlit internals the UI imports, then wraps request_rerun, sets the GIL switch
 
 import mha
-from mha.ui import budget, classroom, link, models, reruns, screen, session, sidebar, x_edits
+from mha.ui import budget, classroom, link, models, reruns, room_panel, screen, session, sidebar, x_edits
 from mha.ui.code import snippet
 from mha.ui.prose import below, input_error
 from mha.ui.stages import FILES_VIEW, RENDER
@@ -39,7 +39,7 @@ with budget.paced(t):
     if notices := ss.get("notices"):  # one box: a link with many unusable values says each on a line of its own
         st.warning(t.notice(notices[0]) if len(notices) == 1 else "\n".join(f"- {t.notice(n)}" for n in notices))
         st.button(t("notices_dismiss"), key="dismiss_notices", on_click=ss.pop, args=("notices",))
-    classroom.banner(t)  # in a room: which, how many, and the way out or back
+    room_panel.banner(t)  # in a room: which, how many, and the way out or back; the presenter's join code
 
     cfg = session.config()
     look = screen.look(ss["present"], t("png_save"), t("upload_button"), ss["stage"])

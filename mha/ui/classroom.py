@@ -221,7 +221,8 @@ def send(params: dict[str, str]) -> None:
 
 
 def banner(t: Text) -> None:
-    """A follower's line over the stage: which room, how many, and the way out or back."""
+    """A follower's line over the stage: which room, how many, and the way out or back (the presenter's line is
+    room_panel.banner's); on the presenter's page, the timed fragment that keeps its room."""
     ss = st.session_state
     code = ss.get(CODE)
     if code and presenting():

@@ -43,6 +43,18 @@ def panel(t: Text) -> None:
             st.button(t("room_join"), key="room_join", on_click=_join_typed)
 
 
+def banner(t: Text) -> None:
+    """The room's line over the stage: a follower's (classroom.banner), or the presenter's, which names its room and
+    keeps the join code a click away (on a projector it rides in the header, as a follower's does: no height)."""
+    classroom.banner(t)
+    ss = st.session_state
+    if ss.get(CODE) and presenting():
+        row = st.container(horizontal=True, vertical_alignment="center", key="room_banner")
+        row.markdown(t("room_lead_line", code=ss[CODE]))
+        if row.button(t("room_show_code"), key="room_show_banner", icon=":material/qr_code_2:"):
+            _show_code(t)
+
+
 @st.fragment(run_every=HEADS_EVERY)
 def _heads(t: Text) -> None:
     """The head count and the question's answers, counted again every HEADS_EVERY while the panel is open."""

@@ -210,6 +210,20 @@ def _texts(at) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_presenter_is_told_over_the_stage_which_room_it_leads_and_has_the_join_code_at_hand(lang):
+    """The learner audit of 2026-12-07: `?room=new` opened a room and said nothing on the page (the code was in the
+    sidebar's closed panel). The presenter's line over the stage names the room and offers its join code; a
+    follower's page has its own line and no such button."""
+    presenter = run(room="new", stage="qk", lang=lang)
+    code, _ = _room_of(presenter)
+    assert TABLES[lang]["room_lead_line"].format(code=code) in _texts(presenter)
+    assert presenter.button(key="room_show_banner").label == TABLES[lang]["room_show_code"]
+    follower = run(room=code, lang=lang)
+    assert not [b for b in follower.button if b.key == "room_show_banner"]
+    assert TABLES[lang]["room_lead_line"].format(code=code) not in _texts(follower)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_follower_takes_the_presenters_view_and_keeps_its_own_language(lang):
     presenter = run(room="new", stage="qk", lang="en")
     code, key = _room_of(presenter)

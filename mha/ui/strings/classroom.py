@@ -21,6 +21,9 @@ STRINGS = {
     "room_leading": S(
         en="You lead room {code} · {heads} following",
         zh="你在主持课堂 {code} · {heads} 人在跟随"),
+    "room_lead_line": S(
+        en="You lead room {code}",
+        zh="你在主持课堂 {code}"),
     "room_show_code": S(
         en="Show the join code",
         zh="显示加入代码"),
