@@ -14,14 +14,17 @@ from mha.ui.budget import CLEARED
 APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
-def run(cleared: int = 0, **params) -> AppTest:
+def run(cleared: int = 0, phone: bool = False, **params) -> AppTest:
     """The app opened from a link with these parameters; `cleared`: the numbers the session has already said yes
-    to drawing (budget.asks)."""
+    to drawing (budget.asks); `phone`: on a phone, as the page's screen probe reports it from the first run (set
+    after a run, the probe's own state would put the desk back on the next)."""
     at = AppTest.from_file(APP, default_timeout=60)
     for key, value in params.items():
         at.query_params[key] = str(value)
     if cleared:
         at.session_state[CLEARED] = cleared
+    if phone:
+        at.session_state["screen_phone"] = True
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at

@@ -56,9 +56,9 @@ def test_every_matrix_figure_is_one_the_page_draws_whole(view):
 
 @pytest.mark.parametrize("stage", PHONE)
 def test_every_matrix_figure_on_a_phone_is_one_the_page_draws_whole(stage):
-    at = run(stage=stage)
-    at.session_state["screen_phone"] = True
-    assert assert_drawn_whole(rerun(at))
+    at = run(stage=stage, phone=True)
+    assert at.session_state["screen_phone"]
+    assert assert_drawn_whole(at)
 
 
 def test_a_quiz_and_a_clicked_cell_leave_a_figure_the_page_draws_whole():
