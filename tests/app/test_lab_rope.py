@@ -209,11 +209,8 @@ def test_an_even_d_k_turns_every_dim_and_d_k_one_turns_none():
                                     dict(model="trained"), dict(n_tokens=64, d_model=130, d_k=64, n_heads=8),
                                     dict(phone=True)], ids=["desk", "present-zh", "text", "trained", "large", "phone"])
 def test_every_figure_keeps_to_what_the_page_draws(params):
-    phone = params.pop("phone", False)
     at = lab(cleared=10**9, **params)
-    if phone:
-        at.session_state["screen_phone"] = True
-        rerun(at)
+    assert at.session_state["screen_phone"] == params.get("phone", False)
     drawn = {}
     for part, keys in (("change", {"lab_rope_q", "lab_rope_k", "lab_rope_angles"}), ("click", {"lab_rope"}),
                        ("check", {"lab_rope_same"})):
@@ -264,3 +261,16 @@ def test_q_and_k_before_and_after_the_turn_write_their_numbers(present):
         np.testing.assert_allclose(numbers, want, atol=0.0051 if present else 0.00051)
     q, q_rot = (np.array([[float(s.replace("−", "-")) for s in row] for row in t["text"]]) for t in traces[:2])
     assert (q[1, 2:4] != q_rot[1, 2:4]).all()  # pair 1 of row 2 changes in the digits written
+
+
+def test_a_phone_writes_q_k_and_their_turns_in_numbers():
+    """The learner audit of 2026-12-07: a phone drew Q beside Q_rot (and K beside K_rot) in cells of 19 px, colour
+    only, so the turn the part exists to show could not be read. One a row, every cell of the four writes its
+    number: the rotated values are the reference's."""
+    at = lab(phone=True)
+    assert at.session_state["screen_phone"]
+    figures, e = dict(keyed_charts(at)), expected(0, 6)
+    for key in ("q", "k"):
+        heat = [t for t in figures[f"lab_rope_{key}"]["data"] if t.get("type") == "heatmap"]
+        assert len(heat) == 2 and all(t.get("texttemplate") == "%{text}" and all(map(all, t["text"])) for t in heat)
+        np.testing.assert_allclose(z(heat[1]), e[f"{key}_rot"], atol=1e-12, rtol=0)

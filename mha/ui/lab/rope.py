@@ -127,8 +127,8 @@ def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dic
     p·θ_i. What they show, said under them by the caller (one element with what follows).
 
     Two a row leave each cell room for its number, so that a pair turned by 0.05 rad still shows its change (audit
-    2026-12-04 #9: four a row drew colour only); two figures, so that a projector's first screen holds Q and Q_rot
-    whole."""
+    2026-12-04 #9: four a row drew colour only), and a phone's one a row (the learner audit of 2026-12-07: two
+    left its cells 19 px, colour only); two figures, so that a projector's first screen holds Q and Q_rot whole."""
     t, h, r, d_k = v.t, v.head, cfg.rotary_dims, cfg.d_k
     lines = d_k <= PAIR_LINES
     pairs = [f"θ{subscript(i)}" for i in range(r // 2)] + [""] * ((d_k - r + 1) // 2)
@@ -136,7 +136,7 @@ def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dic
         mats = [F.Mat(a, names[n].html, row_label=t("token"), col_label=t("cols_of"))
                 for a, n in ((before, key), (after, f"{key}_rot"))]
         fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, block_cols=2 if lines else 0,
-                            block_names=pairs if lines else (), per_row=2)
+                            block_names=pairs if lines else (), per_row=1 if v.look.narrow else 2)
         chart(token_ticks(fig, v.tokens, ("yaxis", "yaxis2"), v.look), key=f"lab_rope_{key}")
     words = t("lab_rope_qk_caption" if lines else "lab_rope_qk_caption_wide", h=h + 1, r=r, d_k=d_k)
     if not r:
