@@ -92,6 +92,7 @@ class Words:
     first_both: str  # only its first {rows} rows and {cols} columns
     blocks_hidden: str  # blocks (heads) {first}..{last} fall outside the drawn part
     block_hidden: str  # block {first} falls outside the drawn part
+    two_hidden: str = ""  # blocks {first} and {last}, next to each other ("heads 3 to 4" reads oddly); blocks_hidden's
 
     def trimmed(self, full: tuple[int, int], drawn: tuple[int, int]) -> str:
         """"" when all of a matrix is drawn, else which part of it is."""
@@ -106,8 +107,10 @@ class Words:
         """Blocks first..last (1-based) not drawn; "" when none."""
         if first > last:
             return ""
-        return self.block_hidden.format(first=first) if first == last else self.blocks_hidden.format(first=first,
-                                                                                                      last=last)
+        if first == last:
+            return self.block_hidden.format(first=first)
+        return (self.two_hidden if last == first + 1 and self.two_hidden else self.blocks_hidden).format(
+            first=first, last=last)
 
 
 def shown(m: np.ndarray, limit: int = MAX_SIDE) -> np.ndarray:

@@ -64,6 +64,9 @@ def widest(texts, size: float) -> float:
     return max((text_px(s, size) for s in texts), default=0.0)
 
 
+_CJK_TOKEN = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")
+
+
 def wrap(text: str, size: float, width: float) -> list[str]:
     """Break a text into lines no wider than `width` px: at spaces, or between CJK characters ([] for no text).
 
@@ -72,6 +75,10 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     """
     tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
                         text)
+    for k in range(len(tokens) - 2, 0, -1):  # a number between CJK characters stays with them: "第 3 个", never "第 3"
+        between = k + 1 < len(tokens) and _CJK_TOKEN.match(tokens[k - 1]) and _CJK_TOKEN.match(tokens[k + 1])
+        if between and re.fullmatch(r"[\d.,]+\s*", tokens[k]):
+            tokens[k - 1:k + 2] = ["".join(tokens[k - 1:k + 2])]
     closing = "、，。；：！？）》」』"
     for k in range(len(tokens) - 1, 0, -1):  # no line starts with closing punctuation: it stays with what it closes
         if tokens[k][0] in closing:

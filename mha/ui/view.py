@@ -113,7 +113,7 @@ class View:
     def words(self) -> F.Words:
         """What a figure writes itself (which part of a trimmed matrix is drawn), in this page's language."""
         t = self.t
-        keys = ("trim_rows", "trim_cols", "trim_both", "blocks_hidden", "block_hidden")
+        keys = ("trim_rows", "trim_cols", "trim_both", "blocks_hidden", "block_hidden", "blocks_two_hidden")
         return F.Words(*(t.template(k) for k in keys))
 
     @cached_property

@@ -63,6 +63,7 @@ def _walk():
     at.button(key="kv_measure").click()
     yield rerun(at)
     yield run(stage="input", n_tokens="lots", d_k=999, preset="huge")
+    yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, phone=True)  # Concat: two heads not drawn
     for item in ("oops", "1.1~abc", "1.1~1e400", "9.9~1"):  # a refused cell of X, each reason said
         yield run(stage="input", x=item)
     yield run(stage="input", n_tokens=4)  # n is no prime: make-primes would leave it

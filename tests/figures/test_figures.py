@@ -114,3 +114,32 @@ def test_a_wrapped_title_leaves_no_dot_dangling(title):
         lines = wrap(title, 13, width)
         assert all(not line.endswith("·") and not line.startswith("·") for line in lines), lines
         assert text_px(" ".join(lines), 13) <= text_px(title, 13)  # nothing added; the break stands for the "·"
+
+
+@pytest.mark.parametrize("title", ["第 3 个到第 4 个头未画出", "Concat · 3×44 · 第 3 个和第 4 个头未画出", "第 12 行"])
+def test_a_wrapped_chinese_title_keeps_a_number_with_its_neighbours(title):
+    """The learner audit of 2026-12-07: the phone's Concat title broke its line between "第 3" and "个". At every
+    width, a number between two Chinese characters ends no line and starts none (every character kept)."""
+    import re
+
+    from mha.figures.text import wrap
+
+    for width in range(20, 260, 10):
+        lines = wrap(title, 12, width)
+        assert re.sub("[ ·]", "", "".join(lines)) == re.sub("[ ·]", "", title), lines  # a break stands for a "·"
+        for a, b in zip(lines, lines[1:]):
+            assert not (re.search(r"[\u4e00-\u9fff] ?\d+$", a) or re.match(r"\d+ ?[\u4e00-\u9fff]", b)), (width, lines)
+
+
+def test_two_hidden_heads_are_named_as_two():
+    """The learner audit of 2026-12-07: "heads 3 to 4 not drawn"; two are "heads 3 and 4", three or more a range."""
+    from mha.ui.strings import Text
+
+    for lang in ("en", "zh"):
+        t = Text(lang)
+        words = F.Words(*(t.template(k) for k in ("trim_rows", "trim_cols", "trim_both", "blocks_hidden",
+                                                    "block_hidden", "blocks_two_hidden")))
+        assert words.hidden(3, 4) == t("blocks_two_hidden", first=3, last=4)
+        assert words.hidden(3, 5) == t("blocks_hidden", first=3, last=5) and words.hidden(2, 2) == t("block_hidden",
+                                                                                                        first=2)
+    assert F.Words("{rows}", "{cols}", "{rows}{cols}", "{first}–{last}", "{first}").hidden(3, 4) == "3–4"

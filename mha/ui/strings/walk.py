@@ -49,6 +49,10 @@ STRINGS = {
         en="head {first} not drawn",
         zh="第 {first} 个头未画出",
         draws=CHART),
+    "blocks_two_hidden": S(
+        en="heads {first} and {last} not drawn",
+        zh="第 {first} 个和第 {last} 个头未画出",
+        draws=CHART),
     "breakdown_title": S(
         en="${name}[{i}, {j}]$ is row {i} of ${a}$ times column {j} of ${b}$:",
         zh="${name}[{i}, {j}]$ 是 ${a}$ 的第 {i} 行与 ${b}$ 的第 {j} 列的内积："),
