@@ -29,7 +29,8 @@ def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
     if len(text) > X_PARAM_MAX:
         return base.copy(), [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
     x, bad = _apply_cells(text, base)
-    return x, [_refused("notice_x_items", bad)] if bad else []
+    every = len(bad) == len([item for item in text.split("_") if item])  # then there is no "rest" to speak of
+    return x, [_refused("notice_x_items_none" if every else "notice_x_items", bad)] if bad else []
 
 
 def _refused(key: str, bad: list[tuple[str, str]]) -> Notice:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 import mha
 from mha.ui import primes, x_codec
 from mha.ui import settings as S
+from mha.ui.strings import Text
 
 from .helpers import rerun, run
 
@@ -69,6 +70,20 @@ def test_bad_x_items_are_skipped_and_counted():
     x, notices = x_codec.decode_x("1.1~2_9.9~1_2.2~nan_2.3~1e400_3.5~-4_junk", base)
     assert x[0, 0] == 2 and x[2, 4] == -4 and np.count_nonzero(x) == 2
     assert notices[0].key == "notice_x_items" and notices[0].fields["count"] == 4
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_link_whose_every_x_cell_is_refused_speaks_of_no_rest(lang):
+    """The learner audit of 2026-12-07: `x=1~2~zz` (one cell, refused) said "1 cell … could not be used; the rest
+    were": there was no rest. Every cell refused: said so, X unchanged; some kept: the rest are."""
+    base, t = np.zeros((3, 5)), Text(lang)
+    for text in ("1~2~zz", "junk_9.9~1__"):
+        x, notices = x_codec.decode_x(text, base)
+        assert not x.any() and [n.key for n in notices] == ["notice_x_items_none"], text
+        said = t.notice(notices[0])
+        assert ("rest" not in said) if lang == "en" else ("其余" not in said), said
+    _, notices = x_codec.decode_x("junk_1.1~2", base)
+    assert [n.key for n in notices] == ["notice_x_items"] and notices[0].fields["count"] == 1
 
 
 def test_the_post_sizes_are_distinct_primes_and_others_are_mended():

@@ -66,6 +66,7 @@ def _walk():
     yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, phone=True)  # Concat: two heads not drawn
     for item in ("oops", "1.1~abc", "1.1~1e400", "9.9~1"):  # a refused cell of X, each reason said
         yield run(stage="input", x=item)
+    yield run(stage="input", x="1.1~2_oops")  # a refused cell beside a kept one
     yield run(stage="input", n_tokens=4)  # n is no prime: make-primes would leave it
     yield run(stage="input", d_k=8)  # not primes: the button, with its help
     big = dict(n_tokens=20, d_model=1024, d_k=64, d_v=64, n_heads=16)  # drawn in part, costly, too big to export
