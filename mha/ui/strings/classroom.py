@@ -64,8 +64,8 @@ STRINGS = {
         en="The classroom's server does not answer just now. This page keeps the view it shows, and the room goes on once the server is back.",
         zh="课堂服务器暂时没有响应。这个页面保留当前的视图，服务器恢复后课堂会继续。"),
     "room_code_bad": S(
-        en="A room's code is {length} letters and digits.",
-        zh="课堂代码由 {length} 个字母和数字组成。"),
+        en="A room's code is {length} letters and digits, so this page joined no room and shows its own view.",
+        zh="课堂代码由 {length} 个字母和数字组成，所以这个页面没有加入课堂，显示的是它自己的视图。"),
     "room_not_yours": S(
         en="The key in this link does not lead room {code}, so this page follows it instead.",
         zh="这个链接里的密钥不能主持课堂 {code}，所以这个页面改为跟随它。"),
