@@ -92,7 +92,7 @@ class Words:
     first_both: str  # only its first {rows} rows and {cols} columns
     blocks_hidden: str  # blocks (heads) {first}..{last} fall outside the drawn part
     block_hidden: str  # block {first} falls outside the drawn part
-    two_hidden: str = ""  # blocks {first} and {last}, next to each other ("heads 3 to 4" reads oddly); blocks_hidden's
+    two_hidden: str = ""  # blocks {first} and {last}, side by side ("heads 3 to 4" reads oddly); "": blocks_hidden
 
     def trimmed(self, full: tuple[int, int], drawn: tuple[int, int]) -> str:
         """"" when all of a matrix is drawn, else which part of it is."""
