@@ -45,6 +45,9 @@ class Look:
     operands: bool = True  # the scores board draws Q and Kᵀ beside S (a phone's and a projector's: S alone)
     side_text: int = 0  # px: a phone's Aᵀ beside B (Concatᵀ beside W_O) writes its numbers this large where it can
     cache_rows: int = 16  # tokens the KV cache's step draws (the last ones): fewer where larger cells must fit
+    rows_titled: bool = True  # the KV step's titles say when only its last rows are drawn (a projector: the caption
+    #                           under the figure says it, and a line less keeps the figure on the screen)
+    screen_h: int = 0  # px an animation must stay within, its numbers kept (a projector's 720 less the header); 0: none
 
     def column(self, share: float) -> "Look":
         """This look for a figure in a page column taking `share` of the width (a phone stacks columns)."""
@@ -56,7 +59,7 @@ DESK = Look()
 # figure of at most 640 px fits under Streamlit's 60 px header.
 PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=430, min_text_cell=40, cell=64,
                fig_h=640, least=15, step_label=16, operands=False,  # S whole under its controls (issue 46 item 3)
-               cache_rows=8)
+               cache_rows=4, rows_titled=False, screen_h=660)  # the KV step: X₁…X₄ whole, in numbers, on screen
 # A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
              cell=40, fig_h=760, side=24, step_label=11, operands=False, side_text=11, cache_rows=8)

@@ -153,8 +153,8 @@ def _sizes(look: Look) -> dict:
 
 
 def drawn_rows(look: Look) -> int:
-    """How many tokens (the last ones) the figure draws on this screen: a phone's six stacked panels, or a
-    projector's 40 px cells, would be too tall to follow with 16."""
+    """How many tokens (the last ones) the figure draws on this screen: a phone's six stacked panels would be too
+    tall to follow with 16, and a projector's 40 px cells fit its screen four rows high."""
     return look.cache_rows
 
 
@@ -169,16 +169,17 @@ def _windows(s: CacheStep, look: Look) -> tuple[int, dict]:
     return first, {key: out[key] for key in ("q", "k", "v", "s", "h", "y")}
 
 
-def _title(s: CacheStep, key: str, win: tuple[int, int, int]) -> str:
-    """Name · shape of the whole matrix; a second line says which part is drawn when not all of it is."""
+def _title(s: CacheStep, key: str, win: tuple[int, int, int], look: Look) -> str:
+    """Name · shape of the whole matrix; a second line says which part is drawn when not all of it is (the tokens'
+    window, its rows and S's columns, only where the look's titles say it)."""
     shape = s.after(key).shape
     head = f"<b>{s.names[key]}</b> · {shape[0]}×{shape[1]}"
     rows, cols, col0 = win
     w = s.words
     parts = []
-    if rows < shape[0]:
+    if rows < shape[0] and look.rows_titled:
         parts.append(w["last_rows"].format(n=rows, total=shape[0]))
-    if cols < shape[1]:
+    if cols < shape[1] and (look.rows_titled or not col0):  # col0: S's columns, the same tokens as the rows
         parts.append(w["last_cols" if col0 else "first_cols"].format(n=cols, total=shape[1]))
     return head + (f"<br><span style='font-size:0.85em'>{', '.join(parts)}</span>" if parts else "")
 
@@ -196,7 +197,7 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
     """
     z = _sizes(look)
     first, wins = _windows(s, look)
-    titles = {key: _title(s, key, win) for key, win in wins.items()}
+    titles = {key: _title(s, key, win, look) for key, win in wins.items()}
     title_w = {key: _title_width(title, z["title"]) for key, title in titles.items()}
     title_lines = max(t.count("<br>") + 1 for t in titles.values())
     title_h = title_lines * z["title"] * NOTE_LINE + 6
@@ -239,22 +240,18 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
         most = min((style[0] for style in alone.values() if style), default=3)
         return {key: style and number_style(values[key], cell, look, most) for key, style in alone.items()}
 
-    def legible(cell: int, least: int) -> bool:  # every panel writes its numbers, at `least` px or larger
-        return all(style and style[1] >= least for style in styles(cell).values())
+    def legible(cell: int) -> bool:  # every panel writes its numbers
+        return all(styles(cell).values())
 
     height_budget = float("inf") if look.narrow else look.max_h + HEIGHT_EXTRA
     target = look.min_text_cell + 18
     cell = next((c for c in range(target, 5, -1)
                  if all(row_w(g, c) <= width for g in groups) and top + rows_h(c) <= height_budget), 6)
-    # Held to the screen's height, the cells could lose their numbers: a taller figure keeps them, at the look's least
-    # size where the width allows it (a projector's 15 px), else at any size it writes.
-    for least in (number_formats(look)[2][0], 0):
-        if legible(cell, least):
-            break
-        wider = [c for c in range(cell + 1, target + 1) if all(row_w(g, c) <= width for g in groups)]
-        if (taller := next((c for c in wider if legible(c, least)), None)) is not None:
-            cell = taller
-            break
+    # Held to the height budget, the cells could lose their numbers: a taller figure keeps them, at the smallest cell
+    # that writes them (on a projector, one within its screen, screen_h, where there is one).
+    if not legible(cell):
+        writes = [c for c in range(cell + 1, target + 1) if all(row_w(g, c) <= width for g in groups) and legible(c)]
+        cell = next((c for c in writes if top + rows_h(c) <= look.screen_h), writes[0] if writes else cell)
     panels, note_top = {}, {}
     y = top
     for g in groups:

@@ -23,11 +23,11 @@ STEPPED = [
 APPEND, SCORES, SOFTMAX, OUTPUT = 1, 2, 3, 5  # the frames that compute row t of q, k, v; the scores; S; H and Y
 
 
-def expected_panels(variant: str, link: dict) -> tuple[list[int], dict]:
+def expected_panels(variant: str, link: dict, drawn: int | None = None) -> tuple[list[int], dict]:
     """What the cache's figure should show after X₄ and X₅ are added to the post's X, worked out here from the core
     with the variant's config: the positions held (from 0), and every panel's rows after the step, for the head of
-    the link. The page decodes through a cache; these come from forward (mla_forward) on all five tokens and on the
-    first four."""
+    the link; of a screen that draws the last `drawn` tokens, theirs (S's and the scores' columns too). The page
+    decodes through a cache; these come from forward (mla_forward) on all five tokens and on the first four."""
     base = mha.AttentionConfig(n_heads=int(link.get("n_heads", 2)))
     x, w = mha.init_input(base), mha.init_weights(base)
     rows = np.vstack([x, mha.next_token(base, 3), mha.next_token(base, 4)])
@@ -58,7 +58,9 @@ def expected_panels(variant: str, link: dict) -> tuple[list[int], dict]:
     s[-1] = full.probs[h, -1, held]
     heads = np.vstack([before.heads[h][earlier], full.heads[h, -1]])
     y = np.vstack([before.y[earlier], full.y[-1]])
-    return held, dict(q=q, k=k, v=v, s=s, scaled=scaled[None], h=heads, y=y)
+    last = -min(drawn or len(held), len(held))
+    return held, dict(q=q[last:], k=k[last:], v=v[last:], s=s[last:, last:], scaled=scaled[None, last:],
+                      h=heads[last:], y=y[last:])
 
 
 def frame_z(want: dict, frame: int) -> list[np.ndarray]:
