@@ -275,3 +275,16 @@ def test_the_drawn_in_part_caption_says_what_the_figure_draws(sizes, says):
             assert cols == [first - 0.5, t + 0.5]  # the last keys, not the first columns
         else:
             assert cols == [0.5, min(widths[letter], 20) + 0.5], letter
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_projector_says_under_the_step_that_it_draws_the_last_four_tokens(lang):
+    """A projector draws the KV step's last 4 tokens, and its titles do not say so (a line less keeps the figure on
+    the screen): the caption under the figure does, once the cache holds more; with 4 it draws them all, unsaid."""
+    table = TABLES[lang]
+    note = table["kv_window_rows"].format(rows=4)
+    assert note not in page_text(run(stage="kv_cache", kv=1, present=1, lang=lang))  # X₁…X₄: all drawn
+    at = run(stage="kv_cache", kv=2, present=1, lang=lang)
+    assert note in page_text(at)
+    titles = list(panels(next(c for c in charts(at) if c.get("frames"))))
+    assert len(titles) == 6 and not any("<br>" in t for t in titles), titles
