@@ -55,6 +55,8 @@ def test_the_tokens_stage_shows_the_checkpoints_own_tokens_with_each_characters_
     said = shown(page_text(at))
     assert f"{len(ids)} BPE tokens where the word split makes 11" in said
     assert f"only part of a character's UTF-8 bytes ({len(hexes)} here)" in said  # the hex chips, counted
+    zh = shown(page_text(run(stage="tokens", ckpt="tiny-gpt2", text=CHINESE, lang="zh")))  # run on, as Chinese is
+    assert f"BPE 则得到 {len(ids)} 个。其中 {len(hexes)} 个只是" in zh and "拼成的字符。空格显示为 ␣。" in zh
     plain = shown(page_text(run(stage="tokens", ckpt="tiny-gpt2", text="the cat sat")))
     assert "BPE tokens where" in plain and "UTF-8 bytes" not in plain  # no such token: not a word about them
     long = run(stage="tokens", ckpt="tiny-gpt2", text="多头因果自注意力 " * 4)  # 100 tokens: past the context (48)

@@ -205,9 +205,9 @@ def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None
             spell.reset()
         if whole and i >= 0:
             items.append(chip(shown, int(i)))
-    count = t("tokens_bpe_count", n=len(ids), words=words, cut=t("real_cut", most=len(ids)) if cut else "")
-    if partial := sum(not whole for _, whole in pieces):
-        count += " " + t("tokens_bpe_partial", partial=partial)
+    partial = sum(not whole for _, whole in pieces)
+    count = t.sentences(t("tokens_bpe_count", n=len(ids), words=words, cut=t("real_cut", most=len(ids)) if cut else ""),
+                        t("tokens_bpe_partial", partial=partial) if partial else "", t("tokens_bpe_space"))
     counted("".join(items), count)
 
 

@@ -180,8 +180,11 @@ STRINGS = {
         en="{name}'s own tokens (byte-level BPE), beside the word split above",
         zh="{name} 自己的词元（字节级 BPE），可与上面按词切分的结果对照"),
     "tokens_bpe_count": S(
-        en="{n} BPE tokens{cut} where the word split makes {words}. A space is shown as ␣.",
-        zh="按词切分得到 {words} 个词元，BPE 则得到 {n} 个{cut}。空格显示为 ␣。"),
+        en="{n} BPE tokens{cut} where the word split makes {words}.",
+        zh="按词切分得到 {words} 个词元，BPE 则得到 {n} 个{cut}。"),
+    "tokens_bpe_space": S(
+        en="A space is shown as ␣.",
+        zh="空格显示为 ␣。"),
     "tokens_bpe_partial": S(
         en=("Tokens that are only part of a character's UTF-8 bytes ({partial} here) are shown in hex with a dashed "
             "edge, above the character their bytes help spell."),
