@@ -61,8 +61,8 @@ def _words(t, targets: list[int | None], mine: np.ndarray, name: str) -> str:
     hits = sum(int(np.argmax(mine[i]) == targets[i]) for i in rows)
     read = t("writes_text", name=name)
     if not rows:
-        return f"{read} {t('writes_no_repeat')}"
-    return f"{read} {t('writes_copies', name=name, hits=hits, rows=len(rows))}"
+        return t.sentences(read, t("writes_no_repeat"))
+    return t.sentences(read, t("writes_copies", name=name, hits=hits, rows=len(rows)))
 
 
 def _sum(t, m, run: mha.ModelTrace, parts: dict[str, np.ndarray], i: int) -> str:

@@ -237,7 +237,7 @@ def _checks(v: View, latent: int, tr: mha.MLATrace, whole: Cut) -> str:
     rank = len(whole.sigma)
     note = t("lab_mla_price_note", r=rank)
     if v.cfg.d_model > EVERY:
-        note += " " + t("lab_mla_price_some", shown=len(whole.prices), d=v.cfg.d_model)
+        note = t.sentences(note, t("lab_mla_price_some", shown=len(whole.prices), d=v.cfg.d_model))
     return "\n\n".join([
         f"**{t('lab_mla_checks_title')}**",
         markdown_table([t("lab_mla_check_what"), t("lab_mla_check_delta")], orders),

@@ -58,10 +58,10 @@ def _animated(v: View, h: int, res, words: str, clickable: bool) -> OnlineSteps:
     n = tr.q.shape[1]
     hint = t("lab_online_play_hint", tiles=len(res.tiles), b=res.block)
     if clickable:
-        hint += " " + t("lab_online_click_hint")
+        hint = t.sentences(hint, t("lab_online_click_hint"))
     rows, cols = min(n, ROWS), min(v.cfg.d_v, COLS)
     if rows < n or cols < v.cfg.d_v:
-        hint += " " + t("lab_online_rows_drawn", rows=rows, cols=cols)
+        hint = t.sentences(hint, t("lab_online_rows_drawn", rows=rows, cols=cols))
     words = f"{words}\n\n{aside(hint)}" if words else hint
     projector = v.look == F.PRESENT
     if not projector:

@@ -114,7 +114,7 @@ def _opening(v: View, cfg: mha.AttentionConfig) -> str:
     """What RoPE does, and the turn of one pair as a formula, with this page's numbers."""
     r, base = cfg.rotary_dims, cfg.rope_base
     if not r:
-        return v.t("lab_rope_text") + " " + v.t("lab_rope_none")
+        return v.t.sentences(v.t("lab_rope_text"), v.t("lab_rope_none"))
     turn = (r"\begin{pmatrix} q^{\mathrm{rot}}_{2i} \\ q^{\mathrm{rot}}_{2i+1} \end{pmatrix} = "
             r"\begin{pmatrix} \cos p\theta_i & -\sin p\theta_i \\ \sin p\theta_i & \cos p\theta_i \end{pmatrix}"
             r"\begin{pmatrix} q_{2i} \\ q_{2i+1} \end{pmatrix}")
@@ -146,7 +146,7 @@ def _turned(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dic
     fig = F.grid_figure([mat], text=v.text, words=v.words, look=v.look)
     fig = token_ticks(fig, [f"θ{subscript(i)}" for i in range(r // 2)], ("xaxis",), v.look)
     chart(token_ticks(fig, [str(p) for p in range(cfg.n_tokens)], ("yaxis",), v.look), key="lab_rope_angles")
-    return words + " " + t("lab_rope_angles", base=f"{cfg.rope_base:g}", r=r)
+    return t.sentences(words, t("lab_rope_angles", base=f"{cfg.rope_base:g}", r=r))
 
 
 def _why(t: Text, d_k: int, r: int) -> str:
