@@ -20,8 +20,18 @@ def _kv_window():
     return at
 
 
+def _kv_timed():
+    at = run(stage="kv_cache", variant="window", lang="zh")
+    at.session_state["kv_part"] = "cost"
+    rerun(at)
+    at.number_input(key="kv_measure_T").set_value(2)
+    at.button(key="kv_measure").click()
+    return rerun(at)
+
+
 VIEWS = {  # each built only for its own case
     "kv window": _kv_window,
+    "kv timed": _kv_timed,  # a variant's timing: its result, then which cache was timed
     "lab mqa": lambda: run(stage="variants", variant="mqa", lang="zh"),
     "lab window check": lambda: run(stage="variants", variant="window", part="check", n_tokens=6, lang="zh"),
     "next token": lambda: run(stage="next_token", lang="zh"),

@@ -159,7 +159,7 @@ def measure_part(v: View) -> None:
         cached, full = timing[1]
         result = t_("kv_measure_result", cached=cached.sum(), full=full.sum(), ratio=full.sum() / cached.sum())
         if variant != "mha":
-            result += " " + t_("kv_cost_timed", variant=variant_name(t_, variant))
+            result = t_.sentences(result, t_("kv_cost_timed", variant=variant_name(t_, variant)))
         st.markdown(result)
         steps = np.arange(1, len(cached) + 1)
         series = {t_("kv_series_ms_cached"): (cached, "solid"), t_("kv_series_ms_full"): (full, "dash")}
