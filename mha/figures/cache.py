@@ -6,6 +6,7 @@ all six are stacked). Each panel has its t rows from the first frame on; the new
 until the frame that computes it, so frames change data only and the layout never moves.
 """
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -68,8 +69,8 @@ class CacheStep:
     head: np.ndarray  # (d_v,) row t of H
     y_t: np.ndarray  # (d_model,) row t of Y, from the cache
     names: dict  # q, k, v, s, h, y -> display names (HTML)
-    words: dict  # one caption per STEPS key, steps (slider labels), legend, drop_q_note, done_q_note (the
-    #              output's: Q's rows up to t), play, pause,
+    words: dict  # one caption per STEPS key, steps (slider labels), legend, the notes under Q's row (scores_note:
+    #              where the scores stand; drop_q_note, done_q_note: the Q rows done with), play, pause,
     #              last_rows, first_cols, last_cols ("{n}", "{total}"), token and col (what rows and columns count),
     #              slider (the slider's name for a screen reader), slider_step ("{k}", "{count}", "{step}", "{caption}":
     #              a step's words for it)
@@ -189,11 +190,16 @@ def _title_width(title: str, size: int) -> float:
     return max([text_px(head, size)] + [text_px(line, size * 0.85) for line in window])
 
 
-def plan(s: CacheStep, look: Look = DESK) -> Plan:
-    """Where every panel, title, caption, note, button and the slider go, in px.
+NOTES = {"scores": "scores_note", "drop_q": "drop_q_note", "output": "done_q_note"}  # the note under Q's row, by frame
+
+
+def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
+    """Where every panel, title, caption, note, button and the slider go, in px; `text`: whether cells write their
+    numbers.
 
     From the top: Play/Pause with the slider beside them (under them on a phone), the frame's caption, the
-    legend of the boxes, then the rows of panels, each under its titles and over its column numbers.
+    legend of the boxes, then the rows of panels, each under its titles and over its column numbers; under the first
+    row (Q's), a frame's note.
     """
     z = _sizes(look)
     first, wins = _windows(s, look)
@@ -202,12 +208,13 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
     title_lines = max(t.count("<br>") + 1 for t in titles.values())
     title_h = title_lines * z["title"] * NOTE_LINE + 6
     tick_h = z["tick"] * 1.5 + 4
-    note_h = z["note"] * NOTE_LINE + 4
     gap = max(14, z["tick"] * 1.4)
     label_w = widest(s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + 4  # token numbers left of a row of panels
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
     width = min(look.max_w, MAIN_W)
+    note_lines = max(len(wrap(s.words[k], z["note"], width - label_w - pad)) for k in NOTES.values())
+    note_h = max(note_lines, 1) * z["note"] * NOTE_LINE + 4
     buttons_w = sum(text_px(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
     button_h = z["button"] + 16
     slider_h = 46 + z["slider"] * NOTE_LINE
@@ -233,6 +240,7 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
 
     values = {key: _window(s, key, win, first) for key, win in wins.items()} | {"scaled": s.scaled[first:][None]}
 
+    @functools.cache
     def styles(cell: int) -> dict:
         """Every panel to the decimals the tightest one can take: S to 3 beside K's 2 read as a difference (audit
         2026-12-04 #16)."""
@@ -249,7 +257,7 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
                  if all(row_w(g, c) <= width for g in groups) and top + rows_h(c) <= height_budget), 6)
     # Held to the height budget, the cells could lose their numbers: a taller figure keeps them, at the smallest cell
     # that writes them (on a projector, one within its screen, screen_h, where there is one).
-    if not legible(cell):
+    if text and not legible(cell):
         writes = [c for c in range(cell + 1, target + 1) if all(row_w(g, c) <= width for g in groups) and legible(c)]
         cell = next((c for c in writes if top + rows_h(c) <= look.screen_h), writes[0] if writes else cell)
     panels, note_top = {}, {}
@@ -269,20 +277,19 @@ def plan(s: CacheStep, look: Look = DESK) -> Plan:
         y += gap
     height = int(np.ceil(y - gap + 4))
     return Plan(width, height, cell, panels, titles, caption_top, legend_top, note_top, slider, first, z, values,
-                styles(cell))
+                styles(cell) if text else dict.fromkeys(values))
 
 
 def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     """Frames: X_t arrives; q_t, k_t, v_t computed and k_t, v_t appended as row t of the caches; row t of
     the scores; its softmax, row t of S; Q's earlier rows dropped; row t of H and Y_t, while rows 1..t-1 of
     K, V, S, H and Y stay as they were."""
-    p = plan(s, look)
+    p = plan(s, look, text)
     t, first = s.t, p.first
     ax = {key: (f"x{i + 1 if i else ''}", f"y{i + 1 if i else ''}") for i, key in enumerate(p.panels)}
-    drawn, values = {key: p.values[key] for key in p.panels}, p.values
+    drawn, values, styles = p.values, p.values, p.styles
     lims = {key: abs_limit(s.after(key)) for key in ("q", "k", "v", "h", "y")}
     lims["scaled"] = abs_limit(s.scaled)
-    styles = p.styles if text else dict.fromkeys(p.styles)
     kinds = dict(s="probs")
 
     def hm(key, z, y0, style_key=None, opacity=1.0, zlim=None, kind=None):
@@ -371,7 +378,7 @@ def _annotations(step: int, s: CacheStep, p: Plan) -> list[dict]:
     legend = "<br>".join(wrap(w["legend"], z["note"], W - 8))
     out.append(_text(legend, 4 / W, 1 - p.legend_top / H, z["note"], "left", "top", OLD_LINE))
     q = p.panels["q"]
-    note = {"drop_q": w["drop_q_note"], "output": w["done_q_note"]}.get(STEPS[step], "")
+    note = "<br>".join(wrap(w[NOTES[STEPS[step]]], z["note"], W - q.x - 4)) if STEPS[step] in NOTES else ""
     out.append(_text(note, q.x / W, 1 - p.note_top["q"] / H, z["note"], "left", "top", NOTE_COLOR))
     return out
 

@@ -1,5 +1,6 @@
 """The sidebar's classroom panel (issue 44): open or join a room; the presenter's code, head count, join code, own
-link and the room's answers to its question; a follower's way out. The room's logic is in classroom.py."""
+link and the room's answers to its question; a follower's way out. And the room's line over the stage (banner): a
+follower's, or the presenter's with the join code at hand. The room's logic is in classroom.py."""
 
 from collections import Counter
 

@@ -7,6 +7,7 @@ panel holds the cache's K, S rows 1..t-1 are the full recompute's S and row t th
 says which rows and columns are drawn; row 1 is at the top and the new row is the last drawn row.
 """
 
+import itertools
 import re
 
 import numpy as np
@@ -179,7 +180,8 @@ def test_old_q_rows_fade_once_dropped_and_other_rows_never_do(case):
 def test_the_notes_say_which_q_rows_are_faded_and_where_the_scores_stand(lang):
     """The learner audit of 2026-12-07: the output's frame faded q₄ too while Q's note named rows 1–3 only, and the
     scores' frame drew q₄·Kᵀ/√d_k (outside 0–1) in S's row 4 with no word that they are not yet S. Each frame's Q
-    note names exactly the Q rows it fades, and the scores' caption says where its numbers stand."""
+    note names exactly the Q rows it fades, and the scores' frame says where its numbers stand (in the note under
+    Q's row, which no other frame of it uses)."""
     t, words = 4, Text(lang)
     spec, *_ = _case({}, t, 0, lang, F.DESK)
     q_axes = next(axes for title, axes in panels(spec).items() if _letter(title) == "Q")
@@ -216,8 +218,8 @@ READABLE_STEP = {"desk": 8, "present": 16, "phone": 11}  # px: the smallest a st
 @pytest.mark.parametrize("case", CASES)
 def test_the_figure_fits_its_screen_and_a_phone_gets_one_column(case, look):
     """Presenter mode: the whole figure, Play button included, fits a 1280×720 projector below the page's
-    header (Streamlit's main column there is 1120 px) where its numbers allow (at the post's sizes, up to X₄: more
-    tokens make it taller rather than take its numbers); a phone stacks the six panels in one column."""
+    header (Streamlit's main column there is 1120 px), drawing the last 4 tokens; a phone stacks the six panels in
+    one column."""
     sizes, t, head = CASES[case]
     spec, *_ = _case(sizes, t, head, "zh", LOOKS[look])
     lay = spec["layout"]
@@ -281,6 +283,41 @@ def test_tokens_added_at_the_posts_sizes_keep_every_number_written(lang, look):
             assert {m: written[m] for m in whole} == {
                 m: causal if m == "S" else rows * shapes[m][1] for m in whole}, (t, k, written)
             assert min(fonts) >= (9 if look == "desk" else 14), (t, fonts)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_variants_step_on_a_projector_stays_on_its_screen_with_its_numbers(lang):
+    """The review of 2026-12-07: with the scores' sentence in its caption, ALiBi's English step and a step whose rows
+    are named by a text's words took a third caption line and ran 29 px past a projector's screen. Every variant the
+    KV stage decodes through, at 4 and 6 tokens, numbered or named by short words, fits 660 px and writes every
+    number of its panels."""
+    from mha.ui.walk import KV_VARIANTS
+
+    for variant, t, tokens in itertools.product(KV_VARIANTS, (4, 6), (None, ("the", "cat", "sat", "on", "the", "mat"))):
+        cfg = mha.AttentionConfig(n_tokens=t)
+        w, x = mha.init_weights(cfg), np.stack([mha.next_token(cfg, i) for i in range(t)])
+        view = View(Text(lang), cfg, w, x, 0, True, F.PRESENT, tokens and tokens[:t])
+        spec = cache_animation(cache_step(view, decode_rows(view, variant, x)), text=True, look=view.named).to_dict()
+        assert spec["layout"]["height"] <= SCREEN_BOX["present"][1], (variant, t, tokens, spec["layout"]["height"])
+        for k in range(FRAMES):
+            heat = [tr for tr in _frame_traces(spec, k) if tr["type"] == "heatmap" and tr.get("opacity", 1) == 1]
+            assert all(tr.get("texttemplate") == "%{text}" for tr in heat), (variant, t, tokens, k)
+
+
+def test_a_step_without_numbers_keeps_to_its_height():
+    """The review of 2026-12-07: with the cells' numbers turned off (the sidebar's option), the step still grew taller
+    to make room for numbers it would not write (12 tokens on a desk: 917 px). Without numbers it keeps to the look's
+    height budget."""
+    from mha.figures.cache import HEIGHT_EXTRA
+
+    cfg = mha.AttentionConfig(n_tokens=12)
+    w, x = mha.init_weights(cfg), np.stack([mha.next_token(cfg, i) for i in range(12)])
+    view = View(Text("en"), cfg, w, x, 0, False, F.DESK)
+    step = cache_step(view, decode_rows(view, "mha", x))
+    spec = cache_animation(step, text=False, look=F.DESK).to_dict()
+    assert spec["layout"]["height"] <= F.DESK.max_h + HEIGHT_EXTRA
+    assert not any(tr.get("texttemplate") == "%{text}" for tr in spec["data"])
+    assert cache_animation(step, text=True, look=F.DESK).to_dict()["layout"]["height"] > spec["layout"]["height"]
 
 
 def test_row_names_stand_clear_of_the_outlines():

@@ -139,7 +139,7 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
         last_cols=wt.template("kv_last_cols"), token=wt("token"), col=wt("cols_of"),
     )
     words.update(_changed_words(v, d, sub, n, ys))
-    words["scores"] = wt.sentences(words["scores"], wt("kv_scores_where", n=n, s=s_name.plain))  # not S, drawn in it
+    words["scores_note"] = wt("kv_scores_where", n=n, s=s_name.plain)  # not yet S, though drawn in it
     if d.variant == "mla":
         names.update(q=f"{v.head_name('Q').html}·{MLA_W['w_uk']}ᵀ", k=wt("kv_mla_c"),
                      v=wt("kv_mla_v", v=v.head_name("V").html, **MLA_W))

@@ -91,8 +91,8 @@ STRINGS = {
         zh="实线框：新的第 {n} 行，算出后框出。",
         draws=CHART),
     "kv_scores_where": S(
-        en="Until the softmax they stand in row {n} of {s}, on a colour scale of their own.",
-        zh="做 softmax 之前，它们暂时画在 {s} 的第 {n} 行，用自己的色阶。",
+        en="Until the softmax, these scores stand in row {n} of {s}, on a colour scale of their own.",
+        zh="做 softmax 之前，这些分数暂时画在 {s} 的第 {n} 行，用自己的色阶。",
         draws=CHART),
     "kv_drop_q_note": S(
         en="Q's {rows}: never needed again",
