@@ -65,6 +65,11 @@ def widest(texts, size: float) -> float:
 
 
 _CJK_TOKEN = re.compile(r"[\u2e80-\u9fff\uff00-\uffef]")
+_NUMBER = re.compile(r"[−+-]?[\d.,]+%?\s*")  # 3, −3, 0.5, 50%: a number as wrap's tokens hold it
+
+
+def _one_cjk(token: str) -> bool:
+    return len(token.strip()) == 1 and bool(_CJK_TOKEN.match(token))
 
 
 def wrap(text: str, size: float, width: float) -> list[str]:
@@ -75,10 +80,18 @@ def wrap(text: str, size: float, width: float) -> list[str]:
     """
     tokens = re.findall(r"[\u2e80-\u9fff\uff00-\uffef]\s*|(?:<[^>]+>|[^\s<\u2e80-\u9fff\uff00-\uffef])+\s*|\s+",
                         text)
-    for k in range(len(tokens) - 2, 0, -1):  # a number between CJK characters stays with them: "第 3 个", never "第 3"
-        between = k + 1 < len(tokens) and _CJK_TOKEN.match(tokens[k - 1]) and _CJK_TOKEN.match(tokens[k + 1])
-        if between and re.fullmatch(r"[\d.,]+\s*", tokens[k]):
-            tokens[k - 1:k + 2] = ["".join(tokens[k - 1:k + 2])]
+    # A number stays with the Chinese character after it ("3 组", never "3" over "组"), then with the one before it
+    # ("第 3 个", "共 12"), where the line has room for it
+    def bind(k: int) -> None:  # tokens k and k + 1 as one, if it fits a line
+        if text_px((tokens[k] + tokens[k + 1]).rstrip(), size) <= width:
+            tokens[k:k + 2] = [tokens[k] + tokens[k + 1]]
+
+    for k in range(len(tokens) - 2, -1, -1):
+        if _NUMBER.fullmatch(tokens[k]) and _one_cjk(tokens[k + 1]):
+            bind(k)
+    for k in range(len(tokens) - 1, 0, -1):
+        if _NUMBER.match(tokens[k]) and _one_cjk(tokens[k - 1]):
+            bind(k - 1)
     closing = "、，。；：！？）》」』"
     for k in range(len(tokens) - 1, 0, -1):  # no line starts with closing punctuation: it stays with what it closes
         if tokens[k][0] in closing:

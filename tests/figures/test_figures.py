@@ -117,19 +117,24 @@ def test_a_wrapped_title_leaves_no_dot_dangling(title):
         assert text_px(" ".join(lines), 13) <= text_px(title, 13)  # nothing added; the break stands for the "·"
 
 
-@pytest.mark.parametrize("title", ["第 3 个到第 4 个头未画出", "Concat · 3×44 · 第 3 个和第 4 个头未画出", "第 12 行"])
+@pytest.mark.parametrize("title", ["第 3 个到第 4 个头未画出", "Concat · 3×44 · 第 3 个和第 4 个头未画出", "第 12 行",
+                                   "共 3 组 4 个头 5 行 6 列 7 块 8 步", "…，共 12", "第 −3 个头", "约 50% 的头"])
 def test_a_wrapped_chinese_title_keeps_a_number_with_its_neighbours(title):
     """The learner audit of 2026-12-07: the phone's Concat title broke its line between "第 3" and "个". At every
-    width, a number between two Chinese characters ends no line and starts none (every character kept)."""
+    width that holds a number with the character after it, no line ends on a number that the next line's Chinese
+    character counts or follows; no line is wider than asked (a chain of such units breaks where it must), and every
+    character is kept (a break stands for a "·")."""
     import re
 
-    from mha.figures.text import wrap
+    from mha.figures.text import text_px, wrap
 
-    for width in range(20, 260, 10):
+    for width in range(50, 260, 10):
         lines = wrap(title, 12, width)
-        assert re.sub("[ ·]", "", "".join(lines)) == re.sub("[ ·]", "", title), lines  # a break stands for a "·"
+        assert re.sub("[ ·]", "", "".join(lines)) == re.sub("[ ·]", "", title), lines
+        assert all(text_px(line, 12) <= width for line in lines), (width, lines)
         for a, b in zip(lines, lines[1:]):
-            assert not (re.search(r"[\u4e00-\u9fff] ?\d+$", a) or re.match(r"\d+ ?[\u4e00-\u9fff]", b)), (width, lines)
+            counted = re.search(r"(^|[\u4e00-\u9fff]) ?[−-]?[\d.,]+%?$", a)  # "第 3", "共 12", "50%"
+            assert not (counted and re.match(r"[\u4e00-\u9fff]", b)), (width, lines)
 
 
 def test_two_hidden_heads_are_named_as_two():
