@@ -28,9 +28,8 @@ def decode_x(text: str, base: np.ndarray) -> tuple[np.ndarray, list[Notice]]:
     kept."""
     if len(text) > X_PARAM_MAX:
         return base.copy(), [Notice("notice_x_too_long", dict(length=len(text), limit=X_PARAM_MAX))]
-    x, bad = _apply_cells(text, base)
-    every = len(bad) == len([item for item in text.split("_") if item])  # then there is no "rest" to speak of
-    return x, [_refused("notice_x_items_none" if every else "notice_x_items", bad)] if bad else []
+    x, bad, kept = _apply_cells(text, base)
+    return x, [_refused("notice_x_items" if kept else "notice_x_items_none", bad)] if bad else []  # no "rest" if none
 
 
 def _refused(key: str, bad: list[tuple[str, str]]) -> Notice:
@@ -38,10 +37,10 @@ def _refused(key: str, bad: list[tuple[str, str]]) -> Notice:
     return Notice(key, dict(count=len(bad), example=shorten(item), why=why))
 
 
-def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[tuple[str, str]]]:
-    """`base` with the `row.col~value` items of text applied, and the items that could not be, each with the key
-    of the reason (REFUSALS)."""
-    x, bad = base.copy(), []
+def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[tuple[str, str]], int]:
+    """`base` with the `row.col~value` items of text applied, the items that could not be, each with the key of the
+    reason (REFUSALS), and how many were applied."""
+    x, bad, kept = base.copy(), [], 0
     for item in filter(None, text.split("_")):
         m = re.fullmatch(r"(\d{1,4})\.(\d{1,4})~([^~]+)", item)
         if not m:
@@ -56,7 +55,8 @@ def _apply_cells(text: str, base: np.ndarray) -> tuple[np.ndarray, list[tuple[st
             bad.append((item, "why_cell"))
         else:
             x[int(m[1]) - 1, int(m[2]) - 1] = value
-    return x, bad
+            kept += 1
+    return x, bad, kept
 
 
 def encode_kv(rows: np.ndarray, seeded: np.ndarray) -> str:
@@ -79,7 +79,7 @@ def decode_kv(text: str, seeded: Callable[[int], np.ndarray]) -> tuple[np.ndarra
     if count > KV_MAX_ADDED:
         notices.append(Notice("notice_kv_clamped", dict(count=count, most=KV_MAX_ADDED)))
         count = KV_MAX_ADDED
-    rows, bad = _apply_cells(items, seeded(count))
+    rows, bad, _ = _apply_cells(items, seeded(count))
     if bad:
         notices.append(_refused("notice_kv_items", bad))
     return rows, notices

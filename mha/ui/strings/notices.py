@@ -37,8 +37,8 @@ STRINGS = {
         en="{count} cells of X in this link could not be used (e.g. “{example}”: {why}); the rest were.",
         zh="链接里的 X 有 {count} 格无法使用（例如“{example}”：{why}），其余各格已采用。"),
     "notice_x_items_none": S(
-        en="No cell of X in this link could be used (“{example}”: {why}); X is left as it was.",
-        zh="链接里 X 的各格都无法使用（“{example}”：{why}），X 保持不变。"),
+        en="None of this link's cells of X could be used (e.g. “{example}”: {why}); X keeps the values the link's other settings give it.",
+        zh="链接里 X 的各格都无法使用（例如“{example}”：{why}），X 取链接中其他设置给出的值。"),
     "why_form": S(
         en="not of the form row.col~value",
         zh="不是“行.列~值”的写法"),
