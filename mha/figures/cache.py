@@ -287,14 +287,14 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     p = plan(s, look, text)
     t, first = s.t, p.first
     ax = {key: (f"x{i + 1 if i else ''}", f"y{i + 1 if i else ''}") for i, key in enumerate(p.panels)}
-    drawn, values, styles = p.values, p.values, p.styles
+    values, styles = p.values, p.styles
     lims = {key: abs_limit(s.after(key)) for key in ("q", "k", "v", "h", "y")}
     lims["scaled"] = abs_limit(s.scaled)
     kinds = dict(s="probs")
 
     def hm(key, z, y0, style_key=None, opacity=1.0, zlim=None, kind=None):
         pan = p.panels[key]
-        mat = Mat(drawn[key], s.names[key], kind or kinds.get(key, "signed"), s.words["token"], s.words["col"])
+        mat = Mat(values[key], s.names[key], kind or kinds.get(key, "signed"), s.words["token"], s.words["col"])
         tr = heatmap(mat, *ax[key], False, z=z, zlim=lims.get(key) if zlim is None else zlim, cell=p.cell, look=look)
         style = styles[style_key or key]
         if style and opacity == 1.0:
@@ -308,7 +308,7 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
         from the softmax on, and row t's scaled scores; K, V, H, Y whole, row t once computed. Then the boxes."""
         traces = []
         for key, pan in p.panels.items():
-            d = drawn[key].copy()
+            d = values[key].copy()
             if step < ARRIVES[key] or (key == "s" and step < STEPS.index("softmax")):
                 d[-1] = np.nan
             if key == "q":
