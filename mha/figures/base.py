@@ -60,7 +60,9 @@ DESK = Look()
 PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=430, min_text_cell=40, cell=64,
                fig_h=640, least=15, step_label=16, operands=False,  # S whole under its controls (issue 46 item 3)
                cache_rows=4, rows_titled=False, screen_h=660)  # the KV step: the last 4 tokens whole, in numbers
-# A phone: the content is 358 px wide at 390 px; a figure fits one 844 px screen under the header.
+# A phone: the content is PHONE_COLUMN px wide at 390 px (its panels keep 8 of them clear: max_w); a figure fits one
+# 844 px screen under the header.
+PHONE_COLUMN = 358
 PHONE = Look(cell_text=10, tick=9, title=12, caption=12, max_w=350, max_h=520, min_text_cell=30, narrow=True,
              cell=40, fig_h=760, side=24, step_label=11, operands=False, side_text=11, cache_rows=8)
 

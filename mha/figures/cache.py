@@ -16,6 +16,7 @@ from .base import (
     HIGHLIGHT,
     MASKED_BG,
     MAX_TEXT_SIDE,
+    PHONE_COLUMN,
     SIGNED,
     Look,
     Mat,
@@ -47,7 +48,6 @@ OLD_LINE = "#6b7280"  # dotted box around rows 1..t-1
 NOTE_COLOR = "#9a3412"
 HEIGHT_EXTRA = 200  # px a desk or projector figure may add to look.max_h for its buttons, slider and caption
 MAIN_W = 1100  # px: Streamlit's main column is 1120 px wide at 1280 px with the sidebar folded
-PHONE_W = 358  # px: a 390 px phone's column, all of it the step's (at 350, ten tokens' row names left V 29 px cells)
 MODEBAR_W = 130  # px at the top right where Plotly's toolbar appears on hover: the slider stops short of it
 NOTE_LINE = 1.45  # em a line of an annotation takes (Plotly's 1.3 and the box around the text)
 
@@ -213,7 +213,8 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     label_w = widest(s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + 4  # token numbers left of a row of panels
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
-    width = PHONE_W if look.narrow else min(look.max_w, MAIN_W)
+    width = PHONE_COLUMN if look.narrow else min(look.max_w, MAIN_W)  # a phone's step takes the whole column: at
+    # its panels' 350 px, ten tokens' row names left V's cells 29 px, under the 30 that write numbers
     note_lines = max(len(wrap(s.words[k], z["note"], width - label_w - pad)) for k in NOTES.values())
     note_h = max(note_lines, 1) * z["note"] * NOTE_LINE + 4
     buttons_w = sum(text_px(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
