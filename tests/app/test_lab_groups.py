@@ -355,14 +355,18 @@ def written(trace: dict) -> np.ndarray | None:
     return np.array([[float(s.replace("−", "-")) for s in row] for row in trace["text"]])
 
 
-@pytest.mark.parametrize("variant,heads,present", [("mqa", 2, False), ("gqa", 2, False), ("mqa", 2, True)])
-def test_the_map_writes_every_matrix_s_numbers_at_the_posts_sizes(variant, heads, present):
+@pytest.mark.parametrize("variant,heads,kv,screen", [("mqa", 2, 1, "desk"), ("gqa", 2, 2, "desk"),
+                                                     ("mqa", 2, 1, "present"), ("gqa", 4, 2, "phone")])
+def test_the_map_writes_every_matrix_s_numbers_at_the_posts_sizes(variant, heads, kv, screen):
     """Audit 2026-12-04 #9: the map drew K, V and the Q's four a row, colour only, so what a group shares could not
     be read. At the post's sizes each panel writes its numbers, and they are the independent computation's to the
     digits written; on a projector too for MQA, the lab's first view (GQA's two groups there take four rows, and
-    the map stays whole on the first screen at cells too small for numbers)."""
-    at = run(stage="variants", variant=variant, n_heads=heads, **(dict(present=1) if present else {}))
-    ref = grouped(heads, 1 if variant == "mqa" else heads)
+    the map stays whole on the first screen at cells too small for numbers). On a phone (audit 2026-12-07 #3: two
+    a row drew 16 px cells, colour only) one a row across the column's whole width, so V's 11 columns write too."""
+    screen_args = dict(present=dict(present=1), phone=dict(phone=True)).get(screen, {})
+    at = run(stage="variants", variant=variant, n_heads=heads, kv_heads=kv, **screen_args)
+    assert at.session_state["screen_phone"] == (screen == "phone")
+    ref = grouped(heads, kv)
     panels = [p for p in charts(at)["lab_groups_map"]["data"] if p["type"] == "heatmap"]
     wanted = [m for g in range(len(ref["k"])) for m in (ref["k"][g], ref["v"][g],
               *(ref["q"][i] for i in range(heads) if ref["group"][i] == g))]
@@ -370,7 +374,7 @@ def test_the_map_writes_every_matrix_s_numbers_at_the_posts_sizes(variant, heads
     for panel, want in zip(panels, wanted):
         numbers = written(panel)
         assert numbers is not None, panel["name"]
-        np.testing.assert_allclose(numbers, want, atol=0.0051 if present else 0.00051)
+        np.testing.assert_allclose(numbers, want, atol=0.00051 if screen == "desk" else 0.0051)  # 2 decimals else
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

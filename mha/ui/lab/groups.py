@@ -13,7 +13,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.base import MAX_TEXT_SIDE
+from mha.figures.base import MAX_TEXT_SIDE, PHONE_COLUMN
 from mha.figures.ticks import token_ticks
 
 from .. import knobs, lab, primes, session
@@ -180,11 +180,14 @@ def _cap(v: View) -> int:
 def _map(v: View, tr: mha.Trace, shown: dict[int, np.ndarray], rows: int):
     """One row per group shown: its K and V, drawn once, then the Q of each head that reads them (wrapping after
     ROW panels). Off a phone, two a row (K beside V, then the Q's in pairs) when that writes the numbers in the cells
-    and four do not (audit 2026-12-04 #9: four a row drew colour only); on a projector, no taller than PRESENT_MAP_H
-    of panels and no taller than the first screen leaves under `rows` rows of controls (view.first_screen)."""
+    and four do not (audit 2026-12-04 #9: four a row drew colour only); on a phone, one a row over the column's whole
+    width when that writes them (audit 2026-12-07 #3); on a projector, no taller than PRESENT_MAP_H of panels and no
+    taller than the first screen leaves under `rows` rows of controls (view.first_screen)."""
     look = first_screen(replace(v.named, max_h=PRESENT_MAP_H), rows) if v.look == F.PRESENT else v.named
     small = max(min(v.cfg.n_tokens, F.MAX_SIDE), v.cfg.d_k, v.cfg.d_v) <= MAX_TEXT_SIDE  # numbers may fit
-    caps = (ROW["numbers"], ROW["desk"]) if v.text and small and not v.look.narrow else (_cap(v),)
+    caps = ((1, ROW["phone"]) if v.look.narrow else (ROW["numbers"], ROW["desk"])) if v.text and small else (_cap(v),)
+    if v.look.narrow and caps[0] == 1:  # V's 11 columns need 30.2 px: 350 px gives 29.6
+        look = replace(look, max_w=PHONE_COLUMN)
     fig = None
     for cap in caps:  # the first that writes numbers, else the last; built one at a time
         fig = _map_figure(v, tr, shown, cap, look)
