@@ -282,6 +282,15 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
                 styles(cell) if text else dict.fromkeys(values))
 
 
+def numbers_first(s: CacheStep, named: Look, plain: Look, text: bool) -> Look:
+    """The look to draw the step in: `named` (narrowed to leave room for its rows' token names), unless that costs
+    the cells their numbers and `plain` (rows by number) keeps them. On a projector, a text's long words left V's
+    cells 36 px, under the 40 that write numbers."""
+    if text and not all(plan(s, named, text).styles.values()) and all(plan(s, plain, text).styles.values()):
+        return plain
+    return named
+
+
 def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     """Frames: X_t arrives; q_t, k_t, v_t computed and k_t, v_t appended as row t of the caches; row t of
     the scores; its softmax, row t of S; Q's earlier rows dropped; row t of H and Y_t, while rows 1..t-1 of

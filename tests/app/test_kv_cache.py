@@ -288,3 +288,22 @@ def test_a_projector_says_under_the_step_that_it_draws_the_last_four_tokens(lang
     assert note in page_text(at)
     titles = list(panels(next(c for c in charts(at) if c.get("frames"))))
     assert len(titles) == 6 and not any("<br>" in t for t in titles), titles
+
+
+def test_a_projector_writes_the_steps_numbers_before_a_texts_long_words():
+    """Rows named by a text's long words left a projector's V 36 px cells, under the 40 that write numbers, and the
+    step was colour only (review 2026-12-07). Numbers come first: a projector draws the rows by number and writes
+    every panel's numbers as a desk does; a desk, with room for both, keeps the words."""
+    text = "understanding transformers requires patience"
+
+    def step(**screen) -> dict:
+        return next(c for c in charts(run(stage="kv_cache", kv=1, text=text, **screen)) if c.get("frames"))
+
+    def writing(animation: dict) -> list[str]:
+        return [tr["name"] for tr in animation["data"] if tr.get("type") == "heatmap"
+                and any(s for row in tr.get("text") or () for s in row)]
+
+    desk, projector = step(), step(present=1)
+    assert len(writing(desk)) == 6 and writing(projector) == writing(desk)
+    assert desk["layout"]["yaxis"]["ticktext"][:2] == ["underst…", "transfo…"]
+    assert not projector["layout"]["yaxis"].get("ticktext")

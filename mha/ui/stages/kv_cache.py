@@ -5,7 +5,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.cache import COLS, cache_animation, drawn_rows
+from mha.figures.cache import COLS, cache_animation, drawn_rows, numbers_first
 from mha.figures.ticks import token_ticks
 
 from .. import exports, lab, lengths, link
@@ -71,7 +71,8 @@ def _steps(v: View) -> None:
     part = part_control(t_, "kv_cache")
     if part == "step":
         def build():
-            fig = cache_animation(cache_step(v, d), text=v.text, look=v.named)
+            step = cache_step(v, d)
+            fig = cache_animation(step, text=v.text, look=numbers_first(step, v.named, v.look, v.text))
             tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
             return drawn(token_ticks(fig, tokens, token_axes(fig), v.look))
 
