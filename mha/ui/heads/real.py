@@ -23,7 +23,7 @@ from ..strings import Text, md_escape
 from ..view import View, first_screen, name
 from . import s_maps
 
-BEST = 3  # the best induction heads the knock-out part offers to knock out in one click
+BEST = 3  # induction heads (a score of ROLE_FLOOR or more) the knock-out part offers to knock out in one click, at most
 
 
 UPLOAD_ERROR = "ckpt_upload_error"  # session key: why the last upload could not be read, said once under the box
@@ -234,13 +234,25 @@ def scores(v: View, m: mha.GPT2) -> tuple[np.ndarray, np.ndarray]:
     mats = [F.Mat(prev, t("real_scores_prev"), "probs", t("real_layer_axis"), t("real_head_axis")),
             F.Mat(induction, t("real_scores_ind"), "probs", t("real_layer_axis"), t("real_head_axis"))]
     chart(F.grid_figure(mats, text=v.text, words=v.words, look=v.look, axis_titles=True), key="real_scores")
-    said = []
-    for kind, a in (("ind", induction), ("prev", prev)):  # a head is named for a score of ROLE_FLOOR or more
-        head = "{}.{}".format(*(int(i) + 1 for i in np.unravel_index(np.argmax(a), a.shape)))
-        key = f"real_best_{kind}" if a.max() >= ROLE_FLOOR else f"real_no_{kind}"
-        said.append(t(key, head=head, score=f"{a.max():.2f}", floor=f"{ROLE_FLOOR:.2f}"))
+    said, floor = [], f"{ROLE_FLOOR:.2f}"
+    for kind, a in (("ind", induction), ("prev", prev)):  # every head with a score of ROLE_FLOOR or more is named
+        over = named_over(a)
+        if len(over) > 1:
+            heads = t("list_sep").join(f"{head} ({score:.2f})" for head, score in over)
+            said.append(t(f"real_best_{kind}_many", heads=heads, floor=floor))
+        else:
+            head, score = over[0] if over else named_over(a, -np.inf)[0]
+            said.append(t(f"real_best_{kind}" if over else f"real_no_{kind}", head=head, score=f"{score:.2f}",
+                          floor=floor))
     st.markdown(t.sentences(*said, t("real_heads_named")))
     return prev, induction
+
+
+def named_over(scores: np.ndarray, floor: float = ROLE_FLOOR) -> list[tuple[str, float]]:
+    """The heads (layer.head, from 1) whose score is `floor` or more, with their scores, best first (ties in order)."""
+    order = np.argsort(-scores, axis=None, kind="stable")
+    heads = [np.unravel_index(i, scores.shape) for i in order if scores.flat[i] >= floor]
+    return [(f"{layer + 1}.{head + 1}", float(scores[layer, head])) for layer, head in heads]
 
 
 def knock(v: View, m: mha.GPT2, name: str) -> None:
@@ -254,10 +266,9 @@ def knock(v: View, m: mha.GPT2, name: str) -> None:
     ss["ckpt_knock"] = kept
     st.markdown(f"**{t('real_knock_title')}**\n\n:gray[:small[{t('real_knock_text')}]]")
     _, _, (_, induction) = checkpoints.probe(m)
-    order = np.argsort(-induction, axis=None, kind="stable")[:BEST]
-    best = [names[int(i)] for i in order]
-    st.button(t("real_knock_best", k=len(best)), key="real_knock_best",
-              on_click=lambda: ss.update(ckpt_knock=best))
+    if best := [head for head, _ in named_over(induction)][:BEST]:  # none: the scores' sentence says no head copies
+        st.button(t("real_knock_best", heads=t("list_sep").join(best)), key="real_knock_best",
+                  on_click=lambda: ss.update(ckpt_knock=best))
     chosen = st.multiselect(t("real_knock_pick"), names, key="ckpt_knock")
     knocked = tuple(sorted(S.knocked_pairs(chosen)))
     every = checkpoints.knocked_score(m, ())

@@ -107,9 +107,16 @@ STRINGS = {
     "real_no_ind": S(
         en="No head reaches an induction score of {floor} (the highest is head {head}'s, {score}): none copies this way.",
         zh="没有哪个头的归纳分数达到 {floor}（最高的是头 {head}，{score}）：这个模型里没有这样照抄的头。"),
+    "real_best_ind_many": S(
+        en=("Heads {heads} score {floor} or more for induction: each looks back to the token to copy, an induction "
+            "head."),
+        zh="头 {heads} 的归纳分数都不低于 {floor}：每个都会回头看该照抄的那个词元，都是归纳头。"),
     "real_best_prev": S(
         en="Head {head} scores {score} for the previous token.",
         zh="头 {head} 的前一词元分数是 {score}。"),
+    "real_best_prev_many": S(
+        en="Heads {heads} score {floor} or more for the previous token.",
+        zh="头 {heads} 的前一词元分数都不低于 {floor}。"),
     "real_no_prev": S(
         en="No head reaches a previous-token score of {floor} (the highest is head {head}'s, {score}).",
         zh="没有哪个头的前一词元分数达到 {floor}（最高的是头 {head}，{score}）。"),
@@ -137,8 +144,8 @@ STRINGS = {
         en="Heads to knock out (layer.head)",
         zh="要敲掉的头（层.头）"),
     "real_knock_best": S(
-        en="The {k} best induction heads",
-        zh="归纳分数最高的 {k} 个头"),
+        en="The induction heads: {heads}",
+        zh="归纳头：{heads}"),
     "real_knock_every": S(
         en="every head",
         zh="所有头都在"),
