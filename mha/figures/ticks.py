@@ -68,7 +68,7 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: Look = DESK):
     width = layout.get("width")
     margin = layout.get("margin", {})
     paper = (width or 0) - margin.get("l", 0) - margin.get("r", 0)
-    inner = _inner_edges(layout, rows) if wider > 0 and paper > 0 else {}
+    inner = _inner_edges(layout, rows, paper) if wider > 0 and paper > 0 else {}
     roomy = {ax: title for ax in list(inner) if (title := _room_before(layout, ax, wider + 2, paper)) is not None}
     inner = {ax: edge for ax, edge in inner.items() if ax not in roomy}  # a gap wide enough already stays as it is
     room = lambda grow: wider <= 0 or (width is not None and width + grow <= max(width, look.max_w + 8))
@@ -102,9 +102,11 @@ def token_ticks(fig, tokens, axes: tuple[str, ...], look: Look = DESK):
     return fig
 
 
-def _inner_edges(layout: dict, rows: list[str]) -> dict[str, float]:
+def _inner_edges(layout: dict, rows: list[str], paper: float) -> dict[str, float]:
     """For each of these y axes whose panel has another panel to its left: where (a paper fraction) to open room for
-    its words, halfway between that panel's left edge and the nearest right edge before it."""
+    its words, halfway between that panel's left edge and the nearest right edge before it, or right of the rows'
+    title standing in that gap: the title stays where it is, left of the words that grow toward it, rather than
+    move over with the panel onto them."""
     rights = [layout[a]["domain"][1] for a in layout if a.startswith("xaxis") and "domain" in layout[a]
               and layout[a].get("visible", True)]
     edges = {}
@@ -113,7 +115,9 @@ def _inner_edges(layout: dict, rows: list[str]) -> dict[str, float]:
         left = x.get("domain", [0, 1])[0]
         before = [r for r in rights if r <= left + 1e-9]
         if before:
-            edges[ax] = (max(before) + left) / 2
+            titles = [n["x"] + n.get("font", {}).get("size", 11) / paper for n in layout.get("annotations", ())
+                      if n.get("textangle") == -90 and n.get("xref") == "paper" and max(before) < n["x"] < left]
+            edges[ax] = max([(max(before) + left) / 2, *titles])
     return edges
 
 

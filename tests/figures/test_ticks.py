@@ -137,6 +137,26 @@ def test_row_names_fit_between_their_panel_and_the_one_before_and_titles_move_wi
     assert named == ([0, 1, 2] if look == "desk" else [0]), named
 
 
+def test_a_rows_title_in_the_gap_before_its_panel_stays_clear_of_the_words_that_grow_toward_it():
+    """A product drawn long (A over B and C, as the block's A·W_proj at 7 tokens): C's rows' title stood in the gap
+    between B and C, right of where the gap opened, and moved over with C onto its longest words (review
+    2026-12-07: "token" over "against")."""
+    tokens = "queries compare themselves against earlier keys only".split()
+    rng = np.random.default_rng(0)
+    a, b = rng.normal(size=(7, 13)), rng.normal(size=(13, 5))
+    fig = F.product_figure(F.Mat(a, "A", row_label="token", col_label="unit"),
+                           F.Mat(b, "W", row_label="unit", col_label="feature"),
+                           F.Mat(a @ b, "AW", row_label="token", col_label="feature"), text=True, formula="A · W",
+                           words=TRIM, look=room_for_names(tokens, F.DESK))
+    layout = token_ticks(fig, tokens, ("yaxis", "yaxis3"), F.DESK).to_dict()["layout"]
+    assert layout["yaxis3"]["ticktext"][3] == "against"  # C's rows take words
+    left = _px(layout, layout["xaxis3"]["domain"][0])
+    words = widest(layout["yaxis3"]["ticktext"], layout["yaxis3"]["tickfont"]["size"])
+    title = next(n for n in layout["annotations"] if n.get("textangle") == -90 and n["text"] == "token"
+                 and _px(layout, layout["xaxis2"]["domain"][1]) < _px(layout, n["x"]) < left)
+    assert _px(layout, title["x"]) + title["font"]["size"] / 2 < left - words, (title["x"], left, words)
+
+
 def test_a_figure_named_on_a_phone_stays_within_the_phone():
     tokens = ["antidisestablishmentarianism"] * 6
     assert room_for_names(tokens, F.PHONE) is F.PHONE
