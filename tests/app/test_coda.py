@@ -128,13 +128,28 @@ def test_the_pre_ln_block_stage_is_mha_block_on_the_walk_x(lang, text):
     expected = mha.block(x, mha.init_block(cfg, 0))
     n = len(x)
     shown = {part: (charts(p), page_text(p)) for part, p in block_parts(at)}
-    assert {part: len(c) for part, (c, _) in shown.items()} == dict(ln1=1, attn=1, ffn=1, gelu=1, out=1)  # one part
+    # one part's figures at a time: its product and what makes the product's result (b_fc and H; b_proj and Y)
+    assert {part: len(c) for part, (c, _) in shown.items()} == dict(ln1=1, attn=1, ffn=2, gelu=2, out=2)
 
     def trace_in(part: str, name: str) -> dict:
         return next(tr for spec in shown[part][0] for tr in spec["data"] if tr.get("name") == name and "z" in tr)
     np.testing.assert_allclose(z(trace_in("out", "Y = R₁ + FFN")), expected.y, atol=1e-9)
     np.testing.assert_allclose(z(trace_in("ln1", "LN₁(X)")), expected.ln1, atol=1e-9)
-    np.testing.assert_allclose(z(trace_in("out", "H")), expected.hidden, atol=1e-9)
+    # Audit 2026-12-07 #3: every number the FFN and LN₂ take is drawn, so each step can be checked from the page
+    bw, ln2 = mha.init_block(cfg, 0), expected.ln2
+    np.testing.assert_allclose(z(trace_in("ffn", "H")), expected.hidden, atol=1e-9)
+    b_fc, b_proj = (z(trace_in(part, f"b<sub>{sub}</sub>"))[0] for part, sub in (("ffn", "fc"), ("out", "proj")))
+    np.testing.assert_allclose(b_fc, bw.b_fc, atol=1e-12)
+    np.testing.assert_allclose(z(trace_in("ffn", "γ₂"))[0], bw.ln2_g, atol=1e-12)
+    np.testing.assert_allclose(z(trace_in("ffn", "β₂"))[0], bw.ln2_b, atol=1e-12)
+    left = z(trace_in("ffn", "LN<sub>2</sub>(R<sub>1</sub>)"))  # the product's left factor
+    np.testing.assert_allclose(left, ln2, atol=1e-9)
+    np.testing.assert_allclose(z(trace_in("out", "W<sub>proj</sub>")), bw.w_proj, atol=1e-12)
+    np.testing.assert_allclose(z(trace_in("out", "A")), expected.act, atol=1e-12)
+    np.testing.assert_allclose(b_proj, bw.b_proj, atol=1e-12)
+    np.testing.assert_allclose(z(trace_in("out", "FFN")), expected.act @ bw.w_proj + bw.b_proj, atol=1e-9)
+    hidden = np.asarray(left) @ bw.w_fc + b_fc  # H from what the FFN part draws
+    np.testing.assert_allclose(hidden, expected.hidden, atol=1e-9)
     np.testing.assert_allclose(z(trace_in("ln1", "μ₁")), x.mean(axis=1, keepdims=True), atol=1e-12)
     assert rf"({n}\times 5)\cdot(5\times 13) \to {n}\times 13" in shown["ffn"][1]  # W_fc: hidden is n×d_ff
     assert rf"({n}\times 13)\cdot(13\times 5) \to {n}\times 5" in shown["out"][1]
@@ -142,6 +157,15 @@ def test_the_pre_ln_block_stage_is_mha_block_on_the_walk_x(lang, text):
     row = Text(lang)("block_gelu_row", i=n)
     gelu = next(tr for spec in shown["gelu"][0] for tr in spec["data"] if tr.get("name") == row)
     np.testing.assert_allclose(gelu["y"], expected.act[-1], atol=1e-12)  # the last row, by default
+    # Audit 2026-12-07 #4: the row's values written, h and GELU(h), and the tanh form GPT-2 computes, said
+    pairs = [tr for tr in shown["gelu"][0][1]["data"] if "z" in tr]
+    h = expected.hidden[-1]
+    gelu_by_hand = 0.5 * h * (1 + np.tanh(np.sqrt(2 / np.pi) * (h + 0.044715 * h**3)))
+    np.testing.assert_allclose(z(pairs[0])[0], h, atol=1e-12)
+    np.testing.assert_allclose(z(pairs[1])[0], gelu_by_hand, atol=1e-12)
+    assert all(tr.get("texttemplate") == "%{text}" for tr in pairs)
+    assert re.search(r"\$\$\n[^$]*\\tanh[^$]*0\.044715[^$]*\n\$\$", shown["gelu"][1])  # typeset, as a display
+    assert Text(lang)("block_gelu_about") in shown["gelu"][1]
 
 
 # What each part is, said in the diagram's own words: the boxes outlined when the part is on screen
@@ -445,7 +469,7 @@ def test_a_link_reproduces_the_coda_view():
 
 def test_the_block_part_is_in_the_link_and_a_link_opens_on_it():
     at = run(stage="block", part="gelu", lang="zh", ln="pre")
-    assert [len(charts(at))] == [1] and any(tr.get("name") == Text("zh")("block_gelu_row", i=3)
+    assert [len(charts(at))] == [2] and any(tr.get("name") == Text("zh")("block_gelu_row", i=3)
                                             for tr in charts(at)[0]["data"])
     assert at.query_params["part"] == "gelu"
     at.session_state["block_part"] = "ln1"  # the first part is the default: the link leaves it out

@@ -114,6 +114,7 @@ NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "softmax", "exp", "Concat", "Frobenius", "float", "numpy", "mha", "MHA", "Explorer", "Mistivia", "GPT", "small",
     "medium",  # GPT-2 small and medium: the models' names
     "present", "kv", "GELU", "PNG", "MB", "GB", "int",  # int8: the type's name
+    "tanh", "ReLU",  # the functions GELU's formula is written with, and the one it is set against
     # the variant lab: the names of the methods and of the models they come from
     "GQA", "MQA", "ALiBi", "RoPE", "MLA", "FlashAttention", "StreamingLLM", "Llama", "Mistral", "DeepSeek", "Falcon",
     "BLOOM", "NeoX", "Pythia", "SVD", "SRAM", "HBM",

@@ -34,6 +34,7 @@ FFN_IN = {"pre": Name("LN<sub>2</sub>(R<sub>1</sub>)", r"\mathrm{LN}_2(R_1)", "L
           "post": Name("R<sub>1</sub>", "R_1", "R₁")}  # what the FFN reads
 UP = {"pre": Name("LN<sub>2</sub>W<sub>fc</sub>", r"\mathrm{LN}_2W_{fc}", "LN₂W_fc"),
       "post": Name("R<sub>1</sub>W<sub>fc</sub>", r"R_1W_{fc}", "R₁W_fc")}
+PROJ = Name("A·W<sub>proj</sub>", r"A\,W_{proj}", "A·W_proj")  # the FFN before its bias
 
 
 def render(v: View) -> None:
@@ -179,66 +180,72 @@ def _ffn(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     product_view("block_fc", v, operand, w_fc, Operand(tr.ffn_in @ bw.w_fc, up, token, t("hidden_unit")),
                  f"{operand.name.html} · W<sub>fc</sub>", first=1)  # under the parts control
     st.caption(t("block_bias", f=f, up=up.tex))
+    # What makes the product's H (pre-LN: γ₂ and β₂ made its left factor); a phone writes b_fcᵀ and Hᵀ, whose d_ff
+    # columns would not fit its width at the 30 px that write numbers
+    norm = [F.Mat(bw.ln2_g[None], "γ₂", col_label=feat), F.Mat(bw.ln2_b[None], "β₂", col_label=feat)]
+    unit = t("hidden_unit")
+    b_fc = "b<sub>fc</sub>"
+    bias = ([F.Mat(bw.b_fc[:, None], f"{b_fc}ᵀ", row_label=unit), F.Mat(tr.hidden.T, "Hᵀ", unit, col_label=token)]
+            if v.look.narrow else [F.Mat(bw.b_fc[None], b_fc, col_label=unit),
+                                   F.Mat(tr.hidden, "H", row_label=token, col_label=unit)])
+    mats = [*(norm if tr.ln == "pre" else []), *bias]
+    across = dict(desk=2, phone=(1, 1, 2) if tr.ln == "pre" else 2, present=(2, 1, 1) if tr.ln == "pre" else 1)
+    # a projector's b_fc and H a row each, to write their numbers; a phone's b_fcᵀ beside Hᵀ
+    screen = "phone" if v.look.narrow else "present" if v.look == F.PRESENT else "desk"
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=across[screen])
+    chart(fig if v.look.narrow else _rows(v, fig, f"yaxis{len(mats)}"), key="block_bias")
 
 
 def _gelu(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
+    """The curve with the chosen row's units on it, and their values written: h and GELU(h). The formula, in the
+    tanh form GPT-2 computes, and what it does, in words."""
     t, n, f = v.t, len(tr.x), v.cfg.d_ff
-    said_then_shown(f"**{t('block_gelu')}**",
-                    display(v.look, (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f}")), notes)
+    shape = (r"A = \mathrm{GELU}(H):", rf"{n}\times {f} \to {n}\times {f},")
+    form = (r"\mathrm{GELU}(h) = \tfrac12\,h\,\Bigl(1 + \tanh\bigl(\sqrt{2/\pi}",  # two lines on a phone
+            r"(h + 0.044715\,h^3)\bigr)\Bigr)")
+    said_then_shown(f"**{t('block_gelu')}**", display(v.look, shape, form), notes)
+    (notes or st).markdown(t("block_gelu_about"))
     row = number(st, t, "block_row", 1, n, default=n, persist_state="session")  # kept across parts
-    chart(F.gelu_figure(tr.hidden[row - 1], tr.act[row - 1], t("block_gelu_curve"), t("block_gelu_row", i=row),
-                        v.look),
-          key="block_gelu")
+    h, a, unit = tr.hidden[row - 1], tr.act[row - 1], t("hidden_unit")
+    chart(F.gelu_figure(h, a, t("block_gelu_curve"), t("block_gelu_row", i=row), v.look), key="block_gelu")
+    names = (f"h: {t('block_gelu_row', i=row)}", f"GELU(h): {t('block_gelu_act_row', i=row)}")
+    pairs = ([F.Mat(h[:, None], names[0], row_label=unit), F.Mat(a[:, None], names[1], row_label=unit)]
+             if v.look.narrow else [F.Mat(h[None], names[0], col_label=unit), F.Mat(a[None], names[1], col_label=unit)])
+    chart(F.grid_figure(pairs, text=v.text, words=v.words, look=v.look, per_row=2 if v.look.narrow else 1),
+          key="block_gelu_values")  # a phone: the row's d_ff units down, h beside GELU(h)
 
 
 def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
+    """A · W_proj (clickable), then what makes Y of it: b_proj and FFN, R₁, and the second residual (post-LN: its
+    sum, then LN₂ with γ₂ and β₂). Every panel of the stream is n × d or 1 × d, so one figure fits every screen."""
     t, (n, d), f = v.t, tr.x.shape, v.cfg.d_ff
     token, feat = t("token"), t("feature")
     proj = (r"\mathrm{FFN} = A\,W_{proj} + b_{proj}:", rf"({n}\times {f})\cdot({f}\times {d}) \to {n}\times {d},")
     add = rf"({n}\times {d}) + ({n}\times {d}) \to {n}\times {d}"
-    hidden = [F.Mat(tr.hidden, "H", row_label=token, col_label=t("hidden_unit")),
-              F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=t("hidden_unit")),
-              F.Mat(tr.ffn, "FFN", row_label=token, col_label=feat)]
+    ffn = [F.Mat(bw.b_proj[None], "b<sub>proj</sub>", col_label=feat),
+           F.Mat(tr.ffn, "FFN", row_label=token, col_label=feat)]
     if tr.ln == "pre":
         tex = (proj, (r"Y = R_1 + \mathrm{FFN}:", add))
-        mats = [F.Mat(tr.attn.y, "Attn", row_label=token, col_label=feat),
-                F.Mat(tr.r1, "R₁ = X + Attn", row_label=token, col_label=feat), *hidden,
+        mats = [*ffn, F.Mat(tr.r1, "R₁ = X + Attn", row_label=token, col_label=feat),
                 F.Mat(tr.y, "Y = R₁ + FFN", row_label=token, col_label=feat)]
     else:
         tex = (proj, (r"Y = \mathrm{LN}_2(R_1 + \mathrm{FFN}):", add))  # the sum's shape; LN keeps it
-        mats = [F.Mat(tr.r1, "R₁", row_label=token, col_label=feat), *hidden,
+        mats = [*ffn, F.Mat(tr.r1, "R₁", row_label=token, col_label=feat),
                 F.Mat(tr.sum2, "R₁ + FFN", row_label=token, col_label=feat),
+                F.Mat(bw.ln2_g[None], "γ₂", col_label=feat), F.Mat(bw.ln2_b[None], "β₂", col_label=feat),
                 F.Mat(tr.y, "Y = LN₂(R₁ + FFN)", row_label=token, col_label=feat)]
     said_then_shown(f"**{t(f'block_out_{tr.ln}')}**", display(v.look, *tex), notes)
-    if v.look == F.DESK:
-        axes = [f"yaxis{i}" for i in ("", 2, 3, 4, 5, 6)]
-        chart(_rows(v, F.grid_figure(mats, text=v.text, words=v.words, look=v.named), *axes), key="block_stream")
-    else:
-        _out_apart(v, tr, [m for m in mats if m.name not in ("H", "A = GELU(H)")])
+    act = Operand(tr.act, name("A", ""), token, t("hidden_unit"))
+    w_proj = Operand(bw.w_proj, name("W", "proj"), t("hidden_unit"), feat)
+    product_view("block_proj", v, act, w_proj, Operand(tr.act @ bw.w_proj, PROJ, token, feat),
+                 "A · W<sub>proj</sub>", first=1)  # under the parts control
+    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
+    rows = [f"yaxis{i + 1 if i else ''}" for i, m in enumerate(mats) if m.row_label == token]
+    chart(_rows(v, fig, *rows), key="block_stream")
     if tr.ln == "post":
         st.caption(t("block_ln2_stats", what=r"$R_1 + \mathrm{FFN}$", mean=_range(tr.sum2.mean(axis=1)),
                      var=_range(tr.sum2.var(axis=1))))
     st.caption(t("block_rows_alone"))
-
-
-def _out_apart(v: View, tr: mha.BlockTrace, stream: list) -> None:
-    """A projector or a phone: H and A (d_ff columns) in a figure of their own, above the stream's n × d matrices
-    (FFN with them), so that each figure's cells are large enough for their numbers: one figure takes one cell
-    size, and H's columns would shrink every cell of the stream. A phone writes Hᵀ and Aᵀ: d_ff columns at its
-    30 px cells would not fit its width."""
-    t = v.t
-    token, unit = t("token"), t("hidden_unit")
-    if v.look.narrow:
-        hidden = [F.Mat(tr.hidden.T, "Hᵀ", row_label=unit, col_label=token),
-                  F.Mat(tr.act.T, "Aᵀ = GELU(H)ᵀ", row_label=unit, col_label=token)]
-        chart(F.grid_figure(hidden, text=v.text, words=v.words, look=v.look, per_row=2), key="block_hidden")
-    else:
-        hidden = [F.Mat(tr.hidden, "H", row_label=token, col_label=unit),
-                  F.Mat(tr.act, "A = GELU(H)", row_label=token, col_label=unit)]
-        fig = F.grid_figure(hidden, text=v.text, words=v.words, look=first_screen(v.named, 1), per_row=1)
-        chart(_rows(v, fig, "yaxis", "yaxis2"), key="block_hidden")
-    fig = F.grid_figure(stream, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
-    chart(_rows(v, fig, *(f"yaxis{i}" for i in ("", 2, 3, 4))), key="block_stream")
 
 
 def _range(values: np.ndarray) -> str:

@@ -135,11 +135,22 @@ STRINGS = {
         zh="隐藏单元",
         draws=CHART),
     "block_bias": S(
-        en="The chart shows ${up}$; adding the bias row $b_{{fc}}$ ({f} numbers) to every row gives H.",
-        zh="图中是 ${up}$；每一行再加上偏置 $b_{{fc}}$（{f} 个数）才得到 H。"),
+        en="The chart above is ${up}$; adding the bias row $b_{{fc}}$ ({f} numbers, below) to each of its rows gives H.",
+        zh="上图是 ${up}$；它的每一行再加上偏置 $b_{{fc}}$（{f} 个数，见下图）才得到 H。"),
     "block_gelu": S(
         en="GELU, unit by unit",
         zh="逐个单元做 GELU"),
+    "block_gelu_about": S(
+        en=("GPT-2 computes GELU in this tanh form. A large positive h passes almost unchanged and a large negative h "
+            "becomes almost 0; in between the curve bends smoothly. Its lowest value is about −0.17, near h = −0.75: "
+            "unlike ReLU, which cuts every negative h to 0 at a corner, a small negative h keeps a little of itself."),
+        zh=("GPT-2 用这个 tanh 形式计算 GELU。较大的正数 h 几乎原样通过，较大的负数 h 几乎变成 0，两者之间曲线平滑地弯过去。"
+            "它的最小值约为 −0.17，在 h = −0.75 附近：ReLU 在 0 处折成一个角，把所有负数 h 都变成 0；GELU 不同，"
+            "较小的负数 h 还会留下一点。")),
+    "block_gelu_act_row": S(
+        en="row {i} of A",
+        zh="A 的第 {i} 行",
+        draws=CHART),
     "block_row": S(
         en="Row shown on the curve",
         zh="在曲线上显示的行"),
