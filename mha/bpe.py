@@ -5,6 +5,8 @@ Chinese characters more than one token). Its vocabulary writes each byte as one 
 bytes_to_unicode table, rebuilt here), so a token's text is turned back into the bytes it stands for by that table.
 """
 
+import functools
+
 
 class BPE:
     """A checkpoint's own tokenizer (GPT-2's byte-level BPE, as the `tokenizers` library reads it)."""
@@ -33,8 +35,14 @@ class BPE:
 
 def _bytes_of(token: str) -> bytes:
     """A byte-level BPE token's text (each byte written as one printable character, GPT-2's table) -> its bytes."""
-    table = {c: b for b, c in _byte_table().items()}
+    table = _byte_of()
     return bytes(table[c] for c in token if c in table)
+
+
+@functools.cache
+def _byte_of() -> dict[str, int]:
+    """_byte_table read backwards, made once: a page names every token of a vocabulary through it."""
+    return {c: b for b, c in _byte_table().items()}
 
 
 def _byte_table() -> dict[int, str]:

@@ -19,6 +19,7 @@ import numpy as np
 
 import mha
 
+from .settings import LIMITS
 from .shared import MB, Shared, footprint
 
 FOLDERS, BUDGET, HUB = "MHA_MODELS", "MHA_MODEL_MB", "MHA_HUB"
@@ -95,16 +96,27 @@ def read_upload(files: list[tuple[str, bytes]]) -> tuple[mha.GPT2, int]:
         folder.mkdir()
         for name, data in files:
             (folder / name).write_bytes(data)
+        if (nbytes := _bytes(folder)) > budget():
+            raise TooLarge("upload", nbytes, budget(), fitting(budget()))
         numbers = sized(folder)
-        if 8 * numbers > budget():
-            raise TooLarge("upload", 8 * numbers, budget(), fitting(budget()))
         m = mha.load_gpt2(folder)
     return replace(m, name=f"{UPLOAD}-{digest}"), numbers
 
 
 def need(name: str) -> int:
-    """The bytes checkpoint `name`'s numbers take here (float64), from its config.json alone."""
-    return 8 * sized(offered()[name])
+    """The bytes checkpoint `name` takes here, from its config.json alone: its numbers (float64), and one run on the
+    most tokens a page gives it (the run's logits and probabilities are tokens × vocabulary each: a 1 MB upload of a
+    vocabulary of 495,000 made a run of 1 GB, red team 2026-12-07 T2)."""
+    return _bytes(offered()[name])
+
+
+def _bytes(folder: Path) -> int:
+    config, _ = mha.checkpoint_numbers(folder)
+    d, heads = config["n_embd"], config["n_head"]
+    sizes = dict(layers=config["n_layer"], heads=heads, d=d, d_k=config.get("mha_d_k") or d // heads,
+                 d_v=config.get("mha_d_v") or d // heads, d_ff=config.get("n_inner") or 4 * d,
+                 vocab=config["vocab_size"])
+    return 8 * sized(folder) + run_bytes(min(config["n_positions"], LIMITS["n_tokens"]), **sizes)
 
 
 def sized(folder: Path) -> int:
@@ -117,6 +129,14 @@ def sized(folder: Path) -> int:
                                   f"{MAX_HEADS} heads.", "too_deep", layers=layers, heads=heads,
                                   most_layers=MAX_LAYERS, most_heads=MAX_HEADS)
     return numbers
+
+
+def run_bytes(n: int, *, layers: int, heads: int, d: int, d_k: int, d_v: int, d_ff: int, vocab: int) -> int:
+    """About the bytes one run on n tokens holds (model_forward's trace): each layer's four n × n maps a head and the
+    mask, its Q, K, V, H and Concat, its residual stream and feed-forward rows; the logits and probabilities, n ×
+    vocab each (within 10%: tests/app/test_checkpoints.py measures it)."""
+    layer = (4 * heads + 1) * n * n + heads * n * (2 * d_k + 3 * d_v) + 5 * n * d + 2 * n * d_ff
+    return 8 * (layers * layer + 2 * n * d + 2 * n * vocab + 2 * n)
 
 
 def megabytes(nbytes: int) -> str:
@@ -172,14 +192,11 @@ class ProbeTooLarge(mha.CheckpointError):
 
 
 def probe_bytes(w: mha.ModelWeights) -> int:
-    """About the bytes probe() holds for a model of these sizes, worked out before any of it is run (within 10%:
-    tests/app/test_checkpoints.py measures it): per run, each layer's four n × n maps a head and the
-    mask, its Q, K, V, H and Concat, its residual stream and feed-forward rows; the logits and probabilities."""
+    """About the bytes probe() holds for a model of these sizes, worked out before any of it is run: PROBES runs of
+    2·HALF tokens (fewer where its context is short)."""
     a = w.blocks[0].attn
-    n = 2 * min(HALF, w.n_ctx // 2, w.vocab_size)
-    d_ff = w.blocks[0].w_fc.shape[1]
-    layer = (4 * a.n_heads + 1) * n * n + a.n_heads * n * (2 * a.d_k + 3 * a.d_v) + 5 * n * w.d_model + 2 * n * d_ff
-    return 8 * PROBES * (w.n_layers * layer + 2 * n * w.d_model + 2 * n * w.vocab_size + 2 * n)
+    return PROBES * run_bytes(2 * min(HALF, w.n_ctx // 2, w.vocab_size), layers=w.n_layers, heads=a.n_heads,
+                              d=w.d_model, d_k=a.d_k, d_v=a.d_v, d_ff=w.blocks[0].w_fc.shape[1], vocab=w.vocab_size)
 
 
 def probe(m: mha.GPT2) -> tuple[np.ndarray, tuple[mha.ModelTrace, ...], tuple[np.ndarray, np.ndarray]]:

@@ -13,6 +13,7 @@ from tokenizers import Tokenizer
 import mha
 import mha.model
 from mha.ui import checkpoints
+from mha.ui.shared import MB
 
 from .helpers import html_bodies, keyed_charts, page_text, rerun, run, shown, warnings, z
 
@@ -168,12 +169,14 @@ def test_a_checkpoint_that_does_not_fit_or_does_not_open_is_named_with_what_is_w
     at = run(stage="heads", ckpt="tiny-gpt2")
     assert not at.exception
     said = shown(" ".join(e.value for e in at.error))
-    assert "tiny-gpt2 needs 0.21 MB in this process" in said and "checkpoints up to 0 MB (MHA_MODEL_MB)" in said
-    assert "None of this server's checkpoints fits" in said
-    monkeypatch.setenv("MHA_MODEL_MB", "0.1")  # tiny-gpt2's 0.21 MB does not fit, trained-gpt2's 0.036 MB does
+    tiny, trained = (checkpoints.need(name) for name in ("tiny-gpt2", "trained-gpt2"))  # test_a_runs_bytes_…
+    assert trained < 0.5 * MB < tiny  # its weights and a run on 64 tokens (its logits over a vocabulary of 300)
+    assert f"tiny-gpt2 needs {checkpoints.megabytes(tiny)} MB in this process" in said
+    assert "checkpoints up to 0 MB (MHA_MODEL_MB)" in said and "None of this server's checkpoints fits" in said
+    monkeypatch.setenv("MHA_MODEL_MB", "0.5")  # tiny-gpt2 does not fit, trained-gpt2 does
     at = run(stage="heads", ckpt="tiny-gpt2", lang="zh")
     said = shown(" ".join(e.value for e in at.error))
-    assert "tiny-gpt2 在本进程中需要 0.21 MB" in said and "放得下的有：trained-gpt2。" in said
+    assert f"tiny-gpt2 在本进程中需要 {checkpoints.megabytes(tiny)} MB" in said and "放得下的有：trained-gpt2。" in said
     monkeypatch.setenv("MHA_MODEL_MB", "lots")  # not a number: the default, 64 MB
     assert not run(stage="heads", ckpt="tiny-gpt2").error
     monkeypatch.delenv("MHA_MODEL_MB")
@@ -259,14 +262,51 @@ def test_an_upload_that_is_not_a_checkpoint_is_named_with_what_is_wrong(offered,
 
 
 def test_an_upload_too_large_for_the_server_is_refused_before_it_is_read(offered, monkeypatch):
-    monkeypatch.setenv("MHA_MODEL_MB", "0.1")
+    monkeypatch.setenv("MHA_MODEL_MB", "0.5")
     read = []
     monkeypatch.setattr(mha, "load_gpt2", lambda *a: read.append(a))
     at = run(stage="heads", lang="zh")
     at.file_uploader(key="ckpt_files").set_value(_files(offered / "tiny-gpt2"))
     rerun(at)
     errors = shown(" ".join(e.value for e in at.error))
-    assert "你上传的模型 在本进程中需要 0.21 MB" in errors and "放得下的有：trained-gpt2" in errors and not read
+    need = checkpoints.megabytes(checkpoints.need("tiny-gpt2"))
+    assert f"你上传的模型 在本进程中需要 {need} MB" in errors and "放得下的有：trained-gpt2" in errors and not read
+
+
+def test_an_upload_of_a_huge_vocabulary_is_refused_for_what_its_runs_would_hold(offered, tmp_path, monkeypatch):
+    """Red team 2026-12-07 T2: a 1 MB upload of n_embd 1 and a vocabulary of 495,000 held 8 bytes a number (4 MB),
+    but each run of the page on 64 tokens made logits and probabilities of 64 × 495,000 floats each: ~1 GB a run,
+    made again every run (no cache keeps it). The run is costed from config.json before anything is read."""
+    monkeypatch.setattr(mha, "load_gpt2", lambda *a: pytest.fail("read though it cannot be held"))
+    folder = tmp_path / "huge"
+    folder.mkdir()
+    for name in ("config.json", "model.safetensors", "tokenizer.json"):
+        (folder / name).write_bytes((offered / "trained-gpt2" / name).read_bytes())
+    config = json.loads((folder / "config.json").read_text()) | {"vocab_size": 495_000}
+    (folder / "config.json").write_text(json.dumps(config))
+    at = run(stage="heads")
+    at.file_uploader(key="ckpt_files").set_value(_files(folder))
+    rerun(at)
+    errors = shown(" ".join(e.value for e in at.error))
+    need = float(re.search(r"your upload needs ([\d.,]+) MB in this process", errors)[1].replace(",", ""))
+    n = min(config["n_positions"], 64)  # its weights are 4 MB: what it needs is the run's n × 495,000 twice
+    assert need >= 2 * n * 495_000 * 8 / MB > 48 and "a run on a page's tokens keeps their logits" in errors
+    assert checkpoints.UPLOAD not in (at.session_state["ckpt"] if "ckpt" in at.session_state else "")
+
+
+@pytest.mark.parametrize("layers, heads, d, vocab, n", [(1, 1, 4, 50, 32), (3, 4, 32, 300, 48), (2, 3, 12, 9, 64),
+                                                        (1, 1, 1, 5000, 64)])
+def test_a_runs_bytes_are_known_before_it_runs(layers, heads, d, vocab, n):
+    """run_bytes, from the sizes alone, against what model_forward's trace holds once run (the sizes a page runs: a
+    run of a few tokens of a toy model holds a few kB more than it counts)."""
+    from mha.ui.shared import footprint
+
+    cfg = mha.AttentionConfig(1, d, d // heads, d // heads, heads, seed=3)
+    mw = mha.init_model(cfg, [f"t{i}" for i in range(vocab)], n_layers=layers, positions="learned", n_ctx=64)
+    held = sum(footprint(mha.model_forward(np.arange(n) % vocab, mw)).values())
+    guess = checkpoints.run_bytes(n, layers=layers, heads=heads, d=d, d_k=d // heads, d_v=d // heads,
+                                  d_ff=mw.blocks[0].w_fc.shape[1], vocab=vocab)
+    assert 0.9 * held <= guess <= 1.1 * held, (guess, held)
 
 
 def _deep(folder, layers: int):

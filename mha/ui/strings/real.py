@@ -170,10 +170,16 @@ STRINGS = {
     "real_error": S(
         en="{name} could not be opened: {error}",
         zh="无法打开 {name}：{error}"),
+    "real_upload_again": S(
+        en=("The files added to the box before were read and then let go, so this page no longer holds them: clear the "
+            "box, then add all of the checkpoint's files together."),
+        zh="之前放进上传框的文件读取后已释放，这个页面不再保存它们：请先清空上传框，再把检查点的所有文件一起放进去。"),
     "real_too_large": S(
-        en=("{name} needs {need} MB in this process (the core holds every weight in float64), and this server keeps "
-            "checkpoints up to {allowed} MB ({variable}), so it is not read."),
-        zh="{name} 在本进程中需要 {need} MB（核心代码以 float64 保存每个权重），而本服务器给检查点的上限是 {allowed} MB（{variable}），所以没有读取它。"),
+        en=("{name} needs {need} MB in this process (the core holds every weight in float64, and a run on a page's "
+            "tokens keeps their logits over its whole vocabulary), and this server keeps checkpoints up to {allowed} MB "
+            "({variable}), so it is not read."),
+        zh=("{name} 在本进程中需要 {need} MB（核心代码以 float64 保存每个权重，而在页面的词元上运行一次，还要保存这些词元在"
+            "整个词表上的 logit），而本服务器给检查点的上限是 {allowed} MB（{variable}），所以没有读取它。")),
     "real_fits": S(
         en="Of this server's checkpoints, these fit: {names}.",
         zh="本服务器的检查点中，放得下的有：{names}。"),
