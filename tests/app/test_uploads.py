@@ -4,11 +4,14 @@ as soon as the page has read them."""
 
 import pytest
 from starlette.exceptions import HTTPException
+from streamlit.proto.Common_pb2 import FileURLs as FileURLsProto
 from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
-from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+from streamlit.runtime.uploaded_file_manager import DeletedFile, UploadedFile, UploadedFileRec
 
 from mha.ui import uploads
+from mha.ui.heads import real
 from mha.ui.shared import MB
+from mha.ui.strings import TABLES
 
 from .helpers import rerun, run
 
@@ -71,6 +74,28 @@ def test_a_checkpoints_files_are_let_go_once_the_page_has_read_them(offered, mon
     rerun(at)
     assert at.session_state["ckpt"] == ":upload" and len(let_go) == 3  # read, shown, and its three files let go
     assert len({session for session, _ in let_go}) == 1
+
+
+def test_a_checkpoint_added_in_two_goes_is_read_whole_and_files_let_go_are_asked_for_again(offered, monkeypatch):
+    """Red team 2026-12-07 T7: config.json and tokenizer.json first, then model.safetensors: the first two had been
+    let go once read, came back as DeletedFile, and the page showed an AttributeError. Files that make no checkpoint
+    yet stay in the box; files already let go are asked for again, in words."""
+    let_go = []
+    monkeypatch.setattr(uploads, "release", lambda ids: let_go.extend(ids))
+    at = run(stage="heads")
+    files = {p.name: (p.name, p.read_bytes(), "application/octet-stream") for p in (offered / "trained-gpt2").iterdir()}
+    at.file_uploader(key="ckpt_files").set_value([files["config.json"], files["tokenizer.json"]])
+    rerun(at)
+    assert "no model.safetensors" in " ".join(e.value for e in at.error) and not let_go  # kept: one is missing
+    at.file_uploader(key="ckpt_files").set_value(list(files.values()))
+    rerun(at)
+    assert at.session_state["ckpt"] == ":upload" and len(let_go) == 3 and not at.exception
+    name, data, kind = files["model.safetensors"]
+    model = UploadedFile(UploadedFileRec("f2", name, kind, data), FileURLsProto())
+    ss = {"lang": "zh", "ckpt_files": [DeletedFile("f1"), model]}
+    monkeypatch.setattr(real.st, "session_state", ss)
+    real._uploaded()  # a box holding a file let go: what a server's next run hands the page
+    assert ss[real.UPLOAD_ERROR] == TABLES["zh"]["real_upload_again"]
 
 
 def test_files_no_box_has_read_for_a_while_make_room_for_a_new_page(monkeypatch):

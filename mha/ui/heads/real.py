@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import numpy as np
 import streamlit as st
+from streamlit.runtime.uploaded_file_manager import UploadedFile
 
 import mha
 from mha import figures as F
@@ -65,17 +66,18 @@ def _uploaded() -> None:
     if not files:
         ss.pop(OWN, None)
         return
+    if not all(isinstance(f, UploadedFile) for f in files):  # files read before and let go (red team 2026-12-07 T7)
+        ss[UPLOAD_ERROR] = t("real_upload_again")
+        return
     try:
-        read = [(f.name, f.getvalue()) for f in files]
-        uploads.release([f.file_id for f in files])  # read: its bytes are let go
-        ss[OWN] = checkpoints.read_upload(read)
+        ss[OWN] = checkpoints.read_upload([(f.name, f.getvalue()) for f in files])
+        ss["ckpt"] = checkpoints.UPLOAD
     except checkpoints.TooLarge as e:
         ss[UPLOAD_ERROR] = too_large(t, e, t("real_own"))
-        return
-    except mha.InputError as e:
+    except mha.InputError as e:  # its files stay in the box: the one missing may be added to them
         ss[UPLOAD_ERROR] = t("real_error", name=t("real_own"), error=failure(t, e))
         return
-    ss["ckpt"] = checkpoints.UPLOAD
+    uploads.release([f.file_id for f in files])  # read as a checkpoint, or too large for this server: let go
 
 
 def failure(t: Text, e: mha.InputError) -> str:
