@@ -28,7 +28,7 @@ ss["page_running"] = True  # False again at the end: a fragment's own rerun then
 t = Text(ss["lang"])
 
 # A page that has asked for much work of late takes turns with the other such pages (budget.paced)
-with budget.paced(t):
+with budget.paced(t, classroom.payer()):  # a room's followers pay the room's pace
     share, downloads = sidebar.render(t)
     # On a projector the page opens on the stage: the app's name, the tagline and the credit wait at its foot (a phone
     # wins over presenter), so that the stage's figure has the screen's height

@@ -13,12 +13,13 @@
 
 import re
 import threading
+import time
 
 import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from . import session
+from . import budget, session
 from .rooms import CODE_LENGTH, KEEP_EVERY_S, SENDS_PER_S, STORE, RoomError, RoomUnreachable, shared_view
 from .settings import Notice
 from .strings import Text
@@ -29,7 +30,7 @@ SHOWN = "room_shown"  # a follower's view as its run after the room's last view 
 ENTERED = "room_entered"  # the link's room= was read (once a session)
 CODE_FORM = re.compile(rf"[A-Za-z0-9]{{{CODE_LENGTH}}}")
 TELL_AFTER_S = 0.15  # a presenter's rerun takes about 0.05 s on the post's sizes: its run ends before the room's start
-_due: set[str] = set()  # followers' sessions to rerun at the next _tell
+_due: dict[str, set[str]] = {}  # room code -> its followers' sessions to rerun at the next _tell
 _due_lock = threading.Lock()
 
 
@@ -38,29 +39,45 @@ def session_id() -> str | None:
     return ctx.session_id if ctx else None
 
 
-def _notifier(sid: str):
+def _notifier(sid: str, code: str):
     """How a follower's page is told of a newer view: a full rerun of its session, asked for on the server's event
     loop with its widgets as they are (no click is replayed), which applies the view at its start. The reruns of a
     room start together, TELL_AFTER_S after the presenter's send, so that the presenter's own run ends first."""
     def notify() -> None:
         with _due_lock:
             first = not _due
-            _due.add(sid)
+            _due.setdefault(code, set()).add(sid)
         if first:
             threading.Timer(TELL_AFTER_S, _tell).start()
     return notify
 
 
 def _tell() -> None:
+    """Rerun the followers due, room by room; a room whose followers' runs are over its pace (budget.paced: they pay
+    the room's) is told again once they are under it. Its pages then take the newest view, however many were sent
+    meanwhile: one change sent to many pages, or many changes, cost what the room's pace allows (red team
+    2026-12-07 T1)."""
+    now = time.monotonic()
     with _due_lock:
-        due = list(_due)
-        _due.clear()
+        due = {code: sids for code, sids in _due.items() if budget.spent(f"room {code}", now) <= budget.PACE_CPU_S}
+        for code in due:
+            del _due[code]
+        later = bool(_due)
+    if later:
+        threading.Timer(budget.PACE_WINDOW_S / 6, _tell).start()
     if not Runtime.exists():
         return
-    for sid in due:
+    for sid in (sid for sids in due.values() for sid in sids):
         page = Runtime.instance().get_app_session(sid)
         if page is not None:
             page._call_soon_on_event_loop(lambda page=page: page.request_rerun(None))
+
+
+def payer() -> str | None:
+    """Whose pace a run of this page counts towards (budget.paced): a follower's, its room's, whose every follower
+    reruns on one change; else the page's own (None)."""
+    ss = st.session_state
+    return f"room {ss[CODE]}" if ss.get(CODE) and ss.get(FOLLOW) and not presenting() else None
 
 
 def alive(sid: str) -> bool:
@@ -123,7 +140,7 @@ def _take_view(code: str) -> None:
     sid = session_id()
     if sid:
         try:
-            STORE.join(code, sid, _notifier(sid) if ss.get(FOLLOW) else None)
+            STORE.join(code, sid, _notifier(sid, code) if ss.get(FOLLOW) else None)
         except RoomUnreachable:
             raise
         except RoomError as e:

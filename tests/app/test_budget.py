@@ -158,6 +158,43 @@ def test_pages_over_their_pace_take_turns_and_a_light_page_never_waits(sessions,
     assert budget.spent("a", later) == 0
 
 
+def test_a_rooms_followers_pay_the_rooms_pace_together(sessions, monkeypatch):
+    """Red team 2026-12-07 T1: one change made every follower of a room rerun at once, each far under its own pace,
+    and 150 of them took a light page's p95 from 0.07 to 33 s. Followers pay the room's pace: once their runs
+    together pass it, they take turns with the other busy pages, one at a time, and a light page still goes at once."""
+    t, room = Text("en"), "room ABCDE"
+    monkeypatch.setattr(budget, "time", SimpleNamespace(monotonic=time.monotonic, thread_time=lambda: next(clock)))
+    for _ in range(4):  # four followers' runs, each a third of the pace: the room over it
+        clock = iter([0.0, budget.PACE_CPU_S / 3])
+        with budget.paced(t, room):
+            pass
+    monkeypatch.setattr(budget, "time", time)
+    assert budget.spent(room, time.monotonic()) > budget.PACE_CPU_S and budget.spent("", time.monotonic()) == 0
+    order, holding, release = [], threading.Event(), threading.Event()
+
+    def follower(name):
+        with budget.paced(t, room):
+            order.append(name)
+            holding.set()
+            release.wait(10)
+
+    first = _in_thread("f5", lambda: follower("f5"))
+    holding.wait(10)
+    second = _in_thread("f6", lambda: follower("f6"))  # another follower of the room: its turn waits
+
+    def light():
+        with budget.paced(t):
+            order.append("light")
+
+    _in_thread("light", light).join(10)  # a light page goes at once
+    time.sleep(0.2)
+    assert order == ["f5", "light"] and sessions == [t("budget_pace")]
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert order == ["f5", "light", "f6"]
+
+
 MIB = 2**20
 WEIGHTS_MIB = 8 * (H * D * (2 * K + V) + H * V * D) // MIB  # W_Q, W_K, W_V, W_O at the caps: 64 MiB
 WALK_MIB = 8 * WALK // MIB  # 8 MiB

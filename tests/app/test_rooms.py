@@ -1,8 +1,10 @@
 """The classroom's rooms (mha/ui/rooms.py): a code and a key, who may drive, who is told, and every bound."""
 
+from types import SimpleNamespace
+
 import pytest
 
-from mha.ui import classroom, room_panel, rooms
+from mha.ui import budget, classroom, room_panel, rooms
 from mha.ui.rooms import RoomError, Store
 from mha.ui.strings import EN, TABLES, Text
 
@@ -245,6 +247,42 @@ def test_a_follower_takes_the_presenters_view_and_keeps_its_own_language(lang):
     rerun(presenter)
     rerun(follower)
     assert follower.session_state["stage"] == "values" and follower.session_state["room_follow"]
+
+
+def test_a_followers_runs_pay_the_rooms_pace_and_the_presenters_and_an_explorers_their_own(monkeypatch):
+    """Red team 2026-12-07 T1: the runs a room's change starts are one room's work (budget.paced's payer)."""
+    paid, real = [], budget.paced
+    monkeypatch.setattr(budget, "paced", lambda t, payer=None: paid.append(payer) or real(t, payer))
+    presenter = run(room="new", stage="qk")
+    code, _ = _room_of(presenter)
+    follower = run(room=code)
+    assert paid == [None, f"room {code}"]
+    follower.button(key="room_explore").click()
+    rerun(follower)
+    assert paid[-1] is None  # its own runs, its own pace
+
+
+def test_a_room_over_its_pace_is_told_again_once_under_it_and_another_room_at_once(monkeypatch):
+    """Red team 2026-12-07 T1: a presenter changing the view 4 times a second restarted every follower's run each
+    time. A room whose followers' runs are over the room's pace waits; its pages then rerun once, for the newest
+    view."""
+    told, timers = [], []
+    session = lambda sid: SimpleNamespace(request_rerun=lambda _: told.append(sid),  # noqa: E731
+                                          _call_soon_on_event_loop=lambda call: call())
+    runtime = SimpleNamespace(get_app_session=session)
+    monkeypatch.setattr(classroom, "Runtime", SimpleNamespace(exists=lambda: True, instance=lambda: runtime))
+    monkeypatch.setattr(classroom.threading, "Timer", lambda s, call: SimpleNamespace(start=lambda: timers.append(s)))
+    over = {"room BUSY1"}
+    monkeypatch.setattr(budget, "spent", lambda payer, now: 2 * budget.PACE_CPU_S if payer in over else 0.0)
+    for sid, code in (("a", "BUSY1"), ("b", "BUSY1"), ("c", "CALM1")):
+        classroom._notifier(sid, code)()
+    classroom._notifier("a", "BUSY1")()  # a second change before the first was told: one rerun still
+    assert timers == [classroom.TELL_AFTER_S]
+    classroom._tell()
+    assert told == ["c"] and timers[-1] == budget.PACE_WINDOW_S / 6  # the busy room is asked again later
+    over.clear()
+    classroom._tell()
+    assert sorted(told) == ["a", "b", "c"] and not classroom._due
 
 
 def test_a_follower_exploring_on_its_own_keeps_its_view_and_following_again_takes_the_newest():
