@@ -32,8 +32,8 @@ def panel(t: Text) -> None:
                 st.button(t("room_ask"), key="room_ask", on_click=classroom.ask, args=quiz, help=t("room_ask_help"))
             if st.button(t("room_show_code"), key="room_show", icon=":material/qr_code_2:"):
                 _show_code(t)
-            st.caption(t("room_your_link"))
-            st.code(f"{st.context.url or ''}?room={ss[CODE]}&key={ss[KEY]}", language=None, wrap_lines=True)
+            if st.button(t("room_show_link"), key="room_show_link", icon=":material/key:"):
+                _show_link(t)  # on purpose only: the panel is open on a projected screen to ask and count
         elif ss.get(CODE):
             st.markdown(t("room_in", code=ss[CODE]))
             st.button(t("room_leave"), key="room_leave", on_click=_leave)
@@ -116,6 +116,19 @@ def _leave() -> None:
         reach(STORE.leave, ss[CODE], sid)
     for key in (CODE, FOLLOW, SEEN, SHOWN, ASKED):  # nothing of the room stays: joined again, it is asked again
         ss.pop(key, None)
+
+
+def _show_link(t: Text) -> None:
+    """The presenter's own link, with the room's key, in a dialog opened on purpose (red team 2026-12-07 T6: shown in
+    the panel under the question's button, it was on the projected screen whenever the room was asked)."""
+    link = f"{st.context.url or ''}?room={st.session_state[CODE]}&key={st.session_state[KEY]}"
+
+    @st.dialog(t("room_show_link"))
+    def shown() -> None:
+        st.markdown(t("room_your_link"))
+        st.code(link, language=None, wrap_lines=True)
+
+    shown()
 
 
 def _show_code(t: Text) -> None:

@@ -272,6 +272,7 @@ def test_a_room_over_its_pace_is_told_again_once_under_it_and_another_room_at_on
     runtime = SimpleNamespace(get_app_session=session)
     monkeypatch.setattr(classroom, "Runtime", SimpleNamespace(exists=lambda: True, instance=lambda: runtime))
     monkeypatch.setattr(classroom.threading, "Timer", lambda s, call: SimpleNamespace(start=lambda: timers.append(s)))
+    monkeypatch.setattr(classroom, "_due", {})  # what other tests' pages left due
     over = {"room BUSY1"}
     monkeypatch.setattr(budget, "spent", lambda payer, now: 2 * budget.PACE_CPU_S if payer in over else 0.0)
     for sid, code in (("a", "BUSY1"), ("b", "BUSY1"), ("c", "CALM1")):
@@ -454,6 +455,11 @@ def test_the_join_code_the_presenter_shows_the_room_carries_no_key(monkeypatch):
     rerun(presenter).button(key="room_show").click()
     rerun(presenter)
     assert shown and all(s.endswith(f"?room={code}") for s in shown)
+    # Red team 2026-12-07 T6: the panel is open on the projected screen whenever the room is asked, and it wrote the
+    # presenter's link there; now nowhere on the page until asked for, then once, in a dialog of its own
+    assert key not in page_text(presenter) and not any(key in c.value for c in presenter.code)
+    presenter.button(key="room_show_link").click()
+    rerun(presenter)
     assert sum(key in c.value for c in presenter.code) == 1
 
 

@@ -197,6 +197,8 @@ def _walk():
     at = run(room="new", stage="qk")
     at.session_state["room_panel_open"] = True
     yield rerun(at)
+    at.button(key="room_show_link").click()  # the presenter's own link, in its dialog
+    yield rerun(at)
     code = at.session_state["room"]
     for stage in ("scores", "values", "heads", "output", "dependency"):  # faster than the room's pace: said
         at.session_state["stage"] = stage
@@ -289,7 +291,7 @@ def _checkpoints(mp, root):
     yield run(stage="heads", ckpt="tiny-gpt2")
     yield run(stage="heads", ckpt="nope")
     yield run(stage="heads")  # the offer
-    for mb in ("2", "0.1", "0"):  # its weights fit and its probe does not; some fitting; none
+    for mb in ("2", "0.5", "0"):  # its weights and a run fit and its probe does not; some fitting; none
         checkpoints._held.clear()  # read again, under this budget
         mp.setenv("MHA_MODEL_MB", mb)
         yield run(stage="heads", ckpt="tiny-gpt2")
@@ -305,7 +307,9 @@ def _checkpoints(mp, root):
     yield rerun(at)
     at.session_state["stage"] = "tokens"
     yield rerun(at)
-    for wrong in (files[1:], [*files, files[0]], [*files, ("notes.json", b"{}", "application/json")]):
+    cut = ("model.safetensors", b"\0" * 7, "application/octet-stream")  # too short to be one
+    for wrong in (files[1:], [*files, files[0]], [*files, ("notes.json", b"{}", "application/json")],
+                  [files[0], cut, files[2]]):
         at = run(stage="heads")  # an upload without config.json, with one file twice, with a file of no checkpoint
         at.file_uploader(key="ckpt_files").set_value(wrong)
         yield rerun(at)

@@ -27,9 +27,12 @@ STRINGS = {
     "room_show_code": S(
         en="Show the join code",
         zh="显示加入代码"),
+    "room_show_link": S(
+        en="My presenter link",
+        zh="我的主持链接"),
     "room_your_link": S(
-        en="Your presenter link: it drives the room, so keep it to yourself. Open it in another window, or again after your browser restarts, to go on leading.",
-        zh="你的主持链接：凭它控制课堂，请不要外传。在另一个浏览器窗口里打开它，或者浏览器重启后再打开，都可以继续主持。"),
+        en="Your presenter link: it drives the room, so keep it to yourself, and off a projected screen. Open it in another window, or again after your browser restarts, to go on leading.",
+        zh="你的主持链接：凭它控制课堂，请不要外传，也不要让它出现在投影屏幕上。在另一个浏览器窗口里打开它，或者浏览器重启后再打开，都可以继续主持。"),
     "room_code_title": S(
         en="Join this class",
         zh="加入这个课堂"),
