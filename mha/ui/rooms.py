@@ -13,8 +13,9 @@ which hands the store a `notify` callable for each follower.
 Every room is bounded: rooms per process, pages per room, hours it lives unused, and changes a second it sends (a
 faster presenter's changes are kept, the latest wins, and sent once the second is over). Each bound is said on the
 page that meets it. When the rooms are full, the room with no sign of life for longest (no presenter's page open, no
-follower's run: a room a link opened and left) gives way to a new one, once it has had none for GIVE_WAY_S; a room
-whose presenter's page is open never does, as that page says so every KEEP_EVERY_S (classroom.banner).
+presenter's run: a room a link opened and left; a follower's run is none, or one visit a room every few minutes kept
+them all) gives way to a new one, once it has had none for GIVE_WAY_S; a room whose presenter's page is open never
+does, as that page says so every KEEP_EVERY_S (classroom.banner).
 """
 
 import hashlib
@@ -79,7 +80,7 @@ class Question:
 class Room:
     code: str
     key_digest: bytes
-    touched: float  # monotonic: the last sign of life (a presenter's run or open page, a follower's run)
+    touched: float  # monotonic: the last sign of life (a presenter's run or open page)
     version: int = 0  # counts the views sent; a follower applies a view once, the newest
     view: dict[str, str] = field(default_factory=dict)
     pages: dict[str, Callable[[], None] | None] = field(default_factory=dict)  # page -> how it is told (None: it
@@ -170,8 +171,7 @@ class Store:
             room = self._room(code)
             if page not in room.pages and len(room.pages) >= MAX_PAGES:
                 raise RoomError("room_full", limit=MAX_PAGES)
-            room.pages[page] = notify
-            room.touched = self._clock()
+            room.pages[page] = notify  # no sign of life: only the presenter's are (red team 2026-12-07 T3)
 
     def leave(self, code: str, page: str) -> None:
         with self._lock:

@@ -28,6 +28,8 @@ if redis.call('HEXISTS', KEYS[2], ARGV[1]) == 0 and redis.call('HLEN', KEYS[2]) 
   return 0
 end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1
 """
 SEND = """

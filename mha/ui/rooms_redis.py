@@ -100,8 +100,7 @@ class RedisStore:
             if joined == -1:
                 raise RoomError("room_gone", code=code)
             if joined == 0:
-                raise RoomError("room_full", limit=rooms.MAX_PAGES)
-            self._touch(code)
+                raise RoomError("room_full", limit=rooms.MAX_PAGES)  # a follower is no sign of life (rooms.Store.join)
         with self._lock:
             self._mine.setdefault(code, set()).add(page)
             self._told.setdefault(code, {}).pop(page, None)
