@@ -8,7 +8,7 @@ import streamlit as st
 
 import mha
 
-from . import primes, x_codec
+from . import primes, training, x_codec
 from . import settings as S
 from .models import checkpoint_on, choices, fixed_sizes, random_repeat, trained_on, walked
 from .next_word import context, next_word
@@ -122,9 +122,13 @@ def config() -> mha.AttentionConfig:
 
 def sync_model() -> list[S.Notice]:
     """With the trained model or a checkpoint the sizes are the model's own (the sidebar shows them, read-only). A
-    checkpoint the walk can no longer run on (none chosen, or it cannot be opened here) gives the walk back to seeded
+    retrained model this server no longer keeps gives the page back the shipped one, said. A checkpoint the walk can
+    no longer run on (none chosen, or it cannot be opened here) gives the walk back to seeded
     weights at the post's sizes; the notice returned says so (the tokens and heads stages say why it cannot open)."""
     ss = st.session_state
+    if (seed := ss.get("train_seed")) is not None and training.model(seed) is None:  # red team 2026-12-07 T8
+        ss.pop("train_seed")  # other seeds trained since took its place: the page shows the shipped model, and says so
+        return [S.Notice("notice_retrain_gone", dict(seed=seed, kept=training.MAX_KEPT))]
     if ss.get("model") == "checkpoint":
         name, why = ss.get("ckpt") or "", "notice_ckpt_walk"
         try:

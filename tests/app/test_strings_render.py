@@ -185,6 +185,9 @@ def _walk():
     yield rerun(at)
     for part in S.HEADS_PARTS:  # the heads stage's parts with the trained model, two heads knocked out
         yield run(stage="heads", model="trained", part=part, knock="1.2,2.1")
+    at = run(stage="heads", model="trained", part="timeline")  # a retrained seed this server no longer keeps
+    at.session_state["train_seed"] = 999
+    yield rerun(at)
     at = run(stage="heads", model="trained", part="circuits")  # the QK circuit, its keys through head 1.2
     at.session_state["circuit"] = "qk"
     at.session_state["circuit_head"] = "2.1"

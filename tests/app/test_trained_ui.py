@@ -276,6 +276,25 @@ def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(shor
     assert "train_seed" not in at.session_state
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_retrained_model_the_server_let_go_is_said_and_the_page_shows_the_shipped_one(short_training, lang):
+    """Red team 2026-12-07 T8: once MAX_KEPT other seeds were trained, a page showing seed 5 showed the shipped model's
+    numbers under the words "retrained with seed 5". Now it says the model is gone and shows the shipped one as such."""
+    at = run(model="trained", stage="heads", text="A B C A B C", part="timeline", lang=lang)
+    _until_trained(_click_train(at, 5), short_training)
+    assert at.session_state["train_seed"] == 5
+    kept, model = short_training._kept, short_training.model(5)
+    for seed in range(6, 6 + short_training.MAX_KEPT):  # other pages' seeds take its place, as _run keeps them
+        kept[seed] = model
+        while len(kept) > short_training.MAX_KEPT:
+            kept.popitem(last=False)
+    assert short_training.model(5) is None
+    rerun(at)
+    said = TABLES[lang]["notice_retrain_gone"].format(seed=5, kept=short_training.MAX_KEPT)
+    assert "train_seed" not in at.session_state and said in " ".join(w.value for w in at.warning)
+    assert not any("5" in i.value for i in at.info)  # no "showing the model retrained with seed 5"
+
+
 def _held_at_start(training, monkeypatch) -> threading.Event:
     """Each run waits at its start until the test sets the event it returns."""
     gate, train_shipped = threading.Event(), training.train.train_shipped
