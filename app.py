@@ -7,13 +7,12 @@ from mha.ui import startup
 startup.install()  # first: checks the Streamlit internals the UI imports, then wraps request_rerun, sets the GIL switch
 
 import mha
-from mha.ui import budget, classroom, link, models, reruns, room_panel, screen, session, sidebar, x_edits
+from mha.ui import budget, classroom, link, models, nav, reruns, room_panel, screen, session, sidebar, x_edits
 from mha.ui.code import snippet
 from mha.ui.prose import below, input_error
 from mha.ui.stages import FILES_VIEW, RENDER
 from mha.ui.strings import Text
 from mha.ui.view import View
-from mha.ui.walk import STAGES
 
 if not st.session_state.get(session.STARTED):
     # Once a session: the browser keeps the title, icon and layout, and each set_page_config a run sends costs it
@@ -61,14 +60,7 @@ with budget.paced(t, classroom.payer()):  # a room's followers pay the room's pa
         if code_view.open:  # built only when opened
             code_view.code(code, language="python")
 
-    i = STAGES.index(ss["stage"])
-    # One row, the way back on the left and on on the right: one block, not a block of three columns (each an element)
-    nav = st.container(horizontal=True, horizontal_alignment="distribute" if 0 < i < len(STAGES) - 1 else
-                       "right" if i == 0 else "left")
-    if i > 0:
-        nav.button(t("prev"), on_click=session.go_to, args=(STAGES[i - 1],), key="prev_stage")
-    if i < len(STAGES) - 1:
-        nav.button(t("next"), on_click=session.go_to, args=(STAGES[i + 1],), key="next_stage")
+    nav.buttons(t)
     if presenter:
         st.markdown(f":gray[:small[**{t('app_title')}** · {tagline}]]")
 

@@ -67,6 +67,15 @@ def part_control(t: Text, stage: str, values: tuple[str, ...] | None = None, for
                                 label_visibility="visible" if visible else "collapsed")
 
 
+def part_name(t: Text, stage: str, part: str, ln: str = "") -> str:
+    """A part as its control names it; the block's, "2 · LN₁", its place in the order `ln` shown and its name
+    (post-LN's last part holds LN₂ too)."""
+    if stage != "block":
+        return t(f"{walk.BY_ID[stage].parts.key}_{part}")
+    key = f"block_part_{part}_post" if ln == "post" and part in ("ffn", "out") else f"block_part_{part}"
+    return f"{walk.BLOCK_PARTS_IN[ln].index(part) + 1} · {t(key)}"
+
+
 def equation(look: F.Look, *groups: str | tuple[str, ...]) -> None:
     """A display formula: its groups side by side; on a phone every part on a line of its own (each fits 360 px); on a
     projector under the stage's figures (`later`).

@@ -24,6 +24,8 @@ class Parts:
     first: Callable[[Mapping], str] | None = None  # the part it opens on, from the session's values (else the default)
     elsewhere: bool = False  # a link that opens a stage without parts reads its `part` as this stage's
     every_layer: tuple[str, ...] = ()  # parts that draw every layer of the trained model: no sidebar layer control
+    walked: bool = False  # Next and Back step through the parts before leaving the stage (walked_parts)
+    ordered: Callable[[Mapping], tuple[str, ...]] | None = None  # the parts in the order shown (else `values`)
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ WALK = (
     Stage("scores", section="post_qkv", params=(Param("phase", "phase", PHASES),)),
     Stage("values", section="post_qkv"),
     Stage("heads", section="post_multi", layer_control=True, parts=Parts("heads_part", HEADS_PARTS, model="trained",
-                                                     every_layer=("knock", "writes", "circuits")),
+                                                     every_layer=("knock", "writes", "circuits"), walked=True),
           params=(Param("knock", "knock", None, model="trained"), Param("ckpt_layer", "ckpt_layer", CKPT_LAYERS),
                   Param("ckpt_knock", "ckpt_knock", None))),
     Stage("output", section="post_output"),
@@ -111,13 +113,25 @@ WALK = (
     Stage("variants", aside=True, parts=Parts("lab_part", LAB_PARTS),
           params=(Param("variant", "variant", LAB_VARIANTS, knobs=True),)),
     Stage("block", ffn=True, section="post_coda",
-          parts=Parts("block_part", BLOCK_PARTS, first=first_block_part, elsewhere=True),
+          parts=Parts("block_part", BLOCK_PARTS, first=first_block_part, elsewhere=True, walked=True,
+                      ordered=lambda values: BLOCK_PARTS_IN[block_order(values)]),
           params=(Param("ln", "block_ln", BLOCK_ORDERS, model="seeded"),)),
     Stage("next_token", ffn=True, example="vocab", section="post_coda_next"),
 )
 STAGES = tuple(s.id for s in WALK)
 FFN_STAGES = tuple(s.id for s in WALK if s.ffn)
 BY_ID = {s.id: s for s in WALK}
+
+
+def walked_parts(values: Mapping) -> tuple[str, ...]:
+    """The parts Next and Back step through on the stage shown, in the order shown (audit 2026-12-07 #1: Next left
+    the block after its first part, and LN₁, the FFN and GELU, the post's coda, were reached only by the part
+    buttons); () where they go from stage to stage (the KV cache's cost and the lab's parts are asides to the
+    stage's view, reached by their own control)."""
+    parts = BY_ID[values["stage"]].parts
+    if not parts or not parts.walked or (parts.model and values.get("model") != parts.model):
+        return ()
+    return parts.ordered(values) if parts.ordered else parts.values
 
 
 def reads_layer(values: Mapping) -> bool:

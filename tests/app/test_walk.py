@@ -52,10 +52,42 @@ def test_the_navigation_shows_each_stage_numbered_in_the_walks_order(lang):
     more = {s: " · " + table[k].format(variants=v, parts=p) for s, (k, v, p) in parts.items()}
     assert at.radio(key="stage").options == [f"{n} · {name}{more.get(s, '')}"
                                              for s, n, name in zip(STAGES, SHOWN, names, strict=True)]
-    for stage in STAGES[1:]:  # the next button follows the same order
+    # Next follows the same order, and through the parts of the block, each named on its button (audit 2026-12-07 #1:
+    # Next left the block after its first part); the KV cache's cost and the lab's parts are asides, not the walk's
+    walked = {"block": [("block_part", p) for p in ("attn", "ln1", "ffn", "gelu", "out")]}  # post-LN's order
+    seen = [(at.session_state["stage"], None)]
+    while "next_stage" in [b.key for b in at.button]:
+        label = at.button(key="next_stage").label
         at.button(key="next_stage").click()
-        assert rerun(at).session_state["stage"] == stage
-    assert "next_stage" not in [b.key for b in at.button]  # the last stage has none
+        ss = rerun(at).session_state
+        part = dict(walked.get(ss["stage"], []))
+        here = (ss["stage"], ss[next(iter(part))] if part else None)
+        if seen[-1][0] == here[0]:  # a part of the same stage: the button said which
+            name = table[f"block_part_{here[1]}_post" if here[1] in ("ffn", "out") else f"block_part_{here[1]}"]
+            assert name in label, (label, here)
+        else:
+            assert label == table["next"]
+        seen.append(here)
+    want = [(s, p) for s in STAGES for p in ([p for _, p in walked[s]] if s in walked else [None])]
+    assert seen == want
+    at.button(key="prev_stage").click()  # back from the last stage: the block's last part
+    assert (rerun(at).session_state["stage"], at.session_state["block_part"]) == ("block", "out")
+    assert at.button(key="prev_stage").label == table["prev_part"].format(part="4 · " + table["block_part_gelu"])
+
+
+def test_next_walks_the_trained_heads_parts_and_back_comes_back_to_the_last():
+    at = run(stage="heads", model="trained")
+    seen = [at.session_state.get("heads_part", "patterns")]
+    while (at.session_state["stage"], seen[-1]) != ("output", None):
+        at.button(key="next_stage").click()
+        rerun(at)
+        seen.append(at.session_state["heads_part"] if at.session_state["stage"] == "heads" else None)
+    assert seen == ["patterns", "knock", "writes", "circuits", "timeline", None]
+    at.button(key="prev_stage").click()
+    assert (rerun(at).session_state["stage"], at.session_state["heads_part"]) == ("heads", "timeline")
+    seeded = run(stage="heads")  # the seeded walk's heads stage has no parts: Next goes on
+    seeded.button(key="next_stage").click()
+    assert rerun(seeded).session_state["stage"] == "output"
 
 
 # The modules that read the stages' declarations (parts, link parameters, the example text, who resets X) instead of

@@ -85,7 +85,7 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
     settle(page, 120_000)
     found = []
     for i, stage in enumerate(STAGES):
-        if i:
+        if i:  # from the block's last part (its part control went through them below), Next goes on
             rerun_after(page, page.locator(".st-key-next_stage button").click, 120_000)
             assert f"stage={stage}" in page.url, (stage, page.url)
         found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))

@@ -171,9 +171,8 @@ def walk(page, screen: str, stages: list[str]):
     is over when its end arrives (rerun_after)."""
     for i, stage in enumerate(stages):
         try:
-            if i:
+            while i and f"stage={stage}" not in page.url:  # Next, through the parts the walk steps through
                 rerun_after(page, page.locator(".st-key-next_stage button").click, 120_000)
-                page.wait_for_function("(s) => location.search.includes('stage=' + s)", arg=stage)
             page.wait_for_selector(f'[data-screen="{"phone" if screen == "phone" else "wide"}"]', state="attached",
                                    timeout=120_000)
             if not i:

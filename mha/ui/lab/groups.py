@@ -186,12 +186,9 @@ def _map(v: View, tr: mha.Trace, shown: dict[int, np.ndarray], rows: int):
     look = first_screen(replace(v.named, max_h=PRESENT_MAP_H), rows) if v.look == F.PRESENT else v.named
     small = max(min(v.cfg.n_tokens, F.MAX_SIDE), v.cfg.d_k, v.cfg.d_v) <= MAX_TEXT_SIDE  # numbers may fit
     caps = ((1, ROW["phone"]) if v.look.narrow else (ROW["numbers"], ROW["desk"])) if v.text and small else (_cap(v),)
-    if v.look.narrow and caps[0] == 1:  # V's 11 columns need 30.2 px: 350 px gives 29.6
-        look = replace(look, max_w=PHONE_COLUMN)
-    fig = None
+    look = replace(look, max_w=PHONE_COLUMN) if caps[0] == 1 else look  # V's 11 columns: 30.2 px; 350 px gives 29.6
     for cap in caps:  # the first that writes numbers, else the last; built one at a time
-        fig = _map_figure(v, tr, shown, cap, look)
-        if _has_numbers(fig):
+        if _has_numbers(fig := _map_figure(v, tr, shown, cap, look)):
             break
     return fig
 

@@ -21,7 +21,7 @@ from ..block_diagram import diagram
 from ..chart import chart
 from ..inputs import number
 from ..product import product_view
-from ..prose import display, fmt, header, part_control, said_then_shown
+from ..prose import display, fmt, header, part_control, part_name, said_then_shown
 from ..settings import BLOCK_ORDERS, BLOCK_PARTS_IN, block_order
 from ..view import Name, Operand, View, first_screen, name
 from ..walk import NUMBERS
@@ -66,12 +66,6 @@ def _weights(v: View) -> mha.BlockWeights:
     return v.run.weights.blocks[v.run.layer] if v.run else models.block_weights(v.cfg)
 
 
-def part_label(t, part: str, ln: str) -> str:
-    """"2 · LN₁": the part's place in the order shown, and its name (post-LN's last part holds LN₂ too)."""
-    key = f"block_part_{part}_post" if ln == "post" and part in ("ffn", "out") else f"block_part_{part}"
-    return f"{BLOCK_PARTS_IN[ln].index(part) + 1} · {t(key)}"
-
-
 @st.fragment
 def _parts(v: View, tr: mha.BlockTrace) -> None:
     t, bw = v.t, _weights(v)
@@ -88,8 +82,8 @@ def _parts(v: View, tr: mha.BlockTrace) -> None:
 
     if not projector:
         about()
-    part_control(t, "block", parts, lambda p: part_label(t, p, tr.ln),  # a projector: the diagram it names is below
-                 visible=not projector)
+    part_control(t, "block", parts, lambda p: part_name(t, "block", p, tr.ln),
+                 visible=not projector)  # a projector: the diagram it names is below
     if part != st.query_params.get("part", parts[0]):  # a part chosen here: the link follows
         link.follows(v.cfg)
     draw = {"ln1": _ln1, "attn": _attn, "ffn": _ffn, "gelu": _gelu, "out": _out}[part]

@@ -220,6 +220,12 @@ STRINGS = {
     "next": S(
         en="Next →",
         zh="下一步 →"),
+    "prev_part": S(
+        en="← Back: {part}",
+        zh="← 上一步：{part}"),
+    "next_part": S(
+        en="Next: {part} →",
+        zh="下一步：{part} →"),
     "credit": S(
         en="Built on Mistivia's blog post “Computing multi-head attention” (in Chinese).",
         zh="本工具依据 Mistivia 的博客文章《计算多头注意力》制作。"),
