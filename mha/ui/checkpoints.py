@@ -19,7 +19,6 @@ import numpy as np
 
 import mha
 
-from .settings import LIMITS
 from .shared import MB, Shared, footprint
 
 FOLDERS, BUDGET, HUB = "MHA_MODELS", "MHA_MODEL_MB", "MHA_HUB"
@@ -111,6 +110,8 @@ def need(name: str) -> int:
 
 
 def _bytes(folder: Path) -> int:
+    from .settings import LIMITS  # here: settings reads the checkpoints a server offers
+
     config, _ = mha.checkpoint_numbers(folder)
     d, heads = config["n_embd"], config["n_head"]
     sizes = dict(layers=config["n_layer"], heads=heads, d=d, d_k=config.get("mha_d_k") or d // heads,

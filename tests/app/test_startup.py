@@ -43,10 +43,13 @@ def _run(code: str, **env: str) -> str:
 
 
 def test_importing_every_mha_module_changes_nothing_outside_it():
+    """Nor fails, settings imported first, an order the app's imports never take (2026-12-07: checkpoints read
+    settings' LIMITS while settings imported checkpoints)."""
     out = _run("""
         import importlib, pkgutil
         import mha
         before = state()
+        import mha.ui.settings
         names = [m.name for m in pkgutil.walk_packages(mha.__path__, "mha.")]
         for name in names:
             importlib.import_module(name)
