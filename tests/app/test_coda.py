@@ -584,5 +584,8 @@ def test_the_next_token_stage_says_its_order_differs_from_the_blocks_and_offers_
     rerun(at)
     assert at.session_state["stage"] == "block" and at.session_state["block_ln"] == "pre"
     assert at.query_params["ln"] == "pre"
+    # on pre-LN's first part, LN₁, whatever the block showed before (planted 2026-12-07: post's first, attention)
+    assert at.session_state["block_part"] == "ln1" and [tr["name"] for tr in charts(at)[0]["data"] if "z" in tr][
+        -1] == "LN₁(X)"
     at.session_state["stage"] = "next_token"
     assert t("next_order_chosen", block="10") not in [c.value for c in rerun(at).caption]

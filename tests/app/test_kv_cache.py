@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import mha
-from mha.ui.strings import TABLES
+from mha.ui.strings import EN, TABLES
 from tests.figures.test_cache_figure import _frame_traces, _letter, drawn, panels
 
 from .helpers import chart_keys, chart_text, charts, page_text, rerun, run, warnings
@@ -307,3 +307,15 @@ def test_a_projector_writes_the_steps_numbers_before_a_texts_long_words():
     assert len(writing(desk)) == 6 and writing(projector) == writing(desk)
     assert desk["layout"]["yaxis"]["ticktext"][:2] == ["underst…", "transfo…"]
     assert not projector["layout"]["yaxis"].get("ticktext")
+
+
+def test_the_next_tokens_box_and_button_name_the_token_to_come():
+    """The box that holds the next token and the button that adds it name the same token, X_{t+1}, after each added
+    token (planted 2026-12-07: the box said X_t, the last one already cached)."""
+    at = run(stage="kv_cache")
+    for t in (3, 4, 5):
+        box = next(e.label for e in at.expander if e.label.startswith(EN["kv_next"].split("{")[0]))
+        name = "X" + str(t + 1).translate(str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉"))
+        assert f"{name} " in box and at.button(key="add_token").label.endswith(name), (box, t)
+        at.button(key="add_token").click()
+        rerun(at)

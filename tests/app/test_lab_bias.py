@@ -218,6 +218,8 @@ def test_alibi_draws_each_heads_bias_with_the_papers_slopes_and_the_scores_with_
     to_part(at, "click", "scores")
     a, s = (z(tr) for tr in chart(at, "lab_alibi_scores")["data"] if tr["type"] == "heatmap")
     np.testing.assert_allclose(a[~hidden], scaled[0][~hidden], rtol=1e-12)
+    named = [tr["name"] for tr in chart(at, "lab_alibi_scores")["data"] if tr["type"] == "heatmap"][0]
+    assert named.endswith("+ B<sub>1</sub>"), named  # head 1's bias, lowered (planted 2026-12-07: raised, B¹)
     np.testing.assert_allclose(np.nan_to_num(s), probs[0], atol=1e-12)
     to_part(at, "click", "h")
     np.testing.assert_allclose(heat(chart(at, "lab_alibi_h"), "H"), out[0], atol=1e-12)

@@ -437,3 +437,19 @@ def test_a_long_sequence_s_map_follows_the_head_to_the_last_of_its_group_and_the
                  present=1, cleared=10**8)
         t = Text("en")
         assert t("lab_groups_map_part", g=g, groups=2, heads=t("list_sep").join(heads)) in page_text(at), head
+
+
+@pytest.mark.parametrize("screen", ["desk", "phone"])
+def test_each_group_of_three_or_more_heads_starts_a_row_of_its_own(screen):
+    """6 heads in 2 groups: a group's K, V and three Q's wrap over rows, and the next group's K begins a row of its own
+    under all of them, at the same left as the first group's K (planted 2026-12-07: a group's last row counted as
+    full, and K₂ began beside Q₃)."""
+    at = run(stage="variants", variant="gqa", n_heads=6, kv_heads=2, **(dict(phone=True) if screen == "phone" else {}))
+    spec = charts(at)["lab_groups_map"]
+    panels = [t for t in spec["data"] if t["type"] == "heatmap"]
+    assert [p["name"].split("<")[0] + p["name"].split("<sub>")[1][0] for p in panels] == [
+        "K1", "V1", "Q1", "Q2", "Q3", "K2", "V2", "Q4", "Q5", "Q6"]
+    axis = lambda p, a: spec["layout"][f"{a}axis{p[a + 'axis'][1:]}"]["domain"]  # noqa: E731
+    first, second = panels[:5], panels[5:]
+    assert axis(second[0], "y")[1] < min(axis(p, "y")[0] for p in first)  # below every panel of group 1
+    assert axis(second[0], "x")[0] == pytest.approx(axis(first[0], "x")[0])

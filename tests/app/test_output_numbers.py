@@ -119,3 +119,14 @@ def test_quiz_on_y_is_answered_right_from_the_numbers_on_screen(screen):
             at.button(key="quiz_check_output_y").click()
             rerun(at)
             assert at.success and not at.error, (i, j, [e.value for e in at.error])
+
+
+def test_each_heads_part_of_y_is_named_with_its_block_of_w_o_raised():
+    """Y = Σ H_i W_O^(i): each part's name raises the block index of W_O as the stage's formula does (planted
+    2026-12-07: lowered, W_O₍₁₎, read as another subscript), and the parts add up to Y."""
+    at = run(stage="output", n_heads=3)
+    parts = [tr for tr in dict(keyed_charts(at))["output_parts"]["data"] if "z" in tr]
+    assert [tr["name"] for tr in parts[:3]] == [f"H<sub>{i}</sub>W<sub>O</sub><sup>({i})</sup>" for i in (1, 2, 3)]
+    cfg = mha.AttentionConfig(n_heads=3)
+    y = mha.forward(mha.init_input(cfg), mha.init_weights(cfg)).y
+    np.testing.assert_allclose(sum(np.array(tr["z"], float) for tr in parts[:3]), y, atol=1e-9)

@@ -246,3 +246,13 @@ def test_an_invisible_character_between_words_reads_as_a_space(mark):
     shows the space the tokenizer reads."""
     text, _ = S.cap_text(f"cat{mark}sat")
     assert text == "cat sat" and mha.tokenize(text) == ["cat", "sat"]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4])
+def test_a_knock_link_says_each_head_it_cannot_use_up_to_three(count):
+    """`knock=` names the trained model's heads: each name that is none is said, with its value, up to three
+    (planted 2026-12-07: only two said), and the heads it names are kept."""
+    wrong = ["9.9", "x", "0.1", "3.3"][:count]
+    values, notices = S.parse_params({"knock": ",".join(["2.1", *wrong]), "model": "trained", "stage": "heads"})
+    said = [n.fields["value"] for n in notices if n.key == "notice_knock"]
+    assert said == wrong[:3] and values["knock"] == ["2.1"]

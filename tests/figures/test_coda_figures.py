@@ -78,6 +78,9 @@ def test_gelu_markers_sit_on_the_curve():
     curve, points = spec["data"]
     np.testing.assert_allclose(np.interp(points["x"], curve["x"], curve["y"]), points["y"], atol=2e-3)
     np.testing.assert_allclose(points["y"], gelu(hidden), atol=1e-15)
+    for h, a in zip(points["x"], points["y"], strict=True):  # the hover says which number is which (planted: swapped)
+        said = points["hovertemplate"].replace("%{x:.4g}", f"{h:.4g}").replace("%{y:.4g}", f"{a:.4g}")
+        assert said.startswith(f"h = {h:.4g}<br>GELU(h) = {a:.4g}"), said
 
 
 @pytest.mark.parametrize("look", LOOKS)

@@ -405,3 +405,29 @@ def test_on_a_projector_s_is_drawn_alone_and_whole_on_the_first_screen():
     assert "q" not in r and "kt" not in r
     assert spec["layout"]["height"] <= 720 - 287
     assert list(rest_frames(spec)) == list(PHASES)
+
+
+def test_a_cell_by_cell_frame_names_the_cell_it_fills_row_first():
+    """Each frame that fills one cell of QKᵀ says q_i·k_j for the cell that appears, i its row and j its column
+    (planted 2026-12-07: i and j swapped, "q3·k1" over the cell of row 1, column 3)."""
+    spec = scores_animation(model_steps(trace_of()), text=True, look=F.DESK).to_dict()
+    r, before, named = roles(spec), None, 0
+    for frame in spec["frames"]:
+        filled = np.isfinite(z(in_frame(spec, frame, r["signed"])))
+        words = in_frame(spec, frame, r["sentence"])["text"][0]
+        if before is not None and (filled & ~before).sum() == 1 and re.fullmatch(r"q\d+·k\d+", words):
+            (i,), (j,) = np.nonzero(filled & ~before)
+            assert words == TEXT["fill"].format(i=i + 1, j=j + 1), (words, i, j)
+            named += 1
+        before = filled
+    assert named == 3 * 3 - 1  # every cell after the first
+
+
+def test_a_cells_hover_names_it_row_first_as_its_click_sends_it():
+    """The click layer's hover writes [row, column], the order of the cell it sends (customdata [i, j]) and of the
+    sums and the quiz (planted 2026-12-07: [%{x}, %{y}] read [column, row])."""
+    spec = scores_animation(model_steps(trace_of()), text=True, look=F.DESK).to_dict()
+    click = spec["data"][roles(spec)["click"]]
+    for x, y, (i, j) in zip(click["x"], click["y"], click["customdata"], strict=True):
+        said = click["hovertemplate"].replace("%{y}", str(y)).replace("%{x}", str(x))
+        assert said.startswith(f"[{i + 1}, {j + 1}]"), (said, i, j)
