@@ -123,6 +123,8 @@ def test_knocking_out_the_induction_heads_breaks_the_copying_and_reruns_only_fro
     blocks = []
     real = mha.model.block
     monkeypatch.setattr(mha.model, "block", lambda *a, **k: blocks.append(1) or real(*a, **k))
+    # its own words where it is empty, in the page's language (2026-12-07: Streamlit's "Choose options" on zh pages)
+    assert at.multiselect(key="ckpt_knock").placeholder == "No head knocked out: choose some"
     at.multiselect(key="ckpt_knock").set_value(["2.1", "2.2"])
     rerun(at)
     assert len(blocks) == len(seqs)  # layer 2 alone, once a sequence: layer 1 is taken from the probe's runs

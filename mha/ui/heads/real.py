@@ -271,7 +271,7 @@ def knock(v: View, m: mha.GPT2, name: str) -> None:
     if best := [head for head, _ in named_over(induction)][:BEST]:  # none: the scores' sentence says no head copies
         st.button(t("real_knock_best", heads=t("list_sep").join(best)), key="real_knock_best",
                   on_click=lambda: ss.update(ckpt_knock=best))
-    chosen = st.multiselect(t("real_knock_pick"), names, key="ckpt_knock")
+    chosen = st.multiselect(t("real_knock_pick"), names, key="ckpt_knock", placeholder=t("real_knock_none"))
     knocked = tuple(sorted(S.knocked_pairs(chosen)))
     every = checkpoints.knocked_score(m, ())
     rows = [(t("real_knock_every"), f"{every.accuracy:.2f}", f"{every.loss:.2f}")]

@@ -146,6 +146,9 @@ STRINGS = {
     "real_knock_best": S(
         en="The induction heads: {heads}",
         zh="归纳头：{heads}"),
+    "real_knock_none": S(
+        en="No head knocked out: choose some",
+        zh="还没有敲掉任何头：请选择"),
     "real_knock_every": S(
         en="every head",
         zh="所有头都在"),
