@@ -14,6 +14,7 @@ import mha
 import mha.model
 from mha.ui import checkpoints
 from mha.ui.shared import MB
+from mha.ui.strings import TABLES
 
 from .helpers import html_bodies, keyed_charts, page_text, rerun, run, shown, warnings, z
 
@@ -377,3 +378,15 @@ def test_the_probes_bytes_are_known_before_it_runs(layers, heads, d, vocab, ctx,
     mw = mha.init_model(cfg, [f"t{i}" for i in range(vocab)], n_layers=layers, positions="learned", n_ctx=ctx)
     held = sum(footprint(checkpoints.probe(mha.GPT2(mw, None, {}, f"probe-{layers}-{heads}-{d}-{vocab}"))).values())
     assert 0.9 * held <= checkpoints.probe_bytes(mw) <= 1.1 * held
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_page_with_no_text_is_told_the_example_holds_none_of_the_models_tokens_not_its_text(lang):
+    """Audit 2026-12-07 #11: with no text typed, trained-gpt2 (letters A–H) said "None of your text is in its
+    vocabulary". The example is what it read, and the page says so and where to type a text it knows."""
+    said = lambda at: " ".join(w.value for w in at.warning)  # noqa: E731
+    table = TABLES[lang]
+    example = table["real_no_tokens_example"].format(name="trained-gpt2", tokens="1b")
+    assert example in shown(said(run(stage="heads", ckpt="trained-gpt2", lang=lang)))
+    typed = shown(said(run(stage="heads", ckpt="trained-gpt2", text="none of these", lang=lang)))
+    assert table["real_no_tokens"].format(name="trained-gpt2") in typed and example not in typed

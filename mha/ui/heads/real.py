@@ -22,6 +22,7 @@ from ..models import OWN, choices, shown_layer, tokens_of
 from ..prose import later, markdown_table
 from ..strings import Text, md_escape
 from ..view import View, first_screen, name
+from ..walk import NUMBERS
 from . import s_maps
 
 BEST = 3  # induction heads (a score of ROLE_FLOOR or more) the knock-out part offers to knock out in one click, at most
@@ -192,8 +193,9 @@ def render(v: View) -> None:
         every_layer(v, m, ids, int(ss["ckpt_layer"]))
     layer = int(st.segmented_control(t("real_layer"), [str(i) for i in range(1, w.n_layers + 1)], key="ckpt_layer",
                                      required=True, label_visibility="collapsed" if v.look == F.PRESENT else "visible"))
-    if not ids:  # a text in none of the model's tokens (letters a letter-level vocabulary lacks)
-        st.warning(t("real_no_tokens", name=said_name(t, name)))
+    if not ids:  # a text in none of the model's tokens (letters a letter-level vocabulary lacks), or the example's
+        st.warning(t("real_no_tokens", name=said_name(t, name)) if x_source.has_text() else
+                   t("real_no_tokens_example", name=said_name(t, name), tokens=NUMBERS["tokens"]))
     else:
         patterns(v, m, ids, labels, layer)
     try:

@@ -53,6 +53,10 @@ STRINGS = {
     "real_no_tokens": S(
         en="None of your text is in {name}'s vocabulary, so there is no pattern to draw; the probe below uses its own.",
         zh="你的文本里没有任何字符在 {name} 的词表中，所以画不出注意力图；下面的测量用的是它自己的词元。"),
+    "real_no_tokens_example": S(
+        en=("You have typed no text, and the example holds none of {name}'s tokens, so there is no pattern to draw: "
+            "type a text it knows at stage {tokens}. The probe below uses its own."),
+        zh="你还没有输入文本，而示例文本里没有任何 {name} 词表中的词元，所以画不出注意力图：请在第 {tokens} 步输入它认识的文本。下面的测量用的是它自己的词元。"),
     "real_layer": S(
         en="Layer",
         zh="层"),
