@@ -210,3 +210,16 @@ def test_every_matrix_of_the_block_writes_its_numbers_on_every_screen(screen, ln
                     np.testing.assert_allclose(shown, want[trace["name"]], atol=0.0051, rtol=0, err_msg=trace["name"])
     assert {"x̂", "σ²(x̂)", "FFN", "Attn"} <= seen  # a phone writes H and A transposed: d_ff columns would not fit
     assert ({"Hᵀ", "A<sup>T</sup>"} if screen == "phone" else {"H", "A"}) <= seen
+
+
+@pytest.mark.parametrize("ln", ["post", "pre"])
+def test_part_five_writes_its_numbers_at_larger_sizes_two_a_row_where_four_would_not(ln):
+    """At d_model 8 four 8-column panels a row left 24 px cells, colour only (seen 2026-12-07); two a row write
+    every panel's numbers, read back equal to the block's."""
+    at = run(stage="block", part="out", ln=ln, n_tokens=6, d_model=8, d_k=6, d_v=10, n_heads=4, d_ff=17)
+    cfg = mha.AttentionConfig(n_tokens=6, d_model=8, d_k=6, d_v=10, n_heads=4, d_ff=17)
+    tr = mha.block(mha.init_input(cfg), mha.init_block(cfg, 0), ln=ln)
+    spec = dict(keyed_charts(at))["block_stream"]
+    panels = {t["name"]: t for t in spec["data"] if "z" in t}
+    assert all(t.get("texttemplate") == "%{text}" for t in panels.values()), list(panels)
+    np.testing.assert_allclose(cell_numbers(panels["FFN"]), tr.ffn, atol=0.0051, rtol=0)

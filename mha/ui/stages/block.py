@@ -233,7 +233,10 @@ def _out(v: View, tr: mha.BlockTrace, bw: mha.BlockWeights, notes=None) -> None:
     w_proj = Operand(bw.w_proj, name("W", "proj"), t("hidden_unit"), feat)
     product_view("block_proj", v, act, w_proj, Operand(tr.act @ bw.w_proj, PROJ, token, feat),
                  "A · W<sub>proj</sub>", first=1)  # under the parts control
-    fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=1 if v.look.narrow else 4)
+    for per_row in (1,) if v.look.narrow else (4, 2):  # four a row, or two where four would write no numbers
+        fig = F.grid_figure(mats, text=v.text, words=v.words, look=v.named, per_row=per_row)
+        if not v.text or any(tr.get("texttemplate") == "%{text}" for tr in fig.to_dict()["data"]):
+            break
     rows = [f"yaxis{i + 1 if i else ''}" for i, m in enumerate(mats) if m.row_label == token]
     chart(_rows(v, fig, *rows), key="block_stream")
     if tr.ln == "post":
