@@ -431,3 +431,17 @@ def test_a_cells_hover_names_it_row_first_as_its_click_sends_it():
     for x, y, (i, j) in zip(click["x"], click["y"], click["customdata"], strict=True):
         said = click["hovertemplate"].replace("%{y}", str(y)).replace("%{x}", str(x))
         assert said.startswith(f"[{i + 1}, {j + 1}]"), (said, i, j)
+
+
+def test_one_sigma_mark_for_thin_rows_sits_in_the_middle_of_the_rows_already_softmaxed():
+    """Rows too thin for a Σ=1 each get one, in the middle of the rows done, never beside a row still to be
+    normalised (planted 2026-12-07: one row lower, on the first row not yet done when two were)."""
+    spec = scores_animation(model_steps(trace_of(**SIZES["large"])), text=True, look=F.DESK).to_dict()
+    r, seen = roles(spec), 0
+    for frame in spec["frames"]:
+        marks = in_frame(spec, frame, r["sigma"])["text"]
+        done = int(np.isfinite(z(in_frame(spec, frame, r["probs"]))).any(axis=1).sum())
+        if marks.count("Σ=1") == 1 and done > 1:
+            assert marks.index("Σ=1") == (done - 1) // 2 < done, (marks.index("Σ=1"), done)
+            seen += 1
+    assert seen > 2
