@@ -14,11 +14,14 @@ from . import settings as S
 from .models import block_weights, checkpoint_on, held, shipped, trained_on, trained_sizes, trained_trace, walked
 from .view import ModelRun
 
-# The text a stage of the coda shows when none is typed: its tokens and its vocabulary (14 and 8; 14 and 6) are lengths
-# no size of the post has (3, 5, 7, 11, 2, 22 and d_ff 13), and neither are the next three n that generating words
-# makes (15, 16, 17), so every shape on those stages still says where it came from, and keeps saying it while the KV
-# cache adds words (tests/app/test_lengths.py). 14 is the shortest n with three such lengths after it.
-EXAMPLE = dict(en="the cat sat on the mat, and the dog sat on the mat", zh="山外有山，人外有人，天外有天")
+# The text a stage of the coda shows when none is typed: its tokens and its vocabulary (14 and 8) are lengths no size
+# of the post has (3, 5, 7, 11, 2, 22 and d_ff 13), and neither are the next three n that generating words makes (15,
+# 16, 17), so every shape on those stages still says where it came from, and keeps saying it while the KV cache adds
+# words (tests/app/test_lengths.py). 14 is the shortest n with three such lengths after it. The two languages' texts
+# repeat their words in the same places (a vocabulary is in order of first use), so they have the same ids and every
+# shape is the same: a presenter who switches language mid-lesson keeps the matrices' sizes (audit 2026-12-07 #10).
+# E's numbers differ, since a word's row is fixed by its own text (mha.token_embedding).
+EXAMPLE = dict(en="the cat sat on the mat, the dog also sat on the mat", zh="大猫吃了大鱼，大狗也吃了大鱼")
 
 
 def model_run(tokens: tuple[str, ...]) -> ModelRun | None:

@@ -288,6 +288,25 @@ def test_next_token_without_a_text_runs_the_walks_x_against_the_examples_words_a
     assert at.session_state["n_tokens"] == n == at.number_input(key="n_tokens").value
 
 
+def test_without_a_text_both_languages_show_the_same_shapes_and_the_same_walk():
+    """Audit 2026-12-07 #10: the English example scored the walk against 8 words and the Chinese one against 6, so a
+    presenter who switched language mid-lesson saw a 3×8 matrix become 3×6. The two examples now repeat their words in
+    the same places: the same ids, every shape the same, and LN_f(Y) (the walk's X through the block) the same numbers.
+    E's rows are the words' own (mha.token_embedding), so Eᵀ and the logits differ in their numbers only."""
+    pages = {lang: run(stage="next_token", lang=lang) for lang in ("en", "zh")}
+    ids = {}
+    for lang in pages:
+        tokens = mha.tokenize(S.cap_text(EXAMPLE[lang])[0])
+        vocab = mha.vocabulary(tokens)
+        ids[lang] = [vocab.index(tok) for tok in tokens]
+    assert ids["en"] == ids["zh"]
+    drawn = {lang: [z(tr) for spec in charts(at) for tr in spec["data"] if "z" in tr] for lang, at in pages.items()}
+    assert [m.shape for m in drawn["en"]] == [m.shape for m in drawn["zh"]] == [(3, 5), (5, 8), (3, 8)]
+    np.testing.assert_array_equal(drawn["en"][0], drawn["zh"][0])  # LN_f(Y)
+    assert r"(3\times 5)\cdot(5\times 8) \to 3\times 8" in page_text(pages["en"]) and \
+        r"(3\times 5)\cdot(5\times 8) \to 3\times 8" in page_text(pages["zh"])
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_without_a_text_nothing_is_appended_to_words_never_read_and_the_example_is_offered(lang):
     """Without a text the bars score the walk's seeded rows: a choice from them cannot follow the example's words.

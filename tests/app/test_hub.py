@@ -12,6 +12,7 @@ import pytest
 
 import mha
 from mha.ui import checkpoints, hub
+from mha.ui.x_source import EXAMPLE
 
 from .helpers import keyed_charts, page_text, rerun, run, shown, z
 
@@ -84,7 +85,7 @@ def test_a_model_is_fetched_config_first_then_offered_to_every_page_and_chosen(s
     assert [p.name for p in (tmp_path / "hub").iterdir()] == ["someone--tiny-gpt2"]  # nothing half-fetched beside it
     # its heads, as the source checkpoint's: layer 1's S on the example's tokens (hidden cells are drawn empty)
     m = mha.load_gpt2(checkpoint_root / "tiny-gpt2")
-    ids = m.tokenizer.encode("the cat sat on the mat, and the dog sat on the mat")
+    ids = m.tokenizer.encode(EXAMPLE["en"])
     shown_s = [z(t) for t in dict(keyed_charts(at))["real_s"]["data"] if "z" in t]
     probs = mha.model_forward(np.array(ids), m.weights).layers[0].attn.probs
     assert len(shown_s) == 4 and all(np.allclose(np.nan_to_num(a), b, atol=1e-9) for a, b in zip(shown_s, probs))
