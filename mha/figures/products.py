@@ -558,6 +558,9 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
             plan = lower  # the same columns and numbers, in lower rows
             break
         budget_h = max(40.0, budget_h - (math.ceil(plan.height) - look.fig_h) - 1)
+    panels = ((a, za), (b, zb), (c, zc))
+    if text and plan.geo.inner < plan.geo.cell and (wide := _unsqueezed(plan, panels, titles, formula, look)):
+        plan = wide
     row, inner_h = plan.geo.row_h, plan.geo.inner_h
     if text and not look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
             (a, za, inner, row), (b, zb, cell, inner_h), (c, zc, cell, row))):  # a long k leaves some unwritten
@@ -610,6 +613,26 @@ def _lower_rows(plan: _Plan, panels, text: bool, titles: list[str], formula: str
         if math.ceil(low.height) <= look.fig_h:
             return low
     return None
+
+
+def _written(geo: Cross, panels, look: Look) -> int:
+    """How many of the cross's panels (A, B, C) write their numbers."""
+    (a, za), (b, zb), (c, zc) = panels
+    return sum(_numbers(True, *panel, look) is not None for panel in (
+        (a, za, geo.inner, geo.row_h), (b, zb, geo.cell, geo.inner_h), (c, zc, geo.cell, geo.row_h)))
+
+
+def _unsqueezed(plan: _Plan, panels, titles: list[str], formula: str, look: Look) -> _Plan | None:
+    """A cross whose C got its numbers by squeezing A's columns and B's rows to strips (held to a projector's first
+    screen, where the height is short and the width is not): the same cross with every column as wide as the width
+    gives, its rows lowered to fit look.fig_h, if that writes the numbers of more panels (audit 2026-12-07 #7: Eᵀ
+    and LN_f(Y) as colour strips beside the logits)."""
+    geo = plan.geo
+    cell = min(look.cell, (look.max_w - geo.left - geo.gap_x - geo.right) / (geo.k + geo.m))
+    wide = _plan(replace(geo, cell=cell, inner=cell, rows=0.0, inner_rows=0.0), titles, formula, look)
+    if math.ceil(wide.height) > look.fig_h:
+        wide = _lower_rows(wide, panels, True, titles, formula, look)
+    return wide if wide and _written(wide.geo, panels, look) > _written(geo, panels, look) else None
 
 
 def _draw_cross(plan: _Plan, a: Mat, b: Mat, c: Mat, zs, formula: str, *, text, look, hidden, blocks,

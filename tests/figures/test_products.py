@@ -396,6 +396,23 @@ def test_a_product_held_to_a_lower_figure_keeps_its_numbers_in_lower_rows():
         assert cell_h >= 0.75 * cell_w, (trace["name"], cell_w, cell_h)
 
 
+def test_a_product_held_to_a_projectors_first_screen_writes_its_factors_too_where_the_width_allows():
+    """Audit 2026-12-07 #7: the next token on a projector with a six-token text (LN_f(Y) 6×5 · Eᵀ 5×4) wrote only the
+    logits. Their numbers were bought by squeezing LN_f(Y)'s columns and Eᵀ's rows to 10 px strips, while the figure
+    took a third of the screen's width. Columns as wide as the width gives, rows lowered to the height, write all
+    three, at the projector's own type size."""
+    rng = np.random.default_rng(1)
+    final, e = np.round(rng.standard_normal((6, 5)), 3), np.round(rng.standard_normal((4, 5)), 2)
+    mats = (F.Mat(final, "LN"), F.Mat(e.T, "E<sup>T</sup>"), F.Mat(final @ e.T, "logits"))
+    look = replace(F.PRESENT, fig_h=560)
+    spec = F.product_figure(*mats, text=True, formula="logits", words=words(), look=look).to_dict()
+    assert spec["layout"]["height"] <= 560
+    for trace, values in zip(spec["data"][:3], (final, e.T, final @ e.T)):
+        shown, _ = written(trace)
+        assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
+        assert trace["textfont"]["size"] >= F.PRESENT.cell_text
+
+
 def test_small_multiples_held_to_a_lower_figure_keep_their_numbers_in_lower_rows():
     """MLA's rebuilt K and V beside the latent c on a projector under the lab's controls (fig_h 380) once fell to one
     row of cells too small for the projector's type (14 px) and lost a decimal. Their rows are made lower instead:
