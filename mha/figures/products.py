@@ -885,6 +885,16 @@ class _Grid:
         return cv, traces, corners
 
 
+def colour_only(grid: "_Grid") -> float:
+    """Patterns (every panel S, on one scale from 0 to 1) asked for their numbers, with cells too small for any:
+    the px a colour bar takes right of the grid; else 0."""
+    if not grid.text or any(m.kind != "probs" for m, _, _ in grid.panels) or any(
+            _numbers(True, m, m.values[:r, :c], grid.cell, grid.row, grid.look) for m, r, c in grid.panels):
+        return 0.0
+    m, r, c = grid.panels[0]
+    return 10 + PAD + widest(_colour_ticks(m, m.values[:r, :c], 99, grid.look)[1], grid.look.tick) + 2 * PAD
+
+
 def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, block_cols: int = 0,
                 block_names: Sequence[str] = (), axis_titles: bool = False,
                 per_row: int | tuple[int, ...] | None = None) -> Spec:
@@ -911,7 +921,15 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
         grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below)
         if grid.fits() or limit <= 12:
             break
+    scale = colour_only(grid)
+    if scale:  # its colours' key, right of the first row (audit 2026-12-07 #5: 17×17 patterns, no number, no key)
+        grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below,
+                     right=scale)
     cv, traces, corners = grid.draw()
+    if scale and colour_only(grid):
+        (m, r, c), (px, py) = panels[0], corners[0]
+        traces[0] |= dict(showscale=True, colorbar=_colour_bar(m, m.values[:r, :c], cv, cv.width - scale + PAD, py,
+                                                               r * grid.row, look))
     for idx, ((_, r, c), (px, py)) in enumerate(zip(panels, corners)):
         suffix = "" if idx == 0 else str(idx + 1)
         if block_cols:

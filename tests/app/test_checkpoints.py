@@ -88,6 +88,25 @@ def test_the_heads_stage_finds_the_trained_models_induction_heads_in_its_second_
     assert z(next(t for t in s["data"] if "z" in t)).shape == (10, 10)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_layers_heads_too_many_tokens_for_numbers_get_a_colour_key_and_say_how_to_read_a_value(offered, lang):
+    """Audit 2026-12-07 #5: tiny-gpt2 on "to be or not to be" (17 tokens) drew four 17×17 patterns in colour only, with
+    no key. Where no cell holds a number, the first row has S's key (0, 0.5, 1) beside it and the page says to hover or
+    tap; where the numbers are written (the trained model's 10 letters), neither."""
+    small = run(stage="heads", ckpt="tiny-gpt2", text="to be or not to be", lang=lang)
+    spec = dict(keyed_charts(small))["real_s"]
+    panels = [t for t in spec["data"] if "z" in t]
+    assert len(panels) == 4 and z(panels[0]).shape == (17, 17) and not any(t.get("text") for t in panels)
+    keyed = [t for t in panels if t.get("showscale")]
+    assert len(keyed) == 1 and keyed[0]["colorbar"]["ticktext"] == ["0", "0.5", "1"]
+    said = TABLES[lang]["heads_colour_only"]
+    assert said in [c.value for c in small.caption]
+    written = run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B", ckpt_layer=2, lang=lang)
+    panels = [t for t in dict(keyed_charts(written))["real_s"]["data"] if "z" in t]
+    assert all(t.get("text") for t in panels) and not any(t.get("showscale") for t in panels)
+    assert said not in [c.value for c in written.caption]
+
+
 def test_every_head_of_every_layer_is_drawn_small_above_the_chosen_layer_in_full(offered):
     """bertviz's model view: each thumbnail is that head's pattern on the page's tokens, from a forward pass of the
     checkpoint made here; the layer the page draws in full below is the boxed row, and follows the layer control."""

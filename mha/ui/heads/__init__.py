@@ -9,6 +9,7 @@ import weakref
 from functools import lru_cache
 
 import numpy as np
+import streamlit as st
 
 import mha
 from mha import figures as F
@@ -38,6 +39,8 @@ def s_maps(v: View, tr: mha.Trace, key: str, before: mha.Trace | None = None, la
     look = v.named if first is None else first_screen(v.named, first)
     fig = F.grid_figure(probs, text=v.text, words=v.words, look=look, per_row=None if before is None else 2)
     chart(token_ticks(fig, v.tokens, axes, v.look), key=key)
+    if any(trace.get("showscale") for trace in fig.to_dict()["data"]):  # cells too small for numbers: a colour key
+        st.caption(t("heads_colour_only"))
 
 
 def pairs(names) -> tuple[tuple[int, int], ...]:

@@ -126,6 +126,10 @@ STRINGS = {
     "knock_composed_head": S(
         en="head {name} {before} → {after}",
         zh="头 {name}：{before} → {after}"),
+    "heads_colour_only": S(
+        en=("Too many tokens for numbers in cells this small: each weight is its colour, on the key at the right. "
+            "Hover over a cell, or tap it, for its value."),
+        zh="词元太多，格子小得写不下数字：每个权重用颜色表示，对照右边的色标。把鼠标移到格子上或点一下，就能看到数值。"),
     "knock_s_before": S(
         en="every head",
         zh="所有头都在",
