@@ -56,6 +56,21 @@ def test_each_s_panel_of_the_heads_stage_is_that_heads_s(params):
         assert titles[h].startswith(f"<b>S<sub>{h + 1}</sub></b> · {n}×{n}")
 
 
+def test_a_models_heads_are_named_by_layer_and_concats_rows_by_token_as_s_rows_are():
+    """Audit 2026-12-07 #12: with the trained model the patterns were titled S₁, S₂ while the knock-out table and the
+    other parts say 1.1 and 1.2, and Concat's rows were numbered while S's carried the letters. The layer shown is
+    the walk's (here 2), the ticks the sequence's letters, on the patterns and on the training part."""
+    at = run(stage="heads", model="trained", text="C F A H B C F A H B", layer=2)
+    letters = list("CFAHBCFAHB")
+    s = chart(at, "heads_s")
+    assert [t.split("</b>")[0] for t in panel_titles(s)] == ["<b>S<sub>2.1</sub>", "<b>S<sub>2.2</sub>"]
+    concat = chart(at, "heads_concat")
+    assert concat["layout"]["yaxis"]["ticktext"] == letters == s["layout"]["yaxis"]["ticktext"]
+    at.session_state["heads_part"] = "timeline"
+    timeline = chart(rerun(at), "timeline_s")
+    assert [t.split("</b>")[0] for t in panel_titles(timeline)] == ["<b>S<sub>2.1</sub>", "<b>S<sub>2.2</sub>"]
+
+
 def test_concat_block_names_sit_under_their_blocks_on_the_heads_stage():
     at = run(stage="heads", **RESIZED)
     spec = chart(at, "heads_concat")

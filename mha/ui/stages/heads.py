@@ -7,6 +7,7 @@ import streamlit as st
 
 import mha
 from mha import figures as F
+from mha.figures.ticks import token_ticks
 
 from .. import exports, heads, models, session, training, x_edits, x_source
 from ..chart import chart
@@ -94,12 +95,13 @@ def patterns(v: View) -> None:
     equation(v.look, (rf"\operatorname{{Concat}}({concat_args(h).tex}):",
                       rf"{h}\times({n}\times {dv}) \to {n}\times {h * dv}"))
     st.markdown(f"**{t('heads_s')}**")
-    s_maps(v, tr, "heads_s", first=3)  # under the parts, and this title: about three rows of controls
+    s_maps(v, tr, "heads_s", first=3, layer=v.run.layer + 1 if v.run else None)  # under the parts and this title:
+    # about three rows of controls; a model's heads named layer.head, as its other parts name them (audit 12-07 #12)
     concat = F.Mat(tr.concat, f"Concat({concat_args(h).html})", row_label=t("token"), col_label=t("cols_of"))
     labels = [t("head_word", h=i + 1) for i in range(h)]
     st.markdown(f"**{t('heads_concat', heads=concat_args(h).tex)}**")  # H₁, H₂ at two heads, not H₁,…,H_h
-    chart(F.grid_figure([concat], text=v.text, words=v.words, look=v.look, block_cols=dv, block_names=labels),
-          key="heads_concat")
+    fig = F.grid_figure([concat], text=v.text, words=v.words, look=v.named, block_cols=dv, block_names=labels)
+    chart(token_ticks(fig, v.tokens, ("yaxis",), v.look), key="heads_concat")  # its rows named as S's are
     if v.run:
         st.markdown(roles(v))
 
@@ -167,7 +169,7 @@ def timeline(v: View) -> None:
     st.markdown(t("timeline_knock_at", step=step, acc=f"{acc}%", without=f"{without}%", gap=f"{acc - without}",
                   ind=f"{induction[k]:.2f}", layer=last, count=heads.PROBE) + "\n\n"
                 + t("timeline_at", step=step, layer=run.layer + 1) + "\n\n" + roles(v, trace))  # one element
-    s_maps(v, trace.layers[run.layer].attn, "timeline_s")
+    s_maps(v, trace.layers[run.layer].attn, "timeline_s", layer=run.layer + 1)
     train_again(v)
 
 
