@@ -157,7 +157,8 @@ def shown_layer(m: mha.GPT2) -> int:
     return min(int(st.session_state.get("ckpt_layer", "1")), m.weights.n_layers)
 
 
-def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], bool]:
-    """The text's ids in the model's own tokens, at most its context and the page's limit; whether it was cut."""
+def tokens_of(m: mha.GPT2, text: str) -> tuple[list[int], int]:
+    """The text's ids in the model's own tokens, at most its context and the page's limit; how many the whole text
+    has (more than the ids where it was cut)."""
     ids, most = m.tokenizer.encode(text), min(m.weights.n_ctx, S.LIMITS["n_tokens"])
-    return ids[:most], len(ids) > most
+    return ids[:most], len(ids)

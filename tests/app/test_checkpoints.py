@@ -61,8 +61,13 @@ def test_the_tokens_stage_shows_the_checkpoints_own_tokens_with_each_characters_
     assert f"BPE 则得到 {len(ids)} 个。其中 {len(hexes)} 个只是" in zh and "拼成的字符。空格显示为 ␣。" in zh
     plain = shown(page_text(run(stage="tokens", ckpt="tiny-gpt2", text="the cat sat")))
     assert "BPE tokens where" in plain and "UTF-8 bytes" not in plain  # no such token: not a word about them
-    long = run(stage="tokens", ckpt="tiny-gpt2", text="多头因果自注意力 " * 4)  # 100 tokens: past the context (48)
-    assert "48 BPE tokens (cut to the first 48: this page's limit and the model's context)" in shown(page_text(long))
+    longer = "多头因果自注意力 " * 4  # past the context (48); how far past is said (audit 2026-12-07 #11)
+    total = len(Tokenizer.from_file(str(offered / "tiny-gpt2" / "tokenizer.json")).encode(longer).ids)
+    cut = f"(the text has {total}; cut to the first 48: this page's limit and the model's context)"
+    assert total > 48 and f"48 BPE tokens {cut}" in shown(page_text(run(stage="tokens", ckpt="tiny-gpt2", text=longer)))
+    assert f"48 of them {cut}" in shown(page_text(run(stage="heads", ckpt="tiny-gpt2", text=longer)))
+    zh = shown(page_text(run(stage="heads", ckpt="tiny-gpt2", text=longer, lang="zh")))
+    assert f"共 48 个（原文有 {total} 个，只取前 48 个" in zh
 
 
 def test_the_heads_stage_finds_the_trained_models_induction_heads_in_its_second_layer(offered):
@@ -162,6 +167,24 @@ def test_knocking_out_the_induction_heads_breaks_the_copying_and_reruns_only_fro
     at.button(key="real_knock_best").click()
     rerun(at)
     assert at.session_state["ckpt_knock"] == ["2.1", "2.2"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_checkpoint_that_guesses_worse_than_chance_is_said_to_and_one_that_learnt_is_not(offered, lang):
+    """Audit 2026-12-07 #11: tiny-gpt2's knock-out table gave 20.72 nats with every head against 5.70 at chance, with
+    nothing to say that its weights are random (a test fixture), so a loss 3.6 times a guess went unexplained."""
+    def said(at) -> list[str]:
+        start = TABLES[lang]["real_knock_worse"].split("{")[0]
+        return [shown(c.value) for c in at.caption if c.value.startswith(start)]
+
+    m = mha.load_gpt2(offered / "tiny-gpt2")
+    half = min(checkpoints.HALF, m.weights.n_ctx // 2, m.weights.vocab_size)
+    whole = mha.task_score(m.weights, mha.repeated_tokens(m.weights.vocab_size, half, checkpoints.PROBES))
+    chance = np.log(m.weights.vocab_size)
+    assert whole.loss > chance
+    assert said(run(stage="heads", ckpt="tiny-gpt2", lang=lang)) == [TABLES[lang]["real_knock_worse"].format(
+        name="tiny-gpt2", loss=f"{whole.loss:.2f}", chance=f"{chance:.2f}")]
+    assert said(run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B", lang=lang)) == []
 
 
 def test_a_link_keeps_the_checkpoint_its_layer_and_its_heads_knocked_out():

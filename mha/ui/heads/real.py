@@ -96,12 +96,13 @@ def too_large(t: Text, e: "checkpoints.TooLarge", name: str) -> str:
                          allowed=checkpoints.megabytes(e.allowed), variable=md_escape(checkpoints.BUDGET)), fits)
 
 
-def page_tokens(m: mha.GPT2) -> tuple[list[int], bool, tuple[str, ...]]:
-    """The page's text (or the language's example) in m's tokens: the ids, whether they were cut, their labels."""
+def page_tokens(m: mha.GPT2) -> tuple[list[int], int, tuple[str, ...]]:
+    """The page's text (or the language's example) in m's tokens: the ids, how many the whole text has, their
+    labels."""
     ss = st.session_state
     text = ss["text"] if x_source.has_text() else x_source.example_text(ss["lang"])
-    ids, cut = tokens_of(m, text)
-    return ids, cut, checkpoints.labels(m, ids)
+    ids, total = tokens_of(m, text)
+    return ids, total, checkpoints.labels(m, ids)
 
 
 def knocked_names(m: mha.GPT2) -> tuple[list[str], list[str]]:
@@ -179,12 +180,13 @@ def render(v: View) -> None:
         return
     w, heads = m.weights, m.n_heads
     numbers = ss[OWN][1] if name == checkpoints.UPLOAD else checkpoints.need(name) // 8
-    ids, cut, labels = page_tokens(m)
+    ids, total, labels = page_tokens(m)
     most = min(w.n_ctx, S.LIMITS["n_tokens"])
     about = t("real_title", name=f"**{said_name(t, name)}**", layers=w.n_layers, heads=heads, d=w.d_model,
               vocab=f"{w.vocab_size:,}", numbers=f"{numbers:,}", mb=checkpoints.megabytes(8 * numbers))
     about += "\n\n:gray[:small[" + t.sentences(
-        t("real_text", name=said_name(t, name), n=len(ids), cut=t("real_cut", most=most) if cut else ""),
+        t("real_text", name=said_name(t, name), n=len(ids),
+          cut=t("real_cut", most=most, total=total) if total > len(ids) else ""),
         t("real_own_link") if name == checkpoints.UPLOAD else "") + "]]"
     if not later(v.look, about):  # on a projector, under the figures: the layer's patterns come first
         st.markdown(about)
@@ -281,5 +283,8 @@ def knock(v: View, m: mha.GPT2, name: str) -> None:
         without = checkpoints.knocked_score(m, knocked)
         rows.append((t("real_knock_without", heads=", ".join(chosen)), f"{without.accuracy:.2f}",
                      f"{without.loss:.2f}"))
-    rows.append((t("real_knock_chance"), f"{1 / w.vocab_size:.2g}", f"{np.log(w.vocab_size):.2f}"))
+    chance = np.log(w.vocab_size)
+    rows.append((t("real_knock_chance"), f"{1 / w.vocab_size:.2g}", f"{chance:.2f}"))
     st.markdown(markdown_table([t("real_knock_row"), t("real_knock_acc"), t("real_knock_loss")], rows))
+    if every.loss > chance:  # a model that guesses worse than chance (tiny-gpt2: random weights), said (audit #11)
+        st.caption(t("real_knock_worse", name=said_name(t, name), loss=f"{every.loss:.2f}", chance=f"{chance:.2f}"))

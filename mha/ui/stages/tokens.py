@@ -185,7 +185,7 @@ def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None
     m = real.opened(t, name) if name else None
     if m is None:
         return
-    ids, cut = models.tokens_of(m, text)
+    ids, total = models.tokens_of(m, text)
     pieces = [checkpoints.piece(m.tokenizer.piece(i)) for i in ids]
     st.markdown(t(title, name=f"**{real.said_name(t, name)}**"))
     items, run = [], []  # pieces that are parts of characters, drawn together over the characters they spell
@@ -206,7 +206,8 @@ def bpe_split(t, text: str, words: int, title: str = "tokens_bpe_title") -> None
         if whole and i >= 0:
             items.append(chip(shown, int(i)))
     partial = sum(not whole for _, whole in pieces)
-    count = t.sentences(t("tokens_bpe_count", n=len(ids), words=words, cut=t("real_cut", most=len(ids)) if cut else ""),
+    cut = t("real_cut", most=len(ids), total=total) if total > len(ids) else ""
+    count = t.sentences(t("tokens_bpe_count", n=len(ids), words=words, cut=cut),
                         t("tokens_bpe_partial", partial=partial) if partial else "", t("tokens_bpe_space"))
     counted("".join(items), count)
 

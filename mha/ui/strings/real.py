@@ -48,8 +48,8 @@ STRINGS = {
         zh=("你的文本按 {name} 自己的词元切分，共 {n} 个{cut}。把鼠标停在注意力图的格子上，可以看到它对应的两个词元。"
             "侧边栏里的维度属于其他各步骤；这里用的是检查点自己的维度。")),
     "real_cut": S(
-        en=" (cut to the first {most}: this page's limit and the model's context)",
-        zh="（只取前 {most} 个：这是本页面的上限，也受模型上下文长度限制）"),
+        en=" (the text has {total}; cut to the first {most}: this page's limit and the model's context)",
+        zh="（原文有 {total} 个，只取前 {most} 个：这是本页面的上限，也受模型上下文长度限制）"),
     "real_no_tokens": S(
         en="None of your text is in {name}'s vocabulary, so there is no pattern to draw; the probe below uses its own.",
         zh="你的文本里没有任何字符在 {name} 的词表中，所以画不出注意力图；下面的测量用的是它自己的词元。"),
@@ -162,6 +162,11 @@ STRINGS = {
     "real_knock_chance": S(
         en="chance (any token of the vocabulary)",
         zh="随机猜（词表中任一词元）"),
+    "real_knock_worse": S(
+        en=("With every head, {name} does worse than a uniform guess ({loss} nats against {chance}): it has not learnt "
+            "to predict text, as a model with random weights made for testing software has not, so knocking heads "
+            "out has nothing to take away."),
+        zh="所有头都在时，{name} 比均匀随机猜还差（{loss} 奈特，随机猜是 {chance}）：它没有学会预测文本，就像为测试软件而造、权重随机的模型一样，所以敲掉头也没有什么可以拿走的。"),
     "real_knock_row": S(
         en="heads",
         zh="头"),
