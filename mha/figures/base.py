@@ -515,6 +515,26 @@ def log_ticks(values) -> dict:
     return dict(tickvals=ticks)
 
 
+def log_span(values) -> dict:
+    """log_ticks for an axis whose every value lies between two labels: its range from the last label at or below
+    the lowest value to the first at or above the highest (a retrained model's loss of 8 sat above the axis's top
+    label, 1, with nothing to read it against; audit 2026-12-07 #9)."""
+    values = np.asarray(values, float)
+    values = values[np.isfinite(values) & (values > 0)]
+    if not values.size:
+        return {}
+    lo, hi = values.min(), values.max()
+    decades = range(int(np.floor(np.log10(lo))) - 1, int(np.ceil(np.log10(hi))) + 2)
+    for digits in ((1,) if hi >= 100 * lo else (), (1, 2, 5), range(1, 10)):  # as log_ticks: at least three labels
+        grid = [float(f"{d}e{k}") for k in decades for d in digits]
+        bottom, top = max((v for v in grid if v <= lo), default=0), min((v for v in grid if v >= hi), default=0)
+        ticks = [v for v in grid if bottom <= v <= top]
+        if len(ticks) >= 3:
+            break
+    pad = 0.03 * (np.log10(top) - np.log10(bottom))  # a marker on the end label stays whole
+    return dict(tickvals=ticks, range=[float(np.log10(bottom) - pad), float(np.log10(top) + pad)])
+
+
 def figure(data: list[dict], layout: dict, frames: list[dict] | None = None) -> Spec:
     """Data, layout and frames (plain dicts) as one figure, Streamlit's theme written into the layout (THEME).
 

@@ -7,7 +7,7 @@ import numpy as np
 
 from mha.block import gelu
 
-from .base import DESK, Look, Spec, axis_type, figure, log_ticks
+from .base import DESK, Look, Spec, axis_type, figure, log_span
 from .text import FONT, fit_text, text_px, widest
 from .ticks import tick_titles
 
@@ -90,7 +90,7 @@ def loss_figure(steps, losses, chosen: int, *, x_title: str, y_title: str, look:
     layout = dict(height=max(240, 18 * size), width=min(640, look.max_w), showlegend=False,
                   margin=dict(l=int(4.5 * size), r=16, t=12, b=int(3.5 * size)), font=dict(family=FONT, size=size),
                   xaxis=axes["xaxis"] | dict(fixedrange=True),
-                  yaxis=axes["yaxis"] | dict(type="log", fixedrange=True, exponentformat="power") | log_ticks(losses))
+                  yaxis=axes["yaxis"] | dict(type="log", fixedrange=True, exponentformat="power") | log_span(losses))
     return figure(data, layout)
 
 

@@ -29,6 +29,8 @@ def params(cfg: mha.AttentionConfig, x: np.ndarray) -> dict[str, str]:
     for key in ("text", "positions", "temperature", "choice", "model", "layer"):
         if ss.get(key, S.DEFAULTS[key]) != S.DEFAULTS[key]:
             out[key] = str(ss[key])
+    if ss.get("model") == "trained" and ss.get("train_seed") is not None:  # a retrained model (audit 2026-12-07 #9)
+        out["train_seed"] = str(ss["train_seed"])
     if ss.get("ckpt") in checkpoints.offered():  # a server's checkpoint (its layer and heads knocked out: the heads
         out["ckpt"] = ss["ckpt"]  # stage's parameters); an upload stays with its tab
         if checkpoint_on() and ss.get("ckpt_layer", "1") != "1":  # the layer the walk runs on, on every stage

@@ -48,6 +48,7 @@ CHOICES = ("greedy", "sample")
 # shows the layer `ckpt_layer` names.
 MODELS = ("seeded", "trained", "checkpoint")
 TRAINED_LAYERS = 2
+RETRAIN_SEEDS = (0, 10**6)  # the seeds *Train it again* takes (the link's `train_seed`)
 TRAINED_HEADS = 2  # the trained model's heads per layer (mha.train.SHIPPED), what `knock` may name
 KNOCK_NAMES = tuple(f"{layer}.{head}" for layer in range(1, TRAINED_LAYERS + 1)
                     for head in range(1, TRAINED_HEADS + 1))
@@ -121,12 +122,13 @@ def _first(value) -> str:
 def parse_params(params: Mapping) -> tuple[dict, list[Notice]]:
     """Query parameters -> settings (only those present and usable) and notices for the rest."""
     out, notices = {}, []
-    for key in (*SIZES, "seed", "head", "d_ff", "layer"):
+    for key in (*SIZES, "seed", "head", "d_ff", "layer", "train_seed"):
         if key not in params:
             continue
         raw = _first(params[key])
         n = whole(raw)
-        low, high = (0 if key == "seed" else 1), {"layer": TRAINED_LAYERS}.get(key, LIMITS.get(key, LIMITS["n_heads"]))
+        low, high = {"seed": (0, LIMITS["seed"]), "train_seed": RETRAIN_SEEDS, "layer": (1, TRAINED_LAYERS)}.get(
+            key, (1, LIMITS.get(key, LIMITS["n_heads"])))
         if n is None:
             notices.append(Notice("notice_not_whole", dict(key=key, value=shorten(raw))))
         elif not low <= n <= high:

@@ -269,11 +269,15 @@ def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(shor
     _click_train(other, 7)
     assert other.session_state["train_seed"] == 7 and short_training.model(7) is kept
     assert short_training.job(other.session_state[TRAINER]) is None  # no second run
+    # the link holds it (audit 2026-12-07 #9: a reload or a shared link showed the shipped model): opened elsewhere
+    assert at.query_params["train_seed"] == "7"
+    shared = run(**dict(at.query_params))
+    assert shared.session_state["train_seed"] == 7 and table_rows(shared) == table_rows(at)
     at.session_state["heads_part"] = "timeline"
     rerun(at)
     at.button(key="retrain_back").click()
     rerun(at)
-    assert "train_seed" not in at.session_state
+    assert "train_seed" not in at.session_state and "train_seed" not in at.query_params
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -293,6 +297,10 @@ def test_a_retrained_model_the_server_let_go_is_said_and_the_page_shows_the_ship
     said = TABLES[lang]["notice_retrain_gone"].format(seed=5, kept=short_training.MAX_KEPT)
     assert "train_seed" not in at.session_state and said in " ".join(w.value for w in at.warning)
     assert not any("5" in i.value for i in at.info)  # no "showing the model retrained with seed 5"
+    assert "train_seed" not in at.query_params
+    linked = run(model="trained", stage="heads", part="timeline", train_seed="5", lang=lang)  # its link, later
+    assert "train_seed" not in linked.session_state and said in " ".join(w.value for w in linked.warning)
+    assert "train_seed" not in linked.query_params
 
 
 def _held_at_start(training, monkeypatch) -> threading.Event:

@@ -94,6 +94,19 @@ def test_the_loss_curve_marks_the_chosen_snapshot(look):
     assert spec["layout"]["width"] <= LOOKS[look].max_w
 
 
+@pytest.mark.parametrize("losses", [[8.2, 2.1, 0.5, 0.061], [9.9, 2.7, 0.4, 0.01], [2.3, 2.1, 1.95, 1.9],
+                                    [0.31, 0.3, 0.29, 0.05]])
+def test_every_loss_lies_between_two_labels_of_its_axis(losses):
+    """Audit 2026-12-07 #9: a retrained model's first loss, about 8, sat above the axis's top label (1), with
+    nothing above it to read it against. The axis ends on a label at or above the highest loss and one at or below
+    the lowest, with at least three labels."""
+    yaxis = F.loss_figure([0, 150, 300, 450], losses, 1, x_title="step", y_title="loss").to_dict()["layout"]["yaxis"]
+    labels, (low, high) = yaxis["tickvals"], (10 ** v for v in yaxis["range"])
+    assert len(labels) >= 3 and all(low <= v <= high for v in labels)
+    assert min(labels) <= min(losses) and max(labels) >= max(losses)
+    assert low <= min(labels) and max(labels) <= high  # both end labels drawn
+
+
 def _coda_figures(lk) -> dict:
     hidden = np.array([-2.0, -0.5, 0.0, 1.5])
     return dict(gelu=F.gelu_figure(hidden, gelu(hidden), "GELU(h)", "row 3", look=lk).to_dict(),
@@ -139,7 +152,7 @@ def test_every_log_axis_is_labelled_where_plotly_draws_labels_at_full_size(look)
     lk = LOOKS[look]
     figs = _coda_figures(lk)
     assert figs["cost"]["layout"]["xaxis"]["dtick"] == 1  # T from 1 to 4096
-    assert figs["loss"]["layout"]["yaxis"]["dtick"] == 1  # the loss from 9.9 to 0.01
+    assert figs["loss"]["layout"]["yaxis"]["tickvals"] == [0.01, 0.1, 1, 10]  # the loss from 9.9 to 0.01
     timing = cost_figure(np.arange(1, 129), {"a": (np.linspace(0.02, 0.6, 128), "solid")}, x_title="t",
                          y_title="ms", look=lk).to_dict()["layout"]  # what "measure" draws: ms over 1.5 decades
     assert timing["xaxis"]["dtick"] == 1 and timing["yaxis"]["tickvals"] == [0.02, 0.05, 0.1, 0.2, 0.5]

@@ -10,6 +10,7 @@ from mha import figures as F
 from mha.figures.ticks import token_ticks
 
 from .. import exports, heads, models, session, training, x_edits, x_source
+from .. import settings as S
 from ..chart import chart
 from ..heads import circuits, hub_box, knock, real, s_maps, writes
 from ..inputs import number
@@ -183,7 +184,7 @@ def train_again(v: View) -> None:
     st.markdown(f"**{t('retrain_title')}**\n\n:gray[:small[{t('retrain_text', steps=training.STEPS)}]]")
     owner = ss.setdefault(TRAINER, training.new_owner())
     left, right = st.columns([1, 2])
-    seed = number(left, t, "retrain_seed", 0, 10**6, default=1)
+    seed = number(left, t, "retrain_seed", *S.RETRAIN_SEEDS, default=1)
     if right.button(t("retrain_button"), key="retrain"):
         answer, wait = training.start(int(seed), owner, models.shipped_meta())
         if answer == "kept":

@@ -163,9 +163,9 @@ STRINGS = {
         en="Training with seed {seed} stopped: {error}",
         zh="用种子 {seed} 的训练中断了：{error}"),
     "notice_retrain_gone": S(
-        en=("The model retrained with seed {seed} is no longer on this server, which keeps the last {kept} seeds "
-            "trained on it: the page shows the shipped model. Train seed {seed} again to see it."),
-        zh="用种子 {seed} 重新训练的模型已不在这个服务器上（它只保留最近训练的 {kept} 个种子）：页面显示的是自带的模型。再用种子 {seed} 训练一次就能看到它。"),
+        en=("The model retrained with seed {seed} is not on this server, which keeps the last {kept} seeds trained "
+            "on it: the page shows the shipped model. Train seed {seed} again to see it."),
+        zh="用种子 {seed} 重新训练的模型不在这个服务器上（它只保留最近训练的 {kept} 个种子）：页面显示的是自带的模型。再用种子 {seed} 训练一次就能看到它。"),
     "retrain_showing": S(
         en=("Showing the model retrained with seed {seed}. Measured after training as means over {count} "
             "fresh sequences of its task, not on this page's sequence (so they differ from the table "
