@@ -66,6 +66,17 @@ def test_scores_frames_walk_from_qkt_through_the_mask_to_s():
     assert len(spec["layout"]["sliders"][0]["steps"]) == len(frames)
 
 
+@pytest.mark.parametrize("lang, table", [("en", EN), ("zh", ZH)])
+def test_a_phones_x_grid_wider_than_its_screen_says_to_swipe_and_one_that_fits_does_not(lang, table):
+    """Audit 2026-12-07 #8: on a phone the trained model's X showed 5 of its 13 columns, the fifth cut at the edge,
+    with nothing to say there were more (the post's 5 columns fit: 305 of 358 px, measured in Chromium at 390 px)."""
+    said = table["input_swipe"].format(d=13)
+    captions = lambda at: [c.value for c in at.caption]  # noqa: E731
+    assert said in captions(run(stage="input", model="trained", lang=lang, phone=True))
+    assert said not in captions(run(stage="input", model="trained", lang=lang))  # a desk shows all 13
+    assert not [c for c in captions(run(stage="input", lang=lang, phone=True)) if c.startswith(said[:6])]
+
+
 def test_an_edited_cell_of_x_changes_q():
     at = run(stage="input")
     at.session_state["x_editor"] = {"edited_rows": {0: {"c0": 1.5}}, "added_rows": [], "deleted_rows": []}

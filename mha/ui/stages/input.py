@@ -15,6 +15,7 @@ from ..view import View, subscript
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
 CODE = [mha.check_input]
+PHONE_COLUMNS = 5  # columns of X a phone's grid shows whole (the post's 5; the trained model's 13 scroll)
 
 
 def render(v: View) -> None:
@@ -25,6 +26,8 @@ def render(v: View) -> None:
     notice = st.empty()  # above the grid, said once the grid's edits are read
     x = matrix_editor("x_editor", "x_base", v.x, tokens, t, st.session_state.get("x_generation", 0),
                       help=t("input_editor_help"))
+    if v.look.narrow and d > PHONE_COLUMNS:  # the grid scrolls sideways, with no sign of it (audit 2026-12-07 #8)
+        st.caption(t("input_swipe", d=d))
     if v.run:
         notice.info(t(f"input_{v.run.kind}", layer=v.run.layer + 1, n=n))
     elif v.tokens:

@@ -147,6 +147,9 @@ STRINGS = {
     "input_editor_help": S(
         en="Numbers only. Rows are tokens, columns are features.",
         zh="只能填数字。每行是一个词元，每列是一个特征。"),
+    "input_swipe": S(
+        en="X has {d} columns, more than a phone shows at once: swipe the grid sideways to see the rest.",
+        zh="X 有 {d} 列，手机一屏放不下：在表格上左右滑动，就能看到其余的列。"),
     "qk_title": S(
         en="Queries and keys for head {h}",
         zh="第 {h} 个头的查询与键"),
