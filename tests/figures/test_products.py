@@ -164,6 +164,22 @@ def test_concat_block_names_sit_under_their_blocks(size, look):
         assert name in placed or len(placed) < drawn
 
 
+@pytest.mark.parametrize("look", LOOKS)
+def test_block_names_never_overlap_however_many_blocks_they_skip(look):
+    """Planted 2026-12-07 (p17): with 32 blocks one column wide, the names were written every other block whatever
+    room they needed, so 'head 1', 'head 3', … lay over one another. Each name written keeps clear of the next."""
+    concat = np.random.default_rng(0).standard_normal((3, 32))
+    names = [f"head {i + 1}" for i in range(32)]
+    spec = F.grid_figure([F.Mat(concat, "Concat")], text=True, words=words(), look=LOOKS[look], block_cols=1,
+                         block_names=names).to_dict()
+    width = spec["layout"]["width"]
+    placed = sorted((a["x"] * width, text_px(a["text"], a["font"]["size"]), a["text"])
+                    for a in spec["layout"]["annotations"] if a["text"] in names)
+    assert len(placed) >= 2
+    for (x, w, name), (x_next, w_next, name_next) in zip(placed, placed[1:]):
+        assert x + w / 2 < x_next - w_next / 2, (name, name_next, x, x_next, w)
+
+
 def test_output_block_names_sit_beside_their_blocks_of_w_o():
     cfg = CONFIGS["post"]
     w, tr = trace_of(cfg)
