@@ -237,7 +237,7 @@ def test_a_word_appended_after_an_edit_keeps_the_edit_and_adds_the_texts_row(sta
     at = run(stage="input", text=TEXT)
     at.session_state["x_editor"] = EDIT
     rerun(at)
-    before = at.session_state["x_base"].copy()
+    before, generation = at.session_state["x_base"].copy(), at.session_state.get("x_generation", 0)
     _appended(at, stage)
     n = len(mha.tokenize(at.session_state["text"]))
     assert n == len(before) + 1 == at.session_state["n_tokens"]
@@ -247,6 +247,9 @@ def test_a_word_appended_after_an_edit_keeps_the_edit_and_adds_the_texts_row(sta
     assert at.query_params["x"] == "2.3~4.5"
     at.session_state["stage"] = "input"
     rerun(at)
+    # nothing was drawn anew (planted 2026-12-07, p19: X's source recorded before the text grew, and the input
+    # stage then said "Seed 0: the weights and X were drawn anew, but your edits to X were kept")
+    assert "drawn anew" not in page_text(at) and at.session_state.get("x_generation", 0) == generation
     at.session_state["x_editor"] = {"edited_rows": {n - 1: {"c0": -2.0}}, "added_rows": [], "deleted_rows": []}
     rerun(at)  # an edit of the new row after the append is kept beside the first
     assert at.query_params["x"] == f"2.3~4.5_{n}.1~-2.0"
