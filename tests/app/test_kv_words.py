@@ -140,6 +140,22 @@ def test_an_old_link_adding_tokens_after_a_text_gets_the_models_next_words_and_s
     assert f"{5}×7" in page_text(at)
 
 
+def test_an_old_links_sampled_words_are_each_read_from_the_text_with_the_word_before():
+    """Planted 2026-12-07 (p20): X brought up to date before each word was appended, not after, so each word after the
+    first was read from X a word behind. Greedy words of this untrained model repeat the last one, which hides that;
+    sampled ones differ. Each is drawn here as the page draws (a generator of the seed and n) from the core's
+    logits on the text so far."""
+    text, count, temperature = "the cat sat on the mat", 3, 1.0  # at 4 the draws are flat enough to hide it too
+    at = run(stage="kv_cache", text=text, kv=str(count), choice="sample", temperature=temperature)
+    words = text.split()
+    for _ in range(count):
+        tokens, vocab, ids, mw, x, cfg = model(" ".join(words))
+        probs = mha.softmax(mha.logits_from(x, mw).logits[-1] / temperature)
+        words.append(vocab[int(np.random.default_rng([cfg.seed, len(tokens)]).choice(len(probs), p=probs))])
+    assert words[-count:] == ["mat", "cat", "cat"]  # an X a word behind gave "mat cat mat"
+    assert at.query_params["text"] == " ".join(words)
+
+
 def test_without_a_text_the_cache_still_adds_the_seeded_row():
     at = run(stage="kv_cache")
     at.button(key="add_token").click()
