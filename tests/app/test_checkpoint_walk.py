@@ -12,6 +12,7 @@ import pytest
 from safetensors.numpy import load_file
 from tokenizers import Tokenizer
 
+import mha
 from mha.ui import checkpoints
 
 from .helpers import keyed_charts, page_text, rerun, run, shown, z
@@ -166,6 +167,21 @@ def test_the_link_carries_the_walk_on_a_checkpoint_and_one_it_cannot_open_falls_
     monkeypatch.delenv("MHA_MODELS")
     plain = run(stage="qk", text=TEXT)  # a server that offers no checkpoint: the control offers none
     assert "checkpoint" not in plain.sidebar.segmented_control(key="model").options[-1].lower()
+
+
+def test_a_walked_checkpoint_that_goes_away_mid_session_leaves_x_with_a_row_per_word(offered, monkeypatch):
+    """Planted 2026-12-07 (p28): a checkpoint the page walks on can no longer be opened on its next run (the server
+    let it go, under a budget it no longer fits). The post's sizes came back after n was matched to the text, so X
+    had 3 rows for the 6 words of the text."""
+    text = "the cat sat on the mat"
+    at = run(stage="qk", model="checkpoint", ckpt="tiny-gpt2", text=text)
+    assert at.session_state["model"] == "checkpoint"
+    checkpoints._held.clear()
+    monkeypatch.setenv("MHA_MODEL_MB", "0.01")
+    rerun(at)
+    ss, n = at.session_state, len(mha.tokenize(text))
+    assert ss["model"] == "seeded" and ss["n_tokens"] == n and ss["x_base"].shape == (n, 5)
+    assert f"({n}\\times 5)" in page_text(at)
 
 
 def test_moving_to_another_layer_keeps_an_edit_and_makes_no_other_cell_an_edit(offered):
