@@ -117,6 +117,7 @@ def _walk():
     for stage in ("tokens", "input", "heads", "dependency", "block", "next_token"):  # the trained model, its sidebar
         yield run(stage=stage, model="trained", layer=2)
     yield run(stage="heads", model="trained", text="A B C D")  # no letter repeats yet
+    yield run(stage="input", model="trained", phone=True)  # 13 columns on a phone: swipe
     yield run(stage="tokens", model="trained", text="a b z 9 " + "C" * 20, lang="zh", layer=9)  # unknown, cut, bad
     yield run(stage="next_token", model="trained", text="A B C D E F G H A B C D E F G H")  # the context is full
     # what a hand does to X and the boxes: a refused cell, many, a box emptied and out of range, edits set aside
