@@ -7,8 +7,9 @@ One process serves every visitor, and only one of its threads runs Python at a t
   figures' operands) while it shows it, 72 MB at the caps and 136 MB with the FFN, and the process's memory is the
   demo's to share. Pages on the same weights (sizes and seed) count them once, as they share them: a room on one
   link costs one set of weights and a walk a page. A page that disconnects lets go of what it held, and so does a
-  page left without a click for IDLE_S once another needs the room (its next run takes a seat again if there is
-  one); a page refused is told how many seconds until a seat is free if nobody clicks meanwhile.
+  page left without a click for IDLE_S, or holding its seat for HOLD_S, once another needs the room (its next run
+  takes a seat again if there is one: pages that all want the whole budget take turns of HOLD_S); a page refused is
+  told how many seconds until a seat is free if nobody clicks meanwhile.
 - Views over WORK_BUDGET are drawn one at a time in the process (`lane`): a room opening the largest view queues
   its draws instead of running them all at once, and ordinary views never wait for it.
 - A page whose runs have used more than PACE_CPU_S of the CPU in the last PACE_WINDOW_S takes turns with the other
@@ -48,15 +49,23 @@ HELD_BUDGET = 136 * MB  # bytes the views shown at once may hold: the largest on
 HELD_FROM = 100_000  # numbers: a smaller view (under 1 MB) is not counted
 
 IDLE_S = 60.0  # s without a click after which a page's seat may go to another page that needs the room
+HOLD_S = 120.0  # s a page may keep its seat, clicks or not, before it goes to another page that needs the room
 PACE_WINDOW_S, PACE_CPU_S = 3.0, 1.0  # a page whose runs used more CPU than this in the window takes turns
 
 
 class Seat(NamedTuple):
-    """A page's hold on the memory for views shown: what its view holds (`holds`), and when it was last used
-    (time.monotonic(): its last run, or the last click it sent)."""
+    """A page's hold on the memory for views shown: what its view holds (`holds`), when it was last used
+    (time.monotonic(): its last run, or the last click it sent) and since when it has held a seat without a break."""
 
     holds: tuple[dict, int]
     used: float
+    since: float
+
+    def free_at(self) -> float:
+        """When another page that needs the room may take this seat if its page is not used meanwhile: IDLE_S after
+        its last use, or HOLD_S after it was taken, whichever comes first (the red team's T5: one rerun every
+        50 s kept a seat at the caps, and every larger view of the others out, for as long as a script liked)."""
+        return min(self.used + IDLE_S, self.since + HOLD_S)
 
 
 _paced = threading.Lock()  # taken for a run by a page over its pace (`paced`), before HEAVY if both
@@ -102,21 +111,21 @@ def seated(t: Text, cfg: mha.AttentionConfig, stage: str) -> bool:
     needs = _held({sid: mine})
     now = time.monotonic()
     with _seat_lock:
-        _seats.pop(sid, None)
+        kept = _seats.pop(sid, None)
         if needs < 8 * HELD_FROM:
             return True
-        if _fits(_seats, mine):
-            _seats[sid] = Seat(mine, now)
+        if _fits(_seats, mine):  # its own seat again, or a seat that was free: held since it was first taken
+            _seats[sid] = Seat(mine, now, kept.since if kept else now)
             return True
-        for s in [s for s, seat in _seats.items() if not _connected(s) or now - seat.used >= IDLE_S]:
+        for s in [s for s, seat in _seats.items() if not _connected(s) or seat.free_at() <= now]:
             del _seats[s]
         if _fits(_seats, mine):
-            _seats[sid] = Seat(mine, now)
+            _seats[sid] = Seat(mine, now, now)
             return True
         held, wait = _held({s: seat.holds for s, seat in _seats.items()}), _free_in(mine, now)
     st.markdown(f"### {walk.title(t, stage)}")  # the stage it waits to draw, as a page that asks says it
     st.warning(t("budget_full", held=round(held / MB), budget=round(HELD_BUDGET / MB), needs=round(needs / MB),
-                 idle=round(IDLE_S), wait=wait), icon=":material/group:")
+                 idle=round(IDLE_S), hold=round(HOLD_S), wait=wait), icon=":material/group:")
     st.button(t("budget_retry"), key="budget_retry")
     return False
 
@@ -136,12 +145,12 @@ def _fits(seats: dict[str, Seat], mine: tuple[dict, int]) -> bool:
 
 def _free_in(mine: tuple[dict, int], now: float) -> int:
     """Whole seconds until the seats held now leave room for `mine`, if none of their pages is used meanwhile: each
-    seat may be given up IDLE_S after its last use, the oldest first. Called with _seat_lock held."""
+    seat may be given up at its free_at, the earliest first. Called with _seat_lock held."""
     left = dict(_seats)
-    for s, seat in sorted(_seats.items(), key=lambda item: item[1].used):
+    for s, seat in sorted(_seats.items(), key=lambda item: item[1].free_at()):
         del left[s]
         if _fits(left, mine):
-            return max(1, math.ceil(seat.used + IDLE_S - now))
+            return max(1, math.ceil(seat.free_at() - now))
     return math.ceil(IDLE_S)
 
 

@@ -206,7 +206,7 @@ def _seat(seed: int, stage: str = "scores") -> tuple:
 
 def _shown(seed: int, stage: str = "scores", idle_s: float = 0.0) -> budget.Seat:
     """The seat of a page that shows the caps' `stage` on `seed`, last used `idle_s` ago."""
-    return budget.Seat(_seat(seed, stage), time.monotonic() - idle_s)
+    return budget.Seat(_seat(seed, stage), time.monotonic() - idle_s, time.monotonic() - idle_s)
 
 
 def _held_now() -> int:
@@ -275,6 +275,33 @@ def test_a_page_left_idle_gives_its_seat_to_a_page_that_needs_it_and_the_wait_sa
     idle_page = run(stage="block", seed=1, lang=lang, cleared=10**9, **CAPS, d_ff=4096)
     said = page_text(idle_page)
     assert chart_keys(idle_page) == [] and 53 <= int(re.search(waits.format(r"(\d+)"), said).group(1)) <= 60
+
+
+@pytest.mark.parametrize("lang, waits", [("en", "there is room in {} s"), ("zh", "{} 秒后就能腾出空间")])
+def test_a_page_that_keeps_clicking_holds_its_seat_for_hold_s_and_then_pages_take_turns(lang, waits):
+    """The red team's T5: a script that reran its page every 50 s kept the caps' block, the whole budget, for as long
+    as it liked; every other larger view was refused 4 times in 200 s. A seat goes to a page that needs the room
+    HOLD_S after it was taken, clicks or not: the wait said counts to then, the retry after it takes the seat, and
+    the first page, clicking still, is told it may have it back HOLD_S later at the latest."""
+    taken = time.monotonic() - (budget.HOLD_S - 20)  # the whole budget, taken 100 s ago, clicked a second ago
+    budget._seats["a"] = budget.Seat(_seat(1, "block"), time.monotonic() - 1, taken)
+    at = run(stage="scores", seed=3, lang=lang, cleared=10**9, **CAPS)
+    said = page_text(at)
+    assert chart_keys(at) == [] and "a" in budget._seats
+    assert 13 <= int(re.search(waits.format(r"(\d+)"), said).group(1)) <= 20, said  # not IDLE_S after the click
+    budget.touch("a")  # a click of its page meanwhile does not keep it
+    budget._seats["a"] = budget._seats["a"]._replace(since=time.monotonic() - budget.HOLD_S)  # the 20 s are over
+    at.button(key="budget_retry").click()
+    rerun(at)
+    assert "scores" in chart_keys(at) and "a" not in budget._seats
+    [(sid, seat)] = budget._seats.items()
+    rerun(at)  # its next runs keep the seat, and when it was first taken: its turn does not start again
+    assert budget._seats[sid].used > seat.used and budget._seats[sid].since == seat.since
+    budget._seats.clear()  # every AppTest has one session id: this page's seat goes to "b", page a clicks again
+    budget._seats["b"] = seat
+    turn = run(stage="block", seed=1, lang=lang, cleared=10**9, **CAPS, d_ff=4096)
+    said = page_text(turn)
+    assert chart_keys(turn) == [] and 50 <= int(re.search(waits.format(r"(\d+)"), said).group(1)) <= budget.IDLE_S
 
 
 def test_a_click_keeps_a_pages_seat_and_a_timers_tick_does_not():
@@ -366,7 +393,7 @@ def test_the_wait_said_counts_every_idle_seat_that_must_go_for_the_view(monkeypa
     mid = dict(n_tokens=64, d_model=512, d_k=128, d_v=128, n_heads=16)
     for name, seed, idle in (("a", 11, budget.IDLE_S - 5), ("b", 12, budget.IDLE_S - 20), ("c", 13, 0.0)):
         budget._seats[name] = budget.Seat(budget.holds(mha.AttentionConfig(**mid, seed=seed), "scores"),
-                                          time.monotonic() - idle)
+                                          time.monotonic() - idle, time.monotonic() - idle)
     mine = budget._held({"": _seat(3)})
     others = [budget._held({s: seat.holds}) for s, seat in budget._seats.items()]
     assert sum(others) - others[0] + mine > budget.HELD_BUDGET >= others[2] + mine  # two must go, one is not enough

@@ -76,8 +76,8 @@ STRINGS = {
         en="Draw it",
         zh="画出来"),
     "budget_full": S(
-        en="This view would hold {needs:,} MB while it is shown, and the views shown on this server already hold {held:,} of the {budget:,} MB its memory keeps for them. A page that goes {idle} s without a click gives its share up, so there is room in {wait} s if those pages stay untouched until then. You can also choose smaller sizes, or a seed already shown: pages on the same weights share them.",
-        zh="这个视图显示期间要占用 {needs:,} MB 内存，而服务器为视图留出的 {budget:,} MB 内存中，正在显示的视图已经占用了 {held:,} MB。页面连续 {idle} 秒没有操作就会让出它占的内存：如果那些页面在这段时间里没人操作，{wait} 秒后就能腾出空间。也可以把维度调小一些，或者用别人正在看的随机种子（相同的权重只占一份内存）。"),
+        en="This view would hold {needs:,} MB while it is shown, and the views shown on this server already hold {held:,} of the {budget:,} MB its memory keeps for them. A page gives its share up once it goes {idle} s without a click, or once it has kept it {hold} s while another page waits, so there is room in {wait} s if those pages stay untouched until then. You can also choose smaller sizes, or a seed already shown: pages on the same weights share them.",
+        zh="这个视图显示期间要占用 {needs:,} MB 内存，而服务器为视图留出的 {budget:,} MB 内存中，正在显示的视图已经占用了 {held:,} MB。页面连续 {idle} 秒没有操作，或者在别的页面等待时已经占用了 {hold} 秒，就会让出它占的内存：如果那些页面在这段时间里没人操作，{wait} 秒后就能腾出空间。也可以把维度调小一些，或者用别人正在看的随机种子（相同的权重只占一份内存）。"),
     "budget_retry": S(
         en="Try again",
         zh="再试一次"),
