@@ -67,7 +67,7 @@ def test_the_tokens_stage_shows_the_checkpoints_own_tokens_with_each_characters_
     assert total > 48 and f"48 BPE tokens {cut}" in shown(page_text(run(stage="tokens", ckpt="tiny-gpt2", text=longer)))
     assert f"48 of them {cut}" in shown(page_text(run(stage="heads", ckpt="tiny-gpt2", text=longer)))
     zh = shown(page_text(run(stage="heads", ckpt="tiny-gpt2", text=longer, lang="zh")))
-    assert f"共 48 个（原文有 {total} 个，只取前 48 个" in zh
+    assert f"共 48 个（文本共有 {total} 个，只取前 48 个" in zh
 
 
 def test_the_heads_stage_finds_the_trained_models_induction_heads_in_its_second_layer(offered):

@@ -122,7 +122,7 @@ NAMES = {  # Latin words a Chinese value may keep: names, functions, code
     "OV", "QK",
     "Cache",  # the post's heading "KV Cache"
     "logit",  # the next-token stage's logits, one of them
-    "BPE", "UTF", "nat", "transformer", "Olsson",  # a real model: its tokenizer, bytes, the loss's unit, the paper
+    "BPE", "UTF", "nat", "Transformer", "Olsson",  # a real model: its tokenizer, bytes, the loss's unit, the paper
     "MODELS",  # the variable MHA_MODELS
     "Hub",  # the Hugging Face Hub, a product's name
     # a checkpoint's files and settings, named as they are on the disk (config.json, n_embd, …)
@@ -251,8 +251,8 @@ def term_problems(zh: dict[str, str], en: dict[str, str]) -> dict[str, set[str]]
     stages = {v for k, v in zh.items() if k.startswith("stage_")}
     rules = {
         # the sidebar calls the walk 步骤 (上一步 / 下一步): a stage is a 步, never a 页 ("第 7 页", "词元页");
-        # 页面 is the browser's page
-        "page": lambda k: re.search(r"页(?!面)", zh[k]),
+        # 页面 is the browser's page, 标签页 its tab
+        "page": lambda k: re.search(r"(?<!标签)页(?!面)", zh[k]),
         # 拼接 is the post's word for Concat; "append" is 追加
         "concat": lambda k: "拼接" in zh[k] and not re.search(r"(?i)concat", en[k]),
         # read after "drawn anew", it says the edits were undone

@@ -144,9 +144,7 @@ STRINGS = {
         en=("GPT-2 computes GELU in this tanh form. A large positive h passes almost unchanged and a large negative h "
             "becomes almost 0; in between the curve bends smoothly. Its lowest value is about −0.17, near h = −0.75: "
             "unlike ReLU, which cuts every negative h to 0 at a corner, a small negative h keeps a little of itself."),
-        zh=("GPT-2 用这个 tanh 形式计算 GELU。较大的正数 h 几乎原样通过，较大的负数 h 几乎变成 0，两者之间曲线平滑地弯过去。"
-            "它的最小值约为 −0.17，在 h = −0.75 附近：ReLU 在 0 处折成一个角，把所有负数 h 都变成 0；GELU 不同，"
-            "较小的负数 h 还会留下一点。")),
+        zh=("GPT-2 用这个 tanh 形式计算 GELU。较大的正数 h 几乎原样通过，绝对值较大的负数 h 几乎变成 0，两者之间曲线平滑地弯过去。它的最小值约为 −0.17，在 h = −0.75 附近：ReLU 在 0 处折成一个角，把所有负数 h 都变成 0；GELU 不同，绝对值较小的负数 h 还会留下一点。")),
     "block_gelu_act_row": S(
         en="row {i} of A",
         zh="A 的第 {i} 行",

@@ -18,7 +18,7 @@ STRINGS = {
         zh="它的 config.json 不是 JSON 格式的配置表。"),
     "ckpt_err_not_gpt2": S(
         en="config.json says it is a {kind} model, not GPT-2; only GPT-2's architecture runs here.",
-        zh="config.json 说它是 {kind} 模型，不是 GPT-2；这里只能运行 GPT-2 的结构。"),
+        zh="config.json 说它是 {kind} 模型，不是 GPT-2；这里只能运行 GPT-2 架构的模型。"),
     "ckpt_err_bad_size": S(
         en="config.json's {name} must be a whole number of at least 1; it is {value}.",
         zh="config.json 中的 {name} 必须是不小于 1 的整数，而它是 {value}。"),
@@ -29,7 +29,7 @@ STRINGS = {
             "（GPT-2 medium 的大小），因为“所有的头”这一步要把每个头都画出来。")),
     "ckpt_err_not_multiple": S(
         en="its model width, {d}, is not a multiple of its {h} heads.",
-        zh="它的模型宽度 {d} 不是头数 {h} 的整数倍。"),
+        zh="它的嵌入维度 {d} 不是头数 {h} 的整数倍。"),
     "ckpt_err_differs": S(
         en="config.json's {name} is {value}, which the GPT-2 block here does not compute.",
         zh="config.json 中的 {name} 是 {value}，这里的 GPT-2 块不按这个设置计算。"),

@@ -71,7 +71,7 @@ STRINGS = {
         zh="课堂代码由 {length} 个字母和数字组成，所以这个页面没有加入课堂，显示的是它自己的视图。"),
     "room_not_yours": S(
         en="The key in this link does not lead room {code}, so this page follows it instead.",
-        zh="这个链接里的密钥不能主持课堂 {code}，所以这个页面改为跟随它。"),
+        zh="这个链接里的密钥不是课堂 {code} 的主持密钥，所以这个页面改为跟随这个课堂。"),
     "room_full": S(
         en="This room already holds {limit} pages, as many as a room takes. Ask the presenter to open a second room.",
         zh="这个课堂已经有 {limit} 个页面，达到了一个课堂的上限。请主持人再开一个课堂。"),
@@ -89,7 +89,7 @@ STRINGS = {
         zh="每个跟随课堂的页面都会收到你页面上正在做的这道题，隐藏的是同一格。大家的回答会汇总到这里，不记名字；你结束答题后，每个人才看到自己答得对不对。"),
     "room_ask_cell": S(
         en="Ask the room this cell",
-        zh="请课堂算这一格"),
+        zh="让全班算这一格"),
     "room_ask_cell_help": S(
         en="Hides this cell on your screen and on every page following the room; each reader works it out from the row and the column shown. The answers are counted in your classroom panel.",
         zh="在你的屏幕和每个跟随课堂的页面上遮住这一格，每个人根据显示出来的行和列自己算出它。答案会在你的课堂面板里统计。"),

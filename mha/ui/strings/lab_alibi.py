@@ -31,13 +31,13 @@ STRINGS = {
         zh="斜率 $m_h$"),
     "lab_alibi_col_here": S(
         en="Farthest key here ({back} back) loses",
-        zh="这里最远的键（往前 {back} 个）分数减去"),
+        zh="这里最远的键（往前 {back} 个）分数减少"),
     "lab_alibi_col_spread": S(
         en="This head's scores span",
         zh="这个头的分数跨度"),
     "lab_alibi_col_far": S(
         en="A key {far} tokens back loses",
-        zh="往前 {far} 个词元的键分数减去"),
+        zh="往前 {far} 个词元的键分数减少"),
     "lab_alibi_rule_power": S(
         en=("The paper's rule for {h} heads (a power of two): head k gets $m_k = 2^{{-8k/{h}}}$, a geometric series "
             "from $2^{{-8/{h}}}$ down to $2^{{-8}}$."),

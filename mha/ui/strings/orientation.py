@@ -10,11 +10,11 @@ STRINGS = {
         zh="第 {num} 步，共 {last} 步 · 对应原文的{section}"),
     "where_aside": S(
         en="Aside {num}, beside stage {base} of {last} · not in the post: {what}",
-        zh="旁支 {num}，在第 {base} 步旁边（共 {last} 步）· 原文里没有：{what}"),
+        zh="支线 {num}，在第 {base} 步旁边（共 {last} 步）· 原文里没有：{what}"),
     "where_opening": S(
         en=("{line}. Next → walks the post in order. Stage 1 is its linear-algebra refresher, to skip if you know it; "
             "1b and 9b are asides."),
-        zh="{line}。点“下一步 →”就按原文的顺序往下走。第 1 步是原文开头的线性代数复习，熟悉的话可以跳过；1b 和 9b 是旁支。"),
+        zh="{line}。点“下一步 →”就按原文的顺序往下走。第 1 步是原文开头的线性代数复习，熟悉的话可以跳过；1b 和 9b 是支线。"),
     "post_refresher": S(
         en="“线性代数复习” (linear algebra refresher)",
         zh="“线性代数复习”一节"),

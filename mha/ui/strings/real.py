@@ -10,8 +10,7 @@ STRINGS = {
     "real_pick_help": S(
         en=("Checkpoints in the Hugging Face GPT-2 layout (config.json, model.safetensors and its tokenizer) that "
             "the server lists in {variable}. Nothing is downloaded."),
-        zh=("服务器在环境变量 {variable} 中列出的检查点，采用 Hugging Face 的 GPT-2 目录格式（配置、权重和分词器三样文件）。"
-            "不会下载任何东西。")),
+        zh=("服务器在环境变量 {variable} 中列出的检查点，采用 Hugging Face 的 GPT-2 目录格式（config.json、model.safetensors 和分词器文件）。不会下载任何东西。")),
     "real_none": S(
         en="none",
         zh="不用",
@@ -25,8 +24,7 @@ STRINGS = {
     "real_upload_help": S(
         en=("The files Hugging Face saves for a GPT-2 ({files}); each at most {mb} MB, this server's limit, so a "
             "small model. It stays with this tab: no link carries it, and nothing is kept once the tab closes."),
-        zh=("Hugging Face 为 GPT-2 保存的那几个文件（{files}）；每个文件最多 {mb} MB（本服务器的上限），所以只能是小模型。"
-            "它只属于这个浏览器标签：链接里不会带上它，关掉标签后什么也不保留。")),
+        zh=("Hugging Face 为 GPT-2 保存的那几个文件（{files}）；每个文件最多 {mb} MB（本服务器的上限），所以只能是小模型。它只属于这个浏览器标签页：链接里不会带上它，关掉标签页后什么也不保留。")),
     "real_own": S(
         en="your upload",
         zh="你上传的模型"),
@@ -36,7 +34,7 @@ STRINGS = {
         draws=PLAIN),
     "real_own_link": S(
         en="Your upload stays with this tab: the page's link cannot carry it.",
-        zh="你上传的模型只属于这个浏览器标签：这里的链接带不上它。"),
+        zh="你上传的模型只属于这个浏览器标签页：这里的链接带不上它。"),
     "real_title": S(
         en=(r"{name}: {layers} layers × {heads} heads, $d_{{\text{{model}}}} = {d}$, a vocabulary of {vocab} "
             "tokens, {numbers} numbers ({mb} MB in this process)."),
@@ -49,7 +47,7 @@ STRINGS = {
             "侧边栏里的维度属于其他各步骤；这里用的是检查点自己的维度。")),
     "real_cut": S(
         en=" (the text has {total}; cut to the first {most}: this page's limit and the model's context)",
-        zh="（原文有 {total} 个，只取前 {most} 个：这是本页面的上限，也受模型上下文长度限制）"),
+        zh="（文本共有 {total} 个，只取前 {most} 个：这是本页面的上限，也受模型上下文长度限制）"),
     "real_no_tokens": S(
         en="None of your text is in {name}'s vocabulary, so there is no pattern to draw; the probe below uses its own.",
         zh="你的文本里没有任何字符在 {name} 的词表中，所以画不出注意力图；下面的测量用的是它自己的词元。"),
@@ -68,9 +66,7 @@ STRINGS = {
             "diagonal line is a head attending to the token itself, the line just under it to the one before, and a "
             "stripe further down to earlier tokens. Layer {layer}, boxed, is drawn in full below; pick another "
             "there."),
-        zh=("每一行是一层，每个小方块是一个头的 S，颜色越深，注意力越集中。"
-            "对角线说明这个头在看词元自己，紧贴在它下面的那条线是在看前一个词元，更靠下的斜条纹则是在看更早的词元。"
-            "带方框的第 {layer} 层在下面完整画出；可以在那里换一层。")),
+        zh=("每一行是一层，每个小方块是一个头的 S，格子颜色越深，表示分到那里的注意力权重越大。对角线说明这个头在看词元自己，紧贴在它下面的那条线是在看前一个词元，更靠下的斜条纹则是在看更早的词元。带方框的第 {layer} 层在下面完整画出；可以在那里换一层。")),
     "real_patterns": S(
         en="Every head of layer {layer} on your text (S, each row a query token)",
         zh="第 {layer} 层的每一个头在你的文本上的注意力（S，每一行是一个查询词元）"),
@@ -84,11 +80,7 @@ STRINGS = {
             "earlier copy of the current token: the one to copy next. Random tokens give nothing to go on but the "
             "sequence itself, so only heads that read back through it score high. Olsson et al. (2022) found heads "
             "of this kind in every transformer of two or more layers that they trained."),
-        zh=("测量方法：从整个词表里随机抽 {half} 个词元，再把这 {half} 个原样重复一遍，共 {count} 条序列。"
-            "一个头的“前一词元”分数，是每个词元分给它紧前一个词元的平均注意力。"
-            "它的“归纳”分数，是在后一半里，当前词元分给“上一次出现时紧跟在它后面的那个词元”的平均注意力，也就是接下来该照抄的那个。"
-            "随机词元除了序列本身以外没有任何规律可循，所以只有会回头读前文的头才能得高分。"
-            "Olsson 等人（2022）在他们训练的所有两层及以上的 transformer 中都找到了这类头。")),
+        zh=("测量方法：从整个词表里随机抽 {half} 个词元，再把这 {half} 个原样重复一遍，共 {count} 条序列。一个头的“前一词元”分数，是每个词元分给紧挨在它前面那个词元的平均注意力。它的“归纳”分数，是在后一半里，当前词元分给“上一次出现时紧跟在它后面的那个词元”的平均注意力，也就是接下来该照抄的那个。随机词元除了序列本身以外没有任何规律可循，所以只有会回头读前文的头才能得高分。Olsson 等人（2022）在他们训练的所有两层及以上的 Transformer 中都找到了这类头。")),
     "real_scores_prev": S(
         en="previous-token score",
         zh="前一词元分数",
@@ -141,9 +133,7 @@ STRINGS = {
             "by copying, so its loss says how much the copying needed the heads you took away. Each run starts "
             "again at the first layer with a head knocked out: the layers before it compute the same as with every "
             "head, and are taken from the run with every head."),
-        zh=("被敲掉的头，其输出在乘 $W_O$ 之前置零。探测序列的后一半只能靠照抄来预测，"
-            "所以后一半的损失能说明照抄有多依赖你敲掉的这些头。"
-            "每次只从第一个有头被敲掉的层开始重新计算：它之前的各层和所有头都在时算得一样，直接取自那次计算。")),
+        zh=("被敲掉的头，其输出在乘 $W_O$ 之前置零。测量用的序列，后一半只能靠照抄来预测，所以后一半的损失能说明照抄有多依赖你敲掉的这些头。每次只从第一个有头被敲掉的层开始重新计算：在它之前的各层，结果和所有头都在时相同，直接沿用那次计算。")),
     "real_knock_pick": S(
         en="Heads to knock out (layer.head)",
         zh="要敲掉的头（层.头）"),
@@ -166,7 +156,7 @@ STRINGS = {
         en=("With every head, {name} does worse than a uniform guess ({loss} nats against {chance}): it has not learnt "
             "to predict text, as a model with random weights made for testing software has not, so knocking heads "
             "out has nothing to take away."),
-        zh="所有头都在时，{name} 比均匀随机猜还差（{loss} 奈特，随机猜是 {chance}）：它没有学会预测文本，就像为测试软件而造、权重随机的模型一样，所以敲掉头也没有什么可以拿走的。"),
+        zh="所有头都在时，{name} 比均匀随机猜还差（{loss} 奈特，随机猜是 {chance}）：它和为测试软件而造、权重随机的模型一样，没有学会预测文本，所以敲掉头也削弱不了什么。"),
     "real_knock_row": S(
         en="heads",
         zh="头"),

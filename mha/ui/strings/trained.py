@@ -72,15 +72,13 @@ STRINGS = {
             "the rows that have such a copy. A head is named by a score only when it reaches that score's "
             "threshold, the higher of {floor} and {margin} above the best score of that kind any head of the "
             "untrained model (step 0) reaches on this same sequence: here {bars}."),
-        zh=("前一词元分数：每一行分给紧挨在它前面那个词元的权重，取平均。归纳分数：对于当前字母在前面出现过的那些行，"
-            "分给前面那次出现的下一个词元的权重，取平均。某项分数达到它的门槛，才按这项分数给这个头命名；门槛取 {floor} "
-            "与“未训练的模型（第 0 步）在同一序列上所有头在这一项上的最高分再加 {margin}”中较大的那个，这里是：{bars}。")),
+        zh=("前一词元分数：每一行分给紧挨在它前面那个词元的权重，取平均。归纳分数：对于当前字母在前面出现过的那些行，分给前面那次出现的下一个词元的权重，取平均。某项分数达到它的门槛，才按这项分数给这个头命名；门槛取 {floor} 与“未训练的模型（第 0 步）在同一序列上所有头在这一项上的最高分再加 {margin}”中较大的那个；这里{bars}。")),
     "roles_bars": S(
         en="{prev_bar} for the previous-token score and {ind_bar} for the induction score",
-        zh="前一词元分数为 {prev_bar}，归纳分数为 {ind_bar}"),
+        zh="前一词元分数的门槛是 {prev_bar}，归纳分数的门槛是 {ind_bar}"),
     "roles_bars_same": S(
         en="{bar} for both",
-        zh="两项都是 {bar}"),
+        zh="两项的门槛都是 {bar}"),
     "roles_layer": S(
         en="Layer",
         zh="层"),
