@@ -69,6 +69,9 @@ PAGE_CSS = chart.CSS + """
 .st-key-model button[role="radio"] { border-radius: 0.5rem !important; margin: 0 0.25rem 0.25rem 0 !important; }
 .st-key-model button[role="radio"]:not([data-selected], [data-disabled]) {
   border-color: color-mix(in srgb, currentColor 20%, transparent) !important; }
+@media (min-width: 641px) {  /* a grid's toolbar (eye, download, search) stands 16 px over it: room, not the line above */
+  [data-testid="stMain"] .stElementContainer:has([data-testid="stDataFrame"]) { margin-top: 1.75rem; }
+}
 @media (max-width: 640px) {
   [data-testid="stMain"] [data-testid="stMarkdownContainer"] :is(td, th) { padding: 0.3rem 0.4rem; font-size: 0.85rem; }
   [data-testid="stMain"] [data-testid="stElementToolbar"] { display: none; }

@@ -30,6 +30,16 @@ def test_an_edit_in_the_grid_reaches_q(page, app_url):
     type_in_x(page, 1, "3.25")  # row 1, last column
     assert "3.25" in page.url  # the edit travels in the link
     shoot(page, "input-edited")
+    # the grid's toolbar, shown while a cell is chosen, stands over the gap above it, not over the prose's last line
+    # (audit 2026-12-07 #13: it covered "e. Edit any cell:")
+    gap = page.evaluate("""() => {
+      const box = document.querySelector('.st-key-x_editor');
+      const above = box.parentElement.previousElementSibling || box.previousElementSibling;
+      const prose = [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stMarkdownContainer"] p')]
+        .filter(p => p.getBoundingClientRect().bottom <= box.getBoundingClientRect().top).pop();
+      return box.querySelector('[data-testid="stElementToolbar"]').getBoundingClientRect().top
+        - prose.getBoundingClientRect().bottom; }""")
+    assert gap >= 0, gap
     rerun_after(page, page.locator(".st-key-stage label").filter(has_text=EN["stage_qk"]).click)
     x_row1 = page.evaluate("() => document.querySelector('.st-key-qk_q .mha-chart').mha.data[0].z[0]")
     assert x_row1[-1] == 3.25
