@@ -104,6 +104,8 @@ def test_a_layers_heads_too_many_tokens_for_numbers_get_a_colour_key_and_say_how
     assert len(panels) == 4 and z(panels[0]).shape == (17, 17) and not any(t.get("text") for t in panels)
     keyed = [t for t in panels if t.get("showscale")]
     assert len(keyed) == 1 and keyed[0]["colorbar"]["ticktext"] == ["0", "0.5", "1"]
+    bar, first = keyed[0]["colorbar"], spec["layout"]["yaxis"]["domain"]  # beside the first row, as long as it is
+    assert abs(bar["y"] - first[1]) < 0.01 and abs(bar["len"] - (first[1] - first[0])) < 0.01, (bar, first)
     said = TABLES[lang]["heads_colour_only"]
     assert said in [c.value for c in small.caption]
     written = run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B", ckpt_layer=2, lang=lang)

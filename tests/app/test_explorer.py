@@ -73,8 +73,11 @@ def test_a_phones_x_grid_wider_than_its_screen_says_to_swipe_and_one_that_fits_d
     said = table["input_swipe"].format(d=13)
     captions = lambda at: [c.value for c in at.caption]  # noqa: E731
     assert said in captions(run(stage="input", model="trained", lang=lang, phone=True))
+    assert said in captions(run(stage="input", model="trained", text="A B C A B", lang=lang, phone=True))  # 5 rows
     assert said not in captions(run(stage="input", model="trained", lang=lang))  # a desk shows all 13
-    assert not [c for c in captions(run(stage="input", lang=lang, phone=True)) if c.startswith(said[:6])]
+    for fits in (run(stage="input", lang=lang, phone=True),  # its columns, not its rows (planted p17): 14 rows of 5
+                 run(stage="input", text="the cat sat on the mat, the dog also sat on the mat", lang=lang, phone=True)):
+        assert not [c for c in captions(fits) if c.startswith(said[:6])]
 
 
 def test_an_edited_cell_of_x_changes_q():

@@ -64,6 +64,8 @@ def test_a_models_heads_are_named_by_layer_and_concats_rows_by_token_as_s_rows_a
     letters = list("CFAHBCFAHB")
     s = chart(at, "heads_s")
     assert [t.split("</b>")[0] for t in panel_titles(s)] == ["<b>S<sub>2.1</sub>", "<b>S<sub>2.2</sub>"]
+    for axis in ("xaxis", "yaxis", "xaxis2", "yaxis2"):  # queries and keys alike (planted p15: the keys numbered)
+        assert s["layout"][axis]["ticktext"] == letters, axis
     concat = chart(at, "heads_concat")
     assert concat["layout"]["yaxis"]["ticktext"] == letters == s["layout"]["yaxis"]["ticktext"]
     at.session_state["heads_part"] = "timeline"

@@ -95,7 +95,7 @@ def test_the_loss_curve_marks_the_chosen_snapshot(look):
 
 
 @pytest.mark.parametrize("losses", [[8.2, 2.1, 0.5, 0.061], [9.9, 2.7, 0.4, 0.01], [2.3, 2.1, 1.95, 1.9],
-                                    [0.31, 0.3, 0.29, 0.05]])
+                                    [0.31, 0.3, 0.29, 0.05], [8.2, 2.1, 0.5]])
 def test_every_loss_lies_between_two_labels_of_its_axis(losses):
     """Audit 2026-12-07 #9: a retrained model's first loss, about 8, sat above the axis's top label (1), with
     nothing above it to read it against. The axis ends on a label at or above the highest loss and one at or below
@@ -105,6 +105,8 @@ def test_every_loss_lies_between_two_labels_of_its_axis(losses):
     assert len(labels) >= 3 and all(low <= v <= high for v in labels)
     assert min(labels) <= min(losses) and max(labels) >= max(losses)
     assert low <= min(labels) and max(labels) <= high  # both end labels drawn
+    if max(losses) < 100 * min(losses):  # under two decades: 1, 2 and 5 of each (planted p04: powers of ten from 10×)
+        assert {int(f"{v:.0e}"[0]) for v in labels} >= {1, 2, 5}, labels
 
 
 def _coda_figures(lk) -> dict:

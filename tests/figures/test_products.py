@@ -427,6 +427,11 @@ def test_a_product_held_to_a_projectors_first_screen_writes_its_factors_too_wher
         shown, _ = written(trace)
         assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
         assert trace["textfont"]["size"] >= F.PRESENT.cell_text
+    for n, d, m in ((6, 5, 4), (3, 8, 8), (2, 8, 8), (3, 5, 14)):  # and never wider than the screen (planted p01:
+        a, b = rng.standard_normal((n, d)), rng.standard_normal((d, m))  # the gap between A and C left out: 1124 px)
+        spec = F.product_figure(F.Mat(a, "A"), F.Mat(b, "B"), F.Mat(a @ b, "C"), text=True, formula="C",
+                                words=words(), look=look).to_dict()
+        assert spec["layout"]["width"] <= look.max_w and spec["layout"]["height"] <= 560, (n, d, m)
 
 
 def test_small_multiples_held_to_a_lower_figure_keep_their_numbers_in_lower_rows():
