@@ -69,7 +69,7 @@ PAGE_CSS = chart.CSS + """
 .st-key-model button[role="radio"] { border-radius: 0.5rem !important; margin: 0 0.25rem 0.25rem 0 !important; }
 .st-key-model button[role="radio"]:not([data-selected], [data-disabled]) {
   border-color: color-mix(in srgb, currentColor 20%, transparent) !important; }
-@media (min-width: 641px) {  /* a grid's toolbar (eye, download, search) stands 16 px over it: room, not the line above */
+@media (min-width: 641px) {  /* a grid's toolbar (eye, download, search) stands over it: room, not the line above */
   [data-testid="stMain"] .stElementContainer:has([data-testid="stDataFrame"]) { margin-top: 1.75rem; }
 }
 @media (max-width: 640px) {
