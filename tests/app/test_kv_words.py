@@ -12,6 +12,7 @@ import pytest
 
 import mha
 from mha.ui import exports, prepared
+from mha.ui import settings as S
 from tests.figures.test_cache_figure import _frame_traces, drawn
 
 from .helpers import charts, page_text, rerun, run, warnings
@@ -138,6 +139,16 @@ def test_an_old_link_adding_tokens_after_a_text_gets_the_models_next_words_and_s
     assert at.query_params["text"] == " ".join(["the cat sat", *(vocab[i] for i in want)])
     assert "kv" not in at.query_params and any(words in w for w in warnings(at))
     assert f"{5}×7" in page_text(at)
+
+
+def test_an_old_link_near_the_context_adds_every_word_that_fits():
+    """Two tokens short of the page's 64, `kv=2` adds both words, and the notice names both (planted p11: one fewer
+    added while the notice said two)."""
+    text = " ".join(f"w{i}" for i in range(S.LIMITS["n_tokens"] - 2))
+    at = run(stage="kv_cache", text=text, kv="2")
+    assert at.session_state["n_tokens"] == S.LIMITS["n_tokens"] == len(mha.tokenize(at.query_params["text"]))
+    [said] = [n for n in at.session_state["notices"] if n.key == "notice_kv_words"]
+    assert said.fields["count"] == 2 and len(said.fields["words"].split()) == 2
 
 
 def test_an_old_links_sampled_words_are_each_read_from_the_text_with_the_word_before():

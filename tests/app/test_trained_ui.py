@@ -223,6 +223,18 @@ def short_training(monkeypatch):
     return training
 
 
+def test_the_server_keeps_the_last_max_kept_seeds_it_says_it_keeps(short_training, monkeypatch):
+    """The page says the server "keeps the last {kept} seeds" (MAX_KEPT): as many are kept, and the next run lets
+    the oldest go, the others staying (planted p24: one fewer kept). The trainer's own run, its training a stand-in."""
+    monkeypatch.setattr(short_training, "_train", lambda job: f"model of seed {job.seed}")
+    seeds = list(range(1, short_training.MAX_KEPT + 2))
+    for seed in seeds[:-1]:
+        short_training._run(short_training.Job(seed, "owner", 0.0, {}))
+    assert [short_training.model(s) for s in seeds[:-1]] == [f"model of seed {s}" for s in seeds[:-1]]
+    short_training._run(short_training.Job(seeds[-1], "owner", 0.0, {}))
+    assert short_training.model(seeds[0]) is None and all(short_training.model(s) for s in seeds[1:])
+
+
 def _click_train(at, seed: int | None = None):
     if seed is not None:
         at.number_input(key="retrain_seed").set_value(seed)
@@ -278,6 +290,9 @@ def test_train_it_again_shows_the_retrained_model_and_keeps_it_for_everyone(shor
     at.button(key="retrain_back").click()
     rerun(at)
     assert "train_seed" not in at.session_state and "train_seed" not in at.query_params
+    _until_trained(_click_train(at, 0), short_training)  # seed 0, the box's least (planted p08, p10: a seed of 0
+    assert at.query_params["train_seed"] == "0"  # left out of the link as falsy, or clamped to 1 when read back)
+    assert run(**dict(at.query_params)).session_state["train_seed"] == 0
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -50,6 +50,8 @@ def test_the_process_holds_at_most_every_pages_share_of_uploads():
     with pytest.raises(HTTPException):
         m.add_file("d", _file("f1"))
     assert m._total_bytes == uploads.PROCESS_MAX
+    m.add_file("d", _file("f0"))  # the same file sent again counts once, in the process too (planted p23: refused)
+    assert m._total_bytes == uploads.PROCESS_MAX
     m.remove_session_files("a")
     m.add_file("d", _file("f1"))
 

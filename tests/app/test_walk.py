@@ -85,6 +85,13 @@ def test_next_walks_the_trained_heads_parts_and_back_comes_back_to_the_last():
     assert seen == ["patterns", "knock", "writes", "circuits", "timeline", None]
     at.button(key="prev_stage").click()
     assert (rerun(at).session_state["stage"], at.session_state["heads_part"]) == ("heads", "timeline")
+    while at.session_state["heads_part"] != "patterns":  # Back through every part, to the first (planted p06: Back
+        at.button(key="prev_stage").click()  # on the second part left the stage)
+        seen.append(rerun(at).session_state["heads_part"])
+        assert at.session_state["stage"] == "heads"
+    assert seen[-4:] == ["circuits", "writes", "knock", "patterns"]
+    at.button(key="prev_stage").click()
+    assert rerun(at).session_state["stage"] == "values"
     seeded = run(stage="heads")  # the seeded walk's heads stage has no parts: Next goes on
     seeded.button(key="next_stage").click()
     assert rerun(seeded).session_state["stage"] == "output"
