@@ -13,6 +13,7 @@ from tokenizers import Tokenizer
 import mha
 import mha.model
 from mha.ui import checkpoints
+from mha.ui import settings as S
 from mha.ui.shared import MB
 from mha.ui.strings import TABLES
 
@@ -68,6 +69,35 @@ def test_the_tokens_stage_shows_the_checkpoints_own_tokens_with_each_characters_
     assert f"48 of them {cut}" in shown(page_text(run(stage="heads", ckpt="tiny-gpt2", text=longer)))
     zh = shown(page_text(run(stage="heads", ckpt="tiny-gpt2", text=longer, lang="zh")))
     assert f"共 48 个（文本共有 {total} 个，只取前 48 个" in zh
+
+
+def test_a_checkpoint_whose_context_is_longer_than_a_page_is_costed_and_cut_at_the_pages_tokens(tmp_path, monkeypatch):
+    """Both test checkpoints have a context of at most the page's 64 tokens; GPT-2's own is 1024. One of 128: its run
+    is costed at the 64 tokens a page gives it (planted p22: at its context, 5.8 MB where it needs 1.9, so it was
+    refused under a budget it fits), and a longer text is said cut to the first 64 (planted p18: "cut to the first
+    128" beside "64 of them")."""
+    from tests.checkpoints import bpe
+
+    tok = bpe()
+    vocab = [tok.id_to_token(i) for i in range(tok.get_vocab_size())]
+    folder = tmp_path / "wide-gpt2"
+    mha.save_gpt2(folder, mha.init_model(mha.AttentionConfig(1, 32, 8, 8, 4, seed=3), vocab, n_layers=2,
+                                         positions="learned", n_ctx=128), tok.to_str())
+    monkeypatch.setenv("MHA_MODELS", str(tmp_path))
+    config, numbers = mha.checkpoint_numbers(folder)
+    d, heads = config["n_embd"], config["n_head"]
+    sizes = dict(layers=config["n_layer"], heads=heads, d=d, d_k=config.get("mha_d_k") or d // heads,
+                 d_v=config.get("mha_d_v") or d // heads, d_ff=config.get("n_inner") or 4 * d,
+                 vocab=config["vocab_size"])
+    assert config["n_positions"] == 128
+    assert checkpoints.need("wide-gpt2") == 8 * numbers + checkpoints.run_bytes(64, **sizes)
+    monkeypatch.setenv("MHA_MODEL_MB", "3")  # more than 1.9 MB, less than a run on 128 tokens would make it
+    longer = "the cat sat on the mat and the dog sat on the log " * 8
+    total = len(tok.encode(S.cap_text(longer)[0]).ids)  # the text as the page keeps it: its first 64 words
+    at = run(stage="heads", ckpt="wide-gpt2", text=longer)
+    assert total > 64 and "real_s" in dict(keyed_charts(at))
+    said = shown(page_text(at))
+    assert f"64 of them (the text has {total}; cut to the first 64:" in said, said[said.find("own tokens"):][:300]
 
 
 def test_the_heads_stage_finds_the_trained_models_induction_heads_in_its_second_layer(offered):
