@@ -219,6 +219,27 @@ def test_a_checkpoint_that_guesses_worse_than_chance_is_said_to_and_one_that_lea
     assert said(run(stage="heads", ckpt="trained-gpt2", text="C F A H B C F A H B", lang=lang)) == []
 
 
+@pytest.mark.parametrize("over, offered_heads", [(((1, 0), (1, 1), (2, 3)), ["2.1", "2.2", "3.4"]),
+                                                 (((1, 0), (1, 1), (2, 3), (0, 2)), ["2.1", "2.2", "3.4"])])
+def test_the_one_click_knock_out_takes_every_induction_head_up_to_best(offered, monkeypatch, over, offered_heads):
+    """The test checkpoints have two induction heads and none; GPT-2 small has several. With three over the floor
+    the button takes all three, with four the three best (real.BEST), best first (planted p12: one fewer)."""
+    probe = checkpoints.probe
+
+    def more(m):
+        seqs, runs, (prev, ind) = probe(m)
+        ind = ind.copy()
+        for (layer, head), score in zip(over, (0.9, 0.8, 0.5, 0.45)):
+            ind[layer, head] = score
+        return seqs, runs, (prev, ind)
+
+    monkeypatch.setattr(checkpoints, "probe", more)
+    at = run(stage="heads", ckpt="tiny-gpt2")
+    assert at.button(key="real_knock_best").label == f"The induction heads: {', '.join(offered_heads)}"
+    at.button(key="real_knock_best").click()
+    assert rerun(at).session_state["ckpt_knock"] == offered_heads
+
+
 def test_a_link_keeps_the_checkpoint_its_layer_and_its_heads_knocked_out():
     at = run(stage="heads", ckpt="trained-gpt2", ckpt_layer=2, ckpt_knock="2.2,2.1")
     assert at.query_params["ckpt"] == "trained-gpt2"
