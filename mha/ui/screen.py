@@ -69,6 +69,9 @@ PAGE_CSS = chart.CSS + """
 .st-key-model button[role="radio"] { border-radius: 0.5rem !important; margin: 0 0.25rem 0.25rem 0 !important; }
 .st-key-model button[role="radio"]:not([data-selected], [data-disabled]) {
   border-color: color-mix(in srgb, currentColor 20%, transparent) !important; }
+/* An inline formula's last box is a line like its text, not an atomic box a line may end after: a closing mark after
+it ("。", "，") stays on its line, where Chromium began a Chinese line with "。" (audit 2026-12-07 #13) */
+[data-testid="stMarkdownContainer"] p .katex-html > .base:last-child { display: inline; }
 @media (min-width: 641px) {  /* a grid's toolbar (eye, download, search) stands over it: room, not the line above */
   [data-testid="stMain"] .stElementContainer:has([data-testid="stDataFrame"]) { margin-top: 1.75rem; }
 }

@@ -261,3 +261,33 @@ def test_rows_named_by_tokens_are_readable(page, app_url, screen, lang):
                 found += [f"block/{part} {lang} text: {p}" for p in page_problems(page, screen, viewport)]
                 shoot_page(page, viewport, f"block-{part}-{screen}-{lang}-text")
     assert not found, f"{len(found)} problems:\n" + "\n".join(found[:40])
+
+
+# Characters at the left edge of a line of a paragraph that are closing marks, which Chinese never begins a line with.
+LINE_STARTS = """() => {
+  const found = [];
+  for (const p of document.querySelectorAll('[data-testid="stMain"] [data-testid="stMarkdownContainer"] p')) {
+    const left = p.getBoundingClientRect().left, walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('.katex')) continue;
+      for (let i = 0; i < n.length; i++) {
+        if (!'。，、；：！？）'.includes(n.data[i])) continue;
+        const r = document.createRange();
+        r.setStart(n, i);
+        r.setEnd(n, i + 1);
+        const box = r.getClientRects()[0];
+        if (box && Math.abs(box.left - left) < 2) found.push(n.data.slice(i, i + 12));
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def test_no_chinese_line_begins_with_a_closing_mark_after_a_formula(page, app_url):
+    """Audit 2026-12-07 #13: on a phone, the pre-LN block's last part began a line with "。GPT-2 还在最后…": Chromium
+    ended the line after the formula's last box, whatever followed it (a word joiner did not hold them)."""
+    page.set_viewport_size(SCREENS["phone"][0])
+    page.goto(f"{app_url}/?stage=block&ln=pre&part=out&lang=zh")
+    settle(page)
+    assert page.evaluate(LINE_STARTS) == []

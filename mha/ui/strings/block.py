@@ -27,7 +27,7 @@ STRINGS = {
             "\\mathrm{{Attn}})$. The FFN reads $R_1$, its output is added to $R_1$, and that sum is normalised again: "
             "$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$."),
         zh=("最初的 GPT（2018 年）的块，也就是原文结尾那张图，把每个层归一化放在残差相加之后。注意力直接读 X（所以 $\\mathrm{{Attn}}$ 正是前面各步算出的 Y），"
-            "输出加回 X，再对这个和做层归一化：$R_1 = \\mathrm{{LN}}_1(X + \\mathrm{{Attn}})$。前馈网络读 $R_1$\u2060，"
+            "输出加回 X，再对这个和做层归一化：$R_1 = \\mathrm{{LN}}_1(X + \\mathrm{{Attn}})$。前馈网络读 $R_1$，"
             "输出加回 $R_1$，再归一化一次：$Y = \\mathrm{{LN}}_2(R_1 + \\mathrm{{FFN}})$。")),
     "block_order_pre": S(
         en=("GPT-2 (2019) puts each layer norm before its sublayer. Each sublayer reads a normalised copy of the stream and its output is added to "
