@@ -496,6 +496,9 @@ def axis_type(size: int, **titles: str) -> dict:
             for axis in ("xaxis", "yaxis")}
 
 
+LOG_DIGITS = ((1, 2, 5), range(1, 10))  # a log axis's labels within two decades: 1, 2 and 5 of each, or every digit
+
+
 def log_ticks(values) -> dict:
     """Where a log axis is labelled. Plotly labels a log axis between its powers of ten (2, 5, or every digit) at
     three quarters of the tick size, 9 px on a projector; labels it is given are drawn at full size. So: the powers
@@ -508,7 +511,7 @@ def log_ticks(values) -> dict:
     if hi >= 100 * lo:
         return dict(dtick=1)
     decades = range(int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi))) + 1)
-    for digits in ((1, 2, 5), range(1, 10)):
+    for digits in LOG_DIGITS:
         ticks = [float(f"{d}e{k}") for k in decades for d in digits if lo <= d * 10.0 ** k <= hi]
         if len(ticks) >= 3:
             break
@@ -525,7 +528,7 @@ def log_span(values) -> dict:
         return {}
     lo, hi = values.min(), values.max()
     decades = range(int(np.floor(np.log10(lo))) - 1, int(np.ceil(np.log10(hi))) + 2)
-    for digits in ((1,) if hi >= 100 * lo else (), (1, 2, 5), range(1, 10)):  # as log_ticks: at least three labels
+    for digits in ((1,) if hi >= 100 * lo else (), *LOG_DIGITS):  # as log_ticks: at least three labels
         grid = [float(f"{d}e{k}") for k in decades for d in digits]
         bottom, top = max((v for v in grid if v <= lo), default=0), min((v for v in grid if v >= hi), default=0)
         ticks = [v for v in grid if bottom <= v <= top]

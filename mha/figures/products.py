@@ -926,7 +926,7 @@ def grid_figure(mats: Sequence[Mat], *, text: bool, words, look: Look = DESK, bl
         grid = _Grid(panels, titles, look, per_row=per_row, text=text, axis_titles=axis_titles, below=below,
                      right=scale)
     cv, traces, corners = grid.draw()
-    if scale and colour_only(grid):
+    if scale:  # (narrower for the key, its cells are no larger: still none of them holds a number)
         (m, r, c), (px, py) = panels[0], corners[0]
         traces[0] |= dict(showscale=True, colorbar=_colour_bar(m, m.values[:r, :c], cv, cv.width - scale + PAD, py,
                                                                r * grid.row, look))
