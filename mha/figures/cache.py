@@ -428,12 +428,13 @@ def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None) -> dict:
 
 def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str, look: Look = DESK) -> Spec:
     """Cumulative cost against sequence length, log-log; `series` maps a legend name to (values, dash). Its type is
-    the screen's (`look`), and it grows with it."""
+    the screen's (`look`), and it grows with it, up to the look's figure height (a projector's first screen)."""
     data = [dict(type="scatter", x=np.asarray(lengths).tolist(), y=np.asarray(values).tolist(), name=name,
                  mode="lines", line=dict(dash=dash, width=2.5)) for name, (values, dash) in series.items()]
     size = look.tick + 2
     axes = axis_type(size, xaxis=x_title, yaxis=y_title)
-    layout = dict(height=round(380 * size / (DESK.tick + 2)), margin=dict(l=5 * size, r=20, t=20, b=4 * size),
+    layout = dict(height=min(round(380 * size / (DESK.tick + 2)), look.fig_h),
+                  margin=dict(l=5 * size, r=20, t=20, b=4 * size),
                   font=dict(family=FONT, color="#1f2937", size=size),
                   xaxis=axes["xaxis"] | dict(type="log") | log_ticks(lengths),
                   yaxis=axes["yaxis"] | dict(type="log", exponentformat="SI")

@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 
 from mha.ui import x_source
-from mha.ui.settings import BLOCK_PARTS_IN
+from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS
 from mha.ui.strings import EN, ZH
 from mha.ui.walk import STAGES
 
@@ -37,7 +37,7 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "depend
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",
          "variants-window-partclick", "variants-sinks-partclick", "variants-mla", "variants-int8",
          "variants-mla-partclick", "heads-writes", "heads-circuits",
-         "variants-rope-partcheck", "tokens-long")
+         "variants-rope-partcheck", "tokens-long", "kv_cache-cost")
 TABLES = {"en": EN, "zh": ZH}
 LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
 
@@ -91,6 +91,12 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
         found += first_screen(page, stage, lang, stage in ("scores", "kv_cache"))
         if stage in ANIMATIONS:
             found += frame_problems(page, stage)
+        if stage == "kv_cache":  # its cost part: the curves first, sized to what is left under the controls
+            parts = KV_PARTS
+            for part in (*parts[1:], parts[0]):
+                rerun_after(page, page.locator(".st-key-kv_part button").nth(parts.index(part)).click)
+                if part != parts[0]:
+                    found += first_screen(page, f"kv_cache-{part}", lang, False)
         if stage == "block":  # its other parts, as its part control reaches them
             parts = BLOCK_PARTS_IN["post"]
             for part in parts[1:]:

@@ -8,6 +8,7 @@ import numpy as np
 import streamlit as st
 
 import mha
+from mha import figures as F
 from mha.figures.cache import cost_figure
 
 from .. import lab, variant_defs
@@ -23,9 +24,9 @@ MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
 
-def cost_part(v: View, t: int) -> None:
+def cost_counts(v: View, t: int) -> None:
     """Step t's FLOPs and bytes, cached and recomputed, counted by mha.cost for the variant chosen on this stage
-    (MLA's with its latent width), and the generation's FLOPs at these sizes and GPT-2-small's."""
+    (MLA's with its latent width)."""
     t_ = v.t
     variant, changed, latent = _chosen(v)
     st.markdown(f"**{t_('kv_cost_title')}**")
@@ -45,13 +46,20 @@ def cost_part(v: View, t: int) -> None:
             gpt2=_sizes_tex(gpt2, latent)))
     st.markdown(table)
     st.caption(note)
+
+
+def cost_curves(v: View, look: F.Look) -> None:
+    """The generation's FLOPs at these sizes and GPT-2-small's, with and without the cache, drawn in `look`."""
+    t_ = v.t
+    variant, changed, latent = _chosen(v)
+    gpt2 = _on_gpt2(variant, changed)
     series = {}
     for sizes, conf in ((t_("kv_sizes_now"), changed), (t_("kv_sizes_gpt2"), gpt2)):
         counted = mha.cost(conf, LENGTHS, ITEMSIZE, latent)
         series[t_("kv_series_cached", sizes=sizes)] = (counted.gen_flops_cached, "solid")
         series[t_("kv_series_full", sizes=sizes)] = (counted.gen_flops_recompute, "dash")
     st.markdown(f"**{t_('kv_cost_chart')}**")
-    chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops"), look=v.look),
+    chart(cost_figure(LENGTHS, series, x_title=t_("kv_axis_t"), y_title=t_("kv_axis_flops"), look=look),
           key="kv_cost", width="stretch")
 
 

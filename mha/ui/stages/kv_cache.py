@@ -1,5 +1,7 @@
 """Stage `kv_cache`: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
+from contextlib import nullcontext
+
 import numpy as np
 import streamlit as st
 
@@ -11,17 +13,19 @@ from mha.figures.ticks import token_ticks
 from .. import exports, lab, lengths, link
 from .. import settings as S
 from ..chart import draw, drawn, shared_figure
-from ..kv.cost import cost_part, measure_part
+from ..kv.cost import cost_counts, cost_curves, measure_part
 from ..kv.shared import decode_rows, held_words, picker
 from ..kv.step import cache_step, offer_next_row, offer_next_word, proof, seeded_rows, token_axes, weight_gone
 from ..lab import files
 from ..prose import head_control, header, input_error, part_control
 from ..shared import weights_digest
-from ..view import View
+from ..view import View, first_screen
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
 CODE = [mha.KVCache.append]
+CURVES_TITLE = 80  # px: the cost curves' title on a projector, the space around it, and its controls' rows taller than
+# view.first_screen counts them (48 px, not 36: the part control has its gap above)
 
 
 def render(v: View) -> None:
@@ -50,11 +54,17 @@ def _steps(v: View) -> None:
     t = len(rows)
     if not words and lengths.shared_lengths("kv_cache", t_.lang) != ss.get(lengths.LENGTHS_SAID):
         st.rerun(scope="app")  # the rows added made n meet a size, or leave it: the sidebar's check says so
-    if words:
-        hint = offer_next_word(v, t)
-    else:
-        offer_next_row(v, t)
-        hint = t_("kv_hint") if t == len(v.x) else ""
+    projector = v.look == F.PRESENT  # there the step's animation comes first, on the first screen, with the state
+    # under it; and the cost's curves (the same whatever token is added) come before the counts for token t and the
+    # button that adds a token, which change only those
+    cost_first = projector and ss.get("kv_part", S.DEFAULTS["kv_part"]) == "cost"
+    upper, offers, lower = (st.container(), st.container(), st.container()) if cost_first else (nullcontext(),) * 3
+    with offers:
+        if words:
+            hint = offer_next_word(v, t)
+        else:
+            offer_next_row(v, t)
+            hint = t_("kv_hint") if t == len(v.x) else ""
     if variant == "mla" and (skip := lab.mla_skip(t_, v.cfg, v.w)):
         st.info(skip)
         return
@@ -63,41 +73,54 @@ def _steps(v: View) -> None:
     state = held_words(v, d)
     if hint and ss.get("kv_part", S.DEFAULTS["kv_part"]) == "step":  # the replay it speaks of is the step's
         state = f"{state}\n\n:gray[:small[{hint}]]"  # one element
-    projector = v.look == F.PRESENT  # there the step's animation comes first, on the first screen, and this under it
-    if not projector:
-        st.markdown(state)
-    # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
-    # made the browser's every rerun of this page slower (bench/README.md).
-    part = part_control(t_, "kv_cache")
-    if part == "step":
-        def build():
-            step = cache_step(v, d)
-            fig = cache_animation(step, text=v.text, look=numbers_first(step, v.named, v.look, v.text))
-            tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
-            return drawn(token_ticks(fig, tokens, token_axes(fig), v.look))
-
-        w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session
-        parts = ("kv", weights_digest(w, rows_read), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
-                 v.tokens, d.variant, d.cfg, d.d_latent)
-        draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
-        held = len(d.held)
-        wide, long = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model) > COLS, held > drawn_rows(v.look)  # drawn in part
-        notes = [t_("kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols",
-                    cols=COLS, rows=drawn_rows(v.look))] if wide or long else []
-        if gone := weight_gone(v, d):
-            notes.append(gone)
-        if notes:
-            st.caption(t_.sentences(*notes))
-        why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
-        lead = f"{state}\n\n" if projector else ""
-        st.markdown(f"{lead}{why}\n\n{proof(v, d)}" if t > 1 else f"{lead}{why}")  # one element
-    else:
-        if projector:
+    with upper:
+        if not projector:
             st.markdown(state)
-        cost_part(v, t)
-        measure_part(v)
+        # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
+        # made the browser's every rerun of this page slower (bench/README.md).
+        part = part_control(t_, "kv_cache")
+        if part == "step":
+            _step(v, d, rows_read, state if projector else "", t)
+        else:
+            if projector:  # under the head (with more than one), the variant and the part, and the curves' title
+                cost_curves(v, first_screen(v.look, 2 + (v.cfg.n_heads > 1), CURVES_TITLE))
+                st.markdown(state)
+            cost_counts(v, t)
+            if not projector:
+                cost_curves(v, v.look)
+    with lower:
+        if part == "cost":
+            measure_part(v)
     ss["kv_added"] = [np.array(r, float) for r in rows[len(v.x):]]  # each row a copy: 8 bytes a number, not 32
     link.follows(v.cfg)
+
+
+def _step(v: View, d, rows_read: np.ndarray, lead: str, t: int) -> None:
+    """The step's animation, what it draws in part, and why Q is not kept with the check against a full recompute;
+    `lead`: the cache's state, said first under the figure (a projector's)."""
+    t_ = v.t
+
+    def build():
+        step = cache_step(v, d)
+        fig = cache_animation(step, text=v.text, look=numbers_first(step, v.named, v.look, v.text))
+        tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
+        return drawn(token_ticks(fig, tokens, token_axes(fig), v.look))
+
+    w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session
+    parts = ("kv", weights_digest(w, rows_read), v.head, v.cfg.n_heads, v.t.lang, v.text, v.look,
+             v.tokens, d.variant, d.cfg, d.d_latent)
+    draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
+    held = len(d.held)
+    wide, long = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model) > COLS, held > drawn_rows(v.look)  # drawn in part
+    notes = [t_("kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols",
+                cols=COLS, rows=drawn_rows(v.look))] if wide or long else []
+    if gone := weight_gone(v, d):
+        notes.append(gone)
+    if notes:
+        st.caption(t_.sentences(*notes))
+    why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
+    lead = f"{lead}\n\n" if lead else ""
+    st.markdown(f"{lead}{why}\n\n{proof(v, d)}" if t > 1 else f"{lead}{why}")  # one element
 
 
 def files_view(cfg, x) -> tuple[mha.AttentionConfig, np.ndarray]:
