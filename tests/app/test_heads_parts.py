@@ -95,6 +95,15 @@ def test_the_induction_heads_together_take_the_model_to_guessing(trained, sequen
     assert EN["knock_none"] in page_text(at) and "knock" not in at.query_params
 
 
+@pytest.mark.parametrize("present", [0, 1])
+def test_a_projector_opens_the_knock_out_part_on_its_table_and_a_desk_on_its_introduction(present):
+    """Issue 46 item 3: what the room reads first is the held-out table under the heads picked; the words that say
+    what knocking out is come after it on a projector, and before it at a desk."""
+    text = knock_text(run(model="trained", stage="heads", text=TEXT, knock="1.2", present=present))
+    table, intro = text.index(f"| {EN['knock_col_acc']} |"), text.index(EN["knock_intro"].split("$")[0])
+    assert (table < intro) == bool(present), (table, intro)
+
+
 def test_a_link_naming_a_head_the_model_lacks_gets_a_notice_and_keeps_the_rest():
     at = run(model="trained", stage="heads", text=TEXT, knock="9.9,2.1,<b>x</b>")
     assert at.session_state["knock"] == ["2.1"]

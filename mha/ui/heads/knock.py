@@ -6,6 +6,7 @@ import numpy as np
 import streamlit as st
 
 import mha
+from mha import figures as F
 from mha.train import HELD_OUT, HELD_OUT_SEED
 
 from .. import models
@@ -23,12 +24,15 @@ def render(v: View) -> None:
     knocked = pairs(chosen)
     run = v.run.trace
     after = knocked_trace(m, tuple(int(i) for i in run.ids), knocked)
-    parts = [t("knock_intro"), t("knock_set", count=HELD_OUT, seed=HELD_OUT_SEED)]
-    parts += [_scores(t, m, chosen, knocked), _next(t, m, run, after, chosen), _sequence(t, m, run, after, chosen)]
+    intro = [t("knock_intro"), t("knock_set", count=HELD_OUT, seed=HELD_OUT_SEED)]
+    parts = [_scores(t, m, chosen, knocked), _next(t, m, run, after, chosen), _sequence(t, m, run, after, chosen)]
     last = len(run.layers) - 1
     below = any(layer < last for layer, _ in knocked)  # a head below the last layer: the last layer's patterns move
     if below:
         parts.append(_composed(t, run, after, chosen, last))
+    # what the room reads first on a projector is the held-out table under the heads picked: the words that
+    # introduce it come after what it measured
+    parts = [*parts, *intro] if v.look == F.PRESENT else [*intro, *parts]
     st.markdown("\n\n".join(p for p in parts if p))  # one element
     if below:
         s_maps(v, after.layers[last].attn, "knock_s", before=run.layers[last].attn, layer=last + 1)

@@ -46,9 +46,9 @@ STRINGS = {
     "knock_intro": S(
         en=("A head's pattern tells where it reads from, not what the model needs it for. To find out, knock it "
             "out: its output is set to zero before $W_O$, so it adds nothing to the residual stream, while its "
-            "pattern stays as it was. Pick any heads above; the scores and predictions below follow."),
+            "pattern stays as it was. Pick any heads above; the scores and predictions follow them."),
         zh=("一个头的注意力模式只说明它从哪里读，不说明模型靠它做什么。要知道这一点，就把它敲掉：在乘 $W_O$ "
-            "之前把它的输出置零，它就不再往残差流里加任何东西，而它的注意力模式保持不变。在上面任选几个头，下面的分数和预测会随之改变。")),
+            "之前把它的输出置零，它就不再往残差流里加任何东西，而它的注意力模式保持不变。在上面任选几个头，分数和预测都会随之改变。")),
     "knock_set": S(
         en=("Measured on a held-out set: {count} sequences of the task the model learned (4 to 8 random "
             "letters, then the same letters again), drawn with seed {seed}, none of them seen in training. "
