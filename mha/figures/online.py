@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import (
+    CELL_PAD,
     DESK,
     HIGHLIGHT,
     MASKED_BG,
@@ -86,17 +87,26 @@ def drawn_tiles(s: OnlineSteps) -> int:
 class _Plan:
     width: int
     height: int
-    cell: int
+    cell: int  # px a column is wide
+    row: float  # px a row is high: the cell's width, or lower on a projector's first screen
     boxes: dict  # key -> (x, y, cols) px of the panel's top left, columns drawn
     labelled: tuple  # the panels that write token numbers left of their rows: the first of each row of panels
     rows: int
     caption_top: float
+    caption_x: float
     caption_w: float
     slider: tuple[float, float, float]
     sizes: dict
 
 
+BESIDE = 15  # the caption goes beside the tile's panels where that leaves it this many of its em across, or more
+
+
 def _plan(s: OnlineSteps, look: Look) -> _Plan:
+    """Play and the slider at the top; the frame's sentence under them; the tile's scores, r, m and ℓ in a row of
+    panels; acc and out under them (beside each other where that draws larger cells). Square cells as large as the
+    width and the height budget allow. On a projector (look.screen_h) whose budget would shrink the cells, the
+    sentence goes beside the tile's panels and the rows get lower than the columns are wide."""
     z = dict(title=look.title, tick=look.tick, caption=look.caption, button=max(look.caption - 2, 12),
              slider=max(look.tick + 1, look.step_label))
     rows, cols = min(s.n, ROWS), min(s.out.shape[1], COLS)
@@ -119,35 +129,64 @@ def _plan(s: OnlineSteps, look: Look) -> _Plan:
     else:
         slider = (pad, buttons_w + 24, width - buttons_w - 24 - max(MODEBAR_W, overhang))
         caption_top = pad + max(button_h, slider_h) + 4
+
+    def caption_h(w: float) -> float:
+        return max(len(wrap(c, z["caption"], w)) for c in s.words["captions"]) * z["caption"] * NOTE_LINE
+
     caption_w = width - 2 * pad
-    cap_lines = max(len(wrap(c, z["caption"], caption_w)) for c in s.words["captions"])
-    top = caption_top + cap_lines * z["caption"] * NOTE_LINE + 10
+    top = caption_top + caption_h(caption_w) + 10
+
+    def slot(k: str, c: int) -> float:
+        return max(widths[k] * c, title_w[k] if k in ("s", "acc", "out") else 0)
 
     def row_w(g, c):
-        return label_w + sum(max(widths[k] * c, title_w[k] if k in ("s", "acc", "out") else 0) for k in g) \
-            + gap * (len(g) - 1) + pad
+        return label_w + sum(slot(k, c) for k in g) + gap * (len(g) - 1) + pad
+
+    def place(groups, c: int, row: float, y: float, beside: float = 0) -> tuple[dict, float]:
+        """The panels' boxes, each row of panels under the one before (the first at least `beside` px high), and
+        the bottom of the last."""
+        boxes = {}
+        for i, g in enumerate(groups):
+            first = y
+            y += title_h
+            x = label_w
+            for k in g:
+                boxes[k] = (x + (slot(k, c) - widths[k] * c) / 2, y, widths[k])
+                x += slot(k, c) + gap
+            y += rows * row + tick_h
+            y = max(y, first + beside) if i == 0 else y
+            y += gap
+        return boxes, y - gap
 
     budget = float("inf") if look.narrow else look.max_h + 200
     target = look.min_text_cell + 18
-    rows_h = lambda groups, c: len(groups) * (title_h + rows * c + tick_h) + gap * (len(groups) - 1)  # noqa: E731
-    def fit(groups) -> int:
+
+    def fit(groups, height: float = budget) -> int:
         return next((c for c in range(target, 5, -1)
-                     if all(row_w(g, c) <= width for g in groups) and top + rows_h(groups, c) <= budget), 6)
+                     if all(row_w(g, c) <= width for g in groups) and place(groups, c, c, top)[1] <= height), 6)
 
     # acc beside out where that draws larger cells (a projector's width), else each on a row of its own
     cell, groups = max((fit(g), -len(g), g) for g in ([["s", "r", "m", "l"], ["acc", "out"]],
                                                       [["s", "r", "m", "l"], ["acc"], ["out"]]))[::2]
-    boxes, y = {}, top
-    for g in groups:
-        y += title_h
-        x = label_w
-        for k in g:
-            slot = max(widths[k] * cell, title_w[k] if k in ("s", "acc", "out") else 0)
-            boxes[k] = (x + (slot - widths[k] * cell) / 2, y, widths[k])
-            x += slot + gap
-        y += rows * cell + tick_h + gap
-    return _Plan(width, int(np.ceil(y - gap + 4)), cell, boxes, tuple(g[0] for g in groups), rows, caption_top,
-                 caption_w, slider, z)
+    boxes, bottom = place(groups, cell, cell, top)
+    row, caption_x, wide = float(cell), pad, fit(groups, float("inf"))
+    if look.screen_h and (cell < wide or bottom + 4 > look.fig_h):
+        # a projector's: within its first screen (look.fig_h), else its screen, columns as wide as the width allows;
+        # the sentence right of the tile's panels where it has BESIDE of its em across there; rows as high as fit,
+        # never under the numbers' line and CELL_PAD (base.number_format's least row). Else square cells as above.
+        x = row_w(groups[0], wide) + gap
+        beside = width - x - pad >= BESIDE * z["caption"]
+        start, cap = (caption_top, caption_h(width - x - pad)) if beside else (top, 0)
+        least = int(np.ceil(look.cell_text * 1.2 + 2 + CELL_PAD))
+        held = next(((r, *placed) for height in (look.fig_h, look.screen_h) for r in range(wide, least - 1, -1)
+                     if (placed := place(groups, wide, r, start, cap))[1] + 4 <= height), None)
+        if held:
+            row, boxes, bottom = held
+            cell = wide
+            if beside:
+                caption_x, caption_w = x, width - x - pad
+    return _Plan(width, int(np.ceil(bottom + 4)), cell, row, boxes, tuple(g[0] for g in groups), rows, caption_top,
+                 caption_x, caption_w, slider, z)
 
 
 AXES = {k: (f"x{i + 1 if i else ''}", f"y{i + 1 if i else ''}") for i, k in enumerate(PANELS)}
@@ -187,7 +226,7 @@ def online_animation(s: OnlineSteps, *, text: bool, look: Look = DESK) -> Spec:
                     out=np.full((rows, cols), np.nan))
 
     states = [full(k) for k in range(tiles + 1)]
-    styles = {key: _style(np.concatenate([st[key].ravel() for st in states]), p.cell, look)
+    styles = {key: _style(np.concatenate([st[key].ravel() for st in states]), p.cell, p.row, look)
               if text and max(states[0][key].shape) <= MAX_TEXT_SIDE else None for key in PANELS}
 
     def hm(key: str, z: np.ndarray) -> dict:
@@ -221,7 +260,7 @@ def online_animation(s: OnlineSteps, *, text: bool, look: Look = DESK) -> Spec:
     frames = [dict(data=[patch(tr) for tr in data], name=str(k), layout=dict(annotations=notes[k]))
               for k, data in enumerate(frames_data)]
     out_mat = Mat(s.out[:rows, :cols], s.names["out"], "signed", w["token"], w["col"])
-    clicks = click_layer(out_mat, *AXES["out"], size=max(6.0, p.cell - 2))
+    clicks = click_layer(out_mat, *AXES["out"], size=max(6.0, min(p.cell, p.row) - 2))
     layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
                   annotations=notes[-1], plot_bgcolor=EMPTY_BG, paper_bgcolor="rgba(0,0,0,0)",
                   font=dict(family=FONT, color="#1f2937"), dragmode=False, **_axes(p),
@@ -231,14 +270,16 @@ def online_animation(s: OnlineSteps, *, text: bool, look: Look = DESK) -> Spec:
     return figure(frames_data[-1] + [clicks], layout, frames)
 
 
-def _style(values: np.ndarray, cell: int, look: Look) -> tuple[int, int] | None:
-    """(decimals, font size) at which every value any frame writes in a panel fits its cell (the KV cache's rule,
-    cache.number_style, over all frames at once), or None: no numbers."""
+def _style(values: np.ndarray, cell: int, row: float, look: Look) -> tuple[int, int] | None:
+    """(decimals, font size) at which every value any frame writes in a panel fits its cell, `cell` px wide and
+    `row` high (the KV cache's rule, cache.number_style, over all frames at once; a row lower than the look's
+    min_text_cell keeps CELL_PAD clear, as base.number_format's), or None: no numbers."""
     finite = values[np.isfinite(values)]
     if cell < look.min_text_cell:
         return None
     for size, decimals in number_formats(look):
-        if size >= 8 and fits((number(float(v), decimals) for v in finite), size, cell, pad=2):
+        low = size * 1.2 + 2 + (CELL_PAD if row < look.min_text_cell else 0)
+        if size >= 8 and low <= row and fits((number(float(v), decimals) for v in finite), size, cell, pad=2):
             return decimals, size
     return None
 
@@ -254,7 +295,7 @@ def _annotations(k: int, s: OnlineSteps, p: _Plan) -> list[dict]:
             title = title[k] if k < tiles else s.titles["s_none"]
         out.append(_text(title, (x + cols * p.cell / 2) / W, 1 - (y - 2) / H, z["title"], "center", "bottom"))
     caption = "<br>".join(wrap(s.words["captions"][k], z["caption"], p.caption_w))
-    out.append(_text(caption, 4 / W, 1 - p.caption_top / H, z["caption"], "left", "top"))
+    out.append(_text(caption, p.caption_x / W, 1 - p.caption_top / H, z["caption"], "left", "top"))
     return out
 
 
@@ -268,7 +309,9 @@ def _axes(p: _Plan) -> dict:
     """Domains from the px boxes; row 1 at the top; the first panel of each row of panels numbers the rows (tokens),
     the wide panels their columns."""
     W, H, out = p.width, p.height, {}
-    step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4
+    tick = p.sizes["tick"]  # px apart a label needs: a column's two digits; a row lower than wide, a line's height
+    across, down = (1 if c >= need else 2 if c * 2 >= need else 4
+                    for c, need in ((p.cell, 2.2 * tick), (p.row, (1.6 if p.row < p.cell else 2.2) * tick)))
     rows = list(range(1, p.rows + 1))
     for key, (x, y, cols) in p.boxes.items():
         xa, ya = AXES[key]
@@ -277,9 +320,9 @@ def _axes(p: _Plan) -> dict:
         columns = list(range(1, cols + 1))
         out[xa.replace("x", "xaxis")] = common | dict(
             domain=[x / W, (x + cols * p.cell) / W], anchor=ya, range=[0.5, cols + 0.5],
-            tickvals=columns[::step] if cols > 1 else [], showticklabels=cols > 1)
+            tickvals=columns[::across] if cols > 1 else [], showticklabels=cols > 1)
         out[ya.replace("y", "yaxis")] = common | dict(
-            domain=[1 - (y + p.rows * p.cell) / H, 1 - y / H], anchor=xa, range=[p.rows + 0.5, 0.5],
-            tickvals=rows[::step], showticklabels=key in p.labelled)
+            domain=[1 - (y + p.rows * p.row) / H, 1 - y / H], anchor=xa, range=[p.rows + 0.5, 0.5],
+            tickvals=rows[::down], showticklabels=key in p.labelled)
     return out
 
