@@ -21,9 +21,10 @@ def divisors(h: int) -> list[int]:
     return [d for d in range(1, h + 1) if h % d == 0]
 
 
-def draw(v: View, knob: Knob, box=st, *, short: bool = False, width: int | None = None) -> int:
+def draw(v: View, knob: Knob, box=st, *, short: bool = False, width: int | None = None, label: str = "visible") -> int:
     """`knob` in `box` (a row of the stage's controls), labelled as the lab labels it, or with its shorter name
-    beside the KV-cache stage's picker (`short`); `width`: a number box's, in px. Its value, as these sizes take it."""
+    beside the KV-cache stage's picker (`short`); `width`: a number box's, in px; `label`: the label's visibility
+    ("collapsed": the page writes it beside the box). Its value, as these sizes take it."""
     t, ss, cfg = v.t, st.session_state, v.cfg
     limit = S.KNOB_RANGE[knob.key][1]
     sizes = dict(h=cfg.n_heads, n=cfg.n_tokens, d=cfg.d_model, d_k=cfg.d_k)
@@ -33,17 +34,18 @@ def draw(v: View, knob: Knob, box=st, *, short: bool = False, width: int | None 
     if used != asked:
         ss.setdefault(KEPT, {})[knob.key] = (asked, used, sizes)
     ss[knob.key] = used  # before the widget holds the key: the page, its link and its words use the same
-    label = t(knob.kv_label if short else knob.label)
+    name, shown = t(knob.kv_label if short else knob.label), dict(label_visibility=label)
     if knob.kind == DIVISORS:
-        box.segmented_control(label, divisors(cfg.n_heads), key=knob.key, required=True, persist_state="session")
+        box.segmented_control(name, divisors(cfg.n_heads), key=knob.key, required=True, persist_state="session",
+                              **shown)
     elif knob.kind == EVEN:
         most = cfg.d_k - cfg.d_k % 2
         if most:  # d_k = 1: no pair to turn, nothing to pick
-            box.select_slider(label, list(range(0, most + 1, 2)), key=knob.key, persist_state="session",
-                              help=t(knob.help, d_k=cfg.d_k, most=most) if knob.help else None)
+            box.select_slider(name, list(range(0, most + 1, 2)), key=knob.key, persist_state="session",
+                              help=t(knob.help, d_k=cfg.d_k, most=most) if knob.help else None, **shown)
     else:
-        number(box, t, knob.key, knob.low, knob.highest(cfg, limit), label=label, default=knob.default,
-               persist_state="session", **({"width": width} if width else {}))
+        number(box, t, knob.key, knob.low, knob.highest(cfg, limit), label=name, default=knob.default,
+               persist_state="session", **({"width": width} if width else {}), **shown)
     kept = ss.get(KEPT, {}).get(knob.key)
     if kept and kept[1:] == (ss[knob.key], sizes):
         key = knob.kept + (("_over" if kept[0] > cfg.d_k else "_odd") if knob.kind == EVEN else "")

@@ -7,6 +7,10 @@ import json
 
 import pytest
 
+from mha.figures import PRESENT
+from mha.ui.lab.online import CONTROL_ROWS
+from mha.ui.view import first_screen
+
 from .helpers import _elements, chart_data, keyed_charts, run
 
 STAGES = ("qk", "scores", "values", "output", "heads", "kv_cache", "block", "next_token")
@@ -38,6 +42,30 @@ def test_a_projector_writes_numbers_at_least_13_tenths_of_the_desks(stage):
     small = {key: (desk[key], sizes) for key, sizes in shown.items()
              if sizes and min(sizes) < (14 if key in FOURTEEN else 1.3 * desk[key])}
     assert not small, small
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("part", ["change", "click"])
+def test_the_online_softmax_keeps_every_panel_s_numbers_on_a_projector_s_first_screen(part, lang):
+    """Issue 46 item 3: the lab's online softmax whole under its rows of controls on a 1280×720 projector (its rows
+    lower than wide, its sentence beside the tile's panels), and every panel that writes numbers on a desk writes
+    them there, at least 1.3 times as large."""
+    def panels(spec: dict) -> dict[int, set[int]]:
+        traces = [*enumerate(spec["data"]), *(p for f in spec["frames"] for p in enumerate(f["data"]))]
+        out = {}
+        for i, t in traces:
+            if t.get("textfont", {}).get("size") and any(map(any, t.get("text") or [[]])):
+                out.setdefault(i, set()).add(t["textfont"]["size"])
+        return out
+
+    params = dict(stage="variants", variant="online", part=part, lang=lang)
+    desk = panels(dict(keyed_charts(run(**params)))["lab_online"])
+    spec = dict(keyed_charts(run(**params, present=1)))["lab_online"]
+    shown = panels(spec)
+    assert desk and set(shown) == set(desk), (desk, shown)
+    assert all(min(shown[i]) >= 1.3 * max(desk[i]) for i in desk), (desk, shown)
+    held = first_screen(PRESENT, CONTROL_ROWS).fig_h
+    assert spec["layout"]["height"] <= held, (spec["layout"]["height"], held)
 
 
 @pytest.mark.parametrize("stage, key", [("scores", "scores"), ("kv_cache", "kv_animation")])

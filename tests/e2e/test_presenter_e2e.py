@@ -28,7 +28,8 @@ FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 p
 # The views whose first figure is whole on the first screen (issue 46 item 3: the formulas and the prose under it,
 # the head picker without its label, the block's part before its diagram; a product or a block part under one row
 # of controls no taller than the rest of the screen, view.first_screen; the lab's map and RoPE's Q beside Q_rot;
-# the scores' S drawn alone, Look.operands; the refresher's product over the grids that make it).
+# the scores' S drawn alone, Look.operands; the refresher's product over the grids that make it; the online softmax's
+# rows lower than wide, its sentence beside the tile's panels, its knob's label and product picker in one row).
 # The rest are taller than what is left under their title and controls at a readable cell size (bench/README.md,
 # "Presenter mode's first screen").
 WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "dependency", "variants",
@@ -37,7 +38,8 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "depend
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",
          "variants-window-partclick", "variants-sinks-partclick", "variants-mla", "variants-int8",
          "variants-mla-partclick", "heads-writes", "heads-circuits",
-         "variants-rope-partcheck", "tokens-long", "kv_cache-cost")
+         "variants-rope-partcheck", "tokens-long", "kv_cache-cost", "variants-online",
+         "variants-online-partclick")
 TABLES = {"en": EN, "zh": ZH}
 LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
 

@@ -68,16 +68,16 @@ def said_then_product(v: View, words: str, product: Callable[[], None]) -> None:
         product()
 
 
-def one_product(v: View, variant: str, products: Mapping[str, tuple[str, Callable[[], None]]]) -> None:
+def one_product(v: View, variant: str, products: Mapping[str, tuple[str, Callable[[], None]]], box=st) -> None:
     """The click part: one of the variant's products, {id: (its name, what draws it)}, picked by a control when
-    there are more than one. A product with its breakdown and Quiz me is four elements: one at a time keeps the
-    part within the other stages' count."""
+    there are more than one (in `box`: a row of the part's controls). A product with its breakdown and Quiz me is
+    four elements: one at a time keeps the part within the other stages' count."""
     key, ids = f"lab_product_{variant}", list(products)
     if st.session_state.get(key) not in ids:  # none picked yet, or the ids changed (another head count)
         st.session_state[key] = ids[0]
     if len(ids) > 1:
-        st.segmented_control(v.t("lab_product"), ids, format_func=lambda p: products[p][0], key=key, required=True,
-                             label_visibility="collapsed")
+        box.segmented_control(v.t("lab_product"), ids, format_func=lambda p: products[p][0], key=key, required=True,
+                              label_visibility="collapsed")
     products[st.session_state[key]][1]()
 
 

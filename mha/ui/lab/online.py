@@ -20,11 +20,14 @@ from ..prose import aside, fmt, head_control, markdown_table, said, tex_num
 from ..shared import digest
 from ..strings import Text
 from ..variant_defs import TILE
-from ..view import Name, Operand, View, name
+from ..view import Name, Operand, View, first_screen, name
 
 KEY = "lab_online"  # the animation's chart key
 BIG_N = 4096  # the sequence length the memory sentence compares at
 KNOB_WIDTH = 180  # px: the tile size's box, beside the head picker
+# On a projector, what lies above the animation in view.first_screen's rows: the variant, the part and the tile
+# size's row (its number box and gaps take a fourth): the figure's top at 292 px, 152 + 4 × 36 less 4
+CONTROL_ROWS = 4
 
 
 def render(v: View, variant: str, part: str) -> str:
@@ -32,10 +35,15 @@ def render(v: View, variant: str, part: str) -> str:
     ("change"), out to click or acc = P·V ("click"), or the memory held and the check for every B, returned
     ("check")."""
     t, ss = v.t, st.session_state
-    row = st.container(horizontal=True, vertical_alignment="bottom")  # the tile size and the head shown: one row
+    projector = v.look == F.PRESENT
+    # the tile size and the head shown: one row; on a projector the knob's label beside its box, and the click
+    # part's picker in the row too, so that the animation under them is whole on the first screen
+    row = st.container(horizontal=True, vertical_alignment="center" if projector else "bottom")
     tr = v.trace
     n = tr.q.shape[1]
-    b = knobs.draw(v, TILE, row, width=KNOB_WIDTH)
+    if projector:
+        row.markdown(t(TILE.label), width="content")
+    b = knobs.draw(v, TILE, row, width=KNOB_WIDTH, label="collapsed" if projector else "visible")
     head_control(t, row)
     h = min(int(ss.get("head", 1)), v.cfg.n_heads) - 1  # read here: the lab's fragment reruns without a new view
     res = mha.online_attention(tr.q[h], tr.k[h], tr.v[h], b)
@@ -45,7 +53,8 @@ def render(v: View, variant: str, part: str) -> str:
         return ""
     if part == "click":
         lab.one_product(v, variant, {"out": (t("lab_online_out_name"), lambda: _out(v, h, res)),
-                                     "acc": (t("lab_online_product_name"), lambda: _product(v, h, res))})
+                                     "acc": (t("lab_online_product_name"), lambda: _product(v, h, res))},
+                        row if projector else st)
         return ""
     return f"{_memory(t, n, b, v.cfg.d_v)}\n\n{_check(t, tr, h, res, 4 if v.look.narrow else 8)}"
 
@@ -68,11 +77,13 @@ def _animated(v: View, h: int, res, words: str, clickable: bool) -> OnlineSteps:
         st.markdown(words)
     steps = _steps(t, res, h)
 
-    def build():
-        return token_ticks(online_animation(steps, text=v.text, look=v.named), v.tokens,
-                           ("yaxis", "yaxis5", "yaxis6"), v.look)
+    look = first_screen(v.named, CONTROL_ROWS)
 
-    parts = (KEY, digest(tr.q[h], tr.k[h], tr.v[h]), res.block, h, t.lang, v.text, v.look, v.tokens)
+    def build():
+        return token_ticks(online_animation(steps, text=v.text, look=look), v.tokens, ("yaxis", "yaxis5", "yaxis6"),
+                           v.look)
+
+    parts = (KEY, digest(tr.q[h], tr.k[h], tr.v[h]), res.block, h, t.lang, v.text, look, v.tokens)
     if clickable:
         clickable_chart(parts, build, KEY)
     else:  # the same figure, built once for every session, drawn to be played, not clicked
