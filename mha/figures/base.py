@@ -48,6 +48,8 @@ class Look:
     rows_titled: bool = True  # the KV step's titles say when only its last rows are drawn (a projector: the caption
     #                           under the figure says it, and a line less keeps the figure on the screen)
     screen_h: int = 0  # px an animation must stay within, its numbers kept (a projector's 720 less the header); 0: none
+    keyed_below: bool = False  # the KV step's key to its boxes (dotted, solid) is said under it, in the page (a
+    #                            projector's: a line less over its panels)
 
     def column(self, share: float) -> "Look":
         """This look for a figure in a page column taking `share` of the width (a phone stacks columns)."""
@@ -59,7 +61,8 @@ DESK = Look()
 # figure of at most 640 px fits under Streamlit's 60 px header.
 PRESENT = Look(cell_text=16, tick=14, title=18, caption=20, max_w=1100, max_h=430, min_text_cell=40, cell=64,
                fig_h=640, least=15, step_label=16, operands=False,  # S whole under its controls (issue 46 item 3)
-               cache_rows=4, rows_titled=False, screen_h=660)  # the KV step: the last 4 tokens whole, in numbers
+               cache_rows=4, rows_titled=False, screen_h=660,  # the KV step: the last 4 tokens whole, in numbers
+               keyed_below=True)
 # A phone: the content is PHONE_COLUMN px wide at 390 px (its panels keep 8 of them clear: max_w); a figure fits one
 # 844 px screen under the header.
 PHONE_COLUMN = 358

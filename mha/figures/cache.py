@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import (
+    CELL_PAD,
     DESK,
     HIGHLIGHT,
     MASKED_BG,
@@ -109,8 +110,8 @@ class Panel:
     y: float = 0.0
     row_ticks: bool = True  # token numbers on its left (only the first panel of a row of panels)
 
-    def box(self, cell: float) -> tuple[float, float, float, float]:
-        return self.x, self.y, self.x + self.cols * cell, self.y + self.rows * cell
+    def box(self, cell: float, row: float) -> tuple[float, float, float, float]:
+        return self.x, self.y, self.x + self.cols * cell, self.y + self.rows * row
 
 
 @dataclass(frozen=True)
@@ -119,11 +120,12 @@ class Plan:
 
     width: int
     height: int
-    cell: int
+    cell: int  # px a column is wide
+    row: float  # px a row is high: the cell's width, or lower on a projector's first screen (its numbers kept)
     panels: dict  # key -> Panel
     titles: dict  # key -> title HTML
     caption_top: float
-    legend_top: float
+    legend_top: float | None  # None: the key to the boxes is said under the figure (look.keyed_below)
     note_top: dict  # key of a panel with a note under it -> px
     slider: tuple[float, float, float]  # top, left, length
     first: int  # 0-based index of the first drawn token
@@ -229,12 +231,13 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
         caption_top = pad + max(button_h, slider_h) + 4
     captions = [s.words[k] for k in STEPS]
     cap_lines = max(len(wrap(c, z["caption"], width - 2 * pad)) for c in captions)
-    legend_lines = len(wrap(s.words["legend"], z["note"], width - 2 * pad))
+    legend_lines = 0 if look.keyed_below else len(wrap(s.words["legend"], z["note"], width - 2 * pad))
     legend_top = caption_top + cap_lines * z["caption"] * NOTE_LINE + 8
-    top = legend_top + legend_lines * z["note"] * NOTE_LINE + 8
+    top = legend_top + (legend_lines * z["note"] * NOTE_LINE + 8 if legend_lines else 0)
 
-    def rows_h(cell: int) -> float:
-        per_group = [title_h + wins[g[0]][0] * cell + tick_h + (note_h if "q" in g else 0) for g in groups]
+    def rows_h(cell: int, row: float | None = None) -> float:
+        per_group = [title_h + wins[g[0]][0] * (cell if row is None else row) + tick_h + (note_h if "q" in g else 0)
+                     for g in groups]
         return sum(per_group) + gap * (len(groups) - 1)
 
     def row_w(g: list[str], cell: int) -> float:
@@ -262,6 +265,13 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     if text and not legible(cell):
         writes = [c for c in range(cell + 1, target + 1) if all(row_w(g, c) <= width for g in groups) and legible(c)]
         cell = next((c for c in writes if top + rows_h(c) <= look.screen_h), writes[0] if writes else cell)
+    row = float(cell)
+    if look.screen_h and text and legible(cell) and top + rows_h(cell) + 4 > look.fig_h:
+        # a projector's, taller than what its stage leaves it on the first screen (look.fig_h, view.first_screen):
+        # rows lower than the columns are wide, as high as fit, never under the numbers' line and CELL_PAD
+        least = int(np.ceil(look.cell_text * 1.2 + 2 + CELL_PAD))
+        row = float(next((r for r in range(cell, least - 1, -1) if top + rows_h(cell, r) + 4 <= look.fig_h),
+                         min(least, cell)))
     panels, note_top = {}, {}
     y = top
     for g in groups:
@@ -272,13 +282,14 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
             slot = max(cols * cell, title_w[key])
             panels[key] = Panel(key, rows, cols, col0, x + (slot - cols * cell) / 2, y, row_ticks=i == 0)
             x += slot + gap
-        y += wins[g[0]][0] * cell + tick_h
+        y += wins[g[0]][0] * row + tick_h
         if "q" in g:
             note_top["q"] = y
             y += note_h
         y += gap
     height = int(np.ceil(y - gap + 4))
-    return Plan(width, height, cell, panels, titles, caption_top, legend_top, note_top, slider, first, z, values,
+    legend_at = None if look.keyed_below else legend_top
+    return Plan(width, height, cell, row, panels, titles, caption_top, legend_at, note_top, slider, first, z, values,
                 styles(cell) if text else dict.fromkeys(values))
 
 
@@ -382,12 +393,13 @@ def _annotations(step: int, s: CacheStep, p: Plan) -> list[dict]:
     z, w, W, H = p.sizes, s.words, p.width, p.height
     out = []
     for key, pan in p.panels.items():
-        x0, y0, x1, _ = pan.box(p.cell)
+        x0, y0, x1, _ = pan.box(p.cell, p.row)
         out.append(_text(p.titles[key], (x0 + x1) / 2 / W, 1 - (y0 - 2) / H, z["title"], "center", "bottom"))
     caption = "<br>".join(wrap(w[STEPS[step]], z["caption"], W - 8))
     out.append(_text(caption, 4 / W, 1 - p.caption_top / H, z["caption"], "left", "top"))
-    legend = "<br>".join(wrap(w["legend"], z["note"], W - 8))
-    out.append(_text(legend, 4 / W, 1 - p.legend_top / H, z["note"], "left", "top", OLD_LINE))
+    if p.legend_top is not None:
+        legend = "<br>".join(wrap(w["legend"], z["note"], W - 8))
+        out.append(_text(legend, 4 / W, 1 - p.legend_top / H, z["note"], "left", "top", OLD_LINE))
     q = p.panels["q"]
     note = "<br>".join(wrap(w[NOTES[STEPS[step]]], z["note"], W - q.x - 4)) if STEPS[step] in NOTES else ""
     out.append(_text(note, q.x / W, 1 - p.note_top["q"] / H, z["note"], "left", "top", NOTE_COLOR))
@@ -405,7 +417,7 @@ def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None) -> dict:
     W, H, out = p.width, p.height, {}
     step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4
     for key, pan in p.panels.items():
-        x0, y0, x1, y1 = pan.box(p.cell)
+        x0, y0, x1, y1 = pan.box(p.cell, p.row)
         xa, ya = ax[key]
         cols = list(range(pan.col0 + 1, pan.col0 + pan.cols + 1))
         rows = list(range(p.first + 1, p.first + pan.rows + 1))

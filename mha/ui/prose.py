@@ -57,12 +57,13 @@ def head_control(t: Text, box=st) -> None:
 
 
 def part_control(t: Text, stage: str, values: tuple[str, ...] | None = None, format_func=None,
-                 visible: bool = False) -> str:
+                 visible: bool = False, box=st) -> str:
     """The part of a stage in parts that the page shows, chosen with one control drawn the same way on every such
     stage (walk.Parts: its session key, which names the control, and its parts, each named by "<key>_<part>"); its
-    value stays while other stages are shown. `values` and `format_func`: the block's, whose parts follow its order."""
+    value stays while other stages are shown. `values` and `format_func`: the block's, whose parts follow its order;
+    `box`: where it goes (a row of the stage's other controls)."""
     parts = walk.BY_ID[stage].parts
-    return st.segmented_control(t(parts.key), values or parts.values, key=parts.key, required=True,
+    return box.segmented_control(t(parts.key), values or parts.values, key=parts.key, required=True,
                                 format_func=format_func or (lambda p: t(f"{parts.key}_{p}")), persist_state="session",
                                 label_visibility="visible" if visible else "collapsed")
 

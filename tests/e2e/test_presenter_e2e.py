@@ -38,7 +38,7 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "depend
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",
          "variants-window-partclick", "variants-sinks-partclick", "variants-mla", "variants-int8",
          "variants-mla-partclick", "heads-writes", "heads-circuits",
-         "variants-rope-partcheck", "tokens-long", "kv_cache-cost", "variants-online",
+         "variants-rope-partcheck", "tokens-long", "kv_cache", "kv_cache-cost", "variants-online",
          "variants-online-partclick")
 TABLES = {"en": EN, "zh": ZH}
 LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
@@ -55,6 +55,7 @@ FIRST = """() => {
 }"""
 
 
+TITLES = "() => [...document.querySelectorAll('.st-key-kv_animation svg text')].map(e => e.textContent)"
 TO_TOP = "() => { for (const e of document.querySelectorAll('*')) if (e.scrollTop) e.scrollTop = 0; }"
 
 
@@ -99,6 +100,10 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
                 rerun_after(page, page.locator(".st-key-kv_part button").nth(parts.index(part)).click)
                 if part != parts[0]:
                     found += first_screen(page, f"kv_cache-{part}", lang, False)
+            for head in (2, 1):  # its head control, in the stage's fragment there: the step is drawn for the head
+                rerun_after(page, page.locator(".st-key-head button").nth(head - 1).click)
+                titles = page.evaluate(TITLES)
+                assert f"Q{head} · 3×7" in titles and f"K cache (K{head}) · 3×7" in titles, (head, titles)
         if stage == "block":  # its other parts, as its part control reaches them
             parts = BLOCK_PARTS_IN["post"]
             for part in parts[1:]:

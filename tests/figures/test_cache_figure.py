@@ -15,6 +15,7 @@ import pytest
 
 import mha
 from mha import figures as F
+from mha.figures.base import CELL_PAD
 from mha.figures.cache import cache_animation
 from mha.figures.text import text_px
 from mha.ui.kv.shared import decode_rows
@@ -303,6 +304,38 @@ def test_every_variants_step_on_a_projector_stays_on_its_screen_with_its_numbers
         for k in range(FRAMES):
             heat = [tr for tr in _frame_traces(spec, k) if tr["type"] == "heatmap" and tr.get("opacity", 1) == 1]
             assert all(tr.get("texttemplate") == "%{text}" for tr in heat), (variant, t, tokens, k)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_projectors_step_held_to_its_first_screen_lowers_its_rows_and_keeps_every_number(lang):
+    """Issue 46 item 3: under the KV stage's two rows of controls a projector has 464 px left (view.first_screen). The
+    step at the post's sizes fits them with its rows lower than its columns are wide, each still a number's line
+    (16 px type and CELL_PAD), every token named; the key to its boxes is said under it, in the page, not in it. A
+    desk's step keeps square cells and its key. Held to less than its numbers need, its rows stop at a number's line
+    and the figure runs past the budget, its numbers written."""
+    from dataclasses import replace
+
+    from mha.figures.cache import plan
+
+    held = replace(F.PRESENT, fig_h=464)
+    cfg = mha.AttentionConfig(n_tokens=3)
+    w, x = mha.init_weights(cfg), np.stack([mha.next_token(cfg, i) for i in range(3)])
+    for look in (held, F.DESK):
+        view = View(Text(lang), cfg, w, x, 0, True, look)
+        step = cache_step(view, decode_rows(view, "mha", x))
+        p, spec = plan(step, look), cache_animation(step, text=True, look=look).to_dict()
+        texts = " ".join(a["text"] for a in spec["layout"]["annotations"])
+        if look is held:
+            assert spec["layout"]["height"] <= 464 and p.row < p.cell, (spec["layout"]["height"], p.row, p.cell)
+            assert p.row >= 16 * 1.2 + 2 + CELL_PAD and all(p.styles.values()), (p.row, p.styles)  # a number's line
+            assert step.words["legend"] not in texts
+            named = [a for k, a in spec["layout"].items() if k.startswith("yaxis") and a.get("showticklabels", True)]
+            assert all(a["tickvals"] == [1, 2, 3] for a in named), [a["tickvals"] for a in named]
+        else:
+            assert p.row == p.cell and step.words["legend"].split("<")[0][:12] in texts
+    view = View(Text(lang), cfg, w, x, 0, True, replace(held, fig_h=300))
+    p = plan(cache_step(view, decode_rows(view, "mha", x)), view.look)
+    assert p.height > 300 and p.row >= 16 * 1.2 + 2 + CELL_PAD and all(p.styles.values()), (p.height, p.row)
 
 
 def test_a_step_without_numbers_keeps_to_its_height():

@@ -8,7 +8,6 @@ import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.text import text_px
 
 from .. import knobs, lab
 from .. import settings as S
@@ -19,7 +18,6 @@ from ..variant_defs import VARIANTS
 from ..view import View, subscript
 
 ITEMSIZE = 8  # float64, as the caches on this page
-PRESENT_LABEL_PX = 22.4  # a widget label's type on a projector, 1.4rem
 
 
 def picker(v: View) -> str:
@@ -31,12 +29,13 @@ def picker(v: View) -> str:
     variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
                                     format_func=lambda x: variant_name(t_, x), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
+    # a projector's one knob has its name beside its box, not over it: a row of controls no taller than the others'
+    # (the step's figure under them is whole on the first screen); two (sinks and a window) then leave no room
+    beside = v.look == F.PRESENT and len(VARIANTS[variant].knobs) == 1
     for knob in VARIANTS[variant].knobs:  # the lab's widgets, with their shorter names
-        label = t_(knob.kv_label)
-        # a projector's labels are 1.4rem (screen.py): each box as wide as its label needs ("latent width" on one
-        # line), so that the picker and two knobs still share a 1,280 px row in Chinese
-        width = min(180, max(130, round(text_px(label, PRESENT_LABEL_PX)) + 16)) if v.look == F.PRESENT else 130
-        knobs.draw(v, knob, row, short=True, width=width)
+        if beside:
+            row.markdown(t_(knob.kv_label), width="content")
+        knobs.draw(v, knob, row, short=True, width=130, label="collapsed" if beside else "visible")
     return variant
 
 

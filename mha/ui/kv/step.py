@@ -1,6 +1,8 @@
 """The KV-cache stage's step part: the next token (a seeded row to edit, or the model's next word), the animated step
 and its proof against a full recompute."""
 
+from contextlib import nullcontext
+
 import numpy as np
 import streamlit as st
 
@@ -18,13 +20,16 @@ WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in 
 MLA_W = dict(w_dkv="W<sub>DKV</sub>", w_uk="W<sub>UK</sub>", w_uv="W<sub>UV</sub>")  # MLA's weights, by name
 
 
-def offer_next_row(v: View, t: int) -> None:
+def offer_next_row(v: View, t: int, row=None, editor=None) -> None:
     """Without a text: the add button appends the seeded (editable) next row; beside it, the way back or the limit
-    once there is one (a row only then: one element less)."""
+    once there is one (a row only then: one element less). `row`: a row of controls to put the buttons in (a
+    projector's, beside the part control), `editor`: where the next row's editor goes (there, under the figure)."""
     t_ = v.t
-    next_row = _next_token_editor(v, t)
+    with editor or nullcontext():
+        next_row = _next_token_editor(v, t)
     full_cache = t - len(v.x) >= MAX_ADDED
-    row = st.container(horizontal=True, vertical_alignment="center") if t > len(v.x) or full_cache else st
+    if row is None:
+        row = st.container(horizontal=True, vertical_alignment="center") if t > len(v.x) or full_cache else st
     row.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
                disabled=full_cache)
     if t > len(v.x):
@@ -33,14 +38,15 @@ def offer_next_row(v: View, t: int) -> None:
         row.caption(t_("kv_added_cap", most=MAX_ADDED))
 
 
-def offer_next_word(v: View, t: int) -> str:
+def offer_next_word(v: View, t: int, row=st) -> str:
     """With a text: the add button appends the word the next-token stage chooses, decoded here through the model's
     per-layer KV cache, to the text (the same act as that stage's append, so the link is the same after either).
-    Returns the hint under the cache's state: the step shown, and the word that adding appends."""
+    Returns the hint under the cache's state: the step shown, and the word that adding appends. `row`: where the
+    button goes."""
     t_, ss = v.t, st.session_state
     most = next_word.context()
     word = next_word.next_word(v.cfg, v.x) if t < most else None
-    st.button(t_("kv_add_word", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add_word,
+    row.button(t_("kv_add_word", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add_word,
               args=(ss["text"], word.text if word else ""), disabled=word is None or word.text is None)
     shown = t_.md("kv_hint_word", token=short(v.tokens[-1], WORD_MOST), t=subscript(t))
     if word is None:
@@ -116,7 +122,6 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
     tokens = said_tokens(earlier, wt("list_sep")) if L > 1 else ""
     ys = tokens.replace("X", "Y")
     had = said_tokens(d.held_before, wt("list_sep"))  # what the cache held when X_t arrived (a window drops its oldest)
-    legend_rows = wt("kv_rows_held", tokens=tokens) if d.labels and L > 1 else span
     gone = [p for p in d.held_before if p not in held]  # a window's token that leaves as X_t arrives (audit #8)
     kept = said_tokens([p for p in d.held_before if p in held], wt("list_sep"))
     arrive = (wt("kv_arrive_evict", t=sub, gone=said_tokens(gone, wt("list_sep")), tokens=kept) if gone and kept
@@ -130,7 +135,7 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
         drop_q=wt("kv_drop_q", rows=span, t=sub) if t > 1 else wt("kv_drop_q_first", t=sub),
         output=(wt("kv_output", t=sub, n=n, s=s_name.plain, h=h_name.plain, ys=ys) if L > 1
                 else wt("kv_output_first", t=sub, n=n, s=s_name.plain, h=h_name.plain)),
-        legend=wt("kv_legend", rows=legend_rows, t=sub, n=n) if L > 1 else wt("kv_legend_first", n=n),
+        legend=legend(v, d),
         drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
         done_q_note=wt("kv_drop_q_note", rows=wt.rows(1, t)),  # the output's frame: q_t is done with too
         steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
@@ -158,6 +163,19 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
     else:
         s_prev, h_prev, y_prev = np.zeros((0, 0)), np.zeros((0, v.cfg.d_v)), np.zeros((0, v.cfg.d_model))
     return CacheStep(q, k, vv, s_prev, h_prev, y_prev, scaled, probs, head, y_t, names, words, d.labels)
+
+
+def legend(v: View, d: Decoded) -> str:
+    """What the step's boxes mean: the dotted one round the rows held before X_t arrived, the solid one round the new
+    row (in the figure; on a projector under it, in the page)."""
+    wt, held = v.t, d.held
+    L = len(held)
+    t = (L - 1 if d.variant == "mla" else d.step.pos) + 1
+    n = t if d.labels else L
+    if L < 2:
+        return wt("kv_legend_first", n=n)
+    rows = wt("kv_rows_held", tokens=said_tokens(held[:-1], wt("list_sep"))) if d.labels else wt.rows(1, t - 1)
+    return wt("kv_legend", rows=rows, t=subscript(t), n=n)
 
 
 def _changed_words(v: View, d: Decoded, sub: str, n: int, ys: str) -> dict:

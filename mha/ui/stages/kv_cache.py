@@ -15,7 +15,16 @@ from .. import settings as S
 from ..chart import draw, drawn, shared_figure
 from ..kv.cost import cost_counts, cost_curves, measure_part
 from ..kv.shared import decode_rows, held_words, picker
-from ..kv.step import cache_step, offer_next_row, offer_next_word, proof, seeded_rows, token_axes, weight_gone
+from ..kv.step import (
+    cache_step,
+    legend,
+    offer_next_row,
+    offer_next_word,
+    proof,
+    seeded_rows,
+    token_axes,
+    weight_gone,
+)
 from ..lab import files
 from ..prose import head_control, header, input_error, part_control
 from ..shared import weights_digest
@@ -24,13 +33,15 @@ from ..view import View, first_screen
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
 CODE = [mha.KVCache.append]
-CURVES_TITLE = 80  # px: the cost curves' title on a projector, the space around it, and its controls' rows taller than
-# view.first_screen counts them (48 px, not 36: the part control has its gap above)
+# On a projector the part's figure sits under two rows of controls (the variant, and the head, the part and the add
+# button), each 48 px where view.first_screen counts 36; the cost's curves under their title besides
+ROWS_ABOVE, CURVES_TITLE = 24, 56
 
 
 def render(v: View) -> None:
     header(v.t, "kv", v.look)
-    head_control(v.t)
+    if v.look != F.PRESENT:  # a projector's is drawn in the row of the part control and the add button
+        head_control(v.t)
     _stage(v)
 
 
@@ -46,7 +57,9 @@ def _stage(v: View) -> None:
 
 def _steps(v: View) -> None:
     t_, ss = v.t, st.session_state
-    if ss.pop("kv_grown", False):  # a word was added to the text: n, X and the sidebar change with it
+    # A word added to the text (n, X and the sidebar change with it), or another head picked on a projector (its
+    # control is drawn here, and the view was built for the head before): the whole page again
+    if ss.pop("kv_grown", False) or ss.get("head", 1) - 1 != v.head:
         st.rerun(scope="app")
     variant = picker(v)
     words = bool(v.tokens)  # a text (or the trained model's letters): the cache adds the model's next word
@@ -54,55 +67,61 @@ def _steps(v: View) -> None:
     t = len(rows)
     if not words and lengths.shared_lengths("kv_cache", t_.lang) != ss.get(lengths.LENGTHS_SAID):
         st.rerun(scope="app")  # the rows added made n meet a size, or leave it: the sidebar's check says so
-    projector = v.look == F.PRESENT  # there the step's animation comes first, on the first screen, with the state
-    # under it; and the cost's curves (the same whatever token is added) come before the counts for token t and the
-    # button that adds a token, which change only those
-    cost_first = projector and ss.get("kv_part", S.DEFAULTS["kv_part"]) == "cost"
-    upper, offers, lower = (st.container(), st.container(), st.container()) if cost_first else (nullcontext(),) * 3
-    with offers:
-        if words:
-            hint = offer_next_word(v, t)
-        else:
-            offer_next_row(v, t)
-            hint = t_("kv_hint") if t == len(v.x) else ""
+    # A projector opens on the part's figure: the head, the part and the add button share one row above it, and the
+    # next row's editor, the cache's state and the words go under it (under the counts, on the cost part)
+    projector = v.look == F.PRESENT
+    row = st.container(horizontal=True, vertical_alignment="center") if projector else None
+    figure, editor = (st.container(), st.container()) if projector else (nullcontext(), None)
+    if projector:
+        head_control(t_, row)
+    part = part_control(t_, "kv_cache", box=row) if projector else ss.get("kv_part", S.DEFAULTS["kv_part"])
+    if words:
+        hint = offer_next_word(v, t, row or st)
+    else:
+        offer_next_row(v, t, row, editor)
+        hint = t_("kv_hint") if t == len(v.x) else ""
     if variant == "mla" and (skip := lab.mla_skip(t_, v.cfg, v.w)):
         st.info(skip)
         return
     rows_read = lab.variant_x(v.cfg, rows, variant)  # ALiBi's without the positions a text's X holds, as in the lab
     d = decode_rows(v, variant, rows_read)
     state = held_words(v, d)
-    if hint and ss.get("kv_part", S.DEFAULTS["kv_part"]) == "step":  # the replay it speaks of is the step's
+    if hint and part == "step":  # the replay it speaks of is the step's
         state = f"{state}\n\n:gray[:small[{hint}]]"  # one element
-    with upper:
-        if not projector:
-            st.markdown(state)
+    if not projector:
+        st.markdown(state)
         # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
         # made the browser's every rerun of this page slower (bench/README.md).
         part = part_control(t_, "kv_cache")
+    with figure:
         if part == "step":
-            _step(v, d, rows_read, state if projector else "", t)
-        else:
-            if projector:  # under the head (with more than one), the variant and the part, and the curves' title
-                cost_curves(v, first_screen(v.look, 2 + (v.cfg.n_heads > 1), CURVES_TITLE))
-                st.markdown(state)
-            cost_counts(v, t)
-            if not projector:
-                cost_curves(v, v.look)
-    with lower:
-        if part == "cost":
-            measure_part(v)
+            _step(v, d, rows_read)
+        elif projector:  # under the variant and the row of the head, the part and the add button
+            cost_curves(v, first_screen(v.look, 2, ROWS_ABOVE + CURVES_TITLE))
+    if part == "step":
+        if projector:
+            st.markdown(state)  # the state and the words under the editor, with the check
+        _why(v, d, t)
+    else:
+        if projector:
+            st.markdown(state)
+        cost_counts(v, t)
+        if not projector:
+            cost_curves(v, v.look)
+        measure_part(v)
     ss["kv_added"] = [np.array(r, float) for r in rows[len(v.x):]]  # each row a copy: 8 bytes a number, not 32
     link.follows(v.cfg)
 
 
-def _step(v: View, d, rows_read: np.ndarray, lead: str, t: int) -> None:
-    """The step's animation, what it draws in part, and why Q is not kept with the check against a full recompute;
-    `lead`: the cache's state, said first under the figure (a projector's)."""
+def _step(v: View, d, rows_read: np.ndarray) -> None:
+    """The step's animation, and under it the key to its boxes where the figure leaves it out (a projector's) and
+    what it draws in part."""
     t_ = v.t
 
     def build():
         step = cache_step(v, d)
-        fig = cache_animation(step, text=v.text, look=numbers_first(step, v.named, v.look, v.text))
+        named, plain = (first_screen(look, 2, ROWS_ABOVE) for look in (v.named, v.look))
+        fig = cache_animation(step, text=v.text, look=numbers_first(step, named, plain, v.text))
         tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
         return drawn(token_ticks(fig, tokens, token_axes(fig), v.look))
 
@@ -112,15 +131,20 @@ def _step(v: View, d, rows_read: np.ndarray, lead: str, t: int) -> None:
     draw(shared_figure(parts, build), "kv_animation", "content", clickable=False)
     held = len(d.held)
     wide, long = max(v.cfg.d_k, v.cfg.d_v, v.cfg.d_model) > COLS, held > drawn_rows(v.look)  # drawn in part
-    notes = [t_("kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols",
-                cols=COLS, rows=drawn_rows(v.look))] if wide or long else []
+    notes = [legend(v, d)] if v.look.keyed_below else []
+    if wide or long:
+        notes.append(t_("kv_window_both" if wide and long else "kv_window_rows" if long else "kv_window_cols",
+                        cols=COLS, rows=drawn_rows(v.look)))
     if gone := weight_gone(v, d):
         notes.append(gone)
     if notes:
         st.caption(t_.sentences(*notes))
-    why = f"**{t_('kv_why_q_title')}** · {t_('kv_why_q')}"
-    lead = f"{lead}\n\n" if lead else ""
-    st.markdown(f"{lead}{why}\n\n{proof(v, d)}" if t > 1 else f"{lead}{why}")  # one element
+
+
+def _why(v: View, d, t: int) -> None:
+    """Why Q is not kept, with the check against a full recompute once there is a token before X_t."""
+    why = f"**{v.t('kv_why_q_title')}** · {v.t('kv_why_q')}"
+    st.markdown(f"{why}\n\n{proof(v, d)}" if t > 1 else why)  # one element
 
 
 def files_view(cfg, x) -> tuple[mha.AttentionConfig, np.ndarray]:

@@ -59,7 +59,7 @@ STRINGS = {
         zh="q{t}、k{t}、v{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>、X{t}·W<sub>V</sub>；k{t} 和 v{t} 成为 K 缓存和 V 缓存的第 {n} 行。",
         draws=CHART),
     "kv_scores": S(
-        en="Row {n} of the attention scores: q{t}·Kᵀ/√{d_k}, one dot product with every cached key (no mask: no later key exists yet).",
+        en="Row {n} of the scores: q{t}·Kᵀ/√{d_k}, one dot product per cached key (no later key to mask).",
         zh="注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k}，与缓存里的每个键各做一次内积（不用掩码：后面的键还不存在）。",
         draws=CHART),
     "kv_softmax": S(
