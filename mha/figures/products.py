@@ -529,8 +529,9 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
     the column blocks of A and the row blocks of B, B's blocks named with `block_names`. A trimmed matrix
     says on its title which part is drawn (`words`, a base.Words), B's title which blocks are not.
     Laid out for `look`: as wide and tall as it allows. Where the inner dimension is the longest and the cross leaves
-    numbers unwritten that another layout writes: the long one (_Long: A on top, B and C under it), or on a phone Aᵀ
-    beside B (_side_plan). Otherwise, on a phone, stacked when the cross would be too small.
+    numbers unwritten that another layout writes: the long one (_Long: A on top, B and C under it), A, B and C in one
+    row where that writes larger numbers (_row: a projector's first screen), or on a phone Aᵀ beside B (_side_plan).
+    Otherwise, on a phone, stacked when the cross would be too small.
     """
     n, k, m = product_window(a.values, b.values, blocks)
     if hidden is not None:
@@ -565,6 +566,9 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
     if text and not look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
             (a, za, inner, row), (b, zb, cell, inner_h), (c, zc, cell, row))):  # a long k leaves some unwritten
         long = _long_plan((za, zb, zc), titles, names, formula, cb_w, look)
+        row = None if blocks else _row(a, b, c, (n, k, m), titles, cb_w, look)
+        if row and (long is None or row[1] > long.size):  # a projector's first screen: A, B and C in a row
+            return _stacked(row[0], a, b, c, look=look, hidden=hidden, blocks=0, names=[], window=(n, k, m))
         if long:
             return _draw_long(long, a, b, c, (za, zb, zc), names, hidden=hidden, blocks=blocks)
     if text and look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
@@ -716,16 +720,38 @@ def _question(cell: tuple[int, int], xaxis: str, yaxis: str, look: Look) -> dict
                 showlegend=False)
 
 
+def _row(a: Mat, b: Mat, c: Mat, window: tuple[int, int, int], titles: list[str], cb_w: float, look: Look):
+    """A, B and C side by side, top-aligned, in cells of one width and rows lower than wide where the look's height
+    asks (_Grid), so that row i of A runs across to row i of C, and C's colour bar (`cb_w` px) right of C: a
+    projector's first screen, where the long layout's A over B is too tall for its largest numbers (the lab's RoPE,
+    Q_rot · K_rotᵀ, 3×7 · 7×3). No line for the formula: the signs between the panels say it (_stacked). (The grid,
+    its numbers' smallest size), or None when it does not fit or a panel writes no numbers."""
+    n, k, m = window
+    grid = _Grid([(a, n, k), (b, k, m), (c, n, m)], titles, look, per_row=3, text=True, axis_titles=True,
+                 right=cb_w)
+    written = [_numbers(True, mat, mat.values[:r, :cols], grid.cell, grid.row, look) for mat, r, cols in grid.panels]
+    return None if None in written or not grid.fits() else (grid, min(size for _, size in written))
+
+
 def _stacked(grid: "_Grid", a: Mat, b: Mat, c: Mat, *, look: Look, hidden, blocks: int, names: list[str],
              window: tuple[int, int, int]) -> Spec:
-    """A above B above C (`grid`), each as wide as a phone allows, when the cross would be too small for them.
+    """A above B above C (`grid`), each as wide as a phone allows, when the cross would be too small for them; or A,
+    B and C in one row (`_row`), written A · B = C, the signs between the panels at the height of A's and C's rows,
+    and C's colour bar right of C.
 
     Rows and columns no longer meet; the selected row of A, column of B and cell of C are outlined, and the
     breakdown under the figure names them. Same traces as the cross, then C's click layer on axes x3, y3.
     """
     n, k, m = window
     cv, traces, corners = grid.draw()
-    traces.append(click_layer(c, "x3", "y3", size=max(6.0, grid.cell - 2)))
+    traces.append(click_layer(c, "x3", "y3", size=max(6.0, min(grid.cell, grid.row) - 2)))
+    if grid.per_row == 3:
+        (cx, cy), zc = corners[2], c.values[:n, :m]
+        traces[2] |= dict(showscale=True, colorbar=_colour_bar(c, zc, cv, cx + m * grid.cell + PAD, cy,
+                                                               max(n * grid.row, 3 * 1.45 * look.tick + 12), look))
+        for (x, y), (x_next, _), cols, r, sign in ((*corners[:2], k, k, "·"), (*corners[1:], m, n, "=")):
+            gap = x + cols * grid.cell, x_next - grid._left(r)  # the panel's right edge, the next one's slot
+            cv.note(f"<b>{sign}</b>", sum(gap) / 2, y + n * grid.row / 2, look.caption, yanchor="middle")
     if hidden is not None:
         traces.append(_question(hidden, "x3", "y3", look))
     if blocks:

@@ -434,6 +434,37 @@ def test_a_product_held_to_a_projectors_first_screen_writes_its_factors_too_wher
         assert spec["layout"]["width"] <= look.max_w and spec["layout"]["height"] <= 560, (n, d, m)
 
 
+def test_a_long_inner_dimension_held_to_a_projectors_first_screen_goes_in_a_row():
+    """The lab's RoPE scores Q_rot · K_rotᵀ (3×7 · 7×3) under its controls and head picker on a projector (fig_h 308):
+    the long layout (A over B, C beside B) fits there only in 14 px numbers, and unheld it ran 125 px past the 720 px
+    screen (bench/README.md, the twelfth session). A, B and C in one row, tops aligned, A · B = C written between
+    them, every number at the projector's 16 px, C's colour bar kept, within the height and width; a clicked cell
+    still outlines its row of A and column of B. Unheld, the long layout stays on a projector, the cross on a desk."""
+    cfg = replace(mha.AttentionConfig(), rotary_dims=6)
+    tr = mha.forward(mha.init_input(cfg), mha.init_weights(cfg), cfg)
+    values = (tr.q_rot[0], tr.k_rot[0].T, tr.scores[0])
+    mats = [F.Mat(v, n) for v, n in zip(values, ("Q<sup>rot</sup>", "K<sup>rot</sup>ᵀ", "S"))]
+    look = replace(F.PRESENT, fig_h=308)
+    spec = F.product_figure(*mats, text=True, formula="Q · K", words=words(), look=look).to_dict()
+    lay = spec["layout"]
+    assert lay["height"] <= 308 and lay["width"] <= look.max_w
+    for trace, v in zip(spec["data"][:3], values):
+        shown, decimals = written(trace)
+        np.testing.assert_allclose(shown, v, atol=0.5 * 10.0 ** -decimals + 1e-12, rtol=0)
+        assert trace["textfont"]["size"] == F.PRESENT.cell_text, trace["name"]
+    tops = {round(lay[f"yaxis{s}"]["domain"][1], 9) for s in ("", "2", "3")}
+    lefts = [lay[f"xaxis{s}"]["domain"][0] for s in ("", "2", "3")]
+    assert len(tops) == 1 and lefts == sorted(lefts), (tops, lefts)
+    assert [a["text"] for a in lay["annotations"] if a["text"] in ("<b>·</b>", "<b>=</b>")] == ["<b>·</b>", "<b>=</b>"]
+    assert spec["data"][2]["showscale"]
+    boxes = {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"]) for b in lay["meta"]["outline"]["boxes"]}
+    assert boxes == {("x", "y"): ([1, 7], "i"), ("x2", "y2"): ("j", [1, 7]), ("x3", "y3"): ("j", "i")}
+    for free, a_on_top in ((F.PRESENT, True), (F.DESK, False)):
+        lay = F.product_figure(*mats, text=True, formula="Q · K", words=words(), look=free).to_dict()["layout"]
+        assert (lay["yaxis"]["domain"][1] > lay["yaxis2"]["domain"][1]) is a_on_top, free
+        assert not any(a["text"] == "<b>=</b>" for a in lay["annotations"]), free
+
+
 def test_small_multiples_held_to_a_lower_figure_keep_their_numbers_in_lower_rows():
     """MLA's rebuilt K and V beside the latent c on a projector under the lab's controls (fig_h 380) once fell to one
     row of cells too small for the projector's type (14 px) and lost a decimal. Their rows are made lower instead:
