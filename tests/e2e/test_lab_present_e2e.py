@@ -27,9 +27,9 @@ CASES += [("variants", dict(variant="gqa", n_heads=4, kv_heads=2), False)]
 CASES += [("variants", dict(variant=v, part="click"), False) for v in ("mqa", "int8", "gqa")]  # products under 5-6 rows
 CASES += [("kv_cache", dict(variant=v), True) for v in ("window", "sinks", "gqa", "rope", "mla")]
 # On a projector only (their phone layouts are the parts' own, drawn above): the click parts whose words go under
-# their product, RoPE's check, whose two score matrices come before its words, and the online softmax's click part,
-# its product picker beside the tile size
-PRESENTED = [("variants", dict(variant=v, part="click"), False) for v in ("window", "sinks", "mla")]
+# their product (RoPE's drawn A · B = C in a row there), RoPE's check, whose two score matrices come before its
+# words, and the online softmax's click part, its product picker beside the tile size
+PRESENTED = [("variants", dict(variant=v, part="click"), False) for v in ("window", "sinks", "mla", "rope")]
 PRESENTED += [("variants", dict(variant="rope", part="check"), False)]
 PRESENTED += [("variants", dict(variant="online", part="click"), True)]
 PICKERS = {"variants": ("variant", S.VARIANTS), "kv_cache": ("kv_variant", S.KV_VARIANTS)}

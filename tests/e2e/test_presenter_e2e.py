@@ -29,7 +29,9 @@ FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 p
 # the head picker without its label, the block's part before its diagram; a product or a block part under one row
 # of controls no taller than the rest of the screen, view.first_screen; the lab's map and RoPE's Q beside Q_rot;
 # the scores' S drawn alone, Look.operands; the refresher's product over the grids that make it; the online softmax's
-# rows lower than wide, its sentence beside the tile's panels, its knob's label and product picker in one row).
+# rows lower than wide, its sentence beside the tile's panels, its knob's label and product picker in one row; a
+# product whose long layout would be too tall there drawn A · B = C in a row, as RoPE's scores are; the KV step's
+# rows lower than wide under one row of its head, part and add button).
 # The rest are taller than what is left under their title and controls at a readable cell size (bench/README.md,
 # "Presenter mode's first screen").
 WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "dependency", "variants",
@@ -38,8 +40,8 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "depend
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",
          "variants-window-partclick", "variants-sinks-partclick", "variants-mla", "variants-int8",
          "variants-mla-partclick", "heads-writes", "heads-circuits",
-         "variants-rope-partcheck", "tokens-long", "kv_cache", "kv_cache-cost", "variants-online",
-         "variants-online-partclick")
+         "variants-rope-partcheck", "variants-rope-partclick", "tokens-long", "kv_cache", "kv_cache-cost",
+         "variants-online", "variants-online-partclick")
 TABLES = {"en": EN, "zh": ZH}
 LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
 

@@ -91,11 +91,12 @@ def _change(v: View, cfg: mha.AttentionConfig, tr: mha.Trace, g: int, names: dic
 def _scores(v: View, tr: mha.Trace, g: int, names: dict[str, Name]) -> None:
     """Q_rot · K_rotᵀ of the head shown: click a cell for its dot product, or Quiz me."""
     t, h = v.t, v.head
+    rows = lab.CLICK_ROWS + 2 * (v.cfg.n_heads > 1)  # the head picker, 48 px with its gap: more than one row's 36
     lab.said_then_product(v, t("lab_rope_scores", quiz=t("quiz_start")), lambda: product_view(
         "lab_rope", v, Operand(tr.q_rot[h], names["q_rot"], t("token"), t("cols_of")),
         Operand(tr.k_rot[g].T, names["k_rot_t"], t("cols_of"), t("key_pos")),
         Operand(tr.scores[h], names["scores"], t("token"), t("key_pos")),
-        f"{names['q_rot'].plain} · {names['k_rot_t'].plain}"))  # no <sup>: a formula's line stays short
+        f"{names['q_rot'].plain} · {names['k_rot_t'].plain}", first=rows))  # no <sup>: a formula's line stays short
 
 
 def _names(h: int) -> dict[str, Name]:
