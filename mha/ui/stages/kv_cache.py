@@ -28,14 +28,16 @@ from ..kv.step import (
 from ..lab import files
 from ..prose import head_control, header, input_error, part_control
 from ..shared import weights_digest
+from ..variant_defs import VARIANTS
 from ..view import View, first_screen
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
 CODE = [mha.KVCache.append]
 # On a projector the part's figure sits under two rows of controls (the variant, and the head, the part and the add
-# button), each 48 px where view.first_screen counts 36; the cost's curves under their title besides
-ROWS_ABOVE, CURVES_TITLE = 24, 56
+# button), each 48 px where view.first_screen counts 36, 8 px more where the variant has a knob beside it (a number
+# box or a slider is taller than the picker); the cost's curves under their title besides
+ROWS_ABOVE, KNOB_ROW, CURVES_TITLE = 24, 8, 56
 
 
 def render(v: View) -> None:
@@ -97,7 +99,7 @@ def _steps(v: View) -> None:
         if part == "step":
             _step(v, d, rows_read)
         elif projector:  # under the variant and the row of the head, the part and the add button
-            cost_curves(v, first_screen(v.look, 2, ROWS_ABOVE + CURVES_TITLE))
+            cost_curves(v, first_screen(v.look, 2, _above(variant) + CURVES_TITLE))
     if part == "step":
         if projector:
             st.markdown(state)  # the state and the words under the editor, with the check
@@ -113,6 +115,11 @@ def _steps(v: View) -> None:
     link.follows(v.cfg)
 
 
+def _above(variant: str) -> int:
+    """Px the two rows of controls over a projector's figure take beyond what view.first_screen counts."""
+    return ROWS_ABOVE + (KNOB_ROW if VARIANTS[variant].knobs else 0)
+
+
 def _step(v: View, d, rows_read: np.ndarray) -> None:
     """The step's animation, and under it the key to its boxes where the figure leaves it out (a projector's) and
     what it draws in part."""
@@ -120,7 +127,7 @@ def _step(v: View, d, rows_read: np.ndarray) -> None:
 
     def build():
         step = cache_step(v, d)
-        named, plain = (first_screen(look, 2, ROWS_ABOVE) for look in (v.named, v.look))
+        named, plain = (first_screen(look, 2, _above(d.variant)) for look in (v.named, v.look))
         fig = cache_animation(step, text=v.text, look=numbers_first(step, named, plain, v.text))
         tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
         return drawn(token_ticks(fig, tokens, token_axes(fig), v.look))
