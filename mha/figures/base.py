@@ -164,10 +164,21 @@ def number_formats(look: "Look") -> tuple[tuple[int, int], ...]:
     return ((look.cell_text, 3), (look.cell_text, 2), least) + (((smaller, 2),) if least[0] > smaller else ())
 
 
+def number_line(size: float) -> float:
+    """Px of height a number of `size` px takes: its line and 2 px."""
+    return size * 1.2 + 2
+
+
+def least_row(look: "Look") -> int:
+    """The lowest row a grid lowered for a projector's first screen writes the look's numbers in: their line and
+    CELL_PAD (number_format's rule for a row lower than min_text_cell)."""
+    return int(np.ceil(number_line(look.cell_text) + CELL_PAD))
+
+
 def number_cell(z: np.ndarray, size: int, decimals: int, look: "Look") -> float:
     """The smallest square cell (px) that holds every number of z in this format."""
     numbers = (number(v, decimals) for v in np.asarray(z, float).ravel())
-    return max(widest(numbers, size) + CELL_PAD, size * 1.2 + 2, look.min_text_cell)
+    return max(widest(numbers, size) + CELL_PAD, number_line(size), look.min_text_cell)
 
 
 def number_format(values, cell_w: float, cell_h: float, look: "Look") -> tuple[int, int] | None:
@@ -179,7 +190,7 @@ def number_format(values, cell_w: float, cell_h: float, look: "Look") -> tuple[i
         return None
     flat = np.concatenate([np.ravel(np.asarray(v, float)) for v in values])
     for size, decimals in number_formats(look):
-        low = size * 1.2 + 2 + (CELL_PAD if cell_h < look.min_text_cell else 0)
+        low = number_line(size) + (CELL_PAD if cell_h < look.min_text_cell else 0)
         if fits((number(v, decimals) for v in flat), size, cell_w) and low <= cell_h:
             return size, decimals
     return None

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from .base import (
-    CELL_PAD,
     DESK,
     HIGHLIGHT,
     MASKED_BG,
@@ -28,6 +27,7 @@ from .base import (
     figure,
     fits,
     heatmap,
+    least_row,
     log_ticks,
     number,
     number_formats,
@@ -271,7 +271,7 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     if look.screen_h and text and legible(cell) and top + rows_h(cell) + 4 > look.fig_h:
         # a projector's, taller than what its stage leaves it on the first screen (look.fig_h, view.first_screen):
         # rows lower than the columns are wide, as high as fit, never under the numbers' line and CELL_PAD
-        least = int(np.ceil(look.cell_text * 1.2 + 2 + CELL_PAD))
+        least = least_row(look)
         row = float(next((r for r in range(cell, least - 1, -1) if top + rows_h(cell, r) + 4 <= look.fig_h),
                          min(least, cell)))
     panels, note_top = {}, {}

@@ -25,8 +25,10 @@ from .base import (
     figure,
     fits,
     heatmap,
+    least_row,
     number,
     number_formats,
+    number_line,
     outline,
     outline_rule,
     patch,
@@ -177,7 +179,7 @@ def _plan(s: OnlineSteps, look: Look) -> _Plan:
         x = row_w(groups[0], wide) + gap
         beside = width - x - pad >= BESIDE * z["caption"]
         start, cap = (caption_top, caption_h(width - x - pad)) if beside else (top, 0)
-        least = int(np.ceil(look.cell_text * 1.2 + 2 + CELL_PAD))
+        least = least_row(look)
         held = next(((r, *placed) for height in (look.fig_h, look.screen_h) for r in range(wide, least - 1, -1)
                      if (placed := place(groups, wide, r, start, cap))[1] + 4 <= height), None)
         if held:
@@ -278,7 +280,7 @@ def _style(values: np.ndarray, cell: int, row: float, look: Look) -> tuple[int, 
     if cell < look.min_text_cell:
         return None
     for size, decimals in number_formats(look):
-        low = size * 1.2 + 2 + (CELL_PAD if row < look.min_text_cell else 0)
+        low = number_line(size) + (CELL_PAD if row < look.min_text_cell else 0)
         if size >= 8 and low <= row and fits((number(float(v), decimals) for v in finite), size, cell, pad=2):
             return decimals, size
     return None

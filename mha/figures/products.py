@@ -30,6 +30,7 @@ from .base import (
     number,
     number_cell,
     number_formats,
+    number_line,
     outline_rule,
     tick_step,
 )
@@ -386,7 +387,7 @@ def _long_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: floa
             if base.width > look.max_w + 1:
                 continue
             tall = math.floor((look.fig_h - base.height) / rows)  # base has rows of 0 px
-            low = math.ceil(size * 1.2 + 2)  # a row a number fits in (fit_numbers' rule)
+            low = math.ceil(number_line(size))  # a row a number fits in (fit_numbers' rule)
             if low <= tall:  # rows as tall as the look's panel height gives, within the figure's, up to square
                 h = min(w, tall, max(low, math.floor((look.max_h - base.height) / rows)))
                 return replace(base, h=h, size=size, decimals=decimals)
@@ -453,7 +454,7 @@ def _side_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: floa
     formats = (((look.side_text, 2),) if look.side_text else ()) + number_formats(look)
     for size, decimals in formats:
         need = max(widest((number(v, decimals) for v in values), size) + CELL_PAD, look.min_text_cell)
-        low = math.ceil(size * 1.2 + 2)
+        low = math.ceil(number_line(size))
         for named, bar_left in ((names, False), ([], False), ([], True)):
             names_w = max((_wide([s], tick1) for s in named), default=0.0)
             right = PAD if bar_left else max(names_w + PAD, cb_w)
@@ -594,7 +595,7 @@ def _least_row(m: Mat, z: np.ndarray, w: float, h: float, look: Look) -> float |
     """The lowest row (px) in which the numbers a panel writes in cells w × h still fit in the same format (their
     line and CELL_PAD: number_format); None for a panel that writes none."""
     written = _numbers(True, m, z, w, h, look)
-    return written[1] * 1.2 + 2 + CELL_PAD if written else None
+    return number_line(written[1]) + CELL_PAD if written else None
 
 
 def _lower_rows(plan: _Plan, panels, text: bool, titles: list[str], formula: str, look: Look) -> _Plan | None:
