@@ -23,8 +23,8 @@ def divisors(h: int) -> list[int]:
 
 def draw(v: View, knob: Knob, box=st, *, short: bool = False, width: int | None = None, label: str = "visible") -> int:
     """`knob` in `box` (a row of the stage's controls), labelled as the lab labels it, or with its shorter name
-    beside the KV-cache stage's picker (`short`); `width`: a number box's, in px; `label`: the label's visibility
-    ("collapsed": the page writes it beside the box). Its value, as these sizes take it."""
+    beside the KV-cache stage's picker (`short`); `width`: a number box's, in px; `label`: "visible" over the box, or
+    "beside" it (a projector's row of controls, no taller than its others). Its value, as these sizes take it."""
     t, ss, cfg = v.t, st.session_state, v.cfg
     limit = S.KNOB_RANGE[knob.key][1]
     sizes = dict(h=cfg.n_heads, n=cfg.n_tokens, d=cfg.d_model, d_k=cfg.d_k)
@@ -34,7 +34,10 @@ def draw(v: View, knob: Knob, box=st, *, short: bool = False, width: int | None 
     if used != asked:
         ss.setdefault(KEPT, {})[knob.key] = (asked, used, sizes)
     ss[knob.key] = used  # before the widget holds the key: the page, its link and its words use the same
-    name, shown = t(knob.kv_label if short else knob.label), dict(label_visibility=label)
+    name = t(knob.kv_label if short else knob.label)
+    if label == "beside":
+        box.markdown(name, width="content")
+    shown = dict(label_visibility="collapsed" if label == "beside" else "visible")
     if knob.kind == DIVISORS:
         box.segmented_control(name, divisors(cfg.n_heads), key=knob.key, required=True, persist_state="session",
                               **shown)

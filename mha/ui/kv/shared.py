@@ -33,9 +33,7 @@ def picker(v: View) -> str:
     # (the step's figure under them is whole on the first screen); two (sinks and a window) then leave no room
     beside = v.look == F.PRESENT and len(VARIANTS[variant].knobs) == 1
     for knob in VARIANTS[variant].knobs:  # the lab's widgets, with their shorter names
-        if beside:
-            row.markdown(t_(knob.kv_label), width="content")
-        knobs.draw(v, knob, row, short=True, width=130, label="collapsed" if beside else "visible")
+        knobs.draw(v, knob, row, short=True, width=130, label="beside" if beside else "visible")
     return variant
 
 

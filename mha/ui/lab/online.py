@@ -41,9 +41,7 @@ def render(v: View, variant: str, part: str) -> str:
     row = st.container(horizontal=True, vertical_alignment="center" if projector else "bottom")
     tr = v.trace
     n = tr.q.shape[1]
-    if projector:
-        row.markdown(t(TILE.label), width="content")
-    b = knobs.draw(v, TILE, row, width=KNOB_WIDTH, label="collapsed" if projector else "visible")
+    b = knobs.draw(v, TILE, row, width=KNOB_WIDTH, label="beside" if projector else "visible")
     head_control(t, row)
     h = min(int(ss.get("head", 1)), v.cfg.n_heads) - 1  # read here: the lab's fragment reruns without a new view
     res = mha.online_attention(tr.q[h], tr.k[h], tr.v[h], b)
