@@ -319,3 +319,73 @@ def test_the_next_tokens_box_and_button_name_the_token_to_come():
         assert f"{name} " in box and at.button(key="add_token").label.endswith(name), (box, t)
         at.button(key="add_token").click()
         rerun(at)
+
+
+def _blocks(node, found=None) -> list:
+    """Every block of the page, each as (its direct children's keys and types, its markdown values), in page order."""
+    found = [] if found is None else found
+    kids = list(getattr(node, "children", {}).values())
+    found.append(([getattr(k, "key", None) or getattr(k, "type", None) for k in kids],
+                  [k.value for k in kids if getattr(k, "type", None) == "markdown"]))
+    for kid in kids:
+        if getattr(kid, "type", None) not in ("html", "markdown", "caption"):
+            _blocks(kid, found)
+    return found
+
+
+def _row_of(at, key: str) -> tuple[list, list]:
+    return next(block for block in _blocks(at.main) if key in block[0])
+
+
+@pytest.mark.parametrize("text", [None, "to be or not to be"])
+def test_a_projector_puts_the_head_the_part_and_the_add_button_in_one_row_above_the_step_and_a_desk_does_not(text):
+    """Issue 46 item 3: on a projector the step opens whole under two rows of controls, its head, part and add button
+    sharing the second (with a text too, whose button adds the model's next word), the next token's editor under the
+    figure; a desk keeps the add button over the cache's state, then the part control, then the step."""
+    link = dict(stage="kv_cache") | (dict(text=text) if text else {})
+    keys = _row_of(run(**link, present=1), "add_token")[0]
+    assert {"head", "kv_part", "add_token"} <= set(keys), keys
+    page = [key for block in _blocks(run(**link, present=1).main) for key in block[0]]
+    if not text:
+        assert page.index("kv_animation") < page.index("kv_next_open"), page
+    keys, said = _row_of(run(**link), "add_token")  # a desk: the fragment's own column, in this order
+    assert keys.index("add_token") < keys.index("markdown") < keys.index("kv_part") < keys.index("kv_animation"), keys
+    assert "head" not in keys and any("K and V" in m for m in said), (keys, said)  # the markdown is the state
+
+
+@pytest.mark.parametrize("variant, key, beside", [("window", "window", True), ("gqa", "kv_heads", True),
+                                                  ("rope", "rotary_dims", True), ("sinks", "window", False)])
+def test_a_projectors_one_knob_has_its_name_beside_its_box_and_two_keep_theirs_over_them(variant, key, beside):
+    """A knob beside the KV stage's picker: on a projector its name is written once, beside its box, so that the row
+    is no taller than the others' (its label collapsed, the name in the row); sinks' two knobs do not fit a row so,
+    and keep their labels over their boxes. A desk always writes the label over the box."""
+    from mha.ui.variant_defs import VARIANTS
+
+    knob = next(k for k in VARIANTS[variant].knobs if k.key == key)
+    name = EN[knob.kv_label]
+    for present in (1, 0):
+        at = run(stage="kv_cache", variant=variant, present=present)
+        widget = _widget(at.main, key)
+        said = _row_of(at, key)[1]
+        collapsed = widget.proto.label_visibility.value == widget.proto.label_visibility.COLLAPSED
+        assert collapsed == (beside and present == 1), (variant, present)
+        assert said.count(name) == (1 if beside and present else 0), (variant, present, said)
+
+
+def _widget(node, key: str):
+    for kid in getattr(node, "children", {}).values():
+        if getattr(kid, "key", None) == key:
+            return kid
+        if (found := _widget(kid, key)) is not None:
+            return found
+    return None
+
+
+@pytest.mark.parametrize("lang, held", [("en", "rows 1–3"), ("zh", "第 1–3 行")])
+def test_the_key_to_the_steps_boxes_names_the_rows_held_before_the_new_one(lang, held):
+    """With X₄ added, the dotted box holds rows 1–3 (as before X₄ arrived) and the solid one row 4: in the figure on a
+    desk, in the caption under it on a projector."""
+    for present in (0, 1):
+        at = run(stage="kv_cache", kv=1, lang=lang, present=present)
+        said = chart_text(at) if not present else " ".join(c.value for c in at.caption)
+        assert held in said and "X₄" in said and held.replace("3", "4") not in said, (present, said)

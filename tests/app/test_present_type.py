@@ -8,6 +8,7 @@ import json
 import pytest
 
 from mha.figures import PRESENT
+from mha.figures.text import text_px
 from mha.ui.lab.online import CONTROL_ROWS
 from mha.ui.view import first_screen
 
@@ -80,6 +81,12 @@ def test_the_online_softmax_keeps_every_panel_s_numbers_on_a_projector_s_first_s
     assert all(min(shown[i]) >= 1.3 * max(desk[i]) for i in desk), (desk, shown)
     held = first_screen(PRESENT, CONTROL_ROWS).fig_h
     assert spec["layout"]["height"] <= held, (spec["layout"]["height"], held)
+    width = spec["layout"]["width"]  # each frame's sentence (its last note), beside the tile's panels, inside it
+    for frame in spec["frames"]:
+        sentence = frame["layout"]["annotations"][-1]
+        room = width * (1 - sentence["x"])
+        assert all(text_px(line, sentence["font"]["size"]) <= room for line in sentence["text"].split("<br>")), (
+            sentence["text"], room)
 
 
 @pytest.mark.parametrize("stage, key", [("scores", "scores"), ("kv_cache", "kv_animation")])

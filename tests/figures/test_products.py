@@ -455,7 +455,11 @@ def test_a_long_inner_dimension_held_to_a_projectors_first_screen_goes_in_a_row(
     tops = {round(lay[f"yaxis{s}"]["domain"][1], 9) for s in ("", "2", "3")}
     lefts = [lay[f"xaxis{s}"]["domain"][0] for s in ("", "2", "3")]
     assert len(tops) == 1 and lefts == sorted(lefts), (tops, lefts)
-    assert [a["text"] for a in lay["annotations"] if a["text"] in ("<b>·</b>", "<b>=</b>")] == ["<b>·</b>", "<b>=</b>"]
+    signs = [a for a in lay["annotations"] if a["text"] in ("<b>·</b>", "<b>=</b>")]
+    assert [a["text"] for a in signs] == ["<b>·</b>", "<b>=</b>"]
+    for sign, (left, right) in zip(signs, (("", "2"), ("2", "3"))):  # between the panels, at the middle of A's rows
+        assert lay[f"xaxis{left}"]["domain"][1] < sign["x"] < lay[f"xaxis{right}"]["domain"][0], sign
+        assert abs(sign["y"] - sum(lay["yaxis"]["domain"]) / 2) < 0.01, (sign["y"], lay["yaxis"]["domain"])
     assert spec["data"][2]["showscale"]
     boxes = {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"]) for b in lay["meta"]["outline"]["boxes"]}
     assert boxes == {("x", "y"): ([1, 7], "i"), ("x2", "y2"): ("j", [1, 7]), ("x3", "y3"): ("j", "i")}
