@@ -100,13 +100,11 @@ def _steps(v: View) -> None:
             _step(v, d, rows_read)
         elif projector:  # under the variant and the row of the head, the part and the add button
             cost_curves(v, first_screen(v.look, 2, _above(variant) + CURVES_TITLE))
+    if projector:
+        st.markdown(state)  # under the figure and the next row's editor
     if part == "step":
-        if projector:
-            st.markdown(state)  # the state and the words under the editor, with the check
         _why(v, d, t)
     else:
-        if projector:
-            st.markdown(state)
         cost_counts(v, t)
         if not projector:
             cost_curves(v, v.look)
