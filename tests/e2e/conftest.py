@@ -206,16 +206,26 @@ def rerun_after(page, action, timeout: float = 60_000) -> None:
 
 
 def type_in_x(page, row: int, text: str) -> None:
-    """Type into the last column of X's row `row` (1-based) in the grid, as a user does, and press Enter."""
+    """Type into the last column of X's row `row` (1-based) in the grid, as a user does, and press Enter; the edit
+    must leave the browser (its page sends a message).
+
+    The cell editor is focused by the test before the keys, though it is the page's active element already: in a
+    browser context of several tabs (a classroom's), a tab could take the keys into the box and yet the grid close
+    its editor on Enter without them, edit after edit, nothing sent (2026-12-07: about one presenter in five under
+    load; in that state an edit after the editor's focus() was sent, and one after a wait of 1.5 s or with Tab was
+    not)."""
     box = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
     page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 * row + 17)
     editor = page.locator(".gdg-input")
     editor.wait_for()  # the cell editor is open, its text selected
+    editor.focus()
     page.keyboard.type(text, delay=50)  # React drops keys typed faster than it renders
     if editor.input_value() != text:  # a key dropped all the same, on a machine under load ("7.5" typed as "75")
         editor.fill(text)
     assert editor.input_value() == text
+    sent = SENT[page]
     rerun_after(page, lambda: page.keyboard.press("Enter"))
+    assert SENT[page] > sent, f"the grid closed its editor on {text!r} (X's row {row}) and sent nothing"
 
 
 def shot_path(name: str) -> Path | None:
