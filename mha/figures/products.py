@@ -5,6 +5,7 @@ axis title, colour bar and block label gets its own room, so nothing is drawn ov
 another label, and a figure never exceeds the Look's width or height.
 """
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -308,7 +309,9 @@ class _Long:
     """A long inner dimension (Concat · W_O: 3×22 · 22×5): A across the whole width on top, B under it and C beside B,
     all in cells of one size `w` × `h` px (wider than tall, like a table's) and one number format, so that every
     number of all three is written. Rows and columns no longer meet; a clicked cell is outlined with its row of A and
-    column of B, as on a phone's stacked product."""
+    column of B, as on a phone's stacked product. Where B's rows are too many for the figure's height (a projector's
+    first screen), B's blocks of rows (one per head) stand side by side, each under its name (`split` of them, of
+    `block` rows)."""
 
     n: int
     k: int
@@ -321,6 +324,8 @@ class _Long:
     titles: tuple[tuple[str, ...], ...]  # A's, B's and C's title lines
     beside: bool = False  # the formula right of C (else on top)
     words: bool = True  # each panel's column words under its column numbers
+    split: int = 1  # B's panels side by side: its blocks of rows, or B whole
+    block: int = 0  # rows in each of B's panels when split
     w: float = 0.0
     h: float = 0.0
     size: int = 0  # the numbers' font size
@@ -339,12 +344,26 @@ class _Long:
         return PAD + (0 if self.beside else _note_h(len(self.formula), self.look.caption) + PAD) + self._title_h(0)
 
     @property
+    def names_h(self) -> float:
+        """px over B's panels for their names, when split (else they are right of B)."""
+        return _note_h(1, self.look.tick + 1) if self.split > 1 else 0.0
+
+    @property
     def b_y(self) -> float:
-        return self.a_y + self.n * self.h + self.band + self._title_h(1, 2)
+        return self.a_y + self.n * self.h + self.band + self._title_h(1, 2) + self.names_h
+
+    @property
+    def b_rows(self) -> int:
+        """Rows of each of B's panels."""
+        return self.block if self.split > 1 else self.k
+
+    def b_x(self, i: int) -> float:
+        """px left of B's panel i."""
+        return self.left + i * (self.left + self.m * self.w + PAD + (0 if self.names_h else self.names_w) + PANEL_GAP)
 
     @property
     def c_x(self) -> float:
-        return 2 * self.left + self.m * self.w + PAD + self.names_w + PANEL_GAP
+        return self.b_x(self.split)
 
     @property
     def formula_x(self) -> float:
@@ -358,30 +377,34 @@ class _Long:
 
     @property
     def height(self) -> float:
-        return self.b_y + max(self.k, self.n) * self.h + self.band
+        return self.b_y + max(self.b_rows, self.n) * self.h + self.band
 
 
-def _long_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look) -> _Long | None:
+def _long_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: float, look: Look,
+               block: int = 0) -> _Long | None:
     """The long layout for A, B, C (their drawn values `zs`) in the first number format whose numbers all fit the
     look's width and figure height; cells as wide as that allows (up to look.cell) and as tall as the panels' height
     allows (up to square). The formula goes beside C where it fits, and the column words are left out if rows tall
-    enough for the numbers need their room (hover names them). None when no format fits."""
+    enough for the numbers need their room (hover names them); then B's blocks of `block` rows side by side, each a
+    panel. None when no format fits."""
     (n, k), (_, m) = zs[0].shape, zs[1].shape
     tick1 = look.tick + 1
     left = _axis_title_w(look) + PAD + _ytick_w(max(n, k), look)
     names_w = max((_wide([s], tick1) for s in names), default=0.0)
     one = lambda t: (t,)  # noqa: E731 (a title on one line, until the widths are known)
-    rows = n + max(k, n)
     values = np.concatenate([np.ravel(z) for z in zs])
+    splits = (1, -(-k // block)) if 0 < block < k else (1,)
     for size, decimals in number_formats(look):
         need = max(widest((number(v, decimals) for v in values), size) + CELL_PAD, look.min_text_cell)
-        for beside, words in ((False, True), (True, True), (True, False)):
+        for (beside, words), split in itertools.product(((False, True), (True, True), (True, False)), splits):
             base = _Long(n, k, m, look, left, names_w, cb_w, tuple(_lines(formula, look.caption, look.max_w - 2 * PAD)),
-                         tuple(map(one, titles)), beside, words)
-            w = math.floor(min((look.max_w - left - PAD) / k, (look.max_w - base.width) / (2 * m), look.cell))
+                         tuple(map(one, titles)), beside, words, split, block)
+            rows = n + max(base.b_rows, n)
+            w = math.floor(min((look.max_w - left - PAD) / k, (look.max_w - base.width) / ((split + 1) * m),
+                               look.cell))
             if w < need:
-                break
-            spans = (k * w + left, m * w + left + names_w + PANEL_GAP / 2, m * w + left + cb_w)  # each title's room
+                continue
+            spans = (k * w + left, base.c_x - left - PANEL_GAP / 2, m * w + left + cb_w)  # each title's room
             wrapped = tuple(tuple(_lines(t, look.title, span)) for t, span in zip(titles, spans))
             base = replace(base, w=w, titles=wrapped)
             if base.width > look.max_w + 1:
@@ -395,7 +418,8 @@ def _long_plan(zs, titles: list[str], names: list[str], formula: str, cb_w: floa
 
 
 def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hidden, blocks: int) -> Spec:
-    """The long layout (_Long). Traces: 0 A, 1 B, 2 C, 3 C's click layer (axes x3, y3), then the quiz's "?"."""
+    """The long layout (_Long). Traces: 0 A, 1 B (its first block when split), 2 C, 3 C's click layer (axes x3, y3),
+    then the quiz's "?", then B's further blocks (axes x5, y5 on), each with its box in the outline rule."""
     n, k, m, w, h, look = plan.n, plan.k, plan.m, plan.w, plan.h, plan.look
     cv = Canvas(plan.width, plan.height)
     tick1 = look.tick + 1
@@ -403,30 +427,58 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
         cv.lines(list(plan.formula), plan.formula_x, plan.b_y, look.caption, xanchor="left", yanchor="top")
     else:
         cv.lines(list(plan.formula), PAD, PAD, look.caption, xanchor="left", yanchor="top")
-    places = [(a, "", plan.left, plan.a_y, n, k, 0, plan.width), (b, "2", plan.left, plan.b_y, k, m, 0,
-              plan.c_x - plan.left - PANEL_GAP / 2), (c, "3", plan.c_x, plan.b_y, n, m, plan.c_x - plan.left,
-                                                      plan.width)]
+    b_hi = plan.c_x - plan.left - PANEL_GAP / 2
+    places = [(a, "", plan.left, plan.a_y, n, k, 0, plan.width), (b, "2", plan.left, plan.b_y, plan.b_rows, m, 0, b_hi),
+              (c, "3", plan.c_x, plan.b_y, n, m, plan.c_x - plan.left, plan.width)]
     traces = []
     for (mat, suffix, x, y, rows, cols, lo, hi), z, lines in zip(places, zs, plan.titles):
+        z = z[:rows]
         cv.axes(suffix, x, y, cols, rows, w, h, look)
-        shown_z = z if mat.mask is None else np.where(mat.mask[:rows, :cols], np.nan, z)
-        strings = [[number(v, plan.decimals) for v in row] for row in np.asarray(shown_z, float)]
-        trace = heatmap(mat, f"x{suffix}", f"y{suffix}", False, z=z, look=look, numbers=(strings, plan.size))
-        traces.append(trace | dict(xgap=1, ygap=1))
-        cv.lines(list(lines), _clamp(x + cols * w / 2, list(lines), look.title, lo, hi), y - PAD, look.title)
+        traces.append(_long_trace(mat, suffix, z, plan))
+        title_x = (x + plan.b_x(plan.split - 1) + cols * w) / 2 if mat is b else x + cols * w / 2
+        title_y = y - PAD - (plan.names_h if mat is b else 0)
+        cv.lines(list(lines), _clamp(title_x, list(lines), look.title, lo, hi), title_y, look.title)
         cv.note(mat.row_label, x - plan.left + _axis_title_w(look) / 2, y + rows * h / 2, tick1, yanchor="middle",
                 angle=-90)
         if plan.words:
             cv.note(mat.col_label, _clamp(x + cols * w / 2, [mat.col_label], tick1, lo, hi),
                     y + rows * h + _xband(look), tick1, yanchor="top")
     _c_finish(traces, c, zs[2], cv, (plan.c_x + m * w + PAD, plan.b_y), n, w, h, look, hidden)
+    width = 4 if look.cell_text > 12 else 3
+    b_boxes = [cell_box("x2", "y2", "j", [1, plan.b_rows], width)]
+    for i in range(1, plan.split):  # B's further blocks of rows, each numbered as in B
+        first, suffix, x = i * plan.block, str(4 + i), plan.b_x(i)
+        rows = min(plan.block, k - first)
+        cv.axes(suffix, x, plan.b_y, m, rows, w, h, look)
+        ya = cv.layout[f"yaxis{suffix}"]
+        ya["range"], ya["tickvals"] = [first + rows + 0.5, first + 0.5], [v + first for v in ya["tickvals"]]
+        traces.append(_long_trace(b, suffix, zs[1][first:first + rows], plan) | dict(y0=first + 1))
+        b_boxes.append(cell_box(f"x{suffix}", f"y{suffix}", "j", [first + 1, first + rows], width))
+        if plan.words:
+            cv.note(b.col_label, x + m * w / 2, plan.b_y + rows * h + _xband(look), tick1, yanchor="top")
     if blocks:
         _block_lines(cv.shapes, "x", "y", True, blocks, k, n)
-        _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
-        for block_name, mid in _block_names(names, blocks, k, h, _note_h(1, tick1)):
-            cv.note(block_name, plan.left + m * w + PAD, plan.b_y + mid * h, tick1, xanchor="left", yanchor="middle")
-    return _outlined(cv.spec(traces), ("x", "y"), ("x2", "y2"), ("x3", "y3"), (n, k, m),
-                     4 if look.cell_text > 12 else 3)
+        if plan.split == 1:
+            _block_lines(cv.shapes, "x2", "y2", False, blocks, k, m)
+            for block_name, mid in _block_names(names, blocks, k, h, _note_h(1, tick1)):
+                cv.note(block_name, plan.left + m * w + PAD, plan.b_y + mid * h, tick1, xanchor="left",
+                        yanchor="middle")
+        else:
+            for i, block_name in enumerate(names[:plan.split]):
+                cv.note(block_name, plan.b_x(i) + m * w / 2, plan.b_y - PAD, tick1)
+    spec = cv.spec(traces)
+    outline_rule(spec.to_dict()["layout"], (n, m), cell_box("x", "y", [1, k], "i", width), *b_boxes,
+                 cell_box("x3", "y3", "j", "i", width))
+    return spec
+
+
+def _long_trace(mat: Mat, suffix: str, z: np.ndarray, plan: _Long) -> dict:
+    """One panel of the long layout: its numbers in the plan's one format, a masked cell a gap."""
+    rows, cols = z.shape
+    shown_z = z if mat.mask is None else np.where(mat.mask[:rows, :cols], np.nan, z)
+    strings = [[number(v, plan.decimals) for v in row] for row in np.asarray(shown_z, float)]
+    trace = heatmap(mat, f"x{suffix}", f"y{suffix}", False, z=z, look=plan.look, numbers=(strings, plan.size))
+    return trace | dict(xgap=1, ygap=1)
 
 
 def _c_finish(traces: list, c: Mat, zc, cv: Canvas, bar_at: tuple[float, float], n: int, w: float, h: float,
@@ -566,7 +618,7 @@ def product_figure(a: Mat, b: Mat, c: Mat, *, text: bool, formula: str, words, l
     row, inner_h = plan.geo.row_h, plan.geo.inner_h
     if text and not look.narrow and k > max(n, m) and not all(_numbers(text, *panel, look) for panel in (
             (a, za, inner, row), (b, zb, cell, inner_h), (c, zc, cell, row))):  # a long k leaves some unwritten
-        long = _long_plan((za, zb, zc), titles, names, formula, cb_w, look)
+        long = _long_plan((za, zb, zc), titles, names, formula, cb_w, look, blocks)
         row = None if blocks else _row(a, b, c, (n, k, m), titles, cb_w, look)
         if row and (long is None or row[1] > long.size):  # a projector's first screen: A, B and C in a row
             return _stacked(row[0], a, b, c, look=look, hidden=hidden, blocks=0, names=[], window=(n, k, m))

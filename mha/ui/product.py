@@ -132,14 +132,24 @@ def _stop_quiz(key: str) -> None:
     st.session_state[f"quiz_{key}"] = None
 
 
+def b_panels(data: list[dict], boxes: list[dict]) -> list[dict]:
+    """A product figure's traces of B, top to bottom: those on the axes of the outline rule's boxes that take a column
+    j down rows of a panel."""
+    axes = [(b["shape"]["xref"], b["shape"]["yref"]) for b in boxes if b["x"] == "j" and isinstance(b["y"], list)]
+    return [t for xy in axes for t in data if t.get("type") == "heatmap" and (t.get("xaxis"), t.get("yaxis")) == xy]
+
+
 def drawn_dot(figure: Drawn, i: int, j: int, inner: int) -> float | None:
     """Row i of A times column j of B as the numbers written in their cells (a product figure's traces 0 and 1) make
     it: what a reader working from the screen gets. None when the figure writes none, or not all `inner` of them. A
-    figure that draws A transposed (a phone's Concatᵀ) says so in its outline rule: A's box takes column i."""
+    figure that draws A transposed (a phone's Concatᵀ) says so in its outline rule: A's box takes column i; B's boxes
+    (a column j down rows of B) name the panels B is drawn in, one, or its blocks of rows side by side (a projector's
+    W_O), in order."""
     spec = json.loads(figure.json) if figure.json else figure.spec.to_dict()
     data = spec["data"]
-    a_text, b_text = data[0].get("text"), data[1].get("text")
-    if a_text and spec["layout"]["meta"]["outline"]["boxes"][0]["x"] == "i":
+    boxes = spec["layout"]["meta"]["outline"]["boxes"]
+    a_text, b_text = data[0].get("text"), [row for trace in b_panels(data, boxes) for row in trace.get("text") or []]
+    if a_text and boxes[0]["x"] == "i":
         a_text = [list(col) for col in zip(*a_text)]
     if not a_text or not b_text or len(a_text[i]) != inner or len(b_text) != inner:
         return None

@@ -10,6 +10,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import mha
+from mha.ui.product import b_panels
 
 from .helpers import APP, keyed_charts, page_text, rerun, run
 
@@ -27,12 +28,19 @@ def cell_numbers(trace: dict) -> np.ndarray:
     return np.array([[float(s.replace("−", "-")) if s else np.nan for s in row] for row in trace.get("text") or []])
 
 
+def b_numbers(spec: dict) -> np.ndarray:
+    """B as a product writes it: one panel, or (a projector's W_O) its blocks of rows side by side, one panel each."""
+    return np.vstack([cell_numbers(t) for t in b_panels(spec["data"], spec["layout"]["meta"]["outline"]["boxes"])])
+
+
 @pytest.mark.parametrize("present", [0, 1])
 def test_concat_and_w_o_are_written_on_the_output_and_heads_stages(present):
+    """Every number of Concat and W_O, on a projector's first screen too, where W_O's two heads' blocks stand side by
+    side."""
     at = run(stage="output", present=present)
     spec = chart(at, "output_y")
-    for trace, values in zip(spec["data"][:2], (TRACE.concat, W.w_o)):
-        shown = cell_numbers(trace)
+    assert len(b_panels(spec["data"], spec["layout"]["meta"]["outline"]["boxes"])) == (2 if present else 1)
+    for shown, values in ((cell_numbers(spec["data"][0]), TRACE.concat), (b_numbers(spec), W.w_o)):
         assert shown.shape == values.shape
         np.testing.assert_allclose(shown, values, atol=0.005 + 1e-12, rtol=0)
     heads = chart(run(stage="heads", present=present), "heads_concat")
@@ -112,7 +120,7 @@ def test_quiz_on_y_is_answered_right_from_the_numbers_on_screen(screen):
             rerun(at)
             spec = chart(at, "output_y")
             assert spec["data"][2]["z"][i][j] is None  # the cell asked for is the one hidden
-            concat, w_o = concat_numbers(spec), cell_numbers(spec["data"][1])
+            concat, w_o = concat_numbers(spec), b_numbers(spec)
             assert concat.shape == (3, 22) and w_o.shape == (22, 5)
             assert np.isfinite(concat[i]).all() and np.isfinite(w_o[:, j]).all()  # every number needed is written
             at.number_input(key="quiz_answer_output_y").set_value(round(float(concat[i] @ w_o[:, j]), 4))

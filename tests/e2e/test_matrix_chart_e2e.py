@@ -270,12 +270,14 @@ def _cells_box(panel, cols: tuple[int, int], rows: tuple[int, int]) -> tuple[flo
 
 
 # A cell with i ≠ j, on two heads or more: a product crossed (A's rows beside C's, B's columns above C's) or long (A on
-# top, B under it, C beside B), with the heads' blocks drawn across its outlines, and the scores (Q beside S, Kᵀ above
-# it). Each gives the click layer's point, its cell (0-based) and the panels (subplots) its outlines go on: A's row,
-# B's column, C's cell.
+# top, B under it, C beside B; on a projector B's blocks side by side), with the heads' blocks drawn across its
+# outlines, and the scores (Q beside S, Kᵀ above it). Each gives the click layer's point, its cell (0-based) and the
+# panels (subplots) its outlines go on: A's row, B's column (in each of B's panels), C's cell.
 CLICKED_CELLS = [
     ("stage=qk&n_heads=3&head=2", "qk_q", 9, (1, 2), ("xy", "x2y2", "x2y")),
     ("stage=output&n_heads=2", "output_y", 7, (1, 2), ("xy", "x2y2", "x3y3")),  # long: C beside B
+    ("stage=output&n_heads=2&present=1", "output_y", 7, (1, 2), ("xy", "x2y2", "x5y5", "x3y3")),  # B's heads side
+    # by side, each its own panel: a column of B is outlined in both
     ("stage=scores&n_heads=3&head=2", "scores", 7, (2, 1), ("xy", "x2y2", "x2y")),
 ]
 
@@ -284,8 +286,8 @@ CLICKED_CELLS = [
 def test_a_clicked_cell_is_outlined_with_its_row_and_column_where_the_page_draws_them(page, app_url, query, key, point,
                                                                                       cell, subs):
     """Clicked, cell (i, j) of C is outlined on the chart, and with it row i of A across all of A and column j of B
-    down all of B (on the scores: Q's row and Kᵀ's column): three boxes exactly on those cells, around the point
-    clicked, and no other."""
+    down all of B (on the scores: Q's row and Kᵀ's column), in each panel B is drawn in: a box exactly on each of
+    those cells' runs, around the point clicked, and no other."""
     open_view(page, app_url, query)
     root = page.locator(f".st-key-{key} .mha-chart").element_handle()
     assert page.evaluate(OUTLINE_BOXES, root)["boxes"] == []
@@ -293,15 +295,17 @@ def test_a_clicked_cell_is_outlined_with_its_row_and_column_where_the_page_draws
     rerun_after(page, lambda: page.mouse.click(x, y))
     read = page.evaluate(OUTLINE_BOXES, page.locator(f".st-key-{key} .mha-chart").element_handle())
     panels, (i, j) = read["panels"], cell
-    a, b, c = (panels[sub] for sub in subs)
+    a, *bs, c = (panels[sub] for sub in subs)
     k = round(a[1][1] - 0.5)  # A's columns drawn: its x axis runs from 0.5 to k + 0.5
-    want = [_cells_box(a, (1, k), (i + 1, i + 1)), _cells_box(b, (j + 1, j + 1), (1, k)),
-            _cells_box(c, (j + 1, j + 1), (i + 1, i + 1))]
-    assert len(read["boxes"]) == 3, read["boxes"]
+    b_rows = [(round(min(b[1][2:]) + 0.5), round(max(b[1][2:]) - 0.5)) for b in bs]  # from its y axis's range
+    assert b_rows[0][0] == 1 and b_rows[-1][1] == k and all(p[1] + 1 == q[0] for p, q in zip(b_rows, b_rows[1:]))
+    want = [_cells_box(a, (1, k), (i + 1, i + 1)), *(_cells_box(b, (j + 1, j + 1), rows) for b, rows in
+                                                     zip(bs, b_rows)), _cells_box(c, (j + 1, j + 1), (i + 1, i + 1))]
+    assert len(read["boxes"]) == len(want), read["boxes"]
     for expected in want:
         assert any(max(abs(p - q) for p, q in zip(box, expected)) <= 0.5 for box in read["boxes"]), (expected, read)
     svg = page.locator(f".st-key-{key} .mha-chart svg").bounding_box()
-    left, right, top, bottom = want[2]  # the point clicked is the outlined cell's centre
+    left, right, top, bottom = want[-1]  # the point clicked is the outlined cell's centre
     assert abs(svg["x"] + (left + right) / 2 - x) <= 1 and abs(svg["y"] + (top + bottom) / 2 - y) <= 1
 
 

@@ -31,10 +31,10 @@ FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 p
 # the scores' S drawn alone, Look.operands; the refresher's product over the grids that make it; the online softmax's
 # rows lower than wide, its sentence beside the tile's panels, its knob's label and product picker in one row; a
 # product whose long layout would be too tall there drawn A · B = C in a row, as RoPE's scores are; the KV step's
-# rows lower than wide under one row of its head, part and add button, but for sinks', whose two knobs take a row).
-# The rest are taller than what is left under their title and controls at a readable cell size (bench/README.md,
-# "Presenter mode's first screen").
-WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "dependency", "variants",
+# rows lower than wide under one row of its head, part and add button, but for sinks', whose two knobs take a row;
+# the output's long product with W_O's heads' blocks of rows side by side). Every stage is: bench/README.md,
+# "Presenter mode's first screen".
+WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "output", "dependency", "variants",
          "block", "block-ln1", "block-ffn", "block-gelu", "block-out", "variants-mqa", "variants-window",
          "variants-sinks", "variants-alibi", "variants-rope", "variants-mqa-partclick", "variants-int8-partclick",
          "variants-gqa-partclick", "variants-gqa", "variants-gqa-n_heads4-kv_heads2", "next_token",

@@ -107,8 +107,8 @@ def test_row_one_is_at_the_top_of_every_panel(size, look):
         for trace in spec["data"]:
             y_axis = spec["layout"]["yaxis" + trace["yaxis"][1:]]
             assert y_axis["range"][0] > y_axis["range"][1]  # reversed: row 1 drawn at the top
-            if trace["type"] == "heatmap":
-                assert trace["y0"] == 1 and trace["x0"] == 1
+            if trace["type"] == "heatmap":  # its axis's first row (12 for a projector's second block of W_O's rows)
+                assert trace["y0"] == round(y_axis["range"][1] + 0.5) and trace["x0"] == 1
 
 
 def test_the_grid_draws_each_matrix_in_its_own_panel():
@@ -281,7 +281,12 @@ def test_a_clicked_cell_of_c_is_outlined_with_its_row_of_a_and_column_of_b(size,
         assert rule["cells"] == list(z(data[2]).shape), case
         boxes = {(b["shape"]["xref"], b["shape"]["yref"]): (b["x"], b["y"]) for b in rule["boxes"]}
         a_box = ("i", [1, k]) if transposed else ([1, k], "i")
-        assert boxes == {(data[0]["xaxis"], data[0]["yaxis"]): a_box, ("x2", "y2"): ("j", [1, k]),
+        b_boxes, first = {}, 1  # B's panels: one, or its blocks of rows side by side (a projector's W_O)
+        for t in (t for t in data if t["type"] == "heatmap" and t["name"] == data[1]["name"]):
+            b_boxes[t["xaxis"], t["yaxis"]] = ("j", [first, first + len(t["z"]) - 1])
+            first += len(t["z"])
+        assert first == k + 1, case
+        assert boxes == {(data[0]["xaxis"], data[0]["yaxis"]): a_box, **b_boxes,
                          (click["xaxis"], click["yaxis"]): ("j", "i")}, case
 
 
@@ -365,10 +370,15 @@ READABLE = {"desk": 11, "present": 14, "phone": 11}  # px: the least a screen wr
 def test_concat_and_w_o_write_every_number_at_the_posts_sizes(look):
     """The output section's two matrices, Concat (3×22) and W_O (22×5), with every cell's number written, rounded
     from the matrix itself, in a type no smaller than the screen's least (READABLE), within the screen. A phone draws
-    Concat transposed beside W_O, row k of one beside row k of the other (audit 2026-12-06 #9: there at 9 px)."""
+    Concat transposed beside W_O, row k of one beside row k of the other (audit 2026-12-06 #9: there at 9 px); a
+    projector W_O's two heads' blocks of rows side by side, each a panel (issue 46 item 3: W_O ran off its screen)."""
     lk = LOOKS[look]
     spec, concat, w_o, y = output_product(lk)
-    for trace, values in zip(spec["data"][:3], (concat.T if lk.narrow else concat, w_o, y)):
+    w_o_blocks = [t for t in spec["data"] if t.get("type") == "heatmap" and t["name"] == spec["data"][1]["name"]]
+    assert len(w_o_blocks) == (2 if look == "present" else 1)  # a projector's: the heads' blocks side by side
+    blocks = np.cumsum([0] + [len(t["z"]) for t in w_o_blocks])
+    for trace, values in zip([*spec["data"][:3:2], *w_o_blocks],
+                             (concat.T if lk.narrow else concat, y, *(w_o[a:b] for a, b in zip(blocks, blocks[1:])))):
         shown, decimals = written(trace)
         assert shown.shape == values.shape and np.isfinite(shown).all(), trace["name"]
         assert decimals >= 2

@@ -29,7 +29,7 @@ def render(v: View) -> None:
     w_o, y = Operand(w.w_o, name("W", "O"), col, t("feature")), Operand(tr.y, name("Y"), token, t("feature"))
     c = y if not bias else Operand(tr.concat @ w.w_o, product_name(concat.name, w_o.name), token, t("feature"))
     product_view("output_y", v, concat, w_o, c, f"{c.name.html} = Concat · W<sub>O</sub>",
-                 blocks=dv, block_names=[t("head_word", h=i + 1) for i in range(h)])
+                 blocks=dv, block_names=[t("head_word", h=i + 1) for i in range(h)], first=0)
     if bias:
         bias_note(t, c.name, name("b", "O"), y.name, d)
     st.caption(t("output_drawn"))  # (audit #15: a hand check from the drawn numbers missed by 0.03)
