@@ -50,6 +50,7 @@ NOTE_COLOR = "#9a3412"
 HEIGHT_EXTRA = 200  # px a desk or projector figure may add to look.max_h for its buttons, slider and caption
 MAIN_W = 1100  # px: Streamlit's main column is 1120 px wide at 1280 px with the sidebar folded
 MODEBAR_W = 130  # px at the top right where Plotly's toolbar appears on hover: the slider stops short of it
+SLIDER_EM = 3.4  # em: the height of the page's frame slider (.mha-slider in mha/ui/matrix_chart.js)
 NOTE_LINE = 1.45  # em a line of an annotation takes (Plotly's 1.3 and the box around the text)
 
 
@@ -211,9 +212,9 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     title_lines = max(t.count("<br>") + 1 for t in titles.values())
     title_h = title_lines * z["title"] * NOTE_LINE + 6
     # a projector's rows of panels sit closer (its type is larger; the gaps need not grow with it): the step's variants
-    # whose sentences take two lines stay on its first screen
+    # whose sentences take two lines stay on its first screen, and with a token added its four rows of tokens do
     tick_h = z["tick"] * (1.2 if look.screen_h else 1.5) + 4
-    gap = 12 if look.screen_h else max(14, z["tick"] * 1.4)
+    gap = 8 if look.screen_h else max(14, z["tick"] * 1.4)
     label_w = widest(s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + 4  # token numbers left of a row of panels
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
@@ -223,7 +224,9 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     note_h = max(note_lines, 1) * z["note"] * NOTE_LINE + 4
     buttons_w = sum(text_px(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
     button_h = z["button"] + 16
-    slider_h = 46 + z["slider"] * NOTE_LINE
+    # a projector's slider takes its element's own height (matrix_chart.js's .mha-slider, SLIDER_EM; its names end
+    # at 26 px and 1.25 em, inside it); elsewhere a margin more
+    slider_h = SLIDER_EM * z["slider"] if look.screen_h else 46 + z["slider"] * NOTE_LINE
     overhang = widest(s.words["steps"], z["slider"]) / 2 + 6  # the last name's half
     if look.narrow:  # the slider needs the whole width for six names
         slider = (pad + button_h + 6, 8.0, width - 8 - overhang)

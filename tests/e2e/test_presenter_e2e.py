@@ -42,7 +42,7 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "output
          "variants-mla-partclick", "heads-writes", "heads-circuits",
          "variants-rope-partcheck", "variants-rope-partclick", "tokens-long", "kv_cache", "kv_cache-cost",
          "variants-online", "variants-online-partclick", "kv_cache-window", "kv_cache-gqa", "kv_cache-rope",
-         "kv_cache-mla")
+         "kv_cache-mla", "kv_cache-added")
 TABLES = {"en": EN, "zh": ZH}
 LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
 
@@ -107,6 +107,9 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
                 rerun_after(page, page.locator(".st-key-head button").nth(head - 1).click)
                 titles = page.evaluate(TITLES)
                 assert f"Q{head} · 3×7" in titles and f"K cache (K{head}) · 3×7" in titles, (head, titles)
+            rerun_after(page, page.locator(".st-key-add_token button").click)  # a presenter's next step: X₄ arrives
+            assert "kv=1" in page.url, page.url
+            found += first_screen(page, "kv_cache-added", lang, True)  # four rows of tokens
         if stage == "block":  # its other parts, as its part control reaches them
             parts = BLOCK_PARTS_IN["post"]
             for part in parts[1:]:

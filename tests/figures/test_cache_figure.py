@@ -389,3 +389,26 @@ def test_each_title_stands_above_its_panel_and_each_row_name_left_of_it_with_the
         names = y.get("ticktext") or [str(v) for v in y["tickvals"]]
         needs = max(text_px(n, y["tickfont"]["size"]) for n in names) + y.get("ticklabelstandoff", 0)
         assert x["domain"][0] * W >= needs, (title, x["domain"][0] * W, needs)
+
+
+def test_a_projectors_step_reserves_its_slider_the_height_the_page_draws_it():
+    """The projector's step reserves the frame slider SLIDER_EM em, the height matrix_chart.js gives its element (its
+    step names end inside it: 26 px and their 1.25 em line): the figure's caption starts under the slider, and with
+    one token added (four rows of tokens) the step stays on a 720 px screen under the KV stage's controls."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from mha.figures.cache import SLIDER_EM, plan
+
+    css = (Path(__file__).resolve().parents[2] / "mha" / "ui" / "matrix_chart.js").read_text()
+    assert re.search(r"\.mha-slider \{ height: ([\d.]+)em;", css).group(1) == str(SLIDER_EM)
+    assert re.search(r"\.mha-step \{ position: absolute; top: 26px;", css)
+    held = replace(F.PRESENT, fig_h=720 - 249)  # what the KV stage's title and controls leave (bench/README.md)
+    cfg = mha.AttentionConfig(n_tokens=4)
+    w, x = mha.init_weights(cfg), np.stack([mha.next_token(cfg, i) for i in range(4)])
+    for lang in ("en", "zh"):
+        view = View(Text(lang), cfg, w, x, 0, True, held)
+        p = plan(cache_step(view, decode_rows(view, "mha", x)), held)
+        size = p.sizes["slider"]
+        assert p.caption_top >= p.slider[0] + max(SLIDER_EM * size, 26 + 1.25 * size)
+        assert p.height <= held.fig_h, (lang, p.height)
