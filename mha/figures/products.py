@@ -452,7 +452,7 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
         cv.axes(suffix, x, plan.b_y, m, rows, w, h, look)
         ya = cv.layout[f"yaxis{suffix}"]
         ya["range"], ya["tickvals"] = [first + rows + 0.5, first + 0.5], [v + first for v in ya["tickvals"]]
-        traces.append(_long_trace(b, suffix, zs[1][first:first + rows], plan) | dict(y0=first + 1))
+        traces.append(_long_trace(b, suffix, zs[1][first:first + rows], plan, first) | dict(y0=first + 1))
         b_boxes.append(cell_box(f"x{suffix}", f"y{suffix}", "j", [first + 1, first + rows], width))
         if plan.words:
             cv.note(b.col_label, x + m * w / 2, plan.b_y + rows * h + _xband(look), tick1, yanchor="top")
@@ -472,10 +472,11 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
     return spec
 
 
-def _long_trace(mat: Mat, suffix: str, z: np.ndarray, plan: _Long) -> dict:
-    """One panel of the long layout: its numbers in the plan's one format, a masked cell a gap."""
+def _long_trace(mat: Mat, suffix: str, z: np.ndarray, plan: _Long, first: int = 0) -> dict:
+    """One panel of the long layout, `z` the rows of `mat` from row `first` (0-based): its numbers in the plan's one
+    format, a masked cell a gap."""
     rows, cols = z.shape
-    shown_z = z if mat.mask is None else np.where(mat.mask[:rows, :cols], np.nan, z)
+    shown_z = z if mat.mask is None else np.where(mat.mask[first:first + rows, :cols], np.nan, z)
     strings = [[number(v, plan.decimals) for v in row] for row in np.asarray(shown_z, float)]
     trace = heatmap(mat, f"x{suffix}", f"y{suffix}", False, z=z, look=plan.look, numbers=(strings, plan.size))
     return trace | dict(xgap=1, ygap=1)

@@ -140,8 +140,8 @@ def b_panels(data: list[dict], boxes: list[dict]) -> list[dict]:
 
 
 def drawn_dot(figure: Drawn, i: int, j: int, inner: int) -> float | None:
-    """Row i of A times column j of B as the numbers written in their cells (a product figure's traces 0 and 1) make
-    it: what a reader working from the screen gets. None when the figure writes none, or not all `inner` of them. A
+    """Row i of A times column j of B as the numbers written in their cells (a product figure's trace 0 and B's panels)
+    make it: what a reader working from the screen gets. None when the figure writes none, or not all `inner` of them. A
     figure that draws A transposed (a phone's Concatᵀ) says so in its outline rule: A's box takes column i; B's boxes
     (a column j down rows of B) name the panels B is drawn in, one, or its blocks of rows side by side (a projector's
     W_O), in order."""
