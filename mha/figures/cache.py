@@ -224,9 +224,9 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     note_h = max(note_lines, 1) * z["note"] * NOTE_LINE + 4
     buttons_w = sum(text_px(s.words[k], z["button"]) + 30 for k in ("play", "pause"))
     button_h = z["button"] + 16
-    # a projector's slider takes its element's own height (matrix_chart.js's .mha-slider, SLIDER_EM; its names end
-    # at 26 px and 1.25 em, inside it); elsewhere a margin more
-    slider_h = SLIDER_EM * z["slider"] if look.screen_h else 46 + z["slider"] * NOTE_LINE
+    # a projector's caption starts at the foot of the slider's element (matrix_chart.js's .mha-slider, SLIDER_EM em;
+    # its names end 26 px and 1.25 em down, 8 px above it), with the 4 px kept under the buttons; elsewhere lower
+    slider_h = SLIDER_EM * z["slider"] - 4 if look.screen_h else 46 + z["slider"] * NOTE_LINE
     overhang = widest(s.words["steps"], z["slider"]) / 2 + 6  # the last name's half
     if look.narrow:  # the slider needs the whole width for six names
         slider = (pad + button_h + 6, 8.0, width - 8 - overhang)
