@@ -211,9 +211,9 @@ def type_in_x(page, row: int, text: str) -> None:
 
     The cell editor is focused by the test before the keys, though it is the page's active element already: in a
     browser context of several tabs (a classroom's), a tab could take the keys into the box and yet the grid close
-    its editor on Enter without them, edit after edit, nothing sent (2026-12-07: about one presenter in five under
-    load; in that state an edit after the editor's focus() was sent, and one after a wait of 1.5 s or with Tab was
-    not)."""
+    its editor on Enter without them, edit after edit, nothing sent (2026-12-07: 5 of about 31 classroom walks
+    under load; in that state an edit after the editor's focus() was sent, and one after a wait of 1.5 s or with Tab
+    was not)."""
     box = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
     page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 * row + 17)
     editor = page.locator(".gdg-input")
