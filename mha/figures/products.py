@@ -359,7 +359,8 @@ class _Long:
 
     def b_x(self, i: int) -> float:
         """px left of B's panel i."""
-        return self.left + i * (self.left + self.m * self.w + PAD + (0 if self.names_h else self.names_w) + PANEL_GAP)
+        beside = self.names_w if self.split == 1 else 0.0  # B whole: its blocks' names right of it
+        return self.left + i * (self.left + self.m * self.w + PAD + beside + PANEL_GAP)
 
     @property
     def c_x(self) -> float:
