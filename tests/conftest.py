@@ -1,9 +1,17 @@
 import functools
 import os
+import sys
 
-import pytest
-from hypothesis import HealthCheck, settings
-from streamlit.components.v2 import manifest_scanner
+# The suite starts some twenty Python processes (the workers, each browser test's server, the start-up checks). Where
+# the environment forbids the bytecode cache (PYTHONDONTWRITEBYTECODE=1, as on our machines), each of them compiled
+# streamlit, numpy, pandas, plotly and the app from source again: ~1.7 CPU-s a server, ~6 a worker's collection. The
+# run allows the cache, for itself and the processes it starts (in __pycache__ folders, which git ignores).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+
+import pytest  # noqa: E402 - after the cache is allowed
+from hypothesis import HealthCheck, settings  # noqa: E402
+from streamlit.components.v2 import manifest_scanner  # noqa: E402
 
 pytest_plugins = ["tests.redis_server"]  # the redis_server fixture, for the classroom's Redis tests
 
