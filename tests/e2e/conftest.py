@@ -209,11 +209,11 @@ def type_in_x(page, row: int, text: str) -> None:
     """Type into the last column of X's row `row` (1-based) in the grid, as a user does, and press Enter; the edit
     must leave the browser (its page sends a message).
 
-    The cell editor is focused by the test before the keys, though it is the page's active element already: in a
-    browser context of several tabs (a classroom's), a tab could take the keys into the box and yet the grid close
-    its editor on Enter without them, edit after edit, nothing sent (2026-12-07: 5 of about 31 classroom walks
-    under load; in that state an edit after the editor's focus() was sent, and one after a wait of 1.5 s or with Tab
-    was not)."""
+    The cell editor is focused by the test before the keys, though it is the page's active element already. A tab
+    with other tabs of the app in its browser context loses edits under load: the grid closes its editor on Enter
+    without the text, nothing sent (2026-12-07: 5 of about 31 classroom walks without the focus(); with it, 21 of
+    120 edits beside a room's three followers, none of 40 with the followers in a context of their own, as
+    test_classroom_e2e opens them now)."""
     box = page.locator('.st-key-x_editor [data-testid="stDataFrameResizable"]').bounding_box()
     page.mouse.dblclick(box["x"] + box["width"] - 20, box["y"] + 35 * row + 17)
     editor = page.locator(".gdg-input")
