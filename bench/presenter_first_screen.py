@@ -7,8 +7,9 @@ same rule as the test's (the first matrix chart or Plotly chart in the main colu
 
     python bench/presenter_first_screen.py OUT.json [en,zh]
 
-The views: every stage, every variant's three lab parts, the trained heads' parts, the block's parts and the KV
-cache's cost part. Needs Chromium (the e2e tests' `launch`).
+The views: every stage, every variant's three lab parts, the trained heads' parts, the block's parts, the KV
+cache's step with each of its variants (as opened, and with a token added) and its cost part. Needs Chromium (the
+e2e tests' `launch`).
 """
 
 import json
@@ -30,6 +31,7 @@ def views() -> list[dict]:
     out += [dict(stage="variants", variant=v, part=p) for v in S.VARIANTS for p in S.LAB_PARTS]
     out += [dict(stage="heads", model="trained", part=p) for p in S.HEADS_PARTS]
     out += [dict(stage="block", part=p) for p in S.BLOCK_PARTS]
+    out += [dict(stage="kv_cache", variant=v, **added) for v in S.KV_VARIANTS for added in ({}, {"kv": 1})]
     return out + [dict(stage="kv_cache", part="cost")]
 
 

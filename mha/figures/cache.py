@@ -271,11 +271,12 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
         writes = [c for c in range(cell + 1, target + 1) if all(row_w(g, c) <= width for g in groups) and legible(c)]
         cell = next((c for c in writes if top + rows_h(c) <= look.screen_h), writes[0] if writes else cell)
     row = float(cell)
-    if look.screen_h and text and legible(cell) and top + rows_h(cell) + 4 > look.fig_h:
+    foot = 0 if look.screen_h else 4  # px under the last column numbers' line: none on a projector (a short screen)
+    if look.screen_h and text and legible(cell) and top + rows_h(cell) > look.fig_h:
         # a projector's, taller than what its stage leaves it on the first screen (look.fig_h, view.first_screen):
         # rows lower than the columns are wide, as high as fit, never under the numbers' line and CELL_PAD
         least = least_row(look)
-        row = float(next((r for r in range(cell, least - 1, -1) if top + rows_h(cell, r) + 4 <= look.fig_h),
+        row = float(next((r for r in range(cell, least - 1, -1) if top + rows_h(cell, r) <= look.fig_h),
                          min(least, cell)))
     panels, note_top = {}, {}
     y = top
@@ -292,7 +293,7 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
             note_top["q"] = y
             y += note_h
         y += gap
-    height = int(np.ceil(y - gap + 4))
+    height = int(np.ceil(y - gap + foot))
     legend_at = None if look.keyed_below else legend_top
     return Plan(width, height, cell, row, panels, titles, caption_top, legend_at, note_top, slider, first, z, values,
                 styles(cell) if text else dict.fromkeys(values))

@@ -136,7 +136,8 @@ def test_gqa_names_the_group_the_head_reads(lang):
     said = {"en": "Head 3 reads KV head 2, which heads 3–4 share (group 2)",
             "zh": "第 3 个头读第 2 个 KV 头，第 3–4 个头共用它（第 2 组）"}[lang]
     assert said in page_text(at)
-    caption = {"en": "Heads 3–4 share this k and v: group 2.", "zh": "第 3–4 个头共用这一对 k 和 v：第 2 组。"}[lang]
+    caption = {"en": "k₃, v₃ become row 3 of group 2's caches (heads 3–4).",
+               "zh": "k₃ 和 v₃ 成为第 2 组（第 3–4 个头）缓存的第 3 行。"}[lang]
     assert _bare(caption) in _captions(at)
 
 
@@ -155,6 +156,10 @@ def test_mla_caches_the_latent_and_decodes_to_the_naive_reference(lang):
     np.testing.assert_allclose(_matrix(drawn(last, h), t)[-1], heads[HEAD - 1][-1], atol=1e-12, rtol=0)
     np.testing.assert_allclose(_matrix(drawn(last, y), t)[-1], y_ref[-1], atol=1e-12, rtol=0)
     assert {"en": "latent cache c</b> · 6×4", "zh": "潜向量缓存 c</b> · 6×4"}[lang] in chart_text(at)
+    # the query dropped meets the latent rows: there is no K cache to meet
+    said = {"en": ("meets the latent cache", "meets the K cache"),
+            "zh": ("与潜向量缓存的每一行", "K 缓存里的每个键")}[lang]
+    assert _bare(said[0]) in _captions(at) and _bare(said[1]) not in _captions(at)
     assert Text(lang)("kv_bytes", n=f"{t * 4 * 8:,}") in page_text(at)
     assert all(float(row[1]) <= 1e-12 for row in _proof(at)[1:3])
 

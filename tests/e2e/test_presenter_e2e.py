@@ -13,7 +13,7 @@ from urllib.parse import quote
 import pytest
 
 from mha.ui import x_source
-from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS
+from mha.ui.settings import BLOCK_PARTS_IN, KV_PARTS, KV_VARIANTS
 from mha.ui.strings import EN, ZH
 from mha.ui.walk import STAGES
 
@@ -42,7 +42,7 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "output
          "variants-mla-partclick", "heads-writes", "heads-circuits",
          "variants-rope-partcheck", "variants-rope-partclick", "tokens-long", "kv_cache", "kv_cache-cost",
          "variants-online", "variants-online-partclick", "kv_cache-window", "kv_cache-gqa", "kv_cache-rope",
-         "kv_cache-mla", "kv_cache-added")
+         "kv_cache-mla", "kv_cache-added", "kv_cache-mla-added")
 TABLES = {"en": EN, "zh": ZH}
 LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
 
@@ -110,6 +110,9 @@ def test_presenter_mode_opens_every_stage_on_its_first_figure(page, app_url, lan
             rerun_after(page, page.locator(".st-key-add_token button").click)  # a presenter's next step: X₄ arrives
             assert "kv=1" in page.url, page.url
             found += first_screen(page, "kv_cache-added", lang, True)  # four rows of tokens
+            rerun_after(page, page.locator(".st-key-kv_variant button").nth(KV_VARIANTS.index("mla")).click)
+            assert "variant=mla" in page.url and "kv=1" in page.url, page.url
+            found += first_screen(page, "kv_cache-mla-added", lang, True)  # and a knob's row, and MLA's sentences
         if stage == "block":  # its other parts, as its part control reaches them
             parts = BLOCK_PARTS_IN["post"]
             for part in parts[1:]:

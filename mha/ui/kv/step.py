@@ -146,6 +146,8 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
     words.update(_changed_words(v, d, sub, n, ys))
     words["scores_note"] = wt("kv_scores_where", n=n, s=s_name.plain)  # not yet S, though drawn in it
     if d.variant == "mla":
+        if t > 1:  # no K cache: the query meets the latent rows
+            words["drop_q"] = wt("kv_drop_q_mla", rows=span, t=sub, **MLA_W)
         names.update(q=f"{v.head_name('Q').html}·{MLA_W['w_uk']}ᵀ", k=wt("kv_mla_c"),
                      v=wt("kv_mla_v", v=v.head_name("V").html, **MLA_W))
         w = d.mla
@@ -196,11 +198,9 @@ def _changed_words(v: View, d: Decoded, sub: str, n: int, ys: str) -> dict:
         out["append"] = wt("kv_append_window", t=sub, kept=kept,
                            gone="".join(wt("kv_gone", x=subscript(p + 1)) for p in gone))
     elif cfg.rotary_dims:
-        out["append"] = wt("kv_append_rope", t=sub, p=d.step.pos, r=cfg.rotary_dims, d_k=v.cfg.d_k, n=n)
-    size = v.cfg.n_heads // cfg.kv_heads
-    if size > 1:
-        out["append"] = f"{out.get('append', wt('kv_append', t=sub, n=n))} " + wt(
-            "kv_fig_group", heads=said_heads(d.group, size), g=d.group + 1)
+        out["append"] = wt("kv_append_rope", t=sub, p=d.step.pos, r=cfg.rotary_dims, d_k=v.cfg.d_k)
+    elif (size := v.cfg.n_heads // cfg.kv_heads) > 1:
+        out["append"] = wt("kv_append_group", t=sub, n=n, g=d.group + 1, heads=said_heads(d.group, size))
     if cfg.alibi:
         out["scores"] = wt("kv_scores_alibi", t=sub, n=n, d_k=v.cfg.d_k, m=f"{mha.alibi_slopes(v.cfg.n_heads)[h]:g}")
     return out

@@ -58,31 +58,31 @@ STRINGS = {
     "kv_proof_same": S(
         en="Both sides run the same variant ({variant}): the recompute is forward on all {n} tokens with it.",
         zh="两边用的是同一种变体（{variant}）：整体重算就是用它对全部 {n} 个词元做一次前向计算。"),
-    "kv_fig_group": S(
-        en="Heads {heads} share this k and v: group {g}.",
-        zh="第 {heads} 个头共用这一对 k 和 v：第 {g} 组。",
+    "kv_append_group": S(
+        en=("q{t}, k{t}, v{t} = X{t}·W<sub>Q</sub>, X{t}·W<sub>K</sub>, X{t}·W<sub>V</sub>; k{t}, v{t} become row {n} of "
+            "group {g}'s caches (heads {heads})."),
+        zh=("q{t}、k{t}、v{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>、X{t}·W<sub>V</sub>；k{t} 和 v{t} 成为第 {g} 组"
+            "（第 {heads} 个头）缓存的第 {n} 行。"),
         draws=CHART),
     "kv_append_rope": S(
-        en=("q{t} = X{t}·W<sub>Q</sub> and k{t} = X{t}·W<sub>K</sub>, each turned by position {p} ({r} of {d_k} dims, "
-            "in pairs 2i, 2i+1); v{t} = X{t}·W<sub>V</sub>. The turned k{t} and v{t} become row {n} of the caches: a "
-            "key turns once, as it arrives."),
-        zh=("q{t} = X{t}·W<sub>Q</sub>，k{t} = X{t}·W<sub>K</sub>，两者都按位置 {p} 旋转（{d_k} 维中的 {r} 维，"
-            "按 2i、2i+1 两两成对）；v{t} = X{t}·W<sub>V</sub>。旋转后的 k{t} 和 v{t} 成为缓存的第 {n} 行："
-            "每个键只在到来时旋转一次。"),
+        en=("q{t}, k{t} = X{t}·W<sub>Q</sub>, X{t}·W<sub>K</sub>, turned by position {p} ({r} of {d_k} dims); "
+            "v{t} = X{t}·W<sub>V</sub>; k{t} is cached turned, once."),
+        zh=("q{t}、k{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>，按位置 {p} 旋转（{d_k} 维中的 {r} 维）；"
+            "v{t} = X{t}·W<sub>V</sub>；k{t} 转好后存入缓存，只转一次。"),
         draws=CHART),
     "kv_append_window": S(
-        en=("q{t}, k{t}, v{t} = X{t}·W<sub>Q</sub>, X{t}·W<sub>K</sub>, X{t}·W<sub>V</sub>; k{t} and v{t} join the K "
-            "and V caches, which keep {kept}{gone}."),
-        zh=("q{t}、k{t}、v{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>、X{t}·W<sub>V</sub>；k{t} 和 v{t} 进入 K 缓存"
-            "和 V 缓存，缓存只保留{kept}{gone}。"),
+        en=("q{t}, k{t}, v{t} = X{t}·W<sub>Q</sub>, X{t}·W<sub>K</sub>, X{t}·W<sub>V</sub>; k{t}, v{t} join the "
+            "caches, held to {kept}{gone}."),
+        zh=("q{t}、k{t}、v{t} = X{t}·W<sub>Q</sub>、X{t}·W<sub>K</sub>、X{t}·W<sub>V</sub>；k{t}、v{t} 进入缓存，"
+            "缓存只留{kept}{gone}。"),
         draws=CHART),
     "kv_keep_window": S(
-        en="the last {w} tokens only",
-        zh="最后 {w} 个词元",
+        en="the last {w}",
+        zh="最后 {w} 个",
         draws=CHART),
     "kv_keep_sinks": S(
-        en="the first {s} and the last {w} tokens only",
-        zh="最前面 {s} 个和最后 {w} 个词元",
+        en="the first {s}, last {w}",
+        zh="最前 {s} 个和最后 {w} 个",
         draws=CHART),
     "kv_gone": S(
         en=": X{x} leaves",
@@ -93,20 +93,22 @@ STRINGS = {
         zh="{tokens} 的行",
         draws=CHART),
     "kv_scores_alibi": S(
-        en=("Row {n} of the scores: q{t}·Kᵀ/√{d_k} − {m}·(i−j), ALiBi's bias with this head's slope {m}; one dot "
-            "product with every cached key."),
-        zh="注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k} − {m}·(i−j)，减去的是 ALiBi 的偏置（这个头的斜率是 {m}）；与缓存里的每个键各做一次内积。",
+        en="Row {n} of the scores: q{t}·Kᵀ/√{d_k} − {m}·(i−j), a dot product per cached key, less ALiBi's bias.",
+        zh="注意力分数的第 {n} 行：q{t}·Kᵀ/√{d_k} − {m}·(i−j)，与每个缓存键各做一次内积，再减去这个头的 ALiBi 偏置。",
         draws=CHART),
     "kv_append_mla": S(
-        en=("c{t} = X{t}·{w_dkv} becomes row {n} of the latent cache c, all that is kept; q{t} = "
-            "X{t}·W<sub>Q</sub> is folded into q{t}·{w_uk}ᵀ, a query in c's space."),
-        zh=("c{t} = X{t}·{w_dkv} 成为潜向量缓存 c 的第 {n} 行，缓存里只留下它；q{t} = X{t}·W<sub>Q</sub> 与 {w_uk}ᵀ 合并为 q{t}·{w_uk}ᵀ，"
-            "成为 c 所在空间里的查询。"),
+        en=("c{t} = X{t}·{w_dkv} becomes row {n} of c, the only cache; q{t} = X{t}·W<sub>Q</sub> times {w_uk}ᵀ is a "
+            "query in c's space."),
+        zh=("c{t} = X{t}·{w_dkv} 成为潜向量缓存 c 的第 {n} 行（只缓存 c）；q{t} = X{t}·W<sub>Q</sub> 再乘 {w_uk}ᵀ，"
+            "成为 c 空间里的查询。"),
         draws=CHART),
     "kv_scores_mla": S(
-        en=("Row {n} of the scores: (q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}, one dot product with every cached latent row; "
-            "no K is built."),
+        en="Row {n} of the scores: (q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}, one dot product per cached row of c; no K is built.",
         zh="注意力分数的第 {n} 行：(q{t}·{w_uk}ᵀ)·cᵀ/√{d_k}，与缓存里的每一行潜向量各做一次内积；不必构造 K。",
+        draws=CHART),
+    "kv_drop_q_mla": S(
+        en="Q's {rows}: never needed again. Only q{t}·{w_uk}ᵀ meets the latent cache, a dot product a row.",
+        zh="Q 的{rows}再也用不上了：只有 q{t}·{w_uk}ᵀ 还要与潜向量缓存的每一行各做一次内积。",
         draws=CHART),
     "kv_output_mla": S(
         en="Row {n} of {h} = (row {n} of {s} · c)·{w_uv}, then Y{t}; {ys} unchanged.",
