@@ -211,8 +211,8 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     title_w = {key: _title_width(title, z["title"]) for key, title in titles.items()}
     title_lines = max(t.count("<br>") + 1 for t in titles.values())
     title_h = title_lines * z["title"] * NOTE_LINE + 6
-    # a projector's rows of panels sit closer (its type is larger; the gaps need not grow with it): the step's variants
-    # whose sentences take two lines stay on its first screen, and with a token added its four rows of tokens do
+    # a projector's rows of panels sit closer (its type is larger; the gaps need not grow with it): with a token added,
+    # the step's four rows of tokens stay on its first screen, a variant's row of knobs above them too
     tick_h = z["tick"] * (1.2 if look.screen_h else 1.5) + 4
     gap = 8 if look.screen_h else max(14, z["tick"] * 1.4)
     label_w = widest(s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + 4  # token numbers left of a row of panels
