@@ -348,6 +348,13 @@ def test_a_projector_puts_the_head_the_part_and_the_add_button_in_one_row_above_
     page = [key for block in _blocks(run(**link, present=1).main) for key in block[0]]
     if not text:
         assert page.index("kv_animation") < page.index("kv_next_open"), page
+        # with a token added, the way back goes under the figure too: beside four heads' names it wrapped the row
+        # and pushed the step 60 px lower, past the screen
+        added = run(**link, present=1, kv=1, n_heads=4)
+        assert "kv_reset" not in _row_of(added, "add_token")[0]
+        page = [key for block in _blocks(added.main) for key in block[0]]
+        assert page.index("kv_animation") < page.index("kv_next_open") < page.index("kv_reset"), page
+        assert "kv_reset" in _row_of(run(**link, kv=1, n_heads=4), "add_token")[0]  # a desk's: beside the add button
     keys, said = _row_of(run(**link), "add_token")  # a desk: the fragment's own column, in this order
     assert keys.index("add_token") < keys.index("markdown") < keys.index("kv_part") < keys.index("kv_animation"), keys
     assert "head" not in keys and any("K and V" in m for m in said), (keys, said)  # the markdown is the state

@@ -31,9 +31,9 @@ FIRST_SCREEN = 600  # px: the first figure's top may sit no lower (its top 120 p
 # the scores' S drawn alone, Look.operands; the refresher's product over the grids that make it; the online softmax's
 # rows lower than wide, its sentence beside the tile's panels, its knob's label and product picker in one row; a
 # product whose long layout would be too tall there drawn A · B = C in a row, as RoPE's scores are; the KV step's
-# rows lower than wide under one row of its head, part and add button, but for sinks', whose two knobs take a row;
-# the output's long product with W_O's heads' blocks of rows side by side). Every stage is: bench/README.md,
-# "Presenter mode's first screen".
+# rows lower than wide under one row of its head, part and add button (sinks' lower still, its knobs' names over
+# their boxes); the output's long product with W_O's heads' blocks of rows side by side). Every stage is:
+# bench/README.md, "Presenter mode's first screen".
 WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "output", "dependency", "variants",
          "block", "block-ln1", "block-ffn", "block-gelu", "block-out", "variants-mqa", "variants-window",
          "variants-sinks", "variants-alibi", "variants-rope", "variants-mqa-partclick", "variants-int8-partclick",
@@ -42,7 +42,7 @@ WHOLE = ("matmul", "tokens", "input", "qk", "scores", "values", "heads", "output
          "variants-mla-partclick", "heads-writes", "heads-circuits",
          "variants-rope-partcheck", "variants-rope-partclick", "tokens-long", "kv_cache", "kv_cache-cost",
          "variants-online", "variants-online-partclick", "kv_cache-window", "kv_cache-gqa", "kv_cache-rope",
-         "kv_cache-mla", "kv_cache-added", "kv_cache-mla-added")
+         "kv_cache-sinks", "kv_cache-mla", "kv_cache-added", "kv_cache-mla-added")
 TABLES = {"en": EN, "zh": ZH}
 LONG_TEXT = "the cat sat on the mat and the dog ran off to find another mat " * 3  # 42 tokens: three lines of chips
 

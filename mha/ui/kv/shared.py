@@ -29,12 +29,17 @@ def picker(v: View) -> str:
     variant = row.segmented_control(t_("kv_variant"), S.KV_VARIANTS,
                                     format_func=lambda x: variant_name(t_, x), key="kv_variant",
                                     required=True, persist_state="session", label_visibility="collapsed")
-    # a projector's one knob has its name beside its box, not over it: a row of controls no taller than the others'
-    # (the step's figure under them is whole on the first screen); two (sinks and a window) then leave no room
-    beside = v.look == F.PRESENT and len(VARIANTS[variant].knobs) == 1
+    beside = v.look == F.PRESENT and names_beside(variant)
     for knob in VARIANTS[variant].knobs:  # the lab's widgets, with their shorter names
         knobs.draw(v, knob, row, short=True, width=130, label="beside" if beside else "visible")
     return variant
+
+
+def names_beside(variant: str) -> bool:
+    """Whether a projector writes the names of `variant`'s knobs beside their boxes, not over them: a row of controls
+    no taller than the others' (the step's figure under them is whole on the first screen). One knob's; two (sinks
+    and a window) leave no room beside the picker."""
+    return len(VARIANTS[variant].knobs) == 1
 
 
 @dataclass(frozen=True, eq=False)

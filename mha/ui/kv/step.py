@@ -22,8 +22,9 @@ MLA_W = dict(w_dkv="W<sub>DKV</sub>", w_uk="W<sub>UK</sub>", w_uv="W<sub>UV</sub
 
 def offer_next_row(v: View, t: int, row=None, editor=None) -> None:
     """Without a text: the add button appends the seeded (editable) next row; beside it, the way back or the limit
-    once there is one (a row only then: one element less). `row`: a row of controls to put the buttons in (a
-    projector's, beside the part control), `editor`: where the next row's editor goes (there, under the figure)."""
+    once there is one (a row only then: one element less). `row`: a row of controls to put the add button in (a
+    projector's, beside the part control), `editor`: where the next row's editor goes (there, under the figure), the
+    way back and the limit under it (the row above the figure, with four heads' names, had no room for them)."""
     t_ = v.t
     with editor or nullcontext():
         next_row = _next_token_editor(v, t)
@@ -32,6 +33,8 @@ def offer_next_row(v: View, t: int, row=None, editor=None) -> None:
         row = st.container(horizontal=True, vertical_alignment="center") if t > len(v.x) or full_cache else st
     row.button(t_("kv_add", t=subscript(t + 1)), key="add_token", type="primary", on_click=_add, args=(next_row,),
                disabled=full_cache)
+    if editor is not None and (t > len(v.x) or full_cache):
+        row = editor.container(horizontal=True, vertical_alignment="center")
     if t > len(v.x):
         row.button(t_("kv_reset", n=len(v.x)), key="kv_reset", on_click=_reset)
     if full_cache:

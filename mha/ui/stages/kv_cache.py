@@ -14,7 +14,7 @@ from .. import exports, lab, lengths, link
 from .. import settings as S
 from ..chart import draw, drawn, shared_figure
 from ..kv.cost import cost_counts, cost_curves, measure_part
-from ..kv.shared import decode_rows, held_words, picker
+from ..kv.shared import decode_rows, held_words, names_beside, picker
 from ..kv.step import (
     cache_step,
     legend,
@@ -35,9 +35,10 @@ from ..view import View, first_screen
 # (attention.walk) assigns.
 CODE = [mha.KVCache.append]
 # On a projector the part's figure sits under two rows of controls (the variant, and the head, the part and the add
-# button), each 48 px where view.first_screen counts 36, 8 px more where the variant has a knob beside it (a number
-# box or a slider is taller than the picker); the cost's curves under their title besides
-ROWS_ABOVE, KNOB_ROW, CURVES_TITLE = 24, 8, 56
+# button), each 48 px where view.first_screen counts 36, 8 px more where the variant has a knob (a number box or a
+# slider is taller than the picker), 39 more where its knobs' names stand over their boxes (sinks'); the cost's
+# curves under their title besides
+ROWS_ABOVE, KNOB_ROW, NAMES_OVER, CURVES_TITLE = 24, 8, 39, 56
 
 
 def render(v: View) -> None:
@@ -115,7 +116,9 @@ def _steps(v: View) -> None:
 
 def _above(variant: str) -> int:
     """Px the two rows of controls over a projector's figure take beyond what view.first_screen counts."""
-    return ROWS_ABOVE + (KNOB_ROW if VARIANTS[variant].knobs else 0)
+    if not VARIANTS[variant].knobs:
+        return ROWS_ABOVE
+    return ROWS_ABOVE + KNOB_ROW + (0 if names_beside(variant) else NAMES_OVER)
 
 
 def _step(v: View, d, rows_read: np.ndarray) -> None:
