@@ -198,7 +198,7 @@ def _checkpoint(params: Mapping, out: dict) -> list[Notice]:
             out["ckpt"] = raw
         else:
             notices.append(Notice("notice_ckpt", dict(key="ckpt", value=shorten(raw),
-                                                      offered=", ".join(offered) or "—")))
+                                                      offered=tuple(offered) or "—")))
     if "ckpt_knock" in params:
         names = [p.strip() for p in _first(params["ckpt_knock"]).split(",") if p.strip()]
         good = [n for n in names if HEAD_NAME.fullmatch(n)]

@@ -259,6 +259,11 @@ def test_what_a_link_gets_wrong_is_said_and_the_rest_kept():
     at = run(stage="heads", ckpt="../../etc")
     assert "names no checkpoint this server offers (it offers: tiny-gpt2, trained-gpt2)" in " ".join(warnings(at))
     assert "S of every head" in page_text(at)
+    # a Chinese page lists as Chinese does (second zh review: "敲掉 2.1, 2.2" beside the trained model's 2.1、2.2)
+    at = run(stage="heads", ckpt="../../etc", lang="zh")
+    assert "本服务器提供：tiny-gpt2、trained-gpt2" in " ".join(warnings(at))
+    at = run(stage="heads", ckpt="trained-gpt2", ckpt_knock="2.1,2.2", lang="zh")
+    assert "| 敲掉 2.1、2.2 |" in shown(page_text(at)) and "2.1（" in page_text(at), shown(page_text(at))
 
 
 def test_a_checkpoint_that_does_not_fit_or_does_not_open_is_named_with_what_is_wrong(offered, monkeypatch):
@@ -368,7 +373,7 @@ def test_an_upload_too_large_for_the_server_is_refused_before_it_is_read(offered
     rerun(at)
     errors = shown(" ".join(e.value for e in at.error))
     need = checkpoints.megabytes(checkpoints.need("tiny-gpt2"))
-    assert f"你上传的模型 在本进程中需要 {need} MB" in errors and "放得下的有：trained-gpt2" in errors and not read
+    assert f"你上传的模型在本进程中需要 {need} MB" in errors and "放得下的有：trained-gpt2" in errors and not read
 
 
 def test_an_upload_of_a_huge_vocabulary_is_refused_for_what_its_runs_would_hold(offered, tmp_path, monkeypatch):

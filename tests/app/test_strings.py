@@ -104,7 +104,8 @@ SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled"
                 "variant_gqa", "variant_mqa", "variant_alibi", "variant_rope", "variant_mla",
                 "kv_short_int8",  # the methods' own names
                 "post_qkv", "post_kv",  # the post's headings as it writes them
-                "lab_costs_model_bloom", "lab_costs_real_cell"}  # a name and a colon, set in Chinese punctuation
+                "lab_costs_model_bloom", "lab_costs_real_cell",  # a name and a colon, set in Chinese punctuation
+                "real_head_score"}  # a head and its score, in Chinese brackets
 # The post's own headings: an English page quotes them as the post writes them, in Chinese, beside a gloss, for the
 # learner who reads the post beside the app (mha/ui/strings/orientation.py)
 POST_HEADINGS = ("线性代数复习", "从输入到输出", "Q、K、V", "多头注意力", "输出", "输入输出关系分析", "KV Cache",
@@ -283,6 +284,11 @@ def term_problems(zh: dict[str, str], en: dict[str, str]) -> dict[str, set[str]]
         "nats": lambda k: re.search(r"(?i)\bnats?\b", zh[k]),  # a loss in nats says 奈特, as the heads stage's
         "copy": lambda k: "复制" in zh[k] and re.search(r"(?i)\bheads?\b", en[k]),  # a head 照抄s; 复制 is a link's
         "today": lambda k: "今天的" in zh[k],  # today's models are 如今的 (12-04 C1, C2): 今天的 is this very day's
+        # the second review of the new strings (twenty-sixth session): the GQA lab's KV heads, as the KV stage's
+        "kv_heads_named": lambda k: re.search(r"K 和 V (的)?头", zh[k]),
+        "example": lambda k: "示例" in zh[k],  # the example text is 例子, as the tokens stage offers it
+        "operator": lambda k: "运行服务器的人" in zh[k],  # 服务器管理员
+        "walk": lambda k: "前面步骤" in zh[k],  # the stages before are 前面各步
     }
     return {rule: {k for k in zh if broken(k)} for rule, broken in rules.items()}
 
@@ -303,7 +309,8 @@ def test_the_term_check_catches_each_slip():
              "mha": "MHA 原版", "logit": "对数几率", "kv_heads": "2 个 kv 头", "final_norm": "最后层归一化的 β",
              "sizes": "把各个宽度换成质数", "bf16": "2 字节，即半精度", "circuits": "$OV$：它写什么",
              "knock": "要关掉的头（层.头）", "nats": "后一半损失（nat）", "copy": "哪些头在复制",
-             "today": "今天的模型对原文的注意力做了哪些改动"}
+             "today": "今天的模型对原文的注意力做了哪些改动", "kv_heads_named": "8 个 K 和 V 头",
+             "example": "示例文本里没有它的词元", "operator": "运行服务器的人可以调高上限", "walk": "和前面步骤里一样"}
     zh |= {f"slip_{rule}": text for rule, text in slips.items()}
     said = {"gpt2_sizes": "GPT-2 small, 2 bytes, as in bf16", "knock": "Heads to knock out (layer.head)",
             "copy": "Which heads copy"}
@@ -313,7 +320,8 @@ def test_the_term_check_catches_each_slip():
     fixed = zh | {"a": "由“文本 → 词元 → X”这一步里的文本决定。", "b": "把它追加到文本末尾", "d": "仍是你填的数",
                   "e": "维度固定", "f": "和 GPT-2 一样", "g": "见“输入 X”这一步", "stage_tokens": "文本 → 词元 → X"}
     right = ("投影模式、这一步、训练过的模型、内积、潜向量、原文、MHA（原文）、logit、KV 头、最终层归一化、各个维度、"
-             "bf16、OV、要敲掉的头、损失（奈特）、哪些头在照抄、如今的模型")
+             "bf16、OV、要敲掉的头、损失（奈特）、哪些头在照抄、如今的模型、K 和 V 的投影、例子、服务器管理员、"
+             "前面各步")
     fixed |= {f"slip_{rule}": ("GPT-2 small 的维度、" if rule == "gpt2_sizes" else "") + right for rule in slips}
     assert term_problems(fixed, en | {"stage_tokens": "Text → tokens → X"}) == {r: set() for r in
                                                                                ("page", "concat", "kept", "size",
@@ -355,3 +363,17 @@ def test_english_says_one_answer_one_layer_and_one_bpe_token():
     assert "has 1 layer of 1 head;" in t("real_knock_left", names="2.1", name="tiny", layers=1, heads=1)
     assert t("tokens_bpe_count", n=1, cut="", words=1).startswith("1 BPE token where")
     assert t("room_tally", n=1, answers=3, right=2, share=2 / 3).startswith("Question 1: 3 answers, 2 right")
+
+
+def test_the_apps_own_chinese_words_in_a_field_take_no_spaces_and_a_value_from_outside_keeps_them():
+    """The zh templates keep a space around a field for a Latin name ("无法打开 gpt2："); the upload's name is
+    Chinese (real_own), and spaces between Chinese characters read as stray (second zh review, finding 2). A link's
+    value keeps its spaces: it stands apart from the sentence that names it."""
+    t = Text("zh")
+    own = t("real_own")
+    assert t("real_error", name=own, error="x") == f"无法打开{own}：x"
+    assert t("real_error", name="gpt2", error="x") == "无法打开 gpt2：x"
+    assert f"按{own}自己的词元切分" in t("real_text", name=own, n=5, cut="")
+    sizes = dict(d_model=768, d_k=64, d_v=64, n_heads=12, d_ff=3072)
+    assert t("checkpoint_sizes", name=own, **sizes).startswith(f"{own}的维度是固定的")
+    assert t.md("notice_not_whole", key="n_heads", value="三") == "链接参数 n\\_heads=三 不是整数，已改用默认值。"

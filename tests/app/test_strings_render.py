@@ -375,12 +375,12 @@ def pages(checkpoint_root, tmp_path_factory):
 
     Figures are shared across sessions by what they show, not by how a Text is patched: the walk starts and
     ends with an empty store, so that it draws its own tagged figures and leaves none to other tests."""
-    call, template = Text.__call__, Text.template
+    fill, template = Text._fill, Text.template
     shown = []
     chart.FIGURES.clear()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MHA_MODELS", str(checkpoint_root))
-        mp.setattr(Text, "__call__", lambda self, key, /, **f: TAG.format(key) + call(self, key, **f))
+        mp.setattr(Text, "_fill", lambda self, key, f, snug: TAG.format(key) + fill(self, key, f, snug))
         mp.setattr(Text, "template", lambda self, key: TAG.format(key) + template(self, key))
         try:
             for at in itertools.chain(_walk(), _checkpoints(mp, checkpoint_root), _walked(),

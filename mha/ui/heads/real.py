@@ -54,7 +54,7 @@ def uploader(t: Text) -> None:
     st.file_uploader(t("real_upload", mb=checkpoints.UPLOAD_MB), type=["json", "safetensors", "txt"],
                      accept_multiple_files=True, key="ckpt_files", max_upload_size=checkpoints.UPLOAD_MB,
                      on_change=_uploaded, help=t("real_upload_help", mb=checkpoints.UPLOAD_MB, files=md_escape(
-                         ", ".join(checkpoints.UPLOAD_FILES))))
+                         t("list_sep").join(checkpoints.UPLOAD_FILES))))
     if error := st.session_state.pop(UPLOAD_ERROR, None):
         st.error(error)
 
@@ -91,7 +91,7 @@ def failure(t: Text, e: mha.InputError) -> str:
 
 def too_large(t: Text, e: "checkpoints.TooLarge", name: str) -> str:
     """That a checkpoint does not fit the server's budget, how much it needs, and which offered ones fit."""
-    fits = t("real_fits", names=md_escape(", ".join(e.fits))) if e.fits else t("real_fits_none")
+    fits = t("real_fits", names=md_escape(t("list_sep").join(e.fits))) if e.fits else t("real_fits_none")
     return t.sentences(t("real_too_large", name=name, need=checkpoints.megabytes(e.nbytes),
                          allowed=checkpoints.megabytes(e.allowed), variable=md_escape(checkpoints.BUDGET)), fits)
 
@@ -244,7 +244,7 @@ def scores(v: View, m: mha.GPT2) -> tuple[np.ndarray, np.ndarray]:
     for kind, a in (("ind", induction), ("prev", prev)):  # every head with a score of ROLE_FLOOR or more is named
         over = named_over(a)
         if len(over) > 1:
-            heads = t("list_sep").join(f"{head} ({score:.2f})" for head, score in over)
+            heads = t("list_sep").join(t("real_head_score", head=head, score=f"{score:.2f}") for head, score in over)
             said.append(t(f"real_best_{kind}_many", heads=heads, floor=floor))
         else:
             head, score = over[0] if over else named_over(a, -np.inf)[0]
@@ -267,7 +267,7 @@ def knock(v: View, m: mha.GPT2, name: str) -> None:
     t, ss, w = v.t, st.session_state, m.weights
     names, kept = knocked_names(m)
     if left := [n for n in ss.get("ckpt_knock") or [] if n not in kept]:
-        st.warning(t("real_knock_left", names=md_escape(", ".join(left[:5])), name=said_name(t, name),
+        st.warning(t("real_knock_left", names=md_escape(t("list_sep").join(left[:5])), name=said_name(t, name),
                      layers=w.n_layers, heads=m.n_heads))
     ss["ckpt_knock"] = kept
     st.markdown(f"**{t('real_knock_title')}**\n\n:gray[:small[{t('real_knock_text')}]]")
@@ -281,7 +281,7 @@ def knock(v: View, m: mha.GPT2, name: str) -> None:
     rows = [(t("real_knock_every"), f"{every.accuracy:.2f}", f"{every.loss:.2f}")]
     if knocked:
         without = checkpoints.knocked_score(m, knocked)
-        rows.append((t("real_knock_without", heads=", ".join(chosen)), f"{without.accuracy:.2f}",
+        rows.append((t("real_knock_without", heads=t("list_sep").join(chosen)), f"{without.accuracy:.2f}",
                      f"{without.loss:.2f}"))
     chance = np.log(w.vocab_size)
     rows.append((t("real_knock_chance"), f"{1 / w.vocab_size:.2g}", f"{chance:.2f}"))

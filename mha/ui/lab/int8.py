@@ -83,7 +83,7 @@ def _checked(v: View, cfg: mha.AttentionConfig, tr: mha.Trace) -> str:
     k_half, v_half = tr.k_scale / 2, tr.v_scale / 2
     over = [f"{m}[{gi + 1}, {row + 1}]" for m, err, half in (("K", k_err, k_half), ("V", v_err, v_half))
             for gi, row in zip(*np.nonzero(err > half * WITHIN), strict=True)]
-    words = t("lab_int8_check_bad", what=", ".join(over)) if over else t(
+    words = t("lab_int8_check_bad", what=t("list_sep").join(over)) if over else t(
         "lab_int8_check_ok", k=fmt(float(k_err.max())), k_half=fmt(float(k_half.max())), v=fmt(float(v_err.max())),
         v_half=fmt(float(v_half.max())))
     if over:

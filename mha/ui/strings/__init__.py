@@ -49,7 +49,23 @@ ONE = re.compile(r"((?<![\d.,])1 (?:K and V |BPE )?)"
                  r"(token|key|cell|head|row|column|position|letter|word|point|layer|answer)s\b(?!')")
 # Chinese: a field that ends in a full-width bracket ("BLOOM（176B）") takes no space before the next character
 SPACE_AFTER_BRACKET = re.compile(r"(?<=[）」』】])[ \t]+(?=[\u4e00-\u9fff])")
-CJK_END = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]$")  # a Chinese character or full-width mark last
+CJK = r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"  # a Chinese character or a full-width mark
+CJK_START, CJK_END = re.compile(CJK), re.compile(CJK + "$")
+
+
+def _snug(template: str, fields: dict) -> str:
+    """Chinese: the template without the spaces it keeps around a field (for a Latin name, "按 {name} 自己的词元")
+    where the field's value starts or ends with a Chinese character and one stands beyond the space
+    ("按你上传的模型自己的词元"); the field's bold markers stay with it."""
+    for name, value in fields.items():
+        if not isinstance(value, str) or not value:
+            continue
+        slot = r"\*{0,2}(?<!\{)\{" + re.escape(name) + r"(?:[!:][^{}]*)?\}(?!\})\*{0,2}"
+        if CJK_START.match(value):
+            template = re.sub(rf"(?<={CJK})[ \t]+(?={slot})", "", template)
+        if CJK_END.search(value):
+            template = re.sub(rf"({slot})[ \t]+(?={CJK})", r"\1", template)
+    return template
 
 
 def md_escape(text: str) -> str:
@@ -74,22 +90,30 @@ class Text:
         self.table = TABLES[self.lang]
 
     def __call__(self, key: str, /, **fields) -> str:
-        text = self.table[key].format(**fields)
+        return self._fill(key, fields, snug=True)
+
+    def _fill(self, key: str, fields: dict, snug: bool) -> str:
+        """The value with its fields; in Chinese, `snug`: the app's own Chinese words in a field take no spaces
+        around them (_snug). A value from outside keeps them, so that it stands apart from the sentence."""
         if self.lang == "en":
+            text = self.table[key].format(**fields)
             return ONE.sub(r"\1\2", text) if fields else text
+        template = _snug(self.table[key], fields) if snug and fields else self.table[key]
+        text = template.format(**fields)
         return SPACE_AFTER_BRACKET.sub("", text) if fields else text
 
     def md(self, key: str, /, **fields) -> str:
         """t(key, **fields) for Markdown, each str field shown literally (md_escape); numbers as the template says."""
-        return self(key, **{k: md_escape(v) if isinstance(v, str) else v for k, v in fields.items()})
+        return self._fill(key, {k: md_escape(v) if isinstance(v, str) else v for k, v in fields.items()}, snug=False)
 
     def notice(self, notice) -> str:
         """A settings.Notice in this language: its fields come from a link or a hand, so they go through md; a field
-        `why` is the key of the reason, said in this language."""
-        fields = {k: md_escape(v) if isinstance(v, str) else v for k, v in notice.fields.items() if k != "why"}
+        `why` is the key of the reason, said in this language; a tuple, a list said as the language lists."""
+        fields = {k: self("list_sep").join(v) if isinstance(v, tuple) else v for k, v in notice.fields.items()}
+        fields = {k: md_escape(v) if isinstance(v, str) else v for k, v in fields.items() if k != "why"}
         if "why" in notice.fields:  # the app's own words, in this language: no value from outside
             fields["why"] = self(notice.fields["why"])
-        return self(notice.key, **fields)
+        return self._fill(notice.key, fields, snug=False)
 
     def sentences(self, *parts: str) -> str:
         """Sentences run on as the language writes them: after a Chinese one (ending in 。, ）, … or any CJK

@@ -65,10 +65,10 @@ STRINGS = {
             "重算对全部 t 个词元按同样的顺序计算。把键和值的权重压成潜向量的 SVD 只做一次，不计入。")),
     "kv_cost_curves": S(
         en="The curves below count {variant} as set on this page: at these sizes {here}; at GPT-2-small's {gpt2}.",
-        zh="下面的曲线按页面上的设置，对“{variant}”这一变体计数：当前维度 {here}；GPT-2 small 的维度 {gpt2}。"),
+        zh="下面的曲线按页面上的设置，统计“{variant}”这一变体的开销：当前维度 {here}；GPT-2 small 的维度 {gpt2}。"),
     "kv_cost_timed": S(
         en="Both ways ran {variant}: its own cache, against recomputing the same variant on every token so far.",
-        zh="两种方式跑的都是 {variant}：一种用它自己的缓存，另一种在目前所有词元上把同一变体整体重算。"),
+        zh="两种方式跑的都是“{variant}”这一变体：一种用它自己的缓存，另一种在目前所有词元上把同一变体整体重算。"),
     "kv_axis_t": S(
         en="tokens generated T",
         zh="已生成的词元数 T",

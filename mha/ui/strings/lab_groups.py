@@ -8,7 +8,7 @@ STRINGS = {
         zh="这里只画第 {g} 组（共 {groups} 组）：第 {heads} 个头；其余各组同理"),
     "lab_groups_kv_heads": S(
         en="K and V heads $n_{{kv}}$ (the divisors of $h$)",
-        zh="K 和 V 的头数 $n_{{kv}}$（$h$ 的因数）"),
+        zh="KV 头数 $n_{{kv}}$（$h$ 的因数）"),
     "lab_groups_primes_note": S(
         en=("$h = {h}$ is no prime: GQA needs query heads that split into equal groups, so the lab keeps a composite "
             "$h$. The other sizes are still distinct primes."),
@@ -22,14 +22,14 @@ STRINGS = {
         en=("These weights' sizes are their own: {h} heads in each layer, so their K and V heads can "
             "only number {options}, and no group sits in between. Seeded weights can take 4 heads and "
             "show a real group."),
-        zh=("这套权重的维度是固定的：每层 {h} 个头，所以 K 和 V 的头数只能是 {options}，没有介于两者之间的组。"
+        zh=("这套权重的维度是固定的：每层 {h} 个头，所以 KV 头数只能是 {options}，没有介于两者之间的组。"
             "换成随机权重就能用 4 个头，看到真正的分组。")),
     "lab_groups_four_gqa": S(
         en=("With {h} heads, GQA has nothing between one K and V for every head (MQA, $n_{{kv}} = 1$) "
             "and one for each (the walk's MHA). A real group, some heads sharing but not all, needs "
             "4 heads."),
         zh=("只有 {h} 个头时，GQA 在所有头共用一份 K 和 V（MQA，$n_{{kv}} = 1$）与每个头各有一份（前面"
-            "步骤里的 MHA）之间没有别的选择。真正的分组，也就是部分头共用而不是全部，至少要 4 个头。")),
+            "各步里的 MHA）之间没有别的选择。真正的分组，也就是部分头共用而不是全部，至少要 4 个头。")),
     "lab_groups_four_one": S(
         en=("With a single head there is nothing to share. Sharing K and V needs at least 2 heads, and a "
             "real group, some heads sharing but not all, needs 4."),
@@ -54,13 +54,13 @@ STRINGS = {
             "{groups}. Every head keeps its own $W_Q$, so its own Q; each group keeps the $W_K$ and "
             "$W_V$ of its first head in the walk."),
         zh=("{h} 个查询头，{n_kv} 个 K、{n_kv} 个 V。每 {size} 个头一组，共用一个 K 和一个 V：{groups}。"
-            "每个头仍有自己的 $W_Q$，因此 Q 各不相同；每组沿用它第一个头在前面步骤里的 $W_K$ 和 $W_V$。")),
+            "每个头仍有自己的 $W_Q$，因此 Q 各不相同；每组沿用它第一个头在前面各步里的 $W_K$ 和 $W_V$。")),
     "lab_groups_intro_mqa": S(
         en=("{h} query heads, 1 K and 1 V: every head reads the same K and V. Every head keeps its "
             "own $W_Q$, so its own Q; the one K and V come from the $W_K$ and $W_V$ of head 1 in the "
             "walk."),
         zh=("{h} 个查询头，1 个 K 和 1 个 V：所有头读同一个 K 和 V。每个头仍有自己的 $W_Q$，因此 Q "
-            "各不相同；这唯一的 K 和 V 来自前面步骤里第 1 个头的 $W_K$ 和 $W_V$。")),
+            "各不相同；这唯一的 K 和 V 来自前面各步里第 1 个头的 $W_K$ 和 $W_V$。")),
     "lab_groups_row1": S(
         en=("See row 1 of H below: it is the same for every head of a group, since the first token sees "
             "only itself and the group's heads read the same V."),
@@ -68,8 +68,8 @@ STRINGS = {
     "lab_groups_none": S(
         en=("{h} query heads and {h} K and V heads: each head reads its own K and V, as in the walk. "
             "Nothing is shared ($n_{{kv}} = h$): this is the walk's MHA."),
-        zh=("{h} 个查询头，{h} 个 K 和 V 头：每个头读自己的 K 和 V，和前面步骤里一样。没有共用"
-            "（$n_{{kv}} = h$）：这就是前面步骤里的 MHA。")),
+        zh=("{h} 个查询头，{h} 个 KV 头：每个头读自己的 K 和 V，和前面各步一样。没有共用"
+            "（$n_{{kv}} = h$）：这就是前面各步里的 MHA。")),
     "lab_groups_mqa": S(
         en=("This is MQA, the extreme case, which Falcon uses: the smallest cache, and every head has to find "
             "what it needs among the same keys and values."),
@@ -77,7 +77,7 @@ STRINGS = {
     "lab_groups_gqa": S(
         en=("Between the two: Llama 3's 8B model has each K and V read by 4 query heads (32 heads, 8 K and "
             "V heads)."),
-        zh="介于两者之间：Llama 3 的 8B 模型让每 4 个查询头读同一个 K 和 V（32 个头，8 个 K 和 V 头）。"),
+        zh="介于两者之间：Llama 3 的 8B 模型让每 4 个查询头读同一个 K 和 V（32 个头，8 个 KV 头）。"),
     "lab_groups_map_title": S(
         en="Each group's K and V drawn once, then the Q of every head that reads them",
         zh="每组的 K 和 V 只画一次，后面是读它们的每个头的 Q"),
@@ -115,10 +115,10 @@ STRINGS = {
         zh="公式"),
     "lab_groups_row_mha": S(
         en="the walk's MHA, {h} heads",
-        zh="前面步骤里的 MHA，{h} 个头"),
+        zh="前面各步里的 MHA，{h} 个头"),
     "lab_groups_row_shared": S(
         en="{variant}, K and V heads: {n_kv}",
-        zh="{variant}，K 和 V 的头数：{n_kv}"),
+        zh="{variant}，KV 头数：{n_kv}"),
     "lab_groups_reads_text": S(
         en=("Does every head read its own group's K and V? The page recomputes each head's S and H "
             "from X and the weights with plain numpy, the group taken from the rule $g(i)$ above "
@@ -137,20 +137,20 @@ STRINGS = {
         zh=r"差值 $\max\lvert H_i - S_i V_{{g(i)}}\rvert$"),
     "lab_groups_y_same": S(
         en="Nothing is shared, so Y is exactly the walk's Y.",
-        zh="没有共用，所以 Y 和前面步骤里的 Y 完全一样。"),
+        zh="没有共用，所以 Y 和前面各步里的 Y 完全一样。"),
     "lab_groups_y_moved": S(
         en=(r"Sharing changes the model: on these weights, $\max\lvert Y - Y_{{\text{{MHA}}}}\rvert = "
             r"{diff}$ against the walk's Y."),
-        zh=(r"共用会改变模型：在这些权重上，和前面步骤里的 Y 相比，$\max\lvert Y - Y_{{\text{{MHA}}}}\rvert "
+        zh=(r"共用会改变模型：在这些权重上，和前面各步里的 Y 相比，$\max\lvert Y - Y_{{\text{{MHA}}}}\rvert "
             r"= {diff}$。")),
     "lab_groups_trained_with": S(
         en=("Real models do not take a trained MHA and merge its heads like this: they are trained "
-            "with the sharing from the start, or converted and then trained a little more. The "
+            "sharing K and V from the start, or converted and then trained a little more. The "
             "GQA paper (Ainslie et al., 2023) makes each group's K and V projections the mean of "
             "its heads' and uptrains for about 5% of the original training steps; its GQA with 8 "
             "groups comes close to MHA's quality at nearly MQA's speed. Here the first head's are "
             "kept and nothing is retrained, so Y moves."),
-        zh=("真正的模型不会这样把训练好的 MHA 的头直接合并：它们要么从一开始就带着共用来训练，要么先转换"
+        zh=("真正的模型不会这样把训练好的 MHA 的头直接合并：它们要么从一开始就按共用 K、V 的结构来训练，要么先转换"
             "、再补训一小段。提出 GQA 的论文（Ainslie 等，2023）把每组 K 和 V 的投影取成组内各头的平均，再用原来"
             "训练步数的大约 5% 继续训练；分 8 组的 GQA 质量接近 MHA，速度接近 MQA。这里直接沿用第一个头"
             "的投影，也没有重新训练，所以 Y 会变。")),

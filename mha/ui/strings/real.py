@@ -54,7 +54,7 @@ STRINGS = {
     "real_no_tokens_example": S(
         en=("You have typed no text, and the example holds none of {name}'s tokens, so there is no pattern to draw: "
             "type a text it knows at stage {tokens}. The probe below uses its own."),
-        zh="你还没有输入文本，而示例文本里没有任何 {name} 词表中的词元，所以画不出注意力图：请在第 {tokens} 步输入它认识的文本。下面的测量用的是它自己的词元。"),
+        zh="你还没有输入文本，而例子里没有任何 {name} 词表中的词元，所以画不出注意力图：请在第 {tokens} 步输入它认识的文本。下面的测量用的是它自己的词元。"),
     "real_layer": S(
         en="Layer",
         zh="层"),
@@ -107,6 +107,9 @@ STRINGS = {
         en=("Heads {heads} score {floor} or more for induction: each looks back to the token to copy, an induction "
             "head."),
         zh="头 {heads} 的归纳分数都不低于 {floor}：每个都会回头看该照抄的那个词元，都是归纳头。"),
+    "real_head_score": S(  # a head named with its score, in a list of them
+        en="{head} ({score})",
+        zh="{head}（{score}）"),
     "real_best_prev": S(
         en="Head {head} scores {score} for the previous token.",
         zh="头 {head} 的前一词元分数是 {score}。"),
@@ -124,7 +127,7 @@ STRINGS = {
             "{allowed} MB for checkpoints ({variable}), so which heads copy is not measured here, and no head can be "
             "knocked out. On a machine with room, the server's operator can raise the limit."),
         zh=("在 {name} 上做这项测量需要 {probe} MB，再加上权重的 {weights} MB，超过了本服务器给检查点的 {allowed} MB"
-            "（{variable}），所以这里不测量哪些头在照抄，也不能敲掉任何头。在内存充足的机器上，运行服务器的人可以调高这个上限。")),
+            "（{variable}），所以这里不测量哪些头在照抄，也不能敲掉任何头。在内存充足的机器上，服务器管理员可以调高这个上限。")),
     "real_knock_title": S(
         en="Knock heads out and see whether copying still works",
         zh="敲掉一些头，看模型还能不能照抄"),
@@ -187,7 +190,7 @@ STRINGS = {
         zh="本服务器的检查点中，放得下的有：{names}。"),
     "real_fits_none": S(
         en="None of this server's checkpoints fits; on a machine with room, its operator can raise the limit.",
-        zh="本服务器的检查点都放不下；在内存充足的机器上，运行服务器的人可以调高这个上限。"),
+        zh="本服务器的检查点都放不下；在内存充足的机器上，服务器管理员可以调高这个上限。"),
     "real_back": S(
         en="Back to the walk's heads",
         zh="回到各步所用模型的头"),
