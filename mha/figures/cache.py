@@ -7,6 +7,7 @@ until the frame that computes it, so frames change data only and the layout neve
 """
 
 import functools
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -74,7 +75,8 @@ class CacheStep:
     names: dict  # q, k, v, s, h, y -> display names (HTML)
     words: dict  # one caption per STEPS key, steps (slider labels), legend, the notes under Q's row (scores_note:
     #              where the scores stand; drop_q_note, done_q_note: the Q rows done with), play, pause,
-    #              last_rows, first_cols, last_cols ("{n}", "{total}"), token and col (what rows and columns count),
+    #              last_rows, first_cols, last_cols ("{n}", "{total}"), rows_drawn (.format(a=, b=): a projector's
+    #              rows drawn), token and col (what rows and columns count),
     #              slider (the slider's name for a screen reader), slider_step ("{k}", "{count}", "{step}", "{caption}":
     #              a step's words for it)
     labels: tuple[str, ...] | None = None  # what rows 1..t (and S's columns) are called, when not 1..t: the
@@ -176,11 +178,15 @@ def _windows(s: CacheStep, look: Look) -> tuple[int, dict]:
 
 def _title(s: CacheStep, key: str, win: tuple[int, int, int], look: Look) -> str:
     """Name · shape of the whole matrix; a second line says which part is drawn when not all of it is (the tokens'
-    window, its rows and S's columns, only where the look's titles say it)."""
+    window, its rows and S's columns, only where the look's titles say it); elsewhere (a projector's, with no line
+    to spare) the rows drawn follow the shape on its line, small (audit 2026-12-07 #1: "S₁ · 6×6" over 4 rows)."""
     shape = s.after(key).shape
     head = f"<b>{s.names[key]}</b> · {shape[0]}×{shape[1]}"
     rows, cols, col0 = win
     w = s.words
+    if rows < shape[0] and not look.rows_titled:
+        drawn = w["rows_drawn"].format(a=shape[0] - rows + 1, b=shape[0])
+        head += f" <span style='font-size:0.8em'>{drawn}</span>"
     parts = []
     if rows < shape[0] and look.rows_titled:
         parts.append(w["last_rows"].format(n=rows, total=shape[0]))
@@ -191,7 +197,9 @@ def _title(s: CacheStep, key: str, win: tuple[int, int, int], look: Look) -> str
 
 def _title_width(title: str, size: int) -> float:
     head, *window = title.split("<br>")
-    return max([text_px(head, size)] + [text_px(line, size * 0.85) for line in window])
+    name, span, drawn = head.partition(" <span")  # a projector's rows drawn, after the shape, at 0.8 em
+    first = text_px(name, size) + (text_px(re.sub(r"<[^>]+>", "", span + drawn), size * 0.8) if span else 0)
+    return max([first] + [text_px(line, size * 0.85) for line in window])
 
 
 NOTES = {"scores": "scores_note", "drop_q": "drop_q_note", "output": "done_q_note"}  # the note under Q's row, by frame

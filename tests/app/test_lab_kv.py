@@ -160,8 +160,36 @@ def test_mla_caches_the_latent_and_decodes_to_the_naive_reference(lang):
     said = {"en": ("meets the latent cache", "meets the K cache"),
             "zh": ("与潜向量缓存的每一行", "K 缓存里的每个键")}[lang]
     assert _bare(said[0]) in _captions(at) and _bare(said[1]) not in _captions(at)
+    # and when X_t arrives the cache holds latent rows, no K or V rows (audit 2026-12-07 #2)
+    arrive = {"en": ("holds the latent rows c of X₁…X₅", "holds the K and V rows"),
+              "zh": ("存着 X₁…X₅ 的潜向量 c", "的 K 行和 V 行")}[lang]
+    assert _bare(arrive[0]) in _captions(at) and _bare(arrive[1]) not in _captions(at)
     assert Text(lang)("kv_bytes", n=f"{t * 4 * 8:,}") in page_text(at)
     assert all(float(row[1]) <= 1e-12 for row in _proof(at)[1:3])
+    # Y's earlier rows, recomputed in another order of sums: exactly equal, or said to differ by rounding only
+    earlier = _proof(at)[0][1]
+    rounding = Text(lang)("kv_rounding", value="")
+    assert earlier == Text(lang)("kv_exact") or (earlier.endswith(rounding) and float(earlier[:-len(rounding)]) < 1e-12)
+    # the latent keeps 4 of the 5 directions of [W_K | W_V] (d_model = 5): the numbers are not the walk's, and
+    # the page says so; at width 5 nothing is cut, and it says nothing (audit 2026-12-07 #3)
+    cut = Text(lang)("kv_state_mla_cut", l=4, r=5)
+    assert cut in page_text(at)
+    assert not np.allclose(_matrix(drawn(last, s), t)[-1], _expected("mha", t)["probs"][HEAD - 1][-1], atol=1e-3)
+    whole = run(stage="kv_cache", variant="mla", d_latent=5, lang=lang, **SIZES)
+    assert Text(lang)("kv_state_mla", t=3, d_latent=5, size=Text(lang)("kv_bytes", n="120")) in page_text(whole)
+    assert "W_K \\mid W_V" not in page_text(whole)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_int8s_bytes_are_worked_out_from_its_codes_and_scales(lang):
+    """204 bytes for 3 tokens cannot be read from "3×7 and 3×11" alone (float64 gives 864, the codes alone 108): the
+    state says a byte a code and 8 a row's scale, for K and V (audit 2026-12-07 #4)."""
+    at = run(stage="kv_cache", variant="int8", lang=lang, **SIZES)
+    kv, t = H, 3  # int8 keeps every head's own K and V
+    nbytes = kv * t * (D_K + D_V) + kv * t * 2 * 8
+    text = page_text(at)
+    assert Text(lang)("kv_bytes", n=f"{nbytes:,}") in text
+    assert f"{kv}·{t}·({D_K} + {D_V} + 2·8) = {nbytes:,}" in text
 
 
 @pytest.mark.parametrize("variant, window, sinks", [("window", 2, 0), ("window", 3, 0), ("sinks", 2, 1)])
@@ -377,7 +405,8 @@ def test_the_tokens_a_window_holds_and_those_that_left_are_said_run_by_run(varia
         text = page_text(at)
         assert t_("kv_state_window", held=_tokens_said(held, sep), sinks=sinks, w=window, most=sinks + window) in text
         if gone:
-            assert t_("kv_state_left", gone=_tokens_said(gone, sep)) in text, (t, gone)
+            key = "kv_state_left_one" if len(gone) == 1 else "kv_state_left"  # "X₁ left: … sees it" (audit 12-07)
+            assert t_(key, gone=_tokens_said(gone, sep)) in text, (t, gone)
         at.button(key="add_token").click()
         rerun(at)
 

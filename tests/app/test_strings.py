@@ -105,7 +105,7 @@ SAME_IN_BOTH = {"matmul_a", "matmul_b", "anim_fill", "phase_qkt", "phase_scaled"
                 "kv_short_int8",  # the methods' own names
                 "post_qkv", "post_kv",  # the post's headings as it writes them
                 "lab_costs_model_bloom", "lab_costs_real_cell",  # a name and a colon, set in Chinese punctuation
-                "real_head_score"}  # a head and its score, in Chinese brackets
+                "real_head_score", "kv_rows_drawn"}  # a head and its score, rows drawn: in Chinese brackets
 # The post's own headings: an English page quotes them as the post writes them, in Chinese, beside a gloss, for the
 # learner who reads the post beside the app (mha/ui/strings/orientation.py)
 POST_HEADINGS = ("线性代数复习", "从输入到输出", "Q、K、V", "多头注意力", "输出", "输入输出关系分析", "KV Cache",

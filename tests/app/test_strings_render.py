@@ -62,6 +62,7 @@ def _walk():
     at.number_input(key="kv_measure_T").set_value(2)
     at.button(key="kv_measure").click()
     yield rerun(at)
+    yield run(stage="kv_cache", kv=2, present=1)  # more tokens than a projector's step draws: its titles say which
     yield run(stage="input", n_tokens="lots", d_k=999, preset="huge")
     yield run(stage="variants", variant="gqa", n_heads=4, kv_heads=2, phone=True)  # Concat: two heads not drawn
     for item in ("oops", "1.1~abc", "1.1~1e400", "9.9~1"):  # a refused cell of X, each reason said

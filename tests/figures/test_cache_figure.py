@@ -151,6 +151,9 @@ def test_every_panel_of_every_frame_holds_what_its_title_names(case, lang, look)
         window = LOOKS[look].rows_titled  # a projector's caption says the tokens' window, not its titles
         assert (trimmed_rows in second) == (len(row_span) < rows_total and window), title
         assert (trimmed_cols in second) == (len(col_span) < cols_total and (window or letter != "S")), title
+        # a projector's titles say the rows drawn on their first line: "S₁ · 6×6" over four rows read as the whole
+        drawn_rows = words.ranged("kv_rows_drawn").format(a=row_span.start, b=row_span.stop - 1)
+        assert (drawn_rows in title.split("<br>")[0]) == (len(row_span) < rows_total and not window), title
         for k in range(FRAMES):
             cells = drawn(_frame_traces(spec, k), axes)
             expected = {}

@@ -34,8 +34,8 @@ def cache_figure(tr: mha.Trace, w: mha.Weights, look: F.Look = F.DESK):
     before = mha.forward(tr.x[:-1], w)
     words = dict(arrive="a", append="a", scores="s", softmax="s", drop_q="d", output="o", play="p", pause="p",
                  legend="l", scores_note="s", drop_q_note="n", done_q_note="d", steps=list("123456"),
-                 last_rows="{n}/{total}", first_cols="{n}/{total}", last_cols="{n}/{total}", token="t", col="c",
-                 slider="s", slider_step="{k}")
+                 last_rows="{n}/{total}", first_cols="{n}/{total}", rows_drawn="{a}-{b}", last_cols="{n}/{total}",
+                 token="t", col="c", slider="s", slider_step="{k}")
     return cache_animation(CacheStep(tr.q[0], cache.k[0], cache.v[0], before.probs[0], before.heads[0], before.y,
                                      step.scaled[0], step.probs[0], step.heads[0], step.y,
                                      dict(q="Q", k="K", v="V", y="Y", s="S", h="H"), words), text=True, look=look)

@@ -143,7 +143,9 @@ def held_words(v: View, d: Decoded) -> str:
     if d.variant == "mha":
         return t_("kv_state", t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)
     if d.variant == "mla":
-        return t_("kv_state_mla", t=t, d_latent=d.d_latent, size=size)
+        rank = min(cfg.d_model, cfg.n_heads * (cfg.d_k + cfg.d_v))  # the directions of [W_K | W_V], as the lab's cut
+        cut = t_("kv_state_mla_cut", l=d.d_latent, r=rank) if d.d_latent < rank else ""
+        return t_.sentences(t_("kv_state_mla", t=t, d_latent=d.d_latent, size=size), cut)
     kv = d.cfg.kv_heads
     out = [t_("kv_state_heads", kv=kv, t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)]
     size_g = cfg.n_heads // kv
@@ -151,11 +153,14 @@ def held_words(v: View, d: Decoded) -> str:
         out.append(t_("kv_state_group", i=v.head + 1, g=d.group + 1, heads=said_heads(d.group, size_g)))
     elif d.variant == "gqa":  # kv heads as many as heads: nothing is shared yet
         out.append(t_("kv_state_no_group", h=cfg.n_heads, kv=kv))
+    if d.cfg.kv_bits:  # the bytes said above, worked out: a code a number, a scale a row of K and of V
+        out.append(t_("kv_state_int8", kv=kv, t=t, d_k=cfg.d_k, d_v=cfg.d_v, nbytes=cache.nbytes))
     if d.cfg.window:
         held = said_tokens(d.held, t_("list_sep"))
         out.append(t_("kv_state_window", held=held, sinks=d.cfg.sinks, w=d.cfg.window,
                       most=d.cfg.sinks + d.cfg.window))
         gone = sorted(set(range(d.step.pos + 1)) - set(d.held.tolist()))
         if gone:
-            out.append(t_("kv_state_left", gone=said_tokens(gone, t_("list_sep"))))
+            out.append(t_("kv_state_left_one" if len(gone) == 1 else "kv_state_left",
+                          gone=said_tokens(gone, t_("list_sep"))))
     return t_.sentences(*out)

@@ -16,6 +16,7 @@ from ..settings import KV_MAX_ADDED as MAX_ADDED
 from ..view import View, name, subscript
 from .shared import Decoded, said_heads, said_tokens
 
+ROUNDING = 1e-12  # a difference of Y's earlier rows this small is the sums' order (MLA's recompute), not a change
 WORD_MOST = 24  # glyphs of a token its sentences write (a long one is whole in the figure's hover)
 MLA_W = dict(w_dkv="W<sub>DKV</sub>", w_uk="W<sub>UK</sub>", w_uv="W<sub>UV</sub>")  # MLA's weights, by name
 
@@ -129,7 +130,8 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
     kept = said_tokens([p for p in d.held_before if p in held], wt("list_sep"))
     arrive = (wt("kv_arrive_evict", t=sub, gone=said_tokens(gone, wt("list_sep")), tokens=kept) if gone and kept
               else wt("kv_arrive_evict_all", t=sub, gone=said_tokens(gone, wt("list_sep"))) if gone
-              else wt("kv_arrive", t=sub, tokens=had) if len(d.held_before) else wt("kv_arrive_first", t=sub))
+              else wt("kv_arrive_mla" if d.variant == "mla" else "kv_arrive", t=sub, tokens=had) if len(d.held_before)
+              else wt("kv_arrive_first", t=sub))
     words = dict(
         arrive=arrive,
         append=wt("kv_append", t=sub, n=n),
@@ -144,6 +146,7 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
         steps=[wt(f"kv_step_{k}") for k in STEPS], play=wt("play"), pause=wt("pause"),
         slider=wt("anim_slider"), slider_step=wt.template("anim_step_text"),
         last_rows=wt.template("kv_last_rows"), first_cols=wt.template("kv_first_cols"),
+        rows_drawn=wt.ranged("kv_rows_drawn"),
         last_cols=wt.template("kv_last_cols"), token=wt("token"), col=wt("cols_of"),
     )
     words.update(_changed_words(v, d, sub, n, ys))
@@ -239,7 +242,8 @@ def proof(v: View, d: Decoded) -> str:
     row[:, d.held] = step.probs
     s_row = float(np.max(np.abs(row - full.probs[:, -1, :])))
     sub = subscript(t)
-    table = [(t_("kv_proof_prefix", t=sub, rows=t_.rows(1, t - 1)), t_("kv_exact") if prefix == 0 else f"{prefix:.3g}"),
+    exact = t_("kv_exact") if prefix == 0 else t_("kv_rounding", value=f"{prefix:.3g}") if prefix < ROUNDING else None
+    table = [(t_("kv_proof_prefix", t=sub, rows=t_.rows(1, t - 1)), exact or f"{prefix:.3g}"),
              (t_("kv_proof_last", t=sub), f"{last:.3g}"), (t_("kv_proof_s", t=t), f"{s_row:.3g}")]
     if d.cfg is not None and d.cfg.window:
         most, held = d.cfg.sinks + d.cfg.window, len(d.cache)

@@ -1,6 +1,6 @@
 """The KV-cache stage's step: a token arrives, K and V are kept, Q is thrown away, and the proof that Y₁..ₙ stay."""
 
-from .entry import CHART, TEX, S
+from .entry import CHART, MD, TEX, S
 
 STRINGS = {
     "kv_title": S(
@@ -34,7 +34,7 @@ STRINGS = {
     "kv_hint": S(
         en=("Nothing added yet: the chart replays the step in which the last row "
             "of X entered the cache. Add a token to take the next step."),
-        zh="还没有追加词元：图中演示的是 X 的最后一行进入缓存的那一步。追加一个词元，就能看到缓存多出一行。"),
+        zh="还没有追加词元：图中演示的是 X 的最后一行进入缓存的那一步。追加一个词元，就走到下一步。"),
     "kv_arrive_evict": S(
         en="X{t} arrives, and {gone} leaves the window: the cache keeps the K and V rows of {tokens}.",
         zh="X{t} 到来，{gone} 滑出窗口：缓存里留下的是 {tokens} 的 K 行和 V 行。",
@@ -49,6 +49,10 @@ STRINGS = {
     "kv_arrive": S(
         en="X{t} arrives. The cache already holds the K and V rows of {tokens}.",
         zh="X{t} 到来。缓存里已经存着 {tokens} 的 K 行和 V 行。",
+        draws=CHART),
+    "kv_arrive_mla": S(
+        en="X{t} arrives. The cache already holds the latent rows c of {tokens}, and no K or V.",
+        zh="X{t} 到来。缓存里已经存着 {tokens} 的潜向量 c，没有 K，也没有 V。",
         draws=CHART),
     "kv_arrive_first": S(
         en="X{t} arrives; the cache is still empty.",
@@ -85,7 +89,7 @@ STRINGS = {
     "kv_legend": S(
         en="Dotted: {rows}, as before X{t} arrived. Solid: row {n}, new, outlined once computed.",
         zh="虚线框：{rows}，与 X{t} 到来之前相同。实线框：新的第 {n} 行，算出后框出。",
-        draws=CHART),
+        draws=MD | CHART),  # a projector's under the figure, in the page
     "kv_legend_first": S(
         en="Solid: row {n}, new, outlined once computed.",
         zh="实线框：新的第 {n} 行，算出后框出。",
@@ -125,6 +129,10 @@ STRINGS = {
     "kv_last_rows": S(
         en="last {n} of {total} rows",
         zh="最后 {n} 行（共 {total} 行）",
+        draws=CHART),
+    "kv_rows_drawn": S(  # a projector's title, after the shape: the rows its panel draws (S's columns: the same)
+        en="({rows})",
+        zh="（{rows}）",
         draws=CHART),
     "kv_first_cols": S(
         en="first {n} of {total} columns",
@@ -196,6 +204,9 @@ STRINGS = {
     "kv_exact": S(
         en="0 — exactly",
         zh="0——完全相同"),
+    "kv_rounding": S(  # a recompute in another order of sums: the last bits differ
+        en="{value} — float rounding",
+        zh="{value}——浮点舍入误差"),
     "kv_dropped_rows": S(
         en=r"Added tokens no longer fit $d_{{\text{{model}}}} = {d}$ and were removed.",
         zh=r"追加词元的行宽与 $d_{{\text{{model}}}} = {d}$ 不再相符，已被移除。"),

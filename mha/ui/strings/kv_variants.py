@@ -48,10 +48,23 @@ STRINGS = {
     "kv_state_left": S(
         en="{gone} left: no later query sees them.",
         zh="{gone} 已经离开：后面的查询看不到它们。"),
+    "kv_state_left_one": S(
+        en="{gone} left: no later query sees it.",
+        zh="{gone} 已经离开：后面的查询看不到它。"),
+    "kv_state_int8": S(
+        en=("Each number of K and V is kept as an int8 code, one byte, and each row with a float64 scale, 8 bytes: "
+            "{kv}·{t}·({d_k} + {d_v} + 2·8) = {nbytes:,} bytes. The figure draws code × scale."),
+        zh=("K 和 V 的每个数都存成一个 int8 量化值，占 1 字节；每行另有一个 float64 比例因子，占 8 字节："
+            "{kv}·{t}·({d_k} + {d_v} + 2·8) = {nbytes:,} 字节。图中画的是量化值 × 比例因子。")),
     "kv_state_mla": S(
         en=("The cache holds the latent c of {t} tokens, {t}×{d_latent} for all heads at once: {size}. Each head "
             "rebuilds its K and V from c."),
         zh="缓存里存着 {t} 个词元的潜向量 c，所有头共用一份 {t}×{d_latent}：{size}。每个头再从 c 重建自己的 K 和 V。"),
+    "kv_state_mla_cut": S(
+        en=(r"At width {l} the latent keeps {l} of the {r} directions of every head's $[W_K \mid W_V]$ side by side, "
+            "so K, V, S, H and Y differ from the post's attention (the lab's MLA shows what the cut loses)."),
+        zh=(r"宽度为 {l} 时，潜向量只保留所有头的 $[W_K \mid W_V]$ 并排后 {r} 个方向中的 {l} 个，所以 K、V、S、H 和 Y "
+            "都和原文的注意力不同（变体实验室的 MLA 部分讲了截断丢掉了什么）。")),
     "kv_proof_held": S(
         en="tokens held, at most s + W = {most}",
         zh="缓存里的词元数，最多 s + W = {most}"),
