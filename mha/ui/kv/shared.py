@@ -12,6 +12,7 @@ from mha import figures as F
 from .. import knobs, lab
 from .. import settings as S
 from ..lab.costs import size as lab_size
+from ..lab.mla import directions
 from ..models import MODELS
 from ..shared import weights_digest
 from ..variant_defs import VARIANTS
@@ -143,7 +144,7 @@ def held_words(v: View, d: Decoded) -> str:
     if d.variant == "mha":
         return t_("kv_state", t=t, d_k=cfg.d_k, d_v=cfg.d_v, size=size)
     if d.variant == "mla":
-        rank = min(cfg.d_model, cfg.n_heads * (cfg.d_k + cfg.d_v))  # the directions of [W_K | W_V], as the lab's cut
+        rank = directions(cfg)
         cut = t_("kv_state_mla_cut", l=d.d_latent, r=rank) if d.d_latent < rank else ""
         return t_.sentences(t_("kv_state_mla", t=t, d_latent=d.d_latent, size=size), cut)
     kv = d.cfg.kv_heads

@@ -63,10 +63,16 @@ def widths(d_model: int) -> list[int]:
     return sorted({int(r) for r in np.round(np.geomspace(1, d_model, ROWS))})
 
 
+def directions(sizes) -> int:
+    """The directions of every head's [W_K | W_V] side by side (a Weights' or an AttentionConfig's sizes): the most
+    a latent can keep, and where a narrower one cuts."""
+    return min(sizes.d_model, sizes.n_heads * (sizes.d_k + sizes.d_v))
+
+
 def cut(x: np.ndarray, w: mha.Weights, y_mha: np.ndarray) -> Cut:
     """One SVD for every width, and Y at each width the price table shows."""
     full = mha.mla_from(w, w.d_model)
-    sigma = np.linalg.norm(full.w_dkv, axis=0)[: min(w.d_model, w.n_heads * (w.d_k + w.d_v))]
+    sigma = np.linalg.norm(full.w_dkv, axis=0)[: directions(w)]
     prices = tuple(price(r, sigma, mha.mla_forward(x, narrow(full, r)).y, y_mha) for r in widths(w.d_model))
     return Cut(full, sigma, prices)
 
