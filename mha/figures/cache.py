@@ -75,16 +75,29 @@ class CacheStep:
     names: dict  # q, k, v, s, h, y -> display names (HTML)
     words: dict  # one caption per STEPS key, steps (slider labels), legend, the notes under Q's row (scores_note:
     #              where the scores stand; drop_q_note, done_q_note: the Q rows done with), play, pause,
-    #              last_rows, first_cols, last_cols ("{n}", "{total}"), rows_drawn (.format(a=, b=): a projector's
-    #              rows drawn), token and col (what rows and columns count),
+    #              last_rows, first_cols, last_cols ("{n}", "{total}"), rows_drawn (.format(a=, b=), or
+    #              .format(among=numbers) where they do not follow one another: the rows drawn, on a projector or a
+    #              window's), token and col (what rows and columns count),
     #              slider (the slider's name for a screen reader), slider_step ("{k}", "{count}", "{step}", "{caption}":
     #              a step's words for it)
     labels: tuple[str, ...] | None = None  # what rows 1..t (and S's columns) are called, when not 1..t: the
     #                                        positions of the tokens a windowed cache holds
+    row_words: tuple[str, ...] | None = None  # what rows 1..t are called on the page where not by number: a text's
+    #                                           words (escaped, shortened), drawn by the figure (a phone's: its stacked
+    #                                           panels each name their rows, where the words leave every number written)
 
     @property
     def t(self) -> int:
         return self.k.shape[0]
+
+    def whole_rows(self, key: str) -> int:
+        """Rows of the whole matrix a panel draws from: the tokens so far, but a window's K and V caches hold the
+        tokens it keeps, and draw all of them (audit 2026-12-07 #8: "Y · 2×5" said Y had lost rows)."""
+        return int(self.labels[-1]) if self.labels and key not in ("k", "v") else self.t
+
+    def row_names(self, rows: int) -> list[int]:
+        """The numbers of the last `rows` rows drawn: their tokens' positions (1-based)."""
+        return [int(n) for n in self.labels[-rows:]] if self.labels else list(range(self.t - rows + 1, self.t + 1))
 
     def after(self, key: str) -> np.ndarray:
         """The whole matrix once the step is done (S with zeros above the diagonal)."""
@@ -179,18 +192,24 @@ def _windows(s: CacheStep, look: Look) -> tuple[int, dict]:
 def _title(s: CacheStep, key: str, win: tuple[int, int, int], look: Look) -> str:
     """Name · shape of the whole matrix; a second line says which part is drawn when not all of it is (the tokens'
     window, its rows and S's columns, only where the look's titles say it); elsewhere (a projector's, with no line
-    to spare) the rows drawn follow the shape on its line, small (audit 2026-12-07 #1: "S₁ · 6×6" over 4 rows)."""
-    shape = s.after(key).shape
-    head = f"<b>{s.names[key]}</b> · {shape[0]}×{shape[1]}"
+    to spare) the rows drawn follow the shape on its line, small (audit 2026-12-07 #1: "S₁ · 6×6" over 4 rows), as
+    they do on every screen where a window's tokens are not the first rows (S₁ · 6×6 (rows 1, 5–6))."""
+    shape = (s.whole_rows(key), s.after(key).shape[1]) if key != "s" else (s.whole_rows(key),) * 2
+    strut = "" if "<sub>" in s.names[key] else "<sub>\u200a</sub>"  # a subscript's depth: Y's title on the others' line
+    head = f"<b>{s.names[key]}</b>{strut} · {shape[0]}×{shape[1]}"
     rows, cols, col0 = win
     w = s.words
-    if rows < shape[0] and not look.rows_titled:
-        drawn = w["rows_drawn"].format(a=shape[0] - rows + 1, b=shape[0])
+    held = s.labels and key not in ("k", "v")  # a window's rows of Q, S, H or Y: those of the tokens it holds
+    if held or (rows < shape[0] and not look.rows_titled):
+        names = s.row_names(rows)
+        run = names == list(range(names[0], names[-1] + 1))
+        drawn = w["rows_drawn"].format(a=names[0], b=names[-1]) if run else w["rows_drawn"].format(among=names)
         head += f" <span style='font-size:0.8em'>{drawn}</span>"
     parts = []
-    if rows < shape[0] and look.rows_titled:
+    if rows < shape[0] and look.rows_titled and not held:
         parts.append(w["last_rows"].format(n=rows, total=shape[0]))
-    if cols < shape[1] and (look.rows_titled or not col0):  # col0: S's columns, the same tokens as the rows
+    # S's columns are its rows' tokens: said with the rows on a projector (col0, the first drawn), and a window's always
+    if cols < shape[1] and not (key == "s" and held) and (look.rows_titled or not col0):
         parts.append(w["last_cols" if col0 else "first_cols"].format(n=cols, total=shape[1]))
     return head + (f"<br><span style='font-size:0.85em'>{', '.join(parts)}</span>" if parts else "")
 
@@ -223,7 +242,10 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     # the step's four rows of tokens stay on its first screen, a variant's row of knobs above them too
     tick_h = z["tick"] * (1.2 if look.screen_h else 1.5) + 4
     gap = 8 if look.screen_h else max(14, z["tick"] * 1.4)
-    label_w = widest(s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + 4  # token numbers left of a row of panels
+    # token numbers (or words) left of a row of panels; the panels 4 px clear of the figure's edges, 2 (the new row's
+    # outline's half) with a phone's words: "to be or not to be" names V's rows with its 11 columns at 30 px
+    edge = 2 if s.row_words else 4
+    label_w = widest(s.row_words or s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + edge
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
     width = PHONE_COLUMN if look.narrow else min(look.max_w, MAIN_W)  # a phone's step takes the whole column: at
@@ -254,7 +276,7 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
         return sum(per_group) + gap * (len(groups) - 1)
 
     def row_w(g: list[str], cell: int) -> float:
-        return label_w + sum(max(wins[k][1] * cell, title_w[k]) for k in g) + gap * (len(g) - 1) + pad
+        return label_w + sum(max(wins[k][1] * cell, title_w[k]) for k in g) + gap * (len(g) - 1) + edge
 
     values = {key: _window(s, key, win, first) for key, win in wins.items()} | {"scaled": s.scaled[first:][None]}
 
@@ -367,7 +389,7 @@ def cache_animation(s: CacheStep, *, text: bool, look: Look = DESK) -> Spec:
     layout = dict(width=p.width, height=p.height, autosize=False, margin=dict(l=0, r=0, t=0, b=0, pad=0),
                   annotations=notes[0], shapes=_fixed_shapes(p, ax, t), plot_bgcolor=MASKED_BG,
                   paper_bgcolor="rgba(0,0,0,0)", font=dict(family=FONT, color="#1f2937"), dragmode=False,
-                  **_axes(p, ax, s.labels), **play_controls(s.words, p.sizes, p.slider, p.width, p.height,
+                  **_axes(p, ax, s.labels, s.row_words), **play_controls(s.words, p.sizes, p.slider, p.width, p.height,
                                                               [s.words[k] for k in STEPS]))
     return figure(frames_data[0], layout, frames)
 
@@ -425,9 +447,10 @@ def _text(text: str, x: float, y: float, size: int, xanchor: str, yanchor: str, 
                 if xanchor != "center" else "center", showarrow=False, font=dict(size=size, color=color))
 
 
-def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None) -> dict:
+def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None, words: tuple[str, ...] | None = None) -> dict:
     """Domains from the px boxes (margins are 0, so the paper is the figure); row 1 at the top. `labels`: what the
-    rows (and S's columns) are called, when not by their numbers."""
+    rows (and S's columns) are called, when not by their numbers; `words`, what the rows are called on the page (the
+    figure's own: CacheStep.row_words)."""
     W, H, out = p.width, p.height, {}
     step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4
     for key, pan in p.panels.items():
@@ -447,6 +470,9 @@ def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None) -> dict:
         if labels:
             for axis in (ya.replace("y", "yaxis"), *([xa.replace("x", "xaxis")] if key == "s" else [])):
                 out[axis]["ticktext"] = [labels[i - 1] for i in out[axis]["tickvals"]]
+        if words:
+            named = out[ya.replace("y", "yaxis")]
+            named["ticktext"] = [words[i - 1] for i in named["tickvals"]]
     return out
 
 

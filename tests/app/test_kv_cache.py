@@ -309,6 +309,22 @@ def test_a_projector_writes_the_steps_numbers_before_a_texts_long_words():
     assert not projector["layout"]["yaxis"].get("ticktext")
 
 
+@pytest.mark.parametrize("variant", ["mha", "sinks"])
+def test_a_phone_names_each_stacked_panels_rows_by_the_texts_words(variant):
+    """Audit 2026-12-07 #7: on a phone, with a text, Q, the caches, H and Y were numbered 1–6 and only S's columns
+    had the words; six panels stacked 1,600 px tall left no way to tell which row was "not". Every panel names its
+    rows by word (a window's by the words it holds), writes its numbers, and stays within the phone's column."""
+    words = "to be or not to be".split()
+    at = run(stage="kv_cache", text=" ".join(words), variant=variant, phone=True)
+    spec = next(c for c in charts(at) if c.get("frames"))
+    held = [0, 4, 5] if variant == "sinks" else range(6)  # s = 1, W = 2: the first token and the last two
+    rows = [a for k, a in spec["layout"].items() if k.startswith("yaxis")]
+    assert len(rows) == 6 and all(a.get("ticktext") == [words[p] for p in held] for a in rows), rows
+    assert all(any(s for row in tr.get("text") or () for s in row) for tr in spec["data"][:1])
+    writes = {tr["yaxis"] for tr in spec["data"] if tr.get("type") == "heatmap" and tr.get("text")}
+    assert len(writes) == 6 and spec["layout"]["width"] <= 358
+
+
 def test_the_next_tokens_box_and_button_name_the_token_to_come():
     """The box that holds the next token and the button that adds it name the same token, X_{t+1}, after each added
     token (planted 2026-12-07: the box said X_t, the last one already cached)."""

@@ -12,7 +12,7 @@ import mha
 from mha.ui import prepared
 from mha.ui.strings import Text
 from tests.core import reference as ref
-from tests.figures.test_cache_figure import _frame_traces, drawn, panels
+from tests.figures.test_cache_figure import _frame_traces, _letter, _title_shape, drawn, panels
 
 from .helpers import chart_text, charts, keyed_charts, page_text, rerun, run
 from .kv_frames import SCORES, STEPPED, expected_panels, frame_z
@@ -122,6 +122,16 @@ def test_each_variants_cache_shows_the_references_numbers(variant, lang):
     assert re.search(f"K<sub>{g + 1 if kv < H else HEAD}</sub>[)）]</b> · {rows}×{D_K}", text)  # the KV head read
     assert Text(lang)("kv_bytes", n=f"{rows * kv * (D_K + D_V) * 8:,}") in page_text(at)  # what the cache holds
     assert _row_names(spec) == [str(p + 1) for p in held]  # rows named by the positions held
+    # Q, S, H and Y keep every token's row (a window limits what the new query reads), the caches hold the window's;
+    # a title whose rows are a window's says which (audit 2026-12-07 #8: "Y · 2×5" as if Y had lost its rows)
+    titles = {_letter(title): title for title in panels(spec)}
+    assert {x: _title_shape(titles[x])[0] for x in "QKVSHY"} == dict(Q=t, K=rows, V=rows, S=t, H=t, Y=t), titles
+    said = {"window": {"en": "(rows 5–6)", "zh": "（第 5–6 行）"},
+            "sinks": {"en": "(rows 1, 5–6)", "zh": "（第 1、5–6 行）"}}.get(variant, {}).get(lang)
+    for x in "QSHY":
+        assert (said in titles[x]) if said else ("(" not in titles[x].split("</b>")[1]), titles
+    assert _bare(Text(lang)("kv_output", n=t, t="₆", s=f"S{_subscript(HEAD)}", h=f"H{_subscript(HEAD)}",
+                            ys="Y₁…Y₅")) in _captions(at)  # every earlier row of Y unchanged, a window's too
     proof = _proof(at)
     assert proof[0][1] in ("0 — exactly", "0——完全相同")  # rows 1..5 of Y unchanged by the new token
     assert all(float(row[1]) <= 1e-12 for row in proof[1:3])  # Y₆ and S row 6 equal the recompute
@@ -392,23 +402,34 @@ def _tokens_said(positions: list[int], sep: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("variant, window, sinks", [("window", 2, 0), ("sinks", 2, 1)])
+@pytest.mark.parametrize("variant, window, sinks", [("window", 2, 0), ("sinks", 2, 1), ("sinks", 3, 2)])
 def test_the_tokens_a_window_holds_and_those_that_left_are_said_run_by_run(variant, window, sinks, lang):
     """What the cache holds, in words: once four, five tokens have left, each run of three or more is written as its
-    ends and a shorter run token by token (X₂…X₅ left; X₁, X₆, X₇ held), as the rule says, for every t."""
+    ends and a shorter run token by token (X₂…X₅ left; X₁, X₆, X₇ held), as the rule says, for every t; before any
+    has left, which leaves first and when (audit 2026-12-07 #10: sinks at n = 3 kept all, unsaid); the bound as the
+    variant has it, s + W with sinks, W alone without (#12: "at most s + W = 0 + 2")."""
     t_ = Text(lang)
     sep = t_("list_sep")
     at = run(stage="kv_cache", variant=variant, window=window, sinks=sinks, lang=lang, **SIZES)
+    said_none = 0
     for t in range(3, 9):
         held = _held(t, window, sinks)
         gone = [p for p in range(t) if p not in held]
         text = page_text(at)
-        assert t_("kv_state_window", held=_tokens_said(held, sep), sinks=sinks, w=window, most=sinks + window) in text
+        bound = {"en": f"at most s + W = {sinks} + {window} = {sinks + window}" if sinks else f"at most W = {window}",
+                 "zh": f"最多 s + W = {sinks} + {window} = {sinks + window} 个" if sinks else f"最多 W = {window} 个"}
+        assert _tokens_said(held, sep) in text and bound[lang] in text, (t, text)
         if gone:
             key = "kv_state_left_one" if len(gone) == 1 else "kv_state_left"  # "X₁ left: … sees it" (audit 12-07)
             assert t_(key, gone=_tokens_said(gone, sep)) in text, (t, gone)
+        else:  # the first after the sinks leaves as the token past the bound arrives
+            when, first = _subscript(sinks + window + 1), _subscript(sinks + 1)
+            assert {"en": f"when X{when} arrives, X{first} is the first to leave",
+                    "zh": f"X{when} 到来时，X{first} 第一个滑出窗口"}[lang] in text, (t, text)
+            said_none += 1
         at.button(key="add_token").click()
         rerun(at)
+    assert said_none == max(0, sinks + window - 2)  # t = 3 … s + W: nothing has left
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -442,3 +463,22 @@ def test_the_latent_width_set_on_the_stage_is_the_width_of_the_cache_it_draws():
     assert "latent cache c</b> · 4×2" in chart_text(at)
     np.testing.assert_allclose(_matrix(drawn(last, k), t), c, atol=1e-12, rtol=0)
     assert Text("en")("kv_bytes", n=f"{t * 2 * 8:,}") in page_text(at)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_gqa_at_two_heads_offers_the_labs_four_heads_and_then_shows_a_real_group(lang):
+    """Audit 2026-12-07 #10: the stage opened GQA at the post's 2 heads, where no two heads share, and said only
+    "set more heads". It offers the lab's button: 4 heads, X kept, two groups of two; the sidebar says why h is
+    composite and offers no primes. The post's attention offers nothing."""
+    t = Text(lang)
+    assert not [b for b in run(stage="kv_cache", lang=lang).button if b.key == "kv_four"]
+    at = run(stage="kv_cache", variant="gqa", lang=lang)
+    assert t("kv_state_no_group", h=2, kv=2) in page_text(at)
+    at.button(key="kv_four").click()
+    rerun(at)
+    assert (at.session_state["n_heads"], at.session_state["kv_heads"]) == (4, 2)
+    assert "x" not in at.query_params  # no edit written into X
+    assert t("kv_state_group", i=1, g=1, heads="1–2") in page_text(at)
+    assert not [b for b in at.button if b.key == "kv_four"]
+    side = [c.value for c in at.sidebar.caption]
+    assert t("lab_groups_primes_note", h=4) in side and not [b for b in at.sidebar.button if b.key == "make_primes"]

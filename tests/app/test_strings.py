@@ -224,10 +224,24 @@ def test_a_range_of_one_row_is_said_as_one_row(lang):
         t.rows(3, 2)
 
 
+AMONG = {  # rows that need not follow one another (a window's with its sinks): runs by their ends, listed
+    "en": {(5,): "row 5", (5, 6): "rows 5–6", (1, 5, 6): "rows 1, 5–6", (1, 3, 5, 6, 7): "rows 1, 3, 5–7"},
+    "zh": {(5,): "第 5 行", (5, 6): "第 5–6 行", (1, 5, 6): "第 1、5–6 行", (1, 3, 5, 6, 7): "第 1、3、5–7 行"},
+}
+
+
+@pytest.mark.parametrize("lang", sorted(TABLES))
+def test_rows_among_others_are_said_run_by_run(lang):
+    t = Text(lang)
+    for numbers, rows in AMONG[lang].items():
+        assert t.rows_among(numbers) == rows
+        assert t.ranged("kv_rows_drawn").format(among=numbers) == t("kv_rows_drawn", rows=rows)
+
+
 RANGE_OF_FIELDS = re.compile(r"([\d₀-₉]|\{\w*\})\s*(–|-|\.\.|…|至)\s*[A-Za-z]?\{")
 
 
-SPANS = {"span_row", "span_rows"}  # the range helper's own words (Text.rows)
+SPANS = {"span_row", "span_rows", "span_rows_among"}  # the range helper's own words (Text.rows, rows_among)
 
 
 def test_ranges_are_built_by_the_range_helper_only():

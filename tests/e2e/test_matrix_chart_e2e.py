@@ -172,6 +172,9 @@ def test_an_animation_draws_every_cell_of_every_frame_and_its_captions_where_it_
     assert check_cells(page, key) >= 9, key
     if key == "scores":  # K₁ᵀ is K<sub>1</sub><sup>T</sup>: both, in one title
         check_scripts(page, "scores")
+    else:  # the step's titles, two rows of three: Y's, with no subscript, stood 3 px under S₁'s (audit 2026-12-07)
+        baselines = page.evaluate(TITLE_BASELINES, page.locator(f".st-key-{key} .mha-chart").element_handle())
+        assert len(baselines) == 6 and len(set(baselines.values())) == 2, baselines
     every_frame_draws_its_own_cells(page, key)
     captions_drawn_again_sit_where_they_were_measured(page, key)
 
@@ -192,6 +195,11 @@ def every_frame_draws_its_own_cells(page, key: str) -> None:
         assert check_cells(page, key, data) >= 9
         drawn = page.evaluate(CELLS, root)["notes"]
         assert drawn == [visible_text(n["text"]) for n in notes if n.get("visible", True)], k
+
+
+# Each panel title's baseline (a "name · rows×columns" annotation's y), by its text.
+TITLE_BASELINES = """(root) => Object.fromEntries([...root.querySelectorAll('svg text.annotation')]
+  .filter(t => /·.*×/.test(t.textContent)).map(t => [t.textContent, Math.round(t.getAttribute('y') * 10) / 10]))"""
 
 
 # Each annotation's drawn box (its text, top and height in px), and how many boxes the page has measured since

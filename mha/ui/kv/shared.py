@@ -157,11 +157,13 @@ def held_words(v: View, d: Decoded) -> str:
     if d.cfg.kv_bits:  # the bytes said above, worked out: a code a number, a scale a row of K and of V
         out.append(t_("kv_state_int8", kv=kv, t=t, d_k=cfg.d_k, d_v=cfg.d_v, nbytes=cache.nbytes))
     if d.cfg.window:
-        held = said_tokens(d.held, t_("list_sep"))
-        out.append(t_("kv_state_window", held=held, sinks=d.cfg.sinks, w=d.cfg.window,
-                      most=d.cfg.sinks + d.cfg.window))
+        held, most = said_tokens(d.held, t_("list_sep")), d.cfg.sinks + d.cfg.window
+        out.append(t_("kv_state_sinks" if d.cfg.sinks else "kv_state_window", held=held, sinks=d.cfg.sinks,
+                      w=d.cfg.window, most=most))
         gone = sorted(set(range(d.step.pos + 1)) - set(d.held.tolist()))
         if gone:
             out.append(t_("kv_state_left_one" if len(gone) == 1 else "kv_state_left",
                           gone=said_tokens(gone, t_("list_sep"))))
+        else:  # the first past the sinks leaves when the cache is over its bound
+            out.append(t_("kv_state_none_left", when=subscript(most + 1), gone=subscript(d.cfg.sinks + 1)))
     return t_.sentences(*out)

@@ -123,8 +123,8 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
                  s=s_name.html, h=h_name.html, y="Y")
     earlier = held[:-1]
     span = wt.rows(1, t - 1) if t > 1 else ""
-    tokens = said_tokens(earlier, wt("list_sep")) if L > 1 else ""
-    ys = tokens.replace("X", "Y")
+    # every earlier row of Y stays, a window's too: it limits only what the new query reads (audit 2026-12-07 #8)
+    ys = said_tokens(range(t - 1), wt("list_sep")).replace("X", "Y")
     had = said_tokens(d.held_before, wt("list_sep"))  # what the cache held when X_t arrived (a window drops its oldest)
     gone = [p for p in d.held_before if p not in held]  # a window's token that leaves as X_t arrives (audit #8)
     kept = said_tokens([p for p in d.held_before if p in held], wt("list_sep"))
@@ -138,7 +138,7 @@ def cache_step(v: View, d: Decoded) -> CacheStep:
         scores=wt("kv_scores", t=sub, n=n, d_k=v.cfg.d_k),
         softmax=wt("kv_softmax", n=n, s=s_name.plain),
         drop_q=wt("kv_drop_q", rows=span, t=sub) if t > 1 else wt("kv_drop_q_first", t=sub),
-        output=(wt("kv_output", t=sub, n=n, s=s_name.plain, h=h_name.plain, ys=ys) if L > 1
+        output=(wt("kv_output", t=sub, n=n, s=s_name.plain, h=h_name.plain, ys=ys) if t > 1
                 else wt("kv_output_first", t=sub, n=n, s=s_name.plain, h=h_name.plain)),
         legend=legend(v, d),
         drop_q_note=wt("kv_drop_q_note", rows=span) if t > 1 else "",
@@ -247,7 +247,8 @@ def proof(v: View, d: Decoded) -> str:
              (t_("kv_proof_last", t=sub), f"{last:.3g}"), (t_("kv_proof_s", t=t), f"{s_row:.3g}")]
     if d.cfg is not None and d.cfg.window:
         most, held = d.cfg.sinks + d.cfg.window, len(d.cache)
-        table.append((t_("kv_proof_held", most=most), f"{held} {'≤' if held <= most else '>'} {most}"))
+        said = t_("kv_proof_held" if d.cfg.sinks else "kv_proof_held_window", most=most)
+        table.append((said, f"{held} {'≤' if held <= most else '>'} {most}"))
     out = f"**{t_('kv_proof_title')}**\n\n{markdown_table([t_('kv_proof_what'), t_('kv_proof_delta')], table)}"
     if d.variant != "mha":
         out += "\n\n" + t_("kv_proof_same", variant=t_(f"variant_{d.variant}"), n=t)

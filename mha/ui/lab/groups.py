@@ -68,7 +68,7 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
     the H it makes with its group's V. The head control only when the map draws the chosen head's group alone (past
     TALL rows; on a projector, where every group's write no numbers: audit 2026-12-06 #8, 25 columns a row)."""
     t, h = v.t, v.cfg.n_heads
-    offer = _offer(v, variant, row)
+    offered = offer(v, variant, row)
     rows, (shown, part) = LAB_ROWS + (KNOB_ROWS if variant == "gqa" else 0), _shown(v, len(tr.x), g)
     fig = _map(v, tr, shown, rows)
     if v.look == F.PRESENT and len(shown) > 1 and not _has_numbers(fig):
@@ -77,7 +77,7 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
     if part:
         head_control(t, row)
     map_title, sh_title = f"**{t('lab_groups_map_title')}**{part}", f"**{t('lab_groups_sh_title')}**"
-    intro = "\n\n".join(filter(None, (offer, _intro(v, len(tr.k), g))))
+    intro = "\n\n".join(filter(None, (offered, _intro(v, len(tr.k), g))))
     if v.look == F.PRESENT:  # there the map comes first, on the first screen, and its title and the words under it
         _draw_map(v, fig, shown)
         st.markdown(f"{map_title}\n\n{intro}\n\n{sh_title}")  # one element, not two
@@ -92,7 +92,7 @@ def _change(v: View, variant: str, tr: mha.Trace, g: np.ndarray, row) -> None:
                                     block_names=labels), v.tokens, ("yaxis",), v.look), key="lab_groups_h")
 
 
-def _offer(v: View, variant: str, box) -> str:
+def offer(v: View, variant: str, box, key: str = "lab_groups_four") -> str:
     """Too few heads for a real group (GQA: no divisor of h between 1 and h; MQA: a single head): the button that
     makes 4 heads, as the sidebar's size would set them (X stays), in `box`, and the words that say why, for the
     intro. The trained model's sizes and a checkpoint's are their own: then say that instead."""
@@ -102,7 +102,7 @@ def _offer(v: View, variant: str, box) -> str:
     if v.run:
         st.info(t("lab_groups_fixed", h=h, options=t("list_sep").join(map(str, divisors(h)))))
         return ""
-    if box.button(t("lab_groups_four_button"), key="lab_groups_four", on_click=four_heads, args=(variant,)):
+    if box.button(t("lab_groups_four_button"), key=key, on_click=four_heads, args=(variant,)):
         st.rerun(scope="app")  # the sidebar and the walk's view change with h, not only the lab
     return t("lab_groups_four_one") if h == 1 else t("lab_groups_four_gqa", h=h)
 

@@ -1,14 +1,15 @@
 """Stage `kv_cache`: add a token to a real KV cache on the user's numbers; prove it equals a full recompute; cost it."""
 
 from contextlib import nullcontext
+from dataclasses import replace
 
 import numpy as np
 import streamlit as st
 
 import mha
 from mha import figures as F
-from mha.figures.cache import COLS, cache_animation, drawn_rows, numbers_first
-from mha.figures.ticks import token_ticks
+from mha.figures.cache import COLS, cache_animation, drawn_rows, numbers_first, plan
+from mha.figures.ticks import label_text, token_ticks
 
 from .. import exports, lab, lengths, link
 from .. import settings as S
@@ -25,11 +26,12 @@ from ..kv.step import (
     token_axes,
     weight_gone,
 )
-from ..lab import files
+from ..lab import files, groups
 from ..prose import head_control, header, input_error, part_control
 from ..shared import weights_digest
 from ..variant_defs import VARIANTS
 from ..view import View, first_screen
+from . import variants
 
 # The numpy lines of mha behind this stage, for its code view (code.py): functions, or the names the walk
 # (attention.walk) assigns.
@@ -93,6 +95,7 @@ def _steps(v: View) -> None:
         state = f"{state}\n\n:gray[:small[{hint}]]"  # one element
     if not projector:
         st.markdown(state)
+        _four(v, variant)
         # A segmented control rather than st.tabs that rerun on change: both build only the chosen part, but the tabs
         # made the browser's every rerun of this page slower (bench/README.md).
         part = part_control(t_, "kv_cache")
@@ -103,6 +106,7 @@ def _steps(v: View) -> None:
             cost_curves(v, first_screen(v.look, 2, _above(variant) + CURVES_TITLE))
     if projector:
         st.markdown(state)  # under the figure and the next row's editor
+        _four(v, variant)
     if part == "step":
         _why(v, d, t)
     else:
@@ -112,6 +116,18 @@ def _steps(v: View) -> None:
         measure_part(v)
     ss["kv_added"] = [np.array(r, float) for r in rows[len(v.x):]]  # each row a copy: 8 bytes a number, not 32
     link.follows(v.cfg)
+
+
+def _four(v: View, variant: str) -> None:
+    """GQA with no real group at these heads (the state says so): the lab's button to 4 heads, X kept (audit
+    2026-12-07 #10: the stage opened GQA on plain MHA, as the lab did before); fixed sizes say why not."""
+    if variant in ("gqa", "mqa"):
+        groups.offer(v, variant, st, key="kv_four")
+
+
+def sizes_note(t, values) -> str:
+    """Why h is composite here, where this stage's variant needs it (GQA's groups, as the lab's note says)."""
+    return variants.sizes_note(t, {k: values[k] for k in S.SIZES} | {"variant": values.get("kv_variant", "mha")})
 
 
 def _above(variant: str) -> int:
@@ -128,9 +144,14 @@ def _step(v: View, d, rows_read: np.ndarray) -> None:
 
     def build():
         step = cache_step(v, d)
+        tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
+        if v.look.narrow and tokens:  # a phone's stacked panels each name their rows by word (audit 2026-12-07 #7),
+            worded = replace(step, row_words=tuple(map(label_text, tokens)))  # where every number stays written
+            if v.text and all(plan(worded, v.look, v.text).styles.values()):
+                step = worded
+            return drawn(token_ticks(cache_animation(step, text=v.text, look=v.look), tokens, ("xaxis4",), v.look))
         named, plain = (first_screen(look, 2, _above(d.variant)) for look in (v.named, v.look))
         fig = cache_animation(step, text=v.text, look=numbers_first(step, named, plain, v.text))
-        tokens = [v.tokens[p] for p in d.held] if v.tokens and d.labels else v.tokens
         return drawn(token_ticks(fig, tokens, token_axes(fig), v.look))
 
     w = v.w  # the figure shows rows, weights, head, words and screen: built once for them, in any session

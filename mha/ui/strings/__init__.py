@@ -128,8 +128,9 @@ class Text:
         return self.table[key]
 
     def ranged(self, key: str) -> str:
-        """A template with a {rows} field that a figure fills as .format(a=first, b=last)."""
-        return _Ranged(self.template(key), self.rows, "rows")
+        """A template with a {rows} field that a figure fills as .format(a=first, b=last), or as
+        .format(among=numbers) with rows that need not follow one another."""
+        return _Ranged(self.template(key), self, "rows")
 
     def rows(self, first: int, last: int) -> str:
         """Rows first..last, 1-based; one row is said as one."""
@@ -139,14 +140,32 @@ class Text:
             return self("span_row", a=first)
         return self("span_rows", a=first, b=last)
 
+    def rows_among(self, numbers) -> str:
+        """Rows by their 1-based numbers, in order: one run as t.rows says it; else each run of two or more as its
+        ends, listed as the language lists ("rows 1, 5–6", "第 1、5–6 行")."""
+        runs: list[list[int]] = []
+        for n in numbers:
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        if not runs:
+            raise ValueError("no rows")
+        if len(runs) == 1:
+            return self.rows(runs[0][0], runs[0][-1])
+        said = (str(r[0]) if len(r) == 1 else f"{r[0]}–{r[-1]}" for r in runs)
+        return self("span_rows_among", rows=self("list_sep").join(said))
+
 
 class _Ranged(str):
-    """A template whose range field is filled from the first and last index: .format(a=1, b=1, **fields)."""
+    """A template whose range field is filled from the first and last index, .format(a=1, b=1, **fields), or from
+    the rows' numbers, .format(among=(1, 5, 6), **fields)."""
 
-    def __new__(cls, template: str, say, field: str):
+    def __new__(cls, template: str, text: Text, field: str):
         obj = super().__new__(cls, template)
-        obj.say, obj.field = say, field
+        obj.text, obj.field = text, field
         return obj
 
-    def format(self, *args, a: int, b: int, **fields) -> str:
-        return str.format(self, *args, **{self.field: self.say(a, b)}, **fields)
+    def format(self, *args, a: int = 0, b: int = 0, among=None, **fields) -> str:
+        said = self.text.rows(a, b) if among is None else self.text.rows_among(among)
+        return str.format(self, *args, **{self.field: said}, **fields)

@@ -42,9 +42,15 @@ STRINGS = {
     "kv_state_no_group": S(
         en="With {h} heads and {kv} KV heads no two heads share: set fewer KV heads, or more heads.",
         zh="{h} 个头配 {kv} 个 KV 头，没有两个头共用：减少 KV 头数，或者增加头数。"),
-    "kv_state_window": S(
+    "kv_state_window": S(  # a sliding window alone: no sinks to add (audit 2026-12-07 #12: "s + W = 0 + 2")
+        en="It holds {held}, at most W = {w}.",
+        zh="缓存里只有 {held}，最多 W = {w} 个。"),
+    "kv_state_sinks": S(
         en="It holds {held}, at most s + W = {sinks} + {w} = {most}.",
         zh="缓存里只有 {held}，最多 s + W = {sinks} + {w} = {most} 个。"),
+    "kv_state_none_left": S(  # a window not yet full (audit 2026-12-07 #10: sinks at n = 3 kept every token unsaid)
+        en="No token has left yet: when X{when} arrives, X{gone} is the first to leave.",
+        zh="还没有词元离开：X{when} 到来时，X{gone} 第一个滑出窗口。"),
     "kv_state_left": S(
         en="{gone} left: no later query sees them.",
         zh="{gone} 已经离开：后面的查询看不到它们。"),
@@ -68,6 +74,9 @@ STRINGS = {
     "kv_proof_held": S(
         en="tokens held, at most s + W = {most}",
         zh="缓存里的词元数，最多 s + W = {most}"),
+    "kv_proof_held_window": S(
+        en="tokens held, at most W = {most}",
+        zh="缓存里的词元数，最多 W = {most}"),
     "kv_proof_same": S(
         en="Both sides run the same variant ({variant}): the recompute is forward on all {n} tokens with it.",
         zh="两边用的是同一种变体（{variant}）：整体重算就是用它对全部 {n} 个词元做一次前向计算。"),
@@ -93,8 +102,8 @@ STRINGS = {
         en="the last {w}",
         zh="最后 {w} 个",
         draws=CHART),
-    "kv_keep_sinks": S(
-        en="the first {s}, last {w}",
+    "kv_keep_sinks": S(  # "held to the first 1, last 2" read as a typo (audit 2026-12-07 #12)
+        en="{s} tokens at the start and the last {w}",
         zh="最前 {s} 个和最后 {w} 个",
         draws=CHART),
     "kv_gone": S(

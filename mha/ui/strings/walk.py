@@ -23,6 +23,10 @@ STRINGS = {
         en="rows {a}–{b}",
         zh="第 {a}–{b} 行",
         draws=MD | CHART),
+    "span_rows_among": S(  # rows that do not follow one another: their numbers, a run by its ends ("1, 5–6")
+        en="rows {rows}",
+        zh="第 {rows} 行",
+        draws=MD | CHART),
     "click_hint": S(
         en="Click any cell of ${name}$ to see the dot product that made it.",
         zh="点击 ${name}$ 的任意一格，看看它是由哪一次内积算出来的。"),
