@@ -29,6 +29,7 @@ from .base import (
     fits,
     heatmap,
     least_row,
+    log_span,
     log_ticks,
     number,
     number_formats,
@@ -490,6 +491,7 @@ def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str
                   font=dict(family=FONT, color="#1f2937", size=size),
                   xaxis=axes["xaxis"] | dict(type="log") | log_ticks(lengths),
                   yaxis=axes["yaxis"] | dict(type="log", exponentformat="SI")
-                  | log_ticks(np.concatenate([np.ravel(values) for values, _ in series.values()])),
+                  | log_span(np.concatenate([np.ravel(values) for values, _ in series.values()])),  # every value
+                  # within the axis's labels: a timing's spikes ran off its top (audit 2026-12-07 #12)
                   legend=dict(orientation="h", y=-0.25, font=dict(size=size)), hovermode="x unified")
     return figure(data, layout)

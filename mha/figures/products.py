@@ -88,7 +88,9 @@ def _axis_title_w(look: Look) -> float:
 
 
 def _ticks(n: int, px: float, look: Look, across: bool) -> int:
-    need = text_px(str(n), look.tick) + 8 if across else look.tick * 1.5
+    """Every how many columns (`across`) or rows a number is written: rows 1.25 em apart, a digit's line and a gap
+    (a projector's 20 px rows of Concat and Y were named 1, 3 at 1.5 em: audit 2026-12-07 #11)."""
+    need = text_px(str(n), look.tick) + 8 if across else look.tick * 1.25
     return tick_step(n, px, need)
 
 
@@ -429,22 +431,26 @@ def _draw_long(plan: _Long, a: Mat, b: Mat, c: Mat, zs, names: list[str], *, hid
     else:
         cv.lines(list(plan.formula), PAD, PAD, look.caption, xanchor="left", yanchor="top")
     b_hi = plan.c_x - plan.left - PANEL_GAP / 2
-    places = [(a, "", plan.left, plan.a_y, n, k, 0, plan.width), (b, "2", plan.left, plan.b_y, plan.b_rows, m, 0, b_hi),
-              (c, "3", plan.c_x, plan.b_y, n, m, plan.c_x - plan.left, plan.width)]
+    # C, the product, beside B: its rows as tall as B's panel leaves them, up to square (a projector's Y in 20 px rows
+    # under Concat's 22 columns read as one more operand: audit 2026-12-07 #11)
+    c_h = max(h, min(w, math.floor(plan.b_rows * h / n)))
+    places = [(a, "", plan.left, plan.a_y, n, k, 0, plan.width, h),
+              (b, "2", plan.left, plan.b_y, plan.b_rows, m, 0, b_hi, h),
+              (c, "3", plan.c_x, plan.b_y, n, m, plan.c_x - plan.left, plan.width, c_h)]
     traces = []
-    for (mat, suffix, x, y, rows, cols, lo, hi), z, lines in zip(places, zs, plan.titles):
+    for (mat, suffix, x, y, rows, cols, lo, hi, row_h), z, lines in zip(places, zs, plan.titles):
         z = z[:rows]
-        cv.axes(suffix, x, y, cols, rows, w, h, look)
+        cv.axes(suffix, x, y, cols, rows, w, row_h, look)
         traces.append(_long_trace(mat, suffix, z, plan))
         title_x = (x + plan.b_x(plan.split - 1) + cols * w) / 2 if mat is b else x + cols * w / 2
         title_y = y - PAD - (plan.names_h if mat is b else 0)
         cv.lines(list(lines), _clamp(title_x, list(lines), look.title, lo, hi), title_y, look.title)
-        cv.note(mat.row_label, x - plan.left + _axis_title_w(look) / 2, y + rows * h / 2, tick1, yanchor="middle",
+        cv.note(mat.row_label, x - plan.left + _axis_title_w(look) / 2, y + rows * row_h / 2, tick1, yanchor="middle",
                 angle=-90)
         if plan.words:
             cv.note(mat.col_label, _clamp(x + cols * w / 2, [mat.col_label], tick1, lo, hi),
-                    y + rows * h + _xband(look), tick1, yanchor="top")
-    _c_finish(traces, c, zs[2], cv, (plan.c_x + m * w + PAD, plan.b_y), n, w, h, look, hidden)
+                    y + rows * row_h + _xband(look), tick1, yanchor="top")
+    _c_finish(traces, c, zs[2], cv, (plan.c_x + m * w + PAD, plan.b_y), n, w, c_h, look, hidden)
     width = 4 if look.cell_text > 12 else 3
     b_boxes = [cell_box("x2", "y2", "j", [1, plan.b_rows], width)]
     for i in range(1, plan.split):  # B's further blocks of rows, each numbered as in B

@@ -7,7 +7,7 @@ title, Play/Pause with the frame's sentence beside them, and the slider naming e
 change trace data only: which cells are filled, the −∞ marks, the Σ=1 marks, outlines and the sentence.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -129,6 +129,7 @@ class Board:
     s_title_lines: int = 1
     caption_lines: int = 1
     place: str = "beside"  # where Play/Pause and the sentence go: "top", "beside" or "below"
+    reach: int = 0  # px the paper spans at least: a projector's sentence on one line past the colour bars
 
     # across
     @property
@@ -164,8 +165,12 @@ class Board:
         return first, first + self.cb_w[0] + 10
 
     @property
-    def width(self) -> int:
+    def panels_w(self) -> int:  # the panels and their colour bars
         return int(np.ceil(self.cb_x[1] + self.cb_w[1] + 4))
+
+    @property
+    def width(self) -> int:
+        return max(self.panels_w, self.reach)
 
     @property
     def corner_w(self) -> float:  # the empty corner above Q, left of Kᵀ's row numbers
@@ -236,7 +241,7 @@ class Board:
 
     @property
     def slider_w(self) -> float:
-        return self.width - 4 - self.left
+        return self.panels_w - 4 - self.left
 
     @property
     def height(self) -> int:
@@ -309,6 +314,11 @@ def _placed(b: Board, titles: tuple[str, str], captions: list[str]) -> Board:
             return b
         if place == "beside" and c_lines <= 2:
             return b
+    if look.screen_h and c_lines > 1:  # a projector's sentence on one line, past the colour bars, where the main
+        # column has room for it (audit 2026-12-07 #11: in a 360 px column, "每 / 行加起来等于 1")
+        wide = replace(b, reach=int(np.ceil(b.caption_x + widest(captions, look.caption) + 12)), caption_lines=1)
+        if wide.width <= look.max_w and lines(captions, look.caption, wide.caption_w) == 1:
+            return wide
     return b
 
 

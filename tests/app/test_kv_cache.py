@@ -38,7 +38,7 @@ def test_two_additions_show_the_caches_the_animation_and_the_proof():
     animation = next(c for c in charts(at) if c.get("frames"))
     assert len(animation["frames"]) == 6 and animation["layout"]["sliders"][0]["steps"]
     proof = _proof(at)
-    assert proof["rows 1–4 of Y before X₅ arrived vs. after (full recompute)"] == "0 — exactly"
+    assert proof["rows 1–4 of Y before X₅ arrived vs. after (full recompute)"] == EN["kv_exact"]
     assert float(proof["Y₅ from the cache vs. the last row of a full recompute"]) <= 1e-12
     assert float(proof["S row 5 from the cache vs. the last row of the full S (every head)"]) <= 1e-12
 

@@ -56,7 +56,7 @@ def test_with_a_text_adding_appends_the_word_next_token_chooses_and_the_cache_is
     np.testing.assert_array_equal(k[:-1], k_before)  # rows 1..n of the cache are as they were
     np.testing.assert_array_equal(v[:-1], v_before)
     np.testing.assert_array_equal(at.session_state["x_base"][-1], mw.wte[best] + mha.sinusoidal_positions(7, 5)[6])
-    assert "0 — exactly" in page_text(at)  # the proof: Y₁..ₙ unchanged
+    assert "0\u00a0—\u00a0exactly" in page_text(at)  # the proof: Y₁..ₙ unchanged
     layout = next(c for c in charts(at) if c.get("frames"))["layout"]
     assert layout["yaxis"]["ticktext"] == [*tokens, vocab[best]]  # the rows of Q, K and V beside it, by word
     assert layout["xaxis4"]["ticktext"] == [*tokens, vocab[best]]  # S's keys

@@ -133,7 +133,7 @@ def test_each_variants_cache_shows_the_references_numbers(variant, lang):
     assert _bare(Text(lang)("kv_output", n=t, t="₆", s=f"S{_subscript(HEAD)}", h=f"H{_subscript(HEAD)}",
                             ys="Y₁…Y₅")) in _captions(at)  # every earlier row of Y unchanged, a window's too
     proof = _proof(at)
-    assert proof[0][1] in ("0 — exactly", "0——完全相同")  # rows 1..5 of Y unchanged by the new token
+    assert proof[0][1] in ("0\u00a0—\u00a0exactly", "0——完全相同")  # rows 1..5 of Y unchanged by the new token
     assert all(float(row[1]) <= 1e-12 for row in proof[1:3])  # Y₆ and S row 6 equal the recompute
     if e["window"]:
         most = e["sinks"] + e["window"]

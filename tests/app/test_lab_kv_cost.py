@@ -180,12 +180,14 @@ def test_the_curves_sum_the_variants_steps_at_these_sizes_and_gpt2s(variant):
     c = KNOBS["d_latent"] if variant == "mla" else 0
     here = _cfg(variant, mha.AttentionConfig(n_heads=H))
     gpt2 = _cfg(variant, mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12))
-    for (cached, full), cfg in (((0, 1), here), ((2, 3), gpt2)):
-        want_c, want_f = _independent_curve(variant, cfg, short, c)
+    # MLA on GPT-2's sizes with DeepSeek-V2's latent of 4 head widths, 256, not the page's 4 (audit 2026-12-07 #12)
+    for (cached, full), cfg, width in (((0, 1), here, c), ((2, 3), gpt2, 4 * 64 if c else 0)):
+        want_c, want_f = _independent_curve(variant, cfg, short, width)
         assert spec["data"][cached]["y"][: len(short)] == want_c
         assert spec["data"][full]["y"][: len(short)] == want_f
     if variant != "mha":
-        assert "$h = 12" in page_text(at)  # the caption names GPT-2's sizes the curve counts
+        assert "${h = 12}" in page_text(at)  # the caption names GPT-2's sizes the curve counts
+    assert ("{d_c = 256}" in page_text(at)) == (variant == "mla")  # one group: no line breaks inside it
 
 
 class _Recorded:

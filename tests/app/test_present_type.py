@@ -10,6 +10,7 @@ import pytest
 from mha.figures import PRESENT
 from mha.figures.text import text_px
 from mha.ui.lab.online import CONTROL_ROWS
+from mha.ui.strings import Text
 from mha.ui.view import first_screen
 
 from .helpers import _elements, chart_data, keyed_charts, run
@@ -89,6 +90,43 @@ def test_the_online_softmax_keeps_every_panel_s_numbers_on_a_projector_s_first_s
             sentence["text"], room)
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_projectors_scores_say_each_frames_sentence_on_one_line_under_the_panels_slider(lang):
+    """Audit 2026-12-07 #11: the projector's scores sat in a 360 px column of a 1280 px screen and wrapped each frame's
+    sentence in it ("每 / 行加起来等于 1"). The sentence runs past the colour bars on one line; the slider keeps to
+    the panels."""
+    spec = dict(keyed_charts(run(stage="scores", present=1, lang=lang)))["scores"]
+    said = {i for i, tr in enumerate(spec["data"]) if tr.get("xaxis") == "x4"}
+    texts = [t for i in said for t in spec["data"][i]["text"]]
+    for frame in spec["frames"]:
+        texts += [t for i, tr in zip(frame.get("traces", range(len(frame["data"]))), frame["data"]) if i in said
+                  for t in tr.get("text", [])]
+    assert len(texts) > len(spec["frames"]) and not [t for t in texts if "<br>" in t], texts
+    layout, width = spec["layout"], spec["layout"]["width"]
+    slider, s_right = layout["sliders"][0], layout["xaxis2"]["domain"][1] * width  # S's panel
+    beyond = (slider["x"] + slider["len"]) * width - s_right  # the Σ marks' and the two colour bars' room: ~170 px
+    assert width <= PRESENT.max_w and beyond <= 200, (width, slider, s_right)
+
+
+def test_a_projectors_output_draws_y_in_square_cells_and_names_every_row():
+    """Audit 2026-12-07 #11: on a projector Y, the stage's result, was drawn in Concat's 46×20 px cells, and the rows
+    of both were named 1, 3 (the tick rule kept labels 1.5 em apart). Y's rows are as tall as its columns are wide
+    (beside W_O's eleven rows, there is room), and every row of Concat, W_O and Y is named."""
+    spec = dict(keyed_charts(run(stage="output", present=1)))["output_y"]
+    layout = spec["layout"]
+
+    def cell(axis: str) -> tuple[float, float]:  # px wide, px high
+        xa, ya = layout[f"xaxis{axis}"], layout[f"yaxis{axis}"]
+        span = lambda a: abs(a["range"][1] - a["range"][0])  # noqa: E731
+        return ((xa["domain"][1] - xa["domain"][0]) * layout["width"] / span(xa),
+                (ya["domain"][1] - ya["domain"][0]) * layout["height"] / span(ya))
+
+    wide, high = cell("3")
+    assert abs(wide - high) <= 1 and cell("")[1] < high, (cell(""), wide, high)  # Concat's rows lower, Y's square
+    assert layout["yaxis"]["tickvals"] == [1, 2, 3] and layout["yaxis3"]["tickvals"] == [1, 2, 3]
+    assert layout["yaxis2"]["tickvals"] == list(range(1, 12))  # W_O's first head's eleven rows
+
+
 @pytest.mark.parametrize("stage, key", [("scores", "scores"), ("kv_cache", "kv_animation")])
 def test_a_projector_names_each_animation_step_in_16_px_or_more(stage, key):
     spec = dict(keyed_charts(run(stage=stage, present=1)))[key]
@@ -115,6 +153,22 @@ def test_a_projector_draws_no_formula_above_the_first_figure(stage):
     above = [e.value for e in elements[:first] if e.type == "latex" or "$$" in str(getattr(e, "value", ""))]
     assert not above, above
     assert any(e.type == "latex" or "$$" in str(getattr(e, "value", "")) for e in elements[first:])  # still there
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_projectors_cost_part_counts_under_its_curves_and_over_its_table(lang):
+    """Audit 2026-12-07 #5: on a projector the cost part kept its formulas (P, O, the step cached and recomputed)
+    for the foot of the page, under the timing tool, and the check under the table then said "by the count above"
+    ("按上面的计数") of a count below it. The curves open the part; the formulas follow, then the table they count."""
+    t = Text(lang)
+    elements = _in_order(run(stage="kv_cache", part="cost", variant="window", present=1, lang=lang).main)
+    said = [str(getattr(e, "value", "")) for e in elements]
+    curves = next(i for i, e in enumerate(elements) if chart_data(e) is not None or e.type == "plotly_chart")
+    p_and_o = next(i for i, text in enumerate(said) if "P = 2" in text)
+    title, measure = (next(i for i, text in enumerate(said) if t(key) in text)
+                      for key in ("kv_cost_title", "kv_measure_title"))
+    check = next(i for i, text in enumerate(said) if t("kv_cost_cache", t=3, count="@", nbytes=0).split("@")[0] in text)
+    assert curves < title < p_and_o < check < measure, said
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -298,7 +298,7 @@ def test_adding_tokens_reruns_the_cache_stage_only_the_link_follows_and_play_ste
     assert page.get_by_text("The cache holds 4 tokens").count() == 1
     rerun_after(page, page.locator(".st-key-add_token button").click)
     assert page.get_by_text("The cache holds 5 tokens").count() == 1
-    assert page.get_by_text("0 — exactly").count() == 1
+    assert page.get_by_text("0\u00a0—\u00a0exactly").count() == 1
     # 5 rows = d_model: the sidebar's check, drawn before the fragment ran, says so now (audit #3: it said ✓)
     sidebar = page.locator('[data-testid="stSidebar"]')
     assert sidebar.get_by_text("tokens in the cache").count() == 1

@@ -415,3 +415,20 @@ def test_a_projectors_step_reserves_its_slider_the_height_the_page_draws_it():
         size = p.sizes["slider"]
         assert p.caption_top >= p.slider[0] + max(SLIDER_EM * size, 26 + 1.25 * size)
         assert p.height <= held.fig_h, (lang, p.height)
+
+
+def test_the_cost_curves_keep_every_value_within_their_axis():
+    """Audit 2026-12-07 #12: a timing's spikes (10 ms among 0.3 ms steps) ran off the top of its log axis. The y
+    axis spans every value, between two of its labels; so does a count of FLOPs over decades."""
+    from mha.figures.cache import cost_figure
+
+    steps = np.arange(1, 101)
+    timing = np.full(100, 0.3)
+    timing[[37, 80]] = [9.7, 12.4]
+    for series in ({"cached": (timing, "solid"), "full": (timing * 4, "dash")},
+                   {"flops": (steps.astype(float) ** 3 * 1e3, "solid")}):
+        y = cost_figure(steps, series, x_title="t", y_title="ms").to_dict()["layout"]["yaxis"]
+        values = np.concatenate([v for v, _ in series.values()])
+        lo, hi = y["range"]
+        assert 10 ** lo <= values.min() and values.max() <= 10 ** hi, (y["range"], values.max())
+        assert min(y["tickvals"]) <= values.min() and values.max() <= max(y["tickvals"]), y["tickvals"]

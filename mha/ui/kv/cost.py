@@ -15,11 +15,14 @@ from .. import lab, variant_defs
 from ..chart import chart
 from ..inputs import number
 from ..lab import costs
-from ..prose import equation, markdown_table, tex_int
+from ..prose import display, markdown_table, tex_int
 from ..view import View
 from .shared import ITEMSIZE, mla_weights, variant_name, variant_of
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
+# MLA's latent on GPT-2-small's curve: DeepSeek-V2's ratio, d_c = 4·d_h (512 for its heads of 128; DeepSeek-AI 2024,
+# arXiv:2405.04434, section 3.1), not the page's own few numbers (audit 2026-12-07 #12: 4 of 768 counted nothing real)
+GPT2_LATENT = 4 * GPT2.d_k
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
 
@@ -32,8 +35,8 @@ def cost_counts(v: View, t: int) -> None:
     st.markdown(f"**{t_('kv_cost_title')}**")
     c = mha.cost(changed, t, ITEMSIZE, latent)
     said = partial(_said, v.look)
-    for terms in _formulas(t_, changed, variant, latent, t, c):
-        equation(v.look, *(said(lhs, value) for lhs, value in terms))
+    for terms in _formulas(t_, changed, variant, latent, t, c):  # over the table they count, a projector's too: its
+        st.latex(display(v.look, *(said(lhs, value) for lhs, value in terms)))  # curves came first (audit 12-07 #5)
     table = markdown_table([t_("kv_cost_step", t=t), t_("kv_cost_flops"), t_("kv_cost_bytes")],
                            [(t_("kv_with"), f"{c.step_flops_cached:,}", f"{c.step_bytes_cached:,}"),
                             (t_("kv_without", t=t), f"{c.step_flops_recompute:,}",
@@ -43,7 +46,7 @@ def cost_counts(v: View, t: int) -> None:
         table += "\n\n" + _cache_check(t_, changed, variant, latent, t, c)  # in the post's elements
         note = t_.sentences(note, _assumed(t_, changed, variant, latent), t_(
             "kv_cost_curves", variant=t_(f"variant_{variant}"), here=_sizes_tex(changed, latent),
-            gpt2=_sizes_tex(gpt2, latent)))
+            gpt2=_sizes_tex(gpt2, latent and GPT2_LATENT)))
     st.markdown(table)
     st.caption(note)
 
@@ -54,8 +57,9 @@ def cost_curves(v: View, look: F.Look) -> None:
     variant, changed, latent = _chosen(v)
     gpt2 = _on_gpt2(variant, changed)
     series = {}
-    for sizes, conf in ((t_("kv_sizes_now"), changed), (t_("kv_sizes_gpt2"), gpt2)):
-        counted = mha.cost(conf, LENGTHS, ITEMSIZE, latent)
+    on_gpt2 = latent and GPT2_LATENT
+    for sizes, conf, width in ((t_("kv_sizes_now"), changed, latent), (t_("kv_sizes_gpt2"), gpt2, on_gpt2)):
+        counted = mha.cost(conf, LENGTHS, ITEMSIZE, width)
         series[t_("kv_series_cached", sizes=sizes)] = (counted.gen_flops_cached, "solid")
         series[t_("kv_series_full", sizes=sizes)] = (counted.gen_flops_recompute, "dash")
     st.markdown(f"**{t_('kv_cost_chart')}**")
@@ -143,7 +147,8 @@ def _sizes_tex(cfg: mha.AttentionConfig, latent: int) -> str:
     parts += [f"W = {cfg.window}"] if cfg.window else []
     parts += [f"s = {cfg.sinks}"] if cfg.sinks else []
     parts += [f"d_c = {latent}"] if latent else []
-    return "$" + r",\ ".join([*parts, rf"d_{{model}} = {cfg.d_model}"]) + "$"
+    # each size a group: KaTeX breaks a line after "=" but never inside braces (a phone's "W =" / "2": audit 12-07)
+    return "$" + r",\ ".join(f"{{{p}}}" for p in [*parts, rf"d_{{model}} = {cfg.d_model}"]) + "$"
 
 
 def _said(look, lhs: str, value: str) -> str | tuple[str, str]:
@@ -171,8 +176,8 @@ def measure_part(v: View) -> None:
         st.markdown(result)
         steps = np.arange(1, len(cached) + 1)
         series = {t_("kv_series_ms_cached"): (cached, "solid"), t_("kv_series_ms_full"): (full, "dash")}
-        chart(cost_figure(steps, series, x_title="t", y_title=t_("kv_measure_axis"), look=v.look), key="kv_timing",
-              width="stretch")
+        chart(cost_figure(steps, series, x_title=t_("kv_measure_x"), y_title=t_("kv_measure_axis"), look=v.look),
+              key="kv_timing", width="stretch")
 
 
 def _measure_cap(cfg: mha.AttentionConfig, latent: int, most: int = 512) -> int:

@@ -210,7 +210,7 @@ def _example_formulas(t: Text, look: F.Look, s: F.ScoreSteps) -> None:
 def _words(t: Text, d_k: int | None) -> dict:
     given = d_k is None
     return dict(
-        play=t("play"), pause=t("pause"), step_qkt=t("phase_qkt"), step_masked=t("step_masked"), step_s="S",
+        play=t("play"), pause=t("pause"), step_qkt=t("phase_qkt"), step_masked=t("phase_masked"), step_s="S",
         step_scaled=t("phase_given") if given else t("phase_scaled", d_k=d_k).replace(" ", ""),
         cap_qkt=t("anim_qkt"), cap_masked=t("anim_mask"), cap_s=t("anim_s"),
         cap_scaled=t("anim_given") if given else t("anim_scale", d_k=d_k, root=f"√{d_k} ≈ {np.sqrt(d_k):.3g}"),

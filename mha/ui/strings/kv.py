@@ -202,7 +202,7 @@ STRINGS = {
         en="S row {t} from the cache vs. the last row of the full S (every head)",
         zh="用缓存算出的 S 第 {t} 行与完整 S 的最后一行（所有头）"),
     "kv_exact": S(
-        en="0 — exactly",
+        en="0\u00a0—\u00a0exactly",  # one piece: a phone's narrow table broke it "0 — / exactly" (audit 12-07 #12)
         zh="0——完全相同"),
     "kv_rounding": S(  # a recompute in another order of sums: the last bits differ
         en="{value} — float rounding",

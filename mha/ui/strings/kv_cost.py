@@ -30,7 +30,7 @@ STRINGS = {
     "kv_cost_cache": S(
         en=("The cache after token {t}, by this count: ${count}$ bytes; a real cache of the same shapes, fed {t} "
             "tokens, holds {nbytes} bytes."),
-        zh=("第 {t} 个词元之后的缓存，按上面的计数：${count}$ 字节；同样形状的真实缓存读入 {t} 个词元后，占 "
+        zh=("第 {t} 个词元之后的缓存，按公式计算：${count}$ 字节；同样形状的真实缓存读入 {t} 个词元后，占 "
             "{nbytes} 字节。")),
     "kv_cost_note_groups": S(
         en=("{h} query heads share {kv} KV heads: the cache, its bytes and the projections to K and V shrink to "
@@ -64,10 +64,11 @@ STRINGS = {
             r"潜向量 c（$t \times d_c$，其中 $d_c = {d_c}$）只读一次，供所有头共用，每个头与它做 $2\,t\,d_c$ 次乘加。"
             "重算对全部 t 个词元按同样的顺序计算。把键和值的权重压成潜向量的 SVD 只做一次，不计入。")),
     "kv_cost_curves": S(
-        en="The curves below count {variant} as set on this page: at these sizes {here}; at GPT-2-small's {gpt2}.",
+        en=("The curves below count the variant “{variant}” as set on this page: at these sizes {here}; at "
+            "GPT-2-small's {gpt2}."),
         zh="下面的曲线按页面上的设置，统计“{variant}”这一变体的开销：当前维度 {here}；GPT-2 small 的维度 {gpt2}。"),
     "kv_cost_timed": S(
-        en="Both ways ran {variant}: its own cache, against recomputing the same variant on every token so far.",
+        en="Both ways ran the variant “{variant}”: its own cache, against recomputing it on every token so far.",
         zh="两种方式跑的都是“{variant}”这一变体：一种用它自己的缓存，另一种在目前所有词元上把同一变体整体重算。"),
     "kv_axis_t": S(
         en="tokens generated T",
@@ -108,6 +109,10 @@ STRINGS = {
     "kv_measure_result": S(
         en="Total {cached:.1f} ms with the cache, {full:.1f} ms recomputing: the recompute takes {ratio:.1f} times as long.",
         zh="使用缓存共 {cached:.1f} 毫秒，整体重算共 {full:.1f} 毫秒：整体重算的耗时是使用缓存的 {ratio:.1f} 倍。"),
+    "kv_measure_x": S(  # a step's own time, where the FLOPs' axis counts the T tokens generated so far
+        en="token t",
+        zh="第 t 个词元",
+        draws=CHART),
     "kv_measure_axis": S(
         en="milliseconds per token",
         zh="每个词元的毫秒数",

@@ -45,18 +45,14 @@ STRINGS = {
         en="given",
         zh="给定",
         draws=MD | PLAIN | CHART),
-    "phase_masked": S(
-        en="masked",
-        zh="加掩码",
-        draws=MD | PLAIN),
+    "phase_masked": S(  # the picker's and the slider's (audit 2026-12-07 #12: "masked" over "mask")
+        en="mask",
+        zh="掩码",
+        draws=MD | PLAIN | CHART),
     "phase_s": S(
         en="S = softmax",
         zh="S = softmax",
         draws=MD | PLAIN),
-    "step_masked": S(
-        en="mask",
-        zh="掩码",
-        draws=CHART),
     "anim_qkt": S(
         en="QKᵀ: cell (i, j) is row i of Q times column j of Kᵀ",
         zh="QKᵀ：第 (i, j) 格是 Q 的第 i 行与 Kᵀ 的第 j 列的内积",
