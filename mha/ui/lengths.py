@@ -32,7 +32,9 @@ def view_lengths(stage: str, lang: str) -> dict[str, int]:
     if added:  # the seeded rows the cache has added are rows of X too: n counts them, under its own name
         out = {"n_cached": out["n_tokens"] + len(added)}
     if BY_ID[stage].grows and (held := _window_holds(ss, out["n_cached" if added else "n_tokens"])) is not None:
-        out = {"n_cached": held}  # a window's cache holds its sinks and its last tokens: the rows every shape has
+        # a window's caches hold its sinks and its last tokens, their own length; Q, S, H and Y keep a row for every
+        # token so far (the step's titles: Y · 5×5 beside K cache · 2×7)
+        out = {"n_so_far": next(iter(out.values())), "n_held": held}
     if tokens and example:
         out["vocab"] = (len(shipped().vocab) if trained_on() else walked().weights.vocab_size if checkpoint_on()
                         else len(set(tokens)))

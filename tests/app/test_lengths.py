@@ -208,34 +208,35 @@ def test_seeded_tokens_the_cache_adds_are_counted_by_the_check(lang):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_a_windowed_cache_is_counted_by_the_rows_it_holds(lang):
-    """Audit 2026-12-06 #6: with the window variant (2 tokens) and X₄, X₅ added, the sidebar said n = d_model = 5,
-    while the cache held 2 tokens and every shape drawn had 2 rows. The rows it holds are what the check counts."""
+def test_a_windowed_cache_is_counted_by_the_rows_it_holds_and_the_tokens_so_far(lang):
+    """Audit 2026-12-06 #6: with the window variant (2 tokens) and X₄, X₅ added, the check counted 5 tokens only,
+    while the caches held 2. Both are lengths of the step: the caches' 2 rows (K cache · 2×7), and since the audit of
+    12-07 (#8: "Y · 2×5") every token's row of Q, S, H and Y (Y · 5×5). The check counts both, each by its name."""
     at = run(stage="kv_cache", lang=lang)
     at.session_state["kv_variant"] = "window"
     rerun(at)
+    assert said(lang, (("n_held", "n_heads"), 2)) in sidebar(at)  # X₁ has left already: 2 held, and 2 heads
     for _ in range(2):
         at.button(key="add_token").click()
         rerun(at)
-    assert said(lang, (("n_cached", "d_model"), 5)) not in sidebar(at)
-    assert said(lang, (("n_cached", "n_heads"), 2)) in sidebar(at)  # 2 held, and 2 heads: that one is true
-    at.session_state["kv_variant"] = "mha"  # every token held: 5 = d_model again
+    assert said(lang, (("n_so_far", "d_model"), 5), (("n_held", "n_heads"), 2)) in sidebar(at)  # Y · 5×5, K · 2×7
+    at.session_state["kv_variant"] = "mha"  # every token held: the cache's n = d_model alone
     rerun(at)
-    assert said(lang, (("n_cached", "d_model"), 5)) in sidebar(at)
+    assert said(lang, (("n_cached", "d_model"), 5)) in sidebar(at) and TABLES[lang]["length_n_held"] not in sidebar(at)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_window_with_sinks_is_counted_by_its_sinks_and_its_window(lang):
     """A window of 2 with 1 sink holds 3 rows once tokens have left (X₁, X₄, X₅): 3 is no other quantity's length,
-    so nothing is said, where counting the window alone (2) would say n = h = 2."""
+    so only the 5 tokens so far (= d_model) are said, where counting the window alone (2) would say it holds h."""
     at = run(stage="kv_cache", lang=lang, variant="sinks", window=2, sinks=1)
     for _ in range(2):
         at.button(key="add_token").click()
         rerun(at)
-    assert TABLES[lang]["lengths_shared"].split("{")[0] not in sidebar(at)
+    assert said(lang, (("n_so_far", "d_model"), 5)) in sidebar(at) and TABLES[lang]["length_n_held"] not in sidebar(at)
     at.number_input(key="sinks").set_value(0)  # the window alone: 2 rows, as many as the heads
     rerun(at)
-    assert said(lang, (("n_cached", "n_heads"), 2)) in sidebar(at)
+    assert said(lang, (("n_so_far", "d_model"), 5), (("n_held", "n_heads"), 2)) in sidebar(at)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

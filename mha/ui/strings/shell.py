@@ -142,6 +142,12 @@ STRINGS = {
     "length_n_cached": S(
         en="tokens in the cache $n$",
         zh="缓存里的词元数 $n$"),
+    "length_n_so_far": S(  # a window's: the tokens decoded, a row each of Q, S, H and Y
+        en="tokens so far $n$",
+        zh="目前的词元数 $n$"),
+    "length_n_held": S(  # a window's: the rows its K and V caches hold
+        en="tokens the window holds",
+        zh="窗口里留下的词元数"),
     "length_vocab": S(
         en="vocabulary size",
         zh="词表大小"),
