@@ -486,12 +486,15 @@ def cost_figure(lengths: np.ndarray, series: dict, *, x_title: str, y_title: str
                  mode="lines", line=dict(dash=dash, width=2.5)) for name, (values, dash) in series.items()]
     size = look.tick + 2
     axes = axis_type(size, xaxis=x_title, yaxis=y_title)
+    ys = np.concatenate([np.ravel(values) for values, _ in series.values()])
+    ys = ys[np.isfinite(ys) & (ys > 0)]
+    # a timing's values between two labels, its spikes too (audit 2026-12-07 #12: they ran off the top); counts over
+    # two decades or more labelled at their powers of ten, as Plotly spaces them (every one of 14 would overlap)
+    y_labels = log_ticks(ys) if not ys.size or ys.max() >= 100 * ys.min() else log_span(ys)
     layout = dict(height=min(round(380 * size / (DESK.tick + 2)), look.fig_h),
                   margin=dict(l=5 * size, r=20, t=20, b=4 * size),
                   font=dict(family=FONT, color="#1f2937", size=size),
                   xaxis=axes["xaxis"] | dict(type="log") | log_ticks(lengths),
-                  yaxis=axes["yaxis"] | dict(type="log", exponentformat="SI")
-                  | log_span(np.concatenate([np.ravel(values) for values, _ in series.values()])),  # every value
-                  # within the axis's labels: a timing's spikes ran off its top (audit 2026-12-07 #12)
+                  yaxis=axes["yaxis"] | dict(type="log", exponentformat="SI") | y_labels,
                   legend=dict(orientation="h", y=-0.25, font=dict(size=size)), hovermode="x unified")
     return figure(data, layout)

@@ -157,10 +157,12 @@ def test_every_log_axis_is_labelled_where_plotly_draws_labels_at_full_size(look)
     assert figs["loss"]["layout"]["yaxis"]["tickvals"] == [0.01, 0.1, 1, 10]  # the loss from 9.9 to 0.01
     timing = cost_figure(np.arange(1, 129), {"a": (np.linspace(0.02, 0.6, 128), "solid")}, x_title="t",
                          y_title="ms", look=lk).to_dict()["layout"]  # what "measure" draws: ms over 1.5 decades
-    assert timing["xaxis"]["dtick"] == 1 and timing["yaxis"]["tickvals"] == [0.02, 0.05, 0.1, 0.2, 0.5]
+    # its values between two labels (audit 2026-12-07 #12: spikes ran off the top), 1-2-5 from 0.02 up to 1
+    assert timing["xaxis"]["dtick"] == 1 and timing["yaxis"]["tickvals"] == [0.02, 0.05, 0.1, 0.2, 0.5, 1.0]
     short = cost_figure(np.arange(3, 8), {"a": (np.arange(3, 8), "solid")}, x_title="t", y_title="ms",
                         look=lk).to_dict()["layout"]
-    assert short["xaxis"]["tickvals"] == short["yaxis"]["tickvals"] == [3, 4, 5, 6, 7]  # under a decade: every digit
+    assert short["xaxis"]["tickvals"] == [3, 4, 5, 6, 7]  # under a decade: every digit
+    assert short["yaxis"]["tickvals"] == [2, 5, 10]  # a timing's values, 3 to 7, between two labels
     for fig in (*figs.values(), {"layout": timing}, {"layout": short}):
         for axis in ("xaxis", "yaxis"):
             layout = fig["layout"][axis]
