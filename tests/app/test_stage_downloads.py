@@ -89,11 +89,11 @@ def expected(stage: str, text: str = "") -> dict[str, np.ndarray]:
            "Concat": t.concat, "Y": t.y}
     if stage == "dependency":
         out["D"] = mha.dependency(x, w)
-    if stage == "variants":  # GQA, whose 2 KV heads of 2 share nothing: the walk, with what it adds
-        mask = np.where(np.tri(n, dtype=bool), 0.0, -np.inf)
-        order = ("X", "W_Q", "W_K", "W_V", "W_O", "Q", "K", "V", "Q_rot", "K_rot", "QK^T", "QK^T_scaled", "bias",
-                 "QK^T_masked", "S", "H", "Concat", "Y")
-        out.update({"Q_rot": t.q, "K_rot": t.k, "bias": np.stack([mask] * cfg.n_heads)})
+    if stage == "variants":
+        # GQA as the walk: no copies of Q and K as Q_rot, K_rot, nor of the causal mask as a bias, which RoPE, a
+        # window or ALiBi add (audit 2026-12-04 #14)
+        order = ("X", "W_Q", "W_K", "W_V", "W_O", "Q", "K", "V", "QK^T", "QK^T_scaled", "QK^T_masked", "S", "H",
+                 "Concat", "Y")
         return {k: out[k] for k in order}
     return out
 

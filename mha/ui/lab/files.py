@@ -35,8 +35,13 @@ def variant_part(x: np.ndarray, w: mha.Weights, variant: str, cfg: mha.Attention
         return Part(a, labels, {**meta, "tile": tile, "head": head + 1})
     shared = mha.share_kv(w, cfg.kv_heads)
     t = mha.forward(x, shared, cfg)
+    # Q_rot and K_rot where RoPE turned them (int8: K_rot is what attention read back), the bias where a window or
+    # ALiBi added one: elsewhere copies of Q, K and the causal mask (audit 2026-12-04 #14, the GQA files)
+    turned = {"Q_rot": t.q_rot} if cfg.rotary_dims else {}
+    turned |= {"K_rot": t.k_rot} if cfg.rotary_dims or cfg.kv_bits else {}
     a = {"X": t.x, "W_Q": shared.w_q, "W_K": shared.w_k, "W_V": shared.w_v, "W_O": shared.w_o, "Q": t.q, "K": t.k,
-         "V": t.v, "Q_rot": t.q_rot, "K_rot": t.k_rot, "QK^T": t.scores, "QK^T_scaled": t.scaled, "bias": t.bias,
+         "V": t.v, **turned, "QK^T": t.scores, "QK^T_scaled": t.scaled,
+         **({"bias": t.bias} if cfg.window or cfg.alibi else {}),
          "QK^T_masked": t.masked, "S": t.probs, "H": t.heads, "Concat": t.concat, "Y": t.y}
     labels = {"Q_rot": LABELS["Q"], "K_rot": LABELS["K"], "bias": ("query", "key")}
     for name, kept in t.kept.items():  # what the cache keeps K_rot and V as, when not floats (they are read back)
