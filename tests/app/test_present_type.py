@@ -30,10 +30,10 @@ def sliders(spec: dict) -> list[int]:
     return [s["font"]["size"] for s in spec.get("layout", {}).get("sliders", ())]
 
 
-# The charts that keep 14 px somewhere, 1.27 times the desk's 11: Concat and W_O are 22 numbers wide and Q and Kᵀ
-# share the scores' height with S, so two decimals at 15 px do not fit a 1,280 px projector (the cache's operands
-# likewise). They write their numbers at 14 px rather than none.
-FOURTEEN = {"scores", "output_y", "kv_animation"}
+# The chart that keeps 14 px, 1.27 times the desk's 11: the KV step's Q, K and V side by side are 25 numbers wide,
+# 42 px cells on a 1,280 px projector, where "−1.26" at 15 px needs 43 (text_px). It writes them at 14 px rather
+# than none. The scores (S alone, 16 px) and the output (Concat and W_O, 15 px) reach 1.3 times (measured 12-07).
+FOURTEEN = {"kv_animation"}
 
 
 def smaller_than_readable(**params) -> dict[str, tuple[int, set[int]]]:
@@ -44,6 +44,22 @@ def smaller_than_readable(**params) -> dict[str, tuple[int, set[int]]]:
     assert any(shown.values())
     return {key: (desk[key], sizes) for key, sizes in shown.items()
             if sizes and min(sizes) < (14 if key in FOURTEEN else 1.3 * desk[key])}
+
+
+# The figure a projector draws in colour alone where a desk writes numbers: E beside E[ids], the tokens stage's first
+# figure, 14 rows of the example under its chips in the ~400 px the first screen leaves (rows of 22 px do not fit).
+COLOUR_ONLY = {"tokens_e"}
+
+
+@pytest.mark.parametrize("stage", ("tokens", *STAGES))
+def test_a_projector_writes_the_numbers_a_desk_writes(stage):
+    """Audit 2026-12-04, item 3 of issue 46: a figure whose square cells the projector's height held under the size
+    that writes numbers went colour-only (X = E[ids] + P: 14×5 of the example, 30 px cells). Its cells are as wide as
+    the screen allows and its rows lower, so the numbers stay."""
+    desk = {key: cell_type(spec) for key, spec in keyed_charts(run(stage=stage))}
+    shown = {key: cell_type(spec) for key, spec in keyed_charts(run(stage=stage, present=1))}
+    lost = {key for key, sizes in desk.items() if sizes and not shown.get(key)}
+    assert lost <= COLOUR_ONLY, lost
 
 
 @pytest.mark.parametrize("stage", STAGES)

@@ -46,7 +46,7 @@ WORD_JOINER = "\u2060"
 # English counts: "1 tokens" is said "1 token" (a field filled with 1 before a plural the value writes); not a
 # possessive ("1 tokens' K"), nor 1 as the end of a longer number ("0.1", "2,1")
 ONE = re.compile(r"((?<![\d.,])1 (?:K and V |BPE )?)"
-                 r"(token|key|cell|head|row|column|position|letter|word|point|layer|answer)s\b(?!')")
+                 r"(token|key|cell|head|row|column|position|letter|word|point|layer|answer|sink)s\b(?!')")
 # Chinese: a field that ends in a full-width bracket ("BLOOM（176B）") takes no space before the next character
 SPACE_AFTER_BRACKET = re.compile(r"(?<=[）」』】])[ \t]+(?=[\u4e00-\u9fff])")
 CJK = r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]"  # a Chinese character or a full-width mark
