@@ -101,3 +101,20 @@ def test_the_link_names_a_part_only_on_its_stage_and_the_heads_parts_only_with_t
     for stage, part in (("kv_cache", "cost"), ("variants", "check"), ("block", "gelu")):
         assert run(stage=stage, part=part).query_params["part"] == part, stage
     assert "part" not in run(stage="block", part="attn").query_params  # post-LN's first part
+
+
+def test_a_parameter_given_twice_is_read_once_as_its_last_value_and_written_back_once():
+    """A link can name a parameter twice (`ln=post&ln=pre`, pasted or hand-made; red team 2026-12-04, N11: values the
+    page does not use must not stay in the link). The page reads one value, the last, and rewrites the link with it
+    alone."""
+    from streamlit.testing.v1 import AppTest
+
+    from .helpers import APP
+
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params.update(stage=["variants", "block"], ln=["post", "pre"], n_heads=["3", "2"])
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert (at.session_state["stage"], at.session_state["block_ln"], at.session_state["n_heads"]) == ("block", "pre", 2)
+    assert (at.query_params["stage"], at.query_params["ln"]) == ("block", "pre")
+    assert "n_heads" not in at.query_params or at.query_params["n_heads"] == "2"  # the default, left out or once
