@@ -310,6 +310,26 @@ def test_every_variants_step_on_a_projector_stays_on_its_screen_with_its_numbers
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_variants_step_is_whole_under_the_kv_stages_controls(lang):
+    """Sinks' step ran 17 px past a projector's first screen once its append sentence took a second line ("held to
+    1 token at the start and the last 2", 2026-12-07). Every variant the KV stage decodes through, from the post's 3
+    tokens to 3 added, is no taller than what view.first_screen leaves under the stage's rows of controls, give or
+    take the 6 px it counts over what the page takes (RoPE's step with a token added: 461 px against 456, and on
+    the page 257–718 of 720: bench/presenter_first_screen.py)."""
+    from mha.ui.stages.kv_cache import _above
+    from mha.ui.view import first_screen
+    from mha.ui.walk import KV_VARIANTS
+
+    for variant, t in itertools.product(KV_VARIANTS, (3, 4, 5, 6)):
+        cfg = mha.AttentionConfig(n_tokens=t)
+        w, x = mha.init_weights(cfg), np.stack([mha.next_token(cfg, i) for i in range(t)])
+        look = first_screen(F.PRESENT, 2, _above(variant))
+        view = View(Text(lang), cfg, w, x, 0, True, look)
+        spec = cache_animation(cache_step(view, decode_rows(view, variant, x)), text=True, look=look).to_dict()
+        assert spec["layout"]["height"] <= look.fig_h + 6, (variant, t, spec["layout"]["height"], look.fig_h)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
 def test_a_projectors_step_held_to_its_first_screen_lowers_its_rows_and_keeps_every_number(lang):
     """Issue 46 item 3: under the KV stage's two rows of controls a projector has 464 px left (view.first_screen). The
     step at the post's sizes fits them with its rows lower than its columns are wide, each still a number's line

@@ -103,7 +103,7 @@ STRINGS = {
         zh="最后 {w} 个",
         draws=CHART),
     "kv_keep_sinks": S(  # "held to the first 1, last 2" read as a typo (audit 2026-12-07 #12)
-        en="{s} sinks and the last {w}",
+        en="{s} sinks + the last {w}",
         zh="最前 {s} 个和最后 {w} 个",
         draws=CHART),
     "kv_gone": S(
