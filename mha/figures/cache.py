@@ -51,6 +51,9 @@ OLD_LINE = "#6b7280"  # dotted box around rows 1..t-1
 NOTE_COLOR = "#9a3412"
 HEIGHT_EXTRA = 200  # px a desk or projector figure may add to look.max_h for its buttons, slider and caption
 MAIN_W = 1100  # px: Streamlit's main column is 1120 px wide at 1280 px with the sidebar folded
+PROJECTOR_W = 1116  # px a projector's step takes of those 1,120 where its rows keep their numbers: its 25 columns of
+#                     Q, K and V at 43 px write "−1.26" at 15 px, 1.36 times a desk's 11 (at 1,100, 42 px cells took
+#                     14 px); a look narrowed for a text's words as row names (ticks.room_for_names) keeps to itself
 MODEBAR_W = 130  # px at the top right where Plotly's toolbar appears on hover: the slider stops short of it
 SLIDER_EM = 3.4  # em: the height of the page's frame slider (.mha-slider in mha/ui/matrix_chart.js)
 NOTE_LINE = 1.45  # em a line of an annotation takes (Plotly's 1.3 and the box around the text)
@@ -249,8 +252,10 @@ def plan(s: CacheStep, look: Look = DESK, text: bool = True) -> Plan:
     label_w = widest(s.row_words or s.labels or [str(s.t)], z["tick"]) + TICK_AWAY + edge
     pad = 4
     groups = [[k] for k in wins] if look.narrow else [["q", "k", "v"], ["s", "h", "y"]]
-    width = PHONE_COLUMN if look.narrow else min(look.max_w, MAIN_W)  # a phone's step takes the whole column: at
-    # its panels' 350 px, ten tokens' row names left V's cells 29 px, under the 30 that write numbers
+    # a phone's step takes the whole column: at its panels' 350 px, ten tokens' row names left V's cells 29 px, under
+    # the 30 that write numbers; a projector's nearly the whole main column
+    width = (PHONE_COLUMN if look.narrow else PROJECTOR_W if look.screen_h and look.max_w >= MAIN_W
+             else min(look.max_w, MAIN_W))
     note_lines = max(len(wrap(s.words[k], z["note"], width - label_w - pad)) for k in NOTES.values())
     note_h = max(note_lines, 1) * z["note"] * NOTE_LINE + 4
     buttons_w = sum(text_px(s.words[k], z["button"]) + 30 for k in ("play", "pause"))

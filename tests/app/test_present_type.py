@@ -30,20 +30,17 @@ def sliders(spec: dict) -> list[int]:
     return [s["font"]["size"] for s in spec.get("layout", {}).get("sliders", ())]
 
 
-# The chart that keeps 14 px, 1.27 times the desk's 11: the KV step's Q, K and V side by side are 25 numbers wide,
-# 42 px cells on a 1,280 px projector, where "−1.26" at 15 px needs 43 (text_px). It writes them at 14 px rather
-# than none. The scores (S alone, 16 px) and the output (Concat and W_O, 15 px) reach 1.3 times (measured 12-07).
-FOURTEEN = {"kv_animation"}
 
 
 def smaller_than_readable(**params) -> dict[str, tuple[int, set[int]]]:
-    """The charts of the view that write their numbers on a projector in a type under 1.3 times the desk's (14 px
-    for FOURTEEN's): {key: (the desk's size, the projector's sizes)}."""
+    """The charts of the view that write their numbers on a projector in a type under 1.3 times the desk's: {key:
+    (the desk's size, the projector's sizes)}. The KV step, the last that kept 14 px (its Q, K and V 25 numbers wide
+    in 42 px cells), takes 1,116 px of the main column's 1,120 and writes 15 (2026-12-07)."""
     desk = {key: max(cell_type(spec), default=0) for key, spec in keyed_charts(run(**params))}
     shown = {key: cell_type(spec) for key, spec in keyed_charts(run(**params, present=1))}
     assert any(shown.values())
     return {key: (desk[key], sizes) for key, sizes in shown.items()
-            if sizes and min(sizes) < (14 if key in FOURTEEN else 1.3 * desk[key])}
+            if sizes and min(sizes) < 1.3 * desk[key]}
 
 
 # The figure a projector draws in colour alone where a desk writes numbers: E beside E[ids], the tokens stage's first
