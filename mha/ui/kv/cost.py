@@ -20,8 +20,8 @@ from ..view import View
 from .shared import ITEMSIZE, mla_weights, variant_name, variant_of
 
 GPT2 = mha.AttentionConfig(n_tokens=1, d_model=768, d_k=64, d_v=64, n_heads=12)
-# MLA's latent on GPT-2-small's curve: DeepSeek-V2's ratio, d_c = 4·d_h (512 for its heads of 128; DeepSeek-AI 2024,
-# arXiv:2405.04434, section 3.1), not the page's own few numbers (audit 2026-12-07 #12: 4 of 768 counted nothing real)
+# MLA's latent on GPT-2-small's curve: DeepSeek-V2's ratio, d_c = 4·d_h (its kv_lora_rank 512 for heads of 128: the
+# README's [deepseek] source), not the page's own few numbers (audit 2026-12-07 #12: 4 of 768 counted nothing real)
 GPT2_LATENT = 4 * GPT2.d_k
 MEASURE_BUDGET = 2e10  # FLOPs the "measure it" recompute may spend
 LENGTHS = np.unique(np.round(np.logspace(0, np.log10(4096), 60)).astype(int))
