@@ -121,7 +121,7 @@ def _steps(v: View) -> None:
 def _four(v: View, variant: str) -> None:
     """GQA with no real group at these heads (the state says so): the lab's button to 4 heads, X kept (audit
     2026-12-07 #10: the stage opened GQA on plain MHA, as the lab did before); fixed sizes say why not."""
-    if variant in ("gqa", "mqa"):
+    if VARIANTS[variant].module == "groups":  # the variants the lab shows in groups (GQA, MQA)
         groups.offer(v, variant, st, key="kv_four")
 
 
