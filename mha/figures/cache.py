@@ -18,6 +18,7 @@ from .base import (
     MASKED_BG,
     MAX_TEXT_SIDE,
     PHONE_COLUMN,
+    ROW_LABEL_EM,
     SIGNED,
     Look,
     Mat,
@@ -36,6 +37,7 @@ from .base import (
     outline,
     patch,
     play_controls,
+    tick_step,
 )
 from .text import FONT, text_px, widest, wrap
 
@@ -458,7 +460,8 @@ def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None, words: tuple
     rows (and S's columns) are called, when not by their numbers; `words`, what the rows are called on the page (the
     figure's own: CacheStep.row_words)."""
     W, H, out = p.width, p.height, {}
-    step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4
+    step = 1 if p.cell >= 2.2 * p.sizes["tick"] else 2 if p.cell * 2 >= 2.2 * p.sizes["tick"] else 4  # columns
+    down = tick_step(p.first + max(pan.rows for pan in p.panels.values()), p.row, ROW_LABEL_EM * p.sizes["tick"])
     for key, pan in p.panels.items():
         x0, y0, x1, y1 = pan.box(p.cell, p.row)
         xa, ya = ax[key]
@@ -471,7 +474,7 @@ def _axes(p: Plan, ax: dict, labels: tuple[str, ...] | None = None, words: tuple
             tickvals=cols[::step] if len(cols) > 1 else cols)
         out[ya.replace("y", "yaxis")] = common | dict(  # the row names clear of the dotted and solid outlines, which
             domain=[1 - y1 / H, 1 - y0 / H], anchor=xa, range=[rows[-1] + 0.5, rows[0] - 0.5],  # stand past the cells
-            tickvals=rows[::-step][::-1] if len(rows) > 1 else rows, showticklabels=pan.row_ticks,
+            tickvals=rows[::-down][::-1] if len(rows) > 1 else rows, showticklabels=pan.row_ticks,
             ticklabelstandoff=TICK_AWAY)
         if labels:
             for axis in (ya.replace("y", "yaxis"), *([xa.replace("x", "xaxis")] if key == "s" else [])):

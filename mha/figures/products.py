@@ -18,6 +18,7 @@ from .base import (
     HIGHLIGHT,
     MASKED_BG,
     MAX_SIDE,
+    ROW_LABEL_EM,
     Look,
     Mat,
     Spec,
@@ -88,10 +89,8 @@ def _axis_title_w(look: Look) -> float:
 
 
 def _ticks(n: int, px: float, look: Look, across: bool) -> int:
-    """Every how many columns (`across`) or rows a number is written: rows 1.4 em apart, the line box of the page's
-    font (Noto Sans: 1.36 em), so no two labels' boxes overlap (a projector's 20 px rows of Concat and Y were named
-    1, 3 at 1.5 em: audit 2026-12-07 #11)."""
-    need = text_px(str(n), look.tick) + 8 if across else look.tick * 1.4
+    """Every how many columns (`across`) or rows (ROW_LABEL_EM apart) a number is written."""
+    need = text_px(str(n), look.tick) + 8 if across else look.tick * ROW_LABEL_EM
     return tick_step(n, px, need)
 
 

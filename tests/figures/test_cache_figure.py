@@ -453,3 +453,23 @@ def test_a_timings_spikes_stay_within_its_axis_between_two_labels():
     assert min(y["tickvals"]) <= 0.3 and 12.4 * 2 <= max(y["tickvals"]), y["tickvals"]
     flops = cost_figure(steps, {"flops": (steps.astype(float) ** 3 * 1e3, "solid")}, x_title="t", y_title="FLOPs")
     assert flops.to_dict()["layout"]["yaxis"]["dtick"] == 1
+
+
+def test_rows_tall_enough_for_their_names_are_all_named():
+    """A projector's step at larger sizes (35 columns, 30 px cells, 30 px rows) named every other row, as its columns
+    are numbered (labels 2.2 em apart): of a window's two rows only "5" was named. A row's name needs its line
+    (ROW_LABEL_EM), so rows that tall are all named; columns keep their spacing."""
+    from mha.figures.base import ROW_LABEL_EM
+    from mha.figures.cache import plan
+
+    cfg = mha.AttentionConfig(n_tokens=5, d_model=7, d_k=11, d_v=13, n_heads=3)
+    w, x = mha.init_weights(cfg), np.stack([mha.next_token(cfg, i) for i in range(5)])
+    for variant, look in itertools.product(("mha", "window"), (F.PRESENT, F.DESK)):
+        view = View(Text("en"), cfg, w, x, 0, True, look)
+        step = cache_step(view, decode_rows(view, variant, x))
+        p, spec = plan(step, look), cache_animation(step, text=True, look=look).to_dict()
+        assert p.row >= ROW_LABEL_EM * look.tick, (variant, p.row)
+        for key, axis in spec["layout"].items():
+            if key.startswith("yaxis") and axis.get("showticklabels", True):
+                drawn_rows = int(axis["range"][0] - axis["range"][1])
+                assert len(axis["tickvals"]) == drawn_rows, (variant, key, axis["tickvals"])
